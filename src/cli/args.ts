@@ -1,0 +1,143 @@
+/** Command-line parsing: every flag checked, every mistake one clear line (exit 2). */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { RunError } from '../model/errors.js';
+
+/** The commands of the CLI. */
+export type Command = 'run' | 'serve' | 'help' | 'version';
+
+const COMMANDS: readonly Command[] = ['run', 'serve', 'help', 'version'];
+
+const RUN_OPTIONS = {
+  'base-url': { type: 'string' },
+  'api-key-file': { type: 'string' },
+  suite: { type: 'string', multiple: true },
+  'report-dir': { type: 'string' },
+  scenarios: { type: 'string', multiple: true },
+  now: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  strict: { type: 'boolean' },
+  'category-id': { type: 'string' },
+  concurrency: { type: 'string' },
+  'consistency-window': { type: 'string' },
+  timeout: { type: 'string' },
+  'max-response-bytes': { type: 'string' },
+  'ca-file': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+} as const satisfies ParseArgsConfig['options'];
+
+const SERVE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** Parsed `run` flags. */
+export type RunFlags = ReturnType<typeof parseRunFlags>;
+
+/** Parsed `serve` flags. */
+export type ServeFlags = ReturnType<typeof parseServeFlags>;
+
+function optionName(token: string): string {
+  return token.split('=')[0] ?? token;
+}
+
+function parseWith<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, command: string) {
+  for (const arg of args) {
+    // A key on the command line leaks into shell history and process lists; never echo it.
+    if (/^--api-key(=|$)/.test(arg)) {
+      throw new RunError('ERR_USAGE', '--api-key is not accepted (a key on the command line leaks); set PETSTORE_API_KEY or use --api-key-file FILE');
+    }
+  }
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const unknown = /'([^']+)'/.exec((error as Error).message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) throw new RunError('ERR_USAGE', `unknown option '${optionName(unknown)}' for '${command}' (see --help)`);
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new RunError('ERR_USAGE', `'${command}' takes no positional arguments (see --help)`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      const option = /--[a-z-]+/.exec((error as Error).message)?.[0] ?? 'an option';
+      throw new RunError('ERR_USAGE', `${option} needs a value (see --help)`);
+    }
+    throw new RunError('ERR_USAGE', `${(error as Error).message.split('\n')[0] ?? 'bad arguments'} (see --help)`);
+  }
+}
+
+/** Parses the flags of `run`. */
+export function parseRunFlags(args: string[]) {
+  return parseWith(args, RUN_OPTIONS, 'run');
+}
+
+/** Parses the flags of `serve`. */
+export function parseServeFlags(args: string[]) {
+  return parseWith(args, SERVE_OPTIONS, 'serve');
+}
+
+/** Splits argv into the command and its arguments; `run` is the default. */
+export function splitCommand(argv: string[]): { command: Command; args: string[] } {
+  const [first, ...rest] = argv;
+  if (first === undefined || first.startsWith('-')) {
+    if (first === '--help' || first === '-h') return { command: 'help', args: rest };
+    if (first === '--version' || first === '-V') return { command: 'version', args: rest };
+    return { command: 'run', args: argv };
+  }
+  if ((COMMANDS as readonly string[]).includes(first)) return { command: first as Command, args: rest };
+  throw new RunError('ERR_USAGE', `unknown command '${first}'; the commands are: ${COMMANDS.join(', ')}`);
+}
+
+/** A whole number within bounds, or a usage error naming the flag. */
+export function intFlag(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new RunError('ERR_USAGE', `--${name} must be a whole number from ${min} to ${max}, got '${value}'`);
+  }
+  return Number(value);
+}
+
+/** A calendar date or timestamp for --now, or a usage error. */
+export function dateFlag(value: string | undefined): Date {
+  if (value === undefined) return new Date();
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T12:00:00Z` : value);
+  if (Number.isNaN(date.getTime())) throw new RunError('ERR_USAGE', `--now must be a date such as 2030-12-05, got '${value}'`);
+  return date;
+}
+
+/** The usage text. */
+export const HELP = `petstore-conformance: conformance and load tests for the Pet Store Service Interface
+
+Usage:
+  petstore-conformance [run] [options]     test a pet store (default command)
+  petstore-conformance serve [options]     run the reference pet store
+  petstore-conformance --help | --version
+
+Run options:
+  --base-url URL            the service under test, ending in /v1 (or PETSTORE_BASE_URL);
+                            without one, an embedded reference server on 127.0.0.1 is tested
+  --api-key-file FILE       read the API key from FILE (or set PETSTORE_API_KEY)
+  --suite NAME              run only this suite (repeatable): contract, auth, limits, filters,
+                            lifecycle, errors, deprecation, versioning
+  --report-dir DIR          where reports go (default: reports)
+  --scenarios DIR           also run the scenario files in DIR (repeatable)
+  --now DATE                the suite's clock, e.g. 2030-12-06 (default: now)
+  --read-only               send nothing that writes (for production)
+  --strict                  warnings fail the run
+  --category-id N           a category that exists on the server (default: 1)
+  --concurrency N           checks run at once (default: 4)
+  --consistency-window MS   how long a read retries to see a write (default: 2000)
+  --timeout MS              deadline of one whole request (default: 15000)
+  --max-response-bytes N    response size cap (default: 4194304)
+  --ca-file FILE            extra trusted CA certificates (PEM)
+  -q, --quiet               print only failures and the verdict
+  --no-color                no colours (NO_COLOR is honoured too)
+
+Serve options:
+  --port N                  port (default: 8080; 0 picks a free one)
+  --host HOST               address (default: 127.0.0.1)
+  The API key is PETSTORE_API_KEY, or the development default 'petstore-dev-key'.
+
+Exit codes: 0 passed (warnings allowed), 1 a check failed, 2 could not run or incomplete,
+130 interrupted.
+`;

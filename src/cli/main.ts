@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+/** The petstore-conformance command: the only place that prints errors directly and calls process.exit. */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
+import { packagePath, packageVersion } from '../loader/package-paths.js';
+import { executeRun, loadRunInputs, type RunSettings } from '../engine/run.js';
+import { RunError } from '../model/errors.js';
+import type { JsonValue } from '../model/json.js';
+import type { RunReport } from '../model/results.js';
+import { ConsoleReporter } from '../reporters/console-reporter.js';
+import { JsonReporter } from '../reporters/json-reporter.js';
+import { ReporterFanOut } from '../reporters/reporter.js';
+import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
+import { dateFlag, HELP, intFlag, parseRunFlags, parseServeFlags, splitCommand, type RunFlags } from './args.js';
+
+/** Exit codes, as the README documents them. */
+export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: 130 } as const;
+
+const PROGRAM = 'petstore-conformance';
+
+async function readSecretFile(file: string, what: string): Promise<string> {
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch (error) {
+    throw new RunError('ERR_CONFIG', `${what} ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+async function resolveApiKey(flags: RunFlags, embedded: boolean): Promise<string> {
+  if (flags['api-key-file'] !== undefined) {
+    const key = await readSecretFile(flags['api-key-file'], '--api-key-file');
+    if (key === '') throw new RunError('ERR_CONFIG', `--api-key-file ${flags['api-key-file']}: the file is empty`);
+    return key;
+  }
+  const fromEnv = process.env['PETSTORE_API_KEY'];
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (embedded) return `embedded-${randomBytes(18).toString('base64url')}`;
+  throw new RunError('ERR_CONFIG', 'no API key: set PETSTORE_API_KEY or pass --api-key-file FILE');
+}
+
+function resolveBaseUrl(flags: RunFlags): string | undefined {
+  const raw = flags['base-url'] ?? (process.env['PETSTORE_BASE_URL'] || undefined);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new RunError('ERR_USAGE', `--base-url is not a URL: '${raw}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RunError('ERR_USAGE', `--base-url must be http or https, got '${url.protocol}'`);
+  if (url.username !== '' || url.password !== '') throw new RunError('ERR_USAGE', '--base-url must not carry credentials; use PETSTORE_API_KEY');
+  if (url.search !== '' || url.hash !== '') throw new RunError('ERR_USAGE', `--base-url must not have a query or fragment: '${raw}'`);
+  return url.href.replace(/\/$/, '');
+}
+
+function parseCategoryId(value: string | undefined): JsonValue {
+  if (value === undefined) return 1;
+  if (!/^-?\d{1,19}$/.test(value)) throw new RunError('ERR_USAGE', `--category-id must be an int64 integer, got '${value}'`);
+  const big = BigInt(value);
+  return Number.isSafeInteger(Number(big)) ? Number(big) : big;
+}
+
+function useColor(flags: RunFlags): boolean {
+  return flags['no-color'] !== true && process.env['NO_COLOR'] === undefined && process.stdout.isTTY === true;
+}
+
+async function runCommand(args: string[]): Promise<number> {
+  const flags = parseRunFlags(args);
+  if (flags.help) return printHelp();
+  if (flags.version) return printVersion();
+  const baseUrl = resolveBaseUrl(flags);
+  const apiKey = await resolveApiKey(flags, baseUrl === undefined);
+  const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file');
+  const selectedSuites = flags.suite ?? [];
+  const now = dateFlag(flags.now);
+  const settingsBase = {
+    concurrency: intFlag('concurrency', flags.concurrency, 4, 1, 64),
+    consistencyWindowMs: intFlag('consistency-window', flags['consistency-window'], 2_000, 0, 120_000),
+    requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
+    maxResponseBytes: intFlag('max-response-bytes', flags['max-response-bytes'], DEFAULT_HTTP_OPTIONS.maxResponseBytes, 1024, 1024 ** 3),
+  };
+  const categoryId = parseCategoryId(flags['category-id']);
+  const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
+  const inputs = await loadRunInputs(
+    { schemasDir: packagePath('schemas'), scenarioDirs: [packagePath('scenarios'), ...(flags.scenarios ?? []).map((d) => path.resolve(d))], suitesDir: packagePath('suites'), displayRoot: packagePath() },
+    selectedSuites,
+  );
+  const consoleReporter = new ConsoleReporter({ stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true });
+  const fanOut = new ReporterFanOut([consoleReporter, new JsonReporter(reportDir)]);
+  let server: RunningServer | undefined;
+  try {
+    if (baseUrl === undefined) {
+      try {
+        server = await startReferenceServer({ apiKey, host: '127.0.0.1', port: 0 });
+      } catch (error) {
+        throw new RunError('ERR_SERVER_START', `cannot start the embedded reference server: ${(error as Error).message}`);
+      }
+    }
+    const settings: RunSettings = {
+      http: {
+        ...DEFAULT_HTTP_OPTIONS,
+        baseUrl: baseUrl ?? (server as RunningServer).baseUrl,
+        apiKey,
+        requestTimeoutMs: settingsBase.requestTimeoutMs,
+        headersTimeoutMs: Math.min(DEFAULT_HTTP_OPTIONS.headersTimeoutMs, settingsBase.requestTimeoutMs),
+        maxResponseBytes: settingsBase.maxResponseBytes,
+        connections: Math.max(settingsBase.concurrency, 1),
+        ...(ca === undefined ? {} : { ca }),
+      },
+      embeddedServer: baseUrl === undefined,
+      selectedSuites,
+      now,
+      readOnly: flags['read-only'] === true,
+      strict: flags.strict === true,
+      concurrency: settingsBase.concurrency,
+      consistencyWindowMs: settingsBase.consistencyWindowMs,
+      categoryId,
+      excerptBytes: 2048,
+      recordedOptions: {
+        readOnly: flags['read-only'] === true,
+        strict: flags.strict === true,
+        concurrency: settingsBase.concurrency,
+        consistencyWindowMs: settingsBase.consistencyWindowMs,
+        categoryId: String(categoryId),
+        reportDir,
+      },
+    };
+    const report: RunReport = await executeRun(inputs, settings, fanOut);
+    await fanOut.onRunEnd(report);
+    for (const failure of fanOut.failures) process.stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
+    if (flags.quiet !== true) for (const file of fanOut.files) process.stdout.write(`report: ${path.relative(process.cwd(), file) || file}\n`);
+    const code = { passed: EXIT.passed, failed: EXIT.failed, incomplete: EXIT.cannotRun }[report.verdict];
+    return code === EXIT.passed && fanOut.failures.length > 0 ? EXIT.cannotRun : code;
+  } finally {
+    await server?.close();
+  }
+}
+
+async function serveCommand(args: string[]): Promise<number> {
+  const flags = parseServeFlags(args);
+  if (flags.help) return printHelp();
+  const port = intFlag('port', flags.port, 8080, 0, 65535);
+  const host = flags.host ?? '127.0.0.1';
+  const fromEnv = process.env['PETSTORE_API_KEY'];
+  const apiKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEVELOPMENT_API_KEY;
+  let server: RunningServer;
+  try {
+    server = await startReferenceServer({ apiKey, host, port });
+  } catch (error) {
+    throw new RunError('ERR_SERVER_START', `cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const keySource = apiKey === DEVELOPMENT_API_KEY ? `the development default '${DEVELOPMENT_API_KEY}'` : 'PETSTORE_API_KEY';
+  process.stdout.write(`reference pet store listening on ${server.baseUrl} (API key: ${keySource}); Ctrl-C stops it\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  return EXIT.passed;
+}
+
+function printHelp(): number {
+  process.stdout.write(HELP);
+  return EXIT.passed;
+}
+
+function printVersion(): number {
+  process.stdout.write(`${packageVersion()}\n`);
+  return EXIT.passed;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { command, args } = splitCommand(argv);
+  switch (command) {
+    case 'help':
+      return printHelp();
+    case 'version':
+      return printVersion();
+    case 'serve':
+      return serveCommand(args);
+    case 'run':
+      return runCommand(args);
+  }
+}
+
+process.once('SIGINT', () => {
+  process.stderr.write(`${PROGRAM}: interrupted\n`);
+  process.exit(EXIT.interrupted);
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof RunError) {
+      process.stderr.write(`${PROGRAM}: ${error.message}\n`);
+      for (const detail of error.details) process.stderr.write(`  ${detail}\n`);
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`${PROGRAM}: internal error: ${message.split('\n')[0] ?? ''}\n`);
+      if (process.env['PETSTORE_DEBUG']) process.stderr.write(`${error instanceof Error ? (error.stack ?? '') : ''}\n`);
+    }
+    process.exitCode = EXIT.cannotRun;
+  },
+);

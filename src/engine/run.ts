@@ -1,0 +1,139 @@
+/** A whole conformance run: load and validate every input, preflight the server, run the checks, build the report. */
+import { randomBytes, randomInt } from 'node:crypto';
+import { HttpClient, TransportError, type HttpClientOptions } from '../http/client.js';
+import { loadContract, type Contract } from '../loader/contract.js';
+import { packageVersion } from '../loader/package-paths.js';
+import { loadScenarios } from '../loader/scenarios.js';
+import { loadSuites, type SuiteInfo } from '../loader/suites.js';
+import { RunError } from '../model/errors.js';
+import type { RunListener } from '../model/events.js';
+import type { JsonValue } from '../model/json.js';
+import { emptyCounts, type RunMeta, type RunReport, type Verdict } from '../model/results.js';
+import type { CheckSpec } from '../model/scenario.js';
+import { checkInfo, runChecks } from './engine.js';
+
+/** Where the run's input files are. */
+export interface InputFolders {
+  schemasDir: string;
+  /** The package's scenario folder first, then any the user adds. */
+  scenarioDirs: string[];
+  suitesDir: string;
+  /** File names in messages and reports are shown relative to this folder. */
+  displayRoot: string;
+}
+
+/** Everything loaded and validated before the first request. */
+export interface RunInputs {
+  contract: Contract;
+  suites: SuiteInfo[];
+  checks: CheckSpec[];
+}
+
+/** Loads the contract, the suites and the scenarios, keeping only the checks of the selected suites. */
+export async function loadRunInputs(folders: InputFolders, selectedSuites: readonly string[]): Promise<RunInputs> {
+  const contract = await loadContract(folders.schemasDir);
+  const suites = await loadSuites(folders.suitesDir, folders.schemasDir, folders.displayRoot);
+  const names = new Set(suites.map((s) => s.name));
+  const unknown = selectedSuites.filter((s) => !names.has(s));
+  if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown suite '${unknown.join("', '")}'; the suites are: ${[...names].join(', ')}`);
+  const all = await loadScenarios(folders.scenarioDirs, folders.schemasDir, { suites: names, displayRoot: folders.displayRoot });
+  const checks = selectedSuites.length === 0 ? all : all.filter((c) => selectedSuites.includes(c.suite));
+  return { contract, suites, checks };
+}
+
+/** How to run, beyond the inputs. */
+export interface RunSettings {
+  http: HttpClientOptions;
+  embeddedServer: boolean;
+  selectedSuites: string[];
+  now: Date;
+  readOnly: boolean;
+  strict: boolean;
+  concurrency: number;
+  consistencyWindowMs: number;
+  categoryId: JsonValue;
+  excerptBytes: number;
+  /** Options as the report records them (never the key). */
+  recordedOptions: RunMeta['options'];
+}
+
+/** A run id that names what the run creates, e.g. pc-20261121T220500-3fa2. */
+export function newRunId(now = new Date()): string {
+  return `pc-${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(2).toString('hex')}`;
+}
+
+/** An id no pet is likely to have: random, below 2^53 so the check does not also test int64 parsing. */
+function unknownPetId(): number {
+  return 2 ** 52 + randomInt(2 ** 47);
+}
+
+/** The verdict from the counts: failures first, then checks that could not be tested. */
+export function verdictOf(counts: RunReport['counts'], strict: boolean): Verdict {
+  if (counts.failed > 0 || (strict && counts.warned > 0)) return 'failed';
+  if (counts.errored > 0) return 'incomplete';
+  return 'passed';
+}
+
+/** One request before the checks: the server must answer, and accept the key, or nothing can be judged. */
+async function preflight(client: HttpClient): Promise<void> {
+  let status: number;
+  try {
+    status = (await client.send({ method: 'GET', path: '/pets', query: [['limit', '1']], headers: {}, auth: 'valid', operation: 'listPets' })).response.status;
+  } catch (error) {
+    if (error instanceof TransportError) throw new RunError('ERR_UNREACHABLE', `cannot reach ${client.base.href}: ${error.message} (${error.code})`);
+    throw error;
+  }
+  if (status === 401 || status === 403) {
+    throw new RunError('ERR_CONFIG', `${client.base.href} refused the API key (${status} to GET /pets): check PETSTORE_API_KEY or --api-key-file`);
+  }
+}
+
+/** Runs the checks against the server and returns the canonical report. */
+export async function executeRun(inputs: RunInputs, settings: RunSettings, listener: RunListener): Promise<RunReport> {
+  const startedAt = new Date();
+  const runId = newRunId(startedAt);
+  const client = new HttpClient(settings.http);
+  const meta: RunMeta = {
+    tool: { name: 'petstore-conformance', version: packageVersion() },
+    runId,
+    baseUrl: client.base.href,
+    embeddedServer: settings.embeddedServer,
+    startedAt: startedAt.toISOString(),
+    clock: settings.now.toISOString(),
+    suites: settings.selectedSuites.length > 0 ? settings.selectedSuites : inputs.suites.map((s) => s.name),
+    options: settings.recordedOptions,
+  };
+  try {
+    await preflight(client);
+    await listener.onRunStart?.(meta, inputs.checks.map(checkInfo));
+    const results = await runChecks(inputs.checks, {
+      client,
+      contract: inputs.contract,
+      variables: new Map<string, JsonValue>([
+        ['runId', runId],
+        ['categoryId', settings.categoryId],
+        ['unknownPetId', unknownPetId()],
+      ]),
+      now: settings.now,
+      readOnly: settings.readOnly,
+      concurrency: settings.concurrency,
+      consistencyWindowMs: settings.consistencyWindowMs,
+      excerptBytes: settings.excerptBytes,
+      listener,
+    });
+    const counts = emptyCounts();
+    for (const r of results) counts[r.outcome] += 1;
+    const finished = new Date();
+    return {
+      reportVersion: 1,
+      meta,
+      finishedAt: finished.toISOString(),
+      durationMs: finished.getTime() - startedAt.getTime(),
+      verdict: verdictOf(counts, settings.strict),
+      counts,
+      checks: results,
+    };
+  } finally {
+    await client.close();
+  }
+}

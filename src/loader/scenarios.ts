@@ -1,0 +1,149 @@
+/** Loads scenarios/*.yaml into checks: every file validated against schemas/scenario.schema.json first. */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { RunError } from '../model/errors.js';
+import { isJsonObject, toValidationView, type JsonValue } from '../model/json.js';
+import type { Level } from '../model/results.js';
+import type { CheckSpec, ClockWindow, OperationName, StepSpec } from '../model/scenario.js';
+import { BUILTIN_VARIABLES, placeholdersIn } from '../model/template.js';
+import { createAjv, loadSchemaDocuments } from './contract.js';
+import { formatProblem, readYamlSource, schemaProblems, type FileProblem, type YamlSource } from './yaml-file.js';
+
+/** Folders under scenarios/ that hold other kinds of file (load profiles have their own schema). */
+const OTHER_KINDS = new Set(['load']);
+
+/** Every YAML file below a folder, sorted, skipping the folders of other file kinds. */
+export async function listYamlFiles(dir: string, skip: ReadonlySet<string> = OTHER_KINDS): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    throw new RunError('ERR_CONFIG', `${dir}: cannot read the folder (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const files: string[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!skip.has(entry.name)) files.push(...(await listYamlFiles(full, skip)));
+    } else if (/\.ya?ml$/.test(entry.name)) {
+      files.push(full);
+    }
+  }
+  return files;
+}
+
+/** What the loader needs to know beyond the files. */
+export interface ScenarioLoadOptions {
+  /** Suite names defined in suites/. */
+  suites: ReadonlySet<string>;
+  /** How file names appear in messages and reports (relative to this folder). */
+  displayRoot: string;
+}
+
+/** A file as messages show it: relative to the package for its own files, else to the working folder. */
+export function displayName(file: string, root: string): string {
+  const inside = path.relative(root, file);
+  return inside.startsWith('..') || path.isAbsolute(inside) ? path.relative(process.cwd(), file) || file : inside;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function toSteps(raw: Record<string, JsonValue>): StepSpec[] {
+  if (Array.isArray(raw['steps'])) return raw['steps'] as unknown as StepSpec[];
+  const step: Record<string, JsonValue> = {};
+  for (const key of ['request', 'expect', 'warn', 'capture', 'readAfterWrite']) {
+    const v = raw[key];
+    if (v !== undefined) step[key] = v;
+  }
+  return [step as unknown as StepSpec];
+}
+
+function checkVariables(steps: StepSpec[], problemAt: (path: Array<string | number>, message: string) => void, hasSteps: boolean): void {
+  const known = new Set(BUILTIN_VARIABLES);
+  steps.forEach((step, index) => {
+    const base: Array<string | number> = hasSteps ? ['steps', index] : [];
+    for (const part of ['request', 'expect', 'warn'] as const) {
+      for (const name of placeholdersIn(step[part])) {
+        if (!known.has(name)) {
+          problemAt([...base, part], `unknown variable {${name}}: use one of ${[...known].map((k) => `{${k}}`).join(', ')} or capture it in an earlier step`);
+        }
+      }
+    }
+    for (const name of Object.keys(step.capture ?? {})) known.add(name);
+  });
+}
+
+function fileChecks(source: YamlSource, options: ScenarioLoadOptions, problems: FileProblem[]): CheckSpec[] {
+  const doc = source.value as Record<string, JsonValue>;
+  const display = displayName(source.file, options.displayRoot);
+  const checks: CheckSpec[] = [];
+  const rawChecks = doc['checks'] as Array<Record<string, JsonValue>>;
+  rawChecks.forEach((raw, index) => {
+    const problemAt = (p: Array<string | number>, message: string): void => {
+      const where = source.locate(['checks', index, ...p]);
+      problems.push({ file: display, line: where.line, column: where.column, message });
+    };
+    const operation = (raw['operation'] ?? doc['operation']) as OperationName | undefined;
+    const suite = (raw['suite'] ?? doc['suite']) as string | undefined;
+    if (operation === undefined) problemAt([], `check '${String(raw['id'])}' names no operation (set 'operation' on the check or the file)`);
+    if (suite === undefined) problemAt([], `check '${String(raw['id'])}' names no suite (set 'suite' on the check or the file)`);
+    else if (!options.suites.has(suite)) problemAt(raw['suite'] ? ['suite'] : [], `unknown suite '${suite}': define it in suites/ or use one of ${[...options.suites].join(', ')}`);
+    const steps = toSteps(raw);
+    checkVariables(steps, problemAt, Array.isArray(raw['steps']));
+    const where = source.locate(['checks', index]);
+    const check: CheckSpec = {
+      id: raw['id'] as string,
+      title: raw['title'] as string,
+      clause: raw['clause'] as string,
+      suite: suite ?? '',
+      operation: operation ?? 'listPets',
+      level: (raw['level'] as Level | undefined) ?? 'fail',
+      source: { file: display, line: where.line, column: where.column },
+      steps,
+      writes: steps.some((s) => WRITE_METHODS.has(s.request.method)),
+    };
+    if (isJsonObject(raw['clock'])) check.clock = raw['clock'] as ClockWindow;
+    checks.push(check);
+  });
+  return checks;
+}
+
+/**
+ * Loads every scenario file below `dir`. All problems of all files are gathered before failing,
+ * so one run shows everything to fix; the error's details hold one `file:line:col: message` each.
+ */
+export async function loadScenarios(dirs: readonly string[], schemasDir: string, options: ScenarioLoadOptions): Promise<CheckSpec[]> {
+  const ajv = createAjv();
+  const documents = await loadSchemaDocuments(schemasDir);
+  const scenarioSchema = [...documents.values()].find((d) => path.basename(d.file) === 'scenario.schema.json');
+  if (!scenarioSchema) throw new RunError('ERR_SCHEMA_INVALID', `${schemasDir}: scenario.schema.json is missing`);
+  const validate = ajv.compile(scenarioSchema.schema);
+  const problems: FileProblem[] = [];
+  const checks: CheckSpec[] = [];
+  const files = (await Promise.all(dirs.map((dir) => listYamlFiles(dir)))).flat();
+  for (const file of files) {
+    const display = displayName(file, options.displayRoot);
+    const { source, problems: syntax } = await readYamlSource(file);
+    problems.push(...syntax.map((p) => ({ ...p, file: display })));
+    if (!source) continue;
+    const found = schemaProblems(source, validate, toValidationView(source.value));
+    problems.push(...found.map((p) => ({ ...p, file: display })));
+    if (found.length === 0) checks.push(...fileChecks(source, options, problems));
+  }
+  const firstById = new Map<string, CheckSpec>();
+  for (const check of checks) {
+    const first = firstById.get(check.id);
+    if (first) {
+      problems.push({ ...check.source, message: `duplicate check id '${check.id}' (first declared at ${first.source.file}:${first.source.line})` });
+    } else {
+      firstById.set(check.id, check);
+    }
+  }
+  if (problems.length > 0) {
+    const lines = problems.map(formatProblem);
+    const head = problems.length === 1 ? (lines[0] as string) : `${problems.length} problems in scenario files; the first: ${lines[0] as string}`;
+    throw new RunError('ERR_SCENARIO_INVALID', head, problems.length === 1 ? [] : lines);
+  }
+  if (checks.length === 0) throw new RunError('ERR_SCENARIO_INVALID', `${dirs.join(', ')}: no scenario files found`);
+  return checks;
+}

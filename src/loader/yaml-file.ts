@@ -1,0 +1,133 @@
+/** YAML input files validated against their own JSON Schema, with every problem located at file:line:col. */
+import { readFile } from 'node:fs/promises';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { JsonValue } from '../model/json.js';
+import { formatAjvErrors } from './contract.js';
+
+/** A problem found in an input file, already located. */
+export interface FileProblem {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** Renders a problem as the one line users see: `file:line:col: message`. */
+export function formatProblem(p: FileProblem): string {
+  return `${p.file}:${p.line}:${p.column}: ${p.message}`;
+}
+
+/** A parsed YAML file that can say where any value of it stands. */
+export interface YamlSource {
+  file: string;
+  value: JsonValue;
+  /** Line and column (1-based) of the value at a JSON pointer-like path, or of its nearest parent. */
+  locate(path: ReadonlyArray<string | number>, key?: boolean): { line: number; column: number };
+}
+
+function normaliseNumbers(value: unknown): JsonValue {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value;
+  if (Array.isArray(value)) return value.map(normaliseNumbers);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, JsonValue> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = normaliseNumbers(v);
+    return out;
+  }
+  return value as JsonValue;
+}
+
+function nodeAt(doc: Document, path: ReadonlyArray<string | number>, key: boolean): Node | undefined {
+  let node: unknown = doc.contents;
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i] as string | number;
+    if (!node || typeof node !== 'object' || !('items' in node)) return undefined;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) return undefined;
+      if (key && i === path.length - 1) return pair.key as Node;
+      node = pair.value;
+    } else {
+      node = (node.items as unknown[])[Number(segment)];
+    }
+  }
+  return node as Node | undefined;
+}
+
+/** Reads and parses a YAML file; syntax problems come back as problems, not exceptions. */
+export async function readYamlSource(file: string): Promise<{ source?: YamlSource; problems: FileProblem[] }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { problems: [{ file, line: 1, column: 1, message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})` }] };
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, intAsBigInt: true, prettyErrors: false, uniqueKeys: true });
+  const problems = doc.errors.map((e): FileProblem => {
+    const pos = lineCounter.linePos(e.pos[0]);
+    return { file, line: pos.line, column: pos.col, message: e.message.split('\n')[0] ?? e.message };
+  });
+  // After the first syntax error the parser's further complaints are mostly echoes of it.
+  if (problems.length > 0) return { problems: problems.slice(0, 1) };
+  const locate = (path: ReadonlyArray<string | number>, key = false): { line: number; column: number } => {
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = nodeAt(doc, path.slice(0, depth), key && depth === path.length);
+      if (node?.range) {
+        const pos = lineCounter.linePos(node.range[0]);
+        return { line: pos.line, column: pos.col };
+      }
+    }
+    return { line: 1, column: 1 };
+  };
+  return { source: { file, value: normaliseNumbers(doc.toJS({ maxAliasCount: 100 })), locate }, problems };
+}
+
+function pathOf(error: ErrorObject): Array<string | number> {
+  const segments = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/');
+  return segments.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/**
+ * Validates a parsed file against its schema and locates every error. Errors of `oneOf`/`anyOf`
+ * branches are folded into the most specific ones so a user sees what to fix, not the schema's shape.
+ */
+export function schemaProblems(source: YamlSource, validate: ValidateFunction, validationView: unknown): FileProblem[] {
+  if (validate(validationView)) return [];
+  const all = validate.errors ?? [];
+  // Branch errors of anyOf/oneOf say what to fix; the combinator's own error only says that none matched.
+  const specific = all.filter((e) => !['oneOf', 'anyOf', 'not', 'if'].includes(e.keyword));
+  const chosen = specific.length > 0 ? specific : all;
+  const byPath = new Map<string, ErrorObject[]>();
+  for (const error of chosen) byPath.set(error.instancePath, [...(byPath.get(error.instancePath) ?? []), error]);
+  const problems: FileProblem[] = [];
+  const seen = new Set<string>();
+  for (const [instancePath, errors] of byPath) {
+    const types = errors.filter((e) => e.keyword === 'type');
+    const others = errors.filter((e) => e.keyword !== 'type');
+    // Alternatives of one value: a type mismatch matters only when no branch of the right type complained.
+    const messages = others.map((error) => ({ error, text: messageOf(error) }));
+    if (others.length === 0 && types.length > 0) {
+      const wanted = [...new Set(types.map((e) => String(e.params['type'])))].join(' or ');
+      messages.push({ error: types[0] as ErrorObject, text: `${instancePath || '(root)'}: must be ${wanted}` });
+    }
+    for (const { error, text } of messages) {
+      const path = pathOf(error);
+      const isKey = error.keyword === 'additionalProperties';
+      if (isKey) path.push(String(error.params['additionalProperty']));
+      const where = source.locate(path, isKey);
+      const key = `${where.line}:${where.column}:${text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      problems.push({ file: source.file, line: where.line, column: where.column, message: text });
+    }
+  }
+  return problems.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+function messageOf(error: ErrorObject): string {
+  if (error.keyword === 'additionalProperties') return `unknown key '${String(error.params['additionalProperty'])}' at ${error.instancePath || '(root)'}`;
+  if (error.keyword === 'false schema') return `${error.instancePath}: not allowed here`;
+  return formatAjvErrors([error])[0] ?? error.keyword;
+}

@@ -1,0 +1,24 @@
+/** Errors a user can cause: each ends the run with exit 2 and one line. */
+
+/** Stable codes for everything that stops a run before or outside a verdict. */
+export type RunErrorCode =
+  | 'ERR_USAGE'
+  | 'ERR_CONFIG'
+  | 'ERR_SCENARIO_INVALID'
+  | 'ERR_SCHEMA_INVALID'
+  | 'ERR_UNREACHABLE'
+  | 'ERR_REPORT_WRITE'
+  | 'ERR_SERVER_START';
+
+/** A problem the user can fix; the CLI prints `message` alone (plus `details` lines) and exits 2. */
+export class RunError extends Error {
+  readonly code: RunErrorCode;
+  readonly details: readonly string[];
+
+  constructor(code: RunErrorCode, message: string, details: readonly string[] = []) {
+    super(message);
+    this.name = 'RunError';
+    this.code = code;
+    this.details = details;
+  }
+}

@@ -1,0 +1,38 @@
+/** One request/response exchange: what every check function judges. */
+import type { JsonValue } from './json.js';
+import type { AuthVariant, OperationName } from './scenario.js';
+
+/** A request as the engine sent it (credential already redacted in `headers`). */
+export interface SentRequest {
+  method: string;
+  url: string;
+  /** Path relative to the base URL, with the query, as the scenario named it. */
+  target: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** The parsed JSON body sent, when the request had one. */
+  json?: JsonValue;
+  auth: AuthVariant;
+  operation: OperationName;
+}
+
+/** A response as received: headers lower-cased, body bounded, JSON parsed exactly when it parses. */
+export interface ReceivedResponse {
+  status: number;
+  headers: Record<string, string>;
+  bodyText: string;
+  bytes: number;
+  /** True when the body was cut at the response size cap. */
+  truncated: boolean;
+  /** The body parsed as JSON (bigint for integers beyond 2^53); absent when empty or not JSON. */
+  json?: JsonValue;
+  /** Why the body did not parse as JSON, when it was not empty. */
+  jsonError?: string;
+}
+
+/** A complete exchange. */
+export interface Exchange {
+  request: SentRequest;
+  response: ReceivedResponse;
+  durationMs: number;
+}

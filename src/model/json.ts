@@ -1,0 +1,86 @@
+/** Exact JSON: integers beyond 2^53 stay bigint, so int64 values survive a round trip. */
+import { isInteger, parse, stringify } from 'lossless-json';
+
+/** A JSON value as this suite holds it: unsafe integers are bigint, everything else is plain. */
+export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+function parseNumber(text: string): number | bigint {
+  if (isInteger(text)) {
+    const n = Number(text);
+    return Number.isSafeInteger(n) ? n : BigInt(text);
+  }
+  return Number.parseFloat(text);
+}
+
+/** Parses JSON text, keeping integers that a double cannot hold as bigint. Throws SyntaxError-like errors. */
+export function parseExactJson(text: string): JsonValue {
+  return parse(text, null, parseNumber) as JsonValue;
+}
+
+/** Serialises a value that may hold bigint integers to JSON text. */
+export function stringifyExactJson(value: unknown, space?: number): string {
+  return stringify(value, null, space) ?? 'null';
+}
+
+/** True when the value is a JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True for an integer value (number or bigint) inside the int64 range. */
+export function isInt64(value: unknown): boolean {
+  if (typeof value === 'bigint') return value >= INT64_MIN && value <= INT64_MAX;
+  return typeof value === 'number' && Number.isInteger(value);
+}
+
+/**
+ * A copy fit for JSON Schema validation: bigint becomes number. Values outside int64 become ±2^64
+ * so that `format: int64` still rejects them after the unavoidable rounding.
+ */
+export function toValidationView(value: JsonValue): unknown {
+  if (typeof value === 'bigint') {
+    if (value > INT64_MAX) return 2 ** 64;
+    if (value < INT64_MIN) return -(2 ** 64);
+    return Number(value);
+  }
+  if (Array.isArray(value)) return value.map(toValidationView);
+  if (isJsonObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = toValidationView(v);
+    return out;
+  }
+  return value;
+}
+
+/** Exact equality of two JSON values; 5 and 5n are equal, key order is ignored. */
+export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) {
+    if (Number.isInteger(a) || typeof a === 'bigint') {
+      if (Number.isInteger(b) || typeof b === 'bigint') return BigInt(a) === BigInt(b);
+      return false;
+    }
+    return a === b;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  if (isJsonObject(a) || isJsonObject(b)) {
+    if (!isJsonObject(a) || !isJsonObject(b)) return false;
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    return keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+  }
+  return a === b;
+}
+
+/** Renders a JSON value compactly for messages, bigint included. */
+export function showJson(value: JsonValue | undefined): string {
+  return value === undefined ? 'nothing' : stringifyExactJson(value);
+}

@@ -1,0 +1,85 @@
+/** The scenario format: declarative checks as loaded from scenarios/*.yaml (data, never code). */
+import type { JsonValue } from './json.js';
+import type { CheckInfo } from './results.js';
+
+/** The operations of the contract. */
+export type OperationName = 'listPets' | 'createPet' | 'getPet';
+
+/** The named resource schemas in schemas/. */
+export type SchemaName = 'PetStatus' | 'NewPet' | 'Pet' | 'Pets' | 'Error';
+
+/**
+ * Which credential a request carries. The key itself never appears in a scenario file:
+ * these names describe how the engine derives the header from it.
+ */
+export type AuthVariant =
+  | 'valid'
+  | 'none'
+  | 'wrong-token'
+  | 'empty-bearer'
+  | 'basic-scheme'
+  | 'appended-char'
+  | 'removed-char'
+  | 'lowercase-scheme';
+
+/** Expectations on a response header. */
+export interface HeaderExpectation {
+  present?: boolean;
+  equals?: string;
+  /** The header is an HTTP date naming this calendar day (YYYY-MM-DD). */
+  date?: string;
+}
+
+/** Declarative expectations on one response; every key maps to one registered assertion. */
+export interface Expectations {
+  status?: number | number[];
+  contentType?: string;
+  schema?: SchemaName;
+  maxItems?: number | string;
+  minItems?: number | string;
+  everyItem?: Record<string, JsonValue>;
+  body?: Record<string, JsonValue>;
+  includes?: Record<string, JsonValue>;
+  headers?: Record<string, HeaderExpectation>;
+  /** Further expectations that apply only when the response has the given status. */
+  when?: Record<string, Expectations>;
+}
+
+/** A request template; strings may hold `{variable}` placeholders. */
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+  path: string;
+  query?: Record<string, string | number | bigint | Array<string | number | bigint>>;
+  headers?: Record<string, string>;
+  /** A JSON body, sent with `Content-Type: application/json` unless headers say otherwise. */
+  json?: JsonValue;
+  /** A raw body, sent as is. */
+  body?: string;
+  auth?: AuthVariant;
+}
+
+/** One request and what its response must show. */
+export interface StepSpec {
+  request: RequestSpec;
+  expect?: Expectations;
+  /** Expectations whose breach is only a warning. */
+  warn?: Expectations;
+  /** Variables taken from the response body by JSON pointer, for later steps. */
+  capture?: Record<string, string>;
+  /** This step reads what an earlier step wrote: retry within the consistency window before failing. */
+  readAfterWrite?: boolean;
+}
+
+/** The dates between which a check applies, judged by the suite's clock. */
+export interface ClockWindow {
+  before?: string;
+  from?: string;
+}
+
+/** A loaded check, ready for the engine. */
+export interface CheckSpec extends CheckInfo {
+  steps: StepSpec[];
+  /** True when a step writes (POST/PUT/PATCH/DELETE): skipped in read-only mode. */
+  writes: boolean;
+  clock?: ClockWindow;
+}

@@ -1,0 +1,63 @@
+/** `{name}` placeholders in scenario strings: plain substitution, no expressions. */
+import { isJsonObject, type JsonValue } from './json.js';
+
+const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
+const WHOLE_PLACEHOLDER = /^\{([A-Za-z][A-Za-z0-9]*)\}$/;
+
+/** Variables every check may use, provided by the engine. */
+export const BUILTIN_VARIABLES: readonly string[] = ['runId', 'categoryId', 'unknownPetId'];
+
+/** Values of variables by name. */
+export type Variables = ReadonlyMap<string, JsonValue>;
+
+/** The names of the placeholders used anywhere in a value. */
+export function placeholdersIn(value: unknown): string[] {
+  const found: string[] = [];
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      for (const match of v.matchAll(PLACEHOLDER)) found.push(match[1] as string);
+    } else if (Array.isArray(v)) {
+      v.forEach(visit);
+    } else if (typeof v === 'object' && v !== null) {
+      Object.values(v).forEach(visit);
+    }
+  };
+  visit(value);
+  return found;
+}
+
+function scalarText(value: JsonValue): string {
+  return typeof value === 'string' ? value : typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
+}
+
+/**
+ * Fills placeholders. A string that is exactly one placeholder takes the variable's typed value
+ * (so `categoryId: "{categoryId}"` stays an integer); placeholders inside text are interpolated.
+ * Unknown names are left as they are (the loader rejects them before a run).
+ */
+export function fillTemplate(value: JsonValue, vars: Variables): JsonValue {
+  if (typeof value === 'string') {
+    const whole = WHOLE_PLACEHOLDER.exec(value);
+    if (whole) {
+      const v = vars.get(whole[1] as string);
+      return v === undefined ? value : v;
+    }
+    return value.replace(PLACEHOLDER, (text, name: string) => {
+      const v = vars.get(name);
+      return v === undefined ? text : scalarText(v);
+    });
+  }
+  if (Array.isArray(value)) return value.map((item) => fillTemplate(item, vars));
+  if (isJsonObject(value)) {
+    const out: Record<string, JsonValue> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = fillTemplate(v, vars);
+    return out;
+  }
+  return value;
+}
+
+/** Fills placeholders in a string and returns text (typed values rendered as text). */
+export function fillText(value: string, vars: Variables): string {
+  const filled = fillTemplate(value, vars);
+  return scalarText(filled);
+}

@@ -1,0 +1,80 @@
+/** The reporter interface (optional event methods) and a fan-out that keeps one broken reporter from losing the others. */
+import type { RunListener } from '../model/events.js';
+import type { CheckInfo, CheckResult, RunMeta, RunReport } from '../model/results.js';
+
+/** A reporter: a named listener; it may write files and say which. */
+export interface Reporter extends RunListener {
+  readonly name: string;
+  /** Files this reporter wrote, for the summary. */
+  readonly files?: readonly string[];
+}
+
+/** A reporter's failure, kept so the CLI can name it after the others have finished. */
+export interface ReporterFailure {
+  reporter: string;
+  event: string;
+  message: string;
+}
+
+/** Forwards every event to every reporter; a reporter that throws is recorded and skipped, never fatal. */
+export class ReporterFanOut implements RunListener {
+  readonly failures: ReporterFailure[] = [];
+  private readonly reporters: readonly Reporter[];
+
+  constructor(reporters: readonly Reporter[]) {
+    this.reporters = reporters;
+  }
+
+  private record(reporter: Reporter, event: string, error: unknown): void {
+    this.failures.push({ reporter: reporter.name, event, message: error instanceof Error ? error.message : String(error) });
+  }
+
+  private broken(reporter: Reporter): boolean {
+    return this.failures.some((f) => f.reporter === reporter.name);
+  }
+
+  private syncEach(event: string, call: (r: Reporter) => void): void {
+    for (const reporter of this.reporters) {
+      if (this.broken(reporter)) continue;
+      try {
+        call(reporter);
+      } catch (error) {
+        this.record(reporter, event, error);
+      }
+    }
+  }
+
+  private async asyncEach(event: string, call: (r: Reporter) => void | Promise<void>): Promise<void> {
+    await Promise.all(
+      this.reporters.map(async (reporter) => {
+        if (this.broken(reporter)) return;
+        try {
+          await call(reporter);
+        } catch (error) {
+          this.record(reporter, event, error);
+        }
+      }),
+    );
+  }
+
+  async onRunStart(meta: RunMeta, checks: readonly CheckInfo[]): Promise<void> {
+    await this.asyncEach('onRunStart', (r) => r.onRunStart?.(meta, checks));
+  }
+
+  onCheckStart(check: CheckInfo): void {
+    this.syncEach('onCheckStart', (r) => r.onCheckStart?.(check));
+  }
+
+  onCheckEnd(result: CheckResult): void {
+    this.syncEach('onCheckEnd', (r) => r.onCheckEnd?.(result));
+  }
+
+  async onRunEnd(report: RunReport): Promise<void> {
+    await this.asyncEach('onRunEnd', (r) => r.onRunEnd?.(report));
+  }
+
+  /** Every file the reporters wrote. */
+  get files(): string[] {
+    return this.reporters.flatMap((r) => (this.broken(r) ? [] : (r.files ?? [])));
+  }
+}

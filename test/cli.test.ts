@@ -1,0 +1,97 @@
+import t from 'tap';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { startReferenceServer } from '../src/server/reference-server.js';
+import { runCli, tempDir } from './helpers.js';
+
+const KEY = 'cli-secret-key-4f9a2b';
+
+t.test('with no base URL the embedded server is tested: exit 0, summary, report.json', async (t) => {
+  const reports = await tempDir();
+  const result = await runCli(['--report-dir', reports]);
+  t.equal(result.code, 0, result.stderr);
+  t.match(result.stdout, /embedded reference server/);
+  t.match(result.stdout, /\d+ passed, 0 failed/);
+  t.match(result.stdout, /verdict: PASSED/);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { verdict: string; counts: { passed: number }; checks: unknown[] };
+  t.equal(report.verdict, 'passed');
+  t.ok(report.checks.length >= 7);
+  t.equal(report.counts.passed, report.checks.length);
+});
+
+t.test('against a separately started server: exit 0 with the right key, and the key appears nowhere', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const reports = await tempDir();
+  const result = await runCli(['run', '--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 0, result.stderr);
+  const report = await readFile(path.join(reports, 'report.json'), 'utf8');
+  for (const [name, text] of [['stdout', result.stdout], ['stderr', result.stderr], ['report', report]]) {
+    t.notOk(text?.includes(KEY), `no key in ${name}`);
+    t.notOk(text?.includes(KEY.slice(0, -1)), `no shortened key in ${name}`);
+  }
+});
+
+t.test('the key can come from a file', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const dir = await tempDir();
+  await writeFile(path.join(dir, 'key'), `${KEY}\n`);
+  const result = await runCli(['--base-url', server.baseUrl, '--api-key-file', path.join(dir, 'key'), '--report-dir', dir, '-q']);
+  t.equal(result.code, 0, result.stderr);
+});
+
+t.test('a server that answers without a key fails the run: exit 1, naming the auth checks', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY, faults: new Set(['no-auth']) });
+  t.teardown(() => server.close());
+  const reports = await tempDir();
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 1);
+  t.match(result.stdout, /FAIL\s+listPets\.auth\.missing/);
+  t.match(result.stdout, /verdict: FAILED/);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { verdict: string; checks: Array<{ id: string; outcome: string }> };
+  t.equal(report.verdict, 'failed');
+  t.same(report.checks.filter((c) => c.outcome === 'failed').map((c) => c.id).sort(), ['createPet.auth.missing', 'getPet.auth.missing', 'listPets.auth.missing']);
+});
+
+t.test('what stops a run is one line and exit 2', async (t) => {
+  const dir = await tempDir();
+  await writeFile(path.join(dir, 'broken.yaml'), 'checks:\n  - id: x.y\n    title: t\n    clause: c\n    request: { method: GET, path: /pets }\n    expect: { stauts: 200 }\n');
+  const cases: Array<[string, string[], Record<string, string>, RegExp]> = [
+    ['malformed scenario', ['--scenarios', dir], {}, /broken\.yaml:6:\d+: unknown key 'stauts'/],
+    ['unknown flag', ['--frobnicate'], {}, /unknown option '--frobnicate'/],
+    ['unknown command', ['launch'], {}, /unknown command 'launch'/],
+    ['unreachable server', ['--base-url', 'http://127.0.0.1:9/v1'], { PETSTORE_API_KEY: KEY }, /cannot reach http:\/\/127\.0\.0\.1:9\/v1.*ECONNREFUSED/],
+    ['no key for a real server', ['--base-url', 'http://127.0.0.1:9/v1'], {}, /no API key/],
+    ['a key on the command line', [`--api-key=${KEY}`], {}, /--api-key is not accepted/],
+    ['a bad number', ['--concurrency', 'lots'], {}, /--concurrency must be a whole number/],
+    ['an unknown suite', ['--suite', 'nope'], {}, /unknown suite 'nope'/],
+  ];
+  for (const [name, args, env, pattern] of cases) {
+    const result = await runCli(args, env);
+    t.equal(result.code, 2, `${name}: exit 2`);
+    const lines = result.stderr.trim().split('\n');
+    t.equal(lines.length, 1, `${name}: one line`);
+    t.match(lines[0], pattern, name);
+    t.notMatch(result.stderr, /\n\s+at /, `${name}: no stack trace`);
+    t.notOk(result.stderr.includes(KEY) || result.stdout.includes(KEY), `${name}: the key is not echoed`);
+  }
+});
+
+t.test('a rejected key stops the run with exit 2 rather than failing every check', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', await tempDir()], { PETSTORE_API_KEY: 'not-the-key-at-all' });
+  t.equal(result.code, 2);
+  t.match(result.stderr, /refused the API key \(401/);
+  t.notOk(result.stderr.includes('not-the-key-at-all'));
+});
+
+t.test('--help and --version', async (t) => {
+  const help = await runCli(['--help']);
+  t.equal(help.code, 0);
+  t.match(help.stdout, /Exit codes: 0 passed/);
+  const version = await runCli(['--version']);
+  t.equal(version.code, 0);
+  t.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+});

@@ -1,0 +1,61 @@
+import t from 'tap';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { createAjv, loadContract, loadSchemaDocuments } from '../src/loader/contract.js';
+import { root } from './helpers.js';
+
+const schemasDir = path.join(root, 'schemas');
+
+t.test('every schema in schemas/ compiles under ajv strict mode', async (t) => {
+  const documents = await loadSchemaDocuments(schemasDir);
+  t.ok(documents.size >= 7, 'resource, scenario and suite schemas are all found');
+  const ajv = createAjv();
+  for (const { schema } of documents.values()) ajv.addSchema(schema);
+  for (const [id, { file }] of documents) {
+    t.doesNotThrow(() => ajv.getSchema(id), `${path.basename(file)} compiles`);
+    t.ok(ajv.getSchema(id), `${path.basename(file)} resolves by its $id`);
+  }
+});
+
+t.test('each resource of the contract has a schema with an $id', async (t) => {
+  const files = await readdir(schemasDir);
+  for (const name of ['pet-status', 'new-pet', 'pet', 'pets', 'error']) {
+    const schema = JSON.parse(await readFile(path.join(schemasDir, `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
+    t.match(schema['$id'], /^https:\/\/.+\.schema\.json$/, `${name} has an $id`);
+  }
+  t.ok(files.includes('openapi.yaml'));
+});
+
+t.test('the OpenAPI document is valid OpenAPI 3.1 with its references resolved', async (t) => {
+  const validator = new Validator();
+  for (const name of ['pet-status', 'new-pet', 'pet', 'pets', 'error']) {
+    await validator.addSpecRef(await readFile(path.join(schemasDir, `${name}.schema.json`), 'utf8'), `./${name}.schema.json`);
+  }
+  const result = await validator.validate(path.join(schemasDir, 'openapi.yaml'));
+  t.same(result.errors ?? [], [], 'no validation errors');
+  t.equal(result.valid, true);
+  t.equal(validator.version, '3.1');
+});
+
+t.test('the contract loads three operations with their documented responses', async (t) => {
+  const contract = await loadContract(schemasDir);
+  t.same([...contract.operations.keys()].sort(), ['createPet', 'getPet', 'listPets']);
+  const getPet = contract.operations.get('getPet');
+  t.equal(getPet?.deprecated, true);
+  t.equal(getPet?.sunset, '2030-12-05');
+  t.same([...(getPet?.responses.entries() ?? [])], [[200, 'Pet'], [401, 'Error'], [404, 'Error']]);
+  t.equal(contract.operations.get('createPet')?.responses.get(201), 'Pet');
+  t.equal(contract.operations.get('listPets')?.responses.get(200), 'Pets');
+});
+
+t.test('schemas enforce the contract, int64 included', async (t) => {
+  const contract = await loadContract(schemasDir);
+  t.same(contract.validate('Pet', { id: 2n ** 63n - 1n, name: 'a', categoryId: 1 }), [], 'the largest int64 id is valid');
+  t.not(contract.validate('Pet', { id: 2n ** 63n, name: 'a', categoryId: 1 }).length, 0, 'an id beyond int64 is not');
+  t.not(contract.validate('Pet', { id: 1, categoryId: 1 }).length, 0, 'name is required');
+  t.not(contract.validate('Pet', { id: 1.5, name: 'a', categoryId: 1 }).length, 0, 'id must be an integer');
+  t.not(contract.validate('NewPet', { name: 'a', categoryId: 1, status: 'lost' }).length, 0, 'status is an enum');
+  t.same(contract.validate('Pets', []), []);
+  t.not(contract.validate('Error', { code: 'x', message: 'y' }).length, 0, 'Error needs status');
+});
