@@ -146,7 +146,54 @@ const headers: Assertion<Record<string, HeaderExpectation>> = {
   },
 };
 
+const differs: Assertion<Record<string, JsonValue>> = {
+  key: 'differs',
+  title: 'The body object differs from the given values in each given field',
+  evaluate(exchange, expected) {
+    const actual = exchange.response.json;
+    if (!isJsonObject(actual)) return fail(`expected an object, got ${describeBody(exchange)}`);
+    const same = Object.entries(expected).filter(([k, v]) => jsonEqual(actual[k], v)).map(([k, v]) => `${k} is ${showJson(v)} again`);
+    return same.length === 0 ? pass('the fields differ') : fail(same.join('; '), same);
+  },
+};
+
+/** The page size a listing asked for: its `limit`, or the documented default. */
+export function requestedLimit(exchange: Exchange, contract: Contract): number | undefined {
+  const values = new URL(exchange.request.url).searchParams.getAll('limit');
+  if (values.length === 0) {
+    const fallback = contract.operations.get('listPets')?.queryParameters.get('limit')?.['default'];
+    return typeof fallback === 'number' ? fallback : undefined;
+  }
+  return values.length === 1 && /^\d+$/.test(values[0] as string) ? Number(values[0]) : undefined;
+}
+
+const holdsIfNotFull: Assertion<Record<string, JsonValue> | Array<Record<string, JsonValue>>> = {
+  key: 'holdsIfNotFull',
+  title: 'A listing that is not full holds the item (a page that is not full is the whole listing)',
+  evaluate(exchange, expected, contract) {
+    const items = bodyArray(exchange);
+    if (!Array.isArray(items)) return items;
+    const limit = requestedLimit(exchange, contract);
+    if (limit === undefined || items.length >= limit) return pass(`the page is full (${items.length}); nothing can be concluded`);
+    const wanted = Array.isArray(expected) ? expected : [expected];
+    const missing = wanted.filter((w) => !items.some((item) => subsetMismatches(item, w).length === 0)).map((w) => showJson(w));
+    if (missing.length === 0) return pass(`all ${wanted.length} listed`);
+    return fail(`the page holds ${items.length} of at most ${limit}, so it is the whole listing, yet it lacks ${missing[0] as string}${missing.length > 1 ? ` and ${missing.length - 1} more` : ''}`, missing);
+  },
+};
+
+const basePath: Assertion<string> = {
+  key: 'basePath',
+  title: 'The base URL ends in the version segment',
+  evaluate(exchange, expected) {
+    const path = new URL(exchange.request.url).pathname;
+    const target = exchange.request.target.split('?')[0] ?? '';
+    const base = path.endsWith(target) ? path.slice(0, path.length - target.length) : path;
+    return base.endsWith(expected) ? pass(`base path ${base}`) : fail(`the base URL's path is '${base || '/'}', which does not end in ${expected}`);
+  },
+};
+
 /** Every assertion, by the scenario key that names it. `when` is structural and handled by the engine. */
 export const ASSERTIONS: ReadonlyMap<string, Assertion<unknown>> = new Map(
-  ([status, contentType, schema, maxItems, minItems, everyItem, body, includes, headers] as Array<Assertion<unknown>>).map((a) => [a.key, a]),
+  ([status, contentType, schema, maxItems, minItems, everyItem, body, includes, headers, differs, holdsIfNotFull, basePath] as Array<Assertion<unknown>>).map((a) => [a.key, a]),
 );

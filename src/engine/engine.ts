@@ -3,6 +3,7 @@ import { ASSERTIONS } from '../checks/expectations.js';
 import { EXCHANGE_CHECKS } from '../checks/exchange-checks.js';
 import type { Finding } from '../checks/finding.js';
 import { HttpClient, TransportError } from '../http/client.js';
+import type { CreatedPets } from './created-pets.js';
 import type { Contract } from '../loader/contract.js';
 import type { RunListener } from '../model/events.js';
 import type { Exchange } from '../model/exchange.js';
@@ -27,6 +28,8 @@ export interface EngineOptions {
   /** Bytes of a body kept as evidence. */
   excerptBytes: number;
   listener: RunListener;
+  /** Collects the pets the run creates. */
+  created: CreatedPets;
 }
 
 const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
@@ -161,13 +164,14 @@ export async function runCheck(check: CheckSpec, options: EngineOptions): Promis
   if (options.readOnly && check.writes) return finish('skipped', 'writes to the server; skipped in read-only mode');
   const vars = new Map(options.variables);
   for (const [index, step] of check.steps.entries()) {
+    const path = fillPath(step.request.path, vars);
     const request = {
       method: step.request.method,
-      path: fillPath(step.request.path, vars),
+      path,
+      operation: options.contract.operationFor(step.request.method, path) ?? check.operation,
       query: fillQuery(step.request.query, vars),
       headers: Object.fromEntries(Object.entries(step.request.headers ?? {}).map(([k, v]) => [k, fillText(v, vars)])),
       auth: step.request.auth ?? 'valid',
-      operation: check.operation,
       ...(step.request.json === undefined ? {} : { json: fillTemplate(step.request.json, vars) }),
       ...(step.request.body === undefined ? {} : { body: fillText(step.request.body, vars) }),
     };
@@ -184,6 +188,7 @@ export async function runCheck(check: CheckSpec, options: EngineOptions): Promis
         result.exchanges.push({ step: index, request: requestEvidence(error.sent), error: { code: error.code, message: error.message }, durationMs: 0, attempts });
         return finish('errored', `step ${index + 1}: ${error.message} (${error.code})`);
       }
+      options.created.observe(exchange);
       assertions = evaluateStep(exchange, step, index, check.level, vars, options.contract);
       const retry = step.readAfterWrite === true && outcomeOf(assertions) === 'failed' && performance.now() + backoff < deadline;
       if (!retry) break;

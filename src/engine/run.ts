@@ -3,6 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { HttpClient, TransportError, type HttpClientOptions } from '../http/client.js';
 import { loadContract, type Contract } from '../loader/contract.js';
 import { packageVersion } from '../loader/package-paths.js';
+import { generateChecks } from '../loader/generated-checks.js';
 import { loadScenarios } from '../loader/scenarios.js';
 import { loadSuites, type SuiteInfo } from '../loader/suites.js';
 import { RunError } from '../model/errors.js';
@@ -10,6 +11,7 @@ import type { RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
 import { emptyCounts, type RunMeta, type RunReport, type Verdict } from '../model/results.js';
 import type { CheckSpec } from '../model/scenario.js';
+import { CreatedPets, createdPetChecks } from './created-pets.js';
 import { checkInfo, runChecks } from './engine.js';
 
 /** Where the run's input files are. */
@@ -36,7 +38,12 @@ export async function loadRunInputs(folders: InputFolders, selectedSuites: reado
   const names = new Set(suites.map((s) => s.name));
   const unknown = selectedSuites.filter((s) => !names.has(s));
   if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown suite '${unknown.join("', '")}'; the suites are: ${[...names].join(', ')}`);
-  const all = await loadScenarios(folders.scenarioDirs, folders.schemasDir, { suites: names, displayRoot: folders.displayRoot });
+  const scenarios = await loadScenarios(folders.scenarioDirs, folders.schemasDir, { suites: names, displayRoot: folders.displayRoot });
+  const generated = generateChecks(contract);
+  const generatedIds = new Set(generated.map((c) => c.id));
+  const clash = scenarios.find((c) => generatedIds.has(c.id));
+  if (clash) throw new RunError('ERR_SCENARIO_INVALID', `${clash.source.file}:${clash.source.line}:${clash.source.column}: check id '${clash.id}' is already generated from the contract; choose another id`);
+  const all = [...generated, ...scenarios];
   const checks = selectedSuites.length === 0 ? all : all.filter((c) => selectedSuites.includes(c.suite));
   return { contract, suites, checks };
 }
@@ -106,7 +113,8 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
   try {
     await preflight(client);
     await listener.onRunStart?.(meta, inputs.checks.map(checkInfo));
-    const results = await runChecks(inputs.checks, {
+    const created = new CreatedPets();
+    const engineOptions = {
       client,
       contract: inputs.contract,
       variables: new Map<string, JsonValue>([
@@ -120,7 +128,11 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
       consistencyWindowMs: settings.consistencyWindowMs,
       excerptBytes: settings.excerptBytes,
       listener,
-    });
+      created,
+    };
+    const results = await runChecks(inputs.checks, engineOptions);
+    // The created-pet checks judge what every other check wrote, so they run last.
+    results.push(...(await runChecks(createdPetChecks(created, inputs.contract), engineOptions)));
     const counts = emptyCounts();
     for (const r of results) counts[r.outcome] += 1;
     const finished = new Date();
@@ -131,6 +143,8 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
       durationMs: finished.getTime() - startedAt.getTime(),
       verdict: verdictOf(counts, settings.strict),
       counts,
+      requests: client.requestCount,
+      createdPets: { count: created.count, namedWith: runId },
       checks: results,
     };
   } finally {

@@ -72,6 +72,7 @@ export class HttpClient {
   readonly redact: (text: string) => string;
   private readonly agent: Agent;
   private readonly options: HttpClientOptions;
+  private sent = 0;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
@@ -119,6 +120,7 @@ export class HttpClient {
     if (req.json !== undefined) sent.json = req.json;
     if (authorization !== undefined) headers['authorization'] = authorization;
     const started = performance.now();
+    this.sent += 1;
     try {
       const response = await request(url, {
         method: req.method as Dispatcher.HttpMethod,
@@ -166,6 +168,11 @@ export class HttpClient {
       }
     }
     return received;
+  }
+
+  /** How many requests this client has sent. */
+  get requestCount(): number {
+    return this.sent;
   }
 
   /** Closes every connection. */

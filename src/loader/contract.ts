@@ -1,15 +1,12 @@
 /** Loads the contract as data: the resource schemas (compiled once) and the operations of the OpenAPI document. */
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { parse as parseYaml } from 'yaml';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv, formatAjvErrors } from './ajv.js';
 import { RunError } from '../model/errors.js';
 import { toValidationView, type JsonValue } from '../model/json.js';
 import type { OperationName, SchemaName } from '../model/scenario.js';
-
-// ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+import { formatProblem, readYamlSource } from './yaml-file.js';
 
 /** The names of the resource schemas, as their `title`s spell them. */
 export const SCHEMA_NAMES: readonly SchemaName[] = ['PetStatus', 'NewPet', 'Pet', 'Pets', 'Error'];
@@ -25,6 +22,12 @@ export interface OperationInfo {
   sunset?: string;
   /** Documented response statuses and the schema of each body. */
   responses: Map<number, SchemaName | undefined>;
+  /** Query parameters and their schemas, as documented. */
+  queryParameters: Map<string, Record<string, unknown>>;
+  /** Whether the operation requires the bearer credential (its own or the document's security). */
+  secured: boolean;
+  /** The line of the operation in the OpenAPI document, for tracing generated checks. */
+  line: number;
 }
 
 /** The compiled contract. */
@@ -34,25 +37,12 @@ export interface Contract {
   operations: ReadonlyMap<OperationName, OperationInfo>;
   /** The raw schema documents by $id, for tools that generate from them. */
   schemaDocuments: ReadonlyMap<string, Record<string, unknown>>;
-}
-
-/** A fresh ajv instance in strict mode with the standard formats. */
-export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
-  addFormats(ajv);
-  // ajv-formats' int64 accepts any integer; bound it (the validation view maps values beyond int64 to ±2^64).
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 63 });
-  return ajv;
-}
-
-/** Renders ajv errors as one line each: `/path: message`. */
-export function formatAjvErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => {
-    const where = e.instancePath === '' ? '(root)' : e.instancePath;
-    const extra = e.keyword === 'additionalProperties' ? ` '${String(e.params['additionalProperty'])}'` : '';
-    const allowed = e.keyword === 'enum' ? ` (${(e.params['allowedValues'] as unknown[]).map(String).join(', ')})` : '';
-    return `${where}: ${e.message ?? e.keyword}${extra}${allowed}`;
-  });
+  /** The operation a request addresses, by method and path (relative to the base URL). */
+  operationFor(method: string, path: string): OperationName | undefined;
+  /** The schema document of a named resource. */
+  schemaOf(name: SchemaName): Record<string, unknown>;
+  /** Where the OpenAPI document is, for tracing generated checks. */
+  openapiFile: string;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -106,7 +96,7 @@ function resolveResponse(doc: Record<string, unknown>, response: unknown): Recor
   return isRecord(target) ? target : undefined;
 }
 
-function readOperations(doc: Record<string, unknown>, titlesByFile: Map<string, SchemaName>, file: string): Map<OperationName, OperationInfo> {
+function readOperations(doc: Record<string, unknown>, titlesByFile: Map<string, SchemaName>, file: string, lineOf: (path: string[]) => number): Map<OperationName, OperationInfo> {
   const operations = new Map<OperationName, OperationInfo>();
   const paths = doc['paths'];
   if (!isRecord(paths)) throw new RunError('ERR_SCHEMA_INVALID', `${file}: no paths`);
@@ -123,12 +113,22 @@ function readOperations(doc: Record<string, unknown>, titlesByFile: Map<string, 
         const schema = media && isRecord(media['schema']) ? media['schema'] : undefined;
         responses.set(Number(status), refToSchemaName(schema?.['$ref'], titlesByFile));
       }
+      const queryParameters = new Map<string, Record<string, unknown>>();
+      for (const parameter of Array.isArray(operation['parameters']) ? (operation['parameters'] as unknown[]) : []) {
+        if (isRecord(parameter) && parameter['in'] === 'query' && typeof parameter['name'] === 'string' && isRecord(parameter['schema'])) {
+          queryParameters.set(parameter['name'], parameter['schema']);
+        }
+      }
+      const security = Array.isArray(operation['security']) ? operation['security'] : doc['security'];
       const info: OperationInfo = {
         name: operation['operationId'] as OperationName,
         method: method.toUpperCase(),
         path: pathTemplate,
         deprecated: operation['deprecated'] === true,
         responses,
+        queryParameters,
+        secured: Array.isArray(security) && security.length > 0,
+        line: lineOf(['paths', pathTemplate, method]),
       };
       if (typeof operation['x-sunset'] === 'string') info.sunset = operation['x-sunset'];
       operations.set(info.name, info);
@@ -168,14 +168,10 @@ export async function loadContract(schemasDir: string): Promise<Contract> {
     if (!validators.has(name)) throw new RunError('ERR_SCHEMA_INVALID', `${schemasDir}: no schema titled ${name}`);
   }
   const openapiFile = path.join(schemasDir, 'openapi.yaml');
-  let openapi: unknown;
-  try {
-    openapi = parseYaml(await readFile(openapiFile, 'utf8'));
-  } catch (error) {
-    throw new RunError('ERR_SCHEMA_INVALID', `${openapiFile}: ${(error as Error).message.split('\n')[0] ?? 'cannot read'}`);
-  }
-  if (!isRecord(openapi)) throw new RunError('ERR_SCHEMA_INVALID', `${openapiFile}: not an OpenAPI document`);
-  const operations = readOperations(openapi, titlesByFile, openapiFile);
+  const { source, problems } = await readYamlSource(openapiFile);
+  if (!source || !isRecord(source.value)) throw new RunError('ERR_SCHEMA_INVALID', problems[0] ? formatProblem(problems[0]) : `${openapiFile}: not an OpenAPI document`);
+  const operations = readOperations(source.value as Record<string, unknown>, titlesByFile, openapiFile, (p) => source.locate(p).line);
+  const schemasByName = new Map([...documents.values()].map((d) => [d.schema['title'], d.schema]));
   const schemaDocuments = new Map([...documents].map(([id, d]) => [id, d.schema]));
   return {
     validate(schema, value) {
@@ -185,5 +181,14 @@ export async function loadContract(schemasDir: string): Promise<Contract> {
     },
     operations,
     schemaDocuments,
+    schemaOf: (name) => schemasByName.get(name) ?? {},
+    operationFor(method, requestPath) {
+      for (const op of operations.values()) {
+        const pattern = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
+        if (op.method === method && pattern.test(requestPath)) return op.name;
+      }
+      return undefined;
+    },
+    openapiFile,
   };
 }

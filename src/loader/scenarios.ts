@@ -6,7 +6,8 @@ import { isJsonObject, toValidationView, type JsonValue } from '../model/json.js
 import type { Level } from '../model/results.js';
 import type { CheckSpec, ClockWindow, OperationName, StepSpec } from '../model/scenario.js';
 import { BUILTIN_VARIABLES, placeholdersIn } from '../model/template.js';
-import { createAjv, loadSchemaDocuments } from './contract.js';
+import { createAjv } from './ajv.js';
+import { loadSchemaDocuments } from './contract.js';
 import { formatProblem, readYamlSource, schemaProblems, type FileProblem, type YamlSource } from './yaml-file.js';
 
 /** Folders under scenarios/ that hold other kinds of file (load profiles have their own schema). */

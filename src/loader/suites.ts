@@ -1,7 +1,8 @@
 /** Loads suites/*.yaml: the named groups of checks that `--suite` selects. */
 import path from 'node:path';
 import { RunError } from '../model/errors.js';
-import { createAjv, loadSchemaDocuments } from './contract.js';
+import { createAjv } from './ajv.js';
+import { loadSchemaDocuments } from './contract.js';
 import { displayName, listYamlFiles } from './scenarios.js';
 import { formatProblem, readYamlSource, schemaProblems, type FileProblem } from './yaml-file.js';
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { JsonValue } from '../model/json.js';
-import { formatAjvErrors } from './contract.js';
+import { formatAjvErrors } from './ajv.js';
 
 /** A problem found in an input file, already located. */
 export interface FileProblem {

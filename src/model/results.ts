@@ -114,6 +114,10 @@ export interface RunReport {
   /** passed: nothing failed; failed: a check failed (or warned, in strict mode); incomplete: nothing failed but a check could not be tested. */
   verdict: Verdict;
   counts: OutcomeCounts;
+  /** Requests sent to the server, preflight and retries included. */
+  requests: number;
+  /** Pets the run created; each one's name starts with the run id. */
+  createdPets: { count: number; namedWith: string };
   checks: CheckResult[];
 }
 

@@ -41,6 +41,12 @@ export interface Expectations {
   body?: Record<string, JsonValue>;
   includes?: Record<string, JsonValue>;
   headers?: Record<string, HeaderExpectation>;
+  /** None of these fields equals the given value (e.g. a new id differs from an earlier one). */
+  differs?: Record<string, JsonValue>;
+  /** A listing that is not full (fewer items than its limit) holds an item with these fields. */
+  holdsIfNotFull?: Record<string, JsonValue> | Array<Record<string, JsonValue>>;
+  /** The base URL's path ends with this segment (e.g. /v1). */
+  basePath?: string;
   /** Further expectations that apply only when the response has the given status. */
   when?: Record<string, Expectations>;
 }

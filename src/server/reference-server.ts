@@ -1,5 +1,5 @@
 /** The embedded default: a conformant pet store over node:http, in memory. */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { isJsonObject, parseExactJson, stringifyExactJson, type JsonValue } from '../model/json.js';
@@ -17,6 +17,25 @@ const MAX_BODY_BYTES = 64 * 1024;
 const DEPRECATION_HEADER = '@1735689600';
 const SUNSET_HEADER = GET_PET_SUNSET.toUTCString();
 
+/** A request as the pet store sees it: the body already read (bounded). */
+export interface PetRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A response as the pet store answers it. */
+export interface PetResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The pet store as a function; variants wrap it to break or bend the contract. */
+export type PetHandler = (req: PetRequest) => PetResponse | Promise<PetResponse>;
+
 /** How the reference server behaves. */
 export interface ReferenceServerOptions {
   apiKey: string;
@@ -24,26 +43,25 @@ export interface ReferenceServerOptions {
   firstId?: bigint;
   /** The server's clock, for the removal of getPet. */
   now?: () => Date;
-  /** Deliberate contract breaks, for proving that the suite catches them. */
-  faults?: ReadonlySet<Fault>;
+  /** Wraps the conformant handler: how test variants change behaviour. */
+  wrap?: (next: PetHandler, store: PetStore) => PetHandler;
 }
 
-/** The deliberate breaks the reference server can make (see test/ and the variant matrix). */
-export type Fault = 'no-auth';
-
-/** Everything a request handler needs; also what a fault-injecting variant wraps. */
+/** The catalogue and the conformant handler. */
 export interface PetStore {
   catalogue: PetCatalogue;
-  handle(req: IncomingMessage, res: ServerResponse): void;
+  apiKey: string;
+  handle: PetHandler;
 }
 
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
-  res.end(body);
+/** A JSON response. */
+export function jsonResponse(status: number, body: string, headers: Record<string, string> = {}): PetResponse {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body };
 }
 
-function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
-  send(res, status, JSON.stringify({ code, message, status }), headers);
+/** An Error response: `{code, message, status}` with the status of the response. */
+export function errorResponse(status: number, code: string, message: string, headers: Record<string, string> = {}): PetResponse {
+  return jsonResponse(status, JSON.stringify({ code, message, status }), headers);
 }
 
 function keyMatches(presented: string, expected: string): boolean {
@@ -52,8 +70,9 @@ function keyMatches(presented: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function authorised(req: IncomingMessage, apiKey: string): boolean {
-  const header = req.headers.authorization;
+/** True when the request carries `Bearer <apiKey>` (the scheme is case-insensitive, RFC 9110 §11.1). */
+export function authorised(headers: IncomingHttpHeaders, apiKey: string): boolean {
+  const header = headers.authorization;
   if (header === undefined) return false;
   const match = /^bearer +(\S+) *$/i.exec(header);
   return match !== null && keyMatches(match[1] as string, apiKey);
@@ -80,6 +99,83 @@ function validateNewPet(body: JsonValue): Validated<Omit<StoredPet, 'id'>> {
   return { ok: true, value: pet };
 }
 
+function single(params: URLSearchParams, name: string): string | undefined | 'repeated' {
+  const values = params.getAll(name);
+  if (values.length > 1) return 'repeated';
+  return values[0];
+}
+
+/** Creates the conformant handler and its catalogue (seeded with pets of every status). */
+export function createPetStore(options: ReferenceServerOptions): PetStore {
+  const catalogue = new PetCatalogue(options.firstId ?? 1n);
+  seedCatalogue(catalogue);
+  const now = options.now ?? (() => new Date());
+
+  const listPets = (query: URLSearchParams): PetResponse => {
+    const limitText = single(query, 'limit');
+    let limit = 20;
+    if (limitText !== undefined) {
+      if (limitText === 'repeated' || !/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 100) {
+        return errorResponse(400, 'invalid_limit', 'limit must be a single integer from 1 to 100');
+      }
+      limit = Number(limitText);
+    }
+    const status = single(query, 'status');
+    if (status !== undefined && !(PET_STATUSES as readonly string[]).includes(status)) {
+      return errorResponse(400, 'invalid_status', `status must be one of ${PET_STATUSES.join(', ')}`);
+    }
+    return jsonResponse(200, catalogue.pageJson(limit, status as PetStatus | undefined));
+  };
+
+  const createPet = (req: PetRequest): PetResponse => {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json') return errorResponse(400, 'invalid_content_type', 'the body must be application/json');
+    if (req.body.length === 0) return errorResponse(400, 'missing_body', 'a NewPet body is required');
+    let body: JsonValue;
+    try {
+      body = parseExactJson(req.body.toString('utf8'));
+    } catch {
+      return errorResponse(400, 'invalid_json', 'the body is not valid JSON');
+    }
+    const validated = validateNewPet(body);
+    if (!validated.ok) return errorResponse(400, 'invalid_pet', validated.message);
+    const pet = catalogue.add(validated.value);
+    return jsonResponse(201, stringifyExactJson(pet), { location: `/v1/pets/${pet.id}` });
+  };
+
+  const getPet = (idText: string): PetResponse => {
+    if (now() >= GET_PET_SUNSET) return errorResponse(410, 'gone', 'GET /pets/{petId} was removed on 2030-12-05; use GET /pets');
+    const headers = { deprecation: DEPRECATION_HEADER, sunset: SUNSET_HEADER, link: '</v1/pets>; rel="successor-version"' };
+    const id = parseInt64(decodeURIComponent(idText));
+    if (id === undefined) return errorResponse(400, 'invalid_id', 'petId must be an int64 integer', headers);
+    const json = catalogue.findJson(id);
+    if (json === undefined) return errorResponse(404, 'not_found', `no pet has id ${id}`, headers);
+    return jsonResponse(200, json, headers);
+  };
+
+  const handle: PetHandler = (req) => {
+    if (!req.path.startsWith('/v1/') && req.path !== '/v1') return errorResponse(404, 'not_found', 'the API lives under /v1');
+    if (!authorised(req.headers, options.apiKey)) {
+      const error = req.headers.authorization === undefined ? '' : ', error="invalid_token"';
+      return errorResponse(401, 'unauthorized', 'a valid bearer API key is required', { 'www-authenticate': `Bearer realm="petstore"${error}` });
+    }
+    if (req.path === '/v1/pets') {
+      if (req.method === 'GET') return listPets(req.query);
+      if (req.method === 'POST') return createPet(req);
+      return errorResponse(405, 'method_not_allowed', `${req.method} is not allowed on /pets`, { allow: 'GET, POST' });
+    }
+    const match = /^\/v1\/pets\/([^/]+)$/.exec(req.path);
+    if (match) {
+      if (req.method === 'GET') return getPet(match[1] as string);
+      return errorResponse(405, 'method_not_allowed', `${req.method} is not allowed on /pets/{petId}`, { allow: 'GET' });
+    }
+    return errorResponse(404, 'not_found', `no route for ${req.path}`);
+  };
+
+  const store: PetStore = { catalogue, apiKey: options.apiKey, handle };
+  return options.wrap ? { ...store, handle: options.wrap(handle, store) } : store;
+}
+
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -93,88 +189,28 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   });
 }
 
-function single(params: URLSearchParams, name: string): string | undefined | 'repeated' {
-  const values = params.getAll(name);
-  if (values.length > 1) return 'repeated';
-  return values[0];
-}
+const EMPTY = Buffer.alloc(0);
 
-/** Creates the request handler and its catalogue (seeded with pets of every status). */
-export function createPetStore(options: ReferenceServerOptions): PetStore {
-  const catalogue = new PetCatalogue(options.firstId ?? 1n);
-  seedCatalogue(catalogue);
-  const now = options.now ?? (() => new Date());
-  const faults = options.faults ?? new Set<Fault>();
-
-  const listPets = (res: ServerResponse, params: URLSearchParams): void => {
-    const limitText = single(params, 'limit');
-    let limit = 20;
-    if (limitText !== undefined) {
-      if (limitText === 'repeated' || !/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 100) {
-        return sendError(res, 400, 'invalid_limit', 'limit must be a single integer from 1 to 100');
-      }
-      limit = Number(limitText);
-    }
-    const status = single(params, 'status');
-    if (status !== undefined && !(PET_STATUSES as readonly string[]).includes(status)) {
-      return sendError(res, 400, 'invalid_status', `status must be one of ${PET_STATUSES.join(', ')}`);
-    }
-    send(res, 200, catalogue.pageJson(limit, status as PetStatus | undefined));
+/** Adapts a PetHandler to node:http: reads the body (bounded), answers, never throws. */
+export function toNodeHandler(handle: PetHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  const write = (res: ServerResponse, response: PetResponse): void => {
+    res.writeHead(response.status, { 'content-length': Buffer.byteLength(response.body), ...response.headers });
+    res.end(response.body);
   };
-
-  const createPet = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const raw = await readBody(req);
-    if (raw === 'too-large') return sendError(res, 413, 'body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`);
-    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-    if (type !== 'application/json') return sendError(res, 400, 'invalid_content_type', 'the body must be application/json');
-    if (raw.length === 0) return sendError(res, 400, 'missing_body', 'a NewPet body is required');
-    let body: JsonValue;
-    try {
-      body = parseExactJson(raw.toString('utf8'));
-    } catch {
-      return sendError(res, 400, 'invalid_json', 'the body is not valid JSON');
-    }
-    const validated = validateNewPet(body);
-    if (!validated.ok) return sendError(res, 400, 'invalid_pet', validated.message);
-    const pet = catalogue.add(validated.value);
-    send(res, 201, stringifyExactJson(pet), { location: `/v1/pets/${pet.id}` });
-  };
-
-  const getPet = (res: ServerResponse, idText: string): void => {
-    if (now() >= GET_PET_SUNSET) return sendError(res, 410, 'gone', 'GET /pets/{petId} was removed on 2030-12-05; use GET /pets');
-    const headers = { deprecation: DEPRECATION_HEADER, sunset: SUNSET_HEADER, link: '</v1/pets>; rel="successor-version"' };
-    const id = parseInt64(decodeURIComponent(idText));
-    if (id === undefined) return sendError(res, 400, 'invalid_id', 'petId must be an int64 integer', headers);
-    const json = catalogue.findJson(id);
-    if (json === undefined) return sendError(res, 404, 'not_found', `no pet has id ${id}`, headers);
-    send(res, 200, json, headers);
-  };
-
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const path = url.pathname;
-    if (!path.startsWith('/v1/') && path !== '/v1') return sendError(res, 404, 'not_found', 'the API lives under /v1');
-    if (!faults.has('no-auth') && !authorised(req, options.apiKey)) {
-      const error = req.headers.authorization === undefined ? '' : ', error="invalid_token"';
-      return sendError(res, 401, 'unauthorized', 'a valid bearer API key is required', { 'www-authenticate': `Bearer realm="petstore"${error}` });
-    }
-    if (path === '/v1/pets') {
-      if (req.method === 'GET') return listPets(res, url.searchParams);
-      if (req.method === 'POST') {
-        createPet(req, res).catch(() => sendError(res, 400, 'invalid_body', 'the body could not be read'));
-        return;
-      }
-      return sendError(res, 405, 'method_not_allowed', `${req.method ?? ''} is not allowed on /pets`, { allow: 'GET, POST' });
-    }
-    const match = /^\/v1\/pets\/([^/]+)$/.exec(path);
-    if (match) {
-      if (req.method === 'GET') return getPet(res, match[1] as string);
-      return sendError(res, 405, 'method_not_allowed', `${req.method ?? ''} is not allowed on /pets/{petId}`, { allow: 'GET' });
-    }
-    sendError(res, 404, 'not_found', `no route for ${path}`);
+    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    const body = hasBody ? readBody(req) : Promise.resolve(EMPTY);
+    body
+      .then(async (raw) => {
+        if (raw === 'too-large') return write(res, errorResponse(413, 'body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`));
+        write(res, await handle({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: raw }));
+      })
+      .catch(() => {
+        if (!res.headersSent) write(res, errorResponse(400, 'bad_request', 'the request could not be read'));
+        else res.destroy();
+      });
   };
-
-  return { catalogue, handle };
 }
 
 /** A running reference server. */
@@ -182,22 +218,25 @@ export interface RunningServer {
   /** The base URL, ending in /v1. */
   baseUrl: string;
   server: Server;
+  store: PetStore;
   close(): Promise<void>;
 }
 
-/** Starts a pet store handler on host:port (port 0 picks a free one). */
-export function listen(handle: PetStore['handle'], host = '127.0.0.1', port = 0): Promise<RunningServer> {
-  const server = createServer(handle);
+/** Starts the reference pet store (or a variant of it) on host:port; port 0 picks a free one. */
+export function startReferenceServer(options: ReferenceServerOptions & { host?: string; port?: number }): Promise<RunningServer> {
+  const store = createPetStore(options);
+  const server = createServer(toNodeHandler(store.handle));
   server.keepAliveTimeout = 5_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({
         baseUrl: `http://${shownHost}:${address.port}/v1`,
         server,
+        store,
         close: () =>
           new Promise<void>((done) => {
             server.closeAllConnections();
@@ -206,9 +245,4 @@ export function listen(handle: PetStore['handle'], host = '127.0.0.1', port = 0)
       });
     });
   });
-}
-
-/** Starts the reference pet store. */
-export function startReferenceServer(options: ReferenceServerOptions & { host?: string; port?: number }): Promise<RunningServer> {
-  return listen(createPetStore(options).handle, options.host, options.port);
 }

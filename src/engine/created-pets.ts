@@ -1,0 +1,104 @@
+/** The pets a run creates: counted for the report, and checked once more after every other check. */
+import type { Contract } from '../loader/contract.js';
+import type { Exchange } from '../model/exchange.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { CheckInfo } from '../model/results.js';
+import type { CheckSpec, StepSpec } from '../model/scenario.js';
+
+/** At most this many created pets are read back, so a large run stays polite to the server. */
+const MAX_READ_BACK = 50;
+
+const SOURCE = { file: 'src/engine/created-pets.ts', line: 1, column: 1 };
+
+/** The checks this module adds after the others, as the catalogue lists them. */
+export const CREATED_PET_CHECKS: readonly CheckInfo[] = [
+  {
+    id: 'lifecycle.created.read-back',
+    title: 'Every pet the run created reads back equal, field by field, by its id',
+    clause: 'Endpoints › createPet and getPet: the created Pet carries the assigned id and can be fetched by it',
+    suite: 'lifecycle',
+    operation: 'getPet',
+    level: 'fail',
+    source: SOURCE,
+  },
+  {
+    id: 'lifecycle.created.listed',
+    title: 'Every pet the run created is in each listing of its status that is not full',
+    clause: 'Endpoints › listPets rule 1 and the meaning of a listing: a page that is not full holds every matching animal',
+    suite: 'lifecycle',
+    operation: 'listPets',
+    level: 'fail',
+    source: SOURCE,
+  },
+];
+
+/** Records every pet a run creates (a 201 to POST /pets with a Pet body). */
+export class CreatedPets {
+  private readonly pets: JsonObject[] = [];
+
+  /** Records the pet of an exchange, when it created one. */
+  observe(exchange: Exchange): void {
+    const body = exchange.response.json;
+    if (exchange.request.operation === 'createPet' && exchange.response.status === 201 && isJsonObject(body) && body['id'] !== undefined) {
+      this.pets.push(body);
+    }
+  }
+
+  /** How many pets the run created. */
+  get count(): number {
+    return this.pets.length;
+  }
+
+  /** The created pets, in creation order. */
+  all(): readonly JsonObject[] {
+    return this.pets;
+  }
+}
+
+function known(pet: JsonObject): Record<string, JsonValue> {
+  const fields: Record<string, JsonValue> = {};
+  for (const key of ['id', 'name', 'categoryId', 'status']) {
+    const value = pet[key];
+    if (value !== undefined) fields[key] = value;
+  }
+  return fields;
+}
+
+/** The final checks over the created pets; none when the run created nothing. */
+export function createdPetChecks(created: CreatedPets, contract: Contract): CheckSpec[] {
+  const pets = created.all();
+  const getPet = contract.operations.get('getPet');
+  const listPets = contract.operations.get('listPets');
+  if (pets.length === 0) return [];
+  const [readBack, listed] = CREATED_PET_CHECKS as [CheckInfo, CheckInfo];
+  const checks: CheckSpec[] = [];
+  if (getPet) {
+    const steps = pets.slice(0, MAX_READ_BACK).map(
+      (pet): StepSpec => ({
+        request: { method: 'GET', path: getPet.path.replace(/\{[^}]+\}/, String(pet['id'])) },
+        expect: { status: 200, body: known(pet) },
+        readAfterWrite: true,
+      }),
+    );
+    const spec: CheckSpec = { ...readBack, steps, writes: false };
+    if (getPet.sunset !== undefined) spec.clock = { before: getPet.sunset };
+    checks.push(spec);
+  }
+  if (listPets) {
+    const max = listPets.queryParameters.get('limit')?.['maximum'];
+    const limit = typeof max === 'number' ? max : 100;
+    const byStatus = new Map<string, JsonObject[]>();
+    for (const pet of pets) {
+      if (typeof pet['status'] === 'string') byStatus.set(pet['status'], [...(byStatus.get(pet['status']) ?? []), pet]);
+    }
+    const steps = [...byStatus].map(
+      ([status, members]): StepSpec => ({
+        request: { method: 'GET', path: listPets.path, query: { status, limit } },
+        expect: { status: 200, holdsIfNotFull: members.map((p) => ({ id: p['id'] as JsonValue })) },
+        readAfterWrite: true,
+      }),
+    );
+    if (steps.length > 0) checks.push({ ...listed, steps, writes: false });
+  }
+  return checks;
+}

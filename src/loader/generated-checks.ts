@@ -1,0 +1,210 @@
+/**
+ * Checks that are a table over the contract, generated from schemas/ and openapi.yaml so that a change
+ * of the contract changes them: the auth matrix over every secured operation, limit boundaries from the
+ * parameter's minimum/maximum/default, and the PetStatus enum for filters and creation.
+ */
+import type { JsonValue } from '../model/json.js';
+import type { AuthVariant, CheckSpec, Expectations, OperationName, RequestSpec, StepSpec } from '../model/scenario.js';
+import type { Contract, OperationInfo } from './contract.js';
+
+/** Credentials that must be refused, with the words the check titles use. */
+const REFUSED: ReadonlyArray<[AuthVariant, string, string]> = [
+  ['none', 'missing', 'without Authorization'],
+  ['basic-scheme', 'basic-scheme', 'with the key under the Basic scheme'],
+  ['empty-bearer', 'empty-bearer', 'with "Bearer" and an empty token'],
+  ['wrong-token', 'wrong-token', 'with a wrong token'],
+  ['appended-char', 'appended-char', 'with the key plus one character'],
+  ['removed-char', 'removed-char', 'with the key less its last character'],
+];
+
+const AUTH_CLAUSE = 'Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body';
+
+function validRequest(op: OperationInfo, auth: AuthVariant, label: string): RequestSpec {
+  const request: RequestSpec = { method: op.method as RequestSpec['method'], path: op.path.replace(/\{[^}]+\}/g, '{unknownPetId}'), auth };
+  if (op.method === 'POST') request.json = { name: `{runId} ${label}`, categoryId: '{categoryId}' };
+  return request;
+}
+
+function check(op: OperationInfo, fields: Omit<CheckSpec, 'source' | 'writes' | 'operation' | 'level'> & { level?: CheckSpec['level']; operation?: OperationName }): CheckSpec {
+  return {
+    level: 'fail',
+    operation: op.name,
+    source: { file: 'schemas/openapi.yaml', line: op.line, column: 5 },
+    writes: fields.steps.some((s) => s.request.method !== 'GET'),
+    ...fields,
+  };
+}
+
+function single(request: RequestSpec, expect: Expectations, extra: Partial<StepSpec> = {}): StepSpec[] {
+  return [{ request, expect, ...extra }];
+}
+
+function authChecks(contract: Contract): CheckSpec[] {
+  const checks: CheckSpec[] = [];
+  for (const op of contract.operations.values()) {
+    if (!op.secured) continue;
+    const verb = `${op.method} ${op.path}`;
+    for (const [variant, slug, words] of REFUSED) {
+      checks.push(
+        check(op, {
+          id: `auth.${op.name}.${slug}`,
+          title: `${verb} ${words} is refused with 401 and an Error`,
+          clause: AUTH_CLAUSE,
+          suite: 'auth',
+          steps: single(validRequest(op, variant, 'auth probe'), { status: 401, schema: 'Error' }),
+        }),
+      );
+    }
+    const accepted = [...op.responses.keys()].filter((s) => s !== 401);
+    checks.push(
+      check(op, {
+        id: `auth.${op.name}.lowercase-scheme`,
+        title: `${verb} with "bearer" in lower case is accepted (auth schemes are case-insensitive)`,
+        clause: 'Authentication: HTTP bearer (RFC 9110 §11.1: the scheme name is case-insensitive)',
+        suite: 'auth',
+        level: 'warn',
+        steps: single(validRequest(op, 'lowercase-scheme', 'lower-case scheme'), { status: accepted }),
+      }),
+    );
+    if (op.method === 'POST') {
+      checks.push(
+        check(op, {
+          id: `auth.${op.name}.before-validation`,
+          title: `${verb} with an invalid body and no key is refused with 401, not 400`,
+          clause: `${AUTH_CLAUSE}, whatever else is wrong with the request`,
+          suite: 'auth',
+          steps: single({ method: 'POST', path: op.path, auth: 'none', json: { categoryId: 'not-a-number' } }, { status: 401, schema: 'Error' }),
+        }),
+      );
+    }
+  }
+  return checks;
+}
+
+function numberField(schema: Record<string, unknown> | undefined, key: string): number | undefined {
+  const value = schema?.[key];
+  return typeof value === 'number' ? value : undefined;
+}
+
+function limitChecks(contract: Contract): CheckSpec[] {
+  const op = contract.operations.get('listPets');
+  const schema = op?.queryParameters.get('limit');
+  const min = numberField(schema, 'minimum');
+  const max = numberField(schema, 'maximum');
+  const fallback = numberField(schema, 'default');
+  if (!op || min === undefined || max === undefined || fallback === undefined) return [];
+  const clause = `Endpoints › listPets: limit minimum ${min}, maximum ${max}, default ${fallback}`;
+  const listing = (query: RequestSpec['query']): RequestSpec => (query === undefined ? { method: 'GET', path: op.path } : { method: 'GET', path: op.path, query });
+  const checks = [
+    check(op, {
+      id: 'listPets.limit.default',
+      title: `Without limit, at most ${fallback} pets are returned`,
+      clause: `Endpoints › listPets rule 2: when limit is omitted, at most ${fallback} animals are returned`,
+      suite: 'limits',
+      steps: single(listing(undefined), { status: 200, maxItems: fallback }),
+    }),
+  ];
+  const inRange: Array<[string, number]> = [
+    ['min', min],
+    ['min-plus-one', min + 1],
+    ['default-explicit', fallback],
+    ['max-minus-one', max - 1],
+    ['max', max],
+  ];
+  for (const [slug, value] of inRange) {
+    checks.push(
+      check(op, {
+        id: `listPets.limit.${slug}`,
+        title: `limit=${value} is honoured: 200 with at most ${value} pets`,
+        clause,
+        suite: 'limits',
+        steps: single(listing({ limit: value }), { status: 200, maxItems: value }),
+      }),
+    );
+  }
+  const outOfRange: Array<[string, string, RequestSpec['query']]> = [
+    ['below-min', `limit=${min - 1}`, { limit: min - 1 }],
+    ['above-max', `limit=${max + 1}`, { limit: max + 1 }],
+    ['negative', 'limit=-1', { limit: -1 }],
+    ['fraction', 'limit=1.5', { limit: '1.5' }],
+    ['not-a-number', 'limit=abc', { limit: 'abc' }],
+    ['empty', 'an empty limit', { limit: '' }],
+    ['repeated', 'a repeated limit', { limit: [min, min + 1] }],
+  ];
+  for (const [slug, words, query] of outOfRange) {
+    checks.push(
+      check(op, {
+        id: `listPets.limit.${slug}`,
+        title: `${words} is answered by a 400 Error or a 200 within bounds (at most ${max}), never a 5xx`,
+        clause: `${clause} (outside them the contract is silent: 400 or a bounded 200 are both reasonable)`,
+        suite: 'limits',
+        steps: single(listing(query), { status: [200, 400], when: { '200': { maxItems: max }, '400': { schema: 'Error' } } }),
+      }),
+    );
+  }
+  return checks;
+}
+
+function statusValues(contract: Contract): string[] {
+  const values = contract.schemaOf('PetStatus')['enum'];
+  return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function filterChecks(contract: Contract): CheckSpec[] {
+  const list = contract.operations.get('listPets');
+  const create = contract.operations.get('createPet');
+  const max = numberField(list?.queryParameters.get('limit'), 'maximum') ?? 100;
+  if (!list || !list.queryParameters.has('status')) return [];
+  const clause = 'Endpoints › listPets rule 1: when status is given, only animals with that status are returned';
+  const checks: CheckSpec[] = [];
+  for (const status of statusValues(contract)) {
+    const listing: RequestSpec = { method: 'GET', path: list.path, query: { status, limit: max } };
+    checks.push(
+      check(list, {
+        id: `listPets.filter.${status}`,
+        title: `status=${status} returns only ${status} pets`,
+        clause,
+        suite: 'filters',
+        steps: single(listing, { status: 200, everyItem: { status } }),
+      }),
+    );
+    if (!create) continue;
+    const created: JsonValue = { name: `{runId} filter ${status}`, categoryId: '{categoryId}', status };
+    checks.push(
+      check(list, {
+        id: `listPets.filter.${status}.created`,
+        title: `a pet created with status ${status} is listed under status=${status} (unless the page is full)`,
+        clause: `${clause}; a page that is not full holds every matching animal`,
+        suite: 'filters',
+        steps: [
+          { request: { method: 'POST', path: create.path, json: created }, expect: { status: 201 }, capture: { petId: '/id' } },
+          { request: listing, expect: { status: 200, everyItem: { status }, holdsIfNotFull: { id: '{petId}' } }, readAfterWrite: true },
+        ],
+      }),
+    );
+    checks.push(
+      check(create, {
+        id: `createPet.status.${status}`,
+        title: `a pet created with status ${status} comes back with status ${status}`,
+        clause: 'States and transitions: a new animal is created with the status the client sends',
+        suite: 'lifecycle',
+        steps: single({ method: 'POST', path: create.path, json: { name: `{runId} status ${status}`, categoryId: '{categoryId}', status } }, { status: 201, body: { status } }),
+      }),
+    );
+  }
+  checks.push(
+    check(list, {
+      id: 'listPets.filter.unknown-value',
+      title: 'an unknown status value is answered by a 400 Error or a 200, never a 5xx',
+      clause: `${clause} (an unknown value is not described: 400, or a 200 under some reading of the request)`,
+      suite: 'filters',
+      steps: single({ method: 'GET', path: list.path, query: { status: 'no-such-status' } }, { status: [200, 400], when: { '400': { schema: 'Error' } } }),
+    }),
+  );
+  return checks;
+}
+
+/** Every generated check, in a stable order. */
+export function generateChecks(contract: Contract): CheckSpec[] {
+  return [...authChecks(contract), ...limitChecks(contract), ...filterChecks(contract)];
+}
