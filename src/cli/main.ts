@@ -93,7 +93,8 @@ async function runCommand(args: string[]): Promise<number> {
   try {
     if (baseUrl === undefined) {
       try {
-        server = await startReferenceServer({ apiKey, host: '127.0.0.1', port: 0 });
+        // The embedded server keeps the suite's clock, so --now tests both sides of getPet's removal.
+        server = await startReferenceServer({ apiKey, host: '127.0.0.1', port: 0, now: () => now });
       } catch (error) {
         throw new RunError('ERR_SERVER_START', `cannot start the embedded reference server: ${(error as Error).message}`);
       }

@@ -26,13 +26,16 @@ function validRequest(op: OperationInfo, auth: AuthVariant, label: string): Requ
 }
 
 function check(op: OperationInfo, fields: Omit<CheckSpec, 'source' | 'writes' | 'operation' | 'level'> & { level?: CheckSpec['level']; operation?: OperationName }): CheckSpec {
-  return {
+  const spec: CheckSpec = {
     level: 'fail',
     operation: op.name,
     source: { file: 'schemas/openapi.yaml', line: op.line, column: 5 },
     writes: fields.steps.some((s) => s.request.method !== 'GET'),
     ...fields,
   };
+  // A removed operation is described no further: its checks apply only before the removal date.
+  if (op.sunset !== undefined) spec.clock = { before: op.sunset };
+  return spec;
 }
 
 function single(request: RequestSpec, expect: Expectations, extra: Partial<StepSpec> = {}): StepSpec[] {
