@@ -1,7 +1,8 @@
 import t from 'tap';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startReferenceServer } from '../src/server/reference-server.js';
+import { startReferenceServer, type PetRequest } from '../src/server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../src/server/variants.js';
 import { runCli, tempDir } from './helpers.js';
 
 const KEY = 'cli-secret-key-4f9a2b';
@@ -13,10 +14,10 @@ t.test('with no base URL the embedded server is tested: exit 0, summary, report.
   t.match(result.stdout, /embedded reference server/);
   t.match(result.stdout, /\d+ passed, 0 failed/);
   t.match(result.stdout, /verdict: PASSED/);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { verdict: string; counts: { passed: number }; checks: unknown[] };
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { verdict: string; counts: { passed: number; skipped: number }; checks: unknown[] };
   t.equal(report.verdict, 'passed');
   t.ok(report.checks.length >= 7);
-  t.equal(report.counts.passed, report.checks.length);
+  t.equal(report.counts.passed + report.counts.skipped, report.checks.length, 'nothing failed, warned or errored');
 });
 
 t.test('against a separately started server: exit 0 with the right key, and the key appears nowhere', async (t) => {
@@ -42,16 +43,18 @@ t.test('the key can come from a file', async (t) => {
 });
 
 t.test('a server that answers without a key fails the run: exit 1, naming the auth checks', async (t) => {
-  const server = await startReferenceServer({ apiKey: KEY, faults: new Set(['no-auth']) });
+  const server = await startReferenceServer({ apiKey: KEY, wrap: (next, store) => (req) => next({ ...req, headers: { ...req.headers, authorization: `Bearer ${store.apiKey}` } }) });
   t.teardown(() => server.close());
   const reports = await tempDir();
   const result = await runCli(['--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY });
   t.equal(result.code, 1);
-  t.match(result.stdout, /FAIL\s+listPets\.auth\.missing/);
+  t.match(result.stdout, /FAIL\s+auth\.listPets\.missing/);
   t.match(result.stdout, /verdict: FAILED/);
   const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { verdict: string; checks: Array<{ id: string; outcome: string }> };
   t.equal(report.verdict, 'failed');
-  t.same(report.checks.filter((c) => c.outcome === 'failed').map((c) => c.id).sort(), ['createPet.auth.missing', 'getPet.auth.missing', 'listPets.auth.missing']);
+  const failed = report.checks.filter((c) => c.outcome === 'failed').map((c) => c.id);
+  for (const op of ['listPets', 'createPet', 'getPet']) t.ok(failed.includes(`auth.${op}.missing`), `auth.${op}.missing failed`);
+  t.ok(failed.every((id) => id.startsWith('auth.')), 'only auth checks failed');
 });
 
 t.test('what stops a run is one line and exit 2', async (t) => {
@@ -94,4 +97,50 @@ t.test('--help and --version', async (t) => {
   const version = await runCli(['--version']);
   t.equal(version.code, 0);
   t.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+});
+
+t.test('--read-only sends no write and says so', async (t) => {
+  const methods: string[] = [];
+  const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => (req: PetRequest) => (methods.push(req.method), next(req)) });
+  t.teardown(() => server.close());
+  const reports = await tempDir();
+  const result = await runCli(['--base-url', server.baseUrl, '--read-only', '--report-dir', reports], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 0, result.stderr);
+  t.ok(methods.length > 10, 'requests were made');
+  t.same([...new Set(methods)], ['GET'], 'only GET was sent');
+  t.match(result.stdout, /read-only: nothing was written; \d+ checks that write were skipped/);
+});
+
+t.test('--strict turns warnings into a failure', async (t) => {
+  const variant = VARIANTS.find((v) => v.name === 'no-optional-headers');
+  if (!variant) throw new Error('variant missing');
+  const server = await startReferenceServer({ apiKey: KEY, ...variantServerOptions(variant) });
+  t.teardown(() => server.close());
+  const plain = await runCli(['--base-url', server.baseUrl, '--report-dir', await tempDir(), '-q'], { PETSTORE_API_KEY: KEY });
+  t.equal(plain.code, 0, 'warnings alone pass');
+  const strict = await runCli(['--base-url', server.baseUrl, '--report-dir', await tempDir(), '-q', '--strict'], { PETSTORE_API_KEY: KEY });
+  t.equal(strict.code, 1, 'warnings fail under --strict');
+});
+
+t.test('--now moves the suite clock past the removal of getPet, for the embedded server too', async (t) => {
+  const reports = await tempDir();
+  const result = await runCli(['--now', '2030-12-06', '--report-dir', reports]);
+  t.equal(result.code, 0, result.stdout);
+  t.match(result.stdout, /getPet was removed on 2030-12-05/);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { checks: Array<{ id: string; outcome: string }> };
+  t.equal(report.checks.find((c) => c.id === 'deprecation.getPet.removed')?.outcome, 'passed');
+  t.equal(report.checks.find((c) => c.id === 'deprecation.getPet.available')?.outcome, 'skipped');
+});
+
+t.test('a listing that shows a write late passes, and the report says a retry was needed', async (t) => {
+  const variant = VARIANTS.find((v) => v.name === 'eventual-listing');
+  if (!variant) throw new Error('variant missing');
+  const server = await startReferenceServer({ apiKey: KEY, ...variantServerOptions(variant) });
+  t.teardown(() => server.close());
+  const reports = await tempDir();
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 0, result.stdout);
+  t.match(result.stdout, /read-after-write: \d+ checks needed retries/);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { checks: Array<{ retries: number }> };
+  t.ok(report.checks.some((c) => c.retries > 0));
 });

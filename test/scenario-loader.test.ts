@@ -1,12 +1,14 @@
 import t from 'tap';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { loadContract } from '../src/loader/contract.js';
 import { loadScenarios } from '../src/loader/scenarios.js';
 import { RunError } from '../src/model/errors.js';
 import { root, tempDir } from './helpers.js';
 
 const schemasDir = path.join(root, 'schemas');
 const suites = new Set(['contract', 'auth']);
+const validate = (await loadContract(schemasDir)).fileValidator('scenario.schema.json');
 
 async function folderWith(files: Record<string, string>): Promise<string> {
   const dir = await tempDir();
@@ -19,7 +21,7 @@ async function folderWith(files: Record<string, string>): Promise<string> {
 
 async function problemsOf(dir: string): Promise<string[]> {
   try {
-    await loadScenarios([dir], schemasDir, { suites, displayRoot: dir });
+    await loadScenarios([dir], validate, { suites, displayRoot: dir });
   } catch (error) {
     if (error instanceof RunError) return error.details.length > 0 ? [...error.details] : [error.message];
     throw error;
@@ -38,7 +40,7 @@ checks:
 `;
 
 t.test('the shipped scenarios load', async (t) => {
-  const checks = await loadScenarios([path.join(root, 'scenarios')], schemasDir, {
+  const checks = await loadScenarios([path.join(root, 'scenarios')], validate, {
     suites: new Set(['contract', 'auth', 'limits', 'filters', 'lifecycle', 'errors', 'deprecation', 'versioning']),
     displayRoot: root,
   });
@@ -49,7 +51,7 @@ t.test('the shipped scenarios load', async (t) => {
 
 t.test('a valid file loads into checks with defaults from the file', async (t) => {
   const dir = await folderWith({ 'a.yaml': valid });
-  const [check] = await loadScenarios([dir], schemasDir, { suites, displayRoot: dir });
+  const [check] = await loadScenarios([dir], validate, { suites, displayRoot: dir });
   t.equal(check?.operation, 'listPets');
   t.equal(check?.suite, 'contract');
   t.equal(check?.writes, false);

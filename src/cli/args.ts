@@ -3,9 +3,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { RunError } from '../model/errors.js';
 
 /** The commands of the CLI. */
-export type Command = 'run' | 'serve' | 'help' | 'version';
+export type Command = 'run' | 'serve' | 'catalogue' | 'help' | 'version';
 
-const COMMANDS: readonly Command[] = ['run', 'serve', 'help', 'version'];
+const COMMANDS: readonly Command[] = ['run', 'serve', 'catalogue', 'help', 'version'];
 
 const RUN_OPTIONS = {
   'base-url': { type: 'string' },
@@ -31,6 +31,7 @@ const RUN_OPTIONS = {
 const SERVE_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
+  variant: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -111,6 +112,7 @@ export const HELP = `petstore-conformance: conformance and load tests for the Pe
 Usage:
   petstore-conformance [run] [options]     test a pet store (default command)
   petstore-conformance serve [options]     run the reference pet store
+  petstore-conformance catalogue           print the catalogue of checks (Markdown)
   petstore-conformance --help | --version
 
 Run options:
@@ -136,6 +138,7 @@ Run options:
 Serve options:
   --port N                  port (default: 8080; 0 picks a free one)
   --host HOST               address (default: 127.0.0.1)
+  --variant NAME            serve a variant of the catalogue (npm run matrix lists them)
   The API key is PETSTORE_API_KEY, or the development default 'petstore-dev-key'.
 
 Exit codes: 0 passed (warnings allowed), 1 a check failed, 2 could not run or incomplete,

@@ -5,14 +5,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
 import { packagePath, packageVersion } from '../loader/package-paths.js';
-import { executeRun, loadRunInputs, type RunSettings } from '../engine/run.js';
+import { executeRun, loadRunInputs, type InputFolders, type RunSettings } from '../engine/run.js';
 import { RunError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { RunReport } from '../model/results.js';
 import { ConsoleReporter } from '../reporters/console-reporter.js';
 import { JsonReporter } from '../reporters/json-reporter.js';
+import { renderCatalogue } from '../reporters/catalogue.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../server/variants.js';
 import { dateFlag, HELP, intFlag, parseRunFlags, parseServeFlags, splitCommand, type RunFlags } from './args.js';
 
 /** Exit codes, as the README documents them. */
@@ -83,10 +85,7 @@ async function runCommand(args: string[]): Promise<number> {
   };
   const categoryId = parseCategoryId(flags['category-id']);
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
-  const inputs = await loadRunInputs(
-    { schemasDir: packagePath('schemas'), scenarioDirs: [packagePath('scenarios'), ...(flags.scenarios ?? []).map((d) => path.resolve(d))], suitesDir: packagePath('suites'), displayRoot: packagePath() },
-    selectedSuites,
-  );
+  const inputs = await loadRunInputs(packageFolders(flags.scenarios ?? []), selectedSuites);
   const consoleReporter = new ConsoleReporter({ stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true });
   const fanOut = new ReporterFanOut([consoleReporter, new JsonReporter(reportDir)]);
   let server: RunningServer | undefined;
@@ -139,16 +138,34 @@ async function runCommand(args: string[]): Promise<number> {
   }
 }
 
+async function catalogueCommand(args: string[]): Promise<number> {
+  if (args.length > 0) throw new RunError('ERR_USAGE', "'catalogue' takes no arguments");
+  const inputs = await loadRunInputs(packageFolders([]), []);
+  process.stdout.write(renderCatalogue(inputs.checks));
+  return EXIT.passed;
+}
+
+function packageFolders(extraScenarioDirs: readonly string[]): InputFolders {
+  return {
+    schemasDir: packagePath('schemas'),
+    scenarioDirs: [packagePath('scenarios'), ...extraScenarioDirs.map((d) => path.resolve(d))],
+    suitesDir: packagePath('suites'),
+    displayRoot: packagePath(),
+  };
+}
+
 async function serveCommand(args: string[]): Promise<number> {
   const flags = parseServeFlags(args);
   if (flags.help) return printHelp();
+  const variant = flags.variant === undefined ? undefined : VARIANTS.find((v) => v.name === flags.variant);
+  if (flags.variant !== undefined && variant === undefined) throw new RunError('ERR_USAGE', `unknown variant '${flags.variant}'; the variants are: ${VARIANTS.map((v) => v.name).join(', ')}`);
   const port = intFlag('port', flags.port, 8080, 0, 65535);
   const host = flags.host ?? '127.0.0.1';
   const fromEnv = process.env['PETSTORE_API_KEY'];
   const apiKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEVELOPMENT_API_KEY;
   let server: RunningServer;
   try {
-    server = await startReferenceServer({ apiKey, host, port });
+    server = await startReferenceServer({ apiKey, host, port, ...(variant ? variantServerOptions(variant) : {}) });
   } catch (error) {
     throw new RunError('ERR_SERVER_START', `cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
@@ -182,6 +199,8 @@ async function main(argv: string[]): Promise<number> {
       return printVersion();
     case 'serve':
       return serveCommand(args);
+    case 'catalogue':
+      return catalogueCommand(args);
     case 'run':
       return runCommand(args);
   }

@@ -34,11 +34,11 @@ export interface RunInputs {
 /** Loads the contract, the suites and the scenarios, keeping only the checks of the selected suites. */
 export async function loadRunInputs(folders: InputFolders, selectedSuites: readonly string[]): Promise<RunInputs> {
   const contract = await loadContract(folders.schemasDir);
-  const suites = await loadSuites(folders.suitesDir, folders.schemasDir, folders.displayRoot);
+  const suites = await loadSuites(folders.suitesDir, contract.fileValidator('suite.schema.json'), folders.displayRoot);
   const names = new Set(suites.map((s) => s.name));
   const unknown = selectedSuites.filter((s) => !names.has(s));
   if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown suite '${unknown.join("', '")}'; the suites are: ${[...names].join(', ')}`);
-  const scenarios = await loadScenarios(folders.scenarioDirs, folders.schemasDir, { suites: names, displayRoot: folders.displayRoot });
+  const scenarios = await loadScenarios(folders.scenarioDirs, contract.fileValidator('scenario.schema.json'), { suites: names, displayRoot: folders.displayRoot });
   const generated = generateChecks(contract);
   const generatedIds = new Set(generated.map((c) => c.id));
   const clash = scenarios.find((c) => generatedIds.has(c.id));
@@ -109,6 +109,9 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
     clock: settings.now.toISOString(),
     suites: settings.selectedSuites.length > 0 ? settings.selectedSuites : inputs.suites.map((s) => s.name),
     options: settings.recordedOptions,
+    deprecations: [...inputs.contract.operations.values()]
+      .filter((op) => op.deprecated && op.sunset !== undefined)
+      .map((op) => ({ operation: op.name, removal: op.sunset as string, daysLeft: Math.ceil((Date.parse(`${op.sunset as string}T00:00:00Z`) - settings.now.getTime()) / 86_400_000) })),
   };
   try {
     await preflight(client);

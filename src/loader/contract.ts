@@ -43,6 +43,8 @@ export interface Contract {
   schemaOf(name: SchemaName): Record<string, unknown>;
   /** Where the OpenAPI document is, for tracing generated checks. */
   openapiFile: string;
+  /** The compiled validator of one of the input-file schemas in schemas/ (e.g. scenario.schema.json). */
+  fileValidator(fileName: string): ValidateFunction;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -182,6 +184,13 @@ export async function loadContract(schemasDir: string): Promise<Contract> {
     operations,
     schemaDocuments,
     schemaOf: (name) => schemasByName.get(name) ?? {},
+    fileValidator(fileName) {
+      const found = [...documents.values()].find((d) => path.basename(d.file) === fileName);
+      if (!found) throw new RunError('ERR_SCHEMA_INVALID', `${schemasDir}: ${fileName} is missing`);
+      const validate = ajv.getSchema(found.schema['$id'] as string);
+      if (!validate) throw new RunError('ERR_SCHEMA_INVALID', `${found.file}: does not compile`);
+      return validate;
+    },
     operationFor(method, requestPath) {
       for (const op of operations.values()) {
         const pattern = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);

@@ -6,8 +6,7 @@ import { isJsonObject, toValidationView, type JsonValue } from '../model/json.js
 import type { Level } from '../model/results.js';
 import type { CheckSpec, ClockWindow, OperationName, StepSpec } from '../model/scenario.js';
 import { BUILTIN_VARIABLES, placeholdersIn } from '../model/template.js';
-import { createAjv } from './ajv.js';
-import { loadSchemaDocuments } from './contract.js';
+import type { ValidateFunction } from 'ajv';
 import { formatProblem, readYamlSource, schemaProblems, type FileProblem, type YamlSource } from './yaml-file.js';
 
 /** Folders under scenarios/ that hold other kinds of file (load profiles have their own schema). */
@@ -110,15 +109,10 @@ function fileChecks(source: YamlSource, options: ScenarioLoadOptions, problems: 
 }
 
 /**
- * Loads every scenario file below `dir`. All problems of all files are gathered before failing,
+ * Loads every scenario file below `dirs`, validated by the scenario schema's validator. All problems of all files are gathered before failing,
  * so one run shows everything to fix; the error's details hold one `file:line:col: message` each.
  */
-export async function loadScenarios(dirs: readonly string[], schemasDir: string, options: ScenarioLoadOptions): Promise<CheckSpec[]> {
-  const ajv = createAjv();
-  const documents = await loadSchemaDocuments(schemasDir);
-  const scenarioSchema = [...documents.values()].find((d) => path.basename(d.file) === 'scenario.schema.json');
-  if (!scenarioSchema) throw new RunError('ERR_SCHEMA_INVALID', `${schemasDir}: scenario.schema.json is missing`);
-  const validate = ajv.compile(scenarioSchema.schema);
+export async function loadScenarios(dirs: readonly string[], validate: ValidateFunction, options: ScenarioLoadOptions): Promise<CheckSpec[]> {
   const problems: FileProblem[] = [];
   const checks: CheckSpec[] = [];
   const files = (await Promise.all(dirs.map((dir) => listYamlFiles(dir)))).flat();

@@ -1,8 +1,6 @@
 /** Loads suites/*.yaml: the named groups of checks that `--suite` selects. */
-import path from 'node:path';
 import { RunError } from '../model/errors.js';
-import { createAjv } from './ajv.js';
-import { loadSchemaDocuments } from './contract.js';
+import type { ValidateFunction } from 'ajv';
 import { displayName, listYamlFiles } from './scenarios.js';
 import { formatProblem, readYamlSource, schemaProblems, type FileProblem } from './yaml-file.js';
 
@@ -14,11 +12,7 @@ export interface SuiteInfo {
 }
 
 /** Loads and validates every suite file; throws RunError with every problem located. */
-export async function loadSuites(dir: string, schemasDir: string, displayRoot: string): Promise<SuiteInfo[]> {
-  const documents = await loadSchemaDocuments(schemasDir);
-  const schema = [...documents.values()].find((d) => path.basename(d.file) === 'suite.schema.json');
-  if (!schema) throw new RunError('ERR_SCHEMA_INVALID', `${schemasDir}: suite.schema.json is missing`);
-  const validate = createAjv().compile(schema.schema);
+export async function loadSuites(dir: string, validate: ValidateFunction, displayRoot: string): Promise<SuiteInfo[]> {
   const problems: FileProblem[] = [];
   const suites: SuiteInfo[] = [];
   for (const file of await listYamlFiles(dir)) {

@@ -100,6 +100,8 @@ export interface RunMeta {
   clock: string;
   suites: string[];
   options: Record<string, string | number | boolean | string[]>;
+  /** Deprecated operations and the days the suite's clock leaves until each is removed (negative once past). */
+  deprecations: Array<{ operation: OperationName; removal: string; daysLeft: number }>;
 }
 
 /** The verdict of a whole run; it decides the exit code (0, 1, 2). */

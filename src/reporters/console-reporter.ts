@@ -75,9 +75,26 @@ export class ConsoleReporter implements Reporter {
       .map((o) => (report.counts[o] > 0 ? this.paint(o, `${report.counts[o]} ${o}`) : `${report.counts[o]} ${o}`))
       .join(', ');
     this.write();
-    this.write(`${counts} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s)`)}`);
+    if (!this.options.quiet) for (const line of this.notes(report)) this.write(this.paint('dim', line));
+    this.write(`${counts} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${report.requests} requests)`)}`);
     const verdict = { passed: this.paint('passed', 'PASSED'), failed: this.paint('failed', 'FAILED'), incomplete: this.paint('errored', 'INCOMPLETE') }[report.verdict];
     this.write(`verdict: ${verdict}`);
+  }
+
+  private notes(report: RunReport): string[] {
+    const notes: string[] = [];
+    for (const d of report.meta.deprecations) {
+      notes.push(d.daysLeft > 0 ? `${d.operation} is deprecated: removed on ${d.removal}, in ${d.daysLeft} days` : `${d.operation} was removed on ${d.removal}: the suite checks that it is gone`);
+    }
+    if (report.meta.options['readOnly'] === true) {
+      const skipped = report.checks.filter((c) => c.outcome === 'skipped' && c.reason?.includes('read-only')).length;
+      notes.push(`read-only: nothing was written; ${skipped} checks that write were skipped`);
+    } else {
+      notes.push(`created ${report.createdPets.count} pets, each named with ${report.createdPets.namedWith}`);
+    }
+    const retried = report.checks.filter((c) => c.retries > 0);
+    if (retried.length > 0) notes.push(`read-after-write: ${retried.length} checks needed retries to see a write (${retried.map((c) => c.id).join(', ')})`);
+    return notes;
   }
 
   private printProblem(check: CheckResult): void {

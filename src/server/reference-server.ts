@@ -43,6 +43,8 @@ export interface ReferenceServerOptions {
   firstId?: bigint;
   /** The server's clock, for the removal of getPet. */
   now?: () => Date;
+  /** How many pets of each status the store starts with (default 110 available, 30 pending, 20 sold). */
+  seed?: Record<PetStatus, number>;
   /** Wraps the conformant handler: how test variants change behaviour. */
   wrap?: (next: PetHandler, store: PetStore) => PetHandler;
 }
@@ -108,7 +110,7 @@ function single(params: URLSearchParams, name: string): string | undefined | 're
 /** Creates the conformant handler and its catalogue (seeded with pets of every status). */
 export function createPetStore(options: ReferenceServerOptions): PetStore {
   const catalogue = new PetCatalogue(options.firstId ?? 1n);
-  seedCatalogue(catalogue);
+  seedCatalogue(catalogue, options.seed);
   const now = options.now ?? (() => new Date());
 
   const listPets = (query: URLSearchParams): PetResponse => {

@@ -49,9 +49,9 @@ export class PetCatalogue {
   }
 
   /** A listing page as JSON text: at most `limit` pets, optionally only those of one status. */
-  pageJson(limit: number, status?: PetStatus): string {
+  pageJson(limit: number, status?: PetStatus, newestFirst = false): string {
     const source = status === undefined ? this.all : (this.byStatus.get(status) ?? []);
-    const page = source.length <= limit ? source : source.slice(0, limit);
+    const page = newestFirst ? source.slice(-limit).reverse() : source.length <= limit ? source : source.slice(0, limit);
     return `[${page.map((e) => e.json).join(',')}]`;
   }
 
