@@ -9,9 +9,8 @@ import { executeRun, loadRunInputs, type RunSettings } from '../engine/run.js';
 import { RunError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { RunReport } from '../model/results.js';
-import { ConsoleReporter } from '../reporters/console-reporter.js';
-import { JsonReporter } from '../reporters/json-reporter.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
+import { createReporters, parseReporterNames } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { dateFlag, HELP, intFlag, parseRunFlags, parseServeFlags, splitCommand, type RunFlags } from './args.js';
 
@@ -70,6 +69,7 @@ async function runCommand(args: string[]): Promise<number> {
   const flags = parseRunFlags(args);
   if (flags.help) return printHelp();
   if (flags.version) return printVersion();
+  const reporterNames = parseReporterNames(flags.reporter);
   const baseUrl = resolveBaseUrl(flags);
   const apiKey = await resolveApiKey(flags, baseUrl === undefined);
   const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file');
@@ -87,8 +87,7 @@ async function runCommand(args: string[]): Promise<number> {
     { schemasDir: packagePath('schemas'), scenarioDirs: [packagePath('scenarios'), ...(flags.scenarios ?? []).map((d) => path.resolve(d))], suitesDir: packagePath('suites'), displayRoot: packagePath() },
     selectedSuites,
   );
-  const consoleReporter = new ConsoleReporter({ stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true });
-  const fanOut = new ReporterFanOut([consoleReporter, new JsonReporter(reportDir)]);
+  const fanOut = new ReporterFanOut(createReporters(reporterNames, reportDir, { stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true }));
   let server: RunningServer | undefined;
   try {
     if (baseUrl === undefined) {

@@ -8,7 +8,7 @@ import { loadSuites, type SuiteInfo } from '../loader/suites.js';
 import { RunError } from '../model/errors.js';
 import type { RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
-import { emptyCounts, type RunMeta, type RunReport, type Verdict } from '../model/results.js';
+import { emptyCounts, warningsOf, type RunMeta, type RunReport, type Verdict } from '../model/results.js';
 import type { CheckSpec } from '../model/scenario.js';
 import { checkInfo, runChecks } from './engine.js';
 
@@ -102,6 +102,7 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
     clock: settings.now.toISOString(),
     suites: settings.selectedSuites.length > 0 ? settings.selectedSuites : inputs.suites.map((s) => s.name),
     options: settings.recordedOptions,
+    deprecations: [...inputs.contract.operations.values()].flatMap((o) => (o.deprecated && o.sunset !== undefined ? [{ operation: o.name, sunset: o.sunset }] : [])),
   };
   try {
     await preflight(client);
@@ -132,6 +133,7 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
       verdict: verdictOf(counts, settings.strict),
       counts,
       checks: results,
+      warnings: warningsOf(results),
     };
   } finally {
     await client.close();
