@@ -13,10 +13,10 @@ export function shellQuote(word: string): string {
   if (SHELL_SAFE.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
   let quoted = '';
   for (const char of word) {
-    const code = char.codePointAt(0) as number;
+    // \xHH of each UTF-8 byte: bash's \u escapes depend on the locale, bytes do not.
     if (char === '\\' || char === "'") quoted += `\\${char}`;
-    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) quoted += code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
-    else quoted += char;
+    else if (SHELL_SAFE.test(char)) quoted += char;
+    else quoted += [...Buffer.from(char, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
   }
   return `$'${quoted}'`;
 }

@@ -137,7 +137,7 @@ export function renderHtml(report: RunReport): string {
   const { meta } = report;
   const order: Outcome[] = ['failed', 'errored', 'warned', 'passed', 'skipped'];
   const counts = order.map((o) => `<a class="c-${o}" href="#${o}"><b>${report.counts[o]}</b>${o}</a>`).join('');
-  const countdowns = deprecationCountdowns(report).map((c) => `<p class="countdown">⏳ ${escapeHtml(countdownSentence(c))}</p>`);
+  const countdowns = deprecationCountdowns(report).map((c) => `<p class="countdown"><b>Deprecation</b> ${escapeHtml(countdownSentence(c))}</p>`);
   const section = (outcome: Outcome): string => {
     const checks = checksWith(report, outcome);
     if (checks.length === 0) return '';

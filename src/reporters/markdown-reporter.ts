@@ -30,7 +30,7 @@ function code(text: string): string {
 export function renderMarkdown(report: RunReport, links: readonly string[] = []): string {
   const { meta, counts } = report;
   const lines = [
-    `## ${ICONS[report.verdict]} Pet Store conformance: ${escapeMarkdown(verdictLine(report))}`,
+    `## ${ICONS[report.verdict]} ${escapeMarkdown(verdictLine(report))} · Pet Store conformance`,
     '',
     `${code(meta.baseUrl)}${meta.embeddedServer ? ' (embedded reference server)' : ''} · ${escapeMarkdown(meta.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))} · ${(report.durationMs / 1000).toFixed(1)} s · suite's clock ${escapeMarkdown(meta.clock.slice(0, 10))} · ${escapeMarkdown(`${meta.tool.name} ${meta.tool.version}`)}`,
     '',

@@ -42,12 +42,13 @@ export function loadChartData(load: unknown): LoadChartData | undefined {
   return { percentiles: percentiles.map(([p, ms]) => ({ p, ms })), throughput: throughput.map(([t, rps]) => ({ t, rps })) };
 }
 
-/** A round upper bound for an axis (1, 2 or 5 times a power of ten) and its tick step. */
+/** A round tick step (1, 2, 2.5 or 5 times a power of ten) giving about five ticks, and the axis top it reaches. */
 export function niceScale(max: number): { top: number; step: number } {
   if (!(max > 0)) return { top: 1, step: 0.25 };
-  const magnitude = 10 ** Math.floor(Math.log10(max));
-  const top = [1, 2, 5, 10].map((m) => m * magnitude).find((v) => v >= max) ?? 10 * magnitude;
-  return { top, step: top / 4 };
+  const rough = max / 5;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((v) => v >= rough) ?? 10 * magnitude;
+  return { top: Math.ceil(max / step) * step, step };
 }
 
 function label(value: number): string {
