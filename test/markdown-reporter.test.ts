@@ -29,6 +29,6 @@ t.test('a passed run says so', async (t) => {
   const report = { ...hostileReport(), verdict: 'passed' as const, counts: { passed: 1, failed: 0, warned: 0, errored: 0, skipped: 0 } };
   report.checks = report.checks.filter((c) => c.outcome === 'passed');
   const md = renderMarkdown(report);
-  t.match(md, /^## ✅ PASSED: 1 checks/);
+  t.match(md, /^## ✅ PASSED: 1 check\b/);
   t.notMatch(md, /###/);
 });

@@ -110,7 +110,7 @@ export function verdictLine(report: RunReport): string {
   const { failed, errored, warned } = report.counts;
   if (report.verdict === 'failed') return failed > 0 ? `FAILED: ${failed} of ${total} checks failed` : `FAILED: ${warned} warnings in strict mode`;
   if (report.verdict === 'incomplete') return `INCOMPLETE: ${errored} of ${total} checks could not be tested`;
-  return `PASSED: ${total} checks${warned > 0 ? `, ${warned} with warnings` : ''}`;
+  return `PASSED: ${total} check${total === 1 ? '' : 's'}${warned > 0 ? `, ${warned} with warnings` : ''}`;
 }
 
 /** Milliseconds as seconds in plain decimal (never exponent notation), e.g. 0.012. */
