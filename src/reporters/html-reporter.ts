@@ -61,9 +61,10 @@ footer { color: #666; margin-top: 32px; font-size: 12px; }
 function exchangeHtml(exchange: ExchangeEvidence, total: number, deciding: boolean): string {
   const attempts = exchange.attempts > 1 ? `, ${exchange.attempts} attempts` : '';
   const heading = `Step ${exchange.step + 1} of ${total}${deciding ? ' (judged)' : ''} · ${exchange.durationMs} ms${attempts}`;
+  // The judged exchange's curl is already shown above the evidence; earlier steps keep theirs.
   const sections = exchangeSections(exchange)
-    .filter((s) => s.title !== 'Reproduce with')
-    .map((s) => `<h4>${escapeHtml(s.title)}</h4><pre>${escapeHtml(s.text)}</pre>`);
+    .filter((s) => !(deciding && s.title === 'Reproduce with'))
+    .map((s) => `<h4>${escapeHtml(s.title)}</h4><pre${s.title === 'Reproduce with' ? ' class="repro"' : ''}>${escapeHtml(s.text)}</pre>`);
   return `<h4>${escapeHtml(heading)}</h4>${sections.join('')}`;
 }
 

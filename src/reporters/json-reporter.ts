@@ -5,7 +5,7 @@ import type { RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 
 /** The canonical report as JSON text (exact integers). */
-export function renderJson(report: RunReport): string {
+function renderJson(report: RunReport): string {
   return `${stringifyExactJson(report, 2)}\n`;
 }
 

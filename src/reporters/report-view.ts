@@ -2,7 +2,7 @@
 import type { CheckResult, ExchangeEvidence, Outcome, RunReport } from '../model/results.js';
 
 /** The longest message a renderer shows whole; longer ones are cut (a server may say a lot). */
-export const MAX_MESSAGE_CHARS = 2_000;
+const MAX_MESSAGE_CHARS = 2_000;
 
 /** How many details of one assertion (e.g. schema errors) a renderer lists. */
 export const MAX_DETAILS = 20;
@@ -27,9 +27,6 @@ export function oneLine(text: string, max = 200): string {
   const line = safeText(text).replace(/\s+/g, ' ').trim();
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
-
-/** The outcomes in the order reports show them: what needs attention first. */
-export const REPORT_ORDER: readonly Outcome[] = ['failed', 'errored', 'warned', 'passed', 'skipped'];
 
 /** The checks of one outcome. */
 export function checksWith(report: RunReport, outcome: Outcome): CheckResult[] {
@@ -81,6 +78,8 @@ export function problemText(check: CheckResult): string {
   if (check.assertions.every((a) => a.outcome !== check.outcome) && check.reason !== undefined) lines.push(bounded(check.reason));
   const exchange = decidingExchange(check);
   if (exchange) for (const section of exchangeSections(exchange)) lines.push('', `${section.title}:`, section.text);
+  const earlier = check.exchanges.filter((e) => exchange !== undefined && e.step < exchange.step && e.reproduce !== undefined);
+  if (earlier.length > 0) lines.push('', 'The steps before it, to reproduce from the start:', ...earlier.map((e) => `step ${e.step + 1}: ${e.reproduce ?? ''}`));
   return safeText(lines.join('\n'));
 }
 

@@ -19,7 +19,7 @@ export function escapeAttribute(value: string): string {
 }
 
 /** Escapes character data. */
-export function escapeText(value: string): string {
+function escapeText(value: string): string {
   return safeText(value).replace(/[&<>]/g, (c) => ENTITIES[c] as string);
 }
 
