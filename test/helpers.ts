@@ -1,9 +1,11 @@
 /** Shared test helpers: run the real CLI, start reference servers, make temp folders. */
 import { spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ValidateFunction } from 'ajv';
+import { createAjv, formatAjvErrors } from '../src/loader/ajv.js';
 
 /** The project root. */
 export const root = fileURLToPath(new URL('../', import.meta.url));
@@ -18,8 +20,35 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI with a clean environment (plus `env`), bounded in time. */
-export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<CliResult> {
+let reportValidator: ValidateFunction | undefined;
+
+/** The problems of a report.json value against schemas/report.schema.json; empty when it is valid. */
+export async function reportSchemaProblems(report: unknown): Promise<string[]> {
+  const validate = (reportValidator ??= createAjv().compile(JSON.parse(await readFile(path.join(root, 'schemas/report.schema.json'), 'utf8')) as object));
+  return validate(report) ? [] : formatAjvErrors(validate.errors);
+}
+
+/** When a run wrote report.json to its --report-dir, the report must match its schema: every e2e test checks this. */
+async function checkWrittenReport(args: readonly string[], since: number): Promise<void> {
+  const at = args.indexOf('--report-dir');
+  const dir = at >= 0 ? args[at + 1] : undefined;
+  if (dir === undefined) return;
+  const file = path.join(dir, 'report.json');
+  const written = await stat(file).then((s) => s.mtimeMs >= since, () => false);
+  if (!written) return;
+  const problems = await reportSchemaProblems(JSON.parse(await readFile(file, 'utf8')));
+  if (problems.length > 0) throw new Error(`${file} does not match schemas/report.schema.json:\n${problems.join('\n')}`);
+}
+
+/** Runs the built CLI with a clean environment (plus `env`), bounded in time; a report.json it writes is validated against its schema. */
+export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<CliResult> {
+  const since = Date.now() - 1_000;
+  const result = await spawnCli(args, env, timeoutMs);
+  await checkWrittenReport(args, since);
+  return result;
+}
+
+function spawnCli(args: string[], env: Record<string, string>, timeoutMs: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const base: Record<string, string> = { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' };
     const child = spawn(process.execPath, [cli, ...args], { env: { ...base, ...env }, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -12,6 +12,7 @@ const RUN_OPTIONS = {
   'api-key-file': { type: 'string' },
   suite: { type: 'string', multiple: true },
   'report-dir': { type: 'string' },
+  reporter: { type: 'string', multiple: true },
   scenarios: { type: 'string', multiple: true },
   now: { type: 'string' },
   'read-only': { type: 'boolean' },
@@ -122,6 +123,8 @@ Run options:
   --suite NAME              run only this suite (repeatable): contract, auth, limits, filters,
                             lifecycle, errors, deprecation, versioning
   --report-dir DIR          where reports go (default: reports)
+  --reporter LIST           console, json, junit, html, markdown, comma-separated or repeated
+                            (default: all; files: report.json, junit.xml, report.html, summary.md)
   --scenarios DIR           also run the scenario files in DIR (repeatable)
   --now DATE                the suite's clock, e.g. 2030-12-06 (default: now)
   --read-only               send nothing that writes (for production)

@@ -9,10 +9,9 @@ import { executeRun, loadRunInputs, type InputFolders, type RunSettings } from '
 import { RunError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { RunReport } from '../model/results.js';
-import { ConsoleReporter } from '../reporters/console-reporter.js';
-import { JsonReporter } from '../reporters/json-reporter.js';
 import { renderCatalogue } from '../reporters/catalogue.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
+import { createReporters, parseReporterNames } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../server/variants.js';
 import { dateFlag, HELP, intFlag, parseRunFlags, parseServeFlags, splitCommand, type RunFlags } from './args.js';
@@ -72,6 +71,7 @@ async function runCommand(args: string[]): Promise<number> {
   const flags = parseRunFlags(args);
   if (flags.help) return printHelp();
   if (flags.version) return printVersion();
+  const reporterNames = parseReporterNames(flags.reporter);
   const baseUrl = resolveBaseUrl(flags);
   const apiKey = await resolveApiKey(flags, baseUrl === undefined);
   const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file');
@@ -86,8 +86,7 @@ async function runCommand(args: string[]): Promise<number> {
   const categoryId = parseCategoryId(flags['category-id']);
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const inputs = await loadRunInputs(packageFolders(flags.scenarios ?? []), selectedSuites);
-  const consoleReporter = new ConsoleReporter({ stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true });
-  const fanOut = new ReporterFanOut([consoleReporter, new JsonReporter(reportDir)]);
+  const fanOut = new ReporterFanOut(createReporters(reporterNames, reportDir, { stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true }));
   let server: RunningServer | undefined;
   try {
     if (baseUrl === undefined) {

@@ -4,6 +4,7 @@ import { EXCHANGE_CHECKS } from '../checks/exchange-checks.js';
 import type { Finding } from '../checks/finding.js';
 import { HttpClient, TransportError } from '../http/client.js';
 import type { CreatedPets } from './created-pets.js';
+import { curlCommand } from '../http/curl-command.js';
 import type { Contract } from '../loader/contract.js';
 import type { RunListener } from '../model/events.js';
 import type { Exchange } from '../model/exchange.js';
@@ -122,6 +123,7 @@ function evidenceOf(exchange: Exchange, step: number, attempts: number, excerptB
     },
     durationMs: round(exchange.durationMs),
     attempts,
+    reproduce: curlCommand(exchange.request),
   };
 }
 
@@ -185,7 +187,7 @@ export async function runCheck(check: CheckSpec, options: EngineOptions): Promis
         exchange = await options.client.send(request);
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
-        result.exchanges.push({ step: index, request: requestEvidence(error.sent), error: { code: error.code, message: error.message }, durationMs: 0, attempts });
+        result.exchanges.push({ step: index, request: requestEvidence(error.sent), error: { code: error.code, message: error.message }, durationMs: 0, attempts, reproduce: curlCommand(error.sent) });
         return finish('errored', `step ${index + 1}: ${error.message} (${error.code})`);
       }
       options.created.observe(exchange);

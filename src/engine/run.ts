@@ -9,7 +9,7 @@ import { loadSuites, type SuiteInfo } from '../loader/suites.js';
 import { RunError } from '../model/errors.js';
 import type { RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
-import { emptyCounts, type RunMeta, type RunReport, type Verdict } from '../model/results.js';
+import { emptyCounts, warningsOf, type RunMeta, type RunReport, type Verdict } from '../model/results.js';
 import type { CheckSpec } from '../model/scenario.js';
 import { CreatedPets, createdPetChecks } from './created-pets.js';
 import { checkInfo, runChecks } from './engine.js';
@@ -109,9 +109,11 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
     clock: settings.now.toISOString(),
     suites: settings.selectedSuites.length > 0 ? settings.selectedSuites : inputs.suites.map((s) => s.name),
     options: settings.recordedOptions,
-    deprecations: [...inputs.contract.operations.values()]
-      .filter((op) => op.deprecated && op.sunset !== undefined)
-      .map((op) => ({ operation: op.name, removal: op.sunset as string, daysLeft: Math.ceil((Date.parse(`${op.sunset as string}T00:00:00Z`) - settings.now.getTime()) / 86_400_000) })),
+    deprecations: [...inputs.contract.operations.values()].flatMap((op) =>
+      op.deprecated && op.sunset !== undefined
+        ? [{ operation: op.name, sunset: op.sunset, daysLeft: Math.ceil((Date.parse(`${op.sunset}T00:00:00Z`) - settings.now.getTime()) / 86_400_000) }]
+        : [],
+    ),
   };
   try {
     await preflight(client);
@@ -149,6 +151,7 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
       requests: client.requestCount,
       createdPets: { count: created.count, namedWith: runId },
       checks: results,
+      warnings: warningsOf(results),
     };
   } finally {
     await client.close();

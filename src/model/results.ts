@@ -53,6 +53,8 @@ export interface ExchangeEvidence {
   durationMs: number;
   /** How many times the step was sent (more than 1 when read-after-write needed a retry). */
   attempts: number;
+  /** A curl command that sends the request again, the key read from $PETSTORE_API_KEY. */
+  reproduce?: string;
 }
 
 /** Where a check was declared. */
@@ -100,8 +102,8 @@ export interface RunMeta {
   clock: string;
   suites: string[];
   options: Record<string, string | number | boolean | string[]>;
-  /** Deprecated operations and the days the suite's clock leaves until each is removed (negative once past). */
-  deprecations: Array<{ operation: OperationName; removal: string; daysLeft: number }>;
+  /** Deprecated operations, the day the contract removes each (YYYY-MM-DD) and the days the suite's clock leaves until then (negative once past). */
+  deprecations: Array<{ operation: OperationName; sunset: string; daysLeft: number }>;
 }
 
 /** The verdict of a whole run; it decides the exit code (0, 1, 2). */
@@ -121,6 +123,21 @@ export interface RunReport {
   /** Pets the run created; each one's name starts with the run id. */
   createdPets: { count: number; namedWith: string };
   checks: CheckResult[];
+  /** Every warned assertion of the run, in check order (also inside each check). */
+  warnings?: RunWarning[];
+}
+
+/** One warning of a run: a rule practice recommends that the server did not follow. */
+export interface RunWarning {
+  check: string;
+  assertion: string;
+  step: number;
+  message: string;
+}
+
+/** The warnings of a run, in check order. */
+export function warningsOf(checks: readonly CheckResult[]): RunWarning[] {
+  return checks.flatMap((c) => c.assertions.filter((a) => a.outcome === 'warned').map((a) => ({ check: c.id, assertion: a.id, step: a.step, message: a.message })));
 }
 
 /** An empty count of outcomes. */

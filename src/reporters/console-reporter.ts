@@ -2,6 +2,7 @@
 import type { Writable } from 'node:stream';
 import type { CheckInfo, CheckResult, Outcome, RunMeta, RunReport } from '../model/results.js';
 import type { Reporter } from './reporter.js';
+import { countdownSentence, decidingExchange, oneLine, problemMessages } from './report-view.js';
 
 /** Where and how the console reporter writes. */
 export interface ConsoleOptions {
@@ -28,10 +29,18 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '�');
 }
 
-/** Prints a compact, human summary of the run. */
+/** Progress of one suite while the run goes on. */
+interface SuiteProgress {
+  total: number;
+  done: number;
+  counts: Record<Outcome, number>;
+}
+
+/** Prints progress suite by suite on a terminal, then failures with their reasons and a curl to reproduce, warnings and the counts. */
 export class ConsoleReporter implements Reporter {
   readonly name = 'console';
   private readonly options: ConsoleOptions;
+  private readonly suites = new Map<string, SuiteProgress>();
   private total = 0;
   private done = 0;
   private progressShown = false;
@@ -50,23 +59,53 @@ export class ConsoleReporter implements Reporter {
     this.options.stream.write(`${line}\n`);
   }
 
+  private get showsProgress(): boolean {
+    return !this.options.quiet && this.options.stream.isTTY === true;
+  }
+
+  private clearProgress(): void {
+    if (this.progressShown) this.options.stream.write('\r\u001b[K');
+    this.progressShown = false;
+  }
+
   onRunStart(meta: RunMeta, checks: readonly CheckInfo[]): void {
     this.total = checks.length;
+    for (const check of checks) {
+      const suite = this.suites.get(check.suite) ?? { total: 0, done: 0, counts: { passed: 0, failed: 0, warned: 0, errored: 0, skipped: 0 } };
+      suite.total += 1;
+      this.suites.set(check.suite, suite);
+    }
     if (this.options.quiet) return;
     const where = meta.embeddedServer ? `${meta.baseUrl} (embedded reference server)` : meta.baseUrl;
     this.write(`${this.paint('bold', `${meta.tool.name} ${meta.tool.version}`)} → ${where}`);
     this.write(this.paint('dim', `run ${meta.runId} · clock ${meta.clock.slice(0, 10)} · ${checks.length} checks in ${meta.suites.join(', ')}`));
   }
 
-  onCheckEnd(_result: CheckResult): void {
+  onCheckEnd(result: CheckResult): void {
     this.done += 1;
-    if (this.options.quiet || this.options.stream.isTTY !== true) return;
-    this.options.stream.write(`\r${this.paint('dim', `checking ${this.done}/${this.total}`)}`);
-    this.progressShown = true;
+    const suite = this.suites.get(result.suite);
+    if (suite) {
+      suite.done += 1;
+      suite.counts[result.outcome] += 1;
+    }
+    if (!this.showsProgress) return;
+    this.clearProgress();
+    if (suite && suite.done === suite.total) this.write(this.suiteLine(result.suite, suite));
+    if (this.done < this.total) {
+      this.options.stream.write(this.paint('dim', `checking ${this.done}/${this.total}${suite && suite.done < suite.total ? ` · ${result.suite} ${suite.done}/${suite.total}` : ''}`));
+      this.progressShown = true;
+    }
+  }
+
+  private suiteLine(name: string, suite: SuiteProgress): string {
+    const worst = (['failed', 'errored', 'warned', 'passed', 'skipped'] as const).find((o) => suite.counts[o] > 0) ?? 'passed';
+    const mark = { failed: '✗', errored: '!', warned: '~', passed: '✓', skipped: '-' }[worst];
+    const detail = (['passed', 'failed', 'warned', 'errored', 'skipped'] as const).filter((o) => suite.counts[o] > 0).map((o) => `${suite.counts[o]} ${o}`).join(', ');
+    return `${this.paint(worst, mark)} ${name.padEnd(14)} ${this.paint('dim', detail)}`;
   }
 
   onRunEnd(report: RunReport): void {
-    if (this.progressShown) this.options.stream.write('\r\u001b[K');
+    this.clearProgress();
     const order: Outcome[] = this.options.quiet ? ['failed', 'errored'] : ['failed', 'errored', 'warned'];
     for (const outcome of order) {
       for (const check of report.checks.filter((c) => c.outcome === outcome)) this.printProblem(check);
@@ -83,9 +122,7 @@ export class ConsoleReporter implements Reporter {
 
   private notes(report: RunReport): string[] {
     const notes: string[] = [];
-    for (const d of report.meta.deprecations) {
-      notes.push(d.daysLeft > 0 ? `${d.operation} is deprecated: removed on ${d.removal}, in ${d.daysLeft} days` : `${d.operation} was removed on ${d.removal}: the suite checks that it is gone`);
-    }
+    notes.push(...report.meta.deprecations.map(countdownSentence));
     if (report.meta.options['readOnly'] === true) {
       const skipped = report.checks.filter((c) => c.outcome === 'skipped' && c.reason?.includes('read-only')).length;
       notes.push(`read-only: nothing was written; ${skipped} checks that write were skipped`);
@@ -99,11 +136,10 @@ export class ConsoleReporter implements Reporter {
 
   private printProblem(check: CheckResult): void {
     this.write(`${this.paint(check.outcome, LABELS[check.outcome].padEnd(5))} ${this.paint('bold', check.id)}  ${printable(check.title)}`);
-    const reasons = check.assertions.filter((a) => a.outcome === check.outcome || (check.outcome === 'failed' && a.outcome === 'failed'));
-    const lines = reasons.length > 0 ? reasons.map((a) => `${a.id}: ${a.message}`) : [check.reason ?? ''];
-    for (const line of lines) this.write(`      ${printable(line)}`);
-    const exchange = check.exchanges.at(-1);
-    if (exchange) this.write(this.paint('dim', `      ${exchange.request.method} ${exchange.request.url}${exchange.response ? ` → ${exchange.response.status}` : ''}`));
+    for (const line of problemMessages(check)) this.write(`      ${printable(oneLine(line, 300))}`);
+    const exchange = decidingExchange(check);
+    if (exchange) this.write(this.paint('dim', `      ${exchange.request.method} ${printable(exchange.request.url)}${exchange.response ? ` → ${exchange.response.status}` : ''}`));
+    if (exchange?.reproduce !== undefined && check.outcome !== 'warned') this.write(this.paint('dim', `      reproduce: ${printable(exchange.reproduce)}`));
     this.write(this.paint('dim', `      ${check.source.file}:${check.source.line}`));
   }
 }

@@ -2,21 +2,16 @@
 import path from 'node:path';
 import { stringifyExactJson } from '../model/json.js';
 import type { RunReport } from '../model/results.js';
-import { writeFileAtomic } from './atomic-write.js';
-import type { Reporter } from './reporter.js';
+import { FileReporter, REPORT_FILES } from './file-reporter.js';
+
+/** The canonical report as JSON text (exact integers). */
+function renderJson(report: RunReport): string {
+  return `${stringifyExactJson(report, 2)}\n`;
+}
 
 /** Writes report.json when the run ends. */
-export class JsonReporter implements Reporter {
-  readonly name = 'json';
-  readonly files: string[] = [];
-  private readonly file: string;
-
+export class JsonReporter extends FileReporter {
   constructor(reportDir: string) {
-    this.file = path.join(reportDir, 'report.json');
-  }
-
-  async onRunEnd(report: RunReport): Promise<void> {
-    await writeFileAtomic(this.file, `${stringifyExactJson(report, 2)}\n`);
-    this.files.push(this.file);
+    super('json', path.join(reportDir, REPORT_FILES.json), renderJson);
   }
 }

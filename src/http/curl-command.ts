@@ -1,0 +1,47 @@
+/** A `curl` command that repeats a sent request, reading the key from $PETSTORE_API_KEY (never the key itself). */
+import type { SentRequest } from '../model/exchange.js';
+import { shellAuthorization } from './credentials.js';
+
+// Printable ASCII and any non-ASCII character except C1 controls and the Unicode line/paragraph separators.
+const SHELL_SAFE = /^[\u0020-\u007e\u00a0-\u2027\u202a-\uffff]*$/u;
+
+/**
+ * Quotes one word for a POSIX shell: single quotes when every character is printable, otherwise
+ * bash's $'...' form, so a control character never reaches the terminal raw.
+ */
+export function shellQuote(word: string): string {
+  if (SHELL_SAFE.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
+  let quoted = '';
+  for (const char of word) {
+    // \xHH of each UTF-8 byte: bash's \u escapes depend on the locale, bytes do not.
+    if (char === '\\' || char === "'") quoted += `\\${char}`;
+    else if (SHELL_SAFE.test(char)) quoted += char;
+    else quoted += [...Buffer.from(char, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
+  }
+  return `$'${quoted}'`;
+}
+
+/** A body that holds a NUL byte cannot be a shell word; printf writes it to curl's standard input instead. */
+function printfFormat(body: string): string {
+  let format = '';
+  for (const byte of Buffer.from(body, 'utf8')) {
+    if (byte === 0x25) format += '%%';
+    else if (byte === 0x5c) format += '\\\\';
+    else if (byte < 0x20 || byte >= 0x7f) format += `\\${byte.toString(8).padStart(3, '0')}`;
+    else format += String.fromCharCode(byte);
+  }
+  return shellQuote(format);
+}
+
+/** The one-line command that sends the same request again (`-i` shows the status and headers). */
+export function curlCommand(request: SentRequest): string {
+  const words = ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name !== 'authorization') words.push('-H', shellQuote(`${name}: ${value}`));
+  }
+  const authorization = shellAuthorization(request.auth);
+  if (authorization !== undefined) words.push('-H', authorization);
+  if (request.body === undefined) return words.join(' ');
+  if (!request.body.includes('\u0000')) return [...words, '--data-binary', shellQuote(request.body)].join(' ');
+  return `printf ${printfFormat(request.body)} | ${[...words, '--data-binary', '@-'].join(' ')}`;
+}

@@ -1,0 +1,26 @@
+/** A reporter that renders the finished report into one file, written atomically. */
+import type { RunReport } from '../model/results.js';
+import { writeFileAtomic } from './atomic-write.js';
+import type { Reporter } from './reporter.js';
+
+/** The file each file reporter writes in the report folder. */
+export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', html: 'report.html', markdown: 'summary.md' } as const;
+
+/** Renders the report into `file` when the run ends; a render that throws leaves any earlier file untouched. */
+export class FileReporter implements Reporter {
+  readonly name: string;
+  readonly files: string[] = [];
+  private readonly file: string;
+  private readonly render: (report: RunReport) => string;
+
+  constructor(name: string, file: string, render: (report: RunReport) => string) {
+    this.name = name;
+    this.file = file;
+    this.render = render;
+  }
+
+  async onRunEnd(report: RunReport): Promise<void> {
+    await writeFileAtomic(this.file, this.render(report));
+    this.files.push(this.file);
+  }
+}

@@ -1,0 +1,173 @@
+/** report.html: one self-contained page for people; the verdict at the top, failures first with evidence and a curl to reproduce. */
+import path from 'node:path';
+import type { CheckResult, ExchangeEvidence, Outcome, RunReport } from '../model/results.js';
+import { FileReporter, REPORT_FILES } from './file-reporter.js';
+import { escapeHtml } from './html.js';
+import { bounded, checksWith, countdownSentence, decidingExchange, exchangeSections, MAX_DETAILS, reasonLine, seconds, verdictLine } from './report-view.js';
+import { latencyPercentileChart, loadChartData, throughputChart } from './svg-charts.js';
+
+const LABELS: Record<Outcome, string> = { failed: 'FAIL', errored: 'ERROR', warned: 'WARN', passed: 'PASS', skipped: 'SKIP' };
+
+const SECTION_TITLES: Record<Outcome, string> = {
+  failed: 'Failures',
+  errored: 'Could not be tested',
+  warned: 'Warnings',
+  passed: 'Passed',
+  skipped: 'Skipped',
+};
+
+const STYLE = `
+:root { --failed: #c62828; --errored: #6a1b9a; --warned: #a15c00; --passed: #2e7d32; --skipped: #616161; --line: #d7dbe0; --soft: #f5f7f9; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1d232a; background: #fff; }
+main { max-width: 1180px; margin: 0 auto; padding: 0 24px 48px; }
+header.verdict { color: #fff; padding: 18px 24px; }
+header.verdict .inner { max-width: 1180px; margin: 0 auto; display: flex; flex-wrap: wrap; gap: 8px 32px; align-items: baseline; }
+header.verdict h1 { margin: 0; font-size: 34px; letter-spacing: .02em; }
+header.verdict .what { font-size: 18px; }
+header.verdict dl { flex-basis: 100%; display: flex; flex-wrap: wrap; gap: 4px 24px; margin: 4px 0 0; opacity: .95; }
+header.verdict dt { font-weight: 600; } header.verdict dd { margin: 0 0 0 6px; }
+header.verdict div.meta { display: flex; }
+.v-passed { background: var(--passed); } .v-failed { background: var(--failed); } .v-incomplete { background: var(--errored); }
+.counts { display: flex; flex-wrap: wrap; gap: 10px; margin: 16px 0 8px; }
+.counts a { text-decoration: none; color: inherit; border: 1px solid var(--line); border-left: 6px solid; border-radius: 6px; padding: 6px 14px; min-width: 110px; }
+.counts b { font-size: 22px; display: block; }
+.c-failed { border-left-color: var(--failed) !important; } .c-errored { border-left-color: var(--errored) !important; }
+.c-warned { border-left-color: var(--warned) !important; } .c-passed { border-left-color: var(--passed) !important; } .c-skipped { border-left-color: var(--skipped) !important; }
+.countdown { margin: 8px 0 0; padding: 8px 12px; background: var(--soft); border-radius: 6px; }
+h2 { margin: 28px 0 10px; font-size: 20px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
+article { border: 1px solid var(--line); border-left: 6px solid; border-radius: 6px; padding: 10px 14px; margin: 10px 0; }
+article h3 { margin: 0 0 4px; font-size: 15px; }
+.badge { display: inline-block; color: #fff; font-size: 11px; font-weight: 700; padding: 1px 6px; border-radius: 3px; margin-right: 6px; vertical-align: 1px; }
+.b-failed { background: var(--failed); } .b-errored { background: var(--errored); } .b-warned { background: var(--warned); } .b-passed { background: var(--passed); } .b-skipped { background: var(--skipped); }
+.where { color: #555; margin: 0 0 6px; font-size: 13px; }
+ul.reasons { margin: 4px 0 8px; padding-left: 20px; } ul.reasons ul { color: #444; }
+pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 8px 10px; margin: 4px 0 8px; white-space: pre-wrap; word-break: break-all; font: 12px/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; max-height: 320px; overflow: auto; }
+pre.repro { background: #1d232a; color: #e8f0f8; border-color: #1d232a; }
+h4 { margin: 8px 0 2px; font-size: 13px; }
+details summary { cursor: pointer; color: #333; margin: 4px 0; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { background: var(--soft); font-weight: 600; }
+td.num { text-align: right; white-space: nowrap; }
+.charts { display: flex; flex-wrap: wrap; gap: 16px; }
+.charts figure { margin: 0; flex: 1 1 480px; border: 1px solid var(--line); border-radius: 6px; padding: 8px; }
+svg.chart { width: 100%; height: auto; font: 11px system-ui, sans-serif; }
+svg .grid { stroke: #e5e8eb; } svg .axis { stroke: #888; } svg .bar { fill: #1565c0; } svg .line { fill: none; stroke: #1565c0; stroke-width: 2; }
+svg .area { fill: #1565c0; opacity: .12; } svg .value { font-weight: 600; } svg .axis-label { fill: #555; }
+footer { color: #666; margin-top: 32px; font-size: 12px; }
+`;
+
+function exchangeHtml(exchange: ExchangeEvidence, total: number, deciding: boolean): string {
+  const attempts = exchange.attempts > 1 ? `, ${exchange.attempts} attempts` : '';
+  const heading = `Step ${exchange.step + 1} of ${total}${deciding ? ' (judged)' : ''} · ${exchange.durationMs} ms${attempts}`;
+  // The judged exchange's curl is already shown above the evidence; earlier steps keep theirs.
+  const sections = exchangeSections(exchange)
+    .filter((s) => !(deciding && s.title === 'Reproduce with'))
+    .map((s) => `<h4>${escapeHtml(s.title)}</h4><pre${s.title === 'Reproduce with' ? ' class="repro"' : ''}>${escapeHtml(s.text)}</pre>`);
+  return `<h4>${escapeHtml(heading)}</h4>${sections.join('')}`;
+}
+
+function reasonsHtml(check: CheckResult): string {
+  const deciding = check.assertions.filter((a) => a.outcome === check.outcome);
+  if (deciding.length === 0) return check.reason === undefined ? '' : `<ul class="reasons"><li>${escapeHtml(bounded(check.reason))}</li></ul>`;
+  const items = deciding.map((a) => {
+    const details = (a.details ?? []).slice(0, MAX_DETAILS).map((d) => `<li>${escapeHtml(bounded(d, 500))}</li>`);
+    const more = (a.details?.length ?? 0) > MAX_DETAILS ? `<li>… ${(a.details?.length ?? 0) - MAX_DETAILS} more</li>` : '';
+    return `<li><b>${escapeHtml(a.id)}</b> (step ${a.step + 1}): ${escapeHtml(bounded(a.message))}${details.length > 0 ? `<ul>${details.join('')}${more}</ul>` : ''}</li>`;
+  });
+  return `<ul class="reasons">${items.join('')}</ul>`;
+}
+
+function checkCard(check: CheckResult): string {
+  const deciding = decidingExchange(check);
+  const reproduce = deciding?.reproduce === undefined ? '' : `<h4>Reproduce with</h4><pre class="repro">${escapeHtml(deciding.reproduce)}</pre>`;
+  const evidence = check.exchanges.map((e) => exchangeHtml(e, check.exchanges.length, e === deciding)).join('');
+  // Failures show their evidence open: it is what the reader came for.
+  const open = check.outcome === 'warned' ? '' : ' open';
+  return [
+    `<article class="c-${check.outcome}" id="check-${escapeHtml(check.id)}">`,
+    `<h3><span class="badge b-${check.outcome}">${LABELS[check.outcome]}</span><code>${escapeHtml(check.id)}</code> ${escapeHtml(check.title)}</h3>`,
+    `<p class="where">${escapeHtml(check.clause)} · ${escapeHtml(`${check.source.file}:${check.source.line}`)} · suite ${escapeHtml(check.suite)}</p>`,
+    reasonsHtml(check),
+    reproduce,
+    evidence === '' ? '' : `<details${open}><summary>Evidence (${check.exchanges.length} exchange${check.exchanges.length === 1 ? '' : 's'})</summary>${evidence}</details>`,
+    '</article>',
+  ].join('\n');
+}
+
+function checkTable(checks: readonly CheckResult[], withReason: boolean): string {
+  const rows = checks.map((c) => {
+    const reason = withReason ? `<td>${escapeHtml(reasonLine(c))}</td>` : '';
+    return `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td>${escapeHtml(c.suite)}</td>${reason}<td class="num">${seconds(c.durationMs)} s</td></tr>`;
+  });
+  return `<table><thead><tr><th>check</th><th>title</th><th>suite</th>${withReason ? '<th>reason</th>' : ''}<th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function loadSection(report: RunReport): string {
+  const load = (report as RunReport & { load?: unknown }).load;
+  if (load === undefined) return '';
+  const data = loadChartData(load);
+  const body =
+    data === undefined
+      ? '<p>This run has load results; report.json holds them.</p>'
+      : `<div class="charts"><figure>${latencyPercentileChart(data.percentiles)}</figure><figure>${throughputChart(data.throughput)}</figure></div>`;
+  return `<section id="load"><h2>Load</h2>${body}</section>`;
+}
+
+function header(report: RunReport): string {
+  const { meta } = report;
+  const facts: Array<[string, string]> = [
+    ['server', `${meta.baseUrl}${meta.embeddedServer ? ' (embedded reference server)' : ''}`],
+    ['started', meta.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')],
+    ['took', `${seconds(report.durationMs)} s`],
+    ["suite's clock", meta.clock.slice(0, 10)],
+    ['suites', meta.suites.join(', ')],
+  ];
+  const verdict = report.verdict.toUpperCase();
+  return [
+    `<header class="verdict v-${report.verdict}"><div class="inner">`,
+    `<h1>${verdict}</h1><span class="what">${escapeHtml(verdictLine(report).replace(/^[A-Z]+: /, ''))}</span>`,
+    `<dl>${facts.map(([k, v]) => `<div class="meta"><dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd></div>`).join('')}</dl>`,
+    '</div></header>',
+  ].join('\n');
+}
+
+/** Renders the report as one self-contained HTML page (inline CSS and SVG, no scripts, no network). */
+export function renderHtml(report: RunReport): string {
+  const { meta } = report;
+  const order: Outcome[] = ['failed', 'errored', 'warned', 'passed', 'skipped'];
+  const counts = order.map((o) => `<a class="c-${o}" href="#${o}"><b>${report.counts[o]}</b>${o}</a>`).join('');
+  const countdowns = report.meta.deprecations.map((c) => `<p class="countdown"><b>Deprecation</b> ${escapeHtml(countdownSentence(c))}</p>`);
+  const section = (outcome: Outcome): string => {
+    const checks = checksWith(report, outcome);
+    if (checks.length === 0) return '';
+    const body = outcome === 'passed' ? checkTable(checks, false) : outcome === 'skipped' ? checkTable(checks, true) : checks.map(checkCard).join('\n');
+    return `<section id="${outcome}"><h2>${SECTION_TITLES[outcome]} (${checks.length})</h2>${body}</section>`;
+  };
+  // Load results belong with the problems, before the long list of passes.
+  const sections = [section('failed'), section('errored'), section('warned'), loadSection(report), section('passed'), section('skipped')];
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(`${report.verdict.toUpperCase()} · ${meta.tool.name} · ${meta.baseUrl}`)}</title>`,
+    `<style>${STYLE}</style></head><body>`,
+    header(report),
+    '<main>',
+    `<nav class="counts">${counts}</nav>`,
+    ...countdowns,
+    ...sections,
+    `<footer>${escapeHtml(`${meta.tool.name} ${meta.tool.version} · run ${meta.runId} · finished ${report.finishedAt} · report.json is the canonical report`)}</footer>`,
+    '</main></body></html>',
+    '',
+  ].join('\n');
+}
+
+/** Writes report.html when the run ends. */
+export class HtmlReporter extends FileReporter {
+  constructor(reportDir: string) {
+    super('html', path.join(reportDir, REPORT_FILES.html), renderHtml);
+  }
+}

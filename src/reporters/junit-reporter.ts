@@ -1,0 +1,91 @@
+/** junit.xml: one testsuite per suite, one testcase per check, for CI systems. Built as an escaped XML tree. */
+import path from 'node:path';
+import type { CheckResult, RunReport } from '../model/results.js';
+import { FileReporter, REPORT_FILES } from './file-reporter.js';
+import { checksBySuite, oneLine, problemText, reasonLine, seconds } from './report-view.js';
+import { serialiseXml, type XmlElement, type XmlNode } from './xml.js';
+
+function warningsText(check: CheckResult): string | undefined {
+  const warnings = check.assertions.filter((a) => a.outcome === 'warned');
+  if (warnings.length === 0) return undefined;
+  return warnings.map((a) => `WARNING step ${a.step + 1}, ${a.id}: ${oneLine(a.message, 1_000)}`).join('\n');
+}
+
+function outcomeElement(check: CheckResult): XmlNode | undefined {
+  switch (check.outcome) {
+    case 'failed': {
+      const first = check.assertions.find((a) => a.outcome === 'failed');
+      return { name: 'failure', attributes: { message: reasonLine(check, 500), type: first?.id ?? 'failed' }, children: [{ cdata: problemText(check) }] };
+    }
+    case 'errored': {
+      const code = check.exchanges.find((e) => e.error !== undefined)?.error?.code;
+      return { name: 'error', attributes: { message: reasonLine(check, 500), type: code ?? 'errored' }, children: [{ cdata: problemText(check) }] };
+    }
+    case 'skipped':
+      return { name: 'skipped', attributes: { message: reasonLine(check, 500) } };
+    default:
+      return undefined;
+  }
+}
+
+function testcase(check: CheckResult): XmlElement {
+  const children: XmlNode[] = [];
+  const outcome = outcomeElement(check);
+  if (outcome) children.push(outcome);
+  // Warnings never fail a case; CI systems show system-out beside it.
+  const warnings = warningsText(check);
+  if (warnings !== undefined) children.push({ name: 'system-out', children: [{ cdata: `${warnings}\n\n${check.outcome === 'warned' ? problemText(check) : ''}`.trimEnd() }] });
+  return { name: 'testcase', attributes: { name: check.id, classname: `${check.suite}.${check.operation}`, time: seconds(check.durationMs) }, children };
+}
+
+function count(checks: readonly CheckResult[], outcome: CheckResult['outcome']): number {
+  return checks.filter((c) => c.outcome === outcome).length;
+}
+
+function totalMs(checks: readonly CheckResult[]): number {
+  return checks.reduce((sum, c) => sum + c.durationMs, 0);
+}
+
+/** Renders the report as JUnit XML (the Jenkins/Ant schema). */
+export function renderJunit(report: RunReport): string {
+  const { meta } = report;
+  const properties: XmlElement = {
+    name: 'properties',
+    children: [
+      ['tool', `${meta.tool.name} ${meta.tool.version}`],
+      ['baseUrl', meta.baseUrl],
+      ['runId', meta.runId],
+      ['clock', meta.clock],
+      ['verdict', report.verdict],
+    ].map(([name, value]) => ({ name: 'property', attributes: { name, value } })),
+  };
+  const host = new URL(meta.baseUrl).host;
+  const suites = [...checksBySuite(report)].map(([suite, checks], index): XmlElement => ({
+    name: 'testsuite',
+    attributes: {
+      name: suite,
+      tests: checks.length,
+      failures: count(checks, 'failed'),
+      errors: count(checks, 'errored'),
+      skipped: count(checks, 'skipped'),
+      time: seconds(totalMs(checks)),
+      timestamp: meta.startedAt.replace(/\.\d+Z$/, 'Z'),
+      hostname: host,
+      id: index,
+      package: meta.tool.name,
+    },
+    children: [properties, ...checks.map(testcase)],
+  }));
+  return serialiseXml({
+    name: 'testsuites',
+    attributes: { name: meta.tool.name, tests: report.checks.length, failures: report.counts.failed, errors: report.counts.errored, time: seconds(report.durationMs) },
+    children: suites,
+  });
+}
+
+/** Writes junit.xml when the run ends. */
+export class JunitReporter extends FileReporter {
+  constructor(reportDir: string) {
+    super('junit', path.join(reportDir, REPORT_FILES.junit), renderJunit);
+  }
+}

@@ -1,0 +1,106 @@
+/** Inline SVG charts of a load run: latency by percentile and throughput over time. No scripts, no external assets. */
+import { escapeHtml } from './html.js';
+
+/** What the charts draw; the load run's results are mapped to this shape. */
+export interface LoadChartData {
+  /** Latency at each percentile, e.g. {p: 99, ms: 41.2}. */
+  percentiles: Array<{ p: number; ms: number }>;
+  /** Requests per second at each moment, t in seconds from the start. */
+  throughput: Array<{ t: number; rps: number }>;
+}
+
+const WIDTH = 560;
+const HEIGHT = 240;
+const PAD = { left: 56, right: 16, top: 16, bottom: 40 };
+const PLOT_W = WIDTH - PAD.left - PAD.right;
+const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** The points of a series as [x, y] pairs; undefined unless every item has finite numbers under both keys. */
+function pointsOf(value: unknown, x: string, y: string): Array<[number, number]> | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const points: Array<[number, number]> = [];
+  for (const item of value as unknown[]) {
+    const record = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
+    const [px, py] = [record[x], record[y]];
+    if (!isFiniteNumber(px) || !isFiniteNumber(py)) return undefined;
+    points.push([px, py]);
+  }
+  return points;
+}
+
+/** Reads chart data out of a report's `load` section; undefined when it does not hold both series in the chart shape. */
+export function loadChartData(load: unknown): LoadChartData | undefined {
+  if (typeof load !== 'object' || load === null) return undefined;
+  const section = load as Record<string, unknown>;
+  const percentiles = pointsOf(section['percentiles'], 'p', 'ms');
+  const throughput = pointsOf(section['throughput'], 't', 'rps');
+  if (percentiles === undefined || throughput === undefined) return undefined;
+  return { percentiles: percentiles.map(([p, ms]) => ({ p, ms })), throughput: throughput.map(([t, rps]) => ({ t, rps })) };
+}
+
+/** A round tick step (1, 2, 2.5 or 5 times a power of ten) giving about five ticks, and the axis top it reaches. */
+export function niceScale(max: number): { top: number; step: number } {
+  if (!(max > 0)) return { top: 1, step: 0.25 };
+  const rough = max / 5;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((v) => v >= rough) ?? 10 * magnitude;
+  return { top: Math.ceil(max / step) * step, step };
+}
+
+function label(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1).replace(/\.?0+$/, '');
+}
+
+function frame(title: string, yLabel: string, top: number, step: number, body: string, xLabel: string): string {
+  const ticks: string[] = [];
+  for (let v = 0; v <= top + step / 2; v += step) {
+    const y = PAD.top + PLOT_H - (v / top) * PLOT_H;
+    ticks.push(`<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" class="grid"/><text x="${PAD.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${label(v)}</text>`);
+  }
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(title)}" class="chart">`,
+    `<title>${escapeHtml(title)}</title>`,
+    ...ticks,
+    body,
+    `<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${PAD.top + PLOT_H}" y2="${PAD.top + PLOT_H}" class="axis"/>`,
+    `<text x="${PAD.left + PLOT_W / 2}" y="${HEIGHT - 4}" text-anchor="middle" class="axis-label">${escapeHtml(xLabel)}</text>`,
+    `<text x="14" y="${PAD.top + PLOT_H / 2}" text-anchor="middle" class="axis-label" transform="rotate(-90 14 ${PAD.top + PLOT_H / 2})">${escapeHtml(yLabel)}</text>`,
+    '</svg>',
+  ].join('\n');
+}
+
+/** Latency at each percentile as bars, labelled with their values. */
+export function latencyPercentileChart(percentiles: LoadChartData['percentiles']): string {
+  const points = [...percentiles].sort((a, b) => a.p - b.p);
+  const { top, step } = niceScale(Math.max(0, ...points.map((q) => q.ms)));
+  const slot = PLOT_W / Math.max(1, points.length);
+  const bars = points.map((q, i) => {
+    const h = (Math.max(0, q.ms) / top) * PLOT_H;
+    const x = PAD.left + i * slot + slot * 0.2;
+    const y = PAD.top + PLOT_H - h;
+    return [
+      `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(slot * 0.6).toFixed(1)}" height="${h.toFixed(1)}" class="bar"/>`,
+      `<text x="${(x + slot * 0.3).toFixed(1)}" y="${(y - 4).toFixed(1)}" text-anchor="middle" class="value">${label(q.ms)}</text>`,
+      `<text x="${(x + slot * 0.3).toFixed(1)}" y="${PAD.top + PLOT_H + 16}" text-anchor="middle">p${label(q.p)}</text>`,
+    ].join('');
+  });
+  return frame('Latency by percentile', 'ms', top, step, bars.join('\n'), 'percentile');
+}
+
+/** Requests per second over the run as a line with its area. */
+export function throughputChart(throughput: LoadChartData['throughput']): string {
+  const points = [...throughput].sort((a, b) => a.t - b.t);
+  const { top, step } = niceScale(Math.max(0, ...points.map((q) => q.rps)));
+  const first = points[0]?.t ?? 0;
+  const span = Math.max(1e-9, (points.at(-1)?.t ?? 1) - first);
+  const xy = points.map((q) => [PAD.left + ((q.t - first) / span) * PLOT_W, PAD.top + PLOT_H - (Math.max(0, q.rps) / top) * PLOT_H] as const);
+  const line = xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
+  const base = PAD.top + PLOT_H;
+  const area = xy.length > 0 ? `<polygon points="${PAD.left},${base} ${line} ${(xy.at(-1)?.[0] ?? PAD.left).toFixed(1)},${base}" class="area"/>` : '';
+  const xTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => `<text x="${(PAD.left + f * PLOT_W).toFixed(1)}" y="${base + 16}" text-anchor="middle">${label(Math.round(f * span * 10) / 10)}</text>`);
+  return frame('Throughput over time', 'requests/s', top, step, `${area}<polyline points="${line}" class="line"/>\n${xTicks.join('')}`, 'seconds');
+}

@@ -1,0 +1,88 @@
+/** A report built by hand for renderer tests: every outcome, and server output as hostile as it gets. */
+import type { CheckResult, RunReport } from '../src/model/results.js';
+
+/** Text a hostile server might send: markup, CDATA ends, control characters, lone surrogates, non-characters. */
+export const HOSTILE = `<script>alert("x")</script> ]]> </pre><!-- & 'q' \u0000\u0001\u0007\u001b[31mred\u001b[0m\u000b\u000c\u007f\u0085 \ud800 \udfff \ufffe \uffff \u2028 | * _ [link](javascript:alert(1)) \`code\` ${'\uFFFD'}`;
+
+function check(id: string, outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult {
+  return {
+    id,
+    title: `${id} title`,
+    clause: 'Endpoints › listPets',
+    suite: id.startsWith('auth') ? 'auth' : 'contract',
+    operation: 'listPets',
+    level: 'fail',
+    source: { file: 'scenarios/list-pets/list.yaml', line: 5, column: 5 },
+    outcome,
+    durationMs: 12.5,
+    assertions: [],
+    exchanges: [],
+    retries: 0,
+    ...extra,
+  };
+}
+
+/** A report with a failure, an error, a warning, a pass and a skip, the failure full of hostile server output. */
+export function hostileReport(): RunReport {
+  const exchange = {
+    step: 0,
+    request: { method: 'GET', url: 'http://127.0.0.1:9/v1/pets?limit=5', headers: { accept: 'application/json', authorization: 'Bearer <API key>' } },
+    response: { status: 500, headers: { 'content-type': `text/html; x=${HOSTILE}`, 'x-evil': HOSTILE }, body: `${HOSTILE}\n${HOSTILE}`, bytes: 10_485_760, truncated: true },
+    durationMs: 3.2,
+    attempts: 1,
+    reproduce: `curl -sS -i -X GET 'http://127.0.0.1:9/v1/pets?limit=5' -H 'accept: application/json' -H "Authorization: Bearer $PETSTORE_API_KEY"`,
+  };
+  const checks = [
+    check('contract.fails', 'failed', {
+      reason: `status: ${HOSTILE}`,
+      assertions: [{ id: 'status', level: 'fail', outcome: 'failed', step: 0, message: `expected status 200, got 500 (${HOSTILE})`, details: [HOSTILE] }],
+      exchanges: [exchange],
+    }),
+    check('contract.errors', 'errored', {
+      reason: 'step 1: connect ECONNREFUSED (ECONNREFUSED)',
+      exchanges: [{ step: 0, request: exchange.request, error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }, durationMs: 0, attempts: 1, reproduce: exchange.reproduce }],
+    }),
+    check('contract.warns', 'warned', {
+      reason: `headers: ${HOSTILE}`,
+      assertions: [{ id: 'headers', level: 'warn', outcome: 'warned', step: 0, message: `Cache-Control missing ${HOSTILE}` }],
+      exchanges: [{ ...exchange, response: { ...exchange.response, status: 200 } }],
+    }),
+    check('auth.passes', 'passed'),
+    check('auth.skipped', 'skipped', { reason: 'applies only before 2030-12-05' }),
+  ];
+  return {
+    reportVersion: 1,
+    meta: {
+      tool: { name: 'petstore-conformance', version: '0.1.0' },
+      runId: 'pc-20261121T220000-abcd',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      embeddedServer: false,
+      startedAt: '2026-11-21T22:00:00.000Z',
+      clock: '2026-11-21T22:00:00.000Z',
+      suites: ['contract', 'auth'],
+      options: { strict: false },
+      deprecations: [{ operation: 'getPet', sunset: '2030-12-05', daysLeft: 1475 }],
+    },
+    finishedAt: '2026-11-21T22:00:01.000Z',
+    durationMs: 1000,
+    verdict: 'failed',
+    counts: { passed: 1, failed: 1, warned: 1, errored: 1, skipped: 1 },
+    requests: 6,
+    createdPets: { count: 0, namedWith: 'pc-20261121T220000-abcd' },
+    checks,
+    warnings: [{ check: 'contract.warns', assertion: 'headers', step: 0, message: `Cache-Control missing ${HOSTILE}` }],
+  };
+}
+
+/** Load results in the shape the charts read. */
+export const SAMPLE_LOAD = {
+  percentiles: [
+    { p: 50, ms: 12.4 },
+    { p: 75, ms: 18.9 },
+    { p: 90, ms: 27.5 },
+    { p: 95, ms: 35.1 },
+    { p: 99, ms: 61.8 },
+    { p: 99.9, ms: 118.2 },
+  ],
+  throughput: Array.from({ length: 31 }, (_, t) => ({ t, rps: Math.round(900 + 250 * Math.sin(t / 4) + (t < 3 ? -600 + t * 200 : 0)) })),
+};

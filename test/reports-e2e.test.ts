@@ -1,0 +1,120 @@
+import t from 'tap';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { startReferenceServer } from '../src/server/reference-server.js';
+import { runCli, tempDir } from './helpers.js';
+import { junitValidity } from './xml-tools.js';
+
+const KEY = 'hostile-run-secret-9f3c1e';
+const FILES = ['report.json', 'junit.xml', 'report.html', 'summary.md'];
+const SECRETS = [KEY, KEY.slice(0, -1), Buffer.from(`${KEY}:`).toString('base64'), Buffer.from(KEY).toString('base64')];
+
+const HOSTILE_BODY = Buffer.concat([
+  Buffer.from('<script>alert(1)</script> ]]> <!-- </pre></code> & "q" \u0000\u0001\u0007 \u001b[2J\u001b]0;pwned\u0007 <img src=http://example.invalid/x.png> '),
+  Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xf0, 0x28, 0x8c, 0x28]),
+  Buffer.from(' end'),
+]);
+
+/** A server that answers everything with hostile output, echoes the credential it gets, and sends 10 MB for getPet. */
+function hostileHandler(req: IncomingMessage, res: ServerResponse): void {
+  res.on('error', () => undefined);
+  const echo = req.headers.authorization ?? 'none';
+  const headers = { 'content-type': 'text/html; charset=<script>', 'x-echo': echo, 'x-hostile': '<script>]]>\u00ff' };
+  if (req.url?.startsWith('/v1/pets/')) {
+    res.writeHead(200, headers);
+    const chunk = Buffer.alloc(1024 * 1024, `A<script>]]>\u0007${echo}`);
+    for (let i = 0; i < 10; i++) res.write(chunk);
+    res.end();
+    return;
+  }
+  res.writeHead(req.method === 'POST' ? 500 : 200, headers);
+  res.end(Buffer.concat([HOSTILE_BODY, Buffer.from(` you sent: ${echo}`)]));
+}
+
+async function hostileServer(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const server = createServer(hostileHandler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+function hasSecret(text: string): boolean {
+  return SECRETS.some((s) => text.includes(s));
+}
+
+t.test('hostile server output through every reporter: valid, escaped, bounded files, and no key anywhere', async (t) => {
+  const server = await hostileServer();
+  t.teardown(server.close);
+  const dir = await tempDir();
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'console,junit,html,markdown,json'], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 1, result.stderr);
+  t.same((await readdir(dir)).sort(), [...FILES].sort());
+  t.notOk(hasSecret(result.stdout), 'no form of the key in stdout');
+  t.notOk(hasSecret(result.stderr), 'no form of the key in stderr');
+  // eslint-disable-next-line no-control-regex
+  t.notMatch(result.stdout, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, 'the console passes no control character through');
+  for (const name of FILES) {
+    const bytes = await readFile(path.join(dir, name));
+    t.ok(bytes.length < 1_000_000, `${name} is bounded (${bytes.length} bytes) though a body was 10 MB`);
+    t.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), `${name} is valid UTF-8`);
+    t.notOk(hasSecret(bytes.toString('utf8')), `no form of the key in ${name}`);
+  }
+  const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as { checks: Array<{ outcome: string; exchanges: Array<{ reproduce?: string; response?: { truncated: boolean; bytes: number } }> }> };
+  const failed = report.checks.filter((c) => c.outcome === 'failed');
+  t.ok(failed.length > 0, 'the hostile server fails checks');
+  t.ok(failed.every((c) => c.exchanges.some((e) => e.reproduce?.startsWith('curl ') === true)), 'every failure carries a curl');
+  t.ok(report.checks.some((c) => c.exchanges.some((e) => e.response?.truncated === true && e.response.bytes === 4 * 1024 * 1024)), 'the 10 MB body was cut at the cap');
+  const html = await readFile(path.join(dir, 'report.html'), 'utf8');
+  t.notMatch(html, /<script|<img/i, 'no server markup in the HTML');
+  t.match(html, '&lt;script&gt;alert(1)&lt;/script&gt;');
+  // eslint-disable-next-line no-control-regex
+  t.notMatch(html, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/);
+  const markdown = await readFile(path.join(dir, 'summary.md'), 'utf8');
+  t.notMatch(markdown, /<script|<img/i, 'no server markup in the Markdown');
+  const junit = await readFile(path.join(dir, 'junit.xml'), 'utf8');
+  t.notMatch(junit.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, ''), /<script/i, 'server markup only inside CDATA');
+  t.equal(...junitValidity(path.join(dir, 'junit.xml')));
+});
+
+t.test('npm start\'s default writes all four files, each valid; the key is in none of them', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const dir = await tempDir();
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 0, result.stderr);
+  for (const name of FILES) {
+    t.match(result.stdout, `report: ${path.relative(process.cwd(), path.join(dir, name))}`, `${name} is announced`);
+    const text = await readFile(path.join(dir, name), 'utf8');
+    t.notOk(hasSecret(text), `no form of the key in ${name}`);
+  }
+  t.equal(...junitValidity(path.join(dir, 'junit.xml')));
+});
+
+t.test('a report that cannot be written costs that file alone: the others are written, exit 2, one line', async (t) => {
+  const dir = await tempDir();
+  await mkdir(path.join(dir, 'junit.xml'));
+  const result = await runCli(['--report-dir', dir, '-q']);
+  t.equal(result.code, 2);
+  t.match(result.stderr, /^petstore-conformance: the junit reporter failed: .*junit\.xml.*\n$/);
+  for (const name of ['report.json', 'report.html', 'summary.md']) t.ok((await stat(path.join(dir, name))).size > 0, `${name} written`);
+});
+
+t.test('--reporter picks the files; an unknown reporter stops the run before it starts', async (t) => {
+  const dir = await tempDir();
+  const result = await runCli(['--report-dir', dir, '--reporter', 'markdown', '--reporter', 'json']);
+  t.equal(result.code, 0, result.stderr);
+  t.same((await readdir(dir)).sort(), ['report.json', 'summary.md']);
+  t.equal(result.stdout, `report: ${path.relative(process.cwd(), path.join(dir, 'report.json'))}\nreport: ${path.relative(process.cwd(), path.join(dir, 'summary.md'))}\n`, 'no console reporter, no console summary');
+  t.match(await readFile(path.join(dir, 'summary.md'), 'utf8'), /Reports: \[report\.json\]\(report\.json\)\n$/);
+  const unknown = await runCli(['--report-dir', dir, '--reporter', 'console,pdf']);
+  t.equal(unknown.code, 2);
+  t.equal(unknown.stderr, "petstore-conformance: unknown reporter 'pdf'; the reporters are: console, json, junit, html, markdown\n");
+});
