@@ -1,7 +1,10 @@
 import t from 'tap';
+import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { startReferenceServer, type PetRequest } from '../src/server/reference-server.js';
+import { createPetStore, startReferenceServer, toNodeHandler, type PetRequest } from '../src/server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../src/server/variants.js';
 import { runCli, tempDir } from './helpers.js';
 
@@ -143,4 +146,23 @@ t.test('a listing that shows a write late passes, and the report says a retry wa
   t.match(result.stdout, /read-after-write: \d+ checks needed retries/);
   const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { checks: Array<{ retries: number }> };
   t.ok(report.checks.some((c) => c.retries > 0));
+});
+
+t.test('a server whose certificate cannot be verified stops the run with one line; --ca-file trusts it', async (t) => {
+  const dir = await tempDir();
+  const key = path.join(dir, 'key.pem');
+  const cert = path.join(dir, 'cert.pem');
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  t.equal(made.status, 0, 'openssl made a self-signed certificate');
+  const store = createPetStore({ apiKey: KEY });
+  const server = createHttpsServer({ key: await readFile(key), cert: await readFile(cert) }, toNodeHandler(store.handle));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const refused = await runCli(['--base-url', base, '--report-dir', dir], { PETSTORE_API_KEY: KEY });
+  t.equal(refused.code, 2);
+  t.equal(refused.stderr.trim().split('\n').length, 1, 'one line');
+  t.match(refused.stderr, /cannot reach https:\/\/127\.0\.0\.1:\d+\/v1.*certificate/i);
+  const trusted = await runCli(['--base-url', base, '--ca-file', cert, '--report-dir', dir, '-q'], { PETSTORE_API_KEY: KEY });
+  t.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
 });

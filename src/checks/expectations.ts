@@ -50,6 +50,7 @@ function checkHeader(exchange: Exchange, name: string, expected: HeaderExpectati
     if (Number.isNaN(parsed.getTime())) problems.push(`${name} is not an HTTP date: '${actual}'`);
     else if (parsed.toISOString().slice(0, 10) !== expected.date) problems.push(`${name} names ${parsed.toISOString().slice(0, 10)}, expected ${expected.date}`);
   }
+  if (expected.structuredDate === true && actual !== undefined && !/^@-?\d+$/.test(actual.trim())) problems.push(`${name} is not an RFC 9745 date (@<seconds>): '${actual}'`);
   return problems;
 }
 

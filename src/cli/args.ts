@@ -33,6 +33,7 @@ const SERVE_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   variant: { type: 'string' },
+  'big-ids': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -129,7 +130,7 @@ Run options:
   --now DATE                the suite's clock, e.g. 2030-12-06 (default: now)
   --read-only               send nothing that writes (for production)
   --strict                  warnings fail the run
-  --category-id N           a category that exists on the server (default: 1)
+  --category-id N           a category that exists on the server (or PETSTORE_CATEGORY_ID; default: 1)
   --concurrency N           checks run at once (default: 4)
   --consistency-window MS   how long a read retries to see a write (default: 2000)
   --timeout MS              deadline of one whole request (default: 15000)
@@ -141,6 +142,7 @@ Run options:
 Serve options:
   --port N                  port (default: 8080; 0 picks a free one)
   --host HOST               address (default: 127.0.0.1)
+  --big-ids                 hand out ids above 2^53 (to test int64 exactness)
   --variant NAME            serve a variant of the catalogue (npm run matrix lists them)
   The API key is PETSTORE_API_KEY, or the development default 'petstore-dev-key'.
 

@@ -21,6 +21,9 @@ export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: 130 } as 
 
 const PROGRAM = 'petstore-conformance';
 
+/** Where `serve --big-ids` starts handing out ids: well beyond what a double holds exactly. */
+const BIG_IDS_FROM = 2n ** 60n + 1n;
+
 async function readSecretFile(file: string, what: string): Promise<string> {
   try {
     return (await readFile(file, 'utf8')).trim();
@@ -83,7 +86,7 @@ async function runCommand(args: string[]): Promise<number> {
     requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
     maxResponseBytes: intFlag('max-response-bytes', flags['max-response-bytes'], DEFAULT_HTTP_OPTIONS.maxResponseBytes, 1024, 1024 ** 3),
   };
-  const categoryId = parseCategoryId(flags['category-id']);
+  const categoryId = parseCategoryId(flags['category-id'] ?? (process.env['PETSTORE_CATEGORY_ID'] || undefined));
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const inputs = await loadRunInputs(packageFolders(flags.scenarios ?? []), selectedSuites);
   const fanOut = new ReporterFanOut(createReporters(reporterNames, reportDir, { stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true }));
@@ -164,7 +167,7 @@ async function serveCommand(args: string[]): Promise<number> {
   const apiKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEVELOPMENT_API_KEY;
   let server: RunningServer;
   try {
-    server = await startReferenceServer({ apiKey, host, port, ...(variant ? variantServerOptions(variant) : {}) });
+    server = await startReferenceServer({ apiKey, host, port, ...(flags['big-ids'] === true ? { firstId: BIG_IDS_FROM } : {}), ...(variant ? variantServerOptions(variant) : {}) });
   } catch (error) {
     throw new RunError('ERR_SERVER_START', `cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

@@ -28,6 +28,8 @@ export interface HeaderExpectation {
   equals?: string;
   /** The header is an HTTP date naming this calendar day (YYYY-MM-DD). */
   date?: string;
+  /** The header is an RFC 9745 structured date (`@` and seconds since the epoch). */
+  structuredDate?: boolean;
 }
 
 /** Declarative expectations on one response; every key maps to one registered assertion. */

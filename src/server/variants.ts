@@ -224,6 +224,10 @@ const conformant: Array<Omit<Variant, 'verdict'>> = [
   { name: 'removed-on-time', description: 'after 5 December 2030 getPet is gone (410)', clause: 'getPet rule 1', caughtBy: [], server: { now: '2030-12-06T00:00:00Z' }, args: ['--now', '2030-12-06'] },
   { name: 'removed-404', description: 'after 5 December 2030 getPet answers 404', clause: 'getPet rule 1', caughtBy: [], server: { now: '2030-12-06T00:00:00Z' }, args: ['--now', '2030-12-06'], wrap: after((res) => (res.status === 410 ? errorResponse(404, 'not_found', 'no such route') : res)) },
   {
+    name: 'deprecation-true', description: 'getPet says "Deprecation: true" (an older draft\'s form; warned)', clause: 'getPet deprecated (RFC 9745 Deprecation)', caughtBy: [], warnedBy: ['deprecation.getPet.available'],
+    wrap: after((res, req) => (isGet(req) && res.headers['deprecation'] !== undefined ? { ...res, headers: { ...res.headers, deprecation: 'true' } } : res)),
+  },
+  {
     name: 'lowercase-scheme-refused', description: '"bearer" in lower case is refused (warned: schemes are case-insensitive)', clause: 'Authentication (RFC 9110 §11.1)', caughtBy: [],
     warnedBy: ['auth.listPets.lowercase-scheme', 'auth.createPet.lowercase-scheme', 'auth.getPet.lowercase-scheme'],
     wrap: before((r) => /^bearer /.test(r.headers.authorization ?? ''), () => errorResponse(401, 'unauthorized', 'use Bearer', { 'www-authenticate': 'Bearer' })),

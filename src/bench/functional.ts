@@ -1,0 +1,39 @@
+/** `npm run bench`: wall time of the whole functional run against the embedded server (median of several runs). */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { packagePath } from '../loader/package-paths.js';
+import type { RunReport } from '../model/results.js';
+
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
+const cli = packagePath('dist', 'cli', 'main.js');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+const walls: number[] = [];
+const inRun: number[] = [];
+const requests: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-'));
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [cli, 'run', '--quiet', '--reporter', 'json', '--report-dir', dir], { env: { PATH: process.env['PATH'] ?? '' }, encoding: 'utf8' });
+  walls.push(performance.now() - started);
+  if (result.status !== 0) throw new Error(`run ${i + 1} exited ${String(result.status)}: ${result.stderr}`);
+  const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as RunReport;
+  inRun.push(report.durationMs);
+  requests.push(report.requests);
+  rmSync(dir, { recursive: true, force: true });
+}
+process.stdout.write(
+  [
+    `functional run against the embedded server, ${RUNS} runs:`,
+    `  wall time (process start to exit): median ${median(walls).toFixed(0)} ms (min ${Math.min(...walls).toFixed(0)}, max ${Math.max(...walls).toFixed(0)})`,
+    `  checks phase (report durationMs):  median ${median(inRun).toFixed(0)} ms`,
+    `  requests per run:                  median ${median(requests)}`,
+  ].join('\n') + '\n',
+);
