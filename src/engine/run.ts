@@ -137,7 +137,8 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
     };
     const results = await runChecks(inputs.checks, engineOptions);
     // The created-pet checks judge what every other check wrote, so they run last.
-    results.push(...(await runChecks(createdPetChecks(created, inputs.contract), engineOptions)));
+    const finalChecks = createdPetChecks(created, inputs.contract).filter((c) => settings.selectedSuites.length === 0 || settings.selectedSuites.includes(c.suite));
+    results.push(...(await runChecks(finalChecks, engineOptions)));
     const counts = emptyCounts();
     for (const r of results) counts[r.outcome] += 1;
     const finished = new Date();

@@ -60,7 +60,7 @@ export async function runVariant(variant: Variant, timeoutMs = 60_000): Promise<
   try {
     // The slowest conformant variant shows a write after 300 ms, so a 600 ms window is enough and keeps broken rows quick.
     const baseUrl = variant.basePath === undefined ? server.baseUrl : server.baseUrl.replace(/\/v1$/, variant.basePath);
-    const exitCode = await runCli(['run', '--base-url', baseUrl, '--report-dir', reportDir, '--quiet', '--consistency-window', '600', ...(variant.args ?? [])], { PETSTORE_API_KEY: apiKey }, timeoutMs);
+    const exitCode = await runCli(['run', '--base-url', baseUrl, '--report-dir', reportDir, '--reporter', 'json', '--quiet', '--consistency-window', '600', ...(variant.args ?? [])], { PETSTORE_API_KEY: apiKey }, timeoutMs);
     let failed: string[] = [];
     let warned: string[] = [];
     try {
