@@ -25,7 +25,6 @@ const LABELS: Record<Outcome, string> = { failed: 'FAIL', errored: 'ERROR', warn
 
 /** Strips control characters a server might have put in a message, so it cannot drive the terminal. */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '�');
 }
 

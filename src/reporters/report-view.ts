@@ -8,7 +8,6 @@ const MAX_MESSAGE_CHARS = 2_000;
 export const MAX_DETAILS = 20;
 
 // C0 and C1 controls, DEL, lone surrogates and the non-characters U+FFFE/U+FFFF: never useful in a report, sometimes harmful.
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Removes characters that no text format of a report may carry (tab, newline and carriage return stay). */
