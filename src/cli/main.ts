@@ -12,8 +12,10 @@ import type { RunReport } from '../model/results.js';
 import { ConsoleReporter } from '../reporters/console-reporter.js';
 import { JsonReporter } from '../reporters/json-reporter.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
+import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
-import { dateFlag, HELP, intFlag, parseRunFlags, parseServeFlags, splitCommand, type RunFlags } from './args.js';
+import { dateFlag, HELP, intFlag, parseRunFlags, parseServeFlags, splitCommand, type LoadFlags, type RunFlags } from './args.js';
+import { addLoadToRun, checkRunProfile, interruption, loadCommand, mergeCommand, type Target } from './load-command.js';
 
 /** Exit codes, as the README documents them. */
 export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: 130 } as const;
@@ -87,8 +89,10 @@ async function runCommand(args: string[]): Promise<number> {
     { schemasDir: packagePath('schemas'), scenarioDirs: [packagePath('scenarios'), ...(flags.scenarios ?? []).map((d) => path.resolve(d))], suitesDir: packagePath('suites'), displayRoot: packagePath() },
     selectedSuites,
   );
+  await checkRunProfile(flags);
   const consoleReporter = new ConsoleReporter({ stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true });
-  const fanOut = new ReporterFanOut([consoleReporter, new JsonReporter(reportDir)]);
+  const loadConsole = new LoadConsoleReporter({ stream: process.stdout, quiet: flags.quiet === true });
+  const fanOut = new ReporterFanOut([consoleReporter, loadConsole, new JsonReporter(reportDir)]);
   let server: RunningServer | undefined;
   try {
     if (baseUrl === undefined) {
@@ -128,14 +132,23 @@ async function runCommand(args: string[]): Promise<number> {
       },
     };
     const report: RunReport = await executeRun(inputs, settings, fanOut);
+    await addLoadToRun(report, flags, { ...settings.http, connections: DEFAULT_HTTP_OPTIONS.connections }, settings.strict, loadConsole);
     await fanOut.onRunEnd(report);
     for (const failure of fanOut.failures) process.stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
     if (flags.quiet !== true) for (const file of fanOut.files) process.stdout.write(`report: ${path.relative(process.cwd(), file) || file}\n`);
+    if (report.load?.interrupted === true) return EXIT.interrupted;
     const code = { passed: EXIT.passed, failed: EXIT.failed, incomplete: EXIT.cannotRun }[report.verdict];
     return code === EXIT.passed && fanOut.failures.length > 0 ? EXIT.cannotRun : code;
   } finally {
     await server?.close();
   }
+}
+
+/** Where `load` sends its traffic and with which key: resolved exactly as `run` resolves it. */
+async function resolveLoadTarget(flags: LoadFlags): Promise<Target> {
+  const baseUrl = resolveBaseUrl(flags);
+  const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file');
+  return { baseUrl, apiKey: await resolveApiKey(flags, baseUrl === undefined), ca };
 }
 
 async function serveCommand(args: string[]): Promise<number> {
@@ -183,10 +196,16 @@ async function main(argv: string[]): Promise<number> {
       return serveCommand(args);
     case 'run':
       return runCommand(args);
+    case 'load':
+      return loadCommand(args, resolveLoadTarget, EXIT);
+    case 'merge':
+      return mergeCommand(args, EXIT);
   }
 }
 
-process.once('SIGINT', () => {
+process.on('SIGINT', () => {
+  // A running load stops cleanly and still reports what it measured; a second Ctrl-C exits at once.
+  if (interruption.request()) return;
   process.stderr.write(`${PROGRAM}: interrupted\n`);
   process.exit(EXIT.interrupted);
 });

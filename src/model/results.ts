@@ -1,4 +1,5 @@
 /** The result model: what a run found, in the shape the JSON report stores it. */
+import type { LoadReport } from './load.js';
 import type { OperationName } from './scenario.js';
 
 /** How one check ended. `errored` means it could not be tested; it never means the server is wrong. */
@@ -115,6 +116,8 @@ export interface RunReport {
   verdict: Verdict;
   counts: OutcomeCounts;
   checks: CheckResult[];
+  /** The load profile's result, when the run included one (its thresholds are checks above). */
+  load?: LoadReport;
 }
 
 /** An empty count of outcomes. */

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { isJsonObject, parseExactJson, stringifyExactJson, type JsonValue } from '../model/json.js';
+import { withLoadFaults, type LoadFault } from './load-faults.js';
 import { PET_STATUSES, PetCatalogue, seedCatalogue, type PetStatus, type StoredPet } from './store.js';
 
 /** The API key `serve` uses when PETSTORE_API_KEY is not set. For local development only. */
@@ -29,7 +30,7 @@ export interface ReferenceServerOptions {
 }
 
 /** The deliberate breaks the reference server can make (see test/ and the variant matrix). */
-export type Fault = 'no-auth';
+export type Fault = 'no-auth' | LoadFault;
 
 /** Everything a request handler needs; also what a fault-injecting variant wraps. */
 export interface PetStore {
@@ -174,7 +175,7 @@ export function createPetStore(options: ReferenceServerOptions): PetStore {
     sendError(res, 404, 'not_found', `no route for ${path}`);
   };
 
-  return { catalogue, handle };
+  return { catalogue, handle: withLoadFaults(handle, faults) };
 }
 
 /** A running reference server. */

@@ -1,0 +1,204 @@
+/** The load commands: `load PROFILE`, `run --load PROFILE` and `merge REPORT...`. */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { newRunId, verdictOf } from '../engine/run.js';
+import { DEFAULT_HTTP_OPTIONS, type HttpClientOptions } from '../http/client.js';
+import { loadContract } from '../loader/contract.js';
+import { loadProfile, LOAD_PROFILE_FOLDER, resolveProfilePath } from '../loader/load-profiles.js';
+import { packagePath, packageVersion } from '../loader/package-paths.js';
+import { addBaseline, buildLoadOutcome, executeLoad, type LoadOutcome } from '../load/load-run.js';
+import { aggregateRuns } from '../load/aggregate.js';
+import { readBaseline } from '../load/baseline.js';
+import { RunError } from '../model/errors.js';
+import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
+import { emptyCounts, type RunReport } from '../model/results.js';
+import { ConsoleReporter } from '../reporters/console-reporter.js';
+import { JsonReporter } from '../reporters/json-reporter.js';
+import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
+import { ReporterFanOut } from '../reporters/reporter.js';
+import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
+import { parseLoadFlags, shareFlag, type LoadFlags } from './args.js';
+
+/** The service a load goes to, resolved the way `run` resolves it. */
+export interface Target {
+  baseUrl: string | undefined;
+  apiKey: string;
+  ca: string | undefined;
+}
+
+/** The exit codes the load commands return (the CLI's own table). */
+export interface ExitCodes {
+  passed: number;
+  failed: number;
+  cannotRun: number;
+  interrupted: number;
+}
+
+/** While a load runs, Ctrl-C stops it and the run still reports; the CLI asks here before exiting at once. */
+export const interruption = {
+  controller: undefined as AbortController | undefined,
+  /** Stops a running load; false when none runs (the CLI then exits at once). */
+  request(): boolean {
+    if (this.controller === undefined || this.controller.signal.aborted) return false;
+    this.controller.abort();
+    return true;
+  },
+};
+
+function httpOptions(baseUrl: string, target: Target): HttpClientOptions {
+  return { ...DEFAULT_HTTP_OPTIONS, baseUrl, apiKey: target.apiKey, ...(target.ca === undefined ? {} : { ca: target.ca }) };
+}
+
+function recount(report: RunReport, strict: boolean): void {
+  report.counts = emptyCounts();
+  for (const check of report.checks) report.counts[check.outcome] += 1;
+  report.verdict = verdictOf(report.counts, strict);
+}
+
+async function withBaseline(outcome: LoadOutcome, flags: Pick<LoadFlags, 'baseline' | 'baseline-tolerance'>): Promise<LoadOutcome> {
+  if (flags.baseline === undefined) return outcome;
+  const baseline = await readBaseline(flags.baseline);
+  addBaseline(outcome, baseline, flags.baseline, shareFlag('baseline-tolerance', flags['baseline-tolerance'], outcome.report.profile.baselineTolerance));
+  return outcome;
+}
+
+/** Reads and validates a profile (a name under scenarios/load, or a file path) before any traffic. */
+export async function readProfile(argument: string): Promise<LoadProfile> {
+  const file = await resolveProfilePath(argument, packagePath('scenarios', LOAD_PROFILE_FOLDER));
+  return loadProfile(file, packagePath('schemas'), packagePath());
+}
+
+/** Runs a profile with Ctrl-C wired to a clean stop. */
+async function measure(profile: LoadProfile, http: HttpClientOptions, flags: LoadFlags | RunLoadFlags, progress: LoadConsoleReporter): Promise<LoadOutcome> {
+  const controller = new AbortController();
+  interruption.controller = controller;
+  try {
+    const outcome = await executeLoad({
+      profile,
+      http,
+      contract: await loadContract(packagePath('schemas')),
+      allowProductionLoad: flags['allow-production-load'] === true,
+      listener: progress,
+      signal: controller.signal,
+    });
+    return await withBaseline(outcome, flags);
+  } finally {
+    progress.onLoadEnd();
+    interruption.controller = undefined;
+  }
+}
+
+/** The flags of `run` that `run --load` reads. */
+export type RunLoadFlags = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-production-load'> & { load?: string };
+
+/** `run --load PROFILE`: adds the load result and its checks to the conformance report. */
+export async function addLoadToRun(report: RunReport, flags: RunLoadFlags, http: HttpClientOptions, strict: boolean, progress: LoadConsoleReporter): Promise<void> {
+  if (flags.load === undefined) return;
+  const outcome = await measure(await readProfile(flags.load), http, flags, progress);
+  report.checks.push(...outcome.checks);
+  report.load = outcome.report;
+  recount(report, strict);
+}
+
+/** Validates the profile of `run --load` before the run sends anything. */
+export async function checkRunProfile(flags: RunLoadFlags): Promise<void> {
+  if (flags.load !== undefined) await readProfile(flags.load);
+}
+
+function reportOf(load: LoadReport, checks: LoadOutcome['checks'], startedAt: Date, embedded: boolean, options: RunReport['meta']['options']): RunReport {
+  const finished = new Date();
+  const report: RunReport = {
+    reportVersion: 1,
+    meta: {
+      tool: { name: 'petstore-conformance', version: packageVersion() },
+      runId: newRunId(startedAt),
+      baseUrl: load.baseUrl,
+      embeddedServer: embedded,
+      startedAt: startedAt.toISOString(),
+      clock: startedAt.toISOString(),
+      suites: ['load'],
+      options,
+    },
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - startedAt.getTime(),
+    verdict: 'passed',
+    counts: emptyCounts(),
+    checks,
+    load,
+  };
+  recount(report, false);
+  return report;
+}
+
+async function publish(report: RunReport, flags: LoadFlags, loadConsole: LoadConsoleReporter, exit: ExitCodes): Promise<number> {
+  const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
+  const color = flags['no-color'] !== true && process.env['NO_COLOR'] === undefined && process.stdout.isTTY === true;
+  const fanOut = new ReporterFanOut([loadConsole, new ConsoleReporter({ stream: process.stdout, color, quiet: flags.quiet === true }), new JsonReporter(reportDir)]);
+  await fanOut.onRunStart(report.meta, report.checks);
+  await fanOut.onRunEnd(report);
+  for (const failure of fanOut.failures) process.stderr.write(`petstore-conformance: the ${failure.reporter} reporter failed: ${failure.message}\n`);
+  if (flags.quiet !== true) for (const file of fanOut.files) process.stdout.write(`report: ${path.relative(process.cwd(), file) || file}\n`);
+  if (report.load?.interrupted === true) return exit.interrupted;
+  const code = { passed: exit.passed, failed: exit.failed, incomplete: exit.cannotRun }[report.verdict];
+  return code === exit.passed && fanOut.failures.length > 0 ? exit.cannotRun : code;
+}
+
+/** `load PROFILE`: the profile alone against the service (or the embedded reference server). */
+export async function loadCommand(args: string[], resolveTarget: (flags: LoadFlags) => Promise<Target>, exit: ExitCodes): Promise<number> {
+  const { positionals, flags } = parseLoadFlags(args, 'load');
+  if (positionals.length !== 1) throw new RunError('ERR_USAGE', `'load' takes one profile (a name in scenarios/load or a file), got ${positionals.length}`);
+  const profile = await readProfile(positionals[0] as string);
+  const target = await resolveTarget(flags);
+  const startedAt = new Date();
+  const loadConsole = new LoadConsoleReporter({ stream: process.stdout, quiet: flags.quiet === true });
+  let server: RunningServer | undefined;
+  try {
+    if (target.baseUrl === undefined) {
+      server = await startReferenceServer({ apiKey: target.apiKey, host: '127.0.0.1', port: 0 }).catch((error: Error) => {
+        throw new RunError('ERR_SERVER_START', `cannot start the embedded reference server: ${error.message}`);
+      });
+    }
+    const baseUrl = target.baseUrl ?? (server as RunningServer).baseUrl;
+    const outcome = await measure(profile, httpOptions(baseUrl, target), flags, loadConsole);
+    const report = reportOf(outcome.report, outcome.checks, startedAt, server !== undefined, { profile: profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }) });
+    return await publish(report, flags, loadConsole, exit);
+  } finally {
+    await server?.close();
+  }
+}
+
+async function readLoadReport(file: string): Promise<LoadReport> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new RunError('ERR_CONFIG', `${file}: ${error instanceof SyntaxError ? 'not JSON' : `cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`}`);
+  }
+  const load = (value as { load?: LoadReport } | null)?.load;
+  if (!Array.isArray(load?.stages) || typeof load.profile?.name !== 'string' || load.stages.some((s) => !Array.isArray(s.raw))) {
+    throw new RunError('ERR_CONFIG', `${file}: not the report.json of a load run (no load.stages with raw results)`);
+  }
+  return load;
+}
+
+/** `merge REPORT...`: the raw results of runs made at once on several machines, aggregated and judged by the first one's thresholds. */
+export async function mergeCommand(args: string[], exit: ExitCodes): Promise<number> {
+  const { positionals, flags } = parseLoadFlags(args, 'merge');
+  if (positionals.length < 1) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
+  const loads = await Promise.all(positionals.map(readLoadReport));
+  const first = loads[0] as LoadReport;
+  const other = loads.find((l) => l.profile.name !== first.profile.name);
+  if (other) throw new RunError('ERR_USAGE', `cannot merge runs of different profiles ('${first.profile.name}' and '${other.profile.name}')`);
+  const stageCount = Math.min(...loads.map((l) => l.stages.length));
+  const stages: LoadStage[] = [];
+  for (let i = 0; i < stageCount; i++) {
+    const raw = loads.flatMap((l) => (l.stages[i] as LoadStage).raw);
+    const stage: LoadStage = { metrics: aggregateRuns(raw, first.baseUrl), breached: [], raw };
+    const rate = first.stages[i]?.rate;
+    if (rate !== undefined) stage.rate = rate * loads.length;
+    stages.push(stage);
+  }
+  const outcome = await withBaseline(buildLoadOutcome(first.profile, first.baseUrl, stages, loads.length), flags);
+  const report = reportOf(outcome.report, outcome.checks, new Date(), false, { merged: positionals });
+  return publish(report, flags, new LoadConsoleReporter({ stream: process.stdout, quiet: flags.quiet === true }), exit);
+}
