@@ -98,6 +98,9 @@ export async function addLoadToRun(report: RunReport, flags: RunLoadFlags, http:
   report.checks.push(...outcome.checks);
   report.load = outcome.report;
   recount(report, strict);
+  const finished = new Date();
+  report.finishedAt = finished.toISOString();
+  report.durationMs = finished.getTime() - new Date(report.meta.startedAt).getTime();
 }
 
 /** Validates the profile of `run --load` before the run sends anything. */

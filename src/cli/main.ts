@@ -92,7 +92,7 @@ async function runCommand(args: string[]): Promise<number> {
   await checkRunProfile(flags);
   const consoleReporter = new ConsoleReporter({ stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true });
   const loadConsole = new LoadConsoleReporter({ stream: process.stdout, quiet: flags.quiet === true });
-  const fanOut = new ReporterFanOut([consoleReporter, loadConsole, new JsonReporter(reportDir)]);
+  const fanOut = new ReporterFanOut([loadConsole, consoleReporter, new JsonReporter(reportDir)]);
   let server: RunningServer | undefined;
   try {
     if (baseUrl === undefined) {
