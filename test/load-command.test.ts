@@ -219,3 +219,17 @@ t.test('Ctrl-C stops a load cleanly: exit 130 and a report of what was measured'
   t.ok(report.load.metrics.responses > 0, 'what was measured is reported');
   t.ok(report.load.metrics.durationSeconds < 5, 'it stopped well before the planned 20 s');
 });
+
+t.test('run --load adds the profile to the conformance run against the embedded server: one report, exit 0', async (t) => {
+  const reports = await tempDir();
+  const result = await runCli(['run', '--load', await writeProfile(profileText()), '--report-dir', reports]);
+  t.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport & { load: LoadReport };
+  t.ok(report.checks.some((c) => c.id === 'listPets.auth.missing'), 'the conformance checks are there');
+  t.ok(report.checks.some((c) => c.id === 'load.short.p99'), 'and the load thresholds');
+  t.equal(report.counts.passed, report.checks.length);
+  t.equal(report.load.profile.name, 'short');
+  t.match(result.stdout, /load short: [^]*verdict: PASSED/);
+  const badProfile = await runCli(['run', '--load', 'nope', '--report-dir', reports]);
+  t.equal(badProfile.code, 2, 'a bad profile stops the run before the checks');
+});

@@ -93,7 +93,7 @@ export function judgeStages(profile: LoadProfile, stages: LoadStage[], violation
   const required = profile.ramp.require ?? profile.ramp.from;
   const failing = firstBreach !== undefined && (firstBreach.rate ?? 0) <= required;
   const judged = failing ? firstBreach : (stages.slice(0, firstBreach ? stages.indexOf(firstBreach) : stages.length).at(-1) ?? last);
-  const note = firstBreach === undefined ? `; held every stage up to ${highestRateHeld ?? 0}/s` : `; held up to ${highestRateHeld ?? 'no'} rate, broke ${firstBreach.breached.join(', ')} at ${firstBreach.rate ?? 0}/s (must hold ${required}/s)`;
+  const note = firstBreach === undefined ? `; held every stage up to ${highestRateHeld ?? 0}/s` : `; ${highestRateHeld === undefined ? 'held no stage' : `held up to ${highestRateHeld}/s`}, broke ${firstBreach.breached.join(', ')} at ${firstBreach.rate ?? 0}/s (must hold ${required}/s)`;
   const checks = thresholdChecks(profile, verdictsOf(judged), violations, ` at ${judged.rate ?? 0}/s${note}`);
   return highestRateHeld === undefined ? { metrics: judged.metrics, checks } : { metrics: judged.metrics, checks, highestRateHeld };
 }

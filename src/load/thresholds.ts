@@ -28,7 +28,8 @@ export interface ThresholdVerdict {
 
 /** The thresholds of a profile, the implicit ones included, in report order. */
 export function effectiveThresholds(profile: LoadProfile): Array<[Metric, Threshold]> {
-  const all = { ...IMPLICIT, ...profile.thresholds };
+  // A ramp stage holds only if it reaches its rate, so a ramp always judges rps.
+  const all = { ...IMPLICIT, ...(profile.ramp ? { rps: { min: 0 } } : {}), ...profile.thresholds };
   return METRICS.flatMap((metric) => (all[metric] === undefined ? [] : [[metric, all[metric]] as [Metric, Threshold]]));
 }
 
