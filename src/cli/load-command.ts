@@ -17,7 +17,7 @@ import { JsonReporter } from '../reporters/json-reporter.js';
 import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
-import { parseLoadFlags, shareFlag, type LoadFlags } from './args.js';
+import { HELP, parseLoadFlags, shareFlag, type LoadFlags } from './args.js';
 
 /** The service a load goes to, resolved the way `run` resolves it. */
 export interface Target {
@@ -68,8 +68,10 @@ export async function readProfile(argument: string): Promise<LoadProfile> {
   return loadProfile(file, packagePath('schemas'), packagePath());
 }
 
-/** Runs a profile with Ctrl-C wired to a clean stop. */
-async function measure(profile: LoadProfile, http: HttpClientOptions, flags: LoadFlags | RunLoadFlags, progress: LoadConsoleReporter): Promise<LoadOutcome> {
+const INTERRUPTED_EARLY = 'petstore-conformance: interrupted before the load was measured\n';
+
+/** Runs a profile with Ctrl-C wired to a clean stop; undefined when Ctrl-C came before anything was measured. */
+async function measure(profile: LoadProfile, http: HttpClientOptions, flags: LoadFlags | RunLoadFlags, progress: LoadConsoleReporter): Promise<LoadOutcome | undefined> {
   const controller = new AbortController();
   interruption.controller = controller;
   try {
@@ -82,6 +84,9 @@ async function measure(profile: LoadProfile, http: HttpClientOptions, flags: Loa
       signal: controller.signal,
     });
     return await withBaseline(outcome, flags);
+  } catch (error) {
+    if (controller.signal.aborted) return undefined;
+    throw error;
   } finally {
     progress.onLoadEnd();
     interruption.controller = undefined;
@@ -91,16 +96,21 @@ async function measure(profile: LoadProfile, http: HttpClientOptions, flags: Loa
 /** The flags of `run` that `run --load` reads. */
 export type RunLoadFlags = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-production-load'> & { load?: string };
 
-/** `run --load PROFILE`: adds the load result and its checks to the conformance report. */
-export async function addLoadToRun(report: RunReport, flags: RunLoadFlags, http: HttpClientOptions, strict: boolean, progress: LoadConsoleReporter): Promise<void> {
-  if (flags.load === undefined) return;
+/** `run --load PROFILE`: adds the load result and its checks to the conformance report; true when Ctrl-C stopped the load. */
+export async function addLoadToRun(report: RunReport, flags: RunLoadFlags, http: HttpClientOptions, strict: boolean, progress: LoadConsoleReporter): Promise<boolean> {
+  if (flags.load === undefined) return false;
   const outcome = await measure(await readProfile(flags.load), http, flags, progress);
+  if (outcome === undefined) {
+    process.stderr.write(INTERRUPTED_EARLY);
+    return true;
+  }
   report.checks.push(...outcome.checks);
   report.load = outcome.report;
   recount(report, strict);
   const finished = new Date();
   report.finishedAt = finished.toISOString();
   report.durationMs = finished.getTime() - new Date(report.meta.startedAt).getTime();
+  return outcome.report.interrupted;
 }
 
 /** Validates the profile of `run --load` before the run sends anything. */
@@ -133,6 +143,11 @@ function reportOf(load: LoadReport, checks: LoadOutcome['checks'], startedAt: Da
   return report;
 }
 
+function help(exit: ExitCodes): number {
+  process.stdout.write(HELP);
+  return exit.passed;
+}
+
 async function publish(report: RunReport, flags: LoadFlags, loadConsole: LoadConsoleReporter, exit: ExitCodes): Promise<number> {
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const color = flags['no-color'] !== true && process.env['NO_COLOR'] === undefined && process.stdout.isTTY === true;
@@ -149,6 +164,7 @@ async function publish(report: RunReport, flags: LoadFlags, loadConsole: LoadCon
 /** `load PROFILE`: the profile alone against the service (or the embedded reference server). */
 export async function loadCommand(args: string[], resolveTarget: (flags: LoadFlags) => Promise<Target>, exit: ExitCodes): Promise<number> {
   const { positionals, flags } = parseLoadFlags(args, 'load');
+  if (flags.help === true) return help(exit);
   if (positionals.length !== 1) throw new RunError('ERR_USAGE', `'load' takes one profile (a name in scenarios/load or a file), got ${positionals.length}`);
   const profile = await readProfile(positionals[0] as string);
   const target = await resolveTarget(flags);
@@ -163,6 +179,10 @@ export async function loadCommand(args: string[], resolveTarget: (flags: LoadFla
     }
     const baseUrl = target.baseUrl ?? (server as RunningServer).baseUrl;
     const outcome = await measure(profile, httpOptions(baseUrl, target), flags, loadConsole);
+    if (outcome === undefined) {
+      process.stderr.write(INTERRUPTED_EARLY);
+      return exit.interrupted;
+    }
     const report = reportOf(outcome.report, outcome.checks, startedAt, server !== undefined, { profile: profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }) });
     return await publish(report, flags, loadConsole, exit);
   } finally {
@@ -187,6 +207,7 @@ async function readLoadReport(file: string): Promise<LoadReport> {
 /** `merge REPORT...`: the raw results of runs made at once on several machines, aggregated and judged by the first one's thresholds. */
 export async function mergeCommand(args: string[], exit: ExitCodes): Promise<number> {
   const { positionals, flags } = parseLoadFlags(args, 'merge');
+  if (flags.help === true) return help(exit);
   if (positionals.length < 1) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
   const loads = await Promise.all(positionals.map(readLoadReport));
   const first = loads[0] as LoadReport;

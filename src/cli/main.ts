@@ -132,11 +132,11 @@ async function runCommand(args: string[]): Promise<number> {
       },
     };
     const report: RunReport = await executeRun(inputs, settings, fanOut);
-    await addLoadToRun(report, flags, { ...settings.http, connections: DEFAULT_HTTP_OPTIONS.connections }, settings.strict, loadConsole);
+    const loadInterrupted = await addLoadToRun(report, flags, settings.http, settings.strict, loadConsole);
     await fanOut.onRunEnd(report);
     for (const failure of fanOut.failures) process.stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
     if (flags.quiet !== true) for (const file of fanOut.files) process.stdout.write(`report: ${path.relative(process.cwd(), file) || file}\n`);
-    if (report.load?.interrupted === true) return EXIT.interrupted;
+    if (loadInterrupted) return EXIT.interrupted;
     const code = { passed: EXIT.passed, failed: EXIT.failed, incomplete: EXIT.cannotRun }[report.verdict];
     return code === EXIT.passed && fanOut.failures.length > 0 ? EXIT.cannotRun : code;
   } finally {

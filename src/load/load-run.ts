@@ -141,7 +141,7 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadOutcome>
   let budget = profile.maxRequests;
   const firstRate = stageRates(profile)[0];
   if (profile.warmup > 0 && options.signal?.aborted !== true) {
-    const warm = await runStage({ ...common, ...(firstRate === undefined ? {} : { rate: firstRate }), durationSeconds: profile.warmup, maxRequests: budget });
+    const warm = await runStage({ ...common, profileName: `${profile.name} (warm-up)`, ...(firstRate === undefined ? {} : { rate: firstRate }), durationSeconds: profile.warmup, maxRequests: budget });
     budget -= requestsOf(warm);
   }
   const deadline = performance.now() + profile.duration * 1000;

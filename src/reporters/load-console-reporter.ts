@@ -44,7 +44,7 @@ export class LoadConsoleReporter implements Reporter, LoadListener {
   onLoadProgress(p: LoadProgress): void {
     if (this.options.quiet || this.options.stream.isTTY !== true) return;
     const rate = p.rate === undefined ? '' : ` (target ${p.rate}/s)`;
-    this.options.stream.write(`\r\u001b[Kload ${p.profile}: ${p.elapsedSeconds.toFixed(0)}/${p.plannedSeconds} s, ${p.responses} responses, ${p.rps} req/s${rate}`);
+    this.options.stream.write(`\r\u001b[Kload ${p.profile}: ${p.elapsedSeconds.toFixed(0)}/${p.plannedSeconds.toFixed(0)} s, ${p.responses} responses, ${p.rps} req/s${rate}`);
     this.progressShown = true;
   }
 
