@@ -20,9 +20,9 @@ t.test('runs merge by their histograms: counts and rates add up, percentiles com
   t.equal(both.responses, one.responses + two.responses);
   t.equal(both.requests, one.requests + two.requests);
   t.ok(Math.abs(both.rps - (one.rps + two.rps)) < 1, 'machines ran at once: rates add up');
-  t.ok(one.latency.p50 >= 80 && two.latency.p50 < 80, 'the slow server is slow');
+  t.ok(one.latency.p50 >= 250 && two.latency.p50 < 250, 'the slow server is slow');
   t.equal(both.latency.max, Math.max(one.latency.max, two.latency.max));
-  t.ok(both.latency.p99 >= 80, 'the slow tail survives the merge');
+  t.ok(both.latency.p99 >= 250, 'the slow tail survives the merge');
   t.ok(two.requests <= 300, 'bounded by the request budget');
   t.same(a.autocannon, JSON.parse(JSON.stringify(a.autocannon)), 'the raw result is plain JSON');
   aggregateRuns([a, b], slow.baseUrl);

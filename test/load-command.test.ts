@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { LoadReport } from '../src/model/load.js';
 import type { RunReport } from '../src/model/results.js';
-import { createPetStore, startReferenceServer, type Fault } from '../src/server/reference-server.js';
+import { createPetStore, listen, startReferenceServer, type Fault } from '../src/server/reference-server.js';
 import { cli, root, runCli, tempDir } from './helpers.js';
 
 const KEY = 'load-secret-key-7c1d9e';
@@ -25,7 +25,7 @@ queries:
   - { status: available, weight: 1 }
 sampling: { first: 100, every: 10 }
 thresholds:
-  p99: { max: 50 }
+  p99: { max: 150 }
   non2xx: { max: 0 }
   errors: { max: 0 }
 ${extra}`;
@@ -85,7 +85,7 @@ t.test('a slow server fails the p99 threshold, and only that one', async (t) => 
   t.equal(seen['load.short.p99'], 'failed');
   t.equal(seen['load.short.non2xx'], 'passed');
   t.equal(seen['load.short.errors'], 'passed');
-  t.ok(report.load.metrics.latency.p99 >= 80);
+  t.ok(report.load.metrics.latency.p99 >= 250);
 });
 
 t.test('sampled validation catches a pet of the wrong status under load and keeps the evidence', async (t) => {
@@ -104,7 +104,7 @@ t.test('sampled validation catches a pet of the wrong status under load and keep
 
 t.test('a profile with mistakes stops before any traffic: every problem at file:line:col, exit 2', async (t) => {
   const profile = await writeProfile(
-    profileText().replace('  - { weight: 2 }', '  - { weight: 2, stauts: sold }').replace('  p99: { max: 50 }', '  p98: { max: 50 }'),
+    profileText().replace('  - { weight: 2 }', '  - { weight: 2, stauts: sold }').replace('  p99: { max: 150 }', '  p98: { max: 50 }'),
     'broken.yaml',
   );
   const result = await runCli(['load', profile, '--base-url', 'http://127.0.0.1:9/v1'], { PETSTORE_API_KEY: KEY });
@@ -190,10 +190,14 @@ t.test('--baseline compares with an earlier run and fails on a regression beyond
   t.equal(first.code, 0);
   const dir = await tempDir();
   const baselineFile = path.join(dir, 'baseline.json');
-  await writeFile(baselineFile, JSON.stringify(first.report));
-  const same = await loadAgainst([], profile, ['--baseline', baselineFile, '--baseline-tolerance', '5']);
-  t.equal(same.code, 0, same.stdout);
-  t.same(same.report.load.baseline?.comparisons.map((c) => c.metric), ['p50', 'p99', 'rps', 'errorRate']);
+  // Baselines far from what this machine does, so that the verdict does not hang on timing.
+  const slowerBaseline = structuredClone(first.report);
+  slowerBaseline.load.metrics = { ...slowerBaseline.load.metrics, rps: 1, latency: { ...slowerBaseline.load.metrics.latency, p50: 5000, p99: 5000 } };
+  await writeFile(baselineFile, JSON.stringify(slowerBaseline));
+  const better = await loadAgainst([], profile, ['--baseline', baselineFile, '--baseline-tolerance', '0.05']);
+  t.equal(better.code, 0, better.stdout);
+  t.same(better.report.load.baseline?.comparisons.map((c) => [c.metric, c.regressed]), [['p50', false], ['p99', false], ['rps', false], ['errorRate', false]]);
+  t.equal(better.report.load.baseline?.tolerance, 0.05, '--baseline-tolerance overrides the profile');
   const faster = structuredClone(first.report);
   faster.load.metrics.rps = first.report.load.metrics.rps * 100;
   await writeFile(baselineFile, JSON.stringify(faster));
@@ -204,20 +208,32 @@ t.test('--baseline compares with an earlier run and fails on a regression beyond
 });
 
 t.test('Ctrl-C stops a load cleanly: exit 130 and a report of what was measured', async (t) => {
-  const server = await startReferenceServer({ apiKey: KEY });
+  let served = 0;
+  const store = createPetStore({ apiKey: KEY });
+  const server = await listen((req, res) => {
+    served += 1;
+    store.handle(req, res);
+  });
   t.teardown(() => server.close());
   const profile = await writeProfile(profileText().replace('duration: 1', 'duration: 20').replace('maxRequests: 4000', 'maxRequests: 400000'));
   const reports = await tempDir();
   const child = spawn(process.execPath, [cli, 'load', profile, '--base-url', server.baseUrl, '--report-dir', reports], { env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: 'ignore' });
   const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  setTimeout(() => child.kill('SIGINT'), 1_200);
+  // Ctrl-C once the load is well under way, however slowly the machine started the CLI.
+  const poll = setInterval(() => {
+    if (served > 300) {
+      clearInterval(poll);
+      child.kill('SIGINT');
+    }
+  }, 20);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(killer);
+  clearInterval(poll);
   t.equal(code, 130);
   const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { load: LoadReport };
   t.equal(report.load.interrupted, true);
   t.ok(report.load.metrics.responses > 0, 'what was measured is reported');
-  t.ok(report.load.metrics.durationSeconds < 5, 'it stopped well before the planned 20 s');
+  t.ok(report.load.metrics.durationSeconds < 10, 'it stopped well before the planned 20 s');
 });
 
 t.test('run --load adds the profile to the conformance run against the embedded server: one report, exit 0', async (t) => {

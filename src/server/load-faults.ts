@@ -3,7 +3,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { isJsonObject, parseExactJson, stringifyExactJson } from '../model/json.js';
 
 /**
- * `load-flaky-500`: every 10th request answers 500. `load-slow`: every answer waits 80 ms.
+ * `load-flaky-500`: every 10th request answers 500. `load-slow`: every answer waits 250 ms.
  * `load-wrong-status`: every 5th filtered listing holds one pet of another status.
  */
 export type LoadFault = 'load-flaky-500' | 'load-slow' | 'load-wrong-status';
@@ -12,7 +12,7 @@ export type LoadFault = 'load-flaky-500' | 'load-slow' | 'load-wrong-status';
 export const LOAD_FAULTS: readonly LoadFault[] = ['load-flaky-500', 'load-slow', 'load-wrong-status'];
 
 const FLAKY_EVERY = 10;
-const SLOW_MS = 80;
+const SLOW_MS = 250;
 const WRONG_EVERY = 5;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
