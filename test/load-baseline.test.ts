@@ -5,20 +5,9 @@ import { compareWithBaseline, errorRate, readBaseline } from '../src/load/baseli
 import type { LoadMetrics } from '../src/model/load.js';
 import { RunError } from '../src/model/errors.js';
 import { tempDir } from './helpers.js';
+import { metricsOf } from './load-fixtures.js';
 
-const base: LoadMetrics = {
-  requests: 10_000,
-  responses: 10_000,
-  durationSeconds: 10,
-  rps: 1000,
-  latency: { p50: 10, p90: 20, p99: 50, max: 90, mean: 12 },
-  errors: 0,
-  timeouts: 0,
-  non2xx: 0,
-  mismatches: 0,
-  sampled: 200,
-  statusCodes: { '200': 10_000 },
-};
+const base = metricsOf();
 
 const regressed = (current: LoadMetrics, tolerance = 0.1): string[] => compareWithBaseline(base, current, tolerance).filter((c) => c.regressed).map((c) => c.metric);
 

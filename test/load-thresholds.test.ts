@@ -1,8 +1,9 @@
 import t from 'tap';
-import type { LoadMetrics, LoadProfile } from '../src/model/load.js';
+import type { LoadProfile } from '../src/model/load.js';
 import { effectiveThresholds, judgeThreshold, thresholdChecks } from '../src/load/thresholds.js';
+import { metricsOf } from './load-fixtures.js';
 
-const metrics: LoadMetrics = {
+const metrics = metricsOf({
   requests: 1000,
   responses: 998,
   durationSeconds: 2,
@@ -11,10 +12,8 @@ const metrics: LoadMetrics = {
   errors: 2,
   timeouts: 1,
   non2xx: 5,
-  mismatches: 0,
-  sampled: 40,
   statusCodes: { '200': 993, '500': 5 },
-};
+});
 
 const profile = {
   name: 'demo',
