@@ -3,7 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../src/loader/contract.js';
 import { loadProfile } from '../src/loader/load-profiles.js';
-import { executeLoad, refuseProduction } from '../src/load/load-run.js';
+import { executeLoad, judgeStages, refuseProduction } from '../src/load/load-run.js';
+import { metricsOf } from './load-fixtures.js';
 import { DEFAULT_HTTP_OPTIONS } from '../src/http/client.js';
 import { RunError } from '../src/model/errors.js';
 import { startReferenceServer, type Fault } from '../src/server/reference-server.js';
@@ -50,7 +51,7 @@ t.test('a ramp stops at the first stage that breaks a bound and reports the high
   t.same(slow.report.stages.map((s) => s.rate), [5, 35], 'the ramp stopped at the first breach');
   t.same(slow.report.stages.at(-1)?.breached, ['rps'], 'the 35/s stage did not reach its rate');
   t.ok(slow.checks.every((c) => c.outcome === 'passed'), 'the rate the profile requires (5/s) held');
-  t.match(slow.checks.find((c) => c.id === 'load.ramp.rps')?.assertions[0]?.message, /broke rps at 35\/s/);
+  t.match(slow.checks.find((c) => c.id === 'load.ramp.capacity')?.assertions[0]?.message, /the highest rate that held is 5\/s; 35\/s broke rps/);
 });
 
 t.test('a ramp that holds every stage reports the last rate', async (t) => {
@@ -66,4 +67,14 @@ t.test('production is matched by origin and path prefix', async (t) => {
   t.doesNotThrow(() => refuseProduction(profile, 'https://api.example.com/v1', true));
   t.doesNotThrow(() => refuseProduction(profile, 'https://staging.example.com/v1', false));
   t.doesNotThrow(() => refuseProduction(profile, 'https://api.example.com/v10', false));
+});
+
+t.test('a ramp that ended before the rate it must hold cannot pass: the capacity check errors', async (t) => {
+  const profile = await profileFrom(ramp.replace('require: 5', 'require: 65'));
+  const stage = { rate: 5, metrics: metricsOf({ rps: 5, requests: 5, responses: 5 }), breached: [], raw: [] };
+  const judged = judgeStages(profile, [stage], []);
+  t.equal(judged.highestRateHeld, 5);
+  const capacity = judged.checks.find((c) => c.id === 'load.ramp.capacity');
+  t.equal(capacity?.outcome, 'errored');
+  t.match(capacity?.reason, /the ramp ended before 65\/s/);
 });

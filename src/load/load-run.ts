@@ -3,13 +3,13 @@ import { HttpClient, TransportError, type HttpClientOptions } from '../http/clie
 import { makeRedactor } from '../http/credentials.js';
 import type { Contract } from '../loader/contract.js';
 import { RunError } from '../model/errors.js';
-import type { LoadListener, LoadMetrics, LoadProfile, LoadReport, LoadStage, Metric, RawLoadRun } from '../model/load.js';
+import type { LoadListener, LoadMetrics, LoadProfile, LoadReport, LoadStage, RawLoadRun, Ramp } from '../model/load.js';
 import type { CheckResult } from '../model/results.js';
 import { aggregateRuns } from './aggregate.js';
 import { baselineChecks, compareWithBaseline } from './baseline.js';
 import { runStage, type StageOptions } from './runner.js';
 import { ResponseSampler } from './sampler.js';
-import { judgeAll, thresholdChecks, type ThresholdVerdict } from './thresholds.js';
+import { judgeAll, loadCheck, thresholdChecks, type ThresholdVerdict } from './thresholds.js';
 
 /** A ramp stage holds only when it reaches this share of its target rate. */
 const RATE_HELD_SHARE = 0.9;
@@ -81,20 +81,31 @@ function rpsFloor(profile: LoadProfile, rate: number | undefined): number {
   return profile.ramp && rate !== undefined ? Math.floor(rate * RATE_HELD_SHARE) : 0;
 }
 
+/** The capacity check of a ramp: did the rate the service must hold hold? Errored when the ramp ended before reaching it. */
+function capacityCheck(profile: LoadProfile, ramp: Ramp, held: number | undefined, breach: LoadStage | undefined): CheckResult {
+  const required = ramp.require ?? ramp.from;
+  const heldText = held === undefined ? 'no stage held' : `the highest rate that held is ${held}/s`;
+  const breachText = breach === undefined ? '' : `; ${breach.rate ?? 0}/s broke ${breach.breached.join(', ')}`;
+  const outcome = breach !== undefined && (breach.rate ?? 0) <= required ? 'failed' : (held ?? 0) >= required ? 'passed' : 'errored';
+  const ended = outcome === 'errored' ? ` (the ramp ended before ${required}/s: duration, request budget or Ctrl-C)` : '';
+  const source = profile.thresholdSources.rps ?? { file: profile.file, line: 1, column: 1 };
+  return loadCheck(profile, 'capacity', `holds at least ${required}/s`, source, outcome, `${heldText}${breachText}${ended}`);
+}
+
 /** Judges the stages: a constant profile by its one stage; a ramp by the first breach at or below the rate it must hold. */
 export function judgeStages(profile: LoadProfile, stages: LoadStage[], violations: LoadReport['violations']): { metrics: LoadMetrics; checks: CheckResult[]; highestRateHeld?: number } {
   const verdictsOf = (stage: LoadStage): ThresholdVerdict[] => judgeAll(profile, stage.metrics, rpsFloor(profile, stage.rate));
-  for (const stage of stages) stage.breached = verdictsOf(stage).filter((v) => !v.ok).map((v) => v.metric as Metric);
+  for (const stage of stages) stage.breached = verdictsOf(stage).filter((v) => !v.ok).map((v) => v.metric);
   const last = stages.at(-1) as LoadStage;
   if (!profile.ramp) return { metrics: last.metrics, checks: thresholdChecks(profile, verdictsOf(last), violations) };
-  const held = stages.filter((s) => s.breached.length === 0);
-  const firstBreach = stages.find((s) => s.breached.length > 0);
-  const highestRateHeld = firstBreach === undefined ? held.at(-1)?.rate : stages.slice(0, stages.indexOf(firstBreach)).at(-1)?.rate;
-  const required = profile.ramp.require ?? profile.ramp.from;
-  const failing = firstBreach !== undefined && (firstBreach.rate ?? 0) <= required;
-  const judged = failing ? firstBreach : (stages.slice(0, firstBreach ? stages.indexOf(firstBreach) : stages.length).at(-1) ?? last);
-  const note = firstBreach === undefined ? `; held every stage up to ${highestRateHeld ?? 0}/s` : `; ${highestRateHeld === undefined ? 'held no stage' : `held up to ${highestRateHeld}/s`}, broke ${firstBreach.breached.join(', ')} at ${firstBreach.rate ?? 0}/s (must hold ${required}/s)`;
-  const checks = thresholdChecks(profile, verdictsOf(judged), violations, ` at ${judged.rate ?? 0}/s${note}`);
+  const breachIndex = stages.findIndex((s) => s.breached.length > 0);
+  const breach = breachIndex === -1 ? undefined : stages[breachIndex];
+  const held = breachIndex === -1 ? stages : stages.slice(0, breachIndex);
+  const highestRateHeld = held.at(-1)?.rate;
+  // A breach at or below the rate the service must hold fails the thresholds; one above it only marks the capacity.
+  const mustHold = breach !== undefined && (breach.rate ?? 0) <= (profile.ramp.require ?? profile.ramp.from);
+  const judged = mustHold ? (breach as LoadStage) : (held.at(-1) ?? last);
+  const checks = [...thresholdChecks(profile, verdictsOf(judged), violations, ` at ${judged.rate ?? 0}/s`), capacityCheck(profile, profile.ramp, highestRateHeld, breach)];
   return highestRateHeld === undefined ? { metrics: judged.metrics, checks } : { metrics: judged.metrics, checks, highestRateHeld };
 }
 

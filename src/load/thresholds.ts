@@ -83,7 +83,8 @@ export function loadCheck(profile: LoadProfile, idSuffix: string, title: string,
     outcome,
     durationMs: 0,
     ...(outcome === 'passed' ? {} : { reason: message }),
-    assertions: [details.length > 0 ? { ...assertion, details } : assertion],
+    // Errored means not judged: there is no assertion to report, only the reason.
+    assertions: outcome === 'errored' ? [] : [details.length > 0 ? { ...assertion, details } : assertion],
     exchanges: [],
     retries: 0,
   };
