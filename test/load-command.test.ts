@@ -117,6 +117,13 @@ t.test('a profile with mistakes stops before any traffic: every problem at file:
   const exclusive = await runCli(['load', both], {});
   t.equal(exclusive.code, 2);
   t.match(exclusive.stderr, /both\.yaml:15:7: 'rate' and 'ramp' exclude each other/);
+  const goodProfile = await writeProfile(profileText());
+  const noBaseline = await runCli(['load', goodProfile, '--base-url', 'http://127.0.0.1:9/v1', '--baseline', '/nonexistent/report.json'], { PETSTORE_API_KEY: KEY });
+  t.equal(noBaseline.code, 2);
+  t.match(noBaseline.stderr, /^petstore-conformance: --baseline \/nonexistent\/report\.json: cannot read \(ENOENT\)\n$/, 'checked before any traffic');
+  const badTolerance = await runCli(['run', '--load', goodProfile, '--baseline-tolerance', 'lots'], {});
+  t.equal(badTolerance.code, 2);
+  t.match(badTolerance.stderr, /--baseline-tolerance must be a share such as 0\.1/);
   const unknown = await runCli(['load', 'no-such-profile'], {});
   t.equal(unknown.code, 2);
   t.match(unknown.stderr, /unknown load profile 'no-such-profile'; the profiles are: nightly, smoke, stress/);

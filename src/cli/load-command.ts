@@ -10,7 +10,7 @@ import { addBaseline, buildLoadOutcome, executeLoad, type LoadOutcome } from '..
 import { aggregateRuns } from '../load/aggregate.js';
 import { readBaseline } from '../load/baseline.js';
 import { RunError } from '../model/errors.js';
-import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
+import type { LoadMetrics, LoadProfile, LoadReport, LoadStage } from '../model/load.js';
 import { emptyCounts, type RunReport } from '../model/results.js';
 import { ConsoleReporter } from '../reporters/console-reporter.js';
 import { JsonReporter } from '../reporters/json-reporter.js';
@@ -55,35 +55,50 @@ function recount(report: RunReport, strict: boolean): void {
   report.verdict = verdictOf(report.counts, strict);
 }
 
-async function withBaseline(outcome: LoadOutcome, flags: Pick<LoadFlags, 'baseline' | 'baseline-tolerance'>): Promise<LoadOutcome> {
-  if (flags.baseline === undefined) return outcome;
-  const baseline = await readBaseline(flags.baseline);
-  addBaseline(outcome, baseline, flags.baseline, shareFlag('baseline-tolerance', flags['baseline-tolerance'], outcome.report.profile.baselineTolerance));
-  return outcome;
+/** The flags of `run` that `run --load` reads. */
+export type RunLoadFlags = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-production-load'> & { load?: string };
+
+/** Everything a load needs from the user, read and validated before any traffic. */
+export interface LoadInputs {
+  profile: LoadProfile;
+  allowProductionLoad: boolean;
+  baseline?: { file: string; metrics: LoadMetrics; tolerance: number };
 }
 
-/** Reads and validates a profile (a name under scenarios/load, or a file path) before any traffic. */
-export async function readProfile(argument: string): Promise<LoadProfile> {
+async function readProfile(argument: string): Promise<LoadProfile> {
   const file = await resolveProfilePath(argument, packagePath('scenarios', LOAD_PROFILE_FOLDER));
   return loadProfile(file, packagePath('schemas'), packagePath());
+}
+
+/** Reads the profile (a name under scenarios/load, or a file path) and the baseline; any problem is exit 2 before traffic. */
+async function readLoadInputs(profile: LoadProfile, flags: RunLoadFlags): Promise<LoadInputs> {
+  const inputs: LoadInputs = { profile, allowProductionLoad: flags['allow-production-load'] === true };
+  const tolerance = shareFlag('baseline-tolerance', flags['baseline-tolerance'], profile.baselineTolerance);
+  if (flags.baseline !== undefined) inputs.baseline = { file: flags.baseline, metrics: await readBaseline(flags.baseline), tolerance };
+  return inputs;
+}
+
+function withBaseline(outcome: LoadOutcome, inputs: LoadInputs): LoadOutcome {
+  if (inputs.baseline) addBaseline(outcome, inputs.baseline.metrics, inputs.baseline.file, inputs.baseline.tolerance);
+  return outcome;
 }
 
 const INTERRUPTED_EARLY = 'petstore-conformance: interrupted before the load was measured\n';
 
 /** Runs a profile with Ctrl-C wired to a clean stop; undefined when Ctrl-C came before anything was measured. */
-async function measure(profile: LoadProfile, http: HttpClientOptions, flags: LoadFlags | RunLoadFlags, progress: LoadConsoleReporter): Promise<LoadOutcome | undefined> {
+async function measure(inputs: LoadInputs, http: HttpClientOptions, progress: LoadConsoleReporter): Promise<LoadOutcome | undefined> {
   const controller = new AbortController();
   interruption.controller = controller;
   try {
     const outcome = await executeLoad({
-      profile,
+      profile: inputs.profile,
       http,
       contract: await loadContract(packagePath('schemas')),
-      allowProductionLoad: flags['allow-production-load'] === true,
+      allowProductionLoad: inputs.allowProductionLoad,
       listener: progress,
       signal: controller.signal,
     });
-    return await withBaseline(outcome, flags);
+    return withBaseline(outcome, inputs);
   } catch (error) {
     if (controller.signal.aborted) return undefined;
     throw error;
@@ -93,13 +108,15 @@ async function measure(profile: LoadProfile, http: HttpClientOptions, flags: Loa
   }
 }
 
-/** The flags of `run` that `run --load` reads. */
-export type RunLoadFlags = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-production-load'> & { load?: string };
+/** The inputs of `run --load PROFILE`, read before the run sends anything; undefined without --load. */
+export async function prepareRunLoad(flags: RunLoadFlags): Promise<LoadInputs | undefined> {
+  return flags.load === undefined ? undefined : readLoadInputs(await readProfile(flags.load), flags);
+}
 
 /** `run --load PROFILE`: adds the load result and its checks to the conformance report; true when Ctrl-C stopped the load. */
-export async function addLoadToRun(report: RunReport, flags: RunLoadFlags, http: HttpClientOptions, strict: boolean, progress: LoadConsoleReporter): Promise<boolean> {
-  if (flags.load === undefined) return false;
-  const outcome = await measure(await readProfile(flags.load), http, flags, progress);
+export async function addLoadToRun(report: RunReport, inputs: LoadInputs | undefined, http: HttpClientOptions, strict: boolean, progress: LoadConsoleReporter): Promise<boolean> {
+  if (inputs === undefined) return false;
+  const outcome = await measure(inputs, http, progress);
   if (outcome === undefined) {
     process.stderr.write(INTERRUPTED_EARLY);
     return true;
@@ -111,11 +128,6 @@ export async function addLoadToRun(report: RunReport, flags: RunLoadFlags, http:
   report.finishedAt = finished.toISOString();
   report.durationMs = finished.getTime() - new Date(report.meta.startedAt).getTime();
   return outcome.report.interrupted;
-}
-
-/** Validates the profile of `run --load` before the run sends anything. */
-export async function checkRunProfile(flags: RunLoadFlags): Promise<void> {
-  if (flags.load !== undefined) await readProfile(flags.load);
 }
 
 function reportOf(load: LoadReport, checks: LoadOutcome['checks'], startedAt: Date, embedded: boolean, options: RunReport['meta']['options']): RunReport {
@@ -166,7 +178,7 @@ export async function loadCommand(args: string[], resolveTarget: (flags: LoadFla
   const { positionals, flags } = parseLoadFlags(args, 'load');
   if (flags.help === true) return help(exit);
   if (positionals.length !== 1) throw new RunError('ERR_USAGE', `'load' takes one profile (a name in scenarios/load or a file), got ${positionals.length}`);
-  const profile = await readProfile(positionals[0] as string);
+  const inputs = await readLoadInputs(await readProfile(positionals[0] as string), flags);
   const target = await resolveTarget(flags);
   const startedAt = new Date();
   const loadConsole = new LoadConsoleReporter({ stream: process.stdout, quiet: flags.quiet === true });
@@ -178,12 +190,12 @@ export async function loadCommand(args: string[], resolveTarget: (flags: LoadFla
       });
     }
     const baseUrl = target.baseUrl ?? (server as RunningServer).baseUrl;
-    const outcome = await measure(profile, httpOptions(baseUrl, target), flags, loadConsole);
+    const outcome = await measure(inputs, httpOptions(baseUrl, target), loadConsole);
     if (outcome === undefined) {
       process.stderr.write(INTERRUPTED_EARLY);
       return exit.interrupted;
     }
-    const report = reportOf(outcome.report, outcome.checks, startedAt, server !== undefined, { profile: profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }) });
+    const report = reportOf(outcome.report, outcome.checks, startedAt, server !== undefined, { profile: inputs.profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }) });
     return await publish(report, flags, loadConsole, exit);
   } finally {
     await server?.close();
@@ -222,7 +234,7 @@ export async function mergeCommand(args: string[], exit: ExitCodes): Promise<num
     if (rate !== undefined) stage.rate = rate * loads.length;
     stages.push(stage);
   }
-  const outcome = await withBaseline(buildLoadOutcome(first.profile, first.baseUrl, stages, loads.length), flags);
+  const outcome = withBaseline(buildLoadOutcome(first.profile, first.baseUrl, stages, loads.length), await readLoadInputs(first.profile, flags));
   const report = reportOf(outcome.report, outcome.checks, new Date(), false, { merged: positionals });
   return publish(report, flags, new LoadConsoleReporter({ stream: process.stdout, quiet: flags.quiet === true }), exit);
 }

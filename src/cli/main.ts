@@ -15,7 +15,7 @@ import { ReporterFanOut } from '../reporters/reporter.js';
 import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { dateFlag, HELP, intFlag, parseRunFlags, parseServeFlags, splitCommand, type LoadFlags, type RunFlags } from './args.js';
-import { addLoadToRun, checkRunProfile, interruption, loadCommand, mergeCommand, type Target } from './load-command.js';
+import { addLoadToRun, interruption, loadCommand, mergeCommand, prepareRunLoad, type Target } from './load-command.js';
 
 /** Exit codes, as the README documents them. */
 export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: 130 } as const;
@@ -89,7 +89,7 @@ async function runCommand(args: string[]): Promise<number> {
     { schemasDir: packagePath('schemas'), scenarioDirs: [packagePath('scenarios'), ...(flags.scenarios ?? []).map((d) => path.resolve(d))], suitesDir: packagePath('suites'), displayRoot: packagePath() },
     selectedSuites,
   );
-  await checkRunProfile(flags);
+  const load = await prepareRunLoad(flags);
   const consoleReporter = new ConsoleReporter({ stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true });
   const loadConsole = new LoadConsoleReporter({ stream: process.stdout, quiet: flags.quiet === true });
   const fanOut = new ReporterFanOut([loadConsole, consoleReporter, new JsonReporter(reportDir)]);
@@ -132,7 +132,7 @@ async function runCommand(args: string[]): Promise<number> {
       },
     };
     const report: RunReport = await executeRun(inputs, settings, fanOut);
-    const loadInterrupted = await addLoadToRun(report, flags, settings.http, settings.strict, loadConsole);
+    const loadInterrupted = await addLoadToRun(report, load, settings.http, settings.strict, loadConsole);
     await fanOut.onRunEnd(report);
     for (const failure of fanOut.failures) process.stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
     if (flags.quiet !== true) for (const file of fanOut.files) process.stdout.write(`report: ${path.relative(process.cwd(), file) || file}\n`);

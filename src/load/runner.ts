@@ -101,7 +101,8 @@ export async function runStage(options: StageOptions): Promise<RawLoadRun> {
     let ceiling: NodeJS.Timeout | undefined;
     const stop = (): void => {
       stopped = true;
-      instance.stop();
+      // An instance that failed autocannon's own validation never started and has nothing to stop.
+      (instance as Partial<autocannon.Instance>).stop?.();
     };
     const instance = autocannon(opts, (error: Error | null, result: unknown) => {
       clearTimeout(ceiling);
