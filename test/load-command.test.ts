@@ -186,6 +186,9 @@ t.test('merge combines the raw results of several runs and judges them by the sa
   await writeFile(tampered, JSON.stringify(strictProfile));
   const judged = await runCli(['merge', tampered, path.join(dirs[1] as string, 'report.json'), '--report-dir', out]);
   t.equal(judged.code, 1, 'the thresholds of the first report judge the merged result');
+  const overwrite = await runCli(['merge', path.join(dirs[0] as string, 'report.json'), '--report-dir', dirs[0] as string]);
+  t.equal(overwrite.code, 2, 'a merge never overwrites its own input');
+  t.match(overwrite.stderr, /merge input .*report\.json is the report this run writes/);
   const bad = await runCli(['merge', path.join(root, 'package.json')]);
   t.equal(bad.code, 2);
   t.match(bad.stderr, /not the report\.json of a load run/);

@@ -56,13 +56,20 @@ function recount(report: RunReport, strict: boolean): void {
 }
 
 /** The flags of `run` that `run --load` reads. */
-export type RunLoadFlags = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-production-load'> & { load?: string };
+export type RunLoadFlags = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-production-load' | 'report-dir'> & { load?: string };
 
 /** Everything a load needs from the user, read and validated before any traffic. */
 export interface LoadInputs {
   profile: LoadProfile;
   allowProductionLoad: boolean;
   baseline?: { file: string; metrics: LoadMetrics; tolerance: number };
+}
+
+/** Refuses a run whose report.json would overwrite a file the user gave it (a baseline, a report to merge). */
+function refuseOverwrite(reportDirFlag: string | undefined, inputs: ReadonlyArray<[string, string]>): void {
+  const output = path.join(path.resolve(reportDirFlag ?? 'reports'), 'report.json');
+  const clash = inputs.find(([, file]) => path.resolve(file) === output);
+  if (clash) throw new RunError('ERR_USAGE', `${clash[0]} ${clash[1]} is the report this run writes; copy it elsewhere first or choose another --report-dir`);
 }
 
 async function readProfile(argument: string): Promise<LoadProfile> {
@@ -72,6 +79,7 @@ async function readProfile(argument: string): Promise<LoadProfile> {
 
 /** Reads the profile (a name under scenarios/load, or a file path) and the baseline; any problem is exit 2 before traffic. */
 async function readLoadInputs(profile: LoadProfile, flags: RunLoadFlags): Promise<LoadInputs> {
+  if (flags.baseline !== undefined) refuseOverwrite(flags['report-dir'], [['--baseline', flags.baseline]]);
   const inputs: LoadInputs = { profile, allowProductionLoad: flags['allow-production-load'] === true };
   const tolerance = shareFlag('baseline-tolerance', flags['baseline-tolerance'], profile.baselineTolerance);
   if (flags.baseline !== undefined) inputs.baseline = { file: flags.baseline, metrics: await readBaseline(flags.baseline), tolerance };
@@ -221,6 +229,7 @@ export async function mergeCommand(args: string[], exit: ExitCodes): Promise<num
   const { positionals, flags } = parseLoadFlags(args, 'merge');
   if (flags.help === true) return help(exit);
   if (positionals.length < 1) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
+  refuseOverwrite(flags['report-dir'], positionals.map((file): [string, string] => ['merge input', file]));
   const loads = await Promise.all(positionals.map(readLoadReport));
   const first = loads[0] as LoadReport;
   const other = loads.find((l) => l.profile.name !== first.profile.name);
