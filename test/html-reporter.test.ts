@@ -55,12 +55,12 @@ t.test('every server-supplied string is escaped; the page needs nothing from out
 });
 
 t.test('load results become a percentile chart and a throughput chart, as inline SVG', async (t) => {
-  const html = renderHtml({ ...hostileReport(), load: SAMPLE_LOAD } as RunReport);
+  const html = renderHtml({ ...hostileReport(), load: SAMPLE_LOAD } as unknown as RunReport);
   t.match(html, /<section id="load"><h2>Load<\/h2><div class="charts"><figure><svg[^>]*aria-label="Latency by percentile"/);
   t.match(html, /aria-label="Throughput over time"[\s\S]*<polyline points="[\d., ]+"/);
   t.match(html, />p99\.9</);
   t.ok(html.indexOf('id="load"') < html.indexOf('id="passed"'), 'load before the list of passes');
-  const unknownShape = renderHtml({ ...hostileReport(), load: { requests: 5 } } as RunReport);
+  const unknownShape = renderHtml({ ...hostileReport(), load: { requests: 5 } } as unknown as RunReport);
   t.match(unknownShape, /report\.json holds them/, 'load results in another shape are pointed to, not drawn');
 });
 
@@ -72,7 +72,7 @@ t.test('headless Chromium renders the report of a failing run; the screenshot is
   t.equal(run.code, 1, run.stderr);
   const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as RunReport;
   const page = path.join(dir, 'with-load.html');
-  await writeFile(page, renderHtml({ ...report, load: SAMPLE_LOAD } as RunReport));
+  await writeFile(page, renderHtml({ ...report, load: SAMPLE_LOAD } as unknown as RunReport));
   const png = path.join(dir, 'report.png');
   const result = await screenshot(page, png, await tempDir('psc-chromium-'));
   t.equal(result.code, 0, result.output);

@@ -3,9 +3,16 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { RunError } from '../model/errors.js';
 
 /** The commands of the CLI. */
-export type Command = 'run' | 'serve' | 'catalogue' | 'help' | 'version';
+export type Command = 'run' | 'serve' | 'catalogue' | 'help' | 'version' | 'load' | 'merge';
 
-const COMMANDS: readonly Command[] = ['run', 'serve', 'catalogue', 'help', 'version'];
+const COMMANDS: readonly Command[] = ['run', 'serve', 'catalogue', 'help', 'version', 'load', 'merge'];
+
+/** Flags of load runs, shared by `run --load`, `load` and `merge`. */
+const LOAD_OPTIONS = {
+  baseline: { type: 'string' },
+  'baseline-tolerance': { type: 'string' },
+  'allow-production-load': { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
 
 const RUN_OPTIONS = {
   'base-url': { type: 'string' },
@@ -27,6 +34,20 @@ const RUN_OPTIONS = {
   'no-color': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
+  load: { type: 'string' },
+  ...LOAD_OPTIONS,
+} as const satisfies ParseArgsConfig['options'];
+
+/** `load PROFILE` takes the target flags of `run` and the load flags. */
+const LOAD_COMMAND_OPTIONS = {
+  'base-url': RUN_OPTIONS['base-url'],
+  'api-key-file': RUN_OPTIONS['api-key-file'],
+  'ca-file': RUN_OPTIONS['ca-file'],
+  'report-dir': RUN_OPTIONS['report-dir'],
+  quiet: RUN_OPTIONS.quiet,
+  'no-color': RUN_OPTIONS['no-color'],
+  help: RUN_OPTIONS.help,
+  ...LOAD_OPTIONS,
 } as const satisfies ParseArgsConfig['options'];
 
 const SERVE_OPTIONS = {
@@ -79,6 +100,24 @@ export function parseServeFlags(args: string[]) {
   return parseWith(args, SERVE_OPTIONS, 'serve');
 }
 
+/** Parsed `load` and `merge` flags. */
+export type LoadFlags = ReturnType<typeof parseLoadFlags>['flags'];
+
+/** Parses `load PROFILE [options]` and `merge FILE... [options]`: the leading arguments, then the flags. */
+export function parseLoadFlags(args: string[], command: 'load' | 'merge') {
+  const firstFlag = args.findIndex((a) => a.startsWith('-'));
+  const positionals = firstFlag === -1 ? args : args.slice(0, firstFlag);
+  const flags = parseWith(firstFlag === -1 ? [] : args.slice(firstFlag), LOAD_COMMAND_OPTIONS, command);
+  return { positionals, flags };
+}
+
+/** A share such as 0.1 for --baseline-tolerance, or a usage error. */
+export function shareFlag(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) > 10) throw new RunError('ERR_USAGE', `--${name} must be a share such as 0.1 (10 %), got '${value}'`);
+  return Number(value);
+}
+
 /** Splits argv into the command and its arguments; `run` is the default. */
 export function splitCommand(argv: string[]): { command: Command; args: string[] } {
   const [first, ...rest] = argv;
@@ -114,6 +153,10 @@ export const HELP = `petstore-conformance: conformance and load tests for the Pe
 Usage:
   petstore-conformance [run] [options]     test a pet store (default command)
   petstore-conformance serve [options]     run the reference pet store
+  petstore-conformance load PROFILE [options]    load listPets with a profile (a name in
+                            scenarios/load: smoke, nightly, stress; or a file)
+  petstore-conformance merge REPORT... [options] merge the load reports of several machines
+                            and judge them by the same thresholds
   petstore-conformance catalogue           print the catalogue of checks (Markdown)
   petstore-conformance --help | --version
 
@@ -138,6 +181,13 @@ Run options:
   --ca-file FILE            extra trusted CA certificates (PEM)
   -q, --quiet               print only failures and the verdict
   --no-color                no colours (NO_COLOR is honoured too)
+  --load PROFILE            also run a load profile and add it to the report
+
+Load options (run --load, load, merge):
+  --baseline FILE           compare with an earlier report.json (p50, p99, rps, error rate)
+  --baseline-tolerance X    allowed regression as a share (default: the profile's, else 0.1)
+  --allow-production-load   load a base URL the profile marks as production
+  load also takes --base-url, --api-key-file, --ca-file, --report-dir, -q, --no-color.
 
 Serve options:
   --port N                  port (default: 8080; 0 picks a free one)

@@ -11,10 +11,12 @@ import type { JsonValue } from '../model/json.js';
 import type { RunReport } from '../model/results.js';
 import { renderCatalogue } from '../reporters/catalogue.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
+import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { createReporters, parseReporterNames } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../server/variants.js';
-import { dateFlag, HELP, intFlag, parseRunFlags, parseServeFlags, splitCommand, type RunFlags } from './args.js';
+import { dateFlag, HELP, intFlag, parseRunFlags, parseServeFlags, splitCommand, type LoadFlags, type RunFlags } from './args.js';
+import { addLoadToRun, interruption, loadCommand, mergeCommand, prepareRunLoad, type Target } from './load-command.js';
 
 /** Exit codes, as the README documents them. */
 export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: 130 } as const;
@@ -89,7 +91,11 @@ async function runCommand(args: string[]): Promise<number> {
   const categoryId = parseCategoryId(flags['category-id'] ?? (process.env['PETSTORE_CATEGORY_ID'] || undefined));
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const inputs = await loadRunInputs(packageFolders(flags.scenarios ?? []), selectedSuites);
-  const fanOut = new ReporterFanOut(createReporters(reporterNames, reportDir, { stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true }));
+  const load = await prepareRunLoad(flags);
+  const consoleOptions = { stream: process.stdout, color: useColor(flags), quiet: flags.quiet === true };
+  const showsConsole = reporterNames.includes('console');
+  const loadConsole = new LoadConsoleReporter({ stream: process.stdout, quiet: consoleOptions.quiet || !showsConsole });
+  const fanOut = new ReporterFanOut([...(showsConsole ? [loadConsole] : []), ...createReporters(reporterNames, reportDir, consoleOptions)]);
   let server: RunningServer | undefined;
   try {
     if (baseUrl === undefined) {
@@ -130,9 +136,11 @@ async function runCommand(args: string[]): Promise<number> {
       },
     };
     const report: RunReport = await executeRun(inputs, settings, fanOut);
+    const loadInterrupted = await addLoadToRun(report, load, settings.http, settings.strict, loadConsole);
     await fanOut.onRunEnd(report);
     for (const failure of fanOut.failures) process.stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
     if (flags.quiet !== true) for (const file of fanOut.files) process.stdout.write(`report: ${path.relative(process.cwd(), file) || file}\n`);
+    if (loadInterrupted) return EXIT.interrupted;
     const code = { passed: EXIT.passed, failed: EXIT.failed, incomplete: EXIT.cannotRun }[report.verdict];
     return code === EXIT.passed && fanOut.failures.length > 0 ? EXIT.cannotRun : code;
   } finally {
@@ -154,6 +162,13 @@ function packageFolders(extraScenarioDirs: readonly string[]): InputFolders {
     suitesDir: packagePath('suites'),
     displayRoot: packagePath(),
   };
+}
+
+/** Where `load` sends its traffic and with which key: resolved exactly as `run` resolves it. */
+async function resolveLoadTarget(flags: LoadFlags): Promise<Target> {
+  const baseUrl = resolveBaseUrl(flags);
+  const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file');
+  return { baseUrl, apiKey: await resolveApiKey(flags, baseUrl === undefined), ca };
 }
 
 async function serveCommand(args: string[]): Promise<number> {
@@ -205,10 +220,16 @@ async function main(argv: string[]): Promise<number> {
       return catalogueCommand(args);
     case 'run':
       return runCommand(args);
+    case 'load':
+      return loadCommand(args, resolveLoadTarget, EXIT);
+    case 'merge':
+      return mergeCommand(args, EXIT);
   }
 }
 
-process.once('SIGINT', () => {
+process.on('SIGINT', () => {
+  // A running load stops cleanly and still reports what it measured; a second Ctrl-C exits at once.
+  if (interruption.request()) return;
   process.stderr.write(`${PROGRAM}: interrupted\n`);
   process.exit(EXIT.interrupted);
 });

@@ -1,4 +1,5 @@
 /** The result model: what a run found, in the shape the JSON report stores it. */
+import type { LoadReport } from './load.js';
 import type { OperationName } from './scenario.js';
 
 /** How one check ended. `errored` means it could not be tested; it never means the server is wrong. */
@@ -125,6 +126,8 @@ export interface RunReport {
   checks: CheckResult[];
   /** Every warned assertion of the run, in check order (also inside each check). */
   warnings?: RunWarning[];
+  /** The load profile's result, when the run included one (its thresholds are checks above). */
+  load?: LoadReport;
 }
 
 /** One warning of a run: a rule practice recommends that the server did not follow. */

@@ -45,9 +45,12 @@ export interface ReferenceServerOptions {
   now?: () => Date;
   /** How many pets of each status the store starts with (default 110 available, 30 pending, 20 sold). */
   seed?: Record<PetStatus, number>;
-  /** Wraps the conformant handler: how test variants change behaviour. */
-  wrap?: (next: PetHandler, store: PetStore) => PetHandler;
+  /** Wraps the conformant handler: how test variants and load faults change behaviour. */
+  wrap?: Wrap;
 }
+
+/** Bends the conformant handler into a variant. */
+export type Wrap = (next: PetHandler, store: PetStore) => PetHandler;
 
 /** The catalogue and the conformant handler. */
 export interface PetStore {

@@ -26,6 +26,8 @@ export class PetCatalogue {
   private readonly byId = new Map<string, Entry>();
   private readonly all: Entry[] = [];
   private readonly byStatus = new Map<PetStatus, Entry[]>(PET_STATUSES.map((s) => [s, []]));
+  /** Listing pages already serialised, by limit and status; a write empties it. */
+  private readonly pages = new Map<string, string>();
   private nextId: bigint;
 
   constructor(firstId: bigint) {
@@ -40,6 +42,7 @@ export class PetCatalogue {
     this.byId.set(pet.id.toString(), entry);
     this.all.push(entry);
     if (pet.status) this.byStatus.get(pet.status)?.push(entry);
+    this.pages.clear();
     return pet;
   }
 
@@ -50,9 +53,14 @@ export class PetCatalogue {
 
   /** A listing page as JSON text: at most `limit` pets, optionally only those of one status. */
   pageJson(limit: number, status?: PetStatus, newestFirst = false): string {
+    const key = `${limit} ${status ?? ''} ${newestFirst ? 'newest' : 'oldest'}`;
+    const cached = this.pages.get(key);
+    if (cached !== undefined) return cached;
     const source = status === undefined ? this.all : (this.byStatus.get(status) ?? []);
     const page = newestFirst ? source.slice(-limit).reverse() : source.length <= limit ? source : source.slice(0, limit);
-    return `[${page.map((e) => e.json).join(',')}]`;
+    const json = `[${page.map((e) => e.json).join(',')}]`;
+    this.pages.set(key, json);
+    return json;
   }
 
   /** How many pets are stored. */

@@ -4,11 +4,8 @@
  * leaves and must pass. `npm run matrix` and test/matrix.test.ts hold the suite to both.
  */
 import { isJsonObject, parseExactJson, stringifyExactJson, type JsonValue } from '../model/json.js';
-import { authorised, errorResponse, jsonResponse, type PetHandler, type PetRequest, type PetResponse, type PetStore, type ReferenceServerOptions } from './reference-server.js';
+import { authorised, errorResponse, jsonResponse, type PetRequest, type PetResponse, type PetStore, type ReferenceServerOptions, type Wrap } from './reference-server.js';
 import { PET_STATUSES, type PetStatus } from './store.js';
-
-/** Bends the conformant handler into a variant. */
-export type Wrap = (next: PetHandler, store: PetStore) => PetHandler;
 
 /** A named behaviour of the pet store. */
 export interface Variant {

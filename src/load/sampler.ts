@@ -1,0 +1,67 @@
+/** Conformance under load: a sample of listPets responses judged against the Pets schema and the rules of its query. */
+import type { Contract } from '../loader/contract.js';
+import { isJsonObject, parseExactJson, showJson, type JsonValue } from '../model/json.js';
+import type { QueryMix, SampleViolation } from '../model/load.js';
+
+/** The page size the contract promises when no limit is given. */
+const DEFAULT_LIMIT = 20;
+/** Violations kept as evidence; the count keeps going. */
+const MAX_EVIDENCE = 10;
+const EXCERPT_CHARACTERS = 600;
+
+/** The problems of one listPets answer to one query; empty when it keeps the contract. */
+export function listPetsProblems(query: QueryMix, status: number, body: string, contract: Contract): string[] {
+  // Non-2xx answers are counted (non2xx) and judged by their own threshold, not here.
+  if (status < 200 || status > 299) return [];
+  if (status !== 200) return [`listPets answered ${status}; the contract's success is 200`];
+  let json: JsonValue;
+  try {
+    json = parseExactJson(body);
+  } catch (error) {
+    return [`the body is not JSON (${(error as Error).message})`];
+  }
+  const problems = contract.validate('Pets', json).map((e) => `Pets schema: ${e}`);
+  if (!Array.isArray(json)) return problems;
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  if (json.length > limit) problems.push(`${json.length} pets for limit ${query.limit ?? `omitted (default ${DEFAULT_LIMIT})`}`);
+  if (query.status !== undefined) {
+    json.forEach((pet, index) => {
+      const actual = isJsonObject(pet) ? pet['status'] : undefined;
+      if (actual !== query.status) problems.push(`item ${index} has status ${showJson(actual)} under the filter status=${query.status}`);
+    });
+  }
+  return problems;
+}
+
+/** Decides which responses to judge (the first few, then 1 in N) and keeps the count and the evidence. */
+export class ResponseSampler {
+  sampled = 0;
+  mismatches = 0;
+  readonly violations: SampleViolation[] = [];
+  private seen = 0;
+  private readonly first: number;
+  private readonly every: number;
+  private readonly contract: Contract;
+  private readonly redact: (text: string) => string;
+
+  constructor(sampling: { first: number; every: number }, contract: Contract, redact: (text: string) => string) {
+    this.first = sampling.first;
+    this.every = sampling.every;
+    this.contract = contract;
+    this.redact = redact;
+  }
+
+  /** Sees one response; judges it when it falls in the sample. */
+  observe(target: string, query: QueryMix, status: number, body: string): void {
+    this.seen += 1;
+    if (this.seen > this.first && (this.every === 0 || this.seen % this.every !== 0)) return;
+    this.sampled += 1;
+    const problems = listPetsProblems(query, status, body, this.contract);
+    if (problems.length === 0) return;
+    this.mismatches += 1;
+    if (this.violations.length < MAX_EVIDENCE) {
+      // Evidence goes into reports: a server that echoes the key must not leak it there.
+      this.violations.push({ target, status, problems: problems.map(this.redact), bodyExcerpt: this.redact(body.slice(0, EXCERPT_CHARACTERS)) });
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/** Loads a load profile (scenarios/load/NAME.yaml or a file path), validated against schemas/load-profile.schema.json. */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { RunError } from '../model/errors.js';
+import { toValidationView } from '../model/json.js';
+import { METRICS, type LoadProfile, type Metric, type QueryMix, type Ramp, type Threshold } from '../model/load.js';
+import type { SourceLocation } from '../model/results.js';
+import { createAjv } from './ajv.js';
+import { loadSchemaDocuments } from './contract.js';
+import { displayName } from './scenarios.js';
+import { formatProblem, readYamlSource, schemaProblems, type FileProblem } from './yaml-file.js';
+
+/** The folder of the shipped profiles, relative to the scenario folder. */
+export const LOAD_PROFILE_FOLDER = 'load';
+
+/** Where a profile argument points: a file path as given, else a name under the profiles folder. */
+export async function resolveProfilePath(argument: string, profilesDir: string): Promise<string> {
+  if (/[\\/]|\.ya?ml$/.test(argument)) return path.resolve(argument);
+  const names = (await readdir(profilesDir).catch(() => [] as string[])).filter((n) => /\.ya?ml$/.test(n)).map((n) => n.replace(/\.ya?ml$/, ''));
+  if (!names.includes(argument)) {
+    throw new RunError('ERR_USAGE', `unknown load profile '${argument}'; the profiles are: ${names.sort().join(', ')} (or give a file path)`);
+  }
+  return path.join(profilesDir, `${argument}.yaml`);
+}
+
+function semanticProblems(doc: Record<string, unknown>, at: (p: Array<string | number>) => { line: number; column: number }, file: string): FileProblem[] {
+  const problems: FileProblem[] = [];
+  const problem = (p: Array<string | number>, message: string): void => {
+    problems.push({ file, ...at(p), message });
+  };
+  const ramp = doc['ramp'] as Ramp | undefined;
+  if (ramp !== undefined && doc['rate'] !== undefined) problem(['rate'], "'rate' and 'ramp' exclude each other: a profile runs at one rate or ramps up");
+  if (ramp !== undefined && ramp.from > ramp.to) problem(['ramp', 'from'], `ramp.from (${ramp.from}) is above ramp.to (${ramp.to})`);
+  if (ramp?.require !== undefined && (ramp.require < ramp.from || ramp.require > ramp.to)) problem(['ramp', 'require'], `ramp.require (${ramp.require}) must lie between from and to`);
+  return problems;
+}
+
+/** Reads and validates one profile; every problem is reported at once with file:line:col (exit 2). */
+export async function loadProfile(file: string, schemasDir: string, displayRoot: string): Promise<LoadProfile> {
+  const documents = await loadSchemaDocuments(schemasDir);
+  const schema = [...documents.values()].find((d) => path.basename(d.file) === 'load-profile.schema.json');
+  if (!schema) throw new RunError('ERR_SCHEMA_INVALID', `${schemasDir}: load-profile.schema.json is missing`);
+  const validate = createAjv().compile(schema.schema);
+  const display = displayName(file, displayRoot);
+  const { source, problems: syntax } = await readYamlSource(file);
+  const problems = syntax.map((p) => ({ ...p, file: display }));
+  if (source) {
+    const found = schemaProblems(source, validate, toValidationView(source.value)).map((p) => ({ ...p, file: display }));
+    problems.push(...found);
+    if (found.length === 0) problems.push(...semanticProblems(source.value as Record<string, unknown>, (p) => source.locate(p), display));
+  }
+  if (problems.length > 0 || !source) {
+    const lines = problems.map(formatProblem);
+    const head = problems.length === 1 ? (lines[0] as string) : `${problems.length} problems in the load profile; the first: ${lines[0] as string}`;
+    throw new RunError('ERR_SCENARIO_INVALID', head, problems.length === 1 ? [] : lines);
+  }
+  const doc = source.value as Record<string, unknown>;
+  const thresholds = doc['thresholds'] as Partial<Record<Metric, Threshold>>;
+  const thresholdSources: Partial<Record<Metric, SourceLocation>> = {};
+  for (const metric of METRICS) {
+    if (thresholds[metric] !== undefined) thresholdSources[metric] = { file: display, ...source.locate(['thresholds', metric], true) };
+  }
+  const sampling = (doc['sampling'] ?? {}) as { first?: number; every?: number };
+  const profile: LoadProfile = {
+    name: path.basename(file).replace(/\.ya?ml$/, ''),
+    title: doc['title'] as string,
+    file: display,
+    connections: (doc['connections'] as number | undefined) ?? 10,
+    duration: doc['duration'] as number,
+    maxRequests: doc['maxRequests'] as number,
+    warmup: (doc['warmup'] as number | undefined) ?? 0,
+    timeout: (doc['timeout'] as number | undefined) ?? 10,
+    queries: (doc['queries'] as QueryMix[]).map((q) => ({ ...q, weight: q.weight ?? 1 })),
+    sampling: { first: sampling.first ?? 10, every: sampling.every ?? 50 },
+    thresholds,
+    thresholdSources,
+    production: (doc['production'] as string[] | undefined) ?? [],
+    baselineTolerance: (doc['baseline'] as { tolerance?: number } | undefined)?.tolerance ?? 0.1,
+  };
+  if (doc['rate'] !== undefined) profile.rate = doc['rate'] as number;
+  if (doc['ramp'] !== undefined) profile.ramp = doc['ramp'] as Ramp;
+  return profile;
+}

@@ -1,0 +1,21 @@
+/** Fixtures of the load tests. */
+import type { LoadMetrics } from '../src/model/load.js';
+
+/** Metrics of a clean run: 1000 requests/s for 10 s, no failures; override what a test needs. */
+export function metricsOf(overrides: Partial<LoadMetrics> = {}): LoadMetrics {
+  return {
+    requests: 10_000,
+    responses: 10_000,
+    durationSeconds: 10,
+    rps: 1000,
+    latency: { p50: 10, p90: 20, p99: 50, max: 90, mean: 12 },
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+    mismatches: 0,
+    sampled: 200,
+    statusCodes: { '200': 10_000 },
+    percentiles: [{ p: 50, ms: 10 }, { p: 90, ms: 20 }, { p: 99, ms: 50 }, { p: 100, ms: 90 }],
+    ...overrides,
+  };
+}

@@ -1,0 +1,39 @@
+import t from 'tap';
+import { readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadProfile, resolveProfilePath } from '../src/loader/load-profiles.js';
+import { RunError } from '../src/model/errors.js';
+import { root, tempDir } from './helpers.js';
+
+const schemasDir = path.join(root, 'schemas');
+const profilesDir = path.join(root, 'scenarios/load');
+
+t.test('the shipped profiles load, each with hard ceilings on duration and requests', async (t) => {
+  const names = (await readdir(profilesDir)).map((n) => n.replace(/\.yaml$/, '')).sort();
+  t.same(names, ['nightly', 'smoke', 'stress']);
+  for (const name of names) {
+    const profile = await loadProfile(await resolveProfilePath(name, profilesDir), schemasDir, root);
+    t.ok(profile.duration > 0 && profile.maxRequests > 0, `${name} is bounded`);
+    t.equal(profile.file, `scenarios/load/${name}.yaml`);
+  }
+  const nightly = await loadProfile(path.join(profilesDir, 'nightly.yaml'), schemasDir, root);
+  t.ok((nightly.rate ?? 0) > 0 && nightly.duration >= 60, 'nightly is a constant rate for a minute or more');
+  const stress = await loadProfile(path.join(profilesDir, 'stress.yaml'), schemasDir, root);
+  t.ok(stress.ramp, 'stress ramps');
+});
+
+t.test('a profile without its ceilings, with unknown keys or metrics, is rejected with every problem located', async (t) => {
+  const file = path.join(await tempDir(), 'bad.yaml');
+  await writeFile(file, 'title: bad\nqueries: [{ limit: 500 }]\nthresholds:\n  p95: { max: 1 }\n  rps: { max: 3 }\n');
+  const error = await loadProfile(file, schemasDir, root).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  t.ok(error instanceof RunError);
+  const details = (error as RunError).details.join('\n');
+  t.match(details, /bad\.yaml:1:1: \(root\): must have required property 'duration'/);
+  t.match(details, /bad\.yaml:1:1: \(root\): must have required property 'maxRequests'/);
+  t.match(details, /bad\.yaml:2:20: \/queries\/0\/limit: must be <= 100/);
+  t.match(details, /bad\.yaml:4:3: unknown key 'p95' at \/thresholds/);
+  t.match(details, /bad\.yaml:5:\d+: unknown key 'max' at \/thresholds\/rps/);
+});
