@@ -60,11 +60,12 @@ export function aggregateRuns(runs: readonly RawLoadRun[], url: string): LoadMet
   };
 }
 
-/** The percentile keys of autocannon's latency object (p50, p97_5, p99_9...) as a sorted series. */
+/** The upper percentiles of autocannon's latency object (p50, p97_5, p99_9...) as a sorted series; the tail is what matters. */
 function percentilesOf(latency: Record<string, number>): Array<{ p: number; ms: number }> {
   return Object.entries(latency)
     .filter(([key, ms]) => /^p\d+(_\d+)?$/.test(key) && Number.isFinite(ms))
     .map(([key, ms]) => ({ p: Number(key.slice(1).replace('_', '.')), ms }))
+    .filter(({ p }) => p >= 50)
     .sort((a, b) => a.p - b.p);
 }
 

@@ -85,7 +85,7 @@ export function latencyPercentileChart(percentiles: LoadChartData['percentiles']
     return [
       `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(slot * 0.6).toFixed(1)}" height="${h.toFixed(1)}" class="bar"/>`,
       `<text x="${(x + slot * 0.3).toFixed(1)}" y="${(y - 4).toFixed(1)}" text-anchor="middle" class="value">${label(q.ms)}</text>`,
-      `<text x="${(x + slot * 0.3).toFixed(1)}" y="${PAD.top + PLOT_H + 16}" text-anchor="middle">p${label(q.p)}</text>`,
+      `<text x="${(x + slot * 0.3).toFixed(1)}" y="${PAD.top + PLOT_H + 16}" text-anchor="middle">p${String(q.p)}</text>`,
     ].join('');
   });
   return frame('Latency by percentile', 'ms', top, step, bars.join('\n'), 'percentile');
