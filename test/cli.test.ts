@@ -1,12 +1,12 @@
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createPetStore, startReferenceServer, toNodeHandler, type PetRequest } from '../src/server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../src/server/variants.js';
-import { runCli, tempDir } from './helpers.js';
+import { cli, reportSchemaProblems, runCli, tempDir } from './helpers.js';
 
 const KEY = 'cli-secret-key-4f9a2b';
 
@@ -165,4 +165,38 @@ t.test('a server whose certificate cannot be verified stops the run with one lin
   t.match(refused.stderr, /cannot reach https:\/\/127\.0\.0\.1:\d+\/v1.*certificate/i);
   const trusted = await runCli(['--base-url', base, '--ca-file', cert, '--report-dir', dir, '-q'], { PETSTORE_API_KEY: KEY });
   t.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
+});
+
+t.test('Ctrl-C during the checks: exit 130, and the reports say what ran', async (t) => {
+  let served = 0;
+  const server = await startReferenceServer({
+    apiKey: KEY,
+    wrap: (next) => async (req) => {
+      served += 1;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return next(req);
+    },
+  });
+  t.teardown(() => server.close());
+  const reports = await tempDir();
+  const child = spawn(process.execPath, [cli, '--base-url', server.baseUrl, '--report-dir', reports, '--reporter', 'json,console'], { env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'ignore'] });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const poll = setInterval(() => {
+    if (served > 6) {
+      clearInterval(poll);
+      child.kill('SIGINT');
+    }
+  }, 10);
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearTimeout(killer);
+  clearInterval(poll);
+  t.equal(code, 130);
+  t.match(stdout, /interrupted: the checks not yet started were skipped/);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { interrupted?: boolean; checks: Array<{ outcome: string; reason?: string }> };
+  t.equal(report.interrupted, true);
+  t.ok(report.checks.some((c) => c.reason === 'interrupted before it ran'), 'unstarted checks are skipped as interrupted');
+  t.ok(report.checks.some((c) => c.outcome === 'passed'), 'the checks that ran are kept');
+  t.same(await reportSchemaProblems(report), [], 'the report is valid');
 });

@@ -34,10 +34,10 @@ export interface ExitCodes {
   interrupted: number;
 }
 
-/** While a load runs, Ctrl-C stops it and the run still reports; the CLI asks here before exiting at once. */
+/** While checks or a load run, Ctrl-C stops them and the run still reports; the CLI asks here before exiting at once. */
 export const interruption = {
   controller: undefined as AbortController | undefined,
-  /** Stops a running load; false when none runs (the CLI then exits at once). */
+  /** Stops the running checks or load; false when nothing runs (the CLI then exits at once). */
   request(): boolean {
     if (this.controller === undefined || this.controller.signal.aborted) return false;
     this.controller.abort();

@@ -135,8 +135,13 @@ async function runCommand(args: string[]): Promise<number> {
         reportDir,
       },
     };
-    const report: RunReport = await executeRun(inputs, settings, fanOut);
-    const loadInterrupted = await addLoadToRun(report, load, settings.http, settings.strict, loadConsole);
+    // Ctrl-C during the checks: the run stops starting checks and still writes its reports.
+    const controller = new AbortController();
+    interruption.controller = controller;
+    const report: RunReport = await executeRun(inputs, { ...settings, signal: controller.signal }, fanOut).finally(() => {
+      interruption.controller = undefined;
+    });
+    const loadInterrupted = report.interrupted === true || (await addLoadToRun(report, load, settings.http, settings.strict, loadConsole));
     await fanOut.onRunEnd(report);
     for (const failure of fanOut.failures) process.stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
     if (flags.quiet !== true) for (const file of fanOut.files) process.stdout.write(`report: ${path.relative(process.cwd(), file) || file}\n`);

@@ -31,6 +31,8 @@ export interface EngineOptions {
   listener: RunListener;
   /** Collects the pets the run creates. */
   created: CreatedPets;
+  /** Ctrl-C: checks not yet started are skipped; those under way finish (their requests are bounded). */
+  signal?: AbortSignal;
 }
 
 const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
@@ -215,6 +217,10 @@ export async function runCheck(check: CheckSpec, options: EngineOptions): Promis
   return finish(outcome, firstProblem?.message);
 }
 
+function interruptedResult(check: CheckSpec): CheckResult {
+  return { ...checkInfo(check), outcome: 'skipped', reason: 'interrupted before it ran', durationMs: 0, assertions: [], exchanges: [], retries: 0 };
+}
+
 /** Runs checks with bounded concurrency; results come back in the order of `checks`. */
 export async function runChecks(checks: readonly CheckSpec[], options: EngineOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = new Array<CheckResult>(checks.length);
@@ -224,7 +230,7 @@ export async function runChecks(checks: readonly CheckSpec[], options: EngineOpt
       const index = next++;
       const check = checks[index] as CheckSpec;
       options.listener.onCheckStart?.(checkInfo(check));
-      const result = await runCheck(check, options);
+      const result = options.signal?.aborted === true ? interruptedResult(check) : await runCheck(check, options);
       results[index] = result;
       options.listener.onCheckEnd?.(result);
     }

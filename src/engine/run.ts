@@ -60,6 +60,8 @@ export interface RunSettings {
   consistencyWindowMs: number;
   categoryId: JsonValue;
   excerptBytes: number;
+  /** Ctrl-C: stops starting checks; the report then says the run was interrupted. */
+  signal?: AbortSignal;
   /** Options as the report records them (never the key). */
   recordedOptions: RunMeta['options'];
 }
@@ -134,6 +136,7 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
       excerptBytes: settings.excerptBytes,
       listener,
       created,
+      ...(settings.signal === undefined ? {} : { signal: settings.signal }),
     };
     const results = await runChecks(inputs.checks, engineOptions);
     // The created-pet checks judge what every other check wrote, so they run last.
@@ -151,6 +154,7 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
       counts,
       requests: client.requestCount,
       createdPets: { count: created.count, namedWith: runId },
+      ...(settings.signal?.aborted === true ? { interrupted: true } : {}),
       checks: results,
       warnings: warningsOf(results),
     };

@@ -123,6 +123,8 @@ export interface RunReport {
   requests: number;
   /** Pets the run created; each one's name starts with the run id. */
   createdPets: { count: number; namedWith: string };
+  /** Ctrl-C stopped the run: the checks it had not started are skipped, and the exit code is 130. */
+  interrupted?: true;
   checks: CheckResult[];
   /** Every warned assertion of the run, in check order (also inside each check). */
   warnings?: RunWarning[];

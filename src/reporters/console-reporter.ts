@@ -116,7 +116,8 @@ export class ConsoleReporter implements Reporter {
     if (!this.options.quiet) for (const line of this.notes(report)) this.write(this.paint('dim', line));
     this.write(`${counts} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${report.requests} requests)`)}`);
     const verdict = { passed: this.paint('passed', 'PASSED'), failed: this.paint('failed', 'FAILED'), incomplete: this.paint('errored', 'INCOMPLETE') }[report.verdict];
-    this.write(`verdict: ${verdict}`);
+    const interrupted = report.interrupted === true ? ` ${this.paint('errored', '(interrupted: the checks not yet started were skipped)')}` : '';
+    this.write(`verdict: ${verdict}${interrupted}`);
   }
 
   private notes(report: RunReport): string[] {
