@@ -200,3 +200,15 @@ t.test('Ctrl-C during the checks: exit 130, and the reports say what ran', async
   t.ok(report.checks.some((c) => c.outcome === 'passed'), 'the checks that ran are kept');
   t.same(await reportSchemaProblems(report), [], 'the report is valid');
 });
+
+t.test('an empty store cannot show getPet: the deprecation checks are skipped, not failed', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY, seed: { available: 0, pending: 0, sold: 0 } });
+  t.teardown(() => server.close());
+  const reports = await tempDir();
+  const result = await runCli(['--base-url', server.baseUrl, '--suite', 'deprecation', '--read-only', '--report-dir', reports, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 0, result.stdout);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { checks: Array<{ id: string; outcome: string; reason?: string }> };
+  const available = report.checks.find((c) => c.id === 'deprecation.getPet.available');
+  t.equal(available?.outcome, 'skipped');
+  t.match(available?.reason, /precondition of step 1 not met: expected at least 1 items, got 0/);
+});

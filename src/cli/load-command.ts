@@ -50,9 +50,10 @@ function httpOptions(baseUrl: string, target: Target): HttpClientOptions {
 }
 
 function recount(report: RunReport, strict: boolean): void {
+  if (report.load?.interrupted === true) report.interrupted = true;
   report.counts = emptyCounts();
   for (const check of report.checks) report.counts[check.outcome] += 1;
-  report.verdict = verdictOf(report.counts, strict);
+  report.verdict = verdictOf(report.counts, strict, report.interrupted === true || report.load?.interrupted === true);
 }
 
 /** The flags of `run` that `run --load` reads. */

@@ -147,6 +147,24 @@ export function clockSkipReason(check: CheckSpec, now: Date): string | undefined
   return undefined;
 }
 
+/** Takes the step's captures out of the response into `vars`; a failed assertion for each one missing. */
+function captureVariables(step: StepSpec, exchange: Exchange, index: number, vars: Map<string, JsonValue>): AssertionResult[] {
+  const missing: AssertionResult[] = [];
+  for (const [name, pointer] of Object.entries(step.capture ?? {})) {
+    const value = resolvePointer(exchange.response.json, pointer);
+    if (value === undefined) missing.push({ id: 'capture', level: 'fail', outcome: 'failed', step: index, message: `nothing at ${pointer} in the response body to capture as {${name}}` });
+    else vars.set(name, value);
+  }
+  return missing;
+}
+
+/** Why a precondition step is not met: its own expectations or captures failed while no exchange check did. */
+function unmetPrecondition(results: readonly AssertionResult[]): string | undefined {
+  const failed = results.filter((a) => a.outcome === 'failed');
+  if (failed.length === 0 || failed.some((a) => a.id !== 'capture' && !ASSERTIONS.has(a.id))) return undefined;
+  return failed[0]?.message;
+}
+
 /** The static description of a check, as the catalogue and reports show it. */
 export function checkInfo(check: CheckSpec): CheckInfo {
   const { id, title, clause, suite, operation, level, source } = check;
@@ -200,17 +218,16 @@ export async function runCheck(check: CheckSpec, options: EngineOptions): Promis
     }
     result.retries += attempts - 1;
     result.exchanges.push(evidenceOf(exchange, index, attempts, options.excerptBytes));
-    result.assertions.push(...assertions);
-    if (outcomeOf(assertions) === 'failed') break;
-    for (const [name, pointer] of Object.entries(step.capture ?? {})) {
-      const value = resolvePointer(exchange.response.json, pointer);
-      if (value === undefined) {
-        result.assertions.push({ id: 'capture', level: 'fail', outcome: 'failed', step: index, message: `nothing at ${pointer} in the response body to capture as {${name}}` });
-        break;
-      }
-      vars.set(name, value);
+    const captured = captureVariables(step, exchange, index, vars);
+    const stepResults = [...assertions, ...captured];
+    const unmet = step.precondition === true ? unmetPrecondition(stepResults) : undefined;
+    if (unmet !== undefined) {
+      // What the step needed is not there (e.g. an empty store): the check cannot be judged, which is not a failure.
+      result.assertions.push(...assertions.filter((a) => !ASSERTIONS.has(a.id)));
+      return finish('skipped', `precondition of step ${index + 1} not met: ${unmet}`);
     }
-    if (outcomeOf(result.assertions) === 'failed') break;
+    result.assertions.push(...stepResults);
+    if (outcomeOf(stepResults) === 'failed') break;
   }
   const outcome = outcomeOf(result.assertions);
   const firstProblem = result.assertions.find((a) => a.outcome === outcome && outcome !== 'passed');

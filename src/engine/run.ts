@@ -76,10 +76,10 @@ function unknownPetId(): number {
   return 2 ** 52 + randomInt(2 ** 47);
 }
 
-/** The verdict from the counts: failures first, then checks that could not be tested. */
-export function verdictOf(counts: RunReport['counts'], strict: boolean): Verdict {
+/** The verdict from the counts: failures first, then checks that could not be tested or an interrupted run. */
+export function verdictOf(counts: RunReport['counts'], strict: boolean, interrupted = false): Verdict {
   if (counts.failed > 0 || (strict && counts.warned > 0)) return 'failed';
-  if (counts.errored > 0) return 'incomplete';
+  if (counts.errored > 0 || interrupted) return 'incomplete';
   return 'passed';
 }
 
@@ -150,7 +150,7 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
       meta,
       finishedAt: finished.toISOString(),
       durationMs: finished.getTime() - startedAt.getTime(),
-      verdict: verdictOf(counts, settings.strict),
+      verdict: verdictOf(counts, settings.strict, settings.signal?.aborted === true),
       counts,
       requests: client.requestCount,
       createdPets: { count: created.count, namedWith: runId },

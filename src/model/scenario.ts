@@ -76,6 +76,8 @@ export interface StepSpec {
   capture?: Record<string, string>;
   /** This step reads what an earlier step wrote: retry within the consistency window before failing. */
   readAfterWrite?: boolean;
+  /** This step only gathers what the check needs (e.g. an existing id): when its expectations fail, the check is skipped, not failed. */
+  precondition?: boolean;
 }
 
 /** The dates between which a check applies, judged by the suite's clock. */

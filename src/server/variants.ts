@@ -214,6 +214,7 @@ const conformant: Array<Omit<Variant, 'verdict'>> = [
       };
     },
   },
+  { name: 'empty-store', description: 'the store starts empty', clause: 'listPets (the contract promises no pets)', caughtBy: [], server: { seed: { available: 0, pending: 0, sold: 0 } } },
   { name: 'large-store', description: 'a thousand pets of each status: every page is full', clause: 'listPets (pagination beyond limit is not shown)', caughtBy: [], server: { seed: { available: 1000, pending: 1000, sold: 1000 } } },
   { name: 'no-optional-headers', description: 'no WWW-Authenticate, Deprecation, Sunset or Link headers (warnings only)', clause: 'RFC 6750 / 9745 / 8594 recommendations', caughtBy: [], warnedBy: ['auth.www-authenticate', 'deprecation.getPet.available'], wrap: after((res) => { const { 'www-authenticate': _w, deprecation: _d, sunset: _s, link: _l, ...headers } = res.headers; return { ...res, headers }; }) },
   { name: 'unknown-status-empty', description: 'an unknown status filter value returns an empty list', clause: 'listPets (an unknown status is not described)', caughtBy: [], wrap: before((r) => isList(r) && r.query.has('status') && !(PET_STATUSES as readonly string[]).includes(r.query.get('status') ?? ''), () => jsonResponse(200, '[]')) },
