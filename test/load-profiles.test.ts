@@ -37,3 +37,14 @@ t.test('a profile without its ceilings, with unknown keys or metrics, is rejecte
   t.match(details, /bad\.yaml:4:3: unknown key 'p95' at \/thresholds/);
   t.match(details, /bad\.yaml:5:\d+: unknown key 'max' at \/thresholds\/rps/);
 });
+
+t.test('a production entry that is no URL is a located problem, not a crash', async (t) => {
+  const file = path.join(await tempDir(), 'prod.yaml');
+  await writeFile(file, 'title: p\nduration: 1\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nproduction: ["https://"]\n');
+  const error = await loadProfile(file, schemasDir, root).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  t.ok(error instanceof RunError);
+  t.match([(error as RunError).message, ...(error as RunError).details].join('\n'), /prod\.yaml:6:\d+: production entry 'https:\/\/' is not a URL/);
+});

@@ -159,12 +159,9 @@ const differs: Assertion<Record<string, JsonValue>> = {
 };
 
 /** The page size a listing asked for: its `limit`, or the documented default. */
-export function requestedLimit(exchange: Exchange, contract: Contract): number | undefined {
+function requestedLimit(exchange: Exchange, contract: Contract): number | undefined {
   const values = new URL(exchange.request.url).searchParams.getAll('limit');
-  if (values.length === 0) {
-    const fallback = contract.operations.get('listPets')?.queryParameters.get('limit')?.['default'];
-    return typeof fallback === 'number' ? fallback : undefined;
-  }
+  if (values.length === 0) return contract.listLimit?.default;
   return values.length === 1 && /^\d+$/.test(values[0] as string) ? Number(values[0]) : undefined;
 }
 

@@ -61,9 +61,6 @@ const SERVE_OPTIONS = {
 /** Parsed `run` flags. */
 export type RunFlags = ReturnType<typeof parseRunFlags>;
 
-/** Parsed `serve` flags. */
-export type ServeFlags = ReturnType<typeof parseServeFlags>;
-
 function optionName(token: string): string {
   return token.split('=')[0] ?? token;
 }

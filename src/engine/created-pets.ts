@@ -85,8 +85,7 @@ export function createdPetChecks(created: CreatedPets, contract: Contract): Chec
     checks.push(spec);
   }
   if (listPets) {
-    const max = listPets.queryParameters.get('limit')?.['maximum'];
-    const limit = typeof max === 'number' ? max : 100;
+    const limit = contract.listLimit?.max ?? 100;
     const byStatus = new Map<string, JsonObject[]>();
     for (const pet of pets) {
       if (typeof pet['status'] === 'string') byStatus.set(pet['status'], [...(byStatus.get(pet['status']) ?? []), pet]);

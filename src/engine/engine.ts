@@ -1,4 +1,5 @@
 /** Runs checks: fills templates, sends each step, judges every exchange, emits events. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ASSERTIONS } from '../checks/expectations.js';
 import { EXCHANGE_CHECKS } from '../checks/exchange-checks.js';
 import type { Finding } from '../checks/finding.js';
@@ -33,15 +34,6 @@ export interface EngineOptions {
   created: CreatedPets;
   /** Ctrl-C: checks not yet started are skipped; those under way finish (their requests are bounded). */
   signal?: AbortSignal;
-}
-
-const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
-
-function fillPath(path: string, vars: Variables): string {
-  return path.replace(PLACEHOLDER, (text, name: string) => {
-    const value = vars.get(name);
-    return value === undefined ? text : encodeURIComponent(fillText(`{${name}}`, vars));
-  });
 }
 
 function fillQuery(query: RequestSpec['query'], vars: Variables): Array<[string, string]> {
@@ -89,7 +81,7 @@ function evaluateExpectations(exchange: Exchange, expectations: Expectations | u
 }
 
 /** Every assertion of a step on one exchange: the step's own, then the exchange checks. */
-export function evaluateStep(exchange: Exchange, step: StepSpec, index: number, checkLevel: Level, vars: Variables, contract: Contract): AssertionResult[] {
+function evaluateStep(exchange: Exchange, step: StepSpec, index: number, checkLevel: Level, vars: Variables, contract: Contract): AssertionResult[] {
   const results = [
     ...evaluateExpectations(exchange, step.expect, checkLevel, index, vars, contract),
     ...evaluateExpectations(exchange, step.warn, 'warn', index, vars, contract),
@@ -115,7 +107,7 @@ function evidenceOf(exchange: Exchange, step: number, attempts: number, excerptB
   const body = excerpt(exchange.response.bodyText, excerptBytes);
   return {
     step,
-    request: exchange.request.body === undefined ? requestEvidence(exchange.request) : { ...requestEvidence(exchange.request), body: exchange.request.body },
+    request: requestEvidence(exchange.request),
     response: {
       status: exchange.response.status,
       headers: exchange.response.headers,
@@ -130,17 +122,15 @@ function evidenceOf(exchange: Exchange, step: number, attempts: number, excerptB
 }
 
 function requestEvidence(request: Exchange['request']): ExchangeEvidence['request'] {
-  return { method: request.method, url: request.url, headers: request.headers };
+  return request.body === undefined ? { method: request.method, url: request.url, headers: request.headers } : { method: request.method, url: request.url, headers: request.headers, body: request.body };
 }
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Why a check does not apply today, judged by the suite's clock; undefined when it applies. */
-export function clockSkipReason(check: CheckSpec, now: Date): string | undefined {
+function clockSkipReason(check: CheckSpec, now: Date): string | undefined {
   const today = now.toISOString().slice(0, 10);
   if (check.clock?.before !== undefined && today >= check.clock.before) return `applies only before ${check.clock.before} (the suite's clock says ${today})`;
   if (check.clock?.from !== undefined && today < check.clock.from) return `applies only from ${check.clock.from} (the suite's clock says ${today})`;
@@ -172,7 +162,7 @@ export function checkInfo(check: CheckSpec): CheckInfo {
 }
 
 /** Runs one check to its result; never throws for anything the server does. */
-export async function runCheck(check: CheckSpec, options: EngineOptions): Promise<CheckResult> {
+async function runCheck(check: CheckSpec, options: EngineOptions): Promise<CheckResult> {
   const started = performance.now();
   const result: CheckResult = { ...checkInfo(check), outcome: 'passed', durationMs: 0, assertions: [], exchanges: [], retries: 0 };
   const finish = (outcome: Outcome, reason?: string): CheckResult => {
@@ -186,7 +176,7 @@ export async function runCheck(check: CheckSpec, options: EngineOptions): Promis
   if (options.readOnly && check.writes) return finish('skipped', 'writes to the server; skipped in read-only mode');
   const vars = new Map(options.variables);
   for (const [index, step] of check.steps.entries()) {
-    const path = fillPath(step.request.path, vars);
+    const path = fillText(step.request.path, vars, encodeURIComponent);
     const request = {
       method: step.request.method,
       path,

@@ -1,6 +1,7 @@
 /** A whole conformance run: load and validate every input, preflight the server, run the checks, build the report. */
 import { randomBytes, randomInt } from 'node:crypto';
-import { HttpClient, TransportError, type HttpClientOptions } from '../http/client.js';
+import { HttpClient, type HttpClientOptions } from '../http/client.js';
+import { preflight } from '../http/preflight.js';
 import { loadContract, type Contract } from '../loader/contract.js';
 import { packageVersion } from '../loader/package-paths.js';
 import { generateChecks } from '../loader/generated-checks.js';
@@ -83,20 +84,6 @@ export function verdictOf(counts: RunReport['counts'], strict: boolean, interrup
   return 'passed';
 }
 
-/** One request before the checks: the server must answer, and accept the key, or nothing can be judged. */
-async function preflight(client: HttpClient): Promise<void> {
-  let status: number;
-  try {
-    status = (await client.send({ method: 'GET', path: '/pets', query: [['limit', '1']], headers: {}, auth: 'valid', operation: 'listPets' })).response.status;
-  } catch (error) {
-    if (error instanceof TransportError) throw new RunError('ERR_UNREACHABLE', `cannot reach ${client.base.href}: ${error.message} (${error.code})`);
-    throw error;
-  }
-  if (status === 401 || status === 403) {
-    throw new RunError('ERR_CONFIG', `${client.base.href} refused the API key (${status} to GET /pets): check PETSTORE_API_KEY or --api-key-file`);
-  }
-}
-
 /** Runs the checks against the server and returns the canonical report. */
 export async function executeRun(inputs: RunInputs, settings: RunSettings, listener: RunListener): Promise<RunReport> {
   const startedAt = new Date();
@@ -118,7 +105,7 @@ export async function executeRun(inputs: RunInputs, settings: RunSettings, liste
     ),
   };
   try {
-    await preflight(client);
+    await preflight(client, inputs.contract.operations.get('listPets')?.path ?? '/pets', false);
     await listener.onRunStart?.(meta, inputs.checks.map(checkInfo));
     const created = new CreatedPets();
     const engineOptions = {

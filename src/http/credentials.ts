@@ -56,10 +56,9 @@ export function shellAuthorization(variant: AuthVariant): string | undefined {
 
 /** Removes every form of the key (and the variants derived from it) from text bound for output. */
 export function makeRedactor(apiKey: string): (text: string) => string {
-  const secrets = [apiKey, apiKey.slice(0, -1), Buffer.from(`${apiKey}:`).toString('base64'), Buffer.from(apiKey).toString('base64'), encodeURIComponent(apiKey)]
-    .filter((s) => s.length >= 4)
-    .sort((a, b) => b.length - a.length);
-  const unique = [...new Set(secrets)];
+  // The key itself is always redacted; the forms derived from it only when long enough not to match ordinary text.
+  const derived = [apiKey.slice(0, -1), Buffer.from(`${apiKey}:`).toString('base64'), Buffer.from(apiKey).toString('base64'), encodeURIComponent(apiKey)].filter((s) => s.length >= 4);
+  const unique = [...new Set([apiKey, ...derived])].filter((s) => s !== '').sort((a, b) => b.length - a.length);
   return (text) => {
     let out = text;
     for (const secret of unique) if (out.includes(secret)) out = out.split(secret).join('[REDACTED]');

@@ -1,5 +1,6 @@
 /** A whole load run: safety first (production, one verified request), then warm-up, the stages, and the verdict as checks. */
-import { HttpClient, TransportError, type HttpClientOptions } from '../http/client.js';
+import { HttpClient, type HttpClientOptions } from '../http/client.js';
+import { preflight } from '../http/preflight.js';
 import { makeRedactor } from '../http/credentials.js';
 import type { Contract } from '../loader/contract.js';
 import { RunError } from '../model/errors.js';
@@ -44,22 +45,6 @@ export function refuseProduction(profile: LoadProfile, baseUrl: string, allowed:
   const mark = profile.production.find((listed) => sameTarget(baseUrl, listed));
   if (mark !== undefined && !allowed) {
     throw new RunError('ERR_CONFIG', `${baseUrl} is marked production in ${profile.file} (${mark}); refusing to load it without --allow-production-load`);
-  }
-}
-
-/** One request through undici before any load: reachable, TLS certificate verified (autocannon does not check), key accepted, listPets answers 200. */
-export async function verifiedRequest(http: HttpClientOptions): Promise<void> {
-  const client = new HttpClient({ ...http, connections: 1 });
-  try {
-    const exchange = await client.send({ method: 'GET', path: '/pets', query: [['limit', '1']], headers: {}, auth: 'valid', operation: 'listPets' });
-    const status = exchange.response.status;
-    if (status === 401 || status === 403) throw new RunError('ERR_CONFIG', `${client.base.href} refused the API key (${status} to GET /pets); no load was sent`);
-    if (status !== 200) throw new RunError('ERR_UNREACHABLE', `${client.base.href} answered ${status} to the verified GET /pets before load; no load was sent`);
-  } catch (error) {
-    if (error instanceof TransportError) throw new RunError('ERR_UNREACHABLE', `cannot verify ${client.base.href} before load: ${error.message} (${error.code}); no load was sent`);
-    throw error;
-  } finally {
-    await client.close();
   }
 }
 
@@ -139,7 +124,12 @@ export function addBaseline(outcome: LoadOutcome, baseline: LoadMetrics, file: s
 export async function executeLoad(options: LoadRunOptions): Promise<LoadOutcome> {
   const { profile, http } = options;
   refuseProduction(profile, http.baseUrl, options.allowProductionLoad);
-  await verifiedRequest(http);
+  const client = new HttpClient({ ...http, connections: 1 });
+  try {
+    await preflight(client, options.contract.operations.get('listPets')?.path ?? '/pets', true);
+  } finally {
+    await client.close();
+  }
   const redact = makeRedactor(http.apiKey);
   const common: Omit<StageOptions, 'durationSeconds' | 'maxRequests'> = {
     baseUrl: http.baseUrl,

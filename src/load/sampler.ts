@@ -3,8 +3,6 @@ import type { Contract } from '../loader/contract.js';
 import { isJsonObject, parseExactJson, showJson, type JsonValue } from '../model/json.js';
 import type { QueryMix, SampleViolation } from '../model/load.js';
 
-/** The page size the contract promises when no limit is given. */
-const DEFAULT_LIMIT = 20;
 /** Violations kept as evidence; the count keeps going. */
 const MAX_EVIDENCE = 10;
 const EXCERPT_CHARACTERS = 600;
@@ -22,8 +20,9 @@ export function listPetsProblems(query: QueryMix, status: number, body: string, 
   }
   const problems = contract.validate('Pets', json).map((e) => `Pets schema: ${e}`);
   if (!Array.isArray(json)) return problems;
-  const limit = query.limit ?? DEFAULT_LIMIT;
-  if (json.length > limit) problems.push(`${json.length} pets for limit ${query.limit ?? `omitted (default ${DEFAULT_LIMIT})`}`);
+  const fallback = contract.listLimit?.default ?? 20;
+  const limit = query.limit ?? fallback;
+  if (json.length > limit) problems.push(`${json.length} pets for limit ${query.limit ?? `omitted (default ${fallback})`}`);
   if (query.status !== undefined) {
     json.forEach((pet, index) => {
       const actual = isJsonObject(pet) ? pet['status'] : undefined;

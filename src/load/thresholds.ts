@@ -34,7 +34,7 @@ export function effectiveThresholds(profile: LoadProfile): Array<[Metric, Thresh
 }
 
 /** The value of a metric in a set of metrics. */
-export function metricValue(metrics: LoadMetrics, metric: Metric): number {
+function metricValue(metrics: LoadMetrics, metric: Metric): number {
   if (metric === 'p50' || metric === 'p90' || metric === 'p99' || metric === 'max') return metrics.latency[metric];
   return metrics[metric];
 }

@@ -4,12 +4,12 @@ import path from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, formatAjvErrors } from './ajv.js';
 import { RunError } from '../model/errors.js';
-import { toValidationView, type JsonValue } from '../model/json.js';
+import { isJsonObject, toValidationView, type JsonValue } from '../model/json.js';
 import type { OperationName, SchemaName } from '../model/scenario.js';
 import { formatProblem, readYamlSource } from './yaml-file.js';
 
 /** The names of the resource schemas, as their `title`s spell them. */
-export const SCHEMA_NAMES: readonly SchemaName[] = ['PetStatus', 'NewPet', 'Pet', 'Pets', 'Error'];
+const SCHEMA_NAMES: readonly SchemaName[] = ['PetStatus', 'NewPet', 'Pet', 'Pets', 'Error'];
 
 /** A documented operation as the OpenAPI document describes it. */
 export interface OperationInfo {
@@ -35,20 +35,14 @@ export interface Contract {
   /** Validates a value against a resource schema; returns every error, empty when valid. */
   validate(schema: SchemaName, value: JsonValue): string[];
   operations: ReadonlyMap<OperationName, OperationInfo>;
-  /** The raw schema documents by $id, for tools that generate from them. */
-  schemaDocuments: ReadonlyMap<string, Record<string, unknown>>;
+  /** listPets' page size: minimum, maximum and default, from the `limit` parameter; undefined when not documented. */
+  listLimit?: { min: number; max: number; default: number };
   /** The operation a request addresses, by method and path (relative to the base URL). */
   operationFor(method: string, path: string): OperationName | undefined;
   /** The schema document of a named resource. */
   schemaOf(name: SchemaName): Record<string, unknown>;
-  /** Where the OpenAPI document is, for tracing generated checks. */
-  openapiFile: string;
   /** The compiled validator of one of the input-file schemas in schemas/ (e.g. scenario.schema.json). */
   fileValidator(fileName: string): ValidateFunction;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 async function readJsonFile(file: string): Promise<Record<string, unknown>> {
@@ -64,7 +58,7 @@ async function readJsonFile(file: string): Promise<Record<string, unknown>> {
   } catch (error) {
     throw new RunError('ERR_SCHEMA_INVALID', `${file}: not valid JSON (${(error as Error).message})`);
   }
-  if (!isRecord(value)) throw new RunError('ERR_SCHEMA_INVALID', `${file}: a schema must be a JSON object`);
+  if (!isJsonObject(value)) throw new RunError('ERR_SCHEMA_INVALID', `${file}: a schema must be a JSON object`);
   return value;
 }
 
@@ -88,36 +82,36 @@ function refToSchemaName(ref: unknown, titlesByFile: Map<string, SchemaName>): S
 }
 
 function resolveResponse(doc: Record<string, unknown>, response: unknown): Record<string, unknown> | undefined {
-  if (!isRecord(response)) return undefined;
+  if (!isJsonObject(response)) return undefined;
   const ref = response['$ref'];
   if (typeof ref !== 'string') return response;
   const name = ref.replace('#/components/responses/', '');
   const components = doc['components'];
-  const responses = isRecord(components) ? components['responses'] : undefined;
-  const target = isRecord(responses) ? responses[name] : undefined;
-  return isRecord(target) ? target : undefined;
+  const responses = isJsonObject(components) ? components['responses'] : undefined;
+  const target = isJsonObject(responses) ? responses[name] : undefined;
+  return isJsonObject(target) ? target : undefined;
 }
 
 function readOperations(doc: Record<string, unknown>, titlesByFile: Map<string, SchemaName>, file: string, lineOf: (path: string[]) => number): Map<OperationName, OperationInfo> {
   const operations = new Map<OperationName, OperationInfo>();
   const paths = doc['paths'];
-  if (!isRecord(paths)) throw new RunError('ERR_SCHEMA_INVALID', `${file}: no paths`);
+  if (!isJsonObject(paths)) throw new RunError('ERR_SCHEMA_INVALID', `${file}: no paths`);
   for (const [pathTemplate, item] of Object.entries(paths)) {
-    if (!isRecord(item)) continue;
+    if (!isJsonObject(item)) continue;
     for (const [method, operation] of Object.entries(item)) {
-      if (!isRecord(operation) || typeof operation['operationId'] !== 'string') continue;
+      if (!isJsonObject(operation) || typeof operation['operationId'] !== 'string') continue;
       const responses = new Map<number, SchemaName | undefined>();
-      const documented = isRecord(operation['responses']) ? operation['responses'] : {};
+      const documented = isJsonObject(operation['responses']) ? operation['responses'] : {};
       for (const [status, raw] of Object.entries(documented)) {
         const response = resolveResponse(doc, raw);
-        const content = response && isRecord(response['content']) ? response['content'] : undefined;
-        const media = content && isRecord(content['application/json']) ? content['application/json'] : undefined;
-        const schema = media && isRecord(media['schema']) ? media['schema'] : undefined;
+        const content = response && isJsonObject(response['content']) ? response['content'] : undefined;
+        const media = content && isJsonObject(content['application/json']) ? content['application/json'] : undefined;
+        const schema = media && isJsonObject(media['schema']) ? media['schema'] : undefined;
         responses.set(Number(status), refToSchemaName(schema?.['$ref'], titlesByFile));
       }
       const queryParameters = new Map<string, Record<string, unknown>>();
       for (const parameter of Array.isArray(operation['parameters']) ? (operation['parameters'] as unknown[]) : []) {
-        if (isRecord(parameter) && parameter['in'] === 'query' && typeof parameter['name'] === 'string' && isRecord(parameter['schema'])) {
+        if (isJsonObject(parameter) && parameter['in'] === 'query' && typeof parameter['name'] === 'string' && isJsonObject(parameter['schema'])) {
           queryParameters.set(parameter['name'], parameter['schema']);
         }
       }
@@ -171,18 +165,22 @@ export async function loadContract(schemasDir: string): Promise<Contract> {
   }
   const openapiFile = path.join(schemasDir, 'openapi.yaml');
   const { source, problems } = await readYamlSource(openapiFile);
-  if (!source || !isRecord(source.value)) throw new RunError('ERR_SCHEMA_INVALID', problems[0] ? formatProblem(problems[0]) : `${openapiFile}: not an OpenAPI document`);
+  if (!source || !isJsonObject(source.value)) throw new RunError('ERR_SCHEMA_INVALID', problems[0] ? formatProblem(problems[0]) : `${openapiFile}: not an OpenAPI document`);
   const operations = readOperations(source.value as Record<string, unknown>, titlesByFile, openapiFile, (p) => source.locate(p).line);
+  // Each path template as a pattern once, e.g. /pets/{petId} → ^/pets/[^/]+$ (templates hold no other regex syntax).
+  const matchers = [...operations.values()].map((op) => ({ name: op.name, method: op.method, pattern: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
   const schemasByName = new Map([...documents.values()].map((d) => [d.schema['title'], d.schema]));
-  const schemaDocuments = new Map([...documents].map(([id, d]) => [id, d.schema]));
+  const limitSchema = operations.get('listPets')?.queryParameters.get('limit');
+  const [min, max, fallback] = ['minimum', 'maximum', 'default'].map((key) => limitSchema?.[key]);
+  const listLimit = typeof min === 'number' && typeof max === 'number' && typeof fallback === 'number' ? { min, max, default: fallback } : undefined;
   return {
+    ...(listLimit === undefined ? {} : { listLimit }),
     validate(schema, value) {
       const validator = validators.get(schema);
       if (!validator) return [`unknown schema ${schema}`];
       return validator(toValidationView(value)) ? [] : formatAjvErrors(validator.errors);
     },
     operations,
-    schemaDocuments,
     schemaOf: (name) => schemasByName.get(name) ?? {},
     fileValidator(fileName) {
       const found = [...documents.values()].find((d) => path.basename(d.file) === fileName);
@@ -192,12 +190,7 @@ export async function loadContract(schemasDir: string): Promise<Contract> {
       return validate;
     },
     operationFor(method, requestPath) {
-      for (const op of operations.values()) {
-        const pattern = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
-        if (op.method === method && pattern.test(requestPath)) return op.name;
-      }
-      return undefined;
+      return matchers.find((m) => m.method === method && m.pattern.test(requestPath))?.name;
     },
-    openapiFile,
   };
 }

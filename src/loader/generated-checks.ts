@@ -4,7 +4,7 @@
  * parameter's minimum/maximum/default, and the PetStatus enum for filters and creation.
  */
 import type { JsonValue } from '../model/json.js';
-import type { AuthVariant, CheckSpec, Expectations, OperationName, RequestSpec, StepSpec } from '../model/scenario.js';
+import { stepsWrite, type AuthVariant, type CheckSpec, type Expectations, type OperationName, type RequestSpec, type StepSpec } from '../model/scenario.js';
 import type { Contract, OperationInfo } from './contract.js';
 
 /** Credentials that must be refused, with the words the check titles use. */
@@ -16,6 +16,9 @@ const REFUSED: ReadonlyArray<[AuthVariant, string, string]> = [
   ['appended-char', 'appended-char', 'with the key plus one character'],
   ['removed-char', 'removed-char', 'with the key less its last character'],
 ];
+
+/** Where generated checks come from, as reports name the package's files. */
+const SOURCE_FILE = 'schemas/openapi.yaml';
 
 const AUTH_CLAUSE = 'Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body';
 
@@ -29,8 +32,8 @@ function check(op: OperationInfo, fields: Omit<CheckSpec, 'source' | 'writes' | 
   const spec: CheckSpec = {
     level: 'fail',
     operation: op.name,
-    source: { file: 'schemas/openapi.yaml', line: op.line, column: 5 },
-    writes: fields.steps.some((s) => s.request.method !== 'GET'),
+    source: { file: SOURCE_FILE, line: op.line, column: 5 },
+    writes: stepsWrite(fields.steps),
     ...fields,
   };
   // A removed operation is described no further: its checks apply only before the removal date.
@@ -84,18 +87,10 @@ function authChecks(contract: Contract): CheckSpec[] {
   return checks;
 }
 
-function numberField(schema: Record<string, unknown> | undefined, key: string): number | undefined {
-  const value = schema?.[key];
-  return typeof value === 'number' ? value : undefined;
-}
-
 function limitChecks(contract: Contract): CheckSpec[] {
   const op = contract.operations.get('listPets');
-  const schema = op?.queryParameters.get('limit');
-  const min = numberField(schema, 'minimum');
-  const max = numberField(schema, 'maximum');
-  const fallback = numberField(schema, 'default');
-  if (!op || min === undefined || max === undefined || fallback === undefined) return [];
+  if (!op || !contract.listLimit) return [];
+  const { min, max, default: fallback } = contract.listLimit;
   const clause = `Endpoints › listPets: limit minimum ${min}, maximum ${max}, default ${fallback}`;
   const listing = (query: RequestSpec['query']): RequestSpec => (query === undefined ? { method: 'GET', path: op.path } : { method: 'GET', path: op.path, query });
   const checks = [
@@ -156,7 +151,7 @@ function statusValues(contract: Contract): string[] {
 function filterChecks(contract: Contract): CheckSpec[] {
   const list = contract.operations.get('listPets');
   const create = contract.operations.get('createPet');
-  const max = numberField(list?.queryParameters.get('limit'), 'maximum') ?? 100;
+  const max = contract.listLimit?.max ?? 100;
   if (!list || !list.queryParameters.has('status')) return [];
   const clause = 'Endpoints › listPets rule 1: when status is given, only animals with that status are returned';
   const checks: CheckSpec[] = [];

@@ -32,6 +32,9 @@ function semanticProblems(doc: Record<string, unknown>, at: (p: Array<string | n
   if (ramp !== undefined && doc['rate'] !== undefined) problem(['rate'], "'rate' and 'ramp' exclude each other: a profile runs at one rate or ramps up");
   if (ramp !== undefined && ramp.from > ramp.to) problem(['ramp', 'from'], `ramp.from (${ramp.from}) is above ramp.to (${ramp.to})`);
   if (ramp?.require !== undefined && (ramp.require < ramp.from || ramp.require > ramp.to)) problem(['ramp', 'require'], `ramp.require (${ramp.require}) must lie between from and to`);
+  ((doc['production'] as string[] | undefined) ?? []).forEach((url, index) => {
+    if (!URL.canParse(url)) problem(['production', index], `production entry '${url}' is not a URL`);
+  });
   return problems;
 }
 

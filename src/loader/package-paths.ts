@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 /** The package root (the folder holding package.json, schemas/, scenarios/ and suites/). */
-export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Absolute path of a folder or file inside the package. */
 export function packagePath(...segments: string[]): string {

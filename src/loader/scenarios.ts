@@ -4,7 +4,7 @@ import path from 'node:path';
 import { RunError } from '../model/errors.js';
 import { isJsonObject, toValidationView, type JsonValue } from '../model/json.js';
 import type { Level } from '../model/results.js';
-import type { CheckSpec, ClockWindow, OperationName, StepSpec } from '../model/scenario.js';
+import { stepsWrite, type CheckSpec, type ClockWindow, type OperationName, type StepSpec } from '../model/scenario.js';
 import { BUILTIN_VARIABLES, placeholdersIn } from '../model/template.js';
 import type { ValidateFunction } from 'ajv';
 import { formatProblem, readYamlSource, schemaProblems, type FileProblem, type YamlSource } from './yaml-file.js';
@@ -45,8 +45,6 @@ export function displayName(file: string, root: string): string {
   const inside = path.relative(root, file);
   return inside.startsWith('..') || path.isAbsolute(inside) ? path.relative(process.cwd(), file) || file : inside;
 }
-
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function toSteps(raw: Record<string, JsonValue>): StepSpec[] {
   if (Array.isArray(raw['steps'])) return raw['steps'] as unknown as StepSpec[];
@@ -100,7 +98,7 @@ function fileChecks(source: YamlSource, options: ScenarioLoadOptions, problems: 
       level: (raw['level'] as Level | undefined) ?? 'fail',
       source: { file: display, line: where.line, column: where.column },
       steps,
-      writes: steps.some((s) => WRITE_METHODS.has(s.request.method)),
+      writes: stepsWrite(steps),
     };
     if (isJsonObject(raw['clock'])) check.clock = raw['clock'] as ClockWindow;
     checks.push(check);

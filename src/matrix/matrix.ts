@@ -52,7 +52,7 @@ function idsWith(report: RunReport, outcome: 'failed' | 'warned'): string[] {
 }
 
 /** Runs the CLI against one variant and judges the outcome. */
-export async function runVariant(variant: Variant, timeoutMs = 60_000): Promise<MatrixRow> {
+async function runVariant(variant: Variant, timeoutMs = 60_000): Promise<MatrixRow> {
   const apiKey = `matrix-${randomBytes(12).toString('hex')}`;
   const server = await startReferenceServer({ apiKey, ...variantServerOptions(variant) });
   const reportDir = await mkdtemp(path.join(tmpdir(), `matrix-${variant.name}-`));

@@ -33,12 +33,6 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** True for an integer value (number or bigint) inside the int64 range. */
-export function isInt64(value: unknown): boolean {
-  if (typeof value === 'bigint') return value >= INT64_MIN && value <= INT64_MAX;
-  return typeof value === 'number' && Number.isInteger(value);
-}
-
 /**
  * A copy fit for JSON Schema validation: bigint becomes number. Values outside int64 become ±2^64
  * so that `format: int64` still rejects them after the unavoidable rounding.

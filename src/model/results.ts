@@ -5,9 +5,6 @@ import type { OperationName } from './scenario.js';
 /** How one check ended. `errored` means it could not be tested; it never means the server is wrong. */
 export type Outcome = 'passed' | 'failed' | 'warned' | 'errored' | 'skipped';
 
-/** Every outcome, in the order reports list them. */
-export const OUTCOMES: readonly Outcome[] = ['failed', 'errored', 'warned', 'passed', 'skipped'];
-
 /** How much a broken rule weighs: `fail` where the contract speaks, `warn` where practice recommends. */
 export type Level = 'fail' | 'warn';
 

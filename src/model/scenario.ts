@@ -93,3 +93,10 @@ export interface CheckSpec extends CheckInfo {
   writes: boolean;
   clock?: ClockWindow;
 }
+
+const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** True when any step sends a method that writes: such checks are skipped in read-only mode. */
+export function stepsWrite(steps: readonly StepSpec[]): boolean {
+  return steps.some((s) => WRITE_METHODS.has(s.request.method));
+}

@@ -56,8 +56,13 @@ export function fillTemplate(value: JsonValue, vars: Variables): JsonValue {
   return value;
 }
 
-/** Fills placeholders in a string and returns text (typed values rendered as text). */
-export function fillText(value: string, vars: Variables): string {
-  const filled = fillTemplate(value, vars);
-  return scalarText(filled);
+/** Fills placeholders in a string and returns text; `encode` escapes each inserted value (e.g. for a URL path). */
+export function fillText(value: string, vars: Variables, encode: (text: string) => string = (text) => text): string {
+  const whole = WHOLE_PLACEHOLDER.exec(value);
+  const single = whole ? vars.get(whole[1] as string) : undefined;
+  if (single !== undefined) return encode(scalarText(single));
+  return value.replace(PLACEHOLDER, (text, name: string) => {
+    const v = vars.get(name);
+    return v === undefined ? text : encode(scalarText(v));
+  });
 }

@@ -1,8 +1,8 @@
 /** The console: progress on a TTY, then failures, warnings and the counts. */
 import type { Writable } from 'node:stream';
-import type { CheckInfo, CheckResult, Outcome, RunMeta, RunReport } from '../model/results.js';
+import { emptyCounts, type CheckInfo, type CheckResult, type Outcome, type RunMeta, type RunReport } from '../model/results.js';
 import type { Reporter } from './reporter.js';
-import { countdownSentence, decidingExchange, oneLine, problemMessages } from './report-view.js';
+import { countdownSentence, decidingExchange, LABELS, oneLine, problemMessages, safeText } from './report-view.js';
 
 /** Where and how the console reporter writes. */
 export interface ConsoleOptions {
@@ -21,12 +21,6 @@ const COLORS: Record<Outcome | 'dim' | 'bold', [number, number]> = {
   bold: [1, 22],
 };
 
-const LABELS: Record<Outcome, string> = { failed: 'FAIL', errored: 'ERROR', warned: 'WARN', passed: 'PASS', skipped: 'SKIP' };
-
-/** Strips control characters a server might have put in a message, so it cannot drive the terminal. */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '�');
-}
 
 /** Progress of one suite while the run goes on. */
 interface SuiteProgress {
@@ -70,7 +64,7 @@ export class ConsoleReporter implements Reporter {
   onRunStart(meta: RunMeta, checks: readonly CheckInfo[]): void {
     this.total = checks.length;
     for (const check of checks) {
-      const suite = this.suites.get(check.suite) ?? { total: 0, done: 0, counts: { passed: 0, failed: 0, warned: 0, errored: 0, skipped: 0 } };
+      const suite = this.suites.get(check.suite) ?? { total: 0, done: 0, counts: emptyCounts() };
       suite.total += 1;
       this.suites.set(check.suite, suite);
     }
@@ -135,11 +129,11 @@ export class ConsoleReporter implements Reporter {
   }
 
   private printProblem(check: CheckResult): void {
-    this.write(`${this.paint(check.outcome, LABELS[check.outcome].padEnd(5))} ${this.paint('bold', check.id)}  ${printable(check.title)}`);
-    for (const line of problemMessages(check)) this.write(`      ${printable(oneLine(line, 300))}`);
+    this.write(`${this.paint(check.outcome, LABELS[check.outcome].padEnd(5))} ${this.paint('bold', check.id)}  ${safeText(check.title)}`);
+    for (const line of problemMessages(check)) this.write(`      ${safeText(oneLine(line, 300))}`);
     const exchange = decidingExchange(check);
-    if (exchange) this.write(this.paint('dim', `      ${exchange.request.method} ${printable(exchange.request.url)}${exchange.response ? ` → ${exchange.response.status}` : ''}`));
-    if (exchange?.reproduce !== undefined && check.outcome !== 'warned') this.write(this.paint('dim', `      reproduce: ${printable(exchange.reproduce)}`));
+    if (exchange) this.write(this.paint('dim', `      ${exchange.request.method} ${safeText(exchange.request.url)}${exchange.response ? ` → ${exchange.response.status}` : ''}`));
+    if (exchange?.reproduce !== undefined && check.outcome !== 'warned') this.write(this.paint('dim', `      reproduce: ${safeText(exchange.reproduce)}`));
     this.write(this.paint('dim', `      ${check.source.file}:${check.source.line}`));
   }
 }

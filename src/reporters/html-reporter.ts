@@ -3,10 +3,9 @@ import path from 'node:path';
 import type { CheckResult, ExchangeEvidence, Outcome, RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { escapeHtml } from './html.js';
-import { bounded, checksWith, countdownSentence, decidingExchange, exchangeSections, MAX_DETAILS, reasonLine, seconds, verdictLine } from './report-view.js';
+import { bounded, checksWith, countdownSentence, decidingExchange, exchangeSections, LABELS, MAX_DETAILS, reasonLine, seconds, verdictLine } from './report-view.js';
 import { latencyPercentileChart, loadChartData, throughputChart } from './svg-charts.js';
 
-const LABELS: Record<Outcome, string> = { failed: 'FAIL', errored: 'ERROR', warned: 'WARN', passed: 'PASS', skipped: 'SKIP' };
 
 const SECTION_TITLES: Record<Outcome, string> = {
   failed: 'Failures',

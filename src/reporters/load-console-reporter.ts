@@ -11,7 +11,7 @@ export interface LoadConsoleOptions {
 }
 
 /** The lines summarising a load result, as the console shows them. */
-export function loadSummaryLines(load: LoadReport): string[] {
+function loadSummaryLines(load: LoadReport): string[] {
   const m = load.metrics;
   const target = load.profile.ramp ? `ramp ${load.profile.ramp.from}→${load.profile.ramp.to}/s` : load.profile.rate === undefined ? 'open throttle' : `${load.profile.rate}/s target`;
   const lines = [

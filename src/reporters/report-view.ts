@@ -10,6 +10,9 @@ export const MAX_DETAILS = 20;
 // C0 and C1 controls, DEL, lone surrogates and the non-characters U+FFFE/U+FFFF: never useful in a report, sometimes harmful.
 const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/** The short label of each outcome, as the console and the HTML show it. */
+export const LABELS: Record<Outcome, string> = { failed: 'FAIL', errored: 'ERROR', warned: 'WARN', passed: 'PASS', skipped: 'SKIP' };
+
 /** Removes characters that no text format of a report may carry (tab, newline and carriage return stay). */
 export function safeText(text: string): string {
   return text.replace(UNSAFE, '');

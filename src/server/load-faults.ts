@@ -1,4 +1,5 @@
 /** Faults that only show under load, as wrappers of the reference server's handler (for the load tests). */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isJsonObject, parseExactJson, stringifyExactJson } from '../model/json.js';
 import { errorResponse, type PetHandler, type Wrap } from './reference-server.js';
 
@@ -8,14 +9,9 @@ import { errorResponse, type PetHandler, type Wrap } from './reference-server.js
  */
 export type LoadFault = 'load-flaky-500' | 'load-slow' | 'load-wrong-status';
 
-/** Every load fault, for tests and the variant matrix. */
-export const LOAD_FAULTS: readonly LoadFault[] = ['load-flaky-500', 'load-slow', 'load-wrong-status'];
-
 const FLAKY_EVERY = 10;
 const SLOW_MS = 250;
 const WRONG_EVERY = 5;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function wrapOne(fault: LoadFault, next: PetHandler): PetHandler {
   let count = 0;

@@ -9,7 +9,7 @@ import { PET_STATUSES, PetCatalogue, seedCatalogue, type PetStatus, type StoredP
 export const DEVELOPMENT_API_KEY = 'petstore-dev-key';
 
 /** The removal date of getPet. */
-export const GET_PET_SUNSET = new Date('2030-12-05T00:00:00Z');
+const GET_PET_SUNSET = new Date('2030-12-05T00:00:00Z');
 
 const INT64_MAX = 2n ** 63n - 1n;
 const MAX_BODY_BYTES = 64 * 1024;
