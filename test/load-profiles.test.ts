@@ -1,31 +1,32 @@
 import t from 'tap';
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { loadContract } from '../src/loader/contract.js';
 import { loadProfile, resolveProfilePath } from '../src/loader/load-profiles.js';
 import { RunError } from '../src/model/errors.js';
 import { root, tempDir } from './helpers.js';
 
-const schemasDir = path.join(root, 'schemas');
+const validateProfile = (await loadContract(path.join(root, 'schemas'))).fileValidator('load-profile.schema.json');
 const profilesDir = path.join(root, 'scenarios/load');
 
 t.test('the shipped profiles load, each with hard ceilings on duration and requests', async (t) => {
   const names = (await readdir(profilesDir)).map((n) => n.replace(/\.yaml$/, '')).sort();
   t.same(names, ['nightly', 'smoke', 'stress']);
   for (const name of names) {
-    const profile = await loadProfile(await resolveProfilePath(name, profilesDir), schemasDir, root);
+    const profile = await loadProfile(await resolveProfilePath(name, profilesDir), validateProfile, root);
     t.ok(profile.duration > 0 && profile.maxRequests > 0, `${name} is bounded`);
     t.equal(profile.file, `scenarios/load/${name}.yaml`);
   }
-  const nightly = await loadProfile(path.join(profilesDir, 'nightly.yaml'), schemasDir, root);
+  const nightly = await loadProfile(path.join(profilesDir, 'nightly.yaml'), validateProfile, root);
   t.ok((nightly.rate ?? 0) > 0 && nightly.duration >= 60, 'nightly is a constant rate for a minute or more');
-  const stress = await loadProfile(path.join(profilesDir, 'stress.yaml'), schemasDir, root);
+  const stress = await loadProfile(path.join(profilesDir, 'stress.yaml'), validateProfile, root);
   t.ok(stress.ramp, 'stress ramps');
 });
 
 t.test('a profile without its ceilings, with unknown keys or metrics, is rejected with every problem located', async (t) => {
   const file = path.join(await tempDir(), 'bad.yaml');
   await writeFile(file, 'title: bad\nqueries: [{ limit: 500 }]\nthresholds:\n  p95: { max: 1 }\n  rps: { max: 3 }\n');
-  const error = await loadProfile(file, schemasDir, root).then(
+  const error = await loadProfile(file, validateProfile, root).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -41,7 +42,7 @@ t.test('a profile without its ceilings, with unknown keys or metrics, is rejecte
 t.test('a production entry that is no URL is a located problem, not a crash', async (t) => {
   const file = path.join(await tempDir(), 'prod.yaml');
   await writeFile(file, 'title: p\nduration: 1\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nproduction: ["https://"]\n');
-  const error = await loadProfile(file, schemasDir, root).then(
+  const error = await loadProfile(file, validateProfile, root).then(
     () => undefined,
     (e: unknown) => e,
   );

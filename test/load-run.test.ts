@@ -11,13 +11,15 @@ import { withLoadFaults, type LoadFault } from '../src/server/load-faults.js';
 import { startReferenceServer } from '../src/server/reference-server.js';
 import { root, tempDir } from './helpers.js';
 
+
 const KEY = 'load-run-key-5a8e21';
 const schemasDir = path.join(root, 'schemas');
+const validateProfile = (await loadContract(schemasDir)).fileValidator('load-profile.schema.json');
 
 async function profileFrom(text: string) {
   const file = path.join(await tempDir(), 'ramp.yaml');
   await writeFile(file, text);
-  return loadProfile(file, schemasDir, root);
+  return loadProfile(file, validateProfile, root);
 }
 
 const ramp = `title: ramp test

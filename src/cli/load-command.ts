@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { newRunId, verdictOf } from '../engine/run.js';
 import { DEFAULT_HTTP_OPTIONS, type HttpClientOptions } from '../http/client.js';
-import { loadContract } from '../loader/contract.js';
+import { loadContract, type Contract } from '../loader/contract.js';
 import { loadProfile, LOAD_PROFILE_FOLDER, resolveProfilePath } from '../loader/load-profiles.js';
 import { packagePath, packageVersion } from '../loader/package-paths.js';
 import { addBaseline, buildLoadOutcome, executeLoad, type LoadOutcome } from '../load/load-run.js';
@@ -73,9 +73,17 @@ function refuseOverwrite(reportDirFlag: string | undefined, inputs: ReadonlyArra
   if (clash) throw new RunError('ERR_USAGE', `${clash[0]} ${clash[1]} is the report this run writes; copy it elsewhere first or choose another --report-dir`);
 }
 
+let packageContract: Promise<Contract> | undefined;
+
+/** The package's contract, loaded (and its schemas compiled) once per process. */
+function contract(): Promise<Contract> {
+  packageContract ??= loadContract(packagePath('schemas'));
+  return packageContract;
+}
+
 async function readProfile(argument: string): Promise<LoadProfile> {
   const file = await resolveProfilePath(argument, packagePath('scenarios', LOAD_PROFILE_FOLDER));
-  return loadProfile(file, packagePath('schemas'), packagePath());
+  return loadProfile(file, (await contract()).fileValidator('load-profile.schema.json'), packagePath());
 }
 
 /** Reads the profile (a name under scenarios/load, or a file path) and the baseline; any problem is exit 2 before traffic. */
@@ -102,7 +110,7 @@ async function measure(inputs: LoadInputs, http: HttpClientOptions, progress: Lo
     const outcome = await executeLoad({
       profile: inputs.profile,
       http,
-      contract: await loadContract(packagePath('schemas')),
+      contract: await contract(),
       allowProductionLoad: inputs.allowProductionLoad,
       listener: progress,
       signal: controller.signal,

@@ -2,13 +2,11 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { RunError } from '../model/errors.js';
-import { toValidationView } from '../model/json.js';
 import { METRICS, type LoadProfile, type Metric, type QueryMix, type Ramp, type Threshold } from '../model/load.js';
 import type { SourceLocation } from '../model/results.js';
-import { createAjv } from './ajv.js';
-import { loadSchemaDocuments } from './contract.js';
+import type { ValidateFunction } from 'ajv';
 import { displayName } from './scenarios.js';
-import { formatProblem, readYamlSource, schemaProblems, type FileProblem } from './yaml-file.js';
+import { problemsError, validateYamlFile, type FileProblem } from './yaml-file.js';
 
 /** The folder of the shipped profiles, relative to the scenario folder. */
 export const LOAD_PROFILE_FOLDER = 'load';
@@ -39,24 +37,11 @@ function semanticProblems(doc: Record<string, unknown>, at: (p: Array<string | n
 }
 
 /** Reads and validates one profile; every problem is reported at once with file:line:col (exit 2). */
-export async function loadProfile(file: string, schemasDir: string, displayRoot: string): Promise<LoadProfile> {
-  const documents = await loadSchemaDocuments(schemasDir);
-  const schema = [...documents.values()].find((d) => path.basename(d.file) === 'load-profile.schema.json');
-  if (!schema) throw new RunError('ERR_SCHEMA_INVALID', `${schemasDir}: load-profile.schema.json is missing`);
-  const validate = createAjv().compile(schema.schema);
+export async function loadProfile(file: string, validate: ValidateFunction, displayRoot: string): Promise<LoadProfile> {
   const display = displayName(file, displayRoot);
-  const { source, problems: syntax } = await readYamlSource(file);
-  const problems = syntax.map((p) => ({ ...p, file: display }));
-  if (source) {
-    const found = schemaProblems(source, validate, toValidationView(source.value)).map((p) => ({ ...p, file: display }));
-    problems.push(...found);
-    if (found.length === 0) problems.push(...semanticProblems(source.value as Record<string, unknown>, (p) => source.locate(p), display));
-  }
-  if (problems.length > 0 || !source) {
-    const lines = problems.map(formatProblem);
-    const head = problems.length === 1 ? (lines[0] as string) : `${problems.length} problems in the load profile; the first: ${lines[0] as string}`;
-    throw new RunError('ERR_SCENARIO_INVALID', head, problems.length === 1 ? [] : lines);
-  }
+  const { source, problems } = await validateYamlFile(file, validate, display);
+  if (source) problems.push(...semanticProblems(source.value as Record<string, unknown>, (p) => source.locate(p), display));
+  if (problems.length > 0 || !source) throw problemsError('ERR_SCENARIO_INVALID', 'the load profile', problems);
   const doc = source.value as Record<string, unknown>;
   const thresholds = doc['thresholds'] as Partial<Record<Metric, Threshold>>;
   const thresholdSources: Partial<Record<Metric, SourceLocation>> = {};

@@ -2,12 +2,12 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { RunError } from '../model/errors.js';
-import { isJsonObject, toValidationView, type JsonValue } from '../model/json.js';
+import { isJsonObject, type JsonValue } from '../model/json.js';
 import type { Level } from '../model/results.js';
 import { stepsWrite, type CheckSpec, type ClockWindow, type OperationName, type StepSpec } from '../model/scenario.js';
 import { BUILTIN_VARIABLES, placeholdersIn } from '../model/template.js';
 import type { ValidateFunction } from 'ajv';
-import { formatProblem, readYamlSource, schemaProblems, type FileProblem, type YamlSource } from './yaml-file.js';
+import { problemsError, validateYamlFile, type FileProblem, type YamlSource } from './yaml-file.js';
 
 /** Folders under scenarios/ that hold other kinds of file (load profiles have their own schema). */
 const OTHER_KINDS = new Set(['load']);
@@ -115,13 +115,9 @@ export async function loadScenarios(dirs: readonly string[], validate: ValidateF
   const checks: CheckSpec[] = [];
   const files = (await Promise.all(dirs.map((dir) => listYamlFiles(dir)))).flat();
   for (const file of files) {
-    const display = displayName(file, options.displayRoot);
-    const { source, problems: syntax } = await readYamlSource(file);
-    problems.push(...syntax.map((p) => ({ ...p, file: display })));
-    if (!source) continue;
-    const found = schemaProblems(source, validate, toValidationView(source.value));
-    problems.push(...found.map((p) => ({ ...p, file: display })));
-    if (found.length === 0) checks.push(...fileChecks(source, options, problems));
+    const { source, problems: found } = await validateYamlFile(file, validate, displayName(file, options.displayRoot));
+    problems.push(...found);
+    if (source) checks.push(...fileChecks(source, options, problems));
   }
   const firstById = new Map<string, CheckSpec>();
   for (const check of checks) {
@@ -132,11 +128,7 @@ export async function loadScenarios(dirs: readonly string[], validate: ValidateF
       firstById.set(check.id, check);
     }
   }
-  if (problems.length > 0) {
-    const lines = problems.map(formatProblem);
-    const head = problems.length === 1 ? (lines[0] as string) : `${problems.length} problems in scenario files; the first: ${lines[0] as string}`;
-    throw new RunError('ERR_SCENARIO_INVALID', head, problems.length === 1 ? [] : lines);
-  }
+  if (problems.length > 0) throw problemsError('ERR_SCENARIO_INVALID', 'scenario files', problems);
   if (checks.length === 0) throw new RunError('ERR_SCENARIO_INVALID', `${dirs.join(', ')}: no scenario files found`);
   return checks;
 }

@@ -1,8 +1,7 @@
 /** Loads suites/*.yaml: the named groups of checks that `--suite` selects. */
-import { RunError } from '../model/errors.js';
 import type { ValidateFunction } from 'ajv';
 import { displayName, listYamlFiles } from './scenarios.js';
-import { formatProblem, readYamlSource, schemaProblems, type FileProblem } from './yaml-file.js';
+import { problemsError, validateYamlFile, type FileProblem } from './yaml-file.js';
 
 /** A suite definition. */
 export interface SuiteInfo {
@@ -16,16 +15,10 @@ export async function loadSuites(dir: string, validate: ValidateFunction, displa
   const problems: FileProblem[] = [];
   const suites: SuiteInfo[] = [];
   for (const file of await listYamlFiles(dir)) {
-    const display = displayName(file, displayRoot);
-    const { source, problems: syntax } = await readYamlSource(file);
-    problems.push(...syntax.map((p) => ({ ...p, file: display })));
-    if (!source) continue;
-    const found = schemaProblems(source, validate, source.value);
-    problems.push(...found.map((p) => ({ ...p, file: display })));
-    if (found.length === 0) suites.push(source.value as unknown as SuiteInfo);
+    const { source, problems: found } = await validateYamlFile(file, validate, displayName(file, displayRoot));
+    problems.push(...found);
+    if (source) suites.push(source.value as unknown as SuiteInfo);
   }
-  if (problems.length > 0) {
-    throw new RunError('ERR_CONFIG', formatProblem(problems[0] as FileProblem), problems.slice(1).map(formatProblem));
-  }
+  if (problems.length > 0) throw problemsError('ERR_CONFIG', 'suite files', problems);
   return suites;
 }

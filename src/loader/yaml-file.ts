@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import type { JsonValue } from '../model/json.js';
+import { RunError, type RunErrorCode } from '../model/errors.js';
+import { toValidationView, type JsonValue } from '../model/json.js';
 import { formatAjvErrors } from './ajv.js';
 
 /** A problem found in an input file, already located. */
@@ -130,4 +131,19 @@ function messageOf(error: ErrorObject): string {
   if (error.keyword === 'additionalProperties') return `unknown key '${String(error.params['additionalProperty'])}' at ${error.instancePath || '(root)'}`;
   if (error.keyword === 'false schema') return `${error.instancePath}: not allowed here`;
   return formatAjvErrors([error])[0] ?? error.keyword;
+}
+
+/** Reads a YAML file and validates it against its schema; every problem carries the file's display name. */
+export async function validateYamlFile(file: string, validate: ValidateFunction, display: string): Promise<{ source?: YamlSource; problems: FileProblem[] }> {
+  const { source, problems: syntax } = await readYamlSource(file);
+  const problems = syntax.map((p) => ({ ...p, file: display }));
+  if (source) problems.push(...schemaProblems(source, validate, toValidationView(source.value)).map((p) => ({ ...p, file: display })));
+  return source && problems.length === 0 ? { source, problems } : { problems };
+}
+
+/** The problems of some input files as one error: the first in its message, every one in its details when there are several. */
+export function problemsError(code: RunErrorCode, what: string, problems: readonly FileProblem[]): RunError {
+  const lines = problems.map(formatProblem);
+  if (lines.length === 1) return new RunError(code, lines[0] as string);
+  return new RunError(code, `${lines.length} problems in ${what}; the first: ${lines[0] as string}`, lines);
 }
