@@ -7,6 +7,7 @@ import { HttpClient, TransportError } from '../http/client.js';
 import type { CreatedPets } from './created-pets.js';
 import { curlCommand } from '../http/curl-command.js';
 import type { Contract } from '../loader/contract.js';
+import { mapConcurrently } from '../model/concurrency.js';
 import type { RunListener } from '../model/events.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, type JsonValue } from '../model/json.js';
@@ -230,18 +231,10 @@ function interruptedResult(check: CheckSpec): CheckResult {
 
 /** Runs checks with bounded concurrency; results come back in the order of `checks`. */
 export async function runChecks(checks: readonly CheckSpec[], options: EngineOptions): Promise<CheckResult[]> {
-  const results: CheckResult[] = new Array<CheckResult>(checks.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < checks.length) {
-      const index = next++;
-      const check = checks[index] as CheckSpec;
-      options.listener.onCheckStart?.(checkInfo(check));
-      const result = options.signal?.aborted === true ? interruptedResult(check) : await runCheck(check, options);
-      results[index] = result;
-      options.listener.onCheckEnd?.(result);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, checks.length)) }, worker));
-  return results;
+  return mapConcurrently(checks, options.concurrency, async (check) => {
+    options.listener.onCheckStart?.(checkInfo(check));
+    const result = options.signal?.aborted === true ? interruptedResult(check) : await runCheck(check, options);
+    options.listener.onCheckEnd?.(result);
+    return result;
+  });
 }

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { packagePath } from '../loader/package-paths.js';
+import { mapConcurrently } from '../model/concurrency.js';
 import type { RunReport } from '../model/results.js';
 import { startReferenceServer } from '../server/reference-server.js';
 import { variantServerOptions, type Variant } from '../server/variants.js';
@@ -90,16 +91,7 @@ async function runVariant(variant: Variant, timeoutMs = 60_000): Promise<MatrixR
 
 /** Runs every variant, a few at once; rows come back in the order of `variants`. */
 export async function runMatrix(variants: readonly Variant[], concurrency = 4): Promise<MatrixRow[]> {
-  const rows = new Array<MatrixRow>(variants.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < variants.length) {
-      const index = next++;
-      rows[index] = await runVariant(variants[index] as Variant);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, variants.length) }, worker));
-  return rows;
+  return mapConcurrently(variants, concurrency, (variant) => runVariant(variant));
 }
 
 /** Catch rate over broken variants and pass rate over conformant ones. */
