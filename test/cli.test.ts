@@ -212,3 +212,31 @@ t.test('an empty store cannot show getPet: the deprecation checks are skipped, n
   t.equal(available?.outcome, 'skipped');
   t.match(available?.reason, /precondition of step 1 not met: expected at least 1 items, got 0/);
 });
+
+t.test('a configuration file supplies defaults; flags win; a production URL is never written to', async (t) => {
+  const methods: string[] = [];
+  const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => (req: PetRequest) => (methods.push(req.method), next(req)) });
+  t.teardown(() => server.close());
+  const dir = await tempDir();
+  await writeFile(path.join(dir, 'key'), KEY);
+  const config = path.join(dir, 'petstore.yaml');
+  await writeFile(config, `baseUrl: ${server.baseUrl}\napiKeyFile: key\nreporters: [json]\nreportDir: out\nsuites: [limits]\nproduction: ["${server.baseUrl}"]\n`);
+  const result = await runCli(['--config', config]);
+  t.equal(result.code, 0, result.stderr);
+  t.match(result.stdout, /is marked production in .*petstore\.yaml: read-only/);
+  const report = JSON.parse(await readFile(path.join(dir, 'out', 'report.json'), 'utf8')) as { meta: { suites: string[]; options: { readOnly: boolean } } };
+  t.same(report.meta.suites, ['limits'], 'suites from the file');
+  t.equal(report.meta.options.readOnly, true);
+  t.same([...new Set(methods)], ['GET'], 'nothing was written');
+  const overridden = await runCli(['--config', config, '--suite', 'filters', '--report-dir', path.join(dir, 'flags')]);
+  t.equal(overridden.code, 0);
+  const second = JSON.parse(await readFile(path.join(dir, 'flags', 'report.json'), 'utf8')) as { meta: { suites: string[] } };
+  t.same(second.meta.suites, ['filters'], 'a flag beats the file');
+  const load = await runCli(['load', 'smoke', '--config', config]);
+  t.equal(load.code, 2);
+  t.match(load.stderr, /marked production in .*petstore\.yaml.*--allow-production-load/);
+  await writeFile(config, 'baseUrl: ftp://nope\nconcurency: 3\n');
+  const bad = await runCli(['--config', config]);
+  t.equal(bad.code, 2);
+  t.match(bad.stderr, /2 problems in the configuration file; the first: .*petstore\.yaml:1:10: \/baseUrl: must match pattern/);
+});

@@ -15,6 +15,7 @@ const LOAD_OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 const RUN_OPTIONS = {
+  config: { type: 'string' },
   'base-url': { type: 'string' },
   'api-key-file': { type: 'string' },
   suite: { type: 'string', multiple: true },
@@ -40,6 +41,7 @@ const RUN_OPTIONS = {
 
 /** `load PROFILE` takes the target flags of `run` and the load flags. */
 const LOAD_COMMAND_OPTIONS = {
+  config: RUN_OPTIONS.config,
   'base-url': RUN_OPTIONS['base-url'],
   'api-key-file': RUN_OPTIONS['api-key-file'],
   'ca-file': RUN_OPTIONS['ca-file'],
@@ -57,6 +59,11 @@ const SERVE_OPTIONS = {
   'big-ids': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
+
+/** The flags a command accepts, so a configuration file fills only those. */
+export function optionNames(command: 'run' | 'load'): ReadonlySet<string> {
+  return new Set(Object.keys(command === 'run' ? RUN_OPTIONS : LOAD_COMMAND_OPTIONS));
+}
 
 /** Parsed `run` flags. */
 export type RunFlags = ReturnType<typeof parseRunFlags>;
@@ -158,6 +165,8 @@ Usage:
   petstore-conformance --help | --version
 
 Run options:
+  --config FILE             defaults from a YAML file (or PETSTORE_CONFIG); flags and environment
+                            variables override it (schemas/config.schema.json)
   --base-url URL            the service under test, ending in /v1 (or PETSTORE_BASE_URL);
                             without one, an embedded reference server on 127.0.0.1 is tested
   --api-key-file FILE       read the API key from FILE (or set PETSTORE_API_KEY)

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
+import { productionMark, loadConfig, type SuiteConfig } from '../loader/config.js';
+import { loadContract } from '../loader/contract.js';
 import { packagePath, packageVersion } from '../loader/package-paths.js';
 import { executeRun, loadRunInputs, type InputFolders, type RunSettings } from '../engine/run.js';
 import { RunError } from '../model/errors.js';
@@ -15,7 +17,7 @@ import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { createReporters, parseReporterNames } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../server/variants.js';
-import { dateFlag, HELP, intFlag, parseRunFlags, parseServeFlags, splitCommand, type LoadFlags, type RunFlags } from './args.js';
+import { dateFlag, HELP, intFlag, optionNames, parseRunFlags, parseServeFlags, splitCommand, type LoadFlags, type RunFlags } from './args.js';
 import { addLoadToRun, interruption, loadCommand, mergeCommand, prepareRunLoad, type Target } from './load-command.js';
 
 /** Exit codes, as the README documents them. */
@@ -68,16 +70,54 @@ function parseCategoryId(value: string | undefined): JsonValue {
   return Number.isSafeInteger(Number(big)) ? Number(big) : big;
 }
 
+/** Flags, with those left unset filled from the configuration file; flags and environment variables win. */
+async function withConfig<F extends { config?: string }>(flags: F, command: 'run' | 'load'): Promise<{ flags: F; config: SuiteConfig | undefined }> {
+  const file = flags.config ?? (process.env['PETSTORE_CONFIG'] || undefined);
+  if (file === undefined) return { flags, config: undefined };
+  const contract = await loadContract(packagePath('schemas'));
+  const config = await loadConfig(path.resolve(file), contract.fileValidator('config.schema.json'), process.cwd());
+  const env = (name: string): boolean => (process.env[name] ?? '') !== '';
+  const defaults: Record<string, string | boolean | string[] | undefined> = {
+    'base-url': env('PETSTORE_BASE_URL') ? undefined : config.baseUrl,
+    'api-key-file': env('PETSTORE_API_KEY') ? undefined : config.apiKeyFile,
+    'category-id': env('PETSTORE_CATEGORY_ID') ? undefined : config.categoryId,
+    'ca-file': config.caFile,
+    suite: config.suites,
+    reporter: config.reporters,
+    'report-dir': config.reportDir,
+    'read-only': config.readOnly,
+    strict: config.strict,
+    concurrency: config.concurrency === undefined ? undefined : String(config.concurrency),
+    'consistency-window': config.consistencyWindowMs === undefined ? undefined : String(config.consistencyWindowMs),
+    timeout: config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
+  };
+  const accepted = optionNames(command);
+  const filled = Object.fromEntries(Object.entries(defaults).filter(([name, value]) => value !== undefined && accepted.has(name)));
+  return { flags: { ...filled, ...flags }, config };
+}
+
+/** Refuses load against a base URL the configuration marks as production, unless allowed. */
+function refuseProductionLoad(baseUrl: string | undefined, config: SuiteConfig | undefined, allowed: boolean): void {
+  const mark = baseUrl === undefined || config === undefined ? undefined : productionMark(baseUrl, config.production);
+  if (mark !== undefined && !allowed) throw new RunError('ERR_CONFIG', `${baseUrl ?? ''} is marked production in ${config?.file ?? ''} (${mark}); refusing to load it without --allow-production-load`);
+}
+
 function useColor(flags: RunFlags): boolean {
   return flags['no-color'] !== true && process.env['NO_COLOR'] === undefined && process.stdout.isTTY === true;
 }
 
 async function runCommand(args: string[]): Promise<number> {
-  const flags = parseRunFlags(args);
-  if (flags.help) return printHelp();
-  if (flags.version) return printVersion();
+  const parsed = parseRunFlags(args);
+  if (parsed.help) return printHelp();
+  if (parsed.version) return printVersion();
+  const { flags, config } = await withConfig(parsed, 'run');
   const reporterNames = parseReporterNames(flags.reporter);
   const baseUrl = resolveBaseUrl(flags);
+  if (flags.load !== undefined) refuseProductionLoad(baseUrl, config, flags['allow-production-load'] === true);
+  const production = baseUrl === undefined || config === undefined ? undefined : productionMark(baseUrl, config.production);
+  // A production service is never written to, whatever the flags say: the configuration marked it.
+  const readOnly = flags['read-only'] === true || production !== undefined;
+  if (production !== undefined && flags['read-only'] !== true && flags.quiet !== true) process.stdout.write(`${baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only\n`);
   const apiKey = await resolveApiKey(flags, baseUrl === undefined);
   const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file');
   const selectedSuites = flags.suite ?? [];
@@ -120,14 +160,14 @@ async function runCommand(args: string[]): Promise<number> {
       embeddedServer: baseUrl === undefined,
       selectedSuites,
       now,
-      readOnly: flags['read-only'] === true,
+      readOnly,
       strict: flags.strict === true,
       concurrency: settingsBase.concurrency,
       consistencyWindowMs: settingsBase.consistencyWindowMs,
       categoryId,
       excerptBytes: 2048,
       recordedOptions: {
-        readOnly: flags['read-only'] === true,
+        readOnly,
         strict: flags.strict === true,
         concurrency: settingsBase.concurrency,
         consistencyWindowMs: settingsBase.consistencyWindowMs,
@@ -170,8 +210,10 @@ function packageFolders(extraScenarioDirs: readonly string[]): InputFolders {
 }
 
 /** Where `load` sends its traffic and with which key: resolved exactly as `run` resolves it. */
-async function resolveLoadTarget(flags: LoadFlags): Promise<Target> {
+async function resolveLoadTarget(parsed: LoadFlags): Promise<Target> {
+  const { flags, config } = await withConfig(parsed, 'load');
   const baseUrl = resolveBaseUrl(flags);
+  refuseProductionLoad(baseUrl, config, flags['allow-production-load'] === true);
   const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file');
   return { baseUrl, apiKey: await resolveApiKey(flags, baseUrl === undefined), ca };
 }

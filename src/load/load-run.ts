@@ -2,6 +2,7 @@
 import { HttpClient, type HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
 import { makeRedactor } from '../http/credentials.js';
+import { productionMark } from '../loader/config.js';
 import type { Contract } from '../loader/contract.js';
 import { RunError } from '../model/errors.js';
 import type { LoadListener, LoadMetrics, LoadProfile, LoadReport, LoadStage, RawLoadRun, Ramp } from '../model/load.js';
@@ -34,15 +35,9 @@ export interface LoadOutcome {
   checks: CheckResult[];
 }
 
-function sameTarget(baseUrl: string, listed: string): boolean {
-  const base = new URL(baseUrl);
-  const mark = new URL(listed);
-  return base.origin === mark.origin && `${base.pathname.replace(/\/$/, '')}/`.startsWith(`${mark.pathname.replace(/\/$/, '')}/`);
-}
-
 /** Refuses load against a base URL the profile marks as production, unless explicitly allowed. */
 export function refuseProduction(profile: LoadProfile, baseUrl: string, allowed: boolean): void {
-  const mark = profile.production.find((listed) => sameTarget(baseUrl, listed));
+  const mark = productionMark(baseUrl, profile.production);
   if (mark !== undefined && !allowed) {
     throw new RunError('ERR_CONFIG', `${baseUrl} is marked production in ${profile.file} (${mark}); refusing to load it without --allow-production-load`);
   }

@@ -1,0 +1,51 @@
+/** The configuration file (--config FILE or PETSTORE_CONFIG): a team's defaults, validated like every input file. */
+import path from 'node:path';
+import type { ValidateFunction } from 'ajv';
+import { displayName } from './scenarios.js';
+import { problemsError, validateYamlFile } from './yaml-file.js';
+
+/** A loaded configuration; paths are already resolved against the file's folder. */
+export interface SuiteConfig {
+  file: string;
+  baseUrl?: string;
+  apiKeyFile?: string;
+  caFile?: string;
+  categoryId?: string;
+  suites?: string[];
+  reporters?: string[];
+  reportDir?: string;
+  readOnly?: boolean;
+  strict?: boolean;
+  concurrency?: number;
+  consistencyWindowMs?: number;
+  timeoutMs?: number;
+  production: string[];
+}
+
+/** Reads and validates a configuration file; every problem located (exit 2). */
+export async function loadConfig(file: string, validate: ValidateFunction, displayRoot: string): Promise<SuiteConfig> {
+  const display = displayName(file, displayRoot);
+  const { source, problems } = await validateYamlFile(file, validate, display);
+  const raw = (source?.value ?? {}) as Record<string, unknown>;
+  ((raw['production'] as string[] | undefined) ?? []).forEach((url, index) => {
+    if (source && !URL.canParse(url)) problems.push({ file: display, ...source.locate(['production', index]), message: `production entry '${url}' is not a URL` });
+  });
+  if (!source || problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
+  const relative = (key: string): string | undefined => (typeof raw[key] === 'string' ? path.resolve(path.dirname(file), raw[key]) : undefined);
+  const config: SuiteConfig = { ...(raw as Omit<SuiteConfig, 'file' | 'production'>), file: display, production: (raw['production'] as string[] | undefined) ?? [] };
+  for (const key of ['apiKeyFile', 'caFile', 'reportDir'] as const) {
+    const resolved = relative(key);
+    if (resolved !== undefined) config[key] = resolved;
+  }
+  if (raw['categoryId'] !== undefined) config.categoryId = String(raw['categoryId']);
+  return config;
+}
+
+/** The production entry a base URL falls under (same origin, path at or below the entry's), if any. */
+export function productionMark(baseUrl: string, production: readonly string[]): string | undefined {
+  const base = new URL(baseUrl);
+  return production.find((listed) => {
+    const mark = new URL(listed);
+    return base.origin === mark.origin && `${base.pathname.replace(/\/$/, '')}/`.startsWith(`${mark.pathname.replace(/\/$/, '')}/`);
+  });
+}
