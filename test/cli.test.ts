@@ -1,12 +1,12 @@
 import t from 'tap';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createPetStore, startReferenceServer, toNodeHandler, type PetRequest } from '../src/server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../src/server/variants.js';
-import { cli, reportSchemaProblems, runCli, tempDir } from './helpers.js';
+import { interruptCli, reportSchemaProblems, runCli, tempDir } from './helpers.js';
 
 const KEY = 'cli-secret-key-4f9a2b';
 
@@ -179,19 +179,7 @@ t.test('Ctrl-C during the checks: exit 130, and the reports say what ran', async
   });
   t.teardown(() => server.close());
   const reports = await tempDir();
-  const child = spawn(process.execPath, [cli, '--base-url', server.baseUrl, '--report-dir', reports, '--reporter', 'json,console'], { env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'ignore'] });
-  let stdout = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  const poll = setInterval(() => {
-    if (served > 6) {
-      clearInterval(poll);
-      child.kill('SIGINT');
-    }
-  }, 10);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  clearTimeout(killer);
-  clearInterval(poll);
+  const { code, stdout } = await interruptCli(['--base-url', server.baseUrl, '--report-dir', reports, '--reporter', 'json,console'], { PETSTORE_API_KEY: KEY }, () => served > 6);
   t.equal(code, 130);
   t.match(stdout, /interrupted: the checks not yet started were skipped/);
   const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { interrupted?: boolean; checks: Array<{ outcome: string; reason?: string }> };

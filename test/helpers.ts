@@ -69,3 +69,24 @@ function spawnCli(args: string[], env: Record<string, string>, timeoutMs: number
 export function tempDir(prefix = 'psc-'): Promise<string> {
   return mkdtemp(path.join(tmpdir(), prefix));
 }
+
+/** Starts the CLI and sends it Ctrl-C once `ready()` holds (polled), so the interrupt lands mid-run however slow the machine; bounded by a kill. */
+export function interruptCli(args: string[], env: Record<string, string>, ready: () => boolean, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const poll = setInterval(() => {
+    if (ready()) {
+      clearInterval(poll);
+      child.kill('SIGINT');
+    }
+  }, 10);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      clearInterval(poll);
+      resolve({ code, stdout });
+    });
+  });
+}

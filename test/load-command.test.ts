@@ -1,5 +1,4 @@
 import t from 'tap';
-import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:https';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -9,7 +8,7 @@ import type { LoadReport } from '../src/model/load.js';
 import type { RunReport } from '../src/model/results.js';
 import { withLoadFaults, type LoadFault } from '../src/server/load-faults.js';
 import { createPetStore, startReferenceServer, toNodeHandler } from '../src/server/reference-server.js';
-import { cli, root, runCli, tempDir } from './helpers.js';
+import { interruptCli, root, runCli, tempDir } from './helpers.js';
 
 const KEY = 'load-secret-key-7c1d9e';
 
@@ -230,18 +229,8 @@ t.test('Ctrl-C stops a load cleanly: exit 130 and a report of what was measured'
   t.teardown(() => server.close());
   const profile = await writeProfile(profileText().replace('duration: 1', 'duration: 20').replace('maxRequests: 4000', 'maxRequests: 400000'));
   const reports = await tempDir();
-  const child = spawn(process.execPath, [cli, 'load', profile, '--base-url', server.baseUrl, '--report-dir', reports], { env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: 'ignore' });
-  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   // Ctrl-C once the load is well under way, however slowly the machine started the CLI.
-  const poll = setInterval(() => {
-    if (served > 300) {
-      clearInterval(poll);
-      child.kill('SIGINT');
-    }
-  }, 20);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  clearTimeout(killer);
-  clearInterval(poll);
+  const { code } = await interruptCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY }, () => served > 300, 15_000);
   t.equal(code, 130);
   const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { load: LoadReport };
   t.equal(report.load.interrupted, true);

@@ -7,6 +7,17 @@ import { RunError } from '../src/model/errors.js';
 import { root, tempDir } from './helpers.js';
 
 const validateProfile = (await loadContract(path.join(root, 'schemas'))).fileValidator('load-profile.schema.json');
+
+/** Writes a profile and loads it: every problem line of the RunError it throws, or undefined when it throws none. */
+async function profileProblems(name: string, text: string): Promise<string | undefined> {
+  const file = path.join(await tempDir(), name);
+  await writeFile(file, text);
+  const error = await loadProfile(file, validateProfile, root).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return error instanceof RunError ? [error.message, ...error.details].join('\n') : undefined;
+}
 const profilesDir = path.join(root, 'scenarios/load');
 
 t.test('the shipped profiles load, each with hard ceilings on duration and requests', async (t) => {
@@ -24,14 +35,8 @@ t.test('the shipped profiles load, each with hard ceilings on duration and reque
 });
 
 t.test('a profile without its ceilings, with unknown keys or metrics, is rejected with every problem located', async (t) => {
-  const file = path.join(await tempDir(), 'bad.yaml');
-  await writeFile(file, 'title: bad\nqueries: [{ limit: 500 }]\nthresholds:\n  p95: { max: 1 }\n  rps: { max: 3 }\n');
-  const error = await loadProfile(file, validateProfile, root).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  t.ok(error instanceof RunError);
-  const details = (error as RunError).details.join('\n');
+  const details = await profileProblems('bad.yaml', 'title: bad\nqueries: [{ limit: 500 }]\nthresholds:\n  p95: { max: 1 }\n  rps: { max: 3 }\n');
+  t.ok(details !== undefined, 'refused with a RunError');
   t.match(details, /bad\.yaml:1:1: \(root\): must have required property 'duration'/);
   t.match(details, /bad\.yaml:1:1: \(root\): must have required property 'maxRequests'/);
   t.match(details, /bad\.yaml:2:20: \/queries\/0\/limit: must be <= 100/);
@@ -40,12 +45,7 @@ t.test('a profile without its ceilings, with unknown keys or metrics, is rejecte
 });
 
 t.test('a production entry that is no URL is a located problem, not a crash', async (t) => {
-  const file = path.join(await tempDir(), 'prod.yaml');
-  await writeFile(file, 'title: p\nduration: 1\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nproduction: ["https://"]\n');
-  const error = await loadProfile(file, validateProfile, root).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  t.ok(error instanceof RunError);
-  t.match([(error as RunError).message, ...(error as RunError).details].join('\n'), /prod\.yaml:6:\d+: production entry 'https:\/\/' is not a URL/);
+  const problems = await profileProblems('prod.yaml', 'title: p\nduration: 1\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nproduction: ["https://"]\n');
+  t.ok(problems !== undefined, 'refused with a RunError');
+  t.match(problems, /prod\.yaml:6:\d+: production entry 'https:\/\/' is not a URL/);
 });

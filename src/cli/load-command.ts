@@ -12,8 +12,7 @@ import { readBaseline } from '../load/baseline.js';
 import { RunError } from '../model/errors.js';
 import type { LoadMetrics, LoadProfile, LoadReport, LoadStage } from '../model/load.js';
 import { emptyCounts, type RunReport } from '../model/results.js';
-import { ConsoleReporter } from '../reporters/console-reporter.js';
-import { JsonReporter } from '../reporters/json-reporter.js';
+import { createReporters } from '../reporters/reporter-registry.js';
 import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
@@ -183,13 +182,19 @@ function help(exit: ExitCodes): number {
 async function publish(report: RunReport, flags: LoadFlags, loadConsole: LoadConsoleReporter, exit: ExitCodes): Promise<number> {
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const color = flags['no-color'] !== true && process.env['NO_COLOR'] === undefined && process.stdout.isTTY === true;
-  const fanOut = new ReporterFanOut([loadConsole, new ConsoleReporter({ stream: process.stdout, color, quiet: flags.quiet === true }), new JsonReporter(reportDir)]);
+  const fanOut = new ReporterFanOut([loadConsole, ...createReporters(['console', 'json'], reportDir, { stream: process.stdout, color, quiet: flags.quiet === true })]);
   await fanOut.onRunStart(report.meta, report.checks);
+  return finishReport(fanOut, report, flags.quiet === true, report.load?.interrupted === true, exit);
+}
+
+/** Ends a run for the user: reporters write, their failures and files are named, and the exit code follows the verdict. */
+export async function finishReport(fanOut: ReporterFanOut, report: RunReport, quiet: boolean, interrupted: boolean, exit: ExitCodes): Promise<number> {
   await fanOut.onRunEnd(report);
   for (const failure of fanOut.failures) process.stderr.write(`petstore-conformance: the ${failure.reporter} reporter failed: ${failure.message}\n`);
-  if (flags.quiet !== true) for (const file of fanOut.files) process.stdout.write(`report: ${path.relative(process.cwd(), file) || file}\n`);
-  if (report.load?.interrupted === true) return exit.interrupted;
+  if (!quiet) for (const file of fanOut.files) process.stdout.write(`report: ${path.relative(process.cwd(), file) || file}\n`);
+  if (interrupted) return exit.interrupted;
   const code = { passed: exit.passed, failed: exit.failed, incomplete: exit.cannotRun }[report.verdict];
+  // A run that would pass but lost a report cannot be trusted by a pipeline that reads that report.
   return code === exit.passed && fanOut.failures.length > 0 ? exit.cannotRun : code;
 }
 

@@ -18,7 +18,7 @@ import { createReporters, parseReporterNames } from '../reporters/reporter-regis
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../server/variants.js';
 import { dateFlag, HELP, intFlag, optionNames, parseRunFlags, parseServeFlags, splitCommand, type LoadFlags, type RunFlags } from './args.js';
-import { addLoadToRun, interruption, loadCommand, mergeCommand, prepareRunLoad, type Target } from './load-command.js';
+import { addLoadToRun, finishReport, interruption, loadCommand, mergeCommand, prepareRunLoad, type Target } from './load-command.js';
 
 /** Exit codes, as the README documents them. */
 export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: 130 } as const;
@@ -182,12 +182,7 @@ async function runCommand(args: string[]): Promise<number> {
       interruption.controller = undefined;
     });
     const loadInterrupted = report.interrupted === true || (await addLoadToRun(report, load, settings.http, settings.strict, loadConsole));
-    await fanOut.onRunEnd(report);
-    for (const failure of fanOut.failures) process.stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
-    if (flags.quiet !== true) for (const file of fanOut.files) process.stdout.write(`report: ${path.relative(process.cwd(), file) || file}\n`);
-    if (loadInterrupted) return EXIT.interrupted;
-    const code = { passed: EXIT.passed, failed: EXIT.failed, incomplete: EXIT.cannotRun }[report.verdict];
-    return code === EXIT.passed && fanOut.failures.length > 0 ? EXIT.cannotRun : code;
+    return await finishReport(fanOut, report, flags.quiet === true, loadInterrupted, EXIT);
   } finally {
     await server?.close();
   }
