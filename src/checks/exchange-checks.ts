@@ -1,30 +1,18 @@
-/** Checks that judge every exchange of every scenario: each registered once, by a stable id tied to a clause. */
-import type { Exchange } from '../model/exchange.js';
+/** Checks that judge every exchange of every case: each registered once, by a stable id tied to a clause. */
+import { failed, passed, type ExchangeCheck } from '../model/check.js';
 import { isJsonObject } from '../model/json.js';
-import type { Level } from '../model/results.js';
-import type { Contract } from '../loader/contract.js';
-import { describeBody } from './expectations.js';
-import { fail, pass, type Finding } from './finding.js';
+import { describeBody, schemaJudgement } from './expectations.js';
 import { isJsonMediaType, mediaType } from './media-type.js';
-
-/** A check applied to every exchange it concerns. */
-export interface ExchangeCheck {
-  id: string;
-  title: string;
-  clause: string;
-  level: Level;
-  /** Whether the check has anything to say about this exchange. */
-  appliesTo(exchange: Exchange): boolean;
-  evaluate(exchange: Exchange, contract: Contract): Finding;
-}
 
 const noServerError: ExchangeCheck = {
   id: 'server.no-5xx',
   title: 'No request of the suite is answered with a server error',
   clause: 'reading-the-contract: a 5xx answer to a client request is broken by any reading',
   level: 'fail',
-  appliesTo: (x) => x.response.status >= 500,
-  evaluate: (x) => fail(`server error ${x.response.status} (${describeBody(x)})`),
+  scope: 'exchange',
+  appliesWhen: 'a response has a 5xx status',
+  applies: ({ exchange }) => exchange.response.status >= 500,
+  evaluate: ({ exchange }) => failed({ message: `server error ${exchange.response.status} (${describeBody(exchange)})`, expected: 'a status below 500', actual: String(exchange.response.status) }),
 };
 
 const jsonBody: ExchangeCheck = {
@@ -32,10 +20,14 @@ const jsonBody: ExchangeCheck = {
   title: 'Every non-empty body is JSON',
   clause: 'What the service does: the wire format is JSON over HTTP',
   level: 'fail',
-  appliesTo: (x) => x.response.status < 500 && (x.response.truncated || x.response.bodyText.trim() !== ''),
-  evaluate(x) {
-    if (x.response.truncated) return fail(`the body exceeded the response size cap (${x.response.bytes} bytes read)`);
-    return x.response.json !== undefined ? pass('the body is JSON') : fail(`the body is not JSON (${x.response.jsonError ?? 'unparseable'})`);
+  scope: 'exchange',
+  appliesWhen: 'a response below 500 has a body',
+  applies: ({ exchange }) => exchange.response.status < 500 && (exchange.response.truncated || exchange.response.bodyText.trim() !== ''),
+  evaluate({ exchange }) {
+    const { response } = exchange;
+    if (response.truncated) return failed({ message: `the body exceeded the response size cap (${response.bytes} bytes read)`, expected: 'a bounded JSON body', actual: `more than ${response.bytes} bytes` });
+    if (response.json !== undefined) return passed('the body is JSON');
+    return failed({ message: `the body is not JSON (${response.jsonError ?? 'unparseable'})`, expected: 'JSON', actual: describeBody(exchange) });
   },
 };
 
@@ -44,10 +36,13 @@ const jsonContentType: ExchangeCheck = {
   title: 'Every JSON body is labelled with a JSON content type',
   clause: 'What the service does: the wire format is JSON over HTTP (application/json)',
   level: 'fail',
-  appliesTo: (x) => x.response.json !== undefined,
-  evaluate(x) {
-    const type = mediaType(x.response.headers['content-type']);
-    return isJsonMediaType(type) ? pass(`content type ${type ?? ''}`) : fail(`a JSON body is labelled ${type ?? 'with no content type'}`);
+  scope: 'exchange',
+  appliesWhen: 'a response body is JSON',
+  applies: ({ exchange }) => exchange.response.json !== undefined,
+  evaluate({ exchange }) {
+    const type = mediaType(exchange.response.headers['content-type']);
+    if (isJsonMediaType(type)) return passed(`content type ${type ?? ''}`);
+    return failed({ message: `a JSON body is labelled ${type ?? 'with no content type'}`, expected: 'application/json or application/*+json', actual: type ?? 'none' });
   },
 };
 
@@ -56,15 +51,20 @@ const documentedSuccess: ExchangeCheck = {
   title: 'A documented success response has the documented body',
   clause: 'Endpoints: success bodies (listPets 200 Pets, createPet 201 Pet, getPet 200 Pet)',
   level: 'fail',
-  appliesTo: (x) => x.response.status < 300,
-  evaluate(x, contract) {
-    const documented = contract.operations.get(x.request.operation)?.responses;
-    if (!documented?.has(x.response.status)) return pass(`status ${x.response.status} is not a documented success of ${x.request.operation}`);
-    const schema = documented.get(x.response.status);
-    if (schema === undefined) return pass('no body documented');
-    if (x.response.json === undefined) return fail(`${x.request.operation} ${x.response.status} must carry a ${schema} (${describeBody(x)})`);
-    const errors = contract.validate(schema, x.response.json);
-    return errors.length === 0 ? pass(`body is a ${schema}`) : fail(`the body is not a valid ${schema}: ${errors[0] as string}`, errors);
+  scope: 'exchange',
+  appliesWhen: "a response has a documented success status, and the case's own `schema` expectation does not already name its schema",
+  applies({ exchange, contract, declared }) {
+    const documented = contract.operations.get(exchange.request.operation)?.responses;
+    if (exchange.response.status >= 300 || !documented?.has(exchange.response.status)) return false;
+    const schema = documented.get(exchange.response.status);
+    // The case judged this body against the same schema already: its errors are reported once, there.
+    return schema !== undefined && declared.schema !== schema;
+  },
+  evaluate({ exchange, contract }) {
+    const schema = contract.operations.get(exchange.request.operation)?.responses.get(exchange.response.status);
+    if (schema === undefined) return passed('no body documented');
+    if (exchange.response.json === undefined) return failed({ message: `${exchange.request.operation} ${exchange.response.status} must carry a ${schema} (${describeBody(exchange)})`, expected: `a ${schema}`, actual: describeBody(exchange), pointer: '' });
+    return schemaJudgement(exchange, schema, contract);
   },
 };
 
@@ -73,15 +73,21 @@ const errorBody: ExchangeCheck = {
   title: 'Every error response carries an Error whose status equals the HTTP status',
   clause: 'Errors: every error body has the shape Error; rule 1, status equals the HTTP status',
   level: 'fail',
-  appliesTo: (x) => x.response.status >= 400 && x.response.status < 500,
-  evaluate(x, contract) {
-    const json = x.response.json;
-    if (json === undefined) return fail(`error ${x.response.status} has no Error body (${describeBody(x)})`);
-    const errors = contract.validate('Error', json);
-    if (errors.length > 0) return fail(`error ${x.response.status} body is not a valid Error: ${errors[0] as string}`, errors);
+  scope: 'exchange',
+  appliesWhen: "a response has a 4xx status (the shape is left to the case's own `schema: Error` when it declares one)",
+  applies: ({ exchange }) => exchange.response.status >= 400 && exchange.response.status < 500,
+  evaluate({ exchange, contract, declared }) {
+    const { json, status } = exchange.response;
+    if (declared.schema !== 'Error') {
+      if (json === undefined) return failed({ message: `error ${status} has no Error body (${describeBody(exchange)})`, expected: 'an Error', actual: describeBody(exchange), pointer: '' });
+      const shape = schemaJudgement(exchange, 'Error', contract);
+      if (shape.outcome === 'failed') return failed(shape.failures, `error ${status} body is not a valid Error: ${shape.failures[0]?.message ?? ''}`);
+    }
     const stated = isJsonObject(json) ? json['status'] : undefined;
-    if (String(stated) !== String(x.response.status)) return fail(`Error.status is ${String(stated)} but the HTTP status is ${x.response.status}`);
-    return pass(`Error body with status ${x.response.status}`);
+    // Without a status field the case's schema expectation has already said what is wrong.
+    if (stated === undefined) return passed('the Error shape is judged by the case');
+    if (String(stated) !== String(status)) return failed({ message: `Error.status is ${String(stated)} but the HTTP status is ${status}`, expected: String(status), actual: String(stated), pointer: '/status' });
+    return passed(`Error body with status ${status}`);
   },
 };
 
@@ -90,11 +96,14 @@ const wwwAuthenticate: ExchangeCheck = {
   title: 'A 401 names the Bearer scheme in WWW-Authenticate',
   clause: 'Authentication (RFC 9110 §11.6.1, RFC 6750 §3: a 401 carries WWW-Authenticate)',
   level: 'warn',
-  appliesTo: (x) => x.response.status === 401,
-  evaluate(x) {
-    const header = x.response.headers['www-authenticate'];
-    if (header === undefined) return fail('401 without a WWW-Authenticate header');
-    return /^\s*bearer\b/i.test(header) || /,\s*bearer\b/i.test(header) ? pass(`WWW-Authenticate: ${header}`) : fail(`WWW-Authenticate does not name Bearer: ${header}`);
+  scope: 'exchange',
+  appliesWhen: 'a response has status 401',
+  applies: ({ exchange }) => exchange.response.status === 401,
+  evaluate({ exchange }) {
+    const header = exchange.response.headers['www-authenticate'];
+    if (header === undefined) return failed({ message: '401 without a WWW-Authenticate header', expected: 'WWW-Authenticate: Bearer ...', actual: 'nothing' });
+    if (/^\s*bearer\b/i.test(header) || /,\s*bearer\b/i.test(header)) return passed(`WWW-Authenticate: ${header}`);
+    return failed({ message: `WWW-Authenticate does not name Bearer: ${header}`, expected: 'Bearer', actual: header });
   },
 };
 

@@ -1,23 +1,13 @@
-/** The assertions a scenario's `expect` and `warn` blocks name: one pure function per key. */
-import { isJsonObject, jsonEqual, showJson, type JsonValue } from '../model/json.js';
+/** The checks a case's `expect` and `warn` blocks name: one registered check per key, `expect.<key>`, each a pure function of one exchange. */
+import { failed, notJudged, passed, type ExpectationCheck, type Judgement } from '../model/check.js';
+import type { Contract } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
-import type { Expectations, HeaderExpectation, SchemaName } from '../model/scenario.js';
-import type { Contract } from '../loader/contract.js';
-import { fail, pass, type Finding } from './finding.js';
+import { isJsonObject, jsonEqual, resolvePointer, showJson, type JsonValue } from '../model/json.js';
+import type { Failure } from '../model/results.js';
+import type { HeaderExpectation, SchemaName } from '../model/scenario.js';
 import { isJsonMediaType, mediaType } from './media-type.js';
 
-/** An assertion: a pure function of one exchange and the (already filled) expected value. */
-export interface Assertion<T> {
-  key: keyof Expectations;
-  title: string;
-  evaluate(exchange: Exchange, expected: T, contract: Contract): Finding;
-}
-
-function bodyArray(exchange: Exchange): JsonValue[] | Finding {
-  const body = exchange.response.json;
-  if (!Array.isArray(body)) return fail(`the body is not a JSON array (${describeBody(exchange)})`);
-  return body;
-}
+const CLAUSE = 'the clause of the case that declares it';
 
 /** A short description of a response body for messages. */
 export function describeBody(exchange: Exchange): string {
@@ -28,133 +18,207 @@ export function describeBody(exchange: Exchange): string {
   return 'empty';
 }
 
-function subsetMismatches(actual: JsonValue | undefined, expected: Record<string, JsonValue>): string[] {
-  if (!isJsonObject(actual)) return [`expected an object, got ${showJson(actual)}`];
+/** The body as an array, or the failure that it is not one. */
+function bodyArray(exchange: Exchange): JsonValue[] | Judgement {
+  const body = exchange.response.json;
+  if (Array.isArray(body)) return body;
+  return failed({ message: `the body is not a JSON array (${describeBody(exchange)})`, expected: 'a JSON array', actual: describeBody(exchange), pointer: '' });
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The fields of `actual` that differ from `expected`, each as a failure at its pointer under `base`. */
+function fieldMismatches(actual: JsonValue | undefined, expected: Record<string, JsonValue>, base = ''): Failure[] {
+  if (!isJsonObject(actual)) return [{ message: `expected an object, got ${showJson(actual)}`, expected: 'an object', actual: showJson(actual), pointer: base }];
   return Object.entries(expected)
     .filter(([k, v]) => !jsonEqual(actual[k], v))
-    .map(([k, v]) => `${k}: expected ${showJson(v)}, got ${showJson(actual[k])}`);
+    .map(([k, v]) => ({ message: `${k}: expected ${showJson(v)}, got ${showJson(actual[k])}`, expected: showJson(v), actual: showJson(actual[k]), pointer: `${base}/${escapePointer(k)}` }));
 }
 
 function asCount(value: number | string): number {
   return typeof value === 'number' ? value : Number(value);
 }
 
-function checkHeader(exchange: Exchange, name: string, expected: HeaderExpectation): string[] {
+function headerProblems(exchange: Exchange, name: string, expected: HeaderExpectation): Failure[] {
   const actual = exchange.response.headers[name.toLowerCase()];
-  const problems: string[] = [];
-  if (expected.present === true && actual === undefined) problems.push(`${name} is missing`);
-  if (expected.present === false && actual !== undefined) problems.push(`${name} is present (${actual})`);
-  if (expected.equals !== undefined && actual !== expected.equals) problems.push(`${name}: expected '${expected.equals}', got ${actual === undefined ? 'nothing' : `'${actual}'`}`);
+  const shown = actual === undefined ? 'nothing' : `'${actual}'`;
+  const problems: Failure[] = [];
+  const problem = (message: string, want: string): void => {
+    problems.push({ message, expected: want, actual: shown });
+  };
+  if (expected.present === true && actual === undefined) problem(`${name} is missing`, `a ${name} header`);
+  if (expected.present === false && actual !== undefined) problem(`${name} is present (${actual})`, `no ${name} header`);
+  if (expected.equals !== undefined && actual !== expected.equals) problem(`${name}: expected '${expected.equals}', got ${shown}`, `'${expected.equals}'`);
   if (expected.date !== undefined && actual !== undefined) {
     const parsed = new Date(actual);
-    if (Number.isNaN(parsed.getTime())) problems.push(`${name} is not an HTTP date: '${actual}'`);
-    else if (parsed.toISOString().slice(0, 10) !== expected.date) problems.push(`${name} names ${parsed.toISOString().slice(0, 10)}, expected ${expected.date}`);
+    if (Number.isNaN(parsed.getTime())) problem(`${name} is not an HTTP date: '${actual}'`, `an HTTP date on ${expected.date}`);
+    else if (parsed.toISOString().slice(0, 10) !== expected.date) problem(`${name} names ${parsed.toISOString().slice(0, 10)}, expected ${expected.date}`, `an HTTP date on ${expected.date}`);
   }
-  if (expected.structuredDate === true && actual !== undefined && !/^@-?\d+$/.test(actual.trim())) problems.push(`${name} is not an RFC 9745 date (@<seconds>): '${actual}'`);
+  if (expected.structuredDate === true && actual !== undefined && !/^@-?\d+$/.test(actual.trim())) problem(`${name} is not an RFC 9745 date (@<seconds>): '${actual}'`, '@<seconds since the epoch>');
   return problems;
 }
 
-const status: Assertion<number | number[]> = {
+/** Validates the body against a schema of the contract: every schema error a failure at its pointer. */
+export function schemaJudgement(exchange: Exchange, schema: SchemaName, contract: Contract): Judgement {
+  const body = exchange.response.json;
+  if (body === undefined) return failed({ message: `the body is not a ${schema} (${describeBody(exchange)})`, expected: `a ${schema}`, actual: describeBody(exchange), pointer: '' });
+  const failures = contract.validate(schema, body);
+  return failures.length === 0 ? passed(`body is a ${schema}`) : failed(failures, `the body is not a valid ${schema}: ${failures[0]?.message ?? ''}`);
+}
+
+const status: ExpectationCheck<number | number[]> = {
+  id: 'expect.status',
   key: 'status',
-  title: 'The response status is one the scenario allows',
-  evaluate(exchange, expected) {
+  title: 'The response status is one the case allows',
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `status`',
+  evaluate({ exchange, expected }) {
     const allowed = Array.isArray(expected) ? expected : [expected];
     const actual = exchange.response.status;
-    return allowed.includes(actual) ? pass(`status ${actual}`) : fail(`expected status ${allowed.join(' or ')}, got ${actual} (${describeBody(exchange)})`);
+    if (allowed.includes(actual)) return passed(`status ${actual}`);
+    return failed({ message: `expected status ${allowed.join(' or ')}, got ${actual} (${describeBody(exchange)})`, expected: allowed.join(' or '), actual: String(actual) });
   },
 };
 
-const contentType: Assertion<string> = {
+const contentType: ExpectationCheck<string> = {
+  id: 'expect.contentType',
   key: 'contentType',
   title: 'The response has the expected media type',
-  evaluate(exchange, expected) {
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `contentType`',
+  evaluate({ exchange, expected }) {
     const actual = mediaType(exchange.response.headers['content-type']);
     const ok = actual === expected || (expected === 'application/json' && isJsonMediaType(actual));
-    return ok ? pass(`content type ${actual ?? ''}`) : fail(`expected content type ${expected}, got ${actual ?? 'none'}`);
+    return ok ? passed(`content type ${actual ?? ''}`) : failed({ message: `expected content type ${expected}, got ${actual ?? 'none'}`, expected, actual: actual ?? 'none' });
   },
 };
 
-const schema: Assertion<SchemaName> = {
+const schema: ExpectationCheck<SchemaName> = {
+  id: 'expect.schema',
   key: 'schema',
   title: 'The body matches a schema of the contract',
-  evaluate(exchange, expected, contract) {
-    const body = exchange.response.json;
-    if (body === undefined) return fail(`the body is not a ${expected} (${describeBody(exchange)})`);
-    const errors = contract.validate(expected, body);
-    return errors.length === 0 ? pass(`body is a ${expected}`) : fail(`the body is not a valid ${expected}: ${errors[0] as string}`, errors);
-  },
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `schema`',
+  evaluate: ({ exchange, expected, contract }) => schemaJudgement(exchange, expected, contract),
 };
 
-const maxItems: Assertion<number | string> = {
+const maxItems: ExpectationCheck<number | string> = {
+  id: 'expect.maxItems',
   key: 'maxItems',
   title: 'The array body holds at most so many items',
-  evaluate(exchange, expected) {
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `maxItems`',
+  evaluate({ exchange, expected }) {
     const items = bodyArray(exchange);
     if (!Array.isArray(items)) return items;
     const max = asCount(expected);
-    return items.length <= max ? pass(`${items.length} items, at most ${max}`) : fail(`expected at most ${max} items, got ${items.length}`);
+    if (items.length <= max) return passed(`${items.length} items, at most ${max}`);
+    return failed({ message: `expected at most ${max} items, got ${items.length}`, expected: `at most ${max} items`, actual: `${items.length} items`, pointer: '' });
   },
 };
 
-const minItems: Assertion<number | string> = {
+const minItems: ExpectationCheck<number | string> = {
+  id: 'expect.minItems',
   key: 'minItems',
   title: 'The array body holds at least so many items',
-  evaluate(exchange, expected) {
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `minItems`',
+  evaluate({ exchange, expected }) {
     const items = bodyArray(exchange);
     if (!Array.isArray(items)) return items;
     const min = asCount(expected);
-    return items.length >= min ? pass(`${items.length} items, at least ${min}`) : fail(`expected at least ${min} items, got ${items.length}`);
+    if (items.length >= min) return passed(`${items.length} items, at least ${min}`);
+    return failed({ message: `expected at least ${min} items, got ${items.length}`, expected: `at least ${min} items`, actual: `${items.length} items`, pointer: '' });
   },
 };
 
-const everyItem: Assertion<Record<string, JsonValue>> = {
+const everyItem: ExpectationCheck<Record<string, JsonValue>> = {
+  id: 'expect.everyItem',
   key: 'everyItem',
   title: 'Every item of the array body has the given field values',
-  evaluate(exchange, expected) {
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `everyItem`',
+  evaluate({ exchange, expected }) {
     const items = bodyArray(exchange);
     if (!Array.isArray(items)) return items;
-    const bad = items.flatMap((item, i) => subsetMismatches(item, expected).map((m) => `[${i}] ${m}`));
-    return bad.length === 0 ? pass(`all ${items.length} items match`) : fail(`${bad.length} item field(s) differ: ${bad[0] as string}`, bad);
+    const bad = items.flatMap((item, i) => fieldMismatches(item, expected, `/${i}`).map((f) => ({ ...f, message: `[${i}] ${f.message}` })));
+    return bad.length === 0 ? passed(`all ${items.length} items match`) : failed(bad, `${bad.length} item field(s) differ: ${bad[0]?.message ?? ''}`);
   },
 };
 
-const body: Assertion<Record<string, JsonValue>> = {
+const body: ExpectationCheck<Record<string, JsonValue>> = {
+  id: 'expect.body',
   key: 'body',
   title: 'The body object has the given field values',
-  evaluate(exchange, expected) {
-    const bad = subsetMismatches(exchange.response.json, expected);
-    return bad.length === 0 ? pass('the fields match') : fail(`the body differs: ${bad.join('; ')}`, bad);
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `body`',
+  evaluate({ exchange, expected }) {
+    const bad = fieldMismatches(exchange.response.json, expected);
+    return bad.length === 0 ? passed('the fields match') : failed(bad, `the body differs: ${bad.map((f) => f.message).join('; ')}`);
   },
 };
 
-const includes: Assertion<Record<string, JsonValue>> = {
+const includes: ExpectationCheck<Record<string, JsonValue>> = {
+  id: 'expect.includes',
   key: 'includes',
   title: 'The array body holds an item with the given field values',
-  evaluate(exchange, expected) {
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `includes`',
+  evaluate({ exchange, expected }) {
     const items = bodyArray(exchange);
     if (!Array.isArray(items)) return items;
-    const found = items.some((item) => subsetMismatches(item, expected).length === 0);
-    return found ? pass('the item is listed') : fail(`no item of ${items.length} has ${showJson(expected)}`);
+    if (items.some((item) => fieldMismatches(item, expected).length === 0)) return passed('the item is listed');
+    return failed({ message: `no item of ${items.length} has ${showJson(expected)}`, expected: `an item with ${showJson(expected)}`, actual: `${items.length} items without it`, pointer: '' });
   },
 };
 
-const headers: Assertion<Record<string, HeaderExpectation>> = {
+const headers: ExpectationCheck<Record<string, HeaderExpectation>> = {
+  id: 'expect.headers',
   key: 'headers',
   title: 'Response headers are present, absent or equal as stated',
-  evaluate(exchange, expected) {
-    const bad = Object.entries(expected).flatMap(([name, e]) => checkHeader(exchange, name, e));
-    return bad.length === 0 ? pass('headers as expected') : fail(bad.join('; '), bad);
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `headers`',
+  evaluate({ exchange, expected }) {
+    const bad = Object.entries(expected).flatMap(([name, e]) => headerProblems(exchange, name, e));
+    return bad.length === 0 ? passed('headers as expected') : failed(bad, bad.map((f) => f.message).join('; '));
   },
 };
 
-const differs: Assertion<Record<string, JsonValue>> = {
+const differs: ExpectationCheck<Record<string, JsonValue>> = {
+  id: 'expect.differs',
   key: 'differs',
   title: 'The body object differs from the given values in each given field',
-  evaluate(exchange, expected) {
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `differs`',
+  evaluate({ exchange, expected }) {
     const actual = exchange.response.json;
-    if (!isJsonObject(actual)) return fail(`expected an object, got ${describeBody(exchange)}`);
-    const same = Object.entries(expected).filter(([k, v]) => jsonEqual(actual[k], v)).map(([k, v]) => `${k} is ${showJson(v)} again`);
-    return same.length === 0 ? pass('the fields differ') : fail(same.join('; '), same);
+    if (!isJsonObject(actual)) return failed({ message: `expected an object, got ${describeBody(exchange)}`, expected: 'an object', actual: describeBody(exchange), pointer: '' });
+    const same = Object.entries(expected)
+      .filter(([k, v]) => jsonEqual(actual[k], v))
+      .map(([k, v]): Failure => ({ message: `${k} is ${showJson(v)} again`, expected: `not ${showJson(v)}`, actual: showJson(v), pointer: `/${escapePointer(k)}` }));
+    return same.length === 0 ? passed('the fields differ') : failed(same, same.map((f) => f.message).join('; '));
   },
 };
 
@@ -165,33 +229,60 @@ function requestedLimit(exchange: Exchange, contract: Contract): number | undefi
   return values.length === 1 && /^\d+$/.test(values[0] as string) ? Number(values[0]) : undefined;
 }
 
-const holdsIfNotFull: Assertion<Record<string, JsonValue> | Array<Record<string, JsonValue>>> = {
+const holdsIfNotFull: ExpectationCheck<Record<string, JsonValue> | Array<Record<string, JsonValue>>> = {
+  id: 'expect.holdsIfNotFull',
   key: 'holdsIfNotFull',
   title: 'A listing that is not full holds the item (a page that is not full is the whole listing)',
-  evaluate(exchange, expected, contract) {
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `holdsIfNotFull`',
+  evaluate({ exchange, expected, contract }) {
     const items = bodyArray(exchange);
     if (!Array.isArray(items)) return items;
     const limit = requestedLimit(exchange, contract);
-    if (limit === undefined || items.length >= limit) return pass(`the page is full (${items.length}); nothing can be concluded`);
+    if (limit === undefined) return notJudged('the page size asked for is unknown; nothing can be concluded');
+    if (items.length >= limit) return notJudged(`the page is full (${items.length}); nothing can be concluded`);
     const wanted = Array.isArray(expected) ? expected : [expected];
-    const missing = wanted.filter((w) => !items.some((item) => subsetMismatches(item, w).length === 0)).map((w) => showJson(w));
-    if (missing.length === 0) return pass(`all ${wanted.length} listed`);
-    return fail(`the page holds ${items.length} of at most ${limit}, so it is the whole listing, yet it lacks ${missing[0] as string}${missing.length > 1 ? ` and ${missing.length - 1} more` : ''}`, missing);
+    const missing = wanted.filter((w) => !items.some((item) => fieldMismatches(item, w).length === 0));
+    if (missing.length === 0) return passed(`all ${wanted.length} listed`);
+    const failures = missing.map((w): Failure => ({ message: `the page holds ${items.length} of at most ${limit}, so it is the whole listing, yet it lacks ${showJson(w)}`, expected: `an item with ${showJson(w)}`, actual: `${items.length} items without it`, pointer: '' }));
+    return failed(failures, `${failures[0]?.message ?? ''}${missing.length > 1 ? ` and ${missing.length - 1} more` : ''}`);
   },
 };
 
-const basePath: Assertion<string> = {
+const basePath: ExpectationCheck<string> = {
+  id: 'expect.basePath',
   key: 'basePath',
   title: 'The base URL ends in the version segment',
-  evaluate(exchange, expected) {
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `basePath`',
+  evaluate({ exchange, expected }) {
     const path = new URL(exchange.request.url).pathname;
     const target = exchange.request.target.split('?')[0] ?? '';
     const base = path.endsWith(target) ? path.slice(0, path.length - target.length) : path;
-    return base.endsWith(expected) ? pass(`base path ${base}`) : fail(`the base URL's path is '${base || '/'}', which does not end in ${expected}`);
+    if (base.endsWith(expected)) return passed(`base path ${base}`);
+    return failed({ message: `the base URL's path is '${base || '/'}', which does not end in ${expected}`, expected: `a path ending in ${expected}`, actual: base || '/' });
   },
 };
 
-/** Every assertion, by the scenario key that names it. `when` is structural and handled by the engine. */
-export const ASSERTIONS: ReadonlyMap<string, Assertion<unknown>> = new Map(
-  ([status, contentType, schema, maxItems, minItems, everyItem, body, includes, headers, differs, holdsIfNotFull, basePath] as Array<Assertion<unknown>>).map((a) => [a.key, a]),
-);
+const capture: ExpectationCheck<Record<string, string>> = {
+  id: 'expect.capture',
+  key: 'capture',
+  title: 'The body holds a value at each pointer a step captures for later steps',
+  clause: CLAUSE,
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `capture`',
+  evaluate({ exchange, expected }) {
+    const missing = Object.entries(expected)
+      .filter(([, pointer]) => resolvePointer(exchange.response.json, pointer) === undefined)
+      .map(([name, pointer]): Failure => ({ message: `nothing at ${pointer} in the response body to capture as {${name}}`, expected: `a value at ${pointer}`, actual: describeBody(exchange), pointer }));
+    return missing.length === 0 ? passed(`captured ${Object.keys(expected).join(', ')}`) : failed(missing);
+  },
+};
+
+/** Every expectation check, one per scenario key. `when` is structural: the engine resolves it. */
+export const EXPECTATION_CHECKS: readonly ExpectationCheck[] = [status, contentType, schema, maxItems, minItems, everyItem, body, includes, headers, differs, holdsIfNotFull, basePath, capture] as ExpectationCheck[];

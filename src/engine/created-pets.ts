@@ -1,17 +1,15 @@
-/** The pets a run creates: counted for the report, and checked once more after every other check. */
-import type { Contract } from '../loader/contract.js';
+/** The pets a run creates: counted for the report, and judged once more, by cases built from them, after every other case. */
+import type { Contract } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json.js';
-import type { CheckInfo } from '../model/results.js';
-import type { CheckSpec, StepSpec } from '../model/scenario.js';
+import type { CaseInfo } from '../model/results.js';
+import type { CaseSpec, StepSpec } from '../model/scenario.js';
 
 /** At most this many created pets are read back, so a large run stays polite to the server. */
 const MAX_READ_BACK = 50;
 
-const SOURCE = { file: 'src/engine/created-pets.ts', line: 1, column: 1 };
-
-/** The checks this module adds after the others, as the catalogue lists them. */
-export const CREATED_PET_CHECKS: readonly CheckInfo[] = [
+/** The cases built from what the run created, as the catalogue lists them; no file declares them, so they have no source. */
+export const CREATED_PET_CASES: readonly CaseInfo[] = [
   {
     id: 'lifecycle.created.read-back',
     title: 'Every pet the run created reads back equal, field by field, by its id',
@@ -19,7 +17,6 @@ export const CREATED_PET_CHECKS: readonly CheckInfo[] = [
     suite: 'lifecycle',
     operation: 'getPet',
     level: 'fail',
-    source: SOURCE,
   },
   {
     id: 'lifecycle.created.listed',
@@ -28,7 +25,6 @@ export const CREATED_PET_CHECKS: readonly CheckInfo[] = [
     suite: 'lifecycle',
     operation: 'listPets',
     level: 'fail',
-    source: SOURCE,
   },
 ];
 
@@ -64,14 +60,14 @@ function known(pet: JsonObject): Record<string, JsonValue> {
   return fields;
 }
 
-/** The final checks over the created pets; none when the run created nothing. */
-export function createdPetChecks(created: CreatedPets, contract: Contract): CheckSpec[] {
+/** The final cases over the created pets; none when the run created nothing. */
+export function createdPetCases(created: CreatedPets, contract: Contract): CaseSpec[] {
   const pets = created.all();
   const getPet = contract.operations.get('getPet');
   const listPets = contract.operations.get('listPets');
   if (pets.length === 0) return [];
-  const [readBack, listed] = CREATED_PET_CHECKS as [CheckInfo, CheckInfo];
-  const checks: CheckSpec[] = [];
+  const [readBack, listed] = CREATED_PET_CASES as [CaseInfo, CaseInfo];
+  const cases: CaseSpec[] = [];
   if (getPet) {
     const steps = pets.slice(0, MAX_READ_BACK).map(
       (pet): StepSpec => ({
@@ -80,9 +76,9 @@ export function createdPetChecks(created: CreatedPets, contract: Contract): Chec
         readAfterWrite: true,
       }),
     );
-    const spec: CheckSpec = { ...readBack, steps, writes: false };
+    const spec: CaseSpec = { ...readBack, steps, writes: false };
     if (getPet.sunset !== undefined) spec.clock = { before: getPet.sunset };
-    checks.push(spec);
+    cases.push(spec);
   }
   if (listPets) {
     const limit = contract.listLimit?.max ?? 100;
@@ -97,7 +93,7 @@ export function createdPetChecks(created: CreatedPets, contract: Contract): Chec
         readAfterWrite: true,
       }),
     );
-    if (steps.length > 0) checks.push({ ...listed, steps, writes: false });
+    if (steps.length > 0) cases.push({ ...listed, steps, writes: false });
   }
-  return checks;
+  return cases;
 }

@@ -1,151 +1,204 @@
-/** A whole conformance run: load and validate every input, preflight the server, run the checks, build the report. */
+/** The whole run, owned here: the embedded server, the preflight, the cases, the load or the merge, the run checks and the one verdict. */
 import { randomBytes, randomInt } from 'node:crypto';
-import { HttpClient, type HttpClientOptions } from '../http/client.js';
+import { runChecks } from '../checks/registry.js';
+import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
-import { loadContract, type Contract } from '../loader/contract.js';
 import { packageVersion } from '../loader/package-paths.js';
-import { generateChecks } from '../loader/generated-checks.js';
-import { loadScenarios } from '../loader/scenarios.js';
-import { loadSuites, type SuiteInfo } from '../loader/suites.js';
+import { aggregateRuns } from '../load/aggregate.js';
+import { buildLoadReport, executeLoad } from '../load/load-run.js';
+import type { Baseline } from '../model/check.js';
 import { RunError } from '../model/errors.js';
 import type { RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
-import { emptyCounts, warningsOf, type RunMeta, type RunReport, type Verdict } from '../model/results.js';
-import type { CheckSpec } from '../model/scenario.js';
-import { CreatedPets, createdPetChecks } from './created-pets.js';
-import { checkInfo, runChecks } from './engine.js';
-
-/** Where the run's input files are. */
-export interface InputFolders {
-  schemasDir: string;
-  /** The package's scenario folder first, then any the user adds. */
-  scenarioDirs: string[];
-  suitesDir: string;
-  /** File names in messages and reports are shown relative to this folder. */
-  displayRoot: string;
-}
-
-/** Everything loaded and validated before the first request. */
-export interface RunInputs {
-  contract: Contract;
-  suites: SuiteInfo[];
-  checks: CheckSpec[];
-}
-
-/** Loads the contract, the suites and the scenarios, keeping only the checks of the selected suites. */
-export async function loadRunInputs(folders: InputFolders, selectedSuites: readonly string[]): Promise<RunInputs> {
-  const contract = await loadContract(folders.schemasDir);
-  const suites = await loadSuites(folders.suitesDir, contract.fileValidator('suite.schema.json'), folders.displayRoot);
-  const names = new Set(suites.map((s) => s.name));
-  const unknown = selectedSuites.filter((s) => !names.has(s));
-  if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown suite '${unknown.join("', '")}'; the suites are: ${[...names].join(', ')}`);
-  const scenarios = await loadScenarios(folders.scenarioDirs, contract.fileValidator('scenario.schema.json'), { suites: names, displayRoot: folders.displayRoot });
-  const generated = generateChecks(contract);
-  const generatedIds = new Set(generated.map((c) => c.id));
-  const clash = scenarios.find((c) => generatedIds.has(c.id));
-  if (clash) throw new RunError('ERR_SCENARIO_INVALID', `${clash.source.file}:${clash.source.line}:${clash.source.column}: check id '${clash.id}' is already generated from the contract; choose another id`);
-  const all = [...generated, ...scenarios];
-  const checks = selectedSuites.length === 0 ? all : all.filter((c) => selectedSuites.includes(c.suite));
-  return { contract, suites, checks };
-}
-
-/** How to run, beyond the inputs. */
-export interface RunSettings {
-  http: HttpClientOptions;
-  embeddedServer: boolean;
-  selectedSuites: string[];
-  now: Date;
-  readOnly: boolean;
-  strict: boolean;
-  concurrency: number;
-  consistencyWindowMs: number;
-  categoryId: JsonValue;
-  excerptBytes: number;
-  /** Ctrl-C: stops starting checks; the report then says the run was interrupted. */
-  signal?: AbortSignal;
-  /** Options as the report records them (never the key). */
-  recordedOptions: RunMeta['options'];
-}
+import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
+import { emptyCounts, verdictOf, warningsOf, worstOutcome, type CaseInfo, type CaseResult, type RunMeta, type RunReport } from '../model/results.js';
+import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
+import { caseInfo, guarded, outcomeOf, runCases, skippedCase } from './cases.js';
+import { CreatedPets, createdPetCases } from './created-pets.js';
+import type { RunPlan } from './plan.js';
 
 /** A run id that names what the run creates, e.g. pc-20261121T220500-3fa2. */
 export function newRunId(now = new Date()): string {
   return `pc-${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(2).toString('hex')}`;
 }
 
-/** An id no pet is likely to have: random, below 2^53 so the check does not also test int64 parsing. */
+/** An id no pet is likely to have: random, below 2^53 so the case does not also test int64 parsing. */
 function unknownPetId(): number {
   return 2 ** 52 + randomInt(2 ** 47);
 }
 
-/** The verdict from the counts: failures first, then checks that could not be tested or an interrupted run. */
-export function verdictOf(counts: RunReport['counts'], strict: boolean, interrupted = false): Verdict {
-  if (counts.failed > 0 || (strict && counts.warned > 0)) return 'failed';
-  if (counts.errored > 0 || interrupted) return 'incomplete';
-  return 'passed';
+/** The case a load profile is: its thresholds are the checks that judge it. */
+export function loadCaseInfo(profile: LoadProfile): CaseInfo {
+  return {
+    id: `load.${profile.name}`,
+    title: profile.title,
+    clause: `load profile ${profile.name}: every threshold it states (and no failed request, non-2xx answer or sampled contract breach unless it allows some)`,
+    suite: 'load',
+    operation: 'listPets',
+    level: 'fail',
+    // The case is the whole profile file.
+    source: { file: profile.file, line: 1, column: 1 },
+  };
 }
 
-/** Runs the checks against the server and returns the canonical report. */
-export async function executeRun(inputs: RunInputs, settings: RunSettings, listener: RunListener): Promise<RunReport> {
+/** Judges a load result by every run check that applies: the load case's result. */
+export function judgeLoad(load: LoadReport, baseline: Baseline | undefined, disabled: ReadonlyMap<string, string>, durationMs: number): CaseResult {
+  const info = loadCaseInfo(load.profile);
+  const disabledReason = disabled.get(info.id);
+  if (disabledReason !== undefined) return skippedCase(info, 'disabled', `disabled by the configuration: ${disabledReason}`);
+  const context = baseline === undefined ? { load } : { load, baseline };
+  const checks = runChecks
+    .filter((check) => !disabled.has(check.id) && check.applies(context))
+    .map((check) => outcomeOf(check, check.level, 0, guarded(() => check.evaluate(context)), check.sourceOf(context)));
+  const outcome = worstOutcome(checks);
+  const reason = checks.find((c) => c.outcome === outcome && outcome !== 'passed')?.message;
+  return { ...info, outcome, durationMs: Math.round(durationMs), ...(reason === undefined ? {} : { reason }), checks, exchanges: [], retries: 0 };
+}
+
+/** Merges the load reports of runs made at once on several machines: raw results added stage by stage, rates summed. */
+export function mergeLoads(loads: readonly LoadReport[], baseline?: Baseline): LoadReport {
+  const first = loads[0];
+  if (first === undefined) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
+  const other = loads.find((l) => l.profile.name !== first.profile.name);
+  if (other) throw new RunError('ERR_USAGE', `cannot merge runs of different profiles ('${first.profile.name}' and '${other.profile.name}')`);
+  const stageCount = Math.min(...loads.map((l) => l.stages.length));
+  const stages: LoadStage[] = [];
+  for (let i = 0; i < stageCount; i++) {
+    const raw = loads.flatMap((l) => (l.stages[i] as LoadStage).raw);
+    const stage: LoadStage = { metrics: aggregateRuns(raw, first.baseUrl), breached: [], raw };
+    const rate = first.stages[i]?.rate;
+    if (rate !== undefined) stage.rate = rate * loads.length;
+    stages.push(stage);
+  }
+  return buildLoadReport(first.profile, first.baseUrl, stages, loads.length, baseline);
+}
+
+function deprecationsOf(plan: RunPlan): RunMeta['deprecations'] {
+  if (plan.conformance === undefined) return [];
+  return [...plan.contract.operations.values()].flatMap((op) =>
+    op.deprecated && op.sunset !== undefined ? [{ operation: op.name, sunset: op.sunset, daysLeft: Math.ceil((Date.parse(`${op.sunset}T00:00:00Z`) - plan.now.getTime()) / 86_400_000) }] : [],
+  );
+}
+
+/** Starts the embedded reference server when the plan names no base URL: the one place that does. */
+async function embeddedServer(plan: RunPlan): Promise<RunningServer | undefined> {
+  if (plan.target.baseUrl !== undefined || plan.merge !== undefined) return undefined;
+  try {
+    // The embedded server keeps the suite's clock, so --now tests both sides of getPet's removal.
+    return await startReferenceServer({ apiKey: plan.target.apiKey, host: '127.0.0.1', port: 0, now: () => plan.now });
+  } catch (error) {
+    throw new RunError('ERR_SERVER_START', `cannot start the embedded reference server: ${(error as Error).message}`);
+  }
+}
+
+function httpOptions(plan: RunPlan, baseUrl: string): HttpClientOptions {
+  return {
+    ...DEFAULT_HTTP_OPTIONS,
+    baseUrl,
+    apiKey: plan.target.apiKey,
+    requestTimeoutMs: plan.requestTimeoutMs,
+    headersTimeoutMs: Math.min(DEFAULT_HTTP_OPTIONS.headersTimeoutMs, plan.requestTimeoutMs),
+    maxResponseBytes: plan.maxResponseBytes,
+    connections: Math.max(plan.conformance?.concurrency ?? 1, 1),
+    ...(plan.target.ca === undefined ? {} : { ca: plan.target.ca }),
+  };
+}
+
+/** Runs a plan to its final report, emitting events on the way; throws RunError only for what stops a run before a verdict. */
+export async function executePlan(plan: RunPlan, listener: RunListener, signal?: AbortSignal): Promise<RunReport> {
   const startedAt = new Date();
   const runId = newRunId(startedAt);
-  const client = new HttpClient(settings.http);
-  const meta: RunMeta = {
-    tool: { name: 'petstore-conformance', version: packageVersion() },
-    runId,
-    baseUrl: client.base.href,
-    embeddedServer: settings.embeddedServer,
-    startedAt: startedAt.toISOString(),
-    clock: settings.now.toISOString(),
-    suites: settings.selectedSuites.length > 0 ? settings.selectedSuites : inputs.suites.map((s) => s.name),
-    options: settings.recordedOptions,
-    deprecations: [...inputs.contract.operations.values()].flatMap((op) =>
-      op.deprecated && op.sunset !== undefined
-        ? [{ operation: op.name, sunset: op.sunset, daysLeft: Math.ceil((Date.parse(`${op.sunset}T00:00:00Z`) - settings.now.getTime()) / 86_400_000) }]
-        : [],
-    ),
-  };
+  const disabled = new Map(plan.disabled.map((d) => [d.id, d.reason]));
+  const server = await embeddedServer(plan);
+  const baseUrl = plan.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
+  const client = plan.merge === undefined ? new HttpClient(httpOptions(plan, baseUrl)) : undefined;
+  const created = new CreatedPets();
+  const results: CaseResult[] = [];
+  let load: LoadReport | undefined;
   try {
-    await preflight(client, inputs.contract.operations.get('listPets')?.path ?? '/pets', false);
-    await listener.onRunStart?.(meta, inputs.checks.map(checkInfo));
-    const created = new CreatedPets();
-    const engineOptions = {
-      client,
-      contract: inputs.contract,
-      variables: new Map<string, JsonValue>([
-        ['runId', runId],
-        ['categoryId', settings.categoryId],
-        ['unknownPetId', unknownPetId()],
-      ]),
-      now: settings.now,
-      readOnly: settings.readOnly,
-      concurrency: settings.concurrency,
-      consistencyWindowMs: settings.consistencyWindowMs,
-      excerptBytes: settings.excerptBytes,
-      listener,
-      created,
-      ...(settings.signal === undefined ? {} : { signal: settings.signal }),
+    const meta: RunMeta = {
+      tool: { name: 'petstore-conformance', version: packageVersion() },
+      runId,
+      baseUrl: client?.base.href ?? baseUrl,
+      embeddedServer: server !== undefined,
+      startedAt: startedAt.toISOString(),
+      clock: plan.now.toISOString(),
+      suites: [...(plan.conformance?.suites ?? []), ...(plan.load !== undefined || plan.merge !== undefined ? ['load'] : [])],
+      options: plan.recordedOptions,
+      deprecations: deprecationsOf(plan),
+      disabled: plan.disabled.map(({ id, reason }) => ({ id, reason })),
     };
-    const results = await runChecks(inputs.checks, engineOptions);
-    // The created-pet checks judge what every other check wrote, so they run last.
-    const finalChecks = createdPetChecks(created, inputs.contract).filter((c) => settings.selectedSuites.length === 0 || settings.selectedSuites.includes(c.suite));
-    results.push(...(await runChecks(finalChecks, engineOptions)));
+    const conformance = plan.conformance;
+    if (conformance !== undefined && client !== undefined) await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
+    const profile = plan.load?.profile ?? plan.merge?.loads[0]?.profile;
+    await listener.onRunStart?.(meta, [...(conformance?.cases.map(caseInfo) ?? []), ...(profile === undefined ? [] : [loadCaseInfo(profile)])]);
+    if (conformance !== undefined && client !== undefined) {
+      const options = {
+        client,
+        contract: plan.contract,
+        variables: new Map<string, JsonValue>([
+          ['runId', runId],
+          ['categoryId', conformance.categoryId],
+          ['unknownPetId', unknownPetId()],
+        ]),
+        now: plan.now,
+        readOnly: conformance.readOnly,
+        concurrency: conformance.concurrency,
+        consistencyWindowMs: conformance.consistencyWindowMs,
+        excerptBytes: plan.excerptBytes,
+        disabled,
+        listener,
+        created,
+        ...(signal === undefined ? {} : { signal }),
+      };
+      results.push(...(await runCases(conformance.cases, options)));
+      // The created-pet cases judge what every other case wrote, so they run last.
+      const selected = conformance.selectedSuites;
+      results.push(...(await runCases(createdPetCases(created, plan.contract).filter((c) => selected.length === 0 || selected.includes(c.suite)), options)));
+    }
+    if (plan.load !== undefined && profile !== undefined) {
+      const info = loadCaseInfo(profile);
+      listener.onCaseStart?.(info);
+      const loadStarted = performance.now();
+      const stages = signal?.aborted === true ? [] : await executeLoad({ profile, http: httpOptions(plan, baseUrl), contract: plan.contract, allowProductionLoad: plan.load.allowProductionLoad, listener, ...(signal === undefined ? {} : { signal }) }).finally(() => listener.onLoadEnd?.());
+      let result: CaseResult;
+      if (stages.length === 0) {
+        result = skippedCase(info, 'interrupted', 'interrupted before the load was measured');
+      } else {
+        load = buildLoadReport(profile, baseUrl, stages, 1, plan.load.baseline);
+        result = judgeLoad(load, plan.load.baseline, disabled, performance.now() - loadStarted);
+      }
+      listener.onCaseEnd?.(result);
+      results.push(result);
+    }
+    if (plan.merge !== undefined) {
+      load = mergeLoads(plan.merge.loads, plan.merge.baseline);
+      const result = judgeLoad(load, plan.merge.baseline, disabled, 0);
+      listener.onCaseEnd?.(result);
+      results.push(result);
+    }
     const counts = emptyCounts();
     for (const r of results) counts[r.outcome] += 1;
+    const interrupted = signal?.aborted === true || load?.interrupted === true;
     const finished = new Date();
-    return {
-      reportVersion: 1,
+    const report: RunReport = {
+      reportVersion: 2,
       meta,
       finishedAt: finished.toISOString(),
       durationMs: finished.getTime() - startedAt.getTime(),
-      verdict: verdictOf(counts, settings.strict, settings.signal?.aborted === true),
+      verdict: verdictOf(counts, plan.strict, interrupted),
       counts,
-      requests: client.requestCount,
+      requests: client?.requestCount ?? 0,
       createdPets: { count: created.count, namedWith: runId },
-      ...(settings.signal?.aborted === true ? { interrupted: true } : {}),
-      checks: results,
+      ...(interrupted ? { interrupted: true as const } : {}),
+      cases: results,
       warnings: warningsOf(results),
+      ...(load === undefined ? {} : { load }),
     };
+    await listener.onRunEnd?.(report);
+    return report;
   } finally {
-    await client.close();
+    await client?.close();
+    await server?.close();
   }
 }

@@ -1,20 +1,16 @@
-/** A whole load run: safety first (production, one verified request), then warm-up, the stages, and the verdict as checks. */
+/** A whole load run: safety first (production, one verified request), then warm-up and the stages; the figures, judged later by the run checks. */
+import { breachedMetrics, compareWithBaseline } from '../checks/load-checks.js';
 import { HttpClient, type HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
 import { makeRedactor } from '../http/credentials.js';
 import { productionMark } from '../loader/config.js';
-import type { Contract } from '../loader/contract.js';
+import type { Baseline } from '../model/check.js';
+import type { Contract } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
-import type { LoadListener, LoadMetrics, LoadProfile, LoadReport, LoadStage, RawLoadRun, Ramp } from '../model/load.js';
-import type { CheckResult } from '../model/results.js';
+import type { LoadListener, LoadProfile, LoadReport, LoadStage, RawLoadRun } from '../model/load.js';
 import { aggregateRuns, throughputOf } from './aggregate.js';
-import { baselineChecks, compareWithBaseline } from './baseline.js';
 import { runStage, type StageOptions } from './runner.js';
 import { ResponseSampler } from './sampler.js';
-import { judgeAll, loadCheck, thresholdChecks, type ThresholdVerdict } from './thresholds.js';
-
-/** A ramp stage holds only when it reaches this share of its target rate. */
-const RATE_HELD_SHARE = 0.9;
 
 /** What a load run needs besides the profile. */
 export interface LoadRunOptions {
@@ -27,12 +23,6 @@ export interface LoadRunOptions {
   samplingOff?: boolean;
   listener?: LoadListener;
   signal?: AbortSignal;
-}
-
-/** A load run's result: the report part and its checks. */
-export interface LoadOutcome {
-  report: LoadReport;
-  checks: CheckResult[];
 }
 
 /** Refuses load against a base URL the profile marks as production, unless explicitly allowed. */
@@ -56,67 +46,43 @@ function stageRates(profile: LoadProfile): Array<number | undefined> {
   return rates;
 }
 
-/** The rps a stage must reach: a ramp stage holds only near its target rate. */
-function rpsFloor(profile: LoadProfile, rate: number | undefined): number {
-  return profile.ramp && rate !== undefined ? Math.floor(rate * RATE_HELD_SHARE) : 0;
-}
-
-/** The capacity check of a ramp: did the rate the service must hold hold? Errored when the ramp ended before reaching it. */
-function capacityCheck(profile: LoadProfile, ramp: Ramp, held: number | undefined, breach: LoadStage | undefined): CheckResult {
-  const required = ramp.require ?? ramp.from;
-  const heldText = held === undefined ? 'no stage held' : `the highest rate that held is ${held}/s`;
-  const breachText = breach === undefined ? '' : `; ${breach.rate ?? 0}/s broke ${breach.breached.join(', ')}`;
-  const outcome = breach !== undefined && (breach.rate ?? 0) <= required ? 'failed' : (held ?? 0) >= required ? 'passed' : 'errored';
-  const ended = outcome === 'errored' ? ` (the ramp ended before ${required}/s: duration, request budget or Ctrl-C)` : '';
-  const source = profile.thresholdSources.rps ?? { file: profile.file, line: 1, column: 1 };
-  return loadCheck(profile, 'capacity', `holds at least ${required}/s`, source, outcome, `${heldText}${breachText}${ended}`);
-}
-
-/** Judges the stages: a constant profile by its one stage; a ramp by the first breach at or below the rate it must hold. */
-export function judgeStages(profile: LoadProfile, stages: LoadStage[], violations: LoadReport['violations']): { metrics: LoadMetrics; checks: CheckResult[]; highestRateHeld?: number } {
-  const verdictsOf = (stage: LoadStage): ThresholdVerdict[] => judgeAll(profile, stage.metrics, rpsFloor(profile, stage.rate));
-  for (const stage of stages) stage.breached = verdictsOf(stage).filter((v) => !v.ok).map((v) => v.metric);
+/** The stage whose figures are judged: a constant profile's one stage; for a ramp, the first breach at or below the rate it must hold, else the last stage that held. */
+function judgedStage(profile: LoadProfile, stages: readonly LoadStage[]): { stage: LoadStage; highestRateHeld?: number } {
   const last = stages.at(-1) as LoadStage;
-  if (!profile.ramp) return { metrics: last.metrics, checks: thresholdChecks(profile, verdictsOf(last), violations) };
+  if (!profile.ramp) return { stage: last };
   const breachIndex = stages.findIndex((s) => s.breached.length > 0);
-  const breach = breachIndex === -1 ? undefined : stages[breachIndex];
   const held = breachIndex === -1 ? stages : stages.slice(0, breachIndex);
-  const highestRateHeld = held.at(-1)?.rate;
-  // A breach at or below the rate the service must hold fails the thresholds; one above it only marks the capacity.
+  const breach = breachIndex === -1 ? undefined : stages[breachIndex];
+  // A breach at or below the rate the service must hold is what the thresholds judge; one above it only marks the capacity.
   const mustHold = breach !== undefined && (breach.rate ?? 0) <= (profile.ramp.require ?? profile.ramp.from);
-  const judged = mustHold ? (breach as LoadStage) : (held.at(-1) ?? last);
-  const checks = [...thresholdChecks(profile, verdictsOf(judged), violations, ` at ${judged.rate ?? 0}/s`), capacityCheck(profile, profile.ramp, highestRateHeld, breach)];
-  return highestRateHeld === undefined ? { metrics: judged.metrics, checks } : { metrics: judged.metrics, checks, highestRateHeld };
+  const stage = mustHold ? (breach as LoadStage) : (held.at(-1) ?? last);
+  const highestRateHeld = held.at(-1)?.rate;
+  return highestRateHeld === undefined ? { stage } : { stage, highestRateHeld };
 }
 
-/** Builds the report part and the checks from measured (or merged) stages. */
-export function buildLoadOutcome(profile: LoadProfile, baseUrl: string, stages: LoadStage[], mergedRuns: number): LoadOutcome {
-  const violations = stages.flatMap((s) => s.raw.flatMap((r) => r.violations));
-  const judged = judgeStages(profile, stages, violations);
+/** The load part of the report from measured (or merged) stages; an earlier run's figures are compared when given. */
+export function buildLoadReport(profile: LoadProfile, baseUrl: string, stages: LoadStage[], mergedRuns: number, baseline?: Baseline): LoadReport {
+  for (const stage of stages) stage.breached = breachedMetrics(profile, stage);
+  const judged = judgedStage(profile, stages);
   const report: LoadReport = {
     profile,
     baseUrl,
-    metrics: judged.metrics,
+    metrics: judged.stage.metrics,
     stages,
-    violations,
+    violations: stages.flatMap((s) => s.raw.flatMap((r) => r.violations)),
     interrupted: stages.some((s) => s.raw.some((r) => r.interrupted)),
-    percentiles: judged.metrics.percentiles,
+    percentiles: judged.stage.metrics.percentiles,
     throughput: throughputOf(stages),
     mergedRuns,
   };
   if (judged.highestRateHeld !== undefined) report.highestRateHeld = judged.highestRateHeld;
-  return { report, checks: judged.checks };
+  if (judged.stage.rate !== undefined) report.judgedRate = judged.stage.rate;
+  if (baseline !== undefined) report.baseline = { file: baseline.file, tolerance: baseline.tolerance, comparisons: compareWithBaseline(baseline.metrics, report.metrics, baseline.tolerance) };
+  return report;
 }
 
-/** Adds the comparison with an earlier run to an outcome (report part and checks). */
-export function addBaseline(outcome: LoadOutcome, baseline: LoadMetrics, file: string, tolerance: number): void {
-  const comparisons = compareWithBaseline(baseline, outcome.report.metrics, tolerance);
-  outcome.report.baseline = { file, tolerance, comparisons };
-  outcome.checks.push(...baselineChecks(outcome.report.profile, comparisons, file, tolerance));
-}
-
-/** Runs a profile against the service: refuses production, verifies one request, warms up, then the stages. */
-export async function executeLoad(options: LoadRunOptions): Promise<LoadOutcome> {
+/** Runs a profile against the service: refuses production, verifies one request, warms up, then the stages (none when Ctrl-C came first). */
+export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]> {
   const { profile, http } = options;
   refuseProduction(profile, http.baseUrl, options.allowProductionLoad);
   const client = new HttpClient({ ...http, connections: 1 });
@@ -158,11 +124,10 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadOutcome>
     budget -= requestsOf(raw);
     const stage: LoadStage = { metrics: aggregateRuns([raw], http.baseUrl), breached: [], raw: [raw] };
     if (rate !== undefined) stage.rate = rate;
-    stage.breached = judgeAll(profile, stage.metrics, rpsFloor(profile, rate)).filter((v) => !v.ok).map((v) => v.metric);
+    stage.breached = breachedMetrics(profile, stage);
     stages.push(stage);
     if (stage.breached.length > 0 || raw.interrupted) break;
   }
-  if (stages.length === 0) throw new RunError('ERR_CONFIG', `load profile ${profile.name}: nothing was measured (interrupted during warm-up, or the warm-up used the whole request budget)`);
-  options.listener?.onLoadEnd?.();
-  return buildLoadOutcome(profile, http.baseUrl, stages, 1);
+  if (stages.length === 0 && options.signal?.aborted !== true) throw new RunError('ERR_CONFIG', `load profile ${profile.name}: nothing was measured (the warm-up used the whole request budget)`);
+  return stages;
 }

@@ -1,5 +1,5 @@
 /** Conformance under load: a sample of listPets responses judged against the Pets schema and the rules of its query. */
-import type { Contract } from '../loader/contract.js';
+import type { Contract } from '../model/contract.js';
 import { isJsonObject, parseExactJson, showJson, type JsonValue } from '../model/json.js';
 import type { QueryMix, SampleViolation } from '../model/load.js';
 
@@ -18,7 +18,7 @@ export function listPetsProblems(query: QueryMix, status: number, body: string, 
   } catch (error) {
     return [`the body is not JSON (${(error as Error).message})`];
   }
-  const problems = contract.validate('Pets', json).map((e) => `Pets schema: ${e}`);
+  const problems = contract.validate('Pets', json).map((e) => `Pets schema: ${e.message}`);
   if (!Array.isArray(json)) return problems;
   const fallback = contract.listLimit?.default ?? 20;
   const limit = query.limit ?? fallback;

@@ -1,5 +1,6 @@
 /** The one way this project builds ajv: strict, all errors, standard formats, a bounded int64. */
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { Failure } from '../model/results.js';
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext.
@@ -24,3 +25,9 @@ export function formatAjvErrors(errors: readonly ErrorObject[] | null | undefine
   });
 }
 
+
+/** ajv errors as typed failures: the message, the pointer into the value and the schema keyword's path. */
+export function ajvFailures(errors: readonly ErrorObject[] | null | undefined): Failure[] {
+  const messages = formatAjvErrors(errors);
+  return (errors ?? []).map((e, i) => ({ message: messages[i] ?? e.keyword, pointer: e.instancePath, schemaPath: e.schemaPath }));
+}

@@ -1,7 +1,8 @@
 /** The configuration file (--config FILE or PETSTORE_CONFIG): a team's defaults, validated like every input file. */
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import { displayName } from './scenarios.js';
+import type { SourceLocation } from '../model/results.js';
+import { displayName } from './cases.js';
 import { problemsError, validateYamlFile } from './yaml-file.js';
 
 /** A loaded configuration; paths are already resolved against the file's folder. */
@@ -20,19 +21,25 @@ export interface SuiteConfig {
   consistencyWindowMs?: number;
   timeoutMs?: number;
   production: string[];
+  /** Checks or cases switched off by id, each with the reason the report shows. */
+  disable: Array<{ id: string; reason: string; source: SourceLocation }>;
 }
 
-/** Reads and validates a configuration file; every problem located (exit 2). */
-export async function loadConfig(file: string, validate: ValidateFunction, displayRoot: string): Promise<SuiteConfig> {
+/** Reads and validates a configuration file; every problem located (exit 2). `knownIds` holds the ids a `disable` entry may name. */
+export async function loadConfig(file: string, validate: ValidateFunction, displayRoot: string, knownIds: ReadonlySet<string>): Promise<SuiteConfig> {
   const display = displayName(file, displayRoot);
   const { source, problems } = await validateYamlFile(file, validate, display);
   const raw = (source?.value ?? {}) as Record<string, unknown>;
   ((raw['production'] as string[] | undefined) ?? []).forEach((url, index) => {
     if (source && !URL.canParse(url)) problems.push({ file: display, ...source.locate(['production', index]), message: `production entry '${url}' is not a URL` });
   });
+  const disable = ((raw['disable'] as Array<{ id: string; reason: string }> | undefined) ?? []).map((entry, index) => ({ ...entry, source: { file: display, ...(source?.locate(['disable', index, 'id']) ?? { line: 1, column: 1 }) } }));
+  for (const entry of disable) {
+    if (!knownIds.has(entry.id)) problems.push({ ...entry.source, message: `disable: no check or case has the id '${entry.id}' (petstore-conformance catalogue lists them)` });
+  }
   if (!source || problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
   const relative = (key: string): string | undefined => (typeof raw[key] === 'string' ? path.resolve(path.dirname(file), raw[key]) : undefined);
-  const config: SuiteConfig = { ...(raw as Omit<SuiteConfig, 'file' | 'production'>), file: display, production: (raw['production'] as string[] | undefined) ?? [] };
+  const config: SuiteConfig = { ...(raw as Omit<SuiteConfig, 'file' | 'production' | 'disable'>), file: display, production: (raw['production'] as string[] | undefined) ?? [], disable };
   for (const key of ['apiKeyFile', 'caFile', 'reportDir'] as const) {
     const resolved = relative(key);
     if (resolved !== undefined) config[key] = resolved;

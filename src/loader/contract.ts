@@ -2,45 +2,19 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv, formatAjvErrors } from './ajv.js';
+import { ajvFailures, createAjv } from './ajv.js';
+import type { Contract, OperationInfo } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
-import { isJsonObject, toValidationView, type JsonValue } from '../model/json.js';
+import type { SourceLocation } from '../model/results.js';
+import { isJsonObject, toValidationView } from '../model/json.js';
 import type { OperationName, SchemaName } from '../model/scenario.js';
 import { formatProblem, readYamlSource } from './yaml-file.js';
 
 /** The names of the resource schemas, as their `title`s spell them. */
 const SCHEMA_NAMES: readonly SchemaName[] = ['PetStatus', 'NewPet', 'Pet', 'Pets', 'Error'];
 
-/** A documented operation as the OpenAPI document describes it. */
-export interface OperationInfo {
-  name: OperationName;
-  method: string;
-  /** Path template relative to the base URL, e.g. /pets/{petId}. */
-  path: string;
-  deprecated: boolean;
-  /** The removal date (YYYY-MM-DD) of a deprecated operation. */
-  sunset?: string;
-  /** Documented response statuses and the schema of each body. */
-  responses: Map<number, SchemaName | undefined>;
-  /** Query parameters and their schemas, as documented. */
-  queryParameters: Map<string, Record<string, unknown>>;
-  /** Whether the operation requires the bearer credential (its own or the document's security). */
-  secured: boolean;
-  /** The line of the operation in the OpenAPI document, for tracing generated checks. */
-  line: number;
-}
-
-/** The compiled contract. */
-export interface Contract {
-  /** Validates a value against a resource schema; returns every error, empty when valid. */
-  validate(schema: SchemaName, value: JsonValue): string[];
-  operations: ReadonlyMap<OperationName, OperationInfo>;
-  /** listPets' page size: minimum, maximum and default, from the `limit` parameter; undefined when not documented. */
-  listLimit?: { min: number; max: number; default: number };
-  /** The operation a request addresses, by method and path (relative to the base URL). */
-  operationFor(method: string, path: string): OperationName | undefined;
-  /** The schema document of a named resource. */
-  schemaOf(name: SchemaName): Record<string, unknown>;
+/** The contract with what the loader also needs: validators of the suite's own input files. */
+export interface LoadedContract extends Contract {
   /** The compiled validator of one of the input-file schemas in schemas/ (e.g. scenario.schema.json). */
   fileValidator(fileName: string): ValidateFunction;
 }
@@ -92,7 +66,7 @@ function resolveResponse(doc: Record<string, unknown>, response: unknown): Recor
   return isJsonObject(target) ? target : undefined;
 }
 
-function readOperations(doc: Record<string, unknown>, titlesByFile: Map<string, SchemaName>, file: string, lineOf: (path: string[]) => number): Map<OperationName, OperationInfo> {
+function readOperations(doc: Record<string, unknown>, titlesByFile: Map<string, SchemaName>, file: string, sourceOf: (path: string[]) => SourceLocation): Map<OperationName, OperationInfo> {
   const operations = new Map<OperationName, OperationInfo>();
   const paths = doc['paths'];
   if (!isJsonObject(paths)) throw new RunError('ERR_SCHEMA_INVALID', `${file}: no paths`);
@@ -124,7 +98,7 @@ function readOperations(doc: Record<string, unknown>, titlesByFile: Map<string, 
         responses,
         queryParameters,
         secured: Array.isArray(security) && security.length > 0,
-        line: lineOf(['paths', pathTemplate, method]),
+        source: sourceOf(['paths', pathTemplate, method]),
       };
       if (typeof operation['x-sunset'] === 'string') info.sunset = operation['x-sunset'];
       operations.set(info.name, info);
@@ -133,12 +107,24 @@ function readOperations(doc: Record<string, unknown>, titlesByFile: Map<string, 
   return operations;
 }
 
-/** Loads schemas/ (every resource schema and openapi.yaml) and compiles the validators once. */
-export async function loadContract(schemasDir: string): Promise<Contract> {
+const loaded = new Map<string, Promise<LoadedContract>>();
+
+/** The contract of schemas/ (every resource schema and openapi.yaml), read once per process; each validator compiles on first use. */
+export function loadContract(schemasDir: string): Promise<LoadedContract> {
+  let contract = loaded.get(schemasDir);
+  if (contract === undefined) {
+    contract = readContract(schemasDir);
+    // A folder that failed to load is read again next time, so the error is not cached.
+    contract.catch(() => loaded.delete(schemasDir));
+    loaded.set(schemasDir, contract);
+  }
+  return contract;
+}
+
+async function readContract(schemasDir: string): Promise<LoadedContract> {
   const documents = await loadSchemaDocuments(schemasDir);
   const ajv = createAjv();
   const titlesByFile = new Map<string, SchemaName>();
-  const validators = new Map<SchemaName, ValidateFunction>();
   for (const { file, schema } of documents.values()) {
     try {
       ajv.addSchema(schema);
@@ -150,23 +136,28 @@ export async function loadContract(schemasDir: string): Promise<Contract> {
       titlesByFile.set(path.basename(file), title as SchemaName);
     }
   }
+  const idByTitle = new Map<SchemaName, string>();
   for (const { file, schema } of documents.values()) {
     const title = titlesByFile.get(path.basename(file));
-    if (title === undefined) continue;
+    if (title !== undefined) idByTitle.set(title, schema['$id'] as string);
+  }
+  for (const name of SCHEMA_NAMES) {
+    if (!idByTitle.has(name)) throw new RunError('ERR_SCHEMA_INVALID', `${schemasDir}: no schema titled ${name}`);
+  }
+  // Compiled on first use, once: a run that never validates a Pet never pays for it.
+  const compiled = (id: string, file: string): ValidateFunction => {
     try {
-      const validate = ajv.getSchema(schema['$id'] as string);
-      if (validate) validators.set(title, validate);
+      const validate = ajv.getSchema(id);
+      if (validate) return validate;
     } catch (error) {
       throw new RunError('ERR_SCHEMA_INVALID', `${file}: ${(error as Error).message}`);
     }
-  }
-  for (const name of SCHEMA_NAMES) {
-    if (!validators.has(name)) throw new RunError('ERR_SCHEMA_INVALID', `${schemasDir}: no schema titled ${name}`);
-  }
+    throw new RunError('ERR_SCHEMA_INVALID', `${file}: does not compile`);
+  };
   const openapiFile = path.join(schemasDir, 'openapi.yaml');
   const { source, problems } = await readYamlSource(openapiFile);
   if (!source || !isJsonObject(source.value)) throw new RunError('ERR_SCHEMA_INVALID', problems[0] ? formatProblem(problems[0]) : `${openapiFile}: not an OpenAPI document`);
-  const operations = readOperations(source.value as Record<string, unknown>, titlesByFile, openapiFile, (p) => source.locate(p).line);
+  const operations = readOperations(source.value as Record<string, unknown>, titlesByFile, openapiFile, (p) => ({ file: 'schemas/openapi.yaml', ...source.locate(p) }));
   // Each path template as a pattern once, e.g. /pets/{petId} → ^/pets/[^/]+$ (templates hold no other regex syntax).
   const matchers = [...operations.values()].map((op) => ({ name: op.name, method: op.method, pattern: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
   const schemasByName = new Map([...documents.values()].map((d) => [d.schema['title'], d.schema]));
@@ -176,18 +167,17 @@ export async function loadContract(schemasDir: string): Promise<Contract> {
   return {
     ...(listLimit === undefined ? {} : { listLimit }),
     validate(schema, value) {
-      const validator = validators.get(schema);
-      if (!validator) return [`unknown schema ${schema}`];
-      return validator(toValidationView(value)) ? [] : formatAjvErrors(validator.errors);
+      const id = idByTitle.get(schema);
+      if (id === undefined) return [{ message: `unknown schema ${schema}` }];
+      const validator = compiled(id, schema);
+      return validator(toValidationView(value)) ? [] : ajvFailures(validator.errors);
     },
     operations,
     schemaOf: (name) => schemasByName.get(name) ?? {},
     fileValidator(fileName) {
       const found = [...documents.values()].find((d) => path.basename(d.file) === fileName);
       if (!found) throw new RunError('ERR_SCHEMA_INVALID', `${schemasDir}: ${fileName} is missing`);
-      const validate = ajv.getSchema(found.schema['$id'] as string);
-      if (!validate) throw new RunError('ERR_SCHEMA_INVALID', `${found.file}: does not compile`);
-      return validate;
+      return compiled(found.schema['$id'] as string, found.file);
     },
     operationFor(method, requestPath) {
       return matchers.find((m) => m.method === method && m.pattern.test(requestPath))?.name;

@@ -5,7 +5,7 @@ import { RunError } from '../model/errors.js';
 import { METRICS, type LoadProfile, type Metric, type QueryMix, type Ramp, type Threshold } from '../model/load.js';
 import type { SourceLocation } from '../model/results.js';
 import type { ValidateFunction } from 'ajv';
-import { displayName } from './scenarios.js';
+import { displayName } from './cases.js';
 import { problemsError, validateYamlFile, type FileProblem } from './yaml-file.js';
 
 /** The folder of the shipped profiles, relative to the scenario folder. */

@@ -1,6 +1,6 @@
 /** Loads suites/*.yaml: the named groups of checks that `--suite` selects. */
 import type { ValidateFunction } from 'ajv';
-import { displayName, listYamlFiles } from './scenarios.js';
+import { displayName, listYamlFiles } from './cases.js';
 import { problemsError, validateYamlFile, type FileProblem } from './yaml-file.js';
 
 /** A suite definition. */

@@ -1,10 +1,19 @@
 /** The events a run emits; reporters listen to them. Every method is optional. */
-import type { CheckInfo, CheckResult, RunMeta, RunReport } from './results.js';
+import type { LoadProgress } from './load.js';
+import type { CaseInfo, CaseResult, RunMeta, RunReport } from './results.js';
 
 /** A listener for the events of a run (the shape every reporter has). */
 export interface RunListener {
-  onRunStart?(meta: RunMeta, checks: readonly CheckInfo[]): void | Promise<void>;
-  onCheckStart?(check: CheckInfo): void;
-  onCheckEnd?(result: CheckResult): void;
+  /** The run is about to send its first case (after the preflight). */
+  onRunStart?(meta: RunMeta, cases: readonly CaseInfo[]): void | Promise<void>;
+  onCaseStart?(info: CaseInfo): void;
+  onCaseEnd?(result: CaseResult): void;
+  /** Once a second while a load profile runs. */
+  onLoadProgress?(progress: LoadProgress): void;
+  /** The load has stopped (before its result is judged). */
+  onLoadEnd?(): void;
+  /** The run is over and judged: the report is final. */
   onRunEnd?(report: RunReport): void | Promise<void>;
+  /** Every reporter has finished: the files written, for a reporter that lists them. */
+  onReportsWritten?(files: readonly string[]): void;
 }

@@ -78,3 +78,16 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
 export function showJson(value: JsonValue | undefined): string {
   return value === undefined ? 'nothing' : stringifyExactJson(value);
 }
+
+/** The value at a JSON pointer (RFC 6901) in a value; undefined when nothing is there. */
+export function resolvePointer(value: JsonValue | undefined, pointer: string): JsonValue | undefined {
+  if (pointer === '') return value;
+  let current = value;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(current)) current = current[Number(key)];
+    else if (isJsonObject(current)) current = Object.hasOwn(current, key) ? current[key] : undefined;
+    else return undefined;
+  }
+  return current;
+}

@@ -61,6 +61,8 @@ export interface LoadProfile {
   thresholds: Partial<Record<Metric, Threshold>>;
   /** Where each threshold was declared. */
   thresholdSources: Partial<Record<Metric, SourceLocation>>;
+  /** Where the ramp was declared (the capacity it must hold). */
+  rampSource?: SourceLocation;
   /** Base URLs (or origins) that are production: load against them needs --allow-production-load. */
   production: string[];
   /** Relative tolerance of a baseline comparison (0.1 = 10 %). */
@@ -139,6 +141,8 @@ export interface LoadReport {
   stages: LoadStage[];
   /** For a ramp: the highest target rate whose stage broke no threshold. */
   highestRateHeld?: number;
+  /** For a ramp: the target rate of the stage whose metrics are judged. */
+  judgedRate?: number;
   violations: SampleViolation[];
   interrupted: boolean;
   /** Latency at each percentile of the judged stage (what the HTML report's percentile chart draws). */
@@ -163,5 +167,4 @@ export interface LoadProgress {
 /** A listener for load progress (the live display on a TTY). */
 export interface LoadListener {
   onLoadProgress?(progress: LoadProgress): void;
-  onLoadEnd?(): void;
 }

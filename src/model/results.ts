@@ -1,24 +1,46 @@
-/** The result model: what a run found, in the shape the JSON report stores it. */
+/** The result model: what a run found, in the shape the JSON report stores it. A case is what a file declares; a check is a registered rule that judges it. */
 import type { LoadReport } from './load.js';
 import type { OperationName } from './scenario.js';
 
-/** How one check ended. `errored` means it could not be tested; it never means the server is wrong. */
+/** How a case or a check ended. `errored` means it could not be tested; it never means the server is wrong. */
 export type Outcome = 'passed' | 'failed' | 'warned' | 'errored' | 'skipped';
 
 /** How much a broken rule weighs: `fail` where the contract speaks, `warn` where practice recommends. */
 export type Level = 'fail' | 'warn';
 
-/** One assertion evaluated against one exchange. */
-export interface AssertionResult {
-  /** The assertion or exchange check id, e.g. `status` or `errors.error-body`. */
+/** Where something was declared: a case, an expectation, a threshold. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** One problem a check found, typed so that no reporter has to parse prose. */
+export interface Failure {
+  message: string;
+  /** What the rule wanted, as text (e.g. `200`, `at most 20 items`). */
+  expected?: string;
+  /** What the server gave, as text. */
+  actual?: string;
+  /** JSON pointer into the response body where the problem is. */
+  pointer?: string;
+  /** The schema keyword that rejected the value, e.g. `#/properties/id/format`. */
+  schemaPath?: string;
+}
+
+/** The outcome of one registered check judging one exchange of a case (or a case's load run). */
+export interface CheckOutcome {
+  /** The registered check's id, e.g. `expect.status` or `errors.error-body`. */
   id: string;
   level: Level;
-  outcome: 'passed' | 'failed' | 'warned';
+  outcome: Outcome;
   /** Index of the step whose exchange was judged. */
   step: number;
   message: string;
-  /** Every individual problem, e.g. each schema error. */
-  details?: string[];
+  /** Every problem it found (empty or absent when it passed). */
+  failures?: Failure[];
+  /** Where the expectation it judged is declared (absent for rules that apply to every exchange). */
+  source?: SourceLocation;
 }
 
 /** A request as sent, with the credential redacted. */
@@ -55,38 +77,43 @@ export interface ExchangeEvidence {
   reproduce?: string;
 }
 
-/** Where a check was declared. */
-export interface SourceLocation {
-  file: string;
-  line: number;
-  column: number;
-}
-
-/** The static description of a check: what the catalogue lists. */
-export interface CheckInfo {
+/** The static description of a case: what the catalogue lists. */
+export interface CaseInfo {
   id: string;
   title: string;
   clause: string;
   suite: string;
   operation: OperationName;
   level: Level;
-  source: SourceLocation;
+  /** Where the case is declared; absent for cases built from what the run itself did (the pets it created). */
+  source?: SourceLocation;
 }
 
-/** The result of one check. */
-export interface CheckResult extends CheckInfo {
+/** Why a case was not judged, as a stable code (the reason says it in words). */
+export type SkipCode = 'clock' | 'read-only' | 'precondition' | 'interrupted' | 'disabled';
+
+/** The result of one case: its outcome, and the outcome of every check that judged it. */
+export interface CaseResult extends CaseInfo {
   outcome: Outcome;
   durationMs: number;
-  /** Why a check was skipped or errored, or a one-line summary of its failure. */
+  /** Why a case was skipped or errored, or a one-line summary of its failure. */
   reason?: string;
-  assertions: AssertionResult[];
+  /** Why it was skipped, when it was. */
+  skip?: SkipCode;
+  checks: CheckOutcome[];
   exchanges: ExchangeEvidence[];
   /** Extra sends made inside the read-after-write window. */
   retries: number;
 }
 
-/** Counts of checks by outcome. */
+/** Counts of cases by outcome. */
 export type OutcomeCounts = Record<Outcome, number>;
+
+/** A registered check switched off by the configuration, and why. */
+export interface DisabledCheck {
+  id: string;
+  reason: string;
+}
 
 /** Facts about the run itself. */
 export interface RunMeta {
@@ -96,12 +123,14 @@ export interface RunMeta {
   /** True when the suite started its own reference server. */
   embeddedServer: boolean;
   startedAt: string;
-  /** The suite's clock: the date checks judge time-bound rules by. */
+  /** The suite's clock: the date cases judge time-bound rules by. */
   clock: string;
   suites: string[];
   options: Record<string, string | number | boolean | string[]>;
   /** Deprecated operations, the day the contract removes each (YYYY-MM-DD) and the days the suite's clock leaves until then (negative once past). */
   deprecations: Array<{ operation: OperationName; sunset: string; daysLeft: number }>;
+  /** Checks and cases the configuration disabled, with the reason it gives. */
+  disabled: DisabledCheck[];
 }
 
 /** The verdict of a whole run; it decides the exit code (0, 1, 2). */
@@ -109,40 +138,54 @@ export type Verdict = 'passed' | 'failed' | 'incomplete';
 
 /** The canonical report: every other format renders from this. */
 export interface RunReport {
-  reportVersion: 1;
+  reportVersion: 2;
   meta: RunMeta;
   finishedAt: string;
   durationMs: number;
-  /** passed: nothing failed; failed: a check failed (or warned, in strict mode); incomplete: nothing failed but a check could not be tested. */
+  /** passed: nothing failed; failed: a case failed (or warned, in strict mode); incomplete: nothing failed but a case could not be tested, or the run was interrupted. */
   verdict: Verdict;
+  /** Cases by outcome. */
   counts: OutcomeCounts;
-  /** Requests sent to the server, preflight and retries included. */
+  /** Requests sent to the server by the suite's own client, preflight and retries included (load traffic is in `load`). */
   requests: number;
   /** Pets the run created; each one's name starts with the run id. */
   createdPets: { count: number; namedWith: string };
-  /** Ctrl-C stopped the run: the checks it had not started are skipped, and the exit code is 130. */
+  /** Ctrl-C stopped the run: the cases it had not started are skipped, and the exit code is 130. */
   interrupted?: true;
-  checks: CheckResult[];
-  /** Every warned assertion of the run, in check order (also inside each check). */
-  warnings?: RunWarning[];
-  /** The load profile's result, when the run included one (its thresholds are checks above). */
+  cases: CaseResult[];
+  /** Every warned check of the run, in case order (also inside each case). */
+  warnings: RunWarning[];
+  /** The load profile's result, when the run included one (its thresholds judge the load case). */
   load?: LoadReport;
 }
 
 /** One warning of a run: a rule practice recommends that the server did not follow. */
 export interface RunWarning {
+  case: string;
   check: string;
-  assertion: string;
   step: number;
   message: string;
 }
 
-/** The warnings of a run, in check order. */
-export function warningsOf(checks: readonly CheckResult[]): RunWarning[] {
-  return checks.flatMap((c) => c.assertions.filter((a) => a.outcome === 'warned').map((a) => ({ check: c.id, assertion: a.id, step: a.step, message: a.message })));
+/** The warnings of a run, in case order. */
+export function warningsOf(cases: readonly CaseResult[]): RunWarning[] {
+  return cases.flatMap((c) => c.checks.filter((k) => k.outcome === 'warned').map((k) => ({ case: c.id, check: k.id, step: k.step, message: k.message })));
 }
 
 /** An empty count of outcomes. */
 export function emptyCounts(): OutcomeCounts {
   return { passed: 0, failed: 0, warned: 0, errored: 0, skipped: 0 };
+}
+
+/** The outcome of a set of check outcomes: a failure decides, then a check that could not judge, then a warning. */
+export function worstOutcome(checks: ReadonlyArray<{ outcome: Outcome }>): Outcome {
+  for (const outcome of ['failed', 'errored', 'warned'] as const) if (checks.some((c) => c.outcome === outcome)) return outcome;
+  return 'passed';
+}
+
+/** The verdict from the counts: failures first, then cases that could not be tested or an interrupted run. */
+export function verdictOf(counts: OutcomeCounts, strict: boolean, interrupted: boolean): Verdict {
+  if (counts.failed > 0 || (strict && counts.warned > 0)) return 'failed';
+  if (counts.errored > 0 || interrupted) return 'incomplete';
+  return 'passed';
 }

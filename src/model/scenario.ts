@@ -1,6 +1,6 @@
-/** The scenario format: declarative checks as loaded from scenarios/*.yaml (data, never code). */
+/** The scenario format: declarative cases as loaded from scenarios/*.yaml (data, never code). */
 import type { JsonValue } from './json.js';
-import type { CheckInfo } from './results.js';
+import type { CaseInfo, SourceLocation } from './results.js';
 
 /** The operations of the contract. */
 export type OperationName = 'listPets' | 'createPet' | 'getPet';
@@ -32,7 +32,7 @@ export interface HeaderExpectation {
   structuredDate?: boolean;
 }
 
-/** Declarative expectations on one response; every key maps to one registered assertion. */
+/** Declarative expectations on one response; every key is judged by the registered check `expect.<key>`. */
 export interface Expectations {
   status?: number | number[];
   contentType?: string;
@@ -76,18 +76,20 @@ export interface StepSpec {
   capture?: Record<string, string>;
   /** This step reads what an earlier step wrote: retry within the consistency window before failing. */
   readAfterWrite?: boolean;
-  /** This step only gathers what the check needs (e.g. an existing id): when its expectations fail, the check is skipped, not failed. */
+  /** This step only gathers what the case needs (e.g. an existing id): when its expectations fail, the case is skipped, not failed. */
   precondition?: boolean;
+  /** Where each expectation is declared, by its path: `expect.status`, `warn.headers`, `expect.when.400.schema`, `capture`. */
+  sources?: Record<string, SourceLocation>;
 }
 
-/** The dates between which a check applies, judged by the suite's clock. */
+/** The dates between which a case applies, judged by the suite's clock. */
 export interface ClockWindow {
   before?: string;
   from?: string;
 }
 
-/** A loaded check, ready for the engine. */
-export interface CheckSpec extends CheckInfo {
+/** A loaded case (requests and expectations), ready for the engine. */
+export interface CaseSpec extends CaseInfo {
   steps: StepSpec[];
   /** True when a step writes (POST/PUT/PATCH/DELETE): skipped in read-only mode. */
   writes: boolean;
@@ -96,7 +98,7 @@ export interface CheckSpec extends CheckInfo {
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** True when any step sends a method that writes: such checks are skipped in read-only mode. */
+/** True when any step sends a method that writes: such cases are skipped in read-only mode. */
 export function stepsWrite(steps: readonly StepSpec[]): boolean {
   return steps.some((s) => WRITE_METHODS.has(s.request.method));
 }

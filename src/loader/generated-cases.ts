@@ -1,11 +1,11 @@
 /**
- * Checks that are a table over the contract, generated from schemas/ and openapi.yaml so that a change
+ * Cases that are a table over the contract, generated from schemas/ and openapi.yaml so that a change
  * of the contract changes them: the auth matrix over every secured operation, limit boundaries from the
  * parameter's minimum/maximum/default, and the PetStatus enum for filters and creation.
  */
 import type { JsonValue } from '../model/json.js';
-import { stepsWrite, type AuthVariant, type CheckSpec, type Expectations, type OperationName, type RequestSpec, type StepSpec } from '../model/scenario.js';
-import type { Contract, OperationInfo } from './contract.js';
+import type { Contract, OperationInfo } from '../model/contract.js';
+import { stepsWrite, type AuthVariant, type CaseSpec, type Expectations, type OperationName, type RequestSpec, type StepSpec } from '../model/scenario.js';
 
 /** Credentials that must be refused, with the words the check titles use. */
 const REFUSED: ReadonlyArray<[AuthVariant, string, string]> = [
@@ -17,9 +17,6 @@ const REFUSED: ReadonlyArray<[AuthVariant, string, string]> = [
   ['removed-char', 'removed-char', 'with the key less its last character'],
 ];
 
-/** Where generated checks come from, as reports name the package's files. */
-const SOURCE_FILE = 'schemas/openapi.yaml';
-
 const AUTH_CLAUSE = 'Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body';
 
 function validRequest(op: OperationInfo, auth: AuthVariant, label: string): RequestSpec {
@@ -28,15 +25,16 @@ function validRequest(op: OperationInfo, auth: AuthVariant, label: string): Requ
   return request;
 }
 
-function check(op: OperationInfo, fields: Omit<CheckSpec, 'source' | 'writes' | 'operation' | 'level'> & { level?: CheckSpec['level']; operation?: OperationName }): CheckSpec {
-  const spec: CheckSpec = {
+/** A generated case, traced to the operation of the OpenAPI document it is generated from. */
+function generated(op: OperationInfo, fields: Omit<CaseSpec, 'source' | 'writes' | 'operation' | 'level'> & { level?: CaseSpec['level']; operation?: OperationName }): CaseSpec {
+  const spec: CaseSpec = {
     level: 'fail',
     operation: op.name,
-    source: { file: SOURCE_FILE, line: op.line, column: 5 },
+    source: op.source,
     writes: stepsWrite(fields.steps),
     ...fields,
   };
-  // A removed operation is described no further: its checks apply only before the removal date.
+  // A removed operation is described no further: its cases apply only before the removal date.
   if (op.sunset !== undefined) spec.clock = { before: op.sunset };
   return spec;
 }
@@ -45,14 +43,14 @@ function single(request: RequestSpec, expect: Expectations, extra: Partial<StepS
   return [{ request, expect, ...extra }];
 }
 
-function authChecks(contract: Contract): CheckSpec[] {
-  const checks: CheckSpec[] = [];
+function authCases(contract: Contract): CaseSpec[] {
+  const cases: CaseSpec[] = [];
   for (const op of contract.operations.values()) {
     if (!op.secured) continue;
     const verb = `${op.method} ${op.path}`;
     for (const [variant, slug, words] of REFUSED) {
-      checks.push(
-        check(op, {
+      cases.push(
+        generated(op, {
           id: `auth.${op.name}.${slug}`,
           title: `${verb} ${words} is refused with 401 and an Error`,
           clause: AUTH_CLAUSE,
@@ -62,8 +60,8 @@ function authChecks(contract: Contract): CheckSpec[] {
       );
     }
     const accepted = [...op.responses.keys()].filter((s) => s !== 401);
-    checks.push(
-      check(op, {
+    cases.push(
+      generated(op, {
         id: `auth.${op.name}.lowercase-scheme`,
         title: `${verb} with "bearer" in lower case is accepted (auth schemes are case-insensitive)`,
         clause: 'Authentication: HTTP bearer (RFC 9110 §11.1: the scheme name is case-insensitive)',
@@ -73,8 +71,8 @@ function authChecks(contract: Contract): CheckSpec[] {
       }),
     );
     if (op.method === 'POST') {
-      checks.push(
-        check(op, {
+      cases.push(
+        generated(op, {
           id: `auth.${op.name}.before-validation`,
           title: `${verb} with an invalid body and no key is refused with 401, not 400`,
           clause: `${AUTH_CLAUSE}, whatever else is wrong with the request`,
@@ -84,17 +82,17 @@ function authChecks(contract: Contract): CheckSpec[] {
       );
     }
   }
-  return checks;
+  return cases;
 }
 
-function limitChecks(contract: Contract): CheckSpec[] {
+function limitCases(contract: Contract): CaseSpec[] {
   const op = contract.operations.get('listPets');
   if (!op || !contract.listLimit) return [];
   const { min, max, default: fallback } = contract.listLimit;
   const clause = `Endpoints › listPets: limit minimum ${min}, maximum ${max}, default ${fallback}`;
   const listing = (query: RequestSpec['query']): RequestSpec => (query === undefined ? { method: 'GET', path: op.path } : { method: 'GET', path: op.path, query });
-  const checks = [
-    check(op, {
+  const cases = [
+    generated(op, {
       id: 'listPets.limit.default',
       title: `Without limit, at most ${fallback} pets are returned`,
       clause: `Endpoints › listPets rule 2: when limit is omitted, at most ${fallback} animals are returned`,
@@ -110,8 +108,8 @@ function limitChecks(contract: Contract): CheckSpec[] {
     ['max', max],
   ];
   for (const [slug, value] of inRange) {
-    checks.push(
-      check(op, {
+    cases.push(
+      generated(op, {
         id: `listPets.limit.${slug}`,
         title: `limit=${value} is honoured: 200 with at most ${value} pets`,
         clause,
@@ -130,8 +128,8 @@ function limitChecks(contract: Contract): CheckSpec[] {
     ['repeated', 'a repeated limit', { limit: [min, min + 1] }],
   ];
   for (const [slug, words, query] of outOfRange) {
-    checks.push(
-      check(op, {
+    cases.push(
+      generated(op, {
         id: `listPets.limit.${slug}`,
         title: `${words} is answered by a 400 Error or a 200 within bounds (at most ${max}), never a 5xx`,
         clause: `${clause} (outside them the contract is silent: 400 or a bounded 200 are both reasonable)`,
@@ -140,7 +138,7 @@ function limitChecks(contract: Contract): CheckSpec[] {
       }),
     );
   }
-  return checks;
+  return cases;
 }
 
 function statusValues(contract: Contract): string[] {
@@ -148,17 +146,17 @@ function statusValues(contract: Contract): string[] {
   return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
 }
 
-function filterChecks(contract: Contract): CheckSpec[] {
+function filterCases(contract: Contract): CaseSpec[] {
   const list = contract.operations.get('listPets');
   const create = contract.operations.get('createPet');
   const max = contract.listLimit?.max ?? 100;
   if (!list || !list.queryParameters.has('status')) return [];
   const clause = 'Endpoints › listPets rule 1: when status is given, only animals with that status are returned';
-  const checks: CheckSpec[] = [];
+  const cases: CaseSpec[] = [];
   for (const status of statusValues(contract)) {
     const listing: RequestSpec = { method: 'GET', path: list.path, query: { status, limit: max } };
-    checks.push(
-      check(list, {
+    cases.push(
+      generated(list, {
         id: `listPets.filter.${status}`,
         title: `status=${status} returns only ${status} pets`,
         clause,
@@ -168,8 +166,8 @@ function filterChecks(contract: Contract): CheckSpec[] {
     );
     if (!create) continue;
     const created: JsonValue = { name: `{runId} filter ${status}`, categoryId: '{categoryId}', status };
-    checks.push(
-      check(list, {
+    cases.push(
+      generated(list, {
         id: `listPets.filter.${status}.created`,
         title: `a pet created with status ${status} is listed under status=${status} (unless the page is full)`,
         clause: `${clause}; a page that is not full holds every matching animal`,
@@ -180,8 +178,8 @@ function filterChecks(contract: Contract): CheckSpec[] {
         ],
       }),
     );
-    checks.push(
-      check(create, {
+    cases.push(
+      generated(create, {
         id: `createPet.status.${status}`,
         title: `a pet created with status ${status} comes back with status ${status}`,
         clause: 'States and transitions: a new animal is created with the status the client sends',
@@ -190,8 +188,8 @@ function filterChecks(contract: Contract): CheckSpec[] {
       }),
     );
   }
-  checks.push(
-    check(list, {
+  cases.push(
+    generated(list, {
       id: 'listPets.filter.unknown-value',
       title: 'an unknown status value is answered by a 400 Error or a 200, never a 5xx',
       clause: `${clause} (an unknown value is not described: 400, or a 200 under some reading of the request)`,
@@ -199,10 +197,10 @@ function filterChecks(contract: Contract): CheckSpec[] {
       steps: single({ method: 'GET', path: list.path, query: { status: 'no-such-status' } }, { status: [200, 400], when: { '400': { schema: 'Error' } } }),
     }),
   );
-  return checks;
+  return cases;
 }
 
-/** Every generated check, in a stable order. */
-export function generateChecks(contract: Contract): CheckSpec[] {
-  return [...authChecks(contract), ...limitChecks(contract), ...filterChecks(contract)];
+/** Every generated case, in a stable order. */
+export function generateCases(contract: Contract): CaseSpec[] {
+  return [...authCases(contract), ...limitCases(contract), ...filterCases(contract)];
 }

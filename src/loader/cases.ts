@@ -1,10 +1,10 @@
-/** Loads scenarios/*.yaml into checks: every file validated against schemas/scenario.schema.json first. */
+/** Loads scenarios/*.yaml into cases: every file validated against schemas/scenario.schema.json first. */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { RunError } from '../model/errors.js';
 import { isJsonObject, type JsonValue } from '../model/json.js';
-import type { Level } from '../model/results.js';
-import { stepsWrite, type CheckSpec, type ClockWindow, type OperationName, type StepSpec } from '../model/scenario.js';
+import type { Level, SourceLocation } from '../model/results.js';
+import { stepsWrite, type CaseSpec, type ClockWindow, type Expectations, type OperationName, type StepSpec } from '../model/scenario.js';
 import { BUILTIN_VARIABLES, placeholdersIn } from '../model/template.js';
 import type { ValidateFunction } from 'ajv';
 import { problemsError, validateYamlFile, type FileProblem, type YamlSource } from './yaml-file.js';
@@ -38,6 +38,8 @@ export interface ScenarioLoadOptions {
   suites: ReadonlySet<string>;
   /** How file names appear in messages and reports (relative to this folder). */
   displayRoot: string;
+  /** Ids a case may not take: those of registered checks and generated cases. */
+  reservedIds: ReadonlySet<string>;
 }
 
 /** A file as messages show it: relative to the package for its own files, else to the working folder. */
@@ -47,13 +49,31 @@ export function displayName(file: string, root: string): string {
 }
 
 function toSteps(raw: Record<string, JsonValue>): StepSpec[] {
-  if (Array.isArray(raw['steps'])) return raw['steps'] as unknown as StepSpec[];
+  if (Array.isArray(raw['steps'])) return (raw['steps'] as unknown as StepSpec[]).map((step) => ({ ...step }));
   const step: Record<string, JsonValue> = {};
   for (const key of ['request', 'expect', 'warn', 'capture', 'readAfterWrite']) {
     const v = raw[key];
     if (v !== undefined) step[key] = v;
   }
   return [step as unknown as StepSpec];
+}
+
+/** Where each expectation of a step is declared, by the path the engine names it with (`expect.status`, `expect.when.400.schema`). */
+function expectationSources(step: StepSpec, at: (path: Array<string | number>) => SourceLocation): Record<string, SourceLocation> {
+  const sources: Record<string, SourceLocation> = {};
+  const visit = (expectations: Expectations | undefined, prefix: string, path: Array<string | number>): void => {
+    for (const [key, value] of Object.entries(expectations ?? {})) {
+      if (key === 'when') {
+        for (const [status, nested] of Object.entries(value as Record<string, Expectations>)) visit(nested, `${prefix}.when.${status}`, [...path, 'when', status]);
+      } else {
+        sources[`${prefix}.${key}`] = at([...path, key]);
+      }
+    }
+  };
+  visit(step.expect, 'expect', ['expect']);
+  visit(step.warn, 'warn', ['warn']);
+  if (step.capture !== undefined) sources['capture'] = at(['capture']);
+  return sources;
 }
 
 function checkVariables(steps: StepSpec[], problemAt: (path: Array<string | number>, message: string) => void, hasSteps: boolean): void {
@@ -71,25 +91,30 @@ function checkVariables(steps: StepSpec[], problemAt: (path: Array<string | numb
   });
 }
 
-function fileChecks(source: YamlSource, options: ScenarioLoadOptions, problems: FileProblem[]): CheckSpec[] {
+function fileCases(source: YamlSource, options: ScenarioLoadOptions, problems: FileProblem[]): CaseSpec[] {
   const doc = source.value as Record<string, JsonValue>;
   const display = displayName(source.file, options.displayRoot);
-  const checks: CheckSpec[] = [];
-  const rawChecks = doc['checks'] as Array<Record<string, JsonValue>>;
-  rawChecks.forEach((raw, index) => {
+  const cases: CaseSpec[] = [];
+  const rawCases = doc['checks'] as Array<Record<string, JsonValue>>;
+  rawCases.forEach((raw, index) => {
     const problemAt = (p: Array<string | number>, message: string): void => {
       const where = source.locate(['checks', index, ...p]);
       problems.push({ file: display, line: where.line, column: where.column, message });
     };
     const operation = (raw['operation'] ?? doc['operation']) as OperationName | undefined;
     const suite = (raw['suite'] ?? doc['suite']) as string | undefined;
-    if (operation === undefined) problemAt([], `check '${String(raw['id'])}' names no operation (set 'operation' on the check or the file)`);
-    if (suite === undefined) problemAt([], `check '${String(raw['id'])}' names no suite (set 'suite' on the check or the file)`);
+    if (operation === undefined) problemAt([], `case '${String(raw['id'])}' names no operation (set 'operation' on the case or the file)`);
+    if (suite === undefined) problemAt([], `case '${String(raw['id'])}' names no suite (set 'suite' on the case or the file)`);
     else if (!options.suites.has(suite)) problemAt(raw['suite'] ? ['suite'] : [], `unknown suite '${suite}': define it in suites/ or use one of ${[...options.suites].join(', ')}`);
+    if (options.reservedIds.has(raw['id'] as string)) problemAt(['id'], `'${String(raw['id'])}' is already the id of a registered check or of a case generated from the contract; choose another id`);
+    const hasSteps = Array.isArray(raw['steps']);
     const steps = toSteps(raw);
-    checkVariables(steps, problemAt, Array.isArray(raw['steps']));
+    checkVariables(steps, problemAt, hasSteps);
+    steps.forEach((step, stepIndex) => {
+      step.sources = expectationSources(step, (p) => ({ file: display, ...source.locate(['checks', index, ...(hasSteps ? ['steps', stepIndex] : []), ...p]) }));
+    });
     const where = source.locate(['checks', index]);
-    const check: CheckSpec = {
+    const spec: CaseSpec = {
       id: raw['id'] as string,
       title: raw['title'] as string,
       clause: raw['clause'] as string,
@@ -100,35 +125,36 @@ function fileChecks(source: YamlSource, options: ScenarioLoadOptions, problems: 
       steps,
       writes: stepsWrite(steps),
     };
-    if (isJsonObject(raw['clock'])) check.clock = raw['clock'] as ClockWindow;
-    checks.push(check);
+    if (isJsonObject(raw['clock'])) spec.clock = raw['clock'] as ClockWindow;
+    cases.push(spec);
   });
-  return checks;
+  return cases;
 }
 
 /**
- * Loads every scenario file below `dirs`, validated by the scenario schema's validator. All problems of all files are gathered before failing,
- * so one run shows everything to fix; the error's details hold one `file:line:col: message` each.
+ * Loads every scenario file below `dirs` into cases, validated by the scenario schema's validator. All problems of all files are gathered
+ * before failing, so one run shows everything to fix; the error's details hold one `file:line:col: message` each.
  */
-export async function loadScenarios(dirs: readonly string[], validate: ValidateFunction, options: ScenarioLoadOptions): Promise<CheckSpec[]> {
+export async function loadCases(dirs: readonly string[], validate: ValidateFunction, options: ScenarioLoadOptions): Promise<CaseSpec[]> {
   const problems: FileProblem[] = [];
-  const checks: CheckSpec[] = [];
+  const cases: CaseSpec[] = [];
   const files = (await Promise.all(dirs.map((dir) => listYamlFiles(dir)))).flat();
   for (const file of files) {
     const { source, problems: found } = await validateYamlFile(file, validate, displayName(file, options.displayRoot));
     problems.push(...found);
-    if (source) checks.push(...fileChecks(source, options, problems));
+    if (source) cases.push(...fileCases(source, options, problems));
   }
-  const firstById = new Map<string, CheckSpec>();
-  for (const check of checks) {
-    const first = firstById.get(check.id);
+  const firstById = new Map<string, CaseSpec>();
+  for (const spec of cases) {
+    const first = firstById.get(spec.id);
+    const at = spec.source as SourceLocation;
     if (first) {
-      problems.push({ ...check.source, message: `duplicate check id '${check.id}' (first declared at ${first.source.file}:${first.source.line})` });
+      problems.push({ ...at, message: `duplicate case id '${spec.id}' (first declared at ${first.source?.file ?? ''}:${first.source?.line ?? 0})` });
     } else {
-      firstById.set(check.id, check);
+      firstById.set(spec.id, spec);
     }
   }
   if (problems.length > 0) throw problemsError('ERR_SCENARIO_INVALID', 'scenario files', problems);
-  if (checks.length === 0) throw new RunError('ERR_SCENARIO_INVALID', `${dirs.join(', ')}: no scenario files found`);
-  return checks;
+  if (cases.length === 0) throw new RunError('ERR_SCENARIO_INVALID', `${dirs.join(', ')}: no scenario files found`);
+  return cases;
 }

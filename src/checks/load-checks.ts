@@ -1,0 +1,176 @@
+/** Run-scope checks over a load profile's figures: thresholds, the capacity of a ramp, the comparison with a baseline. */
+import { couldNotTest, failed, passed, type Judgement, type RunCheck } from '../model/check.js';
+import { METRICS, type BaselineComparison, type LoadMetrics, type LoadProfile, type LoadStage, type Metric, type Threshold } from '../model/load.js';
+
+/** Failed requests and wrong answers fail a profile even when it names no bound for them. */
+const IMPLICIT: Partial<Record<Metric, Threshold>> = { errors: { max: 0 }, non2xx: { max: 0 }, mismatches: { max: 0 } };
+
+/** A ramp stage holds only when it reaches this share of its target rate. */
+export const RATE_HELD_SHARE = 0.9;
+
+// Absolute slack under which a change is noise: a histogram bucket of latency, a tenth of a percent of errors.
+const LATENCY_SLACK_MS = 1;
+const ERROR_RATE_SLACK = 0.001;
+
+const UNITS: Record<Metric, string> = {
+  p50: 'ms',
+  p90: 'ms',
+  p99: 'ms',
+  max: 'ms',
+  rps: 'requests/s',
+  errors: 'failed requests (connection errors and timeouts)',
+  timeouts: 'timeouts',
+  non2xx: 'non-2xx responses',
+  mismatches: 'sampled responses that broke the contract',
+};
+
+/** One threshold judged against the metrics. */
+export interface ThresholdVerdict {
+  metric: Metric;
+  threshold: Threshold;
+  actual: number;
+  ok: boolean;
+  /** The bound in words, e.g. `at most 500 ms`. */
+  bound: string;
+  message: string;
+}
+
+/** The thresholds of a profile, the implicit ones included, in report order. */
+export function effectiveThresholds(profile: LoadProfile): Array<[Metric, Threshold]> {
+  // A ramp stage holds only if it reaches its rate, so a ramp always judges rps.
+  const all = { ...IMPLICIT, ...(profile.ramp ? { rps: { min: 0 } } : {}), ...profile.thresholds };
+  return METRICS.flatMap((metric) => (all[metric] === undefined ? [] : [[metric, all[metric]] as [Metric, Threshold]]));
+}
+
+/** The value of a metric in a set of metrics. */
+function metricValue(metrics: LoadMetrics, metric: Metric): number {
+  if (metric === 'p50' || metric === 'p90' || metric === 'p99' || metric === 'max') return metrics.latency[metric];
+  return metrics[metric];
+}
+
+/** The rps a stage must reach: a ramp stage holds only near its target rate. */
+export function rpsFloor(profile: LoadProfile, rate: number | undefined): number {
+  return profile.ramp && rate !== undefined ? Math.floor(rate * RATE_HELD_SHARE) : 0;
+}
+
+/** Judges one threshold; `extraMin` raises an rps floor (a ramp stage must reach most of its target rate). */
+export function judgeThreshold(metric: Metric, threshold: Threshold, metrics: LoadMetrics, extraMin = 0): ThresholdVerdict {
+  const actual = metricValue(metrics, metric);
+  const unit = UNITS[metric];
+  if (threshold.maxRate !== undefined) {
+    const share = metrics.requests === 0 ? 0 : actual / metrics.requests;
+    const bound = `at most ${threshold.maxRate * 100} % of requests`;
+    return { metric, threshold, actual, ok: share <= threshold.maxRate, bound, message: `${actual} ${unit} of ${metrics.requests} requests (${(share * 100).toFixed(3)} %; ${bound} allowed)` };
+  }
+  if (threshold.min !== undefined || extraMin > 0) {
+    const floor = Math.max(threshold.min ?? 0, extraMin);
+    const bound = `at least ${floor} ${unit}`;
+    return { metric, threshold, actual, ok: actual >= floor, bound, message: `${actual} ${unit} (at least ${floor} required)` };
+  }
+  const max = threshold.max ?? Infinity;
+  return { metric, threshold, actual, ok: actual <= max, bound: `at most ${max} ${unit}`, message: `${actual} ${unit} (at most ${max} allowed)` };
+}
+
+/** Every threshold of the profile judged against one set of metrics. */
+export function judgeAll(profile: LoadProfile, metrics: LoadMetrics, floor = 0): ThresholdVerdict[] {
+  return effectiveThresholds(profile).map(([metric, threshold]) => judgeThreshold(metric, threshold, metrics, metric === 'rps' ? floor : 0));
+}
+
+/** The metrics a stage broke. */
+export function breachedMetrics(profile: LoadProfile, stage: LoadStage): Metric[] {
+  return judgeAll(profile, stage.metrics, rpsFloor(profile, stage.rate))
+    .filter((v) => !v.ok)
+    .map((v) => v.metric);
+}
+
+function thresholdCheck(metric: Metric): RunCheck {
+  return {
+    id: `load.${metric}`,
+    title: `${metric} (${UNITS[metric]}) within the profile's threshold`,
+    clause: `the load profile's threshold on ${metric}${IMPLICIT[metric] ? ' (0 unless the profile says otherwise)' : ''}`,
+    level: 'fail',
+    scope: 'run',
+    appliesWhen: `a load profile bounds ${metric}${IMPLICIT[metric] ? ' (always: bounded at 0 by default)' : ''}${metric === 'rps' ? ' (always for a ramp)' : ''}`,
+    applies: ({ load }) => effectiveThresholds(load.profile).some(([m]) => m === metric),
+    sourceOf: ({ load }) => load.profile.thresholdSources[metric],
+    evaluate({ load }) {
+      const threshold = effectiveThresholds(load.profile).find(([m]) => m === metric)?.[1] ?? {};
+      const verdict = judgeThreshold(metric, threshold, load.metrics, metric === 'rps' ? rpsFloor(load.profile, load.judgedRate) : 0);
+      const at = load.judgedRate === undefined || load.profile.ramp === undefined ? '' : ` at ${load.judgedRate}/s`;
+      if (verdict.ok) return passed(`${verdict.message}${at}`);
+      const evidence = metric === 'mismatches' ? load.violations.map((x) => ({ message: `GET ${x.target} → ${x.status}: ${x.problems.join('; ')}`, actual: x.bodyExcerpt })) : [];
+      return failed([{ message: `${verdict.message}${at}`, expected: verdict.bound, actual: `${verdict.actual} ${UNITS[metric]}` }, ...evidence]);
+    },
+  };
+}
+
+const capacity: RunCheck = {
+  id: 'load.capacity',
+  title: 'A ramp holds the rate the profile requires',
+  clause: "the load profile's ramp.require (default: ramp.from): every stage up to it holds every threshold",
+  level: 'fail',
+  scope: 'run',
+  appliesWhen: 'a load profile ramps',
+  applies: ({ load }) => load.profile.ramp !== undefined,
+  sourceOf: ({ load }) => load.profile.rampSource,
+  evaluate({ load }): Judgement {
+    const ramp = load.profile.ramp;
+    if (ramp === undefined) return passed('no ramp');
+    const required = ramp.require ?? ramp.from;
+    const held = load.highestRateHeld;
+    const breach = load.stages.find((s) => s.breached.length > 0);
+    const heldText = held === undefined ? 'no stage held' : `the highest rate that held is ${held}/s`;
+    const breachText = breach === undefined ? '' : `; ${breach.rate ?? 0}/s broke ${breach.breached.join(', ')}`;
+    if (breach !== undefined && (breach.rate ?? 0) <= required) return failed({ message: `${heldText}${breachText}`, expected: `at least ${required}/s held`, actual: held === undefined ? 'none' : `${held}/s` });
+    if ((held ?? 0) >= required) return passed(`${heldText}${breachText}`);
+    return couldNotTest(`${heldText}${breachText} (the ramp ended before ${required}/s: duration, request budget or Ctrl-C)`);
+  },
+};
+
+/** The share of requests that failed in any way: transport errors, non-2xx answers and wrong sampled answers. */
+export function errorRate(metrics: LoadMetrics): number {
+  return metrics.requests === 0 ? 0 : (metrics.errors + metrics.non2xx + metrics.mismatches) / metrics.requests;
+}
+
+function compare(metric: BaselineComparison['metric'], baseline: number, current: number, tolerance: number): BaselineComparison {
+  const change = baseline === 0 ? (current === 0 ? 0 : Infinity) : current / baseline - 1;
+  let regressed: boolean;
+  if (metric === 'rps') regressed = current < baseline * (1 - tolerance);
+  else if (metric === 'errorRate') regressed = current > baseline * (1 + tolerance) + ERROR_RATE_SLACK;
+  else regressed = current > baseline * (1 + tolerance) + LATENCY_SLACK_MS;
+  return { metric, baseline, current, change: Number.isFinite(change) ? Math.round(change * 1000) / 1000 : change, regressed };
+}
+
+/** Every comparison with the baseline. */
+export function compareWithBaseline(baseline: LoadMetrics, current: LoadMetrics, tolerance: number): BaselineComparison[] {
+  return [
+    compare('p50', baseline.latency.p50, current.latency.p50, tolerance),
+    compare('p99', baseline.latency.p99, current.latency.p99, tolerance),
+    compare('rps', baseline.rps, current.rps, tolerance),
+    compare('errorRate', Math.round(errorRate(baseline) * 1e6) / 1e6, Math.round(errorRate(current) * 1e6) / 1e6, tolerance),
+  ];
+}
+
+function baselineCheck(metric: BaselineComparison['metric']): RunCheck {
+  const direction = metric === 'rps' ? 'lower' : 'higher';
+  return {
+    id: `load.baseline.${metric}`,
+    title: `${metric} no worse than the baseline run`,
+    clause: `--baseline: ${metric} is not ${direction} than the earlier run's by more than the tolerance`,
+    level: 'fail',
+    scope: 'run',
+    appliesWhen: 'a load run is given a --baseline',
+    applies: ({ baseline }) => baseline !== undefined,
+    sourceOf: () => undefined,
+    evaluate({ load, baseline }) {
+      if (baseline === undefined) return passed('no baseline');
+      const c = compareWithBaseline(baseline.metrics, load.metrics, baseline.tolerance).find((x) => x.metric === metric) as BaselineComparison;
+      const change = Number.isFinite(c.change) ? `${c.change >= 0 ? '+' : ''}${(c.change * 100).toFixed(1)} %` : 'from 0';
+      const message = `${metric} ${c.current} vs baseline ${c.baseline} in ${baseline.file} (${change}; a regression is ${direction} by more than ${baseline.tolerance * 100} %)`;
+      return c.regressed ? failed({ message, expected: `not ${direction} than ${c.baseline} by more than ${baseline.tolerance * 100} %`, actual: String(c.current) }) : passed(message);
+    },
+  };
+}
+
+/** Every run-scope check, in the order reports list them. */
+export const LOAD_CHECKS: readonly RunCheck[] = [...METRICS.map(thresholdCheck), capacity, ...(['p50', 'p99', 'rps', 'errorRate'] as const).map(baselineCheck)];

@@ -1,0 +1,34 @@
+/** The one registry of checks: every rule the suite judges by, each registered once under a stable id. */
+import type { Check, ExchangeCheck, ExpectationCheck, RunCheck } from '../model/check.js';
+import { EXCHANGE_CHECKS } from './exchange-checks.js';
+import { EXPECTATION_CHECKS } from './expectations.js';
+import { LOAD_CHECKS } from './load-checks.js';
+
+/** Builds a registry; a second check under an id already taken is refused (a programming error, caught at start-up and by the tests). */
+export function buildRegistry(checks: readonly Check[]): ReadonlyMap<string, Check> {
+  const byId = new Map<string, Check>();
+  for (const check of checks) {
+    if (byId.has(check.id)) throw new Error(`check id '${check.id}' is registered twice`);
+    byId.set(check.id, check);
+  }
+  return byId;
+}
+
+/** Every check by id. To add one: write it beside its kind and list it in one of the arrays below. */
+export const REGISTRY: ReadonlyMap<string, Check> = buildRegistry([...EXPECTATION_CHECKS, ...EXCHANGE_CHECKS, ...LOAD_CHECKS]);
+
+/** The checks that judge every exchange. */
+export const exchangeChecks: readonly ExchangeCheck[] = [...REGISTRY.values()].filter((c): c is ExchangeCheck => c.scope === 'exchange');
+
+/** The checks that judge a run's load profile. */
+export const runChecks: readonly RunCheck[] = [...REGISTRY.values()].filter((c): c is RunCheck => c.scope === 'run');
+
+const byKey = new Map([...REGISTRY.values()].filter((c): c is ExpectationCheck => c.scope === 'case').map((c) => [c.key, c]));
+
+/** The check that judges an expectation key of a scenario file, e.g. `status` → `expect.status`. */
+export function expectationCheck(key: string): ExpectationCheck | undefined {
+  return byKey.get(key);
+}
+
+/** The expectation keys a scenario may use (besides the structural `when`). */
+export const EXPECTATION_KEYS: readonly string[] = [...byKey.keys()];

@@ -1,0 +1,254 @@
+/** Runs cases: fills templates, sends each step, has every registered check that applies judge each exchange, emits events. */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { exchangeChecks, expectationCheck } from '../checks/registry.js';
+import { HttpClient, TransportError, type OutgoingRequest } from '../http/client.js';
+import { curlCommand } from '../http/curl-command.js';
+import type { CheckMeta, Judgement } from '../model/check.js';
+import { mapConcurrently } from '../model/concurrency.js';
+import type { Contract } from '../model/contract.js';
+import type { RunListener } from '../model/events.js';
+import type { Exchange } from '../model/exchange.js';
+import { resolvePointer, type JsonValue } from '../model/json.js';
+import { worstOutcome, type CaseInfo, type CaseResult, type CheckOutcome, type ExchangeEvidence, type Level, type Outcome, type SkipCode } from '../model/results.js';
+import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
+import { fillTemplate, fillText, type Variables } from '../model/template.js';
+import type { CreatedPets } from './created-pets.js';
+
+/** What the engine needs to run cases. */
+export interface CaseRunOptions {
+  client: HttpClient;
+  contract: Contract;
+  /** Values of the built-in variables (runId, categoryId, unknownPetId). */
+  variables: Variables;
+  /** The suite's clock. */
+  now: Date;
+  readOnly: boolean;
+  /** How many cases run at once. */
+  concurrency: number;
+  /** How long a read-after-write step keeps retrying before it fails. */
+  consistencyWindowMs: number;
+  /** Bytes of a body kept as evidence. */
+  excerptBytes: number;
+  /** Checks and cases the configuration disabled, with the reason. */
+  disabled: ReadonlyMap<string, string>;
+  listener: RunListener;
+  /** Collects the pets the run creates. */
+  created: CreatedPets;
+  /** Ctrl-C: cases not yet started are skipped; those under way finish (their requests are bounded). */
+  signal?: AbortSignal;
+}
+
+function fillQuery(query: RequestSpec['query'], vars: Variables): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const [name, raw] of Object.entries(query ?? {})) {
+    for (const value of Array.isArray(raw) ? raw : [raw]) {
+      pairs.push([name, typeof value === 'string' ? fillText(value, vars) : String(value)]);
+    }
+  }
+  return pairs;
+}
+
+/** Runs a check's rule; a rule that throws could not judge, and the run goes on. */
+export function guarded(evaluate: () => Judgement): Judgement {
+  try {
+    return evaluate();
+  } catch (error) {
+    return { outcome: 'errored', message: `the check could not judge: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** A judgement as the outcome of a check at a level: a failure of a `warn` rule is a warning. */
+export function outcomeOf(check: Pick<CheckMeta, 'id'>, level: Level, step: number, judgement: Judgement, source?: CheckOutcome['source']): CheckOutcome {
+  const outcome: Outcome = judgement.outcome === 'failed' && level === 'warn' ? 'warned' : judgement.outcome;
+  const result: CheckOutcome = { id: check.id, level, outcome, step, message: judgement.message };
+  if (judgement.outcome === 'failed') result.failures = judgement.failures;
+  if (source !== undefined) result.source = source;
+  return result;
+}
+
+/** The expectations that apply to a response: the block's own keys, then those under `when` for its status. */
+function effectiveExpectations(expectations: Expectations | undefined, status: number): Array<[string, unknown, string]> {
+  if (!expectations) return [];
+  const own = Object.entries(expectations).filter(([key]) => key !== 'when').map(([key, value]): [string, unknown, string] => [key, value, key]);
+  const conditional = expectations.when?.[String(status)];
+  const nested = effectiveExpectations(conditional, status).map(([key, value, path]): [string, unknown, string] => [key, value, `when.${status}.${path}`]);
+  return [...own, ...nested];
+}
+
+/** Everything a step's `expect` block declares for this status, merged (what exchange checks need to know). */
+function declaredFor(step: StepSpec, status: number): Expectations {
+  return Object.fromEntries(effectiveExpectations(step.expect, status).map(([key, value]) => [key, value])) as Expectations;
+}
+
+/** Every check of a step on one exchange: the step's own expectations and captures, then the exchange checks. */
+export function judgeStep(exchange: Exchange, step: StepSpec, index: number, caseLevel: Level, vars: Variables, contract: Contract, disabled: ReadonlyMap<string, string>): CheckOutcome[] {
+  const results: CheckOutcome[] = [];
+  const declared: Array<[string, unknown, Level, string]> = [
+    ...effectiveExpectations(step.expect, exchange.response.status).map(([k, v, p]): [string, unknown, Level, string] => [k, v, caseLevel, `expect.${p}`]),
+    ...effectiveExpectations(step.warn, exchange.response.status).map(([k, v, p]): [string, unknown, Level, string] => [k, v, 'warn', `warn.${p}`]),
+    ...(step.capture === undefined ? [] : [['capture', step.capture, caseLevel, 'capture'] as [string, unknown, Level, string]]),
+  ];
+  for (const [key, value, level, path] of declared) {
+    const check = expectationCheck(key);
+    const source = step.sources?.[path];
+    if (check === undefined) {
+      results.push(outcomeOf({ id: `expect.${key}` }, level, index, { outcome: 'errored', message: `no check is registered for the expectation '${key}'` }, source));
+      continue;
+    }
+    if (disabled.has(check.id)) continue;
+    const expected = fillTemplate(value as JsonValue, vars);
+    results.push(outcomeOf(check, level, index, guarded(() => check.evaluate({ exchange, contract, expected })), source));
+  }
+  const context = { exchange, contract, declared: declaredFor(step, exchange.response.status) };
+  for (const check of exchangeChecks) {
+    if (disabled.has(check.id)) continue;
+    const applies = guarded(() => (check.applies(context) ? { outcome: 'passed', message: '' } : { outcome: 'skipped', message: '' }));
+    if (applies.outcome === 'skipped') continue;
+    results.push(outcomeOf(check, check.level, index, applies.outcome === 'errored' ? applies : guarded(() => check.evaluate(context))));
+  }
+  return results;
+}
+
+function excerpt(text: string, bytes: number): { text: string; cut: boolean } {
+  if (Buffer.byteLength(text) <= bytes) return { text, cut: false };
+  return { text: Buffer.from(text).subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, ''), cut: true };
+}
+
+function evidenceOf(exchange: Exchange, step: number, attempts: number, excerptBytes: number): ExchangeEvidence {
+  const body = excerpt(exchange.response.bodyText, excerptBytes);
+  return {
+    step,
+    request: requestEvidence(exchange.request),
+    response: {
+      status: exchange.response.status,
+      headers: exchange.response.headers,
+      body: body.text,
+      bytes: exchange.response.bytes,
+      truncated: exchange.response.truncated || body.cut,
+    },
+    durationMs: round(exchange.durationMs),
+    attempts,
+    reproduce: curlCommand(exchange.request),
+  };
+}
+
+function requestEvidence(request: Exchange['request']): ExchangeEvidence['request'] {
+  return request.body === undefined ? { method: request.method, url: request.url, headers: request.headers } : { method: request.method, url: request.url, headers: request.headers, body: request.body };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+/** Why a case does not apply today, judged by the suite's clock; undefined when it applies. */
+function clockSkipReason(spec: CaseSpec, now: Date): string | undefined {
+  const today = now.toISOString().slice(0, 10);
+  if (spec.clock?.before !== undefined && today >= spec.clock.before) return `applies only before ${spec.clock.before} (the suite's clock says ${today})`;
+  if (spec.clock?.from !== undefined && today < spec.clock.from) return `applies only from ${spec.clock.from} (the suite's clock says ${today})`;
+  return undefined;
+}
+
+/** Takes the step's captures out of the response into `vars` (the `expect.capture` check reports any that are missing). */
+function captureVariables(step: StepSpec, exchange: Exchange, vars: Map<string, JsonValue>): void {
+  for (const [name, pointer] of Object.entries(step.capture ?? {})) {
+    const value = resolvePointer(exchange.response.json, pointer);
+    if (value !== undefined) vars.set(name, value);
+  }
+}
+
+/** Why a precondition step is not met: its own expectations or captures failed while no exchange check did. */
+function unmetPrecondition(results: readonly CheckOutcome[]): string | undefined {
+  const failed = results.filter((r) => r.outcome === 'failed');
+  if (failed.length === 0 || failed.some((r) => !r.id.startsWith('expect.'))) return undefined;
+  return failed[0]?.message;
+}
+
+/** The static description of a case, as the catalogue and reports show it. */
+export function caseInfo(spec: CaseSpec): CaseInfo {
+  const { id, title, clause, suite, operation, level, source } = spec;
+  return source === undefined ? { id, title, clause, suite, operation, level } : { id, title, clause, suite, operation, level, source };
+}
+
+/** A case that was not run, and why. */
+export function skippedCase(info: CaseInfo, skip: SkipCode, reason: string): CaseResult {
+  return { ...info, outcome: 'skipped', skip, reason, durationMs: 0, checks: [], exchanges: [], retries: 0 };
+}
+
+function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Contract): OutgoingRequest {
+  const path = fillText(step.request.path, vars, encodeURIComponent);
+  return {
+    method: step.request.method,
+    path,
+    operation: contract.operationFor(step.request.method, path) ?? spec.operation,
+    query: fillQuery(step.request.query, vars),
+    headers: Object.fromEntries(Object.entries(step.request.headers ?? {}).map(([k, v]) => [k, fillText(v, vars)])),
+    auth: step.request.auth ?? 'valid',
+    ...(step.request.json === undefined ? {} : { json: fillTemplate(step.request.json, vars) }),
+    ...(step.request.body === undefined ? {} : { body: fillText(step.request.body, vars) }),
+  };
+}
+
+/** Runs one case to its result; never throws, whatever the server or a check does. */
+async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<CaseResult> {
+  const info = caseInfo(spec);
+  const disabledReason = options.disabled.get(spec.id);
+  if (disabledReason !== undefined) return skippedCase(info, 'disabled', `disabled by the configuration: ${disabledReason}`);
+  const clockReason = clockSkipReason(spec, options.now);
+  if (clockReason !== undefined) return skippedCase(info, 'clock', clockReason);
+  if (options.readOnly && spec.writes) return skippedCase(info, 'read-only', 'writes to the server; skipped in read-only mode');
+  const started = performance.now();
+  const result: CaseResult = { ...info, outcome: 'passed', durationMs: 0, checks: [], exchanges: [], retries: 0 };
+  const finish = (outcome: Outcome, reason?: string, skip?: SkipCode): CaseResult => {
+    result.outcome = outcome;
+    if (reason !== undefined) result.reason = reason;
+    if (skip !== undefined) result.skip = skip;
+    result.durationMs = round(performance.now() - started);
+    return result;
+  };
+  const vars = new Map(options.variables);
+  for (const [index, step] of spec.steps.entries()) {
+    const request = requestOf(spec, step, vars, options.contract);
+    const deadline = performance.now() + options.consistencyWindowMs;
+    let attempts = 0;
+    let exchange: Exchange;
+    let judged: CheckOutcome[];
+    for (let backoff = 50; ; backoff = Math.min(backoff * 2, 500)) {
+      attempts += 1;
+      try {
+        exchange = await options.client.send(request);
+      } catch (error) {
+        if (!(error instanceof TransportError)) return finish('errored', `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+        result.exchanges.push({ step: index, request: requestEvidence(error.sent), error: { code: error.code, message: error.message }, durationMs: 0, attempts, reproduce: curlCommand(error.sent) });
+        return finish('errored', `step ${index + 1}: ${error.message} (${error.code})`);
+      }
+      options.created.observe(exchange);
+      judged = judgeStep(exchange, step, index, spec.level, vars, options.contract, options.disabled);
+      const retry = step.readAfterWrite === true && worstOutcome(judged) === 'failed' && performance.now() + backoff < deadline;
+      if (!retry) break;
+      await sleep(backoff);
+    }
+    result.retries += attempts - 1;
+    result.exchanges.push(evidenceOf(exchange, index, attempts, options.excerptBytes));
+    captureVariables(step, exchange, vars);
+    const unmet = step.precondition === true ? unmetPrecondition(judged) : undefined;
+    if (unmet !== undefined) {
+      // What the step needed is not there (e.g. an empty store): the case cannot be judged, which is not a failure.
+      result.checks.push(...judged.filter((r) => !r.id.startsWith('expect.')));
+      return finish('skipped', `precondition of step ${index + 1} not met: ${unmet}`, 'precondition');
+    }
+    result.checks.push(...judged);
+    if (worstOutcome(judged) === 'failed') break;
+  }
+  const outcome = worstOutcome(result.checks);
+  return finish(outcome, result.checks.find((c) => c.outcome === outcome && outcome !== 'passed')?.message);
+}
+
+/** Runs cases with bounded concurrency; results come back in the order of `cases`. */
+export async function runCases(cases: readonly CaseSpec[], options: CaseRunOptions): Promise<CaseResult[]> {
+  return mapConcurrently(cases, options.concurrency, async (spec) => {
+    options.listener.onCaseStart?.(caseInfo(spec));
+    const result = options.signal?.aborted === true ? skippedCase(caseInfo(spec), 'interrupted', 'interrupted before it ran') : await runCase(spec, options);
+    options.listener.onCaseEnd?.(result);
+    return result;
+  });
+}

@@ -1,0 +1,105 @@
+/** A run plan: everything read and validated before the first request, and how to read it. */
+import { REGISTRY } from '../checks/registry.js';
+import { generateCases } from '../loader/generated-cases.js';
+import { loadContract, type LoadedContract } from '../loader/contract.js';
+import { loadCases } from '../loader/cases.js';
+import { loadSuites, type SuiteInfo } from '../loader/suites.js';
+import type { Baseline } from '../model/check.js';
+import { RunError } from '../model/errors.js';
+import type { JsonValue } from '../model/json.js';
+import type { LoadProfile, LoadReport } from '../model/load.js';
+import type { DisabledCheck, RunMeta } from '../model/results.js';
+import type { CaseSpec } from '../model/scenario.js';
+import { CREATED_PET_CASES } from './created-pets.js';
+
+/** Where the run's input files are. */
+export interface InputFolders {
+  schemasDir: string;
+  /** The package's scenario folder first, then any the user adds. */
+  scenarioDirs: string[];
+  suitesDir: string;
+  /** File names in messages and reports are shown relative to this folder. */
+  displayRoot: string;
+}
+
+/** The cases of a run and what they need, loaded and validated before the first request. */
+export interface CaseInputs {
+  contract: LoadedContract;
+  suites: SuiteInfo[];
+  cases: CaseSpec[];
+}
+
+/** Every id a user may name (to disable it): the registered checks and every case the suite can run. */
+export function knownIds(cases: readonly CaseSpec[]): Set<string> {
+  return new Set([...REGISTRY.keys(), ...cases.map((c) => c.id), ...CREATED_PET_CASES.map((c) => c.id)]);
+}
+
+/** Loads the contract, the suites and the cases (generated and declared), keeping only the cases of the selected suites. */
+export async function loadCaseInputs(folders: InputFolders, selectedSuites: readonly string[]): Promise<CaseInputs> {
+  const contract = await loadContract(folders.schemasDir);
+  const suites = await loadSuites(folders.suitesDir, contract.fileValidator('suite.schema.json'), folders.displayRoot);
+  const names = new Set(suites.map((s) => s.name));
+  const unknown = selectedSuites.filter((s) => !names.has(s));
+  if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown suite '${unknown.join("', '")}'; the suites are: ${[...names].join(', ')}`);
+  const generated = generateCases(contract);
+  const reservedIds = new Set([...REGISTRY.keys(), ...generated.map((c) => c.id), ...CREATED_PET_CASES.map((c) => c.id)]);
+  const declared = await loadCases(folders.scenarioDirs, contract.fileValidator('scenario.schema.json'), { suites: names, displayRoot: folders.displayRoot, reservedIds });
+  const all = [...generated, ...declared];
+  const cases = selectedSuites.length === 0 ? all : all.filter((c) => selectedSuites.includes(c.suite));
+  return { contract, suites, cases };
+}
+
+/** The service under test: a base URL, or (none given) the embedded reference server. */
+export interface Target {
+  baseUrl?: string;
+  apiKey: string;
+  /** Extra trusted CA certificates (PEM). */
+  ca?: string;
+}
+
+/** The conformance part of a run. */
+export interface ConformancePlan {
+  cases: CaseSpec[];
+  /** The suites the report names: those selected, or all. */
+  suites: string[];
+  /** The suites selected with --suite (empty: all); the created-pet cases follow them. */
+  selectedSuites: string[];
+  readOnly: boolean;
+  concurrency: number;
+  consistencyWindowMs: number;
+  categoryId: JsonValue;
+}
+
+/** A load profile to run, with what it is compared with. */
+export interface LoadPlan {
+  profile: LoadProfile;
+  baseline?: Baseline;
+  allowProductionLoad: boolean;
+}
+
+/** Load reports of several machines to merge and judge again. */
+export interface MergePlan {
+  loads: LoadReport[];
+  baseline?: Baseline;
+}
+
+/** Everything a run does, decided before it starts. */
+export interface RunPlan {
+  contract: LoadedContract;
+  /** Where requests go; a merge sends none. */
+  target: Target;
+  conformance?: ConformancePlan;
+  load?: LoadPlan;
+  merge?: MergePlan;
+  /** The suite's clock. */
+  now: Date;
+  strict: boolean;
+  requestTimeoutMs: number;
+  maxResponseBytes: number;
+  /** Bytes of a body kept as evidence. */
+  excerptBytes: number;
+  /** Checks and cases switched off by the configuration. */
+  disabled: DisabledCheck[];
+  /** Options as the report records them (never the key). */
+  recordedOptions: RunMeta['options'];
+}

@@ -1,0 +1,32 @@
+/** Earlier reports given as input: a baseline to compare a load with, and the load reports `merge` combines. */
+import { readFile } from 'node:fs/promises';
+import { RunError } from '../model/errors.js';
+import type { LoadMetrics, LoadReport } from '../model/load.js';
+
+async function readJson(file: string, what: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new RunError('ERR_CONFIG', `${what}${file}: ${error instanceof SyntaxError ? 'not JSON' : `cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`}`);
+  }
+}
+
+/** Reads the load metrics of an earlier report.json; a file that is not one is a usage error (exit 2). */
+export async function readBaseline(file: string): Promise<LoadMetrics> {
+  const value = await readJson(file, '--baseline ');
+  const metrics = (value as { load?: { metrics?: LoadMetrics } } | null)?.load?.metrics;
+  if (typeof metrics?.rps !== 'number' || typeof metrics.latency?.p99 !== 'number') {
+    throw new RunError('ERR_CONFIG', `--baseline ${file}: not the report.json of a load run (no load.metrics)`);
+  }
+  return metrics;
+}
+
+/** Reads the load part of a report.json to merge; one without raw results is a usage error. */
+export async function readLoadReport(file: string): Promise<LoadReport> {
+  const value = await readJson(file, '');
+  const load = (value as { load?: LoadReport } | null)?.load;
+  if (!Array.isArray(load?.stages) || typeof load.profile?.name !== 'string' || load.stages.some((s) => !Array.isArray(s.raw))) {
+    throw new RunError('ERR_CONFIG', `${file}: not the report.json of a load run (no load.stages with raw results)`);
+  }
+  return load;
+}

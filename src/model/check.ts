@@ -1,0 +1,108 @@
+/** What a check is: a rule registered once, with a stable id traced to a clause, that judges one thing. */
+import type { Contract } from './contract.js';
+import type { Exchange } from './exchange.js';
+import type { LoadMetrics, LoadReport } from './load.js';
+import type { Failure, Level, SourceLocation } from './results.js';
+import type { Expectations } from './scenario.js';
+
+/**
+ * Where a check applies: `exchange` judges every response of the run, `case` judges what a case's
+ * expectation declares, `run` judges the run as a whole (a load profile's figures).
+ */
+export type CheckScope = 'exchange' | 'case' | 'run';
+
+/** A check's verdict before its level is applied: passed, failed with typed failures, or not judged. */
+export type Judgement =
+  | { outcome: 'passed'; message: string }
+  | { outcome: 'failed'; message: string; failures: Failure[] }
+  | { outcome: 'skipped'; message: string }
+  | { outcome: 'errored'; message: string };
+
+/** A passing judgement. */
+export function passed(message: string): Judgement {
+  return { outcome: 'passed', message };
+}
+
+/** A failing judgement; its message is the first failure's unless given. */
+export function failed(failures: Failure | readonly Failure[], message?: string): Judgement {
+  const list = Array.isArray(failures) ? [...(failures as readonly Failure[])] : [failures as Failure];
+  return { outcome: 'failed', message: message ?? list[0]?.message ?? 'failed', failures: list };
+}
+
+/** A judgement that could not be made (nothing to conclude from); never reported as passed. */
+export function notJudged(message: string): Judgement {
+  return { outcome: 'skipped', message };
+}
+
+/** The rule could not be tested (a ramp that ended before the rate it must hold): the run is incomplete. */
+export function couldNotTest(message: string): Judgement {
+  return { outcome: 'errored', message };
+}
+
+/** What every check says about itself: the catalogue and the reports show it. */
+export interface CheckMeta {
+  /** Stable id, e.g. `expect.status`, `errors.error-body`, `load.p99`. */
+  id: string;
+  title: string;
+  /** The contract clause (or the reading of it) the check enforces. */
+  clause: string;
+  level: Level;
+  scope: CheckScope;
+  /** When it applies, in words. */
+  appliesWhen: string;
+}
+
+/** An exchange as an exchange-scope check sees it, with what the step already declared about it. */
+export interface ExchangeContext {
+  exchange: Exchange;
+  contract: Contract;
+  /** The expectations the step declared for this response (`when` resolved), so a rule is not judged twice. */
+  declared: Expectations;
+}
+
+/** A rule that judges every exchange it concerns. */
+export interface ExchangeCheck extends CheckMeta {
+  scope: 'exchange';
+  applies(context: ExchangeContext): boolean;
+  evaluate(context: ExchangeContext): Judgement;
+}
+
+/** An exchange and the (already filled) value a case's expectation names. */
+export interface ExpectationContext<T = unknown> {
+  exchange: Exchange;
+  contract: Contract;
+  expected: T;
+}
+
+/** A rule that judges what a case declares under one expectation key (`expect.<key>`). */
+export interface ExpectationCheck<T = unknown> extends CheckMeta {
+  scope: 'case';
+  /** The expectation key in scenario files, e.g. `status`. */
+  key: string;
+  evaluate(context: ExpectationContext<T>): Judgement;
+}
+
+/** An earlier run's load figures to compare with (`--baseline`). */
+export interface Baseline {
+  file: string;
+  metrics: LoadMetrics;
+  tolerance: number;
+}
+
+/** What a run-scope check judges: a load profile's result (its `metrics` are those of the stage judged). */
+export interface LoadContext {
+  load: LoadReport;
+  baseline?: Baseline;
+}
+
+/** A rule that judges a whole run (a load profile). */
+export interface RunCheck extends CheckMeta {
+  scope: 'run';
+  applies(context: LoadContext): boolean;
+  evaluate(context: LoadContext): Judgement;
+  /** Where the bound it judges is declared (a threshold's line), when it is declared in a file. */
+  sourceOf(context: LoadContext): SourceLocation | undefined;
+}
+
+/** Any registered check. */
+export type Check = ExchangeCheck | ExpectationCheck | RunCheck;

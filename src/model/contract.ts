@@ -1,0 +1,36 @@
+/** The contract as the checks see it: validators of its schemas and the operations of its OpenAPI document. */
+import type { JsonValue } from './json.js';
+import type { Failure, SourceLocation } from './results.js';
+import type { OperationName, SchemaName } from './scenario.js';
+
+/** A documented operation as the OpenAPI document describes it. */
+export interface OperationInfo {
+  name: OperationName;
+  method: string;
+  /** Path template relative to the base URL, e.g. /pets/{petId}. */
+  path: string;
+  deprecated: boolean;
+  /** The removal date (YYYY-MM-DD) of a deprecated operation. */
+  sunset?: string;
+  /** Documented response statuses and the schema of each body. */
+  responses: Map<number, SchemaName | undefined>;
+  /** Query parameters and their schemas, as documented. */
+  queryParameters: Map<string, Record<string, unknown>>;
+  /** Whether the operation requires the bearer credential (its own or the document's security). */
+  secured: boolean;
+  /** Where the operation is declared in the OpenAPI document, for tracing generated cases. */
+  source: SourceLocation;
+}
+
+/** The compiled contract. */
+export interface Contract {
+  /** Validates a value against a resource schema; every problem with its pointer and schema path, empty when valid. */
+  validate(schema: SchemaName, value: JsonValue): Failure[];
+  operations: ReadonlyMap<OperationName, OperationInfo>;
+  /** listPets' page size: minimum, maximum and default, from the `limit` parameter; undefined when not documented. */
+  listLimit?: { min: number; max: number; default: number };
+  /** The operation a request addresses, by method and path (relative to the base URL). */
+  operationFor(method: string, path: string): OperationName | undefined;
+  /** The schema document of a named resource. */
+  schemaOf(name: SchemaName): Record<string, unknown>;
+}
