@@ -11,10 +11,11 @@ import { RunError } from '../model/errors.js';
 import type { RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
 import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
+import type { CaseSpec } from '../model/scenario.js';
 import { emptyCounts, verdictOf, warningsOf, worstOutcome, type CaseInfo, type CaseResult, type RunMeta, type RunReport } from '../model/results.js';
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { caseInfo, guarded, outcomeOf, runCases, skippedCase } from './cases.js';
-import { CreatedPets, createdPetCases } from './created-pets.js';
+import { CREATED_PET_CASES, CreatedPets, createdPetCases } from './created-pets.js';
 import type { RunPlan } from './plan.js';
 
 /** A run id that names what the run creates, e.g. pc-20261121T220500-3fa2. */
@@ -131,7 +132,9 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     const conformance = plan.conformance;
     if (conformance !== undefined && client !== undefined) await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
     const profile = plan.load?.profile ?? plan.merge?.loads[0]?.profile;
-    await listener.onRunStart?.(meta, [...(conformance?.cases.map(caseInfo) ?? []), ...(profile === undefined ? [] : [loadCaseInfo(profile)])]);
+    const selected = conformance?.selectedSuites ?? [];
+    const createdPetInfos = conformance === undefined ? [] : CREATED_PET_CASES.filter((c) => selected.length === 0 || selected.includes(c.suite));
+    await listener.onRunStart?.(meta, [...(conformance?.cases.map(caseInfo) ?? []), ...createdPetInfos, ...(profile === undefined ? [] : [loadCaseInfo(profile)])]);
     if (conformance !== undefined && client !== undefined) {
       const options = {
         client,
@@ -152,9 +155,15 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
         ...(signal === undefined ? {} : { signal }),
       };
       results.push(...(await runCases(conformance.cases, options)));
-      // The created-pet cases judge what every other case wrote, so they run last.
-      const selected = conformance.selectedSuites;
-      results.push(...(await runCases(createdPetCases(created, plan.contract).filter((c) => selected.length === 0 || selected.includes(c.suite)), options)));
+      // The created-pet cases judge what every other case wrote, so they run last; without pets they have nothing to judge.
+      const specs = createdPetCases(created, plan.contract);
+      const wanted = createdPetInfos.map((info) => specs.find((s) => s.id === info.id) ?? info);
+      results.push(...(await runCases(wanted.filter((s): s is CaseSpec => 'steps' in s), options)));
+      for (const info of wanted.filter((s) => !('steps' in s))) {
+        const result = skippedCase(info, conformance.readOnly ? 'read-only' : 'precondition', 'the run created no pet to judge');
+        listener.onCaseEnd?.(result);
+        results.push(result);
+      }
     }
     if (plan.load !== undefined && profile !== undefined) {
       const info = loadCaseInfo(profile);

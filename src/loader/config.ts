@@ -25,8 +25,8 @@ export interface SuiteConfig {
   disable: Array<{ id: string; reason: string; source: SourceLocation }>;
 }
 
-/** Reads and validates a configuration file; every problem located (exit 2). `knownIds` holds the ids a `disable` entry may name. */
-export async function loadConfig(file: string, validate: ValidateFunction, displayRoot: string, knownIds: ReadonlySet<string>): Promise<SuiteConfig> {
+/** Reads and validates a configuration file; every problem located (exit 2). */
+export async function loadConfig(file: string, validate: ValidateFunction, displayRoot: string): Promise<SuiteConfig> {
   const display = displayName(file, displayRoot);
   const { source, problems } = await validateYamlFile(file, validate, display);
   const raw = (source?.value ?? {}) as Record<string, unknown>;
@@ -34,9 +34,6 @@ export async function loadConfig(file: string, validate: ValidateFunction, displ
     if (source && !URL.canParse(url)) problems.push({ file: display, ...source.locate(['production', index]), message: `production entry '${url}' is not a URL` });
   });
   const disable = ((raw['disable'] as Array<{ id: string; reason: string }> | undefined) ?? []).map((entry, index) => ({ ...entry, source: { file: display, ...(source?.locate(['disable', index, 'id']) ?? { line: 1, column: 1 }) } }));
-  for (const entry of disable) {
-    if (!knownIds.has(entry.id)) problems.push({ ...entry.source, message: `disable: no check or case has the id '${entry.id}' (petstore-conformance catalogue lists them)` });
-  }
   if (!source || problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
   const relative = (key: string): string | undefined => (typeof raw[key] === 'string' ? path.resolve(path.dirname(file), raw[key]) : undefined);
   const config: SuiteConfig = { ...(raw as Omit<SuiteConfig, 'file' | 'production' | 'disable'>), file: display, production: (raw['production'] as string[] | undefined) ?? [], disable };
@@ -55,4 +52,12 @@ export function productionMark(baseUrl: string, production: readonly string[]): 
     const mark = new URL(listed);
     return base.origin === mark.origin && `${base.pathname.replace(/\/$/, '')}/`.startsWith(`${mark.pathname.replace(/\/$/, '')}/`);
   });
+}
+
+/** Refuses `disable` entries that name no check or case (a typo would silently disable nothing). */
+export function checkDisabledIds(config: SuiteConfig, knownIds: ReadonlySet<string>): void {
+  const problems = config.disable
+    .filter((entry) => !knownIds.has(entry.id))
+    .map((entry) => ({ ...entry.source, message: `disable: no check or case has the id '${entry.id}' (petstore-conformance catalogue lists them)` }));
+  if (problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
 }

@@ -1,12 +1,11 @@
-/** The verdict matrix: the real CLI against every variant of the reference server, and whether it told them apart. */
-import { spawn } from 'node:child_process';
+/** The verdict matrix: the engine against every variant of the reference server, in process, and whether it told them apart. */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadCaseInputs, type CaseInputs, type InputFolders } from '../engine/plan.js';
+import { executePlan } from '../engine/run.js';
+import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
 import { packagePath } from '../loader/package-paths.js';
 import { mapConcurrently } from '../model/concurrency.js';
-import type { RunReport } from '../model/results.js';
+import type { RunReport, Verdict } from '../model/results.js';
 import { startReferenceServer } from '../server/reference-server.js';
 import { variantServerOptions, type Variant } from '../server/variants.js';
 
@@ -16,82 +15,82 @@ export interface MatrixRow {
   description: string;
   clause: string;
   expected: Variant['verdict'];
-  exitCode: number | null;
-  /** Ids of failed checks and of failed assertions, sorted. */
+  /** The run's verdict; undefined when the run could not start (a RunError). */
+  verdict?: Verdict;
+  /** Ids of failed cases and of failed checks, sorted. */
   failed: string[];
-  /** Ids of warned checks and of warned assertions, sorted. */
+  /** Ids of warned cases and of warned checks, sorted. */
   warned: string[];
-  /** The variant was told apart: broken → exit 1 with a named check failing; conformant → exit 0. */
+  /** The variant was told apart: broken → verdict failed with a named case or check failing; conformant → verdict passed. */
   correct: boolean;
   /** Why the row is not correct, when it is not. */
   problem?: string;
   durationMs: number;
 }
 
-/** The CLI entry point the matrix runs. */
-const CLI = packagePath('dist', 'cli', 'main.js');
-
-function runCli(args: string[], env: Record<string, string>, timeoutMs: number): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env }, stdio: 'ignore' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
+/** The package's own input folders. */
+export const PACKAGE_FOLDERS: InputFolders = { schemasDir: packagePath('schemas'), scenarioDirs: [packagePath('scenarios')], suitesDir: packagePath('suites'), displayRoot: packagePath() };
 
 function idsWith(report: RunReport, outcome: 'failed' | 'warned'): string[] {
   const ids = new Set<string>();
-  for (const check of report.checks) {
-    if (check.outcome === outcome) ids.add(check.id);
-    for (const assertion of check.assertions) if (assertion.outcome === outcome) ids.add(assertion.id);
+  for (const result of report.cases) {
+    if (result.outcome === outcome) ids.add(result.id);
+    for (const check of result.checks) if (check.outcome === outcome) ids.add(check.id);
   }
   return [...ids].sort();
 }
 
-/** Runs the CLI against one variant and judges the outcome. */
-async function runVariant(variant: Variant, timeoutMs = 60_000): Promise<MatrixRow> {
+/** Runs every case against one variant and judges the outcome. */
+async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixRow> {
   const apiKey = `matrix-${randomBytes(12).toString('hex')}`;
   const server = await startReferenceServer({ apiKey, ...variantServerOptions(variant) });
-  const reportDir = await mkdtemp(path.join(tmpdir(), `matrix-${variant.name}-`));
   const started = performance.now();
+  const row: MatrixRow = { variant: variant.name, description: variant.description, clause: variant.clause, expected: variant.verdict, failed: [], warned: [], correct: false, durationMs: 0 };
   try {
-    // The slowest conformant variant shows a write after 300 ms, so a 600 ms window is enough and keeps broken rows quick.
     const baseUrl = variant.basePath === undefined ? server.baseUrl : server.baseUrl.replace(/\/v1$/, variant.basePath);
-    const exitCode = await runCli(['run', '--base-url', baseUrl, '--report-dir', reportDir, '--reporter', 'json', '--quiet', '--consistency-window', '600', ...(variant.args ?? [])], { PETSTORE_API_KEY: apiKey }, timeoutMs);
-    let failed: string[] = [];
-    let warned: string[] = [];
-    try {
-      const report = JSON.parse(await readFile(path.join(reportDir, 'report.json'), 'utf8')) as RunReport;
-      failed = idsWith(report, 'failed');
-      warned = idsWith(report, 'warned');
-    } catch {
-      // No report: the exit code says what happened.
-    }
-    const row: MatrixRow = { variant: variant.name, description: variant.description, clause: variant.clause, expected: variant.verdict, exitCode, failed, warned, correct: false, durationMs: Math.round(performance.now() - started) };
-    if (variant.verdict === 'conformant') {
-      const unwarned = (variant.warnedBy ?? []).filter((id) => !warned.includes(id));
-      row.correct = exitCode === 0 && unwarned.length === 0;
-      if (exitCode !== 0) row.problem = `a conformant variant was failed (exit ${String(exitCode)}: ${failed.join(', ')})`;
-      else if (unwarned.length > 0) row.problem = `expected warnings missing: ${unwarned.join(', ')}`;
-    } else {
-      const named = variant.caughtBy.some((id) => failed.includes(id));
-      row.correct = exitCode === 1 && named;
-      if (!row.correct) row.problem = exitCode !== 1 ? `a broken variant exited ${String(exitCode)}` : `none of ${variant.caughtBy.join(', ')} failed`;
-    }
-    return row;
+    const report = await executePlan(
+      {
+        contract: inputs.contract,
+        target: { baseUrl, apiKey },
+        // The slowest conformant variant shows a write after 300 ms, so a 600 ms window is enough and keeps broken rows quick.
+        conformance: { cases: inputs.cases, suites: inputs.suites.map((s) => s.name), selectedSuites: [], readOnly: false, concurrency: 4, consistencyWindowMs: 600, categoryId: 1 },
+        now: variant.clock === undefined ? new Date() : new Date(`${variant.clock}T12:00:00Z`),
+        strict: false,
+        requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
+        maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
+        excerptBytes: 512,
+        disabled: [],
+        recordedOptions: {},
+      },
+      {},
+    );
+    row.verdict = report.verdict;
+    row.failed = idsWith(report, 'failed');
+    row.warned = idsWith(report, 'warned');
+  } catch (error) {
+    row.problem = `the run could not start: ${error instanceof Error ? error.message : String(error)}`;
   } finally {
     await server.close();
-    await rm(reportDir, { recursive: true, force: true });
+    row.durationMs = Math.round(performance.now() - started);
   }
+  if (row.verdict === undefined) return row;
+  if (variant.verdict === 'conformant') {
+    const unwarned = (variant.warnedBy ?? []).filter((id) => !row.warned.includes(id));
+    row.correct = row.verdict === 'passed' && unwarned.length === 0;
+    if (row.verdict !== 'passed') row.problem = `a conformant variant was judged ${row.verdict} (${row.failed.join(', ')})`;
+    else if (unwarned.length > 0) row.problem = `expected warnings missing: ${unwarned.join(', ')}`;
+  } else {
+    const named = variant.caughtBy.some((id) => row.failed.includes(id));
+    row.correct = row.verdict === 'failed' && named;
+    if (!row.correct) row.problem = row.verdict !== 'failed' ? `a broken variant was judged ${row.verdict}` : `none of ${variant.caughtBy.join(', ')} failed`;
+  }
+  return row;
 }
 
 /** Runs every variant, a few at once; rows come back in the order of `variants`. */
-export async function runMatrix(variants: readonly Variant[], concurrency = 4): Promise<MatrixRow[]> {
-  return mapConcurrently(variants, concurrency, (variant) => runVariant(variant));
+export async function runMatrix(variants: readonly Variant[], concurrency = 6): Promise<MatrixRow[]> {
+  const inputs = await loadCaseInputs(PACKAGE_FOLDERS, []);
+  return mapConcurrently(variants, concurrency, (variant) => runVariant(variant, inputs));
 }
 
 /** Catch rate over broken variants and pass rate over conformant ones. */
@@ -103,11 +102,11 @@ export function matrixRates(rows: readonly MatrixRow[]): { caught: number; broke
 
 /** The matrix as a Markdown table (for the terminal and the README). */
 export function renderMatrix(rows: readonly MatrixRow[]): string {
-  const lines = ['| variant | expected | exit | failed (or warned) checks | told apart |', '|---|---|---|---|---|'];
+  const lines = ['| variant | expected | verdict | failed (or warned) cases and checks | told apart |', '|---|---|---|---|---|'];
   for (const r of rows) {
     const named = r.expected === 'broken' ? r.failed : r.warned.map((id) => `${id} (warn)`);
     const shown = named.slice(0, 4).join(', ') + (named.length > 4 ? `, +${named.length - 4}` : '');
-    lines.push(`| ${r.variant} | ${r.expected} | ${String(r.exitCode)} | ${shown || '—'} | ${r.correct ? 'yes' : `**NO**: ${r.problem ?? ''}`} |`);
+    lines.push(`| ${r.variant} | ${r.expected} | ${r.verdict ?? 'could not run'} | ${shown || '—'} | ${r.correct ? 'yes' : `**NO**: ${r.problem ?? ''}`} |`);
   }
   const rates = matrixRates(rows);
   const pct = (a: number, b: number): string => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(0)}%`);

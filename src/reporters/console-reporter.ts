@@ -1,8 +1,9 @@
 /** The console: progress on a TTY, then failures, warnings and the counts. */
+import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { emptyCounts, type CheckInfo, type CheckResult, type Outcome, type RunMeta, type RunReport } from '../model/results.js';
+import { emptyCounts, type CaseInfo, type CaseResult, type Outcome, type RunMeta, type RunReport } from '../model/results.js';
 import type { Reporter } from './reporter.js';
-import { countdownSentence, decidingExchange, LABELS, oneLine, problemMessages, safeText } from './report-view.js';
+import { countdownSentence, decidingExchange, LABELS, oneLine, problemLocation, problemMessages, safeText } from './report-view.js';
 
 /** Where and how the console reporter writes. */
 export interface ConsoleOptions {
@@ -29,7 +30,7 @@ interface SuiteProgress {
   counts: Record<Outcome, number>;
 }
 
-/** Prints progress suite by suite on a terminal, then failures with their reasons and a curl to reproduce, warnings and the counts. */
+/** Prints progress suite by suite on a terminal, then failures with their reasons and a curl to reproduce, warnings, the counts and the files written. */
 export class ConsoleReporter implements Reporter {
   readonly name = 'console';
   private readonly options: ConsoleOptions;
@@ -61,20 +62,20 @@ export class ConsoleReporter implements Reporter {
     this.progressShown = false;
   }
 
-  onRunStart(meta: RunMeta, checks: readonly CheckInfo[]): void {
-    this.total = checks.length;
-    for (const check of checks) {
-      const suite = this.suites.get(check.suite) ?? { total: 0, done: 0, counts: emptyCounts() };
+  onRunStart(meta: RunMeta, cases: readonly CaseInfo[]): void {
+    this.total = cases.length;
+    for (const info of cases) {
+      const suite = this.suites.get(info.suite) ?? { total: 0, done: 0, counts: emptyCounts() };
       suite.total += 1;
-      this.suites.set(check.suite, suite);
+      this.suites.set(info.suite, suite);
     }
     if (this.options.quiet) return;
     const where = meta.embeddedServer ? `${meta.baseUrl} (embedded reference server)` : meta.baseUrl;
     this.write(`${this.paint('bold', `${meta.tool.name} ${meta.tool.version}`)} → ${where}`);
-    this.write(this.paint('dim', `run ${meta.runId} · clock ${meta.clock.slice(0, 10)} · ${checks.length} checks in ${meta.suites.join(', ')}`));
+    this.write(this.paint('dim', `run ${meta.runId} · clock ${meta.clock.slice(0, 10)} · ${cases.length} case${cases.length === 1 ? '' : 's'} in ${meta.suites.join(', ')}`));
   }
 
-  onCheckEnd(result: CheckResult): void {
+  onCaseEnd(result: CaseResult): void {
     this.done += 1;
     const suite = this.suites.get(result.suite);
     if (suite) {
@@ -101,7 +102,7 @@ export class ConsoleReporter implements Reporter {
     this.clearProgress();
     const order: Outcome[] = this.options.quiet ? ['failed', 'errored'] : ['failed', 'errored', 'warned'];
     for (const outcome of order) {
-      for (const check of report.checks.filter((c) => c.outcome === outcome)) this.printProblem(check);
+      for (const result of report.cases.filter((c) => c.outcome === outcome)) this.printProblem(result);
     }
     const counts = (['passed', 'failed', 'warned', 'errored', 'skipped'] as const)
       .map((o) => (report.counts[o] > 0 ? this.paint(o, `${report.counts[o]} ${o}`) : `${report.counts[o]} ${o}`))
@@ -110,7 +111,8 @@ export class ConsoleReporter implements Reporter {
     if (!this.options.quiet) for (const line of this.notes(report)) this.write(this.paint('dim', line));
     this.write(`${counts} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${report.requests} requests)`)}`);
     const verdict = { passed: this.paint('passed', 'PASSED'), failed: this.paint('failed', 'FAILED'), incomplete: this.paint('errored', 'INCOMPLETE') }[report.verdict];
-    const interrupted = report.interrupted === true ? ` ${this.paint('errored', '(interrupted: the checks not yet started were skipped)')}` : '';
+    const notRun = report.cases.filter((c) => c.skip === 'interrupted').length;
+    const interrupted = report.interrupted === true ? ` ${this.paint('errored', `(interrupted: ${notRun} case${notRun === 1 ? '' : 's'} not run)`)}` : '';
     this.write(`verdict: ${verdict}${interrupted}`);
   }
 
@@ -118,22 +120,29 @@ export class ConsoleReporter implements Reporter {
     const notes: string[] = [];
     notes.push(...report.meta.deprecations.map(countdownSentence));
     if (report.meta.options['readOnly'] === true) {
-      const skipped = report.checks.filter((c) => c.outcome === 'skipped' && c.reason?.includes('read-only')).length;
-      notes.push(`read-only: nothing was written; ${skipped} checks that write were skipped`);
-    } else {
-      notes.push(`created ${report.createdPets.count} pets, each named with ${report.createdPets.namedWith}`);
+      const skipped = report.cases.filter((c) => c.skip === 'read-only').length;
+      notes.push(`read-only: nothing was written; ${skipped} cases that write were skipped`);
+    } else if (report.createdPets.count > 0) {
+      notes.push(`created ${report.createdPets.count} pet${report.createdPets.count === 1 ? '' : 's'}, each named with ${report.createdPets.namedWith}`);
     }
-    const retried = report.checks.filter((c) => c.retries > 0);
-    if (retried.length > 0) notes.push(`read-after-write: ${retried.length} checks needed retries to see a write (${retried.map((c) => c.id).join(', ')})`);
+    for (const d of report.meta.disabled) notes.push(`disabled by the configuration: ${d.id} (${d.reason})`);
+    const retried = report.cases.filter((c) => c.retries > 0);
+    if (retried.length > 0) notes.push(`read-after-write: ${retried.length} cases needed retries to see a write (${retried.map((c) => c.id).join(', ')})`);
     return notes;
   }
 
-  private printProblem(check: CheckResult): void {
-    this.write(`${this.paint(check.outcome, LABELS[check.outcome].padEnd(5))} ${this.paint('bold', check.id)}  ${safeText(check.title)}`);
-    for (const line of problemMessages(check)) this.write(`      ${safeText(oneLine(line, 300))}`);
-    const exchange = decidingExchange(check);
+  onReportsWritten(files: readonly string[]): void {
+    if (this.options.quiet) return;
+    for (const file of files) this.write(`report: ${path.relative(process.cwd(), file) || file}`);
+  }
+
+  private printProblem(result: CaseResult): void {
+    this.write(`${this.paint(result.outcome, LABELS[result.outcome].padEnd(5))} ${this.paint('bold', result.id)}  ${safeText(result.title)}`);
+    for (const line of problemMessages(result)) this.write(`      ${safeText(oneLine(line, 300))}`);
+    const exchange = decidingExchange(result);
     if (exchange) this.write(this.paint('dim', `      ${exchange.request.method} ${safeText(exchange.request.url)}${exchange.response ? ` → ${exchange.response.status}` : ''}`));
-    if (exchange?.reproduce !== undefined && check.outcome !== 'warned') this.write(this.paint('dim', `      reproduce: ${safeText(exchange.reproduce)}`));
-    this.write(this.paint('dim', `      ${check.source.file}:${check.source.line}`));
+    if (exchange?.reproduce !== undefined && result.outcome !== 'warned') this.write(this.paint('dim', `      reproduce: ${safeText(exchange.reproduce)}`));
+    const where = problemLocation(result);
+    if (where !== undefined) this.write(this.paint('dim', `      ${where}`));
   }
 }

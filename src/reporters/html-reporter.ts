@@ -1,9 +1,9 @@
 /** report.html: one self-contained page for people; the verdict at the top, failures first with evidence and a curl to reproduce. */
 import path from 'node:path';
-import type { CheckResult, ExchangeEvidence, Outcome, RunReport } from '../model/results.js';
+import type { CaseResult, ExchangeEvidence, Outcome, RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { escapeHtml } from './html.js';
-import { bounded, checksWith, countdownSentence, decidingExchange, exchangeSections, LABELS, MAX_DETAILS, reasonLine, seconds, verdictLine } from './report-view.js';
+import { bounded, casesWith, countdownSentence, decidingChecks, decidingExchange, exchangeSections, failureLines, LABELS, located, MAX_DETAILS, reasonLine, seconds, verdictLine } from './report-view.js';
 import { latencyPercentileChart, loadChartData, throughputChart } from './svg-charts.js';
 
 
@@ -67,40 +67,42 @@ function exchangeHtml(exchange: ExchangeEvidence, total: number, deciding: boole
   return `<h4>${escapeHtml(heading)}</h4>${sections.join('')}`;
 }
 
-function reasonsHtml(check: CheckResult): string {
-  const deciding = check.assertions.filter((a) => a.outcome === check.outcome);
-  if (deciding.length === 0) return check.reason === undefined ? '' : `<ul class="reasons"><li>${escapeHtml(bounded(check.reason))}</li></ul>`;
+function reasonsHtml(result: CaseResult): string {
+  const deciding = decidingChecks(result);
+  if (deciding.length === 0) return result.reason === undefined ? '' : `<ul class="reasons"><li>${escapeHtml(bounded(result.reason))}</li></ul>`;
   const items = deciding.map((a) => {
-    const details = (a.details ?? []).slice(0, MAX_DETAILS).map((d) => `<li>${escapeHtml(bounded(d, 500))}</li>`);
-    const more = (a.details?.length ?? 0) > MAX_DETAILS ? `<li>… ${(a.details?.length ?? 0) - MAX_DETAILS} more</li>` : '';
-    return `<li><b>${escapeHtml(a.id)}</b> (step ${a.step + 1}): ${escapeHtml(bounded(a.message))}${details.length > 0 ? `<ul>${details.join('')}${more}</ul>` : ''}</li>`;
+    const lines = failureLines(a);
+    const details = lines.length > 1 ? lines.slice(0, MAX_DETAILS).map((d) => `<li>${escapeHtml(bounded(d, 500))}</li>`) : [];
+    const more = lines.length > MAX_DETAILS ? `<li>… ${lines.length - MAX_DETAILS} more</li>` : '';
+    const at = located(a.source);
+    return `<li><b>${escapeHtml(a.id)}</b> (step ${a.step + 1}${at === undefined ? '' : `, ${escapeHtml(at)}`}): ${escapeHtml(bounded(a.message))}${details.length > 0 ? `<ul>${details.join('')}${more}</ul>` : ''}</li>`;
   });
   return `<ul class="reasons">${items.join('')}</ul>`;
 }
 
-function checkCard(check: CheckResult): string {
-  const deciding = decidingExchange(check);
+function checkCard(result: CaseResult): string {
+  const deciding = decidingExchange(result);
   const reproduce = deciding?.reproduce === undefined ? '' : `<h4>Reproduce with</h4><pre class="repro">${escapeHtml(deciding.reproduce)}</pre>`;
-  const evidence = check.exchanges.map((e) => exchangeHtml(e, check.exchanges.length, e === deciding)).join('');
+  const evidence = result.exchanges.map((e) => exchangeHtml(e, result.exchanges.length, e === deciding)).join('');
   // Failures show their evidence open: it is what the reader came for.
-  const open = check.outcome === 'warned' ? '' : ' open';
+  const open = result.outcome === 'warned' ? '' : ' open';
   return [
-    `<article class="c-${check.outcome}" id="check-${escapeHtml(check.id)}">`,
-    `<h3><span class="badge b-${check.outcome}">${LABELS[check.outcome]}</span><code>${escapeHtml(check.id)}</code> ${escapeHtml(check.title)}</h3>`,
-    `<p class="where">${escapeHtml(check.clause)} · ${escapeHtml(`${check.source.file}:${check.source.line}`)} · suite ${escapeHtml(check.suite)}</p>`,
-    reasonsHtml(check),
+    `<article class="c-${result.outcome}" id="result-${escapeHtml(result.id)}">`,
+    `<h3><span class="badge b-${result.outcome}">${LABELS[result.outcome]}</span><code>${escapeHtml(result.id)}</code> ${escapeHtml(result.title)}</h3>`,
+    `<p class="where">${escapeHtml(result.clause)}${result.source === undefined ? '' : ` · ${escapeHtml(located(result.source) ?? '')}`} · suite ${escapeHtml(result.suite)}</p>`,
+    reasonsHtml(result),
     reproduce,
-    evidence === '' ? '' : `<details${open}><summary>Evidence (${check.exchanges.length} exchange${check.exchanges.length === 1 ? '' : 's'})</summary>${evidence}</details>`,
+    evidence === '' ? '' : `<details${open}><summary>Evidence (${result.exchanges.length} exchange${result.exchanges.length === 1 ? '' : 's'})</summary>${evidence}</details>`,
     '</article>',
   ].join('\n');
 }
 
-function checkTable(checks: readonly CheckResult[], withReason: boolean): string {
+function checkTable(checks: readonly CaseResult[], withReason: boolean): string {
   const rows = checks.map((c) => {
     const reason = withReason ? `<td>${escapeHtml(reasonLine(c))}</td>` : '';
     return `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td>${escapeHtml(c.suite)}</td>${reason}<td class="num">${seconds(c.durationMs)} s</td></tr>`;
   });
-  return `<table><thead><tr><th>check</th><th>title</th><th>suite</th>${withReason ? '<th>reason</th>' : ''}<th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table><thead><tr><th>result</th><th>title</th><th>suite</th>${withReason ? '<th>reason</th>' : ''}<th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function loadSection(report: RunReport): string {
@@ -139,7 +141,7 @@ export function renderHtml(report: RunReport): string {
   const counts = order.map((o) => `<a class="c-${o}" href="#${o}"><b>${report.counts[o]}</b>${o}</a>`).join('');
   const countdowns = report.meta.deprecations.map((c) => `<p class="countdown"><b>Deprecation</b> ${escapeHtml(countdownSentence(c))}</p>`);
   const section = (outcome: Outcome): string => {
-    const checks = checksWith(report, outcome);
+    const checks = casesWith(report, outcome);
     if (checks.length === 0) return '';
     const body = outcome === 'passed' ? checkTable(checks, false) : outcome === 'skipped' ? checkTable(checks, true) : checks.map(checkCard).join('\n');
     return `<section id="${outcome}"><h2>${SECTION_TITLES[outcome]} (${checks.length})</h2>${body}</section>`;

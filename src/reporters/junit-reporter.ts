@@ -1,48 +1,48 @@
-/** junit.xml: one testsuite per suite, one testcase per check, for CI systems. Built as an escaped XML tree. */
+/** junit.xml: one testsuite per suite, one testcase per case, for CI systems. Built as an escaped XML tree. */
 import path from 'node:path';
-import type { CheckResult, RunReport } from '../model/results.js';
+import type { CaseResult, RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
-import { checksBySuite, oneLine, problemText, reasonLine, seconds } from './report-view.js';
+import { casesBySuite, oneLine, problemText, reasonLine, seconds } from './report-view.js';
 import { serialiseXml, type XmlElement, type XmlNode } from './xml.js';
 
-function warningsText(check: CheckResult): string | undefined {
-  const warnings = check.assertions.filter((a) => a.outcome === 'warned');
+function warningsText(result: CaseResult): string | undefined {
+  const warnings = result.checks.filter((a) => a.outcome === 'warned');
   if (warnings.length === 0) return undefined;
   return warnings.map((a) => `WARNING step ${a.step + 1}, ${a.id}: ${oneLine(a.message, 1_000)}`).join('\n');
 }
 
-function outcomeElement(check: CheckResult): XmlNode | undefined {
-  switch (check.outcome) {
+function outcomeElement(result: CaseResult): XmlNode | undefined {
+  switch (result.outcome) {
     case 'failed': {
-      const first = check.assertions.find((a) => a.outcome === 'failed');
-      return { name: 'failure', attributes: { message: reasonLine(check, 500), type: first?.id ?? 'failed' }, children: [{ cdata: problemText(check) }] };
+      const first = result.checks.find((a) => a.outcome === 'failed');
+      return { name: 'failure', attributes: { message: reasonLine(result, 500), type: first?.id ?? 'failed' }, children: [{ cdata: problemText(result) }] };
     }
     case 'errored': {
-      const code = check.exchanges.find((e) => e.error !== undefined)?.error?.code;
-      return { name: 'error', attributes: { message: reasonLine(check, 500), type: code ?? 'errored' }, children: [{ cdata: problemText(check) }] };
+      const code = result.exchanges.find((e) => e.error !== undefined)?.error?.code;
+      return { name: 'error', attributes: { message: reasonLine(result, 500), type: code ?? 'errored' }, children: [{ cdata: problemText(result) }] };
     }
     case 'skipped':
-      return { name: 'skipped', attributes: { message: reasonLine(check, 500) } };
+      return { name: 'skipped', attributes: { message: reasonLine(result, 500) } };
     default:
       return undefined;
   }
 }
 
-function testcase(check: CheckResult): XmlElement {
+function testcase(result: CaseResult): XmlElement {
   const children: XmlNode[] = [];
-  const outcome = outcomeElement(check);
+  const outcome = outcomeElement(result);
   if (outcome) children.push(outcome);
   // Warnings never fail a case; CI systems show system-out beside it.
-  const warnings = warningsText(check);
-  if (warnings !== undefined) children.push({ name: 'system-out', children: [{ cdata: `${warnings}\n\n${check.outcome === 'warned' ? problemText(check) : ''}`.trimEnd() }] });
-  return { name: 'testcase', attributes: { name: check.id, classname: `${check.suite}.${check.operation}`, time: seconds(check.durationMs) }, children };
+  const warnings = warningsText(result);
+  if (warnings !== undefined) children.push({ name: 'system-out', children: [{ cdata: `${warnings}\n\n${result.outcome === 'warned' ? problemText(result) : ''}`.trimEnd() }] });
+  return { name: 'testcase', attributes: { name: result.id, classname: `${result.suite}.${result.operation}`, time: seconds(result.durationMs) }, children };
 }
 
-function count(checks: readonly CheckResult[], outcome: CheckResult['outcome']): number {
+function count(checks: readonly CaseResult[], outcome: CaseResult['outcome']): number {
   return checks.filter((c) => c.outcome === outcome).length;
 }
 
-function totalMs(checks: readonly CheckResult[]): number {
+function totalMs(checks: readonly CaseResult[]): number {
   return checks.reduce((sum, c) => sum + c.durationMs, 0);
 }
 
@@ -60,7 +60,7 @@ export function renderJunit(report: RunReport): string {
     ].map(([name, value]) => ({ name: 'property', attributes: { name, value } })),
   };
   const host = new URL(meta.baseUrl).host;
-  const suites = [...checksBySuite(report)].map(([suite, checks], index): XmlElement => ({
+  const suites = [...casesBySuite(report)].map(([suite, checks], index): XmlElement => ({
     name: 'testsuite',
     attributes: {
       name: suite,
@@ -78,7 +78,7 @@ export function renderJunit(report: RunReport): string {
   }));
   return serialiseXml({
     name: 'testsuites',
-    attributes: { name: meta.tool.name, tests: report.checks.length, failures: report.counts.failed, errors: report.counts.errored, time: seconds(report.durationMs) },
+    attributes: { name: meta.tool.name, tests: report.cases.length, failures: report.counts.failed, errors: report.counts.errored, time: seconds(report.durationMs) },
     children: suites,
   });
 }

@@ -1,6 +1,6 @@
 /** The console side of load: a live progress line on a TTY, then the load summary of the report. */
 import type { Writable } from 'node:stream';
-import type { LoadListener, LoadProgress, LoadReport } from '../model/load.js';
+import type { LoadProgress, LoadReport } from '../model/load.js';
 import type { RunReport } from '../model/results.js';
 import type { Reporter } from './reporter.js';
 
@@ -32,7 +32,7 @@ function loadSummaryLines(load: LoadReport): string[] {
 }
 
 /** Shows load progress on a TTY only, and the load summary when the run ends. */
-export class LoadConsoleReporter implements Reporter, LoadListener {
+export class LoadConsoleReporter implements Reporter {
   readonly name = 'load-console';
   private readonly options: LoadConsoleOptions;
   private progressShown = false;

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
-import { checksWith, countdownSentence, oneLine, reasonLine, verdictLine } from './report-view.js';
+import { casesWith, countdownSentence, oneLine, reasonLine, verdictLine } from './report-view.js';
 
 /** How many failing checks the summary lists before it points to the full reports. */
 const MAX_LISTED = 50;
@@ -39,10 +39,10 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
     `| ${counts.passed} | ${counts.failed} | ${counts.warned} | ${counts.errored} | ${counts.skipped} |`,
   ];
   for (const [outcome, title] of [['failed', 'Failing checks'], ['errored', 'Checks that could not be tested'], ['warned', 'Warnings']] as const) {
-    const checks = checksWith(report, outcome);
+    const checks = casesWith(report, outcome);
     if (checks.length === 0) continue;
-    lines.push('', `### ${title} (${checks.length})`, '', '| check | reason |', '| --- | --- |');
-    for (const check of checks.slice(0, MAX_LISTED)) lines.push(`| ${code(check.id)} | ${escapeMarkdown(reasonLine(check))} |`);
+    lines.push('', `### ${title} (${checks.length})`, '', '| result | reason |', '| --- | --- |');
+    for (const result of checks.slice(0, MAX_LISTED)) lines.push(`| ${code(result.id)} | ${escapeMarkdown(reasonLine(result))} |`);
     if (checks.length > MAX_LISTED) lines.push(`| … | ${checks.length - MAX_LISTED} more in the full report |`);
   }
   const countdowns = report.meta.deprecations.map((c) => `⏳ ${escapeMarkdown(countdownSentence(c))}`);

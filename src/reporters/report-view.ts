@@ -1,10 +1,10 @@
 /** What every renderer reads out of a report the same way: reasons, the failing exchange, evidence as text, the deprecation countdown. */
-import type { CheckResult, ExchangeEvidence, Outcome, RunMeta, RunReport } from '../model/results.js';
+import type { CaseResult, CheckOutcome, ExchangeEvidence, Outcome, RunMeta, RunReport, SourceLocation } from '../model/results.js';
 
 /** The longest message a renderer shows whole; longer ones are cut (a server may say a lot). */
 const MAX_MESSAGE_CHARS = 2_000;
 
-/** How many details of one assertion (e.g. schema errors) a renderer lists. */
+/** How many failures of one check (e.g. schema errors) a renderer lists. */
 export const MAX_DETAILS = 20;
 
 // C0 and C1 controls, DEL, lone surrogates and the non-characters U+FFFE/U+FFFF: never useful in a report, sometimes harmful.
@@ -30,27 +30,32 @@ export function oneLine(text: string, max = 200): string {
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 
-/** The checks of one outcome. */
-export function checksWith(report: RunReport, outcome: Outcome): CheckResult[] {
-  return report.checks.filter((c) => c.outcome === outcome);
+/** The cases of one outcome. */
+export function casesWith(report: RunReport, outcome: Outcome): CaseResult[] {
+  return report.cases.filter((c) => c.outcome === outcome);
 }
 
-/** Why a check ended as it did: the messages of the assertions that decided it, else its reason. */
-export function problemMessages(check: CheckResult): string[] {
-  const deciding = check.assertions.filter((a) => a.outcome === check.outcome);
+/** The checks that decided a case's outcome (those that ended as the case did). */
+export function decidingChecks(result: CaseResult): CheckOutcome[] {
+  return result.outcome === 'passed' ? [] : result.checks.filter((c) => c.outcome === result.outcome);
+}
+
+/** Why a case ended as it did: the messages of the checks that decided it, else its reason. */
+export function problemMessages(result: CaseResult): string[] {
+  const deciding = decidingChecks(result);
   const messages = deciding.map((a) => `${a.id}: ${a.message}`);
-  return messages.length > 0 ? messages : check.reason === undefined ? [] : [check.reason];
+  return messages.length > 0 ? messages : result.reason === undefined ? [] : [result.reason];
 }
 
-/** The one-line reason of a failed, errored, warned or skipped check. */
-export function reasonLine(check: CheckResult, max = 200): string {
-  return oneLine(check.reason ?? problemMessages(check)[0] ?? check.outcome, max);
+/** The one-line reason of a failed, errored, warned or skipped case. */
+export function reasonLine(result: CaseResult, max = 200): string {
+  return oneLine(result.reason ?? problemMessages(result)[0] ?? result.outcome, max);
 }
 
-/** The exchange that decided the check (the step of its first deciding assertion), else the last one. */
-export function decidingExchange(check: CheckResult): ExchangeEvidence | undefined {
-  const deciding = check.assertions.find((a) => a.outcome === check.outcome);
-  return (deciding === undefined ? undefined : check.exchanges.find((e) => e.step === deciding.step)) ?? check.exchanges.at(-1);
+/** The exchange that decided the case (the step of its first deciding check), else the last one. */
+export function decidingExchange(result: CaseResult): ExchangeEvidence | undefined {
+  const deciding = decidingChecks(result)[0];
+  return (deciding === undefined ? undefined : result.exchanges.find((e) => e.step === deciding.step)) ?? result.exchanges.at(-1);
 }
 
 function headerLines(headers: Record<string, string>): string[] {
@@ -70,17 +75,35 @@ export function exchangeSections(exchange: ExchangeEvidence): Array<{ title: str
   return sections.map((s) => ({ title: s.title, text: bounded(safeText(s.text), 8_000) }));
 }
 
-/** A failure or warning as plain text: the deciding messages with their details, where it was declared, then the evidence. */
-export function problemText(check: CheckResult): string {
-  const lines = [`${check.id}: ${check.title}`, `clause: ${check.clause}`, `declared at ${check.source.file}:${check.source.line}:${check.source.column}`, ''];
-  for (const assertion of check.assertions.filter((a) => a.outcome === check.outcome)) {
-    lines.push(`step ${assertion.step + 1}, ${assertion.id}: ${bounded(assertion.message)}`);
-    for (const detail of (assertion.details ?? []).slice(0, MAX_DETAILS)) lines.push(`  - ${bounded(detail, 500)}`);
+/** `file:line:col`, or nothing for what no file declares. */
+export function located(source: SourceLocation | undefined): string | undefined {
+  return source === undefined ? undefined : `${source.file}:${source.line}:${source.column}`;
+}
+
+/** Where to fix or read what decided a case: the expectation that failed, else the case's declaration. */
+export function problemLocation(result: CaseResult): string | undefined {
+  return located(decidingChecks(result).find((c) => c.source !== undefined)?.source ?? result.source);
+}
+
+/** The failures of a check as lines: each message, with where in the body it is when that is known. */
+export function failureLines(check: CheckOutcome): string[] {
+  return (check.failures ?? []).map((f) => (f.pointer === undefined || f.pointer === '' || f.message.includes(f.pointer) ? f.message : `${f.message} (at ${f.pointer})`));
+}
+
+/** A failure or warning as plain text: the deciding checks with their failures, where they are declared, then the evidence. */
+export function problemText(result: CaseResult): string {
+  const declared = located(result.source);
+  const lines = [`${result.id}: ${result.title}`, `clause: ${result.clause}`, ...(declared === undefined ? [] : [`declared at ${declared}`]), ''];
+  for (const check of decidingChecks(result)) {
+    const at = located(check.source);
+    lines.push(`step ${check.step + 1}, ${check.id}: ${bounded(check.message)}${at === undefined ? '' : ` (${at})`}`);
+    const failures = failureLines(check);
+    if (failures.length > 1) for (const line of failures.slice(0, MAX_DETAILS)) lines.push(`  - ${bounded(line, 500)}`);
   }
-  if (check.assertions.every((a) => a.outcome !== check.outcome) && check.reason !== undefined) lines.push(bounded(check.reason));
-  const exchange = decidingExchange(check);
+  if (decidingChecks(result).length === 0 && result.reason !== undefined) lines.push(bounded(result.reason));
+  const exchange = decidingExchange(result);
   if (exchange) for (const section of exchangeSections(exchange)) lines.push('', `${section.title}:`, section.text);
-  const earlier = check.exchanges.filter((e) => exchange !== undefined && e.step < exchange.step && e.reproduce !== undefined);
+  const earlier = result.exchanges.filter((e) => exchange !== undefined && e.step < exchange.step && e.reproduce !== undefined);
   if (earlier.length > 0) lines.push('', 'The steps before it, to reproduce from the start:', ...earlier.map((e) => `step ${e.step + 1}: ${e.reproduce ?? ''}`));
   return safeText(lines.join('\n'));
 }
@@ -94,11 +117,11 @@ export function countdownSentence(deprecation: RunMeta['deprecations'][number]):
 
 /** The verdict in one line, e.g. "FAILED: 3 of 40 checks failed". */
 export function verdictLine(report: RunReport): string {
-  const total = report.checks.length;
+  const total = report.cases.length;
   const { failed, errored, warned } = report.counts;
-  if (report.verdict === 'failed') return failed > 0 ? `FAILED: ${failed} of ${total} checks failed` : `FAILED: ${warned} warnings in strict mode`;
-  if (report.verdict === 'incomplete') return `INCOMPLETE: ${errored} of ${total} checks could not be tested`;
-  return `PASSED: ${total} check${total === 1 ? '' : 's'}${warned > 0 ? `, ${warned} with warnings` : ''}`;
+  if (report.verdict === 'failed') return failed > 0 ? `FAILED: ${failed} of ${total} cases failed` : `FAILED: ${warned} warnings in strict mode`;
+  if (report.verdict === 'incomplete') return errored > 0 ? `INCOMPLETE: ${errored} of ${total} cases could not be tested` : `INCOMPLETE: interrupted after ${total - report.counts.skipped} of ${total} cases`;
+  return `PASSED: ${total} case${total === 1 ? '' : 's'}${warned > 0 ? `, ${warned} with warnings` : ''}`;
 }
 
 /** Milliseconds as seconds in plain decimal (never exponent notation), e.g. 0.012. */
@@ -106,9 +129,9 @@ export function seconds(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);
 }
 
-/** The suites of a report in run order, each with its checks. */
-export function checksBySuite(report: RunReport): Map<string, CheckResult[]> {
-  const suites = new Map<string, CheckResult[]>(report.meta.suites.map((s) => [s, []]));
-  for (const check of report.checks) suites.set(check.suite, [...(suites.get(check.suite) ?? []), check]);
+/** The suites of a report in run order, each with its cases. */
+export function casesBySuite(report: RunReport): Map<string, CaseResult[]> {
+  const suites = new Map<string, CaseResult[]>(report.meta.suites.map((s) => [s, []]));
+  for (const result of report.cases) suites.set(result.suite, [...(suites.get(result.suite) ?? []), result]);
   return suites;
 }

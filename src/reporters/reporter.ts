@@ -1,6 +1,7 @@
 /** The reporter interface (optional event methods) and a fan-out that keeps one broken reporter from losing the others. */
 import type { RunListener } from '../model/events.js';
-import type { CheckInfo, CheckResult, RunMeta, RunReport } from '../model/results.js';
+import type { LoadProgress } from '../model/load.js';
+import type { CaseInfo, CaseResult, RunMeta, RunReport } from '../model/results.js';
 
 /** A reporter: a named listener; it may write files and say which. */
 export interface Reporter extends RunListener {
@@ -57,20 +58,31 @@ export class ReporterFanOut implements RunListener {
     );
   }
 
-  async onRunStart(meta: RunMeta, checks: readonly CheckInfo[]): Promise<void> {
-    await this.asyncEach('onRunStart', (r) => r.onRunStart?.(meta, checks));
+  async onRunStart(meta: RunMeta, cases: readonly CaseInfo[]): Promise<void> {
+    await this.asyncEach('onRunStart', (r) => r.onRunStart?.(meta, cases));
   }
 
-  onCheckStart(check: CheckInfo): void {
-    this.syncEach('onCheckStart', (r) => r.onCheckStart?.(check));
+  onCaseStart(info: CaseInfo): void {
+    this.syncEach('onCaseStart', (r) => r.onCaseStart?.(info));
   }
 
-  onCheckEnd(result: CheckResult): void {
-    this.syncEach('onCheckEnd', (r) => r.onCheckEnd?.(result));
+  onCaseEnd(result: CaseResult): void {
+    this.syncEach('onCaseEnd', (r) => r.onCaseEnd?.(result));
   }
 
+  onLoadProgress(progress: LoadProgress): void {
+    this.syncEach('onLoadProgress', (r) => r.onLoadProgress?.(progress));
+  }
+
+  onLoadEnd(): void {
+    this.syncEach('onLoadEnd', (r) => r.onLoadEnd?.());
+  }
+
+  /** The report is final: each reporter renders it, then the files written are announced to those that list them. */
   async onRunEnd(report: RunReport): Promise<void> {
     await this.asyncEach('onRunEnd', (r) => r.onRunEnd?.(report));
+    const files = this.files;
+    this.syncEach('onReportsWritten', (r) => r.onReportsWritten?.(files));
   }
 
   /** Every file the reporters wrote. */

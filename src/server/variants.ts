@@ -14,16 +14,16 @@ export interface Variant {
   /** The contract clause the variant touches. */
   clause: string;
   verdict: 'broken' | 'conformant';
-  /** For a broken variant: check or assertion ids, at least one of which must fail. */
+  /** For a broken variant: case or check ids, at least one of which must fail. */
   caughtBy: readonly string[];
-  /** Check or assertion ids that must warn (a conformant variant that ignores a recommendation). */
+  /** Case or check ids that must warn (a conformant variant that ignores a recommendation). */
   warnedBy?: readonly string[];
   /** Serve the API under this path instead of /v1. */
   basePath?: string;
   wrap?: Wrap;
   server?: Pick<ReferenceServerOptions, 'firstId' | 'seed'> & { now?: string };
-  /** Extra arguments the CLI is run with against this variant (e.g. the suite's clock). */
-  args?: readonly string[];
+  /** The suite's clock to judge this variant by (YYYY-MM-DD), when not today. */
+  clock?: string;
 }
 
 const isList = (req: PetRequest): boolean => req.method === 'GET' && req.path === '/v1/pets';
@@ -115,7 +115,7 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     name: 'auth-validates-first', description: 'createPet validates the body before the key', clause: 'Authentication rule 1, whatever else is wrong', caughtBy: ['auth.createPet.before-validation'],
     wrap: before((r) => isCreate(r) && !r.headers.authorization, (req) => { const b = bodyOf(req); return isJsonObject(b) && typeof b['name'] === 'string' ? req : errorResponse(400, 'invalid_pet', 'name is required'); }),
   },
-  { name: 'auth-401-empty-body', description: '401 answers carry no body', clause: 'Authentication rule 1: 401 with an Error body', caughtBy: ['errors.error-body'], wrap: after((res) => (res.status === 401 ? { status: 401, headers: { 'www-authenticate': 'Bearer' }, body: '' } : res)) },
+  { name: 'auth-401-empty-body', description: '401 answers carry no body', clause: 'Authentication rule 1: 401 with an Error body', caughtBy: ['auth.listPets.missing', 'expect.schema'], wrap: after((res) => (res.status === 401 ? { status: 401, headers: { 'www-authenticate': 'Bearer' }, body: '' } : res)) },
   { name: 'auth-403-instead', description: 'a bad key gets 403 instead of 401', clause: 'Authentication rule 1: 401', caughtBy: ['auth.listPets.missing'], wrap: after((res) => (res.status === 401 ? errorResponse(403, 'forbidden', 'no') : res)) },
   { name: 'limit-default-50', description: 'without limit, 50 pets come back', clause: 'listPets rule 2: default 20', caughtBy: ['listPets.limit.default'], wrap: before((r) => isList(r) && !r.query.has('limit'), (r) => withQuery(r, (q) => q.set('limit', '50'))) },
   {
@@ -180,7 +180,7 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     wrap: after((res) => mapJson(res, function round(b: JsonValue): JsonValue { if (Array.isArray(b)) return b.map(round); if (isJsonObject(b) && typeof b['id'] === 'bigint') return { ...b, id: BigInt(Number(b['id'])) }; return b; })),
   },
   { name: 'get-removed-early', description: 'getPet is already gone (410) before 5 December 2030', clause: 'getPet rule 1: removed on 5 December 2030', caughtBy: ['deprecation.getPet.available'], wrap: before(isGet, () => errorResponse(410, 'gone', 'removed')) },
-  { name: 'get-served-after-removal', description: 'getPet is still served after 5 December 2030', clause: 'getPet rule 1: removed on 5 December 2030', caughtBy: ['deprecation.getPet.removed'], args: ['--now', '2030-12-06'] },
+  { name: 'get-served-after-removal', description: 'getPet is still served after 5 December 2030', clause: 'getPet rule 1: removed on 5 December 2030', caughtBy: ['deprecation.getPet.removed'], clock: '2030-12-06' },
   { name: 'sunset-wrong-date', description: 'the Sunset header names the wrong day', clause: 'getPet: removed on 5 December 2030 (RFC 8594 Sunset)', caughtBy: ['deprecation.getPet.available'], wrap: after((res, req) => (isGet(req) && res.headers['sunset'] ? { ...res, headers: { ...res.headers, sunset: 'Wed, 01 Jan 2031 00:00:00 GMT' } } : res)) },
   { name: 'intermittent-500', description: 'every fifth request fails with 500', clause: 'reading-the-contract: never a 5xx', caughtBy: ['server.no-5xx'], wrap: (next) => { let n = 0; return (req) => (++n % 5 === 0 ? errorResponse(500, 'internal', 'flaky') : next(req)); } },
 ];
@@ -219,8 +219,8 @@ const conformant: Array<Omit<Variant, 'verdict'>> = [
   { name: 'no-optional-headers', description: 'no WWW-Authenticate, Deprecation, Sunset or Link headers (warnings only)', clause: 'RFC 6750 / 9745 / 8594 recommendations', caughtBy: [], warnedBy: ['auth.www-authenticate', 'deprecation.getPet.available'], wrap: after((res) => { const { 'www-authenticate': _w, deprecation: _d, sunset: _s, link: _l, ...headers } = res.headers; return { ...res, headers }; }) },
   { name: 'unknown-status-empty', description: 'an unknown status filter value returns an empty list', clause: 'listPets (an unknown status is not described)', caughtBy: [], wrap: before((r) => isList(r) && r.query.has('status') && !(PET_STATUSES as readonly string[]).includes(r.query.get('status') ?? ''), () => jsonResponse(200, '[]')) },
   { name: 'rejects-client-id', description: 'a body with an id is refused with 400', clause: 'Pet rule 1: a client does not supply the id', caughtBy: [], wrap: before(isCreate, (r) => { const b = bodyOf(r); return isJsonObject(b) && b['id'] !== undefined ? errorResponse(400, 'id_not_allowed', 'id is assigned by the service') : r; }) },
-  { name: 'removed-on-time', description: 'after 5 December 2030 getPet is gone (410)', clause: 'getPet rule 1', caughtBy: [], server: { now: '2030-12-06T00:00:00Z' }, args: ['--now', '2030-12-06'] },
-  { name: 'removed-404', description: 'after 5 December 2030 getPet answers 404', clause: 'getPet rule 1', caughtBy: [], server: { now: '2030-12-06T00:00:00Z' }, args: ['--now', '2030-12-06'], wrap: after((res) => (res.status === 410 ? errorResponse(404, 'not_found', 'no such route') : res)) },
+  { name: 'removed-on-time', description: 'after 5 December 2030 getPet is gone (410)', clause: 'getPet rule 1', caughtBy: [], server: { now: '2030-12-06T00:00:00Z' }, clock: '2030-12-06' },
+  { name: 'removed-404', description: 'after 5 December 2030 getPet answers 404', clause: 'getPet rule 1', caughtBy: [], server: { now: '2030-12-06T00:00:00Z' }, clock: '2030-12-06', wrap: after((res) => (res.status === 410 ? errorResponse(404, 'not_found', 'no such route') : res)) },
   {
     name: 'deprecation-true', description: 'getPet says "Deprecation: true" (an older draft\'s form; warned)', clause: 'getPet deprecated (RFC 9745 Deprecation)', caughtBy: [], warnedBy: ['deprecation.getPet.available'],
     wrap: after((res, req) => (isGet(req) && res.headers['deprecation'] !== undefined ? { ...res, headers: { ...res.headers, deprecation: 'true' } } : res)),

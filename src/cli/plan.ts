@@ -1,0 +1,222 @@
+/** From argv and the configuration file to a run plan: every input read and validated here, before the engine sends anything. */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { knownIds, loadCaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
+import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
+import { checkDisabledIds, loadConfig, productionMark, type SuiteConfig } from '../loader/config.js';
+import { loadContract, type LoadedContract } from '../loader/contract.js';
+import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
+import { packagePath } from '../loader/package-paths.js';
+import { readBaseline, readLoadReport } from '../loader/report-files.js';
+import { RunError } from '../model/errors.js';
+import type { JsonValue } from '../model/json.js';
+import type { LoadProfile } from '../model/load.js';
+import { dateFlag, intFlag, optionNames, shareFlag, type LoadFlags, type RunFlags } from './args.js';
+
+/** The package's own contract: read and compiled once per process, whatever asks for it. */
+function packageContract(): Promise<LoadedContract> {
+  return loadContract(packagePath('schemas'));
+}
+
+async function readSecretFile(file: string, what: string): Promise<string> {
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch (error) {
+    throw new RunError('ERR_CONFIG', `${what} ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+async function resolveApiKey(flags: { 'api-key-file'?: string }, embedded: boolean): Promise<string> {
+  if (flags['api-key-file'] !== undefined) {
+    const key = await readSecretFile(flags['api-key-file'], '--api-key-file');
+    if (key === '') throw new RunError('ERR_CONFIG', `--api-key-file ${flags['api-key-file']}: the file is empty`);
+    return key;
+  }
+  const fromEnv = process.env['PETSTORE_API_KEY'];
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (embedded) return `embedded-${randomBytes(18).toString('base64url')}`;
+  throw new RunError('ERR_CONFIG', 'no API key: set PETSTORE_API_KEY or pass --api-key-file FILE');
+}
+
+function resolveBaseUrl(flags: { 'base-url'?: string }): string | undefined {
+  const raw = flags['base-url'] ?? (process.env['PETSTORE_BASE_URL'] || undefined);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new RunError('ERR_USAGE', `--base-url is not a URL: '${raw}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RunError('ERR_USAGE', `--base-url must be http or https, got '${url.protocol}'`);
+  if (url.username !== '' || url.password !== '') throw new RunError('ERR_USAGE', '--base-url must not carry credentials; use PETSTORE_API_KEY');
+  if (url.search !== '' || url.hash !== '') throw new RunError('ERR_USAGE', `--base-url must not have a query or fragment: '${raw}'`);
+  return url.href.replace(/\/$/, '');
+}
+
+function parseCategoryId(value: string | undefined): JsonValue {
+  if (value === undefined) return 1;
+  if (!/^-?\d{1,19}$/.test(value)) throw new RunError('ERR_USAGE', `--category-id must be an int64 integer, got '${value}'`);
+  const big = BigInt(value);
+  return Number.isSafeInteger(Number(big)) ? Number(big) : big;
+}
+
+/** Flags, with those left unset filled from the configuration file; flags and environment variables win. */
+async function withConfig<F extends { config?: string }>(flags: F, command: 'run' | 'load'): Promise<{ flags: F; config: SuiteConfig | undefined }> {
+  const file = flags.config ?? (process.env['PETSTORE_CONFIG'] || undefined);
+  if (file === undefined) return { flags, config: undefined };
+  const config = await loadConfig(path.resolve(file), (await packageContract()).fileValidator('config.schema.json'), process.cwd());
+  const env = (name: string): boolean => (process.env[name] ?? '') !== '';
+  const defaults: Record<string, string | boolean | string[] | undefined> = {
+    'base-url': env('PETSTORE_BASE_URL') ? undefined : config.baseUrl,
+    'api-key-file': env('PETSTORE_API_KEY') ? undefined : config.apiKeyFile,
+    'category-id': env('PETSTORE_CATEGORY_ID') ? undefined : config.categoryId,
+    'ca-file': config.caFile,
+    suite: config.suites,
+    reporter: config.reporters,
+    'report-dir': config.reportDir,
+    'read-only': config.readOnly,
+    strict: config.strict,
+    concurrency: config.concurrency === undefined ? undefined : String(config.concurrency),
+    'consistency-window': config.consistencyWindowMs === undefined ? undefined : String(config.consistencyWindowMs),
+    timeout: config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
+  };
+  const accepted = optionNames(command);
+  const filled = Object.fromEntries(Object.entries(defaults).filter(([name, value]) => value !== undefined && accepted.has(name)));
+  return { flags: { ...filled, ...flags }, config };
+}
+
+/** The production entry of the configuration a base URL falls under, if any. */
+function productionOf(baseUrl: string | undefined, config: SuiteConfig | undefined): string | undefined {
+  return baseUrl === undefined || config === undefined ? undefined : productionMark(baseUrl, config.production);
+}
+
+/** Refuses load against a base URL the configuration marks as production, unless allowed. */
+function refuseProductionLoad(baseUrl: string | undefined, config: SuiteConfig | undefined, allowed: boolean): void {
+  const mark = productionOf(baseUrl, config);
+  if (mark !== undefined && !allowed) throw new RunError('ERR_CONFIG', `${baseUrl ?? ''} is marked production in ${config?.file ?? ''} (${mark}); refusing to load it without --allow-production-load`);
+}
+
+async function resolveTarget(flags: { 'base-url'?: string; 'api-key-file'?: string; 'ca-file'?: string }): Promise<Target> {
+  const baseUrl = resolveBaseUrl(flags);
+  const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file');
+  const apiKey = await resolveApiKey(flags, baseUrl === undefined);
+  return { apiKey, ...(baseUrl === undefined ? {} : { baseUrl }), ...(ca === undefined ? {} : { ca }) };
+}
+
+/** The folders of the package's inputs, with the user's scenario folders after its own. */
+export function packageFolders(extraScenarioDirs: readonly string[]): InputFolders {
+  return {
+    schemasDir: packagePath('schemas'),
+    scenarioDirs: [packagePath('scenarios'), ...extraScenarioDirs.map((d) => path.resolve(d))],
+    suitesDir: packagePath('suites'),
+    displayRoot: packagePath(),
+  };
+}
+
+/** Refuses a run whose report.json would overwrite a file the user gave it (a baseline, a report to merge). */
+function refuseOverwrite(reportDir: string, inputs: ReadonlyArray<[string, string]>): void {
+  const output = path.join(reportDir, 'report.json');
+  const clash = inputs.find(([, file]) => path.resolve(file) === output);
+  if (clash) throw new RunError('ERR_USAGE', `${clash[0]} ${clash[1]} is the report this run writes; copy it elsewhere first or choose another --report-dir`);
+}
+
+async function readProfile(argument: string): Promise<LoadProfile> {
+  const file = await resolveProfilePath(argument, packagePath('scenarios', LOAD_PROFILE_FOLDER));
+  return loadProfile(file, (await packageContract()).fileValidator('load-profile.schema.json'), packagePath());
+}
+
+type LoadFlagSet = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-production-load'>;
+
+async function loadPlan(profile: LoadProfile, flags: LoadFlagSet, reportDir: string): Promise<LoadPlan> {
+  const plan: LoadPlan = { profile, allowProductionLoad: flags['allow-production-load'] === true };
+  if (flags.baseline !== undefined) {
+    refuseOverwrite(reportDir, [['--baseline', flags.baseline]]);
+    plan.baseline = { file: flags.baseline, metrics: await readBaseline(flags.baseline), tolerance: shareFlag('baseline-tolerance', flags['baseline-tolerance'], profile.baselineTolerance) };
+  }
+  return plan;
+}
+
+/** A plan and where its reports go. */
+export interface PlannedRun {
+  plan: RunPlan;
+  reportDir: string;
+  /** A line to show before the run (e.g. that a production URL is run read-only). */
+  notice?: string;
+}
+
+/** `run [--load PROFILE]`: the conformance cases, and a load profile when asked. */
+export async function planRun(parsed: RunFlags): Promise<PlannedRun> {
+  const { flags, config } = await withConfig(parsed, 'run');
+  const target = await resolveTarget(flags);
+  if (flags.load !== undefined) refuseProductionLoad(target.baseUrl, config, flags['allow-production-load'] === true);
+  const production = productionOf(target.baseUrl, config);
+  // A production service is never written to, whatever the flags say: the configuration marked it.
+  const readOnly = flags['read-only'] === true || production !== undefined;
+  const selectedSuites = flags.suite ?? [];
+  const inputs = await loadCaseInputs(packageFolders(flags.scenarios ?? []), selectedSuites);
+  const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
+  const profile = flags.load === undefined ? undefined : await readProfile(flags.load);
+  if (config !== undefined) checkDisabledIds(config, new Set([...knownIds(inputs.cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
+  const concurrency = intFlag('concurrency', flags.concurrency, 4, 1, 64);
+  const consistencyWindowMs = intFlag('consistency-window', flags['consistency-window'], 2_000, 0, 120_000);
+  const categoryId = parseCategoryId(flags['category-id'] ?? (process.env['PETSTORE_CATEGORY_ID'] || undefined));
+  const plan: RunPlan = {
+    contract: inputs.contract,
+    target,
+    conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId },
+    now: dateFlag(flags.now),
+    strict: flags.strict === true,
+    requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
+    maxResponseBytes: intFlag('max-response-bytes', flags['max-response-bytes'], DEFAULT_HTTP_OPTIONS.maxResponseBytes, 1024, 1024 ** 3),
+    excerptBytes: 2048,
+    disabled: (config?.disable ?? []).map(({ id, reason }) => ({ id, reason })),
+    recordedOptions: { readOnly, strict: flags.strict === true, concurrency, consistencyWindowMs, categoryId: String(categoryId), reportDir, ...(profile === undefined ? {} : { profile: profile.name }) },
+  };
+  if (profile !== undefined) plan.load = await loadPlan(profile, flags, reportDir);
+  const notice = production !== undefined && flags['read-only'] !== true ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only` : undefined;
+  return notice === undefined ? { plan, reportDir } : { plan, reportDir, notice };
+}
+
+/** `load PROFILE`: the profile alone against the service (or the embedded reference server). */
+export async function planLoad(positionals: readonly string[], parsed: LoadFlags): Promise<PlannedRun> {
+  if (positionals.length !== 1) throw new RunError('ERR_USAGE', `'load' takes one profile (a name in scenarios/load or a file), got ${positionals.length}`);
+  const profile = await readProfile(positionals[0] as string);
+  const { flags, config } = await withConfig(parsed, 'load');
+  const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
+  const load = await loadPlan(profile, flags, reportDir);
+  const target = await resolveTarget(flags);
+  refuseProductionLoad(target.baseUrl, config, flags['allow-production-load'] === true);
+  if (config !== undefined) checkDisabledIds(config, knownIds([]).add(`load.${profile.name}`));
+  return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: { profile: profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }) } }, reportDir };
+}
+
+/** `merge REPORT...`: the raw results of runs made at once on several machines, judged again by the first one's thresholds. */
+export async function planMerge(positionals: readonly string[], flags: LoadFlags): Promise<PlannedRun> {
+  if (positionals.length < 1) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
+  const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
+  refuseOverwrite(reportDir, positionals.map((file): [string, string] => ['merge input', file]));
+  const loads = await Promise.all(positionals.map(readLoadReport));
+  const { baseline } = await loadPlan((loads[0] as (typeof loads)[number]).profile, flags, reportDir);
+  const merge = baseline === undefined ? { loads } : { loads, baseline };
+  return { plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: { merged: [...positionals] } }, reportDir };
+}
+
+/** The settings a load or a merge shares with a run, at their defaults. */
+function basePlan(contract: LoadedContract, target: Target, config: SuiteConfig | undefined): Omit<RunPlan, 'recordedOptions'> {
+  return {
+    contract,
+    target,
+    now: new Date(),
+    strict: false,
+    requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
+    maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
+    excerptBytes: 2048,
+    disabled: (config?.disable ?? []).map(({ id, reason }) => ({ id, reason })),
+  };
+}
+
+/** Colour only on a terminal, and never with --no-color or NO_COLOR. */
+export function useColor(flags: { 'no-color'?: boolean }): boolean {
+  return flags['no-color'] !== true && process.env['NO_COLOR'] === undefined && process.stdout.isTTY === true;
+}
