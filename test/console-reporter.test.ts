@@ -12,8 +12,8 @@ function capture(isTTY: boolean, color: boolean, quiet: boolean): { reporter: Co
 
 async function play(reporter: ConsoleReporter): Promise<void> {
   const report = hostileReport();
-  reporter.onRunStart(report.meta, report.checks);
-  for (const check of report.checks) reporter.onCheckEnd(check);
+  reporter.onRunStart(report.meta, report.cases);
+  for (const result of report.cases) reporter.onCaseEnd(result);
   reporter.onRunEnd(report);
   await new Promise((resolve) => setImmediate(resolve));
 }

@@ -35,7 +35,7 @@ function screenshot(page: string, png: string, profile: string): Promise<{ code:
 
 t.test('the verdict, the counts and the countdown come first; failures before warnings before passes', async (t) => {
   const html = renderHtml(hostileReport());
-  t.match(html, /<header class="verdict v-failed">[\s\S]*<h1>FAILED<\/h1><span class="what">1 of 5 checks failed<\/span>/);
+  t.match(html, /<header class="verdict v-failed">[\s\S]*<h1>FAILED<\/h1><span class="what">1 of 5 cases failed<\/span>/);
   t.match(html, /getPet is removed in 1475 days \(2030-12-05, by the suite&#39;s clock\)/);
   const order = ['id="failed"', 'id="errored"', 'id="warned"', 'id="passed"', 'id="skipped"'].map((s) => html.indexOf(s));
   t.ok(order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] as number))), 'sections in order of urgency');

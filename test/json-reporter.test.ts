@@ -24,6 +24,6 @@ t.test('the schema accepts a load section and rejects what the format does not h
   const { counts: _counts, ...withoutCounts } = report;
   t.not((await reportSchemaProblems(withoutCounts)).length, 0, 'missing counts');
   const badCurl = hostileReport();
-  (badCurl.checks[0]?.exchanges[0] as { reproduce?: string }).reproduce = 'rm -rf /';
+  (badCurl.cases[0]?.exchanges[0] as { reproduce?: string }).reproduce = 'rm -rf /';
   t.not((await reportSchemaProblems(badCurl)).length, 0, 'a reproduction that is not a curl');
 });

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compareWithBaseline, errorRate, readBaseline } from '../src/load/baseline.js';
+import { compareWithBaseline, errorRate } from '../src/checks/load-checks.js';
+import { readBaseline } from '../src/loader/report-files.js';
 import type { LoadMetrics } from '../src/model/load.js';
 import { RunError } from '../src/model/errors.js';
 import { tempDir } from './helpers.js';

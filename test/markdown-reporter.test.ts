@@ -4,9 +4,9 @@ import { hostileReport } from './report-fixture.js';
 
 t.test('verdict, counts, failing checks with one-line reasons, links to the other files', async (t) => {
   const md = renderMarkdown(hostileReport(), ['report.json', 'junit.xml', 'report.html']);
-  t.match(md, /^## ❌ FAILED: 1 of 5 checks failed · Pet Store conformance\n/);
+  t.match(md, /^## ❌ FAILED: 1 of 5 cases failed · Pet Store conformance\n/);
   t.match(md, '| passed | failed | warned | errored | skipped |\n| ---: | ---: | ---: | ---: | ---: |\n| 1 | 1 | 1 | 1 | 1 |');
-  t.match(md, /### Failing checks \(1\)\n\n\| check \| reason \|\n\| --- \| --- \|\n\| `contract\.fails` \| status: &lt;script&gt;/);
+  t.match(md, /### Failing cases \(1\)\n\n\| check \| reason \|\n\| --- \| --- \|\n\| `contract\.fails` \| status: &lt;script&gt;/);
   t.match(md, /### Checks that could not be tested \(1\)[\s\S]*`contract\.errors` \| step 1: connect ECONNREFUSED/);
   t.match(md, /### Warnings \(1\)/);
   t.match(md, "getPet is removed in 1475 days (2030-12-05, by the suite's clock)");
@@ -27,8 +27,8 @@ t.test('server text cannot break the table, add markup or links', async (t) => {
 
 t.test('a passed run says so', async (t) => {
   const report = { ...hostileReport(), verdict: 'passed' as const, counts: { passed: 1, failed: 0, warned: 0, errored: 0, skipped: 0 } };
-  report.checks = report.checks.filter((c) => c.outcome === 'passed');
+  report.cases = report.cases.filter((c) => c.outcome === 'passed');
   const md = renderMarkdown(report);
-  t.match(md, /^## ✅ PASSED: 1 check\b/);
+  t.match(md, /^## ✅ PASSED: 1 case\b/);
   t.notMatch(md, /###/);
 });

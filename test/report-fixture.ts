@@ -1,10 +1,10 @@
 /** A report built by hand for renderer tests: every outcome, and server output as hostile as it gets. */
-import type { CheckResult, RunReport } from '../src/model/results.js';
+import type { CaseResult, RunReport } from '../src/model/results.js';
 
 /** Text a hostile server might send: markup, CDATA ends, control characters, lone surrogates, non-characters. */
 export const HOSTILE = `<script>alert("x")</script> ]]> </pre><!-- & 'q' \u0000\u0001\u0007\u001b[31mred\u001b[0m\u000b\u000c\u007f\u0085 \ud800 \udfff \ufffe \uffff \u2028 | * _ [link](javascript:alert(1)) \`code\` ${'\uFFFD'}`;
 
-function check(id: string, outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult {
+function result(id: string, outcome: CaseResult['outcome'], extra: Partial<CaseResult> = {}): CaseResult {
   return {
     id,
     title: `${id} title`,
@@ -15,7 +15,7 @@ function check(id: string, outcome: CheckResult['outcome'], extra: Partial<Check
     source: { file: 'scenarios/list-pets/list.yaml', line: 5, column: 5 },
     outcome,
     durationMs: 12.5,
-    assertions: [],
+    checks: [],
     exchanges: [],
     retries: 0,
     ...extra,
@@ -32,26 +32,26 @@ export function hostileReport(): RunReport {
     attempts: 1,
     reproduce: `curl -sS -i -X GET 'http://127.0.0.1:9/v1/pets?limit=5' -H 'accept: application/json' -H "Authorization: Bearer $PETSTORE_API_KEY"`,
   };
-  const checks = [
-    check('contract.fails', 'failed', {
+  const cases = [
+    result('contract.fails', 'failed', {
       reason: `status: ${HOSTILE}`,
-      assertions: [{ id: 'status', level: 'fail', outcome: 'failed', step: 0, message: `expected status 200, got 500 (${HOSTILE})`, details: [HOSTILE] }],
+      checks: [{ id: 'expect.status', level: 'fail', outcome: 'failed', step: 0, message: `expected status 200, got 500 (${HOSTILE})`, failures: [{ message: HOSTILE, expected: '200', actual: '500' }, { message: `second ${HOSTILE}`, pointer: '/0' }], source: { file: 'scenarios/list-pets/list.yaml', line: 9, column: 7 } }],
       exchanges: [exchange],
     }),
-    check('contract.errors', 'errored', {
+    result('contract.errors', 'errored', {
       reason: 'step 1: connect ECONNREFUSED (ECONNREFUSED)',
       exchanges: [{ step: 0, request: exchange.request, error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }, durationMs: 0, attempts: 1, reproduce: exchange.reproduce }],
     }),
-    check('contract.warns', 'warned', {
+    result('contract.warns', 'warned', {
       reason: `headers: ${HOSTILE}`,
-      assertions: [{ id: 'headers', level: 'warn', outcome: 'warned', step: 0, message: `Cache-Control missing ${HOSTILE}` }],
+      checks: [{ id: 'expect.headers', level: 'warn', outcome: 'warned', step: 0, message: `Cache-Control missing ${HOSTILE}` }],
       exchanges: [{ ...exchange, response: { ...exchange.response, status: 200 } }],
     }),
-    check('auth.passes', 'passed'),
-    check('auth.skipped', 'skipped', { reason: 'applies only before 2030-12-05' }),
+    result('auth.passes', 'passed'),
+    result('auth.skipped', 'skipped', { reason: 'applies only before 2030-12-05', skip: 'clock' }),
   ];
   return {
-    reportVersion: 1,
+    reportVersion: 2,
     meta: {
       tool: { name: 'petstore-conformance', version: '0.1.0' },
       runId: 'pc-20261121T220000-abcd',
@@ -62,6 +62,7 @@ export function hostileReport(): RunReport {
       suites: ['contract', 'auth'],
       options: { strict: false },
       deprecations: [{ operation: 'getPet', sunset: '2030-12-05', daysLeft: 1475 }],
+      disabled: [],
     },
     finishedAt: '2026-11-21T22:00:01.000Z',
     durationMs: 1000,
@@ -69,8 +70,8 @@ export function hostileReport(): RunReport {
     counts: { passed: 1, failed: 1, warned: 1, errored: 1, skipped: 1 },
     requests: 6,
     createdPets: { count: 0, namedWith: 'pc-20261121T220000-abcd' },
-    checks,
-    warnings: [{ check: 'contract.warns', assertion: 'headers', step: 0, message: `Cache-Control missing ${HOSTILE}` }],
+    cases,
+    warnings: [{ case: 'contract.warns', check: 'expect.headers', step: 0, message: `Cache-Control missing ${HOSTILE}` }],
   };
 }
 

@@ -24,8 +24,8 @@ t.test('a reporter that throws loses nothing of the others', async (t) => {
   const dir = await tempDir();
   const fanOut = new ReporterFanOut([throwing, new JsonReporter(dir), new JunitReporter(dir), new HtmlReporter(dir), new MarkdownReporter(dir, ['report.json'])]);
   const report = hostileReport();
-  await fanOut.onRunStart(report.meta, report.checks);
-  for (const check of report.checks) fanOut.onCheckEnd(check);
+  await fanOut.onRunStart(report.meta, report.cases);
+  for (const result of report.cases) fanOut.onCaseEnd(result);
   await fanOut.onRunEnd(report);
   t.same(fanOut.failures, [{ reporter: 'broken', event: 'onRunStart', message: 'cannot start' }]);
   t.same((await readdir(dir)).sort(), ['junit.xml', 'report.html', 'report.json', 'summary.md']);

@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../src/loader/contract.js';
-import { loadScenarios } from '../src/loader/scenarios.js';
+import { loadCases } from '../src/loader/cases.js';
 import { RunError } from '../src/model/errors.js';
 import { root, tempDir } from './helpers.js';
 
@@ -21,7 +21,7 @@ async function folderWith(files: Record<string, string>): Promise<string> {
 
 async function problemsOf(dir: string): Promise<string[]> {
   try {
-    await loadScenarios([dir], validate, { suites, displayRoot: dir });
+    await loadCases([dir], validate, { suites, displayRoot: dir, reservedIds: new Set(['expect.status']) });
   } catch (error) {
     if (error instanceof RunError) return error.details.length > 0 ? [...error.details] : [error.message];
     throw error;
@@ -40,22 +40,24 @@ checks:
 `;
 
 t.test('the shipped scenarios load', async (t) => {
-  const checks = await loadScenarios([path.join(root, 'scenarios')], validate, {
+  const checks = await loadCases([path.join(root, 'scenarios')], validate, {
     suites: new Set(['contract', 'auth', 'limits', 'filters', 'lifecycle', 'errors', 'deprecation', 'versioning']),
     displayRoot: root,
+    reservedIds: new Set(),
   });
   t.ok(checks.length > 0);
   for (const op of ['listPets', 'createPet', 'getPet']) t.ok(checks.some((c) => c.operation === op), `${op} is covered`);
-  t.ok(checks.every((c) => /^scenarios\//.test(c.source.file) && c.source.line > 0), 'every check knows its file and line');
+  t.ok(checks.every((c) => /^scenarios\//.test(c.source?.file ?? '') && (c.source?.line ?? 0) > 0), 'every case knows its file and line');
 });
 
 t.test('a valid file loads into checks with defaults from the file', async (t) => {
   const dir = await folderWith({ 'a.yaml': valid });
-  const [check] = await loadScenarios([dir], validate, { suites, displayRoot: dir });
+  const [check] = await loadCases([dir], validate, { suites, displayRoot: dir, reservedIds: new Set(['expect.status']) });
   t.equal(check?.operation, 'listPets');
   t.equal(check?.suite, 'contract');
   t.equal(check?.writes, false);
   t.same(check?.source, { file: 'a.yaml', line: 4, column: 5 });
+  t.same(check?.steps[0]?.sources?.['expect.status'], { file: 'a.yaml', line: 8, column: 15 }, 'each expectation knows its own line, so a failure points at it');
 });
 
 t.test('every problem of every file is reported at once with file:line:col', async (t) => {
@@ -77,11 +79,14 @@ t.test('every problem of every file is reported at once with file:line:col', asy
   t.match(problems[5], /^f-method\.yaml:7:\d+: .*must be equal to one of the allowed values/);
 });
 
-t.test('duplicate check ids are refused, naming the first', async (t) => {
+t.test('duplicate case ids are refused, naming the first; so is the id of a registered check', async (t) => {
   const dir = await folderWith({ 'a.yaml': valid, 'b.yaml': valid });
   const problems = await problemsOf(dir);
   t.equal(problems.length, 1);
-  t.match(problems[0], /^b\.yaml:4:5: duplicate check id 'listPets\.example' \(first declared at a\.yaml:4\)/);
+  t.match(problems[0], /^b\.yaml:4:5: duplicate case id 'listPets\.example' \(first declared at a\.yaml:4\)/);
+  const taken = await problemsOf(await folderWith({ 'a.yaml': valid.replace('listPets.example', 'expect.status') }));
+  t.equal(taken.length, 1);
+  t.match(taken[0], /^a\.yaml:4:9: 'expect\.status' is already the id of a registered check/);
 });
 
 t.test('an Authorization header in a scenario is refused: credentials come from auth variants', async (t) => {

@@ -111,7 +111,7 @@ function fileCases(source: YamlSource, options: ScenarioLoadOptions, problems: F
     const steps = toSteps(raw);
     checkVariables(steps, problemAt, hasSteps);
     steps.forEach((step, stepIndex) => {
-      step.sources = expectationSources(step, (p) => ({ file: display, ...source.locate(['checks', index, ...(hasSteps ? ['steps', stepIndex] : []), ...p]) }));
+      step.sources = expectationSources(step, (p) => ({ file: display, ...source.locate(['checks', index, ...(hasSteps ? ['steps', stepIndex] : []), ...p], true) }));
     });
     const where = source.locate(['checks', index]);
     const spec: CaseSpec = {

@@ -4,7 +4,7 @@ import type { RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { casesWith, countdownSentence, oneLine, reasonLine, verdictLine } from './report-view.js';
 
-/** How many failing checks the summary lists before it points to the full reports. */
+/** How many failing cases the summary lists before it points to the full reports. */
 const MAX_LISTED = 50;
 
 const ICONS: Record<RunReport['verdict'], string> = { passed: '✅', failed: '❌', incomplete: '⚠️' };
@@ -38,12 +38,12 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
     '| ---: | ---: | ---: | ---: | ---: |',
     `| ${counts.passed} | ${counts.failed} | ${counts.warned} | ${counts.errored} | ${counts.skipped} |`,
   ];
-  for (const [outcome, title] of [['failed', 'Failing checks'], ['errored', 'Checks that could not be tested'], ['warned', 'Warnings']] as const) {
-    const checks = casesWith(report, outcome);
-    if (checks.length === 0) continue;
-    lines.push('', `### ${title} (${checks.length})`, '', '| result | reason |', '| --- | --- |');
-    for (const result of checks.slice(0, MAX_LISTED)) lines.push(`| ${code(result.id)} | ${escapeMarkdown(reasonLine(result))} |`);
-    if (checks.length > MAX_LISTED) lines.push(`| … | ${checks.length - MAX_LISTED} more in the full report |`);
+  for (const [outcome, title] of [['failed', 'Failing cases'], ['errored', 'Cases that could not be tested'], ['warned', 'Warnings']] as const) {
+    const cases = casesWith(report, outcome);
+    if (cases.length === 0) continue;
+    lines.push('', `### ${title} (${cases.length})`, '', '| case | reason |', '| --- | --- |');
+    for (const result of cases.slice(0, MAX_LISTED)) lines.push(`| ${code(result.id)} | ${escapeMarkdown(reasonLine(result))} |`);
+    if (cases.length > MAX_LISTED) lines.push(`| … | ${cases.length - MAX_LISTED} more in the full report |`);
   }
   const countdowns = report.meta.deprecations.map((c) => `⏳ ${escapeMarkdown(countdownSentence(c))}`);
   if (countdowns.length > 0) lines.push('', ...countdowns);
