@@ -17,10 +17,10 @@ t.test('with no base URL the embedded server is tested: exit 0, summary, report.
   t.match(result.stdout, /embedded reference server/);
   t.match(result.stdout, /\d+ passed, 0 failed/);
   t.match(result.stdout, /verdict: PASSED/);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { verdict: string; counts: { passed: number; skipped: number }; checks: unknown[] };
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { verdict: string; counts: { passed: number; skipped: number }; cases: unknown[] };
   t.equal(report.verdict, 'passed');
-  t.ok(report.checks.length >= 7);
-  t.equal(report.counts.passed + report.counts.skipped, report.checks.length, 'nothing failed, warned or errored');
+  t.ok(report.cases.length >= 7);
+  t.equal(report.counts.passed + report.counts.skipped, report.cases.length, 'nothing failed, warned or errored');
 });
 
 t.test('against a separately started server: exit 0 with the right key, and the key appears nowhere', async (t) => {
@@ -53,9 +53,9 @@ t.test('a server that answers without a key fails the run: exit 1, naming the au
   t.equal(result.code, 1);
   t.match(result.stdout, /FAIL\s+auth\.listPets\.missing/);
   t.match(result.stdout, /verdict: FAILED/);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { verdict: string; checks: Array<{ id: string; outcome: string }> };
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { verdict: string; cases: Array<{ id: string; outcome: string }> };
   t.equal(report.verdict, 'failed');
-  const failed = report.checks.filter((c) => c.outcome === 'failed').map((c) => c.id);
+  const failed = report.cases.filter((c) => c.outcome === 'failed').map((c) => c.id);
   for (const op of ['listPets', 'createPet', 'getPet']) t.ok(failed.includes(`auth.${op}.missing`), `auth.${op}.missing failed`);
   t.ok(failed.every((id) => id.startsWith('auth.')), 'only auth checks failed');
 });
@@ -111,7 +111,7 @@ t.test('--read-only sends no write and says so', async (t) => {
   t.equal(result.code, 0, result.stderr);
   t.ok(methods.length > 10, 'requests were made');
   t.same([...new Set(methods)], ['GET'], 'only GET was sent');
-  t.match(result.stdout, /read-only: nothing was written; \d+ checks that write were skipped/);
+  t.match(result.stdout, /read-only: nothing was written; \d+ cases that write were skipped/);
 });
 
 t.test('--strict turns warnings into a failure', async (t) => {
@@ -130,9 +130,9 @@ t.test('--now moves the suite clock past the removal of getPet, for the embedded
   const result = await runCli(['--now', '2030-12-06', '--report-dir', reports]);
   t.equal(result.code, 0, result.stdout);
   t.match(result.stdout, /getPet was removed on 2030-12-05/);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { checks: Array<{ id: string; outcome: string }> };
-  t.equal(report.checks.find((c) => c.id === 'deprecation.getPet.removed')?.outcome, 'passed');
-  t.equal(report.checks.find((c) => c.id === 'deprecation.getPet.available')?.outcome, 'skipped');
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { cases: Array<{ id: string; outcome: string }> };
+  t.equal(report.cases.find((c) => c.id === 'deprecation.getPet.removed')?.outcome, 'passed');
+  t.equal(report.cases.find((c) => c.id === 'deprecation.getPet.available')?.outcome, 'skipped');
 });
 
 t.test('a listing that shows a write late passes, and the report says a retry was needed', async (t) => {
@@ -143,9 +143,9 @@ t.test('a listing that shows a write late passes, and the report says a retry wa
   const reports = await tempDir();
   const result = await runCli(['--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY });
   t.equal(result.code, 0, result.stdout);
-  t.match(result.stdout, /read-after-write: \d+ checks needed retries/);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { checks: Array<{ retries: number }> };
-  t.ok(report.checks.some((c) => c.retries > 0));
+  t.match(result.stdout, /read-after-write: \d+ cases needed retries/);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { cases: Array<{ retries: number }> };
+  t.ok(report.cases.some((c) => c.retries > 0));
 });
 
 t.test('a server whose certificate cannot be verified stops the run with one line; --ca-file trusts it', async (t) => {
@@ -181,11 +181,11 @@ t.test('Ctrl-C during the checks: exit 130, and the reports say what ran', async
   const reports = await tempDir();
   const { code, stdout } = await interruptCli(['--base-url', server.baseUrl, '--report-dir', reports, '--reporter', 'json,console'], { PETSTORE_API_KEY: KEY }, () => served > 6);
   t.equal(code, 130);
-  t.match(stdout, /interrupted: the checks not yet started were skipped/);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { interrupted?: boolean; checks: Array<{ outcome: string; reason?: string }> };
+  t.match(stdout, /interrupted: \d+ cases? not run/);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { interrupted?: boolean; cases: Array<{ outcome: string; reason?: string }> };
   t.equal(report.interrupted, true);
-  t.ok(report.checks.some((c) => c.reason === 'interrupted before it ran'), 'unstarted checks are skipped as interrupted');
-  t.ok(report.checks.some((c) => c.outcome === 'passed'), 'the checks that ran are kept');
+  t.ok(report.cases.some((c) => c.reason === 'interrupted before it ran'), 'unstarted checks are skipped as interrupted');
+  t.ok(report.cases.some((c) => c.outcome === 'passed'), 'the checks that ran are kept');
   t.same(await reportSchemaProblems(report), [], 'the report is valid');
 });
 
@@ -195,8 +195,8 @@ t.test('an empty store cannot show getPet: the deprecation checks are skipped, n
   const reports = await tempDir();
   const result = await runCli(['--base-url', server.baseUrl, '--suite', 'deprecation', '--read-only', '--report-dir', reports, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
   t.equal(result.code, 0, result.stdout);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { checks: Array<{ id: string; outcome: string; reason?: string }> };
-  const available = report.checks.find((c) => c.id === 'deprecation.getPet.available');
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { cases: Array<{ id: string; outcome: string; reason?: string }> };
+  const available = report.cases.find((c) => c.id === 'deprecation.getPet.available');
   t.equal(available?.outcome, 'skipped');
   t.match(available?.reason, /precondition of step 1 not met: expected at least 1 items, got 0/);
 });

@@ -6,8 +6,8 @@ t.test('verdict, counts, failing checks with one-line reasons, links to the othe
   const md = renderMarkdown(hostileReport(), ['report.json', 'junit.xml', 'report.html']);
   t.match(md, /^## ❌ FAILED: 1 of 5 cases failed · Pet Store conformance\n/);
   t.match(md, '| passed | failed | warned | errored | skipped |\n| ---: | ---: | ---: | ---: | ---: |\n| 1 | 1 | 1 | 1 | 1 |');
-  t.match(md, /### Failing cases \(1\)\n\n\| check \| reason \|\n\| --- \| --- \|\n\| `contract\.fails` \| status: &lt;script&gt;/);
-  t.match(md, /### Checks that could not be tested \(1\)[\s\S]*`contract\.errors` \| step 1: connect ECONNREFUSED/);
+  t.match(md, /### Failing cases \(1\)\n\n\| case \| reason \|\n\| --- \| --- \|\n\| `contract\.fails` \| status: &lt;script&gt;/);
+  t.match(md, /### Cases that could not be tested \(1\)[\s\S]*`contract\.errors` \| step 1: connect ECONNREFUSED/);
   t.match(md, /### Warnings \(1\)/);
   t.match(md, "getPet is removed in 1475 days (2030-12-05, by the suite's clock)");
   t.match(md, 'Reports: [report.json](report.json) · [junit.xml](junit.xml) · [report.html](report.html)');

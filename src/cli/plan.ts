@@ -130,9 +130,10 @@ type LoadFlagSet = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-pr
 
 async function loadPlan(profile: LoadProfile, flags: LoadFlagSet, reportDir: string): Promise<LoadPlan> {
   const plan: LoadPlan = { profile, allowProductionLoad: flags['allow-production-load'] === true };
+  const tolerance = shareFlag('baseline-tolerance', flags['baseline-tolerance'], profile.baselineTolerance);
   if (flags.baseline !== undefined) {
     refuseOverwrite(reportDir, [['--baseline', flags.baseline]]);
-    plan.baseline = { file: flags.baseline, metrics: await readBaseline(flags.baseline), tolerance: shareFlag('baseline-tolerance', flags['baseline-tolerance'], profile.baselineTolerance) };
+    plan.baseline = { file: flags.baseline, metrics: await readBaseline(flags.baseline), tolerance };
   }
   return plan;
 }
