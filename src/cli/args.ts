@@ -161,7 +161,7 @@ Usage:
                             scenarios/load: smoke, nightly, stress; or a file)
   petstore-conformance merge REPORT... [options] merge the load reports of several machines
                             and judge them by the same thresholds
-  petstore-conformance catalogue           print the catalogue of checks (Markdown)
+  petstore-conformance catalogue           print the catalogue of checks and cases (Markdown)
   petstore-conformance --help | --version
 
 Run options:
@@ -180,7 +180,7 @@ Run options:
   --read-only               send nothing that writes (for production)
   --strict                  warnings fail the run
   --category-id N           a category that exists on the server (or PETSTORE_CATEGORY_ID; default: 1)
-  --concurrency N           checks run at once (default: 4)
+  --concurrency N           cases run at once (default: 4)
   --consistency-window MS   how long a read retries to see a write (default: 2000)
   --timeout MS              deadline of one whole request (default: 15000)
   --max-response-bytes N    response size cap (default: 4194304)
