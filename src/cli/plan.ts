@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { knownIds, loadCaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
-import { checkDisabledIds, loadConfig, productionMark, type SuiteConfig } from '../loader/config.js';
+import { checkDisabledIds, loadConfig, productionMark, refuseProductionLoad, type SuiteConfig } from '../loader/config.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
 import { packagePath } from '../loader/package-paths.js';
@@ -92,9 +92,8 @@ function productionOf(baseUrl: string | undefined, config: SuiteConfig | undefin
 }
 
 /** Refuses load against a base URL the configuration marks as production, unless allowed. */
-function refuseProductionLoad(baseUrl: string | undefined, config: SuiteConfig | undefined, allowed: boolean): void {
-  const mark = productionOf(baseUrl, config);
-  if (mark !== undefined && !allowed) throw new RunError('ERR_CONFIG', `${baseUrl ?? ''} is marked production in ${config?.file ?? ''} (${mark}); refusing to load it without --allow-production-load`);
+function refuseConfiguredProduction(baseUrl: string | undefined, config: SuiteConfig | undefined, allowed: boolean): void {
+  if (baseUrl !== undefined && config !== undefined) refuseProductionLoad(baseUrl, config.production, config.file, allowed);
 }
 
 async function resolveTarget(flags: { 'base-url'?: string; 'api-key-file'?: string; 'ca-file'?: string }): Promise<Target> {
@@ -150,7 +149,7 @@ export interface PlannedRun {
 export async function planRun(parsed: RunFlags): Promise<PlannedRun> {
   const { flags, config } = await withConfig(parsed, 'run');
   const target = await resolveTarget(flags);
-  if (flags.load !== undefined) refuseProductionLoad(target.baseUrl, config, flags['allow-production-load'] === true);
+  if (flags.load !== undefined) refuseConfiguredProduction(target.baseUrl, config, flags['allow-production-load'] === true);
   const production = productionOf(target.baseUrl, config);
   // A production service is never written to, whatever the flags say: the configuration marked it.
   const readOnly = flags['read-only'] === true || production !== undefined;
@@ -163,15 +162,12 @@ export async function planRun(parsed: RunFlags): Promise<PlannedRun> {
   const consistencyWindowMs = intFlag('consistency-window', flags['consistency-window'], 2_000, 0, 120_000);
   const categoryId = parseCategoryId(flags['category-id'] ?? (process.env['PETSTORE_CATEGORY_ID'] || undefined));
   const plan: RunPlan = {
-    contract: inputs.contract,
-    target,
+    ...basePlan(inputs.contract, target, config),
     conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId },
     now: dateFlag(flags.now),
     strict: flags.strict === true,
     requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
     maxResponseBytes: intFlag('max-response-bytes', flags['max-response-bytes'], DEFAULT_HTTP_OPTIONS.maxResponseBytes, 1024, 1024 ** 3),
-    excerptBytes: 2048,
-    disabled: (config?.disable ?? []).map(({ id, reason }) => ({ id, reason })),
     recordedOptions: { readOnly, strict: flags.strict === true, concurrency, consistencyWindowMs, categoryId: String(categoryId), reportDir, ...(profile === undefined ? {} : { profile: profile.name }) },
   };
   if (profile !== undefined) plan.load = await loadPlan(profile, flags, reportDir);
@@ -187,7 +183,7 @@ export async function planLoad(positionals: readonly string[], parsed: LoadFlags
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const load = await loadPlan(profile, flags, reportDir);
   const target = await resolveTarget(flags);
-  refuseProductionLoad(target.baseUrl, config, flags['allow-production-load'] === true);
+  refuseConfiguredProduction(target.baseUrl, config, flags['allow-production-load'] === true);
   if (config !== undefined) checkDisabledIds(config, knownIds([]).add(`load.${profile.name}`));
   return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: { profile: profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }) } }, reportDir };
 }

@@ -3,7 +3,7 @@ import { breachedMetrics, compareWithBaseline } from '../checks/load-checks.js';
 import { HttpClient, type HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
 import { makeRedactor } from '../http/credentials.js';
-import { productionMark } from '../loader/config.js';
+import { refuseProductionLoad } from '../loader/config.js';
 import type { Baseline } from '../model/check.js';
 import type { Contract } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
@@ -27,10 +27,7 @@ export interface LoadRunOptions {
 
 /** Refuses load against a base URL the profile marks as production, unless explicitly allowed. */
 export function refuseProduction(profile: LoadProfile, baseUrl: string, allowed: boolean): void {
-  const mark = productionMark(baseUrl, profile.production);
-  if (mark !== undefined && !allowed) {
-    throw new RunError('ERR_CONFIG', `${baseUrl} is marked production in ${profile.file} (${mark}); refusing to load it without --allow-production-load`);
-  }
+  refuseProductionLoad(baseUrl, profile.production, profile.file, allowed);
 }
 
 function requestsOf(run: RawLoadRun): number {

@@ -1,6 +1,7 @@
 /** The configuration file (--config FILE or PETSTORE_CONFIG): a team's defaults, validated like every input file. */
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
+import { RunError } from '../model/errors.js';
 import type { SourceLocation } from '../model/results.js';
 import { displayName } from './cases.js';
 import { problemsError, validateYamlFile } from './yaml-file.js';
@@ -60,4 +61,10 @@ export function checkDisabledIds(config: SuiteConfig, knownIds: ReadonlySet<stri
     .filter((entry) => !knownIds.has(entry.id))
     .map((entry) => ({ ...entry.source, message: `disable: no check or case has the id '${entry.id}' (petstore-conformance catalogue lists them)` }));
   if (problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
+}
+
+/** Refuses load against a base URL that a production list (of a configuration file or a profile, `where`) names, unless allowed. */
+export function refuseProductionLoad(baseUrl: string, production: readonly string[], where: string, allowed: boolean): void {
+  const mark = productionMark(baseUrl, production);
+  if (mark !== undefined && !allowed) throw new RunError('ERR_CONFIG', `${baseUrl} is marked production in ${where} (${mark}); refusing to load it without --allow-production-load`);
 }
