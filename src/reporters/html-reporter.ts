@@ -80,7 +80,7 @@ function reasonsHtml(result: CaseResult): string {
   return `<ul class="reasons">${items.join('')}</ul>`;
 }
 
-function checkCard(result: CaseResult): string {
+function caseCard(result: CaseResult): string {
   const deciding = decidingExchange(result);
   const reproduce = deciding?.reproduce === undefined ? '' : `<h4>Reproduce with</h4><pre class="repro">${escapeHtml(deciding.reproduce)}</pre>`;
   const evidence = result.exchanges.map((e) => exchangeHtml(e, result.exchanges.length, e === deciding)).join('');
@@ -97,8 +97,8 @@ function checkCard(result: CaseResult): string {
   ].join('\n');
 }
 
-function checkTable(checks: readonly CaseResult[], withReason: boolean): string {
-  const rows = checks.map((c) => {
+function caseTable(cases: readonly CaseResult[], withReason: boolean): string {
+  const rows = cases.map((c) => {
     const reason = withReason ? `<td>${escapeHtml(reasonLine(c))}</td>` : '';
     return `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td>${escapeHtml(c.suite)}</td>${reason}<td class="num">${seconds(c.durationMs)} s</td></tr>`;
   });
@@ -141,10 +141,10 @@ export function renderHtml(report: RunReport): string {
   const counts = order.map((o) => `<a class="c-${o}" href="#${o}"><b>${report.counts[o]}</b>${o}</a>`).join('');
   const countdowns = report.meta.deprecations.map((c) => `<p class="countdown"><b>Deprecation</b> ${escapeHtml(countdownSentence(c))}</p>`);
   const section = (outcome: Outcome): string => {
-    const checks = casesWith(report, outcome);
-    if (checks.length === 0) return '';
-    const body = outcome === 'passed' ? checkTable(checks, false) : outcome === 'skipped' ? checkTable(checks, true) : checks.map(checkCard).join('\n');
-    return `<section id="${outcome}"><h2>${SECTION_TITLES[outcome]} (${checks.length})</h2>${body}</section>`;
+    const cases = casesWith(report, outcome);
+    if (cases.length === 0) return '';
+    const body = outcome === 'passed' ? caseTable(cases, false) : outcome === 'skipped' ? caseTable(cases, true) : cases.map(caseCard).join('\n');
+    return `<section id="${outcome}"><h2>${SECTION_TITLES[outcome]} (${cases.length})</h2>${body}</section>`;
   };
   // Load results belong with the problems, before the long list of passes.
   const sections = [section('failed'), section('errored'), section('warned'), loadSection(report), section('passed'), section('skipped')];
