@@ -3,8 +3,10 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../src/loader/contract.js';
 import { loadProfile, resolveProfilePath } from '../src/loader/load-profiles.js';
+import { readBaseline } from '../src/loader/report-files.js';
 import { RunError } from '../src/model/errors.js';
 import { root, tempDir } from './helpers.js';
+import { metricsOf } from './load-fixtures.js';
 
 const validateProfile = (await loadContract(path.join(root, 'schemas'))).fileValidator('load-profile.schema.json');
 
@@ -48,4 +50,14 @@ t.test('a production entry that is no URL is a located problem, not a crash', as
   const problems = await profileProblems('prod.yaml', 'title: p\nduration: 1\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nproduction: ["https://"]\n');
   t.ok(problems !== undefined, 'refused with a RunError');
   t.match(problems, /prod\.yaml:6:\d+: production entry 'https:\/\/' is not a URL/);
+});
+
+t.test('a baseline file that is not a load report is a usage error', async (t) => {
+  const dir = await tempDir();
+  const base = metricsOf();
+  await writeFile(path.join(dir, 'x.json'), '{"cases": []}');
+  await t.rejects(readBaseline(path.join(dir, 'x.json')), RunError);
+  await t.rejects(readBaseline(path.join(dir, 'missing.json')), /cannot read \(ENOENT\)/);
+  await writeFile(path.join(dir, 'ok.json'), JSON.stringify({ load: { metrics: base } }));
+  t.same(await readBaseline(path.join(dir, 'ok.json')), base);
 });

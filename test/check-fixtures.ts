@@ -1,0 +1,48 @@
+/** Crafted exchanges for the unit tests of checks: a response as a check sees it, built in one line. */
+import path from 'node:path';
+import { loadContract } from '../src/loader/contract.js';
+import type { Contract } from '../src/model/contract.js';
+import type { Exchange } from '../src/model/exchange.js';
+import { parseExactJson } from '../src/model/json.js';
+import type { OperationName } from '../src/model/scenario.js';
+import { root } from './helpers.js';
+
+/** The package's contract. */
+export const contract: Contract = await loadContract(path.join(root, 'schemas'));
+
+/** What a crafted exchange may set; everything else is a plain 200 to GET /pets. */
+export interface ExchangeSpec {
+  status?: number;
+  headers?: Record<string, string>;
+  /** The raw body text; JSON is parsed exactly, as the client does. */
+  body?: string;
+  /** The request target relative to the base URL, with its query. */
+  target?: string;
+  method?: string;
+  operation?: OperationName;
+  truncated?: boolean;
+}
+
+/** An exchange as the HTTP client would return it. */
+export function exchange(spec: ExchangeSpec = {}): Exchange {
+  const target = spec.target ?? '/pets';
+  const bodyText = spec.body ?? '';
+  const response: Exchange['response'] = { status: spec.status ?? 200, headers: spec.headers ?? { 'content-type': 'application/json' }, bodyText, bytes: Buffer.byteLength(bodyText), truncated: spec.truncated ?? false };
+  if (bodyText.trim() !== '' && spec.truncated !== true) {
+    try {
+      response.json = parseExactJson(bodyText);
+    } catch (error) {
+      response.jsonError = (error as Error).message;
+    }
+  }
+  return {
+    request: { method: spec.method ?? 'GET', url: `http://127.0.0.1:9/v1${target}`, target, headers: {}, auth: 'valid', operation: spec.operation ?? 'listPets' },
+    response,
+    durationMs: 1,
+  };
+}
+
+/** A JSON array of `n` pets of a status, as text. */
+export function pets(n: number, status = 'available'): string {
+  return JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: 1, status })));
+}
