@@ -12,7 +12,7 @@ interface Row {
   declared?: Expectations;
   applies: boolean;
   outcome?: Judgement['outcome'];
-  failure?: Partial<Omit<Failure, 'message'>> & { message?: RegExp };
+  failure?: { [K in keyof Omit<Failure, 'message'>]?: string | RegExp } & { message?: RegExp };
 }
 
 function table(id: string, rows: Row[]): void {

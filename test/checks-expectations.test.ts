@@ -11,7 +11,7 @@ interface Row {
   expected: unknown;
   outcome: Judgement['outcome'];
   /** Fields the first failure must have (message as a pattern). */
-  failure?: Partial<Omit<Failure, 'message'>> & { message?: RegExp };
+  failure?: { [K in keyof Omit<Failure, 'message'>]?: string | RegExp } & { message?: RegExp };
   failures?: number;
 }
 
