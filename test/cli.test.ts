@@ -6,13 +6,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createPetStore, startReferenceServer, toNodeHandler, type PetRequest } from '../src/server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../src/server/variants.js';
-import { interruptCli, reportSchemaProblems, runCli, tempDir } from './helpers.js';
+import { interruptCli, reportSchemaProblems, runCli, runRealCli, tempDir } from './helpers.js';
 
 const KEY = 'cli-secret-key-4f9a2b';
 
 t.test('with no base URL the embedded server is tested: exit 0, summary, report.json', async (t) => {
   const reports = await tempDir();
-  const result = await runCli(['--report-dir', reports]);
+  // The real process, once: what npm start does.
+  const result = await runRealCli(['--report-dir', reports]);
   t.equal(result.code, 0, result.stderr);
   t.match(result.stdout, /embedded reference server/);
   t.match(result.stdout, /\d+ passed, 0 failed/);

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
+import { PassThrough } from 'node:stream';
+import { cli as command } from '../src/cli/command.js';
 import { createAjv, formatAjvErrors } from '../src/loader/ajv.js';
 
 /** The project root. */
@@ -40,8 +42,27 @@ async function checkWrittenReport(args: readonly string[], since: number): Promi
   if (problems.length > 0) throw new Error(`${file} does not match schemas/report.schema.json:\n${problems.join('\n')}`);
 }
 
-/** Runs the built CLI with a clean environment (plus `env`), bounded in time; a report.json it writes is validated against its schema. */
-export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<CliResult> {
+/**
+ * Runs the CLI's command in this process (no start-up cost) with a clean environment (plus `env`), as the
+ * real CLI would: same streams, exit code and files; a report.json it writes is validated against its schema.
+ */
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const since = Date.now() - 1_000;
+  let stdout = '';
+  let stderr = '';
+  const sink = (append: (text: string) => void): PassThrough => {
+    const stream = new PassThrough();
+    stream.on('data', (d: Buffer) => append(d.toString()));
+    return stream;
+  };
+  const code = await command(args, { stdout: sink((x) => (stdout += x)), stderr: sink((x) => (stderr += x)), env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env }, signal: new AbortController().signal });
+  await new Promise((resolve) => setImmediate(resolve));
+  await checkWrittenReport(args, since);
+  return { code, stdout, stderr };
+}
+
+/** Runs the built CLI as its own process, bounded in time: for what only a real process shows (start-up, exit, signals). */
+export async function runRealCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<CliResult> {
   const since = Date.now() - 1_000;
   const result = await spawnCli(args, env, timeoutMs);
   await checkWrittenReport(args, since);

@@ -8,7 +8,7 @@ import type { LoadReport } from '../src/model/load.js';
 import type { RunReport } from '../src/model/results.js';
 import { withLoadFaults, type LoadFault } from '../src/server/load-faults.js';
 import { createPetStore, startReferenceServer, toNodeHandler } from '../src/server/reference-server.js';
-import { interruptCli, root, runCli, tempDir } from './helpers.js';
+import { interruptCli, root, runCli, runRealCli, tempDir } from './helpers.js';
 
 const KEY = 'load-secret-key-7c1d9e';
 
@@ -241,7 +241,8 @@ t.test('Ctrl-C stops a load cleanly: exit 130 and a report of what was measured'
 
 t.test('run --load adds the profile to the conformance run against the embedded server: one report, exit 0', async (t) => {
   const reports = await tempDir();
-  const result = await runCli(['run', '--load', await writeProfile(profileText()), '--report-dir', reports]);
+  // The real process, once: run and load in one report, as npm start does.
+  const result = await runRealCli(['run', '--load', await writeProfile(profileText()), '--report-dir', reports]);
   t.equal(result.code, 0, result.stderr);
   const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport & { load: LoadReport };
   t.ok(report.cases.some((c) => c.id === 'auth.listPets.missing'), 'the conformance cases are there');

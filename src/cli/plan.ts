@@ -27,20 +27,20 @@ async function readSecretFile(file: string, what: string): Promise<string> {
   }
 }
 
-async function resolveApiKey(flags: { 'api-key-file'?: string }, embedded: boolean): Promise<string> {
+async function resolveApiKey(flags: { 'api-key-file'?: string }, embedded: boolean, env: Env): Promise<string> {
   if (flags['api-key-file'] !== undefined) {
     const key = await readSecretFile(flags['api-key-file'], '--api-key-file');
     if (key === '') throw new RunError('ERR_CONFIG', `--api-key-file ${flags['api-key-file']}: the file is empty`);
     return key;
   }
-  const fromEnv = process.env['PETSTORE_API_KEY'];
+  const fromEnv = env['PETSTORE_API_KEY'];
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
   if (embedded) return `embedded-${randomBytes(18).toString('base64url')}`;
   throw new RunError('ERR_CONFIG', 'no API key: set PETSTORE_API_KEY or pass --api-key-file FILE');
 }
 
-function resolveBaseUrl(flags: { 'base-url'?: string }): string | undefined {
-  const raw = flags['base-url'] ?? (process.env['PETSTORE_BASE_URL'] || undefined);
+function resolveBaseUrl(flags: { 'base-url'?: string }, env: Env): string | undefined {
+  const raw = flags['base-url'] ?? (env['PETSTORE_BASE_URL'] || undefined);
   if (raw === undefined) return undefined;
   let url: URL;
   try {
@@ -62,15 +62,15 @@ function parseCategoryId(value: string | undefined): JsonValue {
 }
 
 /** Flags, with those left unset filled from the configuration file; flags and environment variables win. */
-async function withConfig<F extends { config?: string }>(flags: F, command: 'run' | 'load'): Promise<{ flags: F; config: SuiteConfig | undefined }> {
-  const file = flags.config ?? (process.env['PETSTORE_CONFIG'] || undefined);
+async function withConfig<F extends { config?: string }>(flags: F, command: 'run' | 'load', env: Env): Promise<{ flags: F; config: SuiteConfig | undefined }> {
+  const file = flags.config ?? (env['PETSTORE_CONFIG'] || undefined);
   if (file === undefined) return { flags, config: undefined };
   const config = await loadConfig(path.resolve(file), (await packageContract()).fileValidator('config.schema.json'), process.cwd());
-  const env = (name: string): boolean => (process.env[name] ?? '') !== '';
+  const set = (name: string): boolean => (env[name] ?? '') !== '';
   const defaults: Record<string, string | boolean | string[] | undefined> = {
-    'base-url': env('PETSTORE_BASE_URL') ? undefined : config.baseUrl,
-    'api-key-file': env('PETSTORE_API_KEY') ? undefined : config.apiKeyFile,
-    'category-id': env('PETSTORE_CATEGORY_ID') ? undefined : config.categoryId,
+    'base-url': set('PETSTORE_BASE_URL') ? undefined : config.baseUrl,
+    'api-key-file': set('PETSTORE_API_KEY') ? undefined : config.apiKeyFile,
+    'category-id': set('PETSTORE_CATEGORY_ID') ? undefined : config.categoryId,
     'ca-file': config.caFile,
     suite: config.suites,
     reporter: config.reporters,
@@ -96,10 +96,10 @@ function refuseConfiguredProduction(baseUrl: string | undefined, config: SuiteCo
   if (baseUrl !== undefined && config !== undefined) refuseProductionLoad(baseUrl, config.production, config.file, allowed);
 }
 
-async function resolveTarget(flags: { 'base-url'?: string; 'api-key-file'?: string; 'ca-file'?: string }): Promise<Target> {
-  const baseUrl = resolveBaseUrl(flags);
+async function resolveTarget(flags: { 'base-url'?: string; 'api-key-file'?: string; 'ca-file'?: string }, env: Env): Promise<Target> {
+  const baseUrl = resolveBaseUrl(flags, env);
   const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file');
-  const apiKey = await resolveApiKey(flags, baseUrl === undefined);
+  const apiKey = await resolveApiKey(flags, baseUrl === undefined, env);
   return { apiKey, ...(baseUrl === undefined ? {} : { baseUrl }), ...(ca === undefined ? {} : { ca }) };
 }
 
@@ -125,6 +125,9 @@ async function readProfile(argument: string): Promise<LoadProfile> {
   return loadProfile(file, (await packageContract()).fileValidator('load-profile.schema.json'), packagePath());
 }
 
+/** The environment variables a run reads (PETSTORE_*, NO_COLOR). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
 type LoadFlagSet = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-production-load'>;
 
 async function loadPlan(profile: LoadProfile, flags: LoadFlagSet, reportDir: string): Promise<LoadPlan> {
@@ -146,9 +149,9 @@ export interface PlannedRun {
 }
 
 /** `run [--load PROFILE]`: the conformance cases, and a load profile when asked. */
-export async function planRun(parsed: RunFlags): Promise<PlannedRun> {
-  const { flags, config } = await withConfig(parsed, 'run');
-  const target = await resolveTarget(flags);
+export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
+  const { flags, config } = await withConfig(parsed, 'run', env);
+  const target = await resolveTarget(flags, env);
   if (flags.load !== undefined) refuseConfiguredProduction(target.baseUrl, config, flags['allow-production-load'] === true);
   const production = productionOf(target.baseUrl, config);
   // A production service is never written to, whatever the flags say: the configuration marked it.
@@ -160,7 +163,7 @@ export async function planRun(parsed: RunFlags): Promise<PlannedRun> {
   if (config !== undefined) checkDisabledIds(config, new Set([...knownIds(inputs.cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
   const concurrency = intFlag('concurrency', flags.concurrency, 4, 1, 64);
   const consistencyWindowMs = intFlag('consistency-window', flags['consistency-window'], 2_000, 0, 120_000);
-  const categoryId = parseCategoryId(flags['category-id'] ?? (process.env['PETSTORE_CATEGORY_ID'] || undefined));
+  const categoryId = parseCategoryId(flags['category-id'] ?? (env['PETSTORE_CATEGORY_ID'] || undefined));
   const plan: RunPlan = {
     ...basePlan(inputs.contract, target, config),
     conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId },
@@ -176,13 +179,13 @@ export async function planRun(parsed: RunFlags): Promise<PlannedRun> {
 }
 
 /** `load PROFILE`: the profile alone against the service (or the embedded reference server). */
-export async function planLoad(positionals: readonly string[], parsed: LoadFlags): Promise<PlannedRun> {
+export async function planLoad(positionals: readonly string[], parsed: LoadFlags, env: Env): Promise<PlannedRun> {
   if (positionals.length !== 1) throw new RunError('ERR_USAGE', `'load' takes one profile (a name in scenarios/load or a file), got ${positionals.length}`);
   const profile = await readProfile(positionals[0] as string);
-  const { flags, config } = await withConfig(parsed, 'load');
+  const { flags, config } = await withConfig(parsed, 'load', env);
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const load = await loadPlan(profile, flags, reportDir);
-  const target = await resolveTarget(flags);
+  const target = await resolveTarget(flags, env);
   refuseConfiguredProduction(target.baseUrl, config, flags['allow-production-load'] === true);
   if (config !== undefined) checkDisabledIds(config, knownIds([]).add(`load.${profile.name}`));
   return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: { profile: profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }) } }, reportDir };
@@ -214,6 +217,6 @@ function basePlan(contract: LoadedContract, target: Target, config: SuiteConfig 
 }
 
 /** Colour only on a terminal, and never with --no-color or NO_COLOR. */
-export function useColor(flags: { 'no-color'?: boolean }): boolean {
-  return flags['no-color'] !== true && process.env['NO_COLOR'] === undefined && process.stdout.isTTY === true;
+export function useColor(flags: { 'no-color'?: boolean }, env: Env, stdout: { isTTY?: boolean }): boolean {
+  return flags['no-color'] !== true && env['NO_COLOR'] === undefined && stdout.isTTY === true;
 }

@@ -1,0 +1,146 @@
+/** The petstore-conformance command as a function: argv and config → plan → run → exit code, with its streams and environment given. */
+import type { Writable } from 'node:stream';
+import { executePlan } from '../engine/run.js';
+import { loadCaseInputs } from '../engine/plan.js';
+import { packageVersion } from '../loader/package-paths.js';
+import { RunError } from '../model/errors.js';
+import type { RunReport } from '../model/results.js';
+import { renderCatalogue } from '../reporters/catalogue.js';
+import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
+import { ReporterFanOut } from '../reporters/reporter.js';
+import { createReporters, parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
+import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../server/variants.js';
+import { HELP, intFlag, parseLoadFlags, parseRunFlags, parseServeFlags, splitCommand } from './args.js';
+import { packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
+
+/** What a command reads and writes: the process's own streams and environment, or a test's. */
+export interface CliIo {
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable;
+  env: Env;
+  /** Ctrl-C: the run stops starting cases (or stops its load) and still reports. */
+  signal: AbortSignal;
+}
+
+/** Exit codes, as the README documents them. */
+export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: 130 } as const;
+
+const PROGRAM = 'petstore-conformance';
+
+/** Where `serve --big-ids` starts handing out ids: well beyond what a double holds exactly. */
+const BIG_IDS_FROM = 2n ** 60n + 1n;
+
+/** The exit code of a finished run: its verdict, unless it was interrupted or a report it should have written is missing. */
+function exitCodeOf(report: RunReport, reporterFailures: number): number {
+  if (report.interrupted === true) return EXIT.interrupted;
+  const code = { passed: EXIT.passed, failed: EXIT.failed, incomplete: EXIT.cannotRun }[report.verdict];
+  // A run that would pass but lost a report cannot be trusted by a pipeline that reads that report.
+  return code === EXIT.passed && reporterFailures > 0 ? EXIT.cannotRun : code;
+}
+
+/** Runs a plan with the chosen reporters and turns the report into an exit code. */
+async function execute(planned: PlannedRun, reporterNames: readonly ReporterName[], flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
+  const quiet = flags.quiet === true;
+  if (planned.notice !== undefined && !quiet) io.stdout.write(`${planned.notice}\n`);
+  const showsConsole = reporterNames.includes('console');
+  const consoleOptions = { stream: io.stdout, color: useColor(flags, io.env, io.stdout), quiet };
+  const loadConsole = new LoadConsoleReporter({ stream: io.stdout, quiet: quiet || !showsConsole });
+  const fanOut = new ReporterFanOut([...(showsConsole ? [loadConsole] : []), ...createReporters(reporterNames, planned.reportDir, consoleOptions)]);
+  const report = await executePlan(planned.plan, fanOut, io.signal);
+  for (const failure of fanOut.failures) io.stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
+  return exitCodeOf(report, fanOut.failures.length);
+}
+
+async function runCommand(args: string[], io: CliIo): Promise<number> {
+  const flags = parseRunFlags(args);
+  if (flags.help) return printHelp(io);
+  if (flags.version) return printVersion(io);
+  const reporterNames = parseReporterNames(flags.reporter);
+  return execute(await planRun(flags, io.env), reporterNames, flags, io);
+}
+
+async function loadOrMergeCommand(command: 'load' | 'merge', args: string[], io: CliIo): Promise<number> {
+  const { positionals, flags } = parseLoadFlags(args, command);
+  if (flags.help === true) return printHelp(io);
+  const planned = command === 'load' ? await planLoad(positionals, flags, io.env) : await planMerge(positionals, flags);
+  return execute(planned, ['console', 'json'], flags, io);
+}
+
+async function catalogueCommand(args: string[], io: CliIo): Promise<number> {
+  if (args.length > 0) throw new RunError('ERR_USAGE', "'catalogue' takes no arguments");
+  const inputs = await loadCaseInputs(packageFolders([]), []);
+  io.stdout.write(renderCatalogue(inputs.cases));
+  return EXIT.passed;
+}
+
+async function serveCommand(args: string[], io: CliIo): Promise<number> {
+  const flags = parseServeFlags(args);
+  if (flags.help) return printHelp(io);
+  const variant = flags.variant === undefined ? undefined : VARIANTS.find((v) => v.name === flags.variant);
+  if (flags.variant !== undefined && variant === undefined) throw new RunError('ERR_USAGE', `unknown variant '${flags.variant}'; the variants are: ${VARIANTS.map((v) => v.name).join(', ')}`);
+  const port = intFlag('port', flags.port, 8080, 0, 65535);
+  const host = flags.host ?? '127.0.0.1';
+  const fromEnv = io.env['PETSTORE_API_KEY'];
+  const apiKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEVELOPMENT_API_KEY;
+  let server: RunningServer;
+  try {
+    server = await startReferenceServer({ apiKey, host, port, ...(flags['big-ids'] === true ? { firstId: BIG_IDS_FROM } : {}), ...(variant ? variantServerOptions(variant) : {}) });
+  } catch (error) {
+    throw new RunError('ERR_SERVER_START', `cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const keySource = apiKey === DEVELOPMENT_API_KEY ? `the development default '${DEVELOPMENT_API_KEY}'` : 'PETSTORE_API_KEY';
+  io.stdout.write(`reference pet store listening on ${server.baseUrl} (API key: ${keySource}); Ctrl-C stops it\n`);
+  await new Promise<void>((resolve) => {
+    io.signal.addEventListener('abort', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await server.close();
+  return EXIT.passed;
+}
+
+function printHelp(io: CliIo): number {
+  io.stdout.write(HELP);
+  return EXIT.passed;
+}
+
+function printVersion(io: CliIo): number {
+  io.stdout.write(`${packageVersion()}\n`);
+  return EXIT.passed;
+}
+
+async function dispatch(argv: string[], io: CliIo): Promise<number> {
+  const { command, args } = splitCommand(argv);
+  switch (command) {
+    case 'help':
+      return printHelp(io);
+    case 'version':
+      return printVersion(io);
+    case 'serve':
+      return serveCommand(args, io);
+    case 'catalogue':
+      return catalogueCommand(args, io);
+    case 'run':
+      return runCommand(args, io);
+    case 'load':
+    case 'merge':
+      return loadOrMergeCommand(command, args, io);
+  }
+}
+
+/** Runs one command to its exit code; whatever stops it is one line on stderr (exit 2), never a stack trace unless PETSTORE_DEBUG asks. */
+export async function cli(argv: string[], io: CliIo): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    if (error instanceof RunError) {
+      io.stderr.write(`${PROGRAM}: ${error.message}\n`);
+      for (const detail of error.details) io.stderr.write(`  ${detail}\n`);
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      io.stderr.write(`${PROGRAM}: internal error: ${message.split('\n')[0] ?? ''}\n`);
+      if (io.env['PETSTORE_DEBUG']) io.stderr.write(`${error instanceof Error ? (error.stack ?? '') : ''}\n`);
+    }
+    return EXIT.cannotRun;
+  }
+}
