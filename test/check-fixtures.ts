@@ -1,10 +1,10 @@
 /** Crafted exchanges for the unit tests of checks: a response as a check sees it, built in one line. */
 import path from 'node:path';
-import { loadContract } from '../src/loader/contract.js';
-import type { Contract } from '../src/model/contract.js';
-import type { Exchange } from '../src/model/exchange.js';
-import { parseExactJson } from '../src/model/json.js';
-import type { OperationName } from '../src/model/scenario.js';
+import { loadContract } from '../dist/loader/contract.js';
+import type { Contract } from '../dist/model/contract.js';
+import type { Exchange } from '../dist/model/exchange.js';
+import { parseExactJson } from '../dist/model/json.js';
+import type { OperationName } from '../dist/model/scenario.js';
 import { root } from './helpers.js';
 
 /** The package's contract. */

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { exchangeChecks } from '../src/checks/registry.js';
-import type { Judgement } from '../src/model/check.js';
-import type { Failure } from '../src/model/results.js';
-import type { Expectations } from '../src/model/scenario.js';
+import { exchangeChecks } from '../dist/checks/registry.js';
+import type { Judgement } from '../dist/model/check.js';
+import type { Failure } from '../dist/model/results.js';
+import type { Expectations } from '../dist/model/scenario.js';
 import { contract, exchange, pets, type ExchangeSpec } from './check-fixtures.js';
 
 /** One row: a response (and what its step declared), whether the check applies, and what it concludes. */

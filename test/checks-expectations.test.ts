@@ -1,7 +1,7 @@
 import t from 'tap';
-import { expectationCheck } from '../src/checks/registry.js';
-import type { Judgement } from '../src/model/check.js';
-import type { Failure } from '../src/model/results.js';
+import { expectationCheck } from '../dist/checks/registry.js';
+import type { Judgement } from '../dist/model/check.js';
+import type { Failure } from '../dist/model/results.js';
 import { contract, exchange, pets, type ExchangeSpec } from './check-fixtures.js';
 
 /** One row: a response, the value the case expects, and what the check must conclude. */

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { breachedMetrics, compareWithBaseline, effectiveThresholds, errorRate, judgeThreshold } from '../src/checks/load-checks.js';
-import { buildRegistry, EXPECTATION_KEYS, expectationCheck, REGISTRY, runChecks } from '../src/checks/registry.js';
-import type { Baseline, Judgement, LoadContext } from '../src/model/check.js';
-import type { LoadMetrics, LoadProfile, LoadReport } from '../src/model/load.js';
+import { breachedMetrics, compareWithBaseline, effectiveThresholds, errorRate, judgeThreshold } from '../dist/checks/load-checks.js';
+import { buildRegistry, EXPECTATION_KEYS, expectationCheck, REGISTRY, runChecks } from '../dist/checks/registry.js';
+import type { Baseline, Judgement, LoadContext } from '../dist/model/check.js';
+import type { LoadMetrics, LoadProfile, LoadReport } from '../dist/model/load.js';
 import { root } from './helpers.js';
 import { metricsOf } from './load-fixtures.js';
 

@@ -4,8 +4,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createPetStore, startReferenceServer, toNodeHandler, type PetRequest } from '../src/server/reference-server.js';
-import { VARIANTS, variantServerOptions } from '../src/server/variants.js';
+import { createPetStore, startReferenceServer, toNodeHandler, type PetRequest } from '../dist/server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../dist/server/variants.js';
 import { interruptCli, reportSchemaProblems, runCli, runRealCli, tempDir } from './helpers.js';
 
 const KEY = 'cli-secret-key-4f9a2b';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { PassThrough } from 'node:stream';
-import { ConsoleReporter } from '../src/reporters/console-reporter.js';
+import { ConsoleReporter } from '../dist/reporters/console-reporter.js';
 import { hostileReport } from './report-fixture.js';
 
 function capture(isTTY: boolean, color: boolean, quiet: boolean): { reporter: ConsoleReporter; text: () => string } {

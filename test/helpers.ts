@@ -6,8 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { PassThrough } from 'node:stream';
-import { cli as command } from '../src/cli/command.js';
-import { createAjv, formatAjvErrors } from '../src/loader/ajv.js';
+import { cli as command } from '../dist/cli/command.js';
+import { createAjv, formatAjvErrors } from '../dist/loader/ajv.js';
 
 /** The project root. */
 export const root = fileURLToPath(new URL('../', import.meta.url));

@@ -2,9 +2,9 @@ import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startReferenceServer } from '../src/server/reference-server.js';
-import type { RunReport } from '../src/model/results.js';
-import { HtmlReporter, renderHtml } from '../src/reporters/html-reporter.js';
+import { startReferenceServer } from '../dist/server/reference-server.js';
+import type { RunReport } from '../dist/model/results.js';
+import { HtmlReporter, renderHtml } from '../dist/reporters/html-reporter.js';
 import { root, runCli, tempDir } from './helpers.js';
 import { hostileReport, SAMPLE_LOAD } from './report-fixture.js';
 

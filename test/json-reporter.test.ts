@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { JsonReporter } from '../src/reporters/json-reporter.js';
+import { JsonReporter } from '../dist/reporters/json-reporter.js';
 import { reportSchemaProblems, tempDir } from './helpers.js';
 import { hostileReport, SAMPLE_LOAD } from './report-fixture.js';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { jsonEqual, parseExactJson, stringifyExactJson, toValidationView } from '../src/model/json.js';
+import { jsonEqual, parseExactJson, stringifyExactJson, toValidationView } from '../dist/model/json.js';
 
 t.test('integers beyond 2^53 survive parsing and serialising exactly', async (t) => {
   const text = '{"id":9223372036854775807,"small":42,"f":1.5}';

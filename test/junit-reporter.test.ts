@@ -1,8 +1,8 @@
 import t from 'tap';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { JunitReporter, renderJunit } from '../src/reporters/junit-reporter.js';
-import { cdata, escapeAttribute, serialiseXml } from '../src/reporters/xml.js';
+import { JunitReporter, renderJunit } from '../dist/reporters/junit-reporter.js';
+import { cdata, escapeAttribute, serialiseXml } from '../dist/reporters/xml.js';
 import { tempDir } from './helpers.js';
 import { HOSTILE, hostileReport } from './report-fixture.js';
 import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { aggregateRuns } from '../src/load/aggregate.js';
-import { runStage } from '../src/load/runner.js';
-import { withLoadFaults } from '../src/server/load-faults.js';
-import { startReferenceServer } from '../src/server/reference-server.js';
+import { aggregateRuns } from '../dist/load/aggregate.js';
+import { runStage } from '../dist/load/runner.js';
+import { withLoadFaults } from '../dist/server/load-faults.js';
+import { startReferenceServer } from '../dist/server/reference-server.js';
 
 const KEY = 'aggregate-key-1b2c3d';
 

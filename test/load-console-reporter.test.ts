@@ -1,6 +1,6 @@
 import t from 'tap';
 import { Writable } from 'node:stream';
-import { LoadConsoleReporter } from '../src/reporters/load-console-reporter.js';
+import { LoadConsoleReporter } from '../dist/reporters/load-console-reporter.js';
 
 function sink(isTTY: boolean): Writable & { isTTY: boolean; text: string } {
   const stream = new Writable({

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { request } from 'undici';
-import { withLoadFaults } from '../src/server/load-faults.js';
-import { startReferenceServer } from '../src/server/reference-server.js';
+import { withLoadFaults } from '../dist/server/load-faults.js';
+import { startReferenceServer } from '../dist/server/reference-server.js';
 
 const KEY = 'fault-key-93ab1';
 

@@ -1,5 +1,5 @@
 /** Fixtures of the load tests. */
-import type { LoadMetrics } from '../src/model/load.js';
+import type { LoadMetrics } from '../dist/model/load.js';
 
 /** Metrics of a clean run: 1000 requests/s for 10 s, no failures; override what a test needs. */
 export function metricsOf(overrides: Partial<LoadMetrics> = {}): LoadMetrics {

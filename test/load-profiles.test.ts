@@ -1,10 +1,10 @@
 import t from 'tap';
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadContract } from '../src/loader/contract.js';
-import { loadProfile, resolveProfilePath } from '../src/loader/load-profiles.js';
-import { readBaseline } from '../src/loader/report-files.js';
-import { RunError } from '../src/model/errors.js';
+import { loadContract } from '../dist/loader/contract.js';
+import { loadProfile, resolveProfilePath } from '../dist/loader/load-profiles.js';
+import { readBaseline } from '../dist/loader/report-files.js';
+import { RunError } from '../dist/model/errors.js';
 import { root, tempDir } from './helpers.js';
 import { metricsOf } from './load-fixtures.js';
 

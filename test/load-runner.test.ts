@@ -1,5 +1,5 @@
 import t from 'tap';
-import { queryString, weightedSequence } from '../src/load/runner.js';
+import { queryString, weightedSequence } from '../dist/load/runner.js';
 
 t.test('the mix is spread by weight, each query as often as its weight', async (t) => {
   const sequence = weightedSequence([{ weight: 3, id: 'a' }, { weight: 1, id: 'b' }, { weight: 2, id: 'c' }]).map((x) => x.id);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import path from 'node:path';
-import { loadContract } from '../src/loader/contract.js';
-import { listPetsProblems, ResponseSampler } from '../src/load/sampler.js';
+import { loadContract } from '../dist/loader/contract.js';
+import { listPetsProblems, ResponseSampler } from '../dist/load/sampler.js';
 import { root } from './helpers.js';
 
 const contract = await loadContract(path.join(root, 'schemas'));

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { escapeMarkdown, renderMarkdown } from '../src/reporters/markdown-reporter.js';
+import { escapeMarkdown, renderMarkdown } from '../dist/reporters/markdown-reporter.js';
 import { hostileReport } from './report-fixture.js';
 
 t.test('verdict, counts, failing checks with one-line reasons, links to the other files', async (t) => {

@@ -1,5 +1,5 @@
 /** A report built by hand for renderer tests: every outcome, and server output as hostile as it gets. */
-import type { CaseResult, RunReport } from '../src/model/results.js';
+import type { CaseResult, RunReport } from '../dist/model/results.js';
 
 /** Text a hostile server might send: markup, CDATA ends, control characters, lone surrogates, non-characters. */
 export const HOSTILE = `<script>alert("x")</script> ]]> </pre><!-- & 'q' \u0000\u0001\u0007\u001b[31mred\u001b[0m\u000b\u000c\u007f\u0085 \ud800 \udfff \ufffe \uffff \u2028 | * _ [link](javascript:alert(1)) \`code\` ${'\uFFFD'}`;

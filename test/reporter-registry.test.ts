@@ -1,7 +1,7 @@
 import t from 'tap';
 import { PassThrough } from 'node:stream';
-import { RunError } from '../src/model/errors.js';
-import { createReporters, parseReporterNames, REPORTER_NAMES } from '../src/reporters/reporter-registry.js';
+import { RunError } from '../dist/model/errors.js';
+import { createReporters, parseReporterNames, REPORTER_NAMES } from '../dist/reporters/reporter-registry.js';
 
 t.test('names come comma-separated or repeated; the default is every reporter', async (t) => {
   t.same(parseReporterNames(undefined), [...REPORTER_NAMES]);

@@ -1,12 +1,12 @@
 import t from 'tap';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FileReporter } from '../src/reporters/file-reporter.js';
-import { HtmlReporter } from '../src/reporters/html-reporter.js';
-import { JsonReporter } from '../src/reporters/json-reporter.js';
-import { JunitReporter } from '../src/reporters/junit-reporter.js';
-import { MarkdownReporter } from '../src/reporters/markdown-reporter.js';
-import { ReporterFanOut, type Reporter } from '../src/reporters/reporter.js';
+import { FileReporter } from '../dist/reporters/file-reporter.js';
+import { HtmlReporter } from '../dist/reporters/html-reporter.js';
+import { JsonReporter } from '../dist/reporters/json-reporter.js';
+import { JunitReporter } from '../dist/reporters/junit-reporter.js';
+import { MarkdownReporter } from '../dist/reporters/markdown-reporter.js';
+import { ReporterFanOut, type Reporter } from '../dist/reporters/reporter.js';
 import { tempDir } from './helpers.js';
 import { hostileReport } from './report-fixture.js';
 

@@ -2,8 +2,8 @@ import t from 'tap';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { createAjv } from '../src/loader/ajv.js';
-import { loadContract, loadSchemaDocuments } from '../src/loader/contract.js';
+import { createAjv } from '../dist/loader/ajv.js';
+import { loadContract, loadSchemaDocuments } from '../dist/loader/contract.js';
 import { root } from './helpers.js';
 
 const schemasDir = path.join(root, 'schemas');

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { PetCatalogue, seedCatalogue } from '../src/server/store.js';
+import { PetCatalogue, seedCatalogue } from '../dist/server/store.js';
 
 t.test('a listing page is served from the cache until a write changes the catalogue', async (t) => {
   const catalogue = new PetCatalogue(1n);

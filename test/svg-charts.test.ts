@@ -1,5 +1,5 @@
 import t from 'tap';
-import { latencyPercentileChart, loadChartData, niceScale, throughputChart } from '../src/reporters/svg-charts.js';
+import { latencyPercentileChart, loadChartData, niceScale, throughputChart } from '../dist/reporters/svg-charts.js';
 import { SAMPLE_LOAD } from './report-fixture.js';
 
 t.test('axes end on round numbers just above the data', async (t) => {
