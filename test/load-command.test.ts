@@ -12,11 +12,11 @@ import { interruptCli, root, runCli, runRealCli, tempDir } from './helpers.js';
 
 const KEY = 'load-secret-key-7c1d9e';
 
-/** A profile bounded to about a second and a few thousand requests. */
+/** A profile bounded to half a second and a few thousand requests. */
 function profileText(extra = ''): string {
   return `title: short test load
 connections: 2
-duration: 1
+duration: 0.5
 maxRequests: 4000
 timeout: 2
 queries:
@@ -228,7 +228,7 @@ t.test('Ctrl-C stops a load cleanly: exit 130 and a report of what was measured'
     },
   });
   t.teardown(() => server.close());
-  const profile = await writeProfile(profileText().replace('duration: 1', 'duration: 20').replace('maxRequests: 4000', 'maxRequests: 400000'));
+  const profile = await writeProfile(profileText().replace('duration: 0.5', 'duration: 20').replace('maxRequests: 4000', 'maxRequests: 400000'));
   const reports = await tempDir();
   // Ctrl-C once the load is well under way, however slowly the machine started the CLI.
   const { code } = await interruptCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY }, () => served > 300, 15_000);
