@@ -9,10 +9,10 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { loadContract } from '../src/loader/contract.js';
-import { runStage } from '../src/load/runner.js';
-import { ResponseSampler } from '../src/load/sampler.js';
-import { packagePath } from '../src/loader/package-paths.js';
+import { loadContract } from '../dist/loader/contract.js';
+import { runStage } from '../dist/load/runner.js';
+import { ResponseSampler } from '../dist/load/sampler.js';
+import { packagePath } from '../dist/loader/package-paths.js';
 
 const KEY = 'bench-key-0f3a9c';
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 6);

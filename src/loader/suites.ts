@@ -1,4 +1,4 @@
-/** Loads suites/*.yaml: the named groups of checks that `--suite` selects. */
+/** Loads suites/*.yaml: the named groups of cases that `--suite` selects. */
 import type { ValidateFunction } from 'ajv';
 import { displayName, listYamlFiles } from './cases.js';
 import { problemsError, validateYamlFile, type FileProblem } from './yaml-file.js';

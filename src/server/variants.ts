@@ -1,6 +1,6 @@
 /**
  * The variant catalogue: the reference pet store bent in named ways. Broken variants each break one
- * clause and name the checks that must catch them; conformant variants use a freedom the contract
+ * clause and name the cases or checks that must catch them; conformant variants use a freedom the contract
  * leaves and must pass. `npm run matrix` and test/matrix.test.ts hold the suite to both.
  */
 import { isJsonObject, parseExactJson, stringifyExactJson, type JsonValue } from '../model/json.js';
