@@ -1,0 +1,183 @@
+/** The load pieces on their own: profiles, the query mix, sampling, faults, aggregation. */
+import t from 'tap';
+import { readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { aggregateRuns } from '../dist/load/aggregate.js';
+import { queryString, runStage, weightedSequence } from '../dist/load/runner.js';
+import { listPetsProblems, ResponseSampler } from '../dist/load/sampler.js';
+import { loadContract } from '../dist/loader/contract.js';
+import { loadProfile, resolveProfilePath } from '../dist/loader/load-profiles.js';
+import { readBaseline } from '../dist/loader/report-files.js';
+import { RunError } from '../dist/model/errors.js';
+import { withLoadFaults } from '../dist/server/load-faults.js';
+import { startReferenceServer } from '../dist/server/reference-server.js';
+import { root, tempDir } from './helpers.js';
+import { metricsOf } from './load-fixtures.js';
+import { request } from 'undici';
+
+// load-profiles.test.ts
+{
+  const validateProfile = (await loadContract(path.join(root, 'schemas'))).fileValidator('load-profile.schema.json');
+
+  /** Writes a profile and loads it: every problem line of the RunError it throws, or undefined when it throws none. */
+  async function profileProblems(name: string, text: string): Promise<string | undefined> {
+    const file = path.join(await tempDir(), name);
+    await writeFile(file, text);
+    const error = await loadProfile(file, validateProfile, root).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    return error instanceof RunError ? [error.message, ...error.details].join('\n') : undefined;
+  }
+  const profilesDir = path.join(root, 'scenarios/load');
+
+  t.test('the shipped profiles load, each with hard ceilings on duration and requests', async (t) => {
+    const names = (await readdir(profilesDir)).map((n) => n.replace(/\.yaml$/, '')).sort();
+    t.same(names, ['nightly', 'smoke', 'stress']);
+    for (const name of names) {
+      const profile = await loadProfile(await resolveProfilePath(name, profilesDir), validateProfile, root);
+      t.ok(profile.duration > 0 && profile.maxRequests > 0, `${name} is bounded`);
+      t.equal(profile.file, `scenarios/load/${name}.yaml`);
+    }
+    const nightly = await loadProfile(path.join(profilesDir, 'nightly.yaml'), validateProfile, root);
+    t.ok((nightly.rate ?? 0) > 0 && nightly.duration >= 60, 'nightly is a constant rate for a minute or more');
+    const stress = await loadProfile(path.join(profilesDir, 'stress.yaml'), validateProfile, root);
+    t.ok(stress.ramp, 'stress ramps');
+  });
+
+  t.test('a profile without its ceilings, with unknown keys or metrics, is rejected with every problem located', async (t) => {
+    const details = await profileProblems('bad.yaml', 'title: bad\nqueries: [{ limit: 500 }]\nthresholds:\n  p95: { max: 1 }\n  rps: { max: 3 }\n');
+    t.ok(details !== undefined, 'refused with a RunError');
+    t.match(details, /bad\.yaml:1:1: \(root\): must have required property 'duration'/);
+    t.match(details, /bad\.yaml:1:1: \(root\): must have required property 'maxRequests'/);
+    t.match(details, /bad\.yaml:2:20: \/queries\/0\/limit: must be <= 100/);
+    t.match(details, /bad\.yaml:4:3: unknown key 'p95' at \/thresholds/);
+    t.match(details, /bad\.yaml:5:\d+: unknown key 'max' at \/thresholds\/rps/);
+  });
+
+  t.test('a production entry that is no URL is a located problem, not a crash', async (t) => {
+    const problems = await profileProblems('prod.yaml', 'title: p\nduration: 1\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nproduction: ["https://"]\n');
+    t.ok(problems !== undefined, 'refused with a RunError');
+    t.match(problems, /prod\.yaml:6:\d+: production entry 'https:\/\/' is not a URL/);
+  });
+
+  t.test('a baseline file that is not a load report is a usage error', async (t) => {
+    const dir = await tempDir();
+    const base = metricsOf();
+    await writeFile(path.join(dir, 'x.json'), '{"cases": []}');
+    await t.rejects(readBaseline(path.join(dir, 'x.json')), RunError);
+    await t.rejects(readBaseline(path.join(dir, 'missing.json')), /cannot read \(ENOENT\)/);
+    await writeFile(path.join(dir, 'ok.json'), JSON.stringify({ load: { metrics: base } }));
+    t.same(await readBaseline(path.join(dir, 'ok.json')), base);
+  });
+}
+
+// load-runner.test.ts
+{
+  t.test('the mix is spread by weight, each query as often as its weight', async (t) => {
+    const sequence = weightedSequence([{ weight: 3, id: 'a' }, { weight: 1, id: 'b' }, { weight: 2, id: 'c' }]).map((x) => x.id);
+    t.equal(sequence.length, 6);
+    t.same([...sequence].sort(), ['a', 'a', 'a', 'b', 'c', 'c']);
+    t.notSame(sequence.slice(0, 3), ['a', 'a', 'a'], 'interleaved, not in blocks');
+  });
+
+  t.test('each query becomes its query string', async (t) => {
+    t.equal(queryString({ weight: 1 }), '');
+    t.equal(queryString({ weight: 1, limit: 5, status: 'sold' }), '?limit=5&status=sold');
+  });
+}
+
+// load-sampler.test.ts
+{
+  const contract = await loadContract(path.join(root, 'schemas'));
+  const pet = (id: number, status: string): string => `{"id":${id},"name":"P${id}","categoryId":1,"status":"${status}"}`;
+
+  t.test('a listing is judged against the Pets schema and the limit and filter of its query', async (t) => {
+    t.same(listPetsProblems({ weight: 1, limit: 2, status: 'sold' }, 200, `[${pet(1, 'sold')},${pet(2, 'sold')}]`, contract), []);
+    t.match(listPetsProblems({ weight: 1, limit: 1 }, 200, `[${pet(1, 'sold')},${pet(2, 'sold')}]`, contract), ['2 pets for limit 1']);
+    t.match(listPetsProblems({ weight: 1, status: 'sold' }, 200, `[${pet(1, 'sold')},${pet(2, 'pending')}]`, contract), ['item 1 has status "pending" under the filter status=sold']);
+    t.match(listPetsProblems({ weight: 1 }, 200, '[{"id":1}]', contract)[0], /Pets schema: .*name/);
+    t.match(listPetsProblems({ weight: 1 }, 200, 'oops', contract)[0], /not JSON/);
+    const twentyOne = `[${Array.from({ length: 21 }, (_, i) => pet(i + 1, 'available')).join(',')}]`;
+    t.match(listPetsProblems({ weight: 1 }, 200, twentyOne, contract), ['21 pets for limit omitted (default 20)']);
+    t.same(listPetsProblems({ weight: 1 }, 500, 'oops', contract), [], 'non-2xx answers are counted elsewhere');
+  });
+
+  t.test('the sample is the first few, then 1 in N; the key never reaches the evidence', async (t) => {
+    const sampler = new ResponseSampler({ first: 3, every: 10 }, contract, (text) => text.split('s3cr3t').join('[REDACTED]'));
+    for (let i = 0; i < 50; i++) sampler.observe('/pets?limit=1', { weight: 1, limit: 1 }, 200, `[${pet(1, 's3cr3t')}]`);
+    t.equal(sampler.sampled, 3 + 5, 'responses 1-3, then 10, 20, 30, 40, 50');
+    t.equal(sampler.mismatches, 8);
+    t.notMatch(JSON.stringify(sampler.violations), /s3cr3t/);
+    const off = new ResponseSampler({ first: 2, every: 0 }, contract, (x) => x);
+    for (let i = 0; i < 20; i++) off.observe('/pets', { weight: 1 }, 200, '[]');
+    t.equal(off.sampled, 2);
+  });
+}
+
+// load-faults.test.ts
+{
+  const KEY = 'fault-key-93ab1';
+
+  async function statuses(fault: 'load-flaky-500' | 'load-slow' | 'load-wrong-status', target: string, n: number) {
+    const server = await startReferenceServer({ apiKey: KEY, wrap: withLoadFaults([fault]) });
+    try {
+      const out: Array<{ status: number; body: string; ms: number }> = [];
+      for (let i = 0; i < n; i++) {
+        const started = performance.now();
+        const res = await request(`${server.baseUrl}${target}`, { headers: { authorization: `Bearer ${KEY}` } });
+        out.push({ status: res.statusCode, body: await res.body.text(), ms: performance.now() - started });
+      }
+      return out;
+    } finally {
+      await server.close();
+    }
+  }
+
+  t.test('load-flaky-500 answers every 10th request with a 500 Error body', async (t) => {
+    const answers = await statuses('load-flaky-500', '/pets', 20);
+    t.same(answers.map((a) => a.status).filter((s) => s === 500).length, 2);
+    t.match(JSON.parse(answers[9]?.body ?? '{}'), { status: 500 });
+  });
+
+  t.test('load-slow delays every answer', async (t) => {
+    const answers = await statuses('load-slow', '/pets', 2);
+    t.ok(answers.every((a) => a.status === 200 && a.ms >= 240));
+  });
+
+  t.test('load-wrong-status puts a pet of another status into every 5th filtered listing', async (t) => {
+    const answers = await statuses('load-wrong-status', '/pets?status=sold', 5);
+    const wrong = answers.map((a) => (JSON.parse(a.body) as Array<{ status: string }>).filter((p) => p.status !== 'sold').length);
+    t.same(wrong, [0, 0, 0, 0, 1]);
+    t.ok(answers.every((a) => a.status === 200));
+  });
+}
+
+// load-aggregate.test.ts
+{
+  const KEY = 'aggregate-key-1b2c3d';
+
+  t.test('runs merge by their histograms: counts and rates add up, percentiles come from the merged histogram', async (t) => {
+    const slow = await startReferenceServer({ apiKey: KEY, wrap: withLoadFaults(['load-slow']) });
+    const fast = await startReferenceServer({ apiKey: KEY });
+    t.teardown(async () => {
+      await slow.close();
+      await fast.close();
+    });
+    const stage = (baseUrl: string) => runStage({ baseUrl, apiKey: KEY, profileName: 't', queries: [{ weight: 1 }], connections: 2, durationSeconds: 0.6, maxRequests: 300, timeoutSeconds: 2 });
+    const [a, b] = await Promise.all([stage(slow.baseUrl), stage(fast.baseUrl)]);
+    const one = aggregateRuns([a], slow.baseUrl);
+    const two = aggregateRuns([b], fast.baseUrl);
+    const both = aggregateRuns([a, b], slow.baseUrl);
+    t.equal(both.responses, one.responses + two.responses);
+    t.equal(both.requests, one.requests + two.requests);
+    t.ok(Math.abs(both.rps - (one.rps + two.rps)) < 1, 'machines ran at once: rates add up');
+    t.ok(one.latency.p50 >= 250 && two.latency.p50 < 250, 'the slow server is slow');
+    t.equal(both.latency.max, Math.max(one.latency.max, two.latency.max));
+    t.ok(both.latency.p99 >= 250, 'the slow tail survives the merge');
+    t.ok(two.requests <= 300, 'bounded by the request budget');
+    t.same(a.autocannon, JSON.parse(JSON.stringify(a.autocannon)), 'the raw result is plain JSON');
+    aggregateRuns([a, b], slow.baseUrl);
+    t.equal(aggregateRuns([a], slow.baseUrl).responses, one.responses, 'aggregating leaves its input untouched');
+  });
+}

@@ -1,0 +1,397 @@
+/** The reporters: console, JSON, JUnit, HTML, Markdown, load console and charts, their registry and the fan-out that keeps one failure from losing the others. */
+import t from 'tap';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { RunError } from '../dist/model/errors.js';
+import { type RunReport } from '../dist/model/results.js';
+import { ConsoleReporter } from '../dist/reporters/console-reporter.js';
+import { FileReporter } from '../dist/reporters/file-reporter.js';
+import { HtmlReporter, renderHtml } from '../dist/reporters/html-reporter.js';
+import { JsonReporter } from '../dist/reporters/json-reporter.js';
+import { JunitReporter, renderJunit } from '../dist/reporters/junit-reporter.js';
+import { LoadConsoleReporter } from '../dist/reporters/load-console-reporter.js';
+import { escapeMarkdown, MarkdownReporter, renderMarkdown } from '../dist/reporters/markdown-reporter.js';
+import { createReporters, parseReporterNames, REPORTER_NAMES } from '../dist/reporters/reporter-registry.js';
+import { type Reporter, ReporterFanOut } from '../dist/reporters/reporter.js';
+import { latencyPercentileChart, loadChartData, niceScale, throughputChart } from '../dist/reporters/svg-charts.js';
+import { cdata, escapeAttribute, serialiseXml } from '../dist/reporters/xml.js';
+import { startReferenceServer } from '../dist/server/reference-server.js';
+import { reportSchemaProblems, root, runCli, tempDir } from './helpers.js';
+import { HOSTILE, hostileReport, SAMPLE_LOAD } from './report-fixture.js';
+import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
+
+// console-reporter.test.ts
+{
+  function capture(isTTY: boolean, color: boolean, quiet: boolean): { reporter: ConsoleReporter; text: () => string } {
+    const stream = Object.assign(new PassThrough(), { isTTY });
+    let text = '';
+    stream.on('data', (d: Buffer) => (text += d.toString()));
+    return { reporter: new ConsoleReporter({ stream, color, quiet }), text: () => text };
+  }
+
+  async function play(reporter: ConsoleReporter): Promise<void> {
+    const report = hostileReport();
+    reporter.onRunStart(report.meta, report.cases);
+    for (const result of report.cases) reporter.onCaseEnd(result);
+    reporter.onRunEnd(report);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  t.test('on a terminal: progress suite by suite, then failures with reasons and a curl', async (t) => {
+    const { reporter, text } = capture(true, true, false);
+    await play(reporter);
+    const out = text();
+    t.match(out, /checking 1\/5 · contract 1\/3/, 'a live progress line');
+    t.match(out, /\u001b\[31m✗\u001b\[39m contract\s+\u001b\[2m1 failed, 1 warned, 1 errored/, 'a line when a suite is done');
+    t.match(out, /✓\u001b\[39m auth\s+\u001b\[2m1 passed, 1 skipped/);
+    t.match(out, /\u001b\[31mFAIL \u001b\[39m/, 'coloured on a colour terminal');
+    t.match(out, /reproduce: curl -sS -i -X GET/);
+    t.match(out, /verdict: \u001b\[31mFAILED/);
+  });
+
+  t.test('without a terminal or with NO_COLOR: no progress, no escape sequences, no control characters', async (t) => {
+    const { reporter, text } = capture(false, false, false);
+    await play(reporter);
+    const out = text();
+    t.notMatch(out, /checking \d/);
+    // eslint-disable-next-line no-control-regex
+    t.notMatch(out, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, 'only newlines');
+    t.match(out, /FAIL  contract\.fails/);
+    t.match(out, /WARN  contract\.warns/);
+    t.match(out, /ERROR contract\.errors/);
+    t.match(out, /1 passed, 1 failed, 1 warned, 1 errored, 1 skipped/);
+  });
+
+  t.test('--quiet: failures and the verdict only, even on a terminal', async (t) => {
+    const { reporter, text } = capture(true, false, true);
+    await play(reporter);
+    const out = text();
+    t.notMatch(out, /petstore-conformance 0\.1\.0|checking|WARN/);
+    t.match(out, /FAIL  contract\.fails/);
+    t.match(out, /verdict: FAILED/);
+  });
+}
+
+// html-reporter.test.ts
+{
+  /** Where tests keep the last screenshot, for people to look at. */
+  const SCREENSHOT = path.join(root, '.tap/report-screenshot.png');
+
+  function chromiumMissing(): string | undefined {
+    if (spawnSync('chromium', ['--version']).error === undefined) return undefined;
+    return 'chromium is not installed and .ci/run could not install it (Debian package chromium): the screenshot test is skipped';
+  }
+
+  /** Renders a page in headless Chromium and saves a screenshot; bounded in time, no network. */
+  function screenshot(page: string, png: string, profile: string): Promise<{ code: number | null; output: string }> {
+    const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, `--screenshot=${png}`, '--window-size=1280,900', `file://${page}`];
+    return new Promise((resolve, reject) => {
+      const child = spawn('chromium', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '', HOME: profile } });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, output });
+      });
+    });
+  }
+
+  t.test('the verdict, the counts and the countdown come first; failures before warnings before passes', async (t) => {
+    const html = renderHtml(hostileReport());
+    t.match(html, /<header class="verdict v-failed">[\s\S]*<h1>FAILED<\/h1><span class="what">1 of 5 cases failed<\/span>/);
+    t.match(html, /getPet is removed in 1475 days \(2030-12-05, by the suite&#39;s clock\)/);
+    const order = ['id="failed"', 'id="errored"', 'id="warned"', 'id="passed"', 'id="skipped"'].map((s) => html.indexOf(s));
+    t.ok(order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] as number))), 'sections in order of urgency');
+    t.match(html, /<pre class="repro">curl -sS -i -X GET &#39;http:\/\/127\.0\.0\.1:9\/v1\/pets\?limit=5&#39; -H &#39;accept: application\/json&#39; -H &quot;Authorization: Bearer \$PETSTORE_API_KEY&quot;<\/pre>/);
+    t.notMatch(html, /id="load"/, 'no load section without load results');
+  });
+
+  t.test('every server-supplied string is escaped; the page needs nothing from outside', async (t) => {
+    const html = renderHtml(hostileReport());
+    t.equal((html.match(/<script/gi) ?? []).length, 0, 'no script element');
+    t.match(html, '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    t.notMatch(html, /<\/pre><!--/, 'a server cannot close our elements');
+    // eslint-disable-next-line no-control-regex
+    t.notMatch(html, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/, 'no control characters');
+    t.notMatch(html, /(src|href)=["']?(https?:)?\/\//i, 'no external asset');
+    t.match(html, `content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`, 'a CSP forbids any request even if escaping failed');
+  });
+
+  t.test('load results become a percentile chart and a throughput chart, as inline SVG', async (t) => {
+    const html = renderHtml({ ...hostileReport(), load: SAMPLE_LOAD } as unknown as RunReport);
+    t.match(html, /<section id="load"><h2>Load<\/h2><div class="charts"><figure><svg[^>]*aria-label="Latency by percentile"/);
+    t.match(html, /aria-label="Throughput over time"[\s\S]*<polyline points="[\d., ]+"/);
+    t.match(html, />p99\.9</);
+    t.ok(html.indexOf('id="load"') < html.indexOf('id="passed"'), 'load before the list of passes');
+    const unknownShape = renderHtml({ ...hostileReport(), load: { requests: 5 } } as unknown as RunReport);
+    t.match(unknownShape, /report\.json holds them/, 'load results in another shape are pointed to, not drawn');
+  });
+
+  t.test('headless Chromium renders the report of a failing run; the screenshot is kept', { skip: chromiumMissing() ?? false }, async (t) => {
+    const server = await startReferenceServer({ apiKey: 'html-test-key-1234', wrap: (next, store) => (req) => next({ ...req, headers: { ...req.headers, authorization: `Bearer ${store.apiKey}` } }) });
+    t.teardown(() => server.close());
+    const dir = await tempDir();
+    const run = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'json,html'], { PETSTORE_API_KEY: 'html-test-key-1234' });
+    t.equal(run.code, 1, run.stderr);
+    const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as RunReport;
+    const page = path.join(dir, 'with-load.html');
+    await writeFile(page, renderHtml({ ...report, load: SAMPLE_LOAD } as unknown as RunReport));
+    const png = path.join(dir, 'report.png');
+    const result = await screenshot(page, png, await tempDir('psc-chromium-'));
+    t.equal(result.code, 0, result.output);
+    const bytes = await readFile(png);
+    t.same([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
+    t.equal(bytes.readUInt32BE(16), 1280, 'as wide as the window');
+    t.ok(bytes.length > 30_000, `a page with content, not a blank one (${bytes.length} bytes)`);
+    await mkdir(path.dirname(SCREENSHOT), { recursive: true });
+    await writeFile(SCREENSHOT, bytes);
+    t.ok((await stat(SCREENSHOT)).size > 0, `kept at ${path.relative(root, SCREENSHOT)}`);
+  });
+
+  t.test('the reporter writes report.html', async (t) => {
+    const dir = await tempDir();
+    const reporter = new HtmlReporter(dir);
+    await reporter.onRunEnd(hostileReport());
+    t.same(reporter.files, [path.join(dir, 'report.html')]);
+    t.match(await readFile(path.join(dir, 'report.html'), 'utf8'), /^<!doctype html>/);
+  });
+}
+
+// json-reporter.test.ts
+{
+  t.test('report.json is the report, exactly, and matches its schema', async (t) => {
+    const dir = await tempDir();
+    await new JsonReporter(dir).onRunEnd(hostileReport());
+    const text = await readFile(path.join(dir, 'report.json'), 'utf8');
+    const report = JSON.parse(text) as unknown;
+    t.same(report, JSON.parse(JSON.stringify(hostileReport())));
+    t.same(await reportSchemaProblems(report), []);
+    const bytes = await readFile(path.join(dir, 'report.json'));
+    t.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), 'valid UTF-8 even with lone surrogates in the input');
+  });
+
+  t.test('the schema accepts a load section and rejects what the format does not have', async (t) => {
+    t.same(await reportSchemaProblems({ ...hostileReport(), load: SAMPLE_LOAD }), []);
+    const report = hostileReport();
+    t.not((await reportSchemaProblems({ ...report, verdict: 'maybe' })).length, 0, 'an unknown verdict');
+    t.not((await reportSchemaProblems({ ...report, extra: 1 })).length, 0, 'an unknown top-level field');
+    const { counts: _counts, ...withoutCounts } = report;
+    t.not((await reportSchemaProblems(withoutCounts)).length, 0, 'missing counts');
+    const badCurl = hostileReport();
+    (badCurl.cases[0]?.exchanges[0] as { reproduce?: string }).reproduce = 'rm -rf /';
+    t.not((await reportSchemaProblems(badCurl)).length, 0, 'a reproduction that is not a curl');
+  });
+}
+
+// junit-reporter.test.ts
+{
+  t.test('the XML tree escapes attributes and text and splits CDATA ends', async (t) => {
+    t.equal(escapeAttribute('a"b<c>&d\'e\nf\u0000g'), 'a&quot;b&lt;c&gt;&amp;d&apos;e&#10;fg');
+    t.equal(cdata('x]]>y'), '<![CDATA[x]]]]><![CDATA[>y]]>');
+    t.equal(cdata('\u0001\u001b\ud800ok\ufffe'), '<![CDATA[ok]]>', 'characters XML 1.0 forbids are removed');
+    const xml = serialiseXml({ name: 'a', attributes: { v: '<x>' }, children: [{ name: 'b', children: [{ text: '</b><evil/>' }] }] });
+    t.match(xml, '<b>&lt;/b&gt;&lt;evil/&gt;</b>');
+    t.notMatch(xml, '<evil/>');
+  });
+
+  t.test('one testsuite per suite, one testcase per check, each outcome as JUnit says', async (t) => {
+    const xml = renderJunit(hostileReport());
+    t.match(xml, /<testsuites name="petstore-conformance" tests="5" failures="1" errors="1" time="1\.000">/);
+    t.match(xml, /<testsuite name="contract" tests="3" failures="1" errors="1" skipped="0" time="0\.0\d\d"/);
+    t.match(xml, /<testsuite name="auth" tests="2" failures="0" errors="0" skipped="1"/);
+    t.match(xml, /<testcase name="contract\.fails" classname="contract\.listPets" time="0\.013">\s*<failure message="status: &lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; \]\]&gt;[^"]*" type="expect.status"><!\[CDATA\[/);
+    t.match(xml, /<testcase name="contract\.errors"[^>]*>\s*<error message="step 1: connect ECONNREFUSED \(ECONNREFUSED\)" type="ECONNREFUSED">/);
+    t.match(xml, /<testcase name="auth\.skipped"[^>]*>\s*<skipped message="applies only before 2030-12-05"\/>/);
+    t.match(xml, /<testcase name="contract\.warns"[^>]*>\s*<system-out><!\[CDATA\[WARNING step 1, expect.headers: Cache-Control missing/, 'a warning is visible without failing the case');
+    t.notMatch(xml, /<testcase name="contract\.warns"[^>]*>\s*<(failure|error)/);
+    t.match(xml, /<testcase name="auth\.passes" classname="auth\.listPets" time="0\.013"\/>/);
+    t.match(xml, 'Reproduce with:\ncurl -sS -i -X GET', 'the failure carries its curl');
+    t.notMatch(xml, /\d[eE][+-]?\d+"/, 'times in plain decimal');
+  });
+
+  t.test('hostile server output stays inside its text and the file is schema-valid', async (t) => {
+    const dir = await tempDir();
+    const reporter = new JunitReporter(dir);
+    await reporter.onRunEnd(hostileReport());
+    const file = path.join(dir, 'junit.xml');
+    t.same(reporter.files, [file]);
+    const xml = await readFile(file, 'utf8');
+    const markup = xml.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '');
+    t.notMatch(markup, /<script/i, 'outside CDATA sections, no markup from the server becomes an element');
+    // eslint-disable-next-line no-control-regex
+    t.notMatch(xml, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/, 'no character XML 1.0 forbids');
+    t.ok(HOSTILE.includes(']]>') && xml.includes(']]]]><![CDATA[>'), 'CDATA ends are split');
+    t.equal(...junitValidity(file));
+  });
+
+  t.test('xmllint really rejects what the schema forbids', { skip: xmllintMissing() ?? false }, async (t) => {
+    const file = path.join(await tempDir(), 'bad.xml');
+    await writeFile(file, '<?xml version="1.0"?>\n<testsuites><testsuite name="a" tests="1" failures="0" errors="0" time="1e-3"><testcase/></testsuite></testsuites>\n');
+    t.not(validateJunit(file).code, 0);
+  });
+}
+
+// markdown-reporter.test.ts
+{
+  t.test('verdict, counts, failing checks with one-line reasons, links to the other files', async (t) => {
+    const md = renderMarkdown(hostileReport(), ['report.json', 'junit.xml', 'report.html']);
+    t.match(md, /^## ❌ FAILED: 1 of 5 cases failed · Pet Store conformance\n/);
+    t.match(md, '| passed | failed | warned | errored | skipped |\n| ---: | ---: | ---: | ---: | ---: |\n| 1 | 1 | 1 | 1 | 1 |');
+    t.match(md, /### Failing cases \(1\)\n\n\| case \| reason \|\n\| --- \| --- \|\n\| `contract\.fails` \| status: &lt;script&gt;/);
+    t.match(md, /### Cases that could not be tested \(1\)[\s\S]*`contract\.errors` \| step 1: connect ECONNREFUSED/);
+    t.match(md, /### Warnings \(1\)/);
+    t.match(md, "getPet is removed in 1475 days (2030-12-05, by the suite's clock)");
+    t.match(md, 'Reports: [report.json](report.json) · [junit.xml](junit.xml) · [report.html](report.html)');
+  });
+
+  t.test('server text cannot break the table, add markup or links', async (t) => {
+    const md = renderMarkdown(hostileReport());
+    t.notMatch(md, /<script/i);
+    // eslint-disable-next-line no-control-regex
+    t.notMatch(md, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028]/, 'no control characters, one line per row');
+    for (const row of md.split('\n').filter((l) => l.startsWith('| `'))) {
+      t.equal(row.replace(/\\\|/g, '').split('|').length, 4, 'two cells in each row');
+    }
+    t.equal(escapeMarkdown('a|b*c_[x](y)`z`<i>&'), 'a\\|b\\*c\\_\\[x\\](y)\\`z\\`&lt;i&gt;&amp;');
+    t.ok(escapeMarkdown('x'.repeat(1000)).length <= 200, 'a reason is one bounded line');
+  });
+
+  t.test('a passed run says so', async (t) => {
+    const report = { ...hostileReport(), verdict: 'passed' as const, counts: { passed: 1, failed: 0, warned: 0, errored: 0, skipped: 0 } };
+    report.cases = report.cases.filter((c) => c.outcome === 'passed');
+    const md = renderMarkdown(report);
+    t.match(md, /^## ✅ PASSED: 1 case\b/);
+    t.notMatch(md, /###/);
+  });
+}
+
+// reporter-registry.test.ts
+{
+  t.test('names come comma-separated or repeated; the default is every reporter', async (t) => {
+    t.same(parseReporterNames(undefined), [...REPORTER_NAMES]);
+    t.same(parseReporterNames(['junit,console', ' HTML ']), ['console', 'junit', 'html']);
+    t.same(parseReporterNames(['json', 'json']), ['json']);
+  });
+
+  t.test('an unknown or missing name is a usage error naming the choices', async (t) => {
+    t.throws(() => parseReporterNames(['console,xml']), new RunError('ERR_USAGE', "unknown reporter 'xml'; the reporters are: console, json, junit, html, markdown"));
+    t.throws(() => parseReporterNames([',']), { code: 'ERR_USAGE', message: /needs at least one/ });
+  });
+
+  t.test('each name makes its reporter', async (t) => {
+    const reporters = createReporters(['console', 'json', 'junit', 'html', 'markdown'], '/tmp/x', { stream: new PassThrough(), color: false, quiet: false });
+    t.same(reporters.map((r) => r.name), ['console', 'json', 'junit', 'html', 'markdown']);
+  });
+}
+
+// reporter.test.ts
+{
+  const throwing: Reporter = {
+    name: 'broken',
+    onRunStart() {
+      throw new Error('cannot start');
+    },
+    onRunEnd() {
+      throw new Error('never called: the reporter is already out');
+    },
+  };
+
+  t.test('a reporter that throws loses nothing of the others', async (t) => {
+    const dir = await tempDir();
+    const fanOut = new ReporterFanOut([throwing, new JsonReporter(dir), new JunitReporter(dir), new HtmlReporter(dir), new MarkdownReporter(dir, ['report.json'])]);
+    const report = hostileReport();
+    await fanOut.onRunStart(report.meta, report.cases);
+    for (const result of report.cases) fanOut.onCaseEnd(result);
+    await fanOut.onRunEnd(report);
+    t.same(fanOut.failures, [{ reporter: 'broken', event: 'onRunStart', message: 'cannot start' }]);
+    t.same((await readdir(dir)).sort(), ['junit.xml', 'report.html', 'report.json', 'summary.md']);
+    t.same(fanOut.files.map((f) => path.basename(f)), ['report.json', 'junit.xml', 'report.html', 'summary.md']);
+  });
+
+  t.test('a render that throws leaves the earlier file whole and no temporary file behind', async (t) => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'report.html');
+    await writeFile(file, 'the report of last night');
+    const reporter = new FileReporter('html', file, () => {
+      throw new Error('render failed');
+    });
+    await t.rejects(reporter.onRunEnd(hostileReport()), /render failed/);
+    t.equal(await readFile(file, 'utf8'), 'the report of last night');
+    t.same(await readdir(dir), ['report.html']);
+    t.same(reporter.files, []);
+  });
+
+  t.test('a file that cannot be replaced fails that reporter alone', async (t) => {
+    const dir = await tempDir();
+    await mkdir(path.join(dir, 'junit.xml'));
+    const fanOut = new ReporterFanOut([new JunitReporter(dir), new JsonReporter(dir)]);
+    await fanOut.onRunEnd(hostileReport());
+    t.equal(fanOut.failures.length, 1);
+    t.equal(fanOut.failures[0]?.reporter, 'junit');
+    t.same((await readdir(dir)).sort(), ['junit.xml', 'report.json'], 'no temporary file left');
+  });
+}
+
+// load-console-reporter.test.ts
+{
+  function sink(isTTY: boolean): Writable & { isTTY: boolean; text: string } {
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        stream.text += chunk.toString();
+        done();
+      },
+    }) as Writable & { isTTY: boolean; text: string };
+    stream.isTTY = isTTY;
+    stream.text = '';
+    return stream;
+  }
+
+  const progress = { profile: 'smoke', elapsedSeconds: 1, plannedSeconds: 2, responses: 500, rps: 500 };
+
+  t.test('live progress is shown on a terminal only, and cleared at the end', async (t) => {
+    const tty = sink(true);
+    const reporter = new LoadConsoleReporter({ stream: tty, quiet: false });
+    reporter.onLoadProgress(progress);
+    reporter.onLoadEnd();
+    t.match(tty.text, /load smoke: 1\/2 s, 500 responses, 500 req\/s/);
+    t.match(tty.text, /\r\u001b\[K$/);
+    const file = sink(false);
+    const quiet = new LoadConsoleReporter({ stream: file, quiet: false });
+    quiet.onLoadProgress(progress);
+    quiet.onLoadEnd();
+    t.equal(file.text, '', 'nothing in a log file');
+  });
+}
+
+// svg-charts.test.ts
+{
+  t.test('axes end on round numbers just above the data', async (t) => {
+    t.same(niceScale(118.2), { top: 125, step: 25 });
+    t.same(niceScale(1150), { top: 1250, step: 250 });
+    t.same(niceScale(4), { top: 4, step: 1 });
+    t.same(niceScale(0), { top: 1, step: 0.25 }, 'an empty series still has an axis');
+  });
+
+  t.test('chart data is read only when both series have the chart shape', async (t) => {
+    t.same(loadChartData(SAMPLE_LOAD), SAMPLE_LOAD);
+    t.equal(loadChartData({ percentiles: [{ p: 50, ms: 'fast' }], throughput: [] }), undefined);
+    t.equal(loadChartData({ percentiles: [] }), undefined);
+    t.equal(loadChartData(null), undefined);
+  });
+
+  t.test('the charts are standalone SVG with a bar per percentile and a line over time', async (t) => {
+    const latency = latencyPercentileChart(SAMPLE_LOAD.percentiles);
+    t.match(latency, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    t.equal((latency.match(/<rect /g) ?? []).length, SAMPLE_LOAD.percentiles.length);
+    t.match(latency, />118\.2</, 'values are labelled');
+    const throughput = throughputChart(SAMPLE_LOAD.throughput);
+    t.equal((throughput.match(/<polyline points="([^"]+)"/)?.[1] ?? '').split(' ').length, SAMPLE_LOAD.throughput.length);
+    t.notMatch(`${latency}${throughput}`, /NaN|Infinity/);
+    t.notMatch(throughputChart([]), /NaN|Infinity/, 'no data draws an empty chart');
+  });
+}
