@@ -140,6 +140,7 @@ export function renderHtml(report: RunReport): string {
   const order: Outcome[] = ['failed', 'errored', 'warned', 'passed', 'skipped'];
   const counts = order.map((o) => `<a class="c-${o}" href="#${o}"><b>${report.counts[o]}</b>${o}</a>`).join('');
   const countdowns = report.meta.deprecations.map((c) => `<p class="countdown"><b>Deprecation</b> ${escapeHtml(countdownSentence(c))}</p>`);
+  const disabled = report.meta.disabled.map((d) => `<p class="countdown"><b>Disabled by the configuration</b> <code>${escapeHtml(d.id)}</code>: ${escapeHtml(d.reason)}</p>`);
   const section = (outcome: Outcome): string => {
     const cases = casesWith(report, outcome);
     if (cases.length === 0) return '';
@@ -159,6 +160,7 @@ export function renderHtml(report: RunReport): string {
     '<main>',
     `<nav class="counts">${counts}</nav>`,
     ...countdowns,
+    ...disabled,
     ...sections,
     `<footer>${escapeHtml(`${meta.tool.name} ${meta.tool.version} · run ${meta.runId} · finished ${report.finishedAt} · report.json is the canonical report`)}</footer>`,
     '</main></body></html>',

@@ -57,6 +57,7 @@ export function renderJunit(report: RunReport): string {
       ['runId', meta.runId],
       ['clock', meta.clock],
       ['verdict', report.verdict],
+      ...report.meta.disabled.map((d) => ['disabled', `${d.id}: ${d.reason}`]),
     ].map(([name, value]) => ({ name: 'property', attributes: { name, value } })),
   };
   const host = new URL(meta.baseUrl).host;

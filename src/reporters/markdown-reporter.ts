@@ -45,6 +45,8 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
     for (const result of cases.slice(0, MAX_LISTED)) lines.push(`| ${code(result.id)} | ${escapeMarkdown(reasonLine(result))} |`);
     if (cases.length > MAX_LISTED) lines.push(`| … | ${cases.length - MAX_LISTED} more in the full report |`);
   }
+  const disabled = report.meta.disabled.map((d) => `🔕 disabled by the configuration: ${code(d.id)} (${escapeMarkdown(d.reason)})`);
+  if (disabled.length > 0) lines.push('', ...disabled);
   const countdowns = report.meta.deprecations.map((c) => `⏳ ${escapeMarkdown(countdownSentence(c))}`);
   if (countdowns.length > 0) lines.push('', ...countdowns);
   if (links.length > 0) lines.push('', `Reports: ${links.map((file) => `[${escapeMarkdown(file)}](${encodeURI(file)})`).join(' · ')}`);
