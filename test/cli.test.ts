@@ -224,6 +224,16 @@ t.test('a configuration file supplies defaults; flags win; a production URL is n
   const load = await runCli(['load', 'smoke', '--config', config]);
   t.equal(load.code, 2);
   t.match(load.stderr, /marked production in .*petstore\.yaml.*--allow-production-load/);
+  await writeFile(config, `baseUrl: ${server.baseUrl}\napiKeyFile: key\nreporters: [json]\nreportDir: out\ndisable:\n  - { id: listPets.limit.default, reason: "known bug PET-7" }\n  - { id: server.no-5xx, reason: "a flaky gateway" }\n`);
+  t.equal((await runCli(['--config', config, '--suite', 'limits'])).code, 0);
+  const disabled = JSON.parse(await readFile(path.join(dir, 'out', 'report.json'), 'utf8')) as { meta: { disabled: unknown[] }; cases: Array<{ id: string; skip?: string; reason?: string; checks: Array<{ id: string }> }> };
+  t.same(disabled.meta.disabled, [{ id: 'listPets.limit.default', reason: 'known bug PET-7' }, { id: 'server.no-5xx', reason: 'a flaky gateway' }], 'the report says what was disabled and why');
+  t.match(disabled.cases.find((c) => c.id === 'listPets.limit.default'), { skip: 'disabled', reason: /known bug PET-7/ });
+  t.notOk(disabled.cases.some((c) => c.checks.some((k) => k.id === 'server.no-5xx')), 'a disabled check judges nothing');
+  await writeFile(config, `baseUrl: ${server.baseUrl}\napiKeyFile: key\ndisable: [{ id: no.such.check, reason: typo }]\n`);
+  const typo = await runCli(['--config', config]);
+  t.equal(typo.code, 2);
+  t.match(typo.stderr, /petstore\.yaml:3:\d+: disable: no check or case has the id 'no\.such\.check'/);
   await writeFile(config, 'baseUrl: ftp://nope\nconcurency: 3\n');
   const bad = await runCli(['--config', config]);
   t.equal(bad.code, 2);
