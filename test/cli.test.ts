@@ -63,7 +63,7 @@ t.test('a server that answers without a key fails the run: exit 1, naming the au
 
 t.test('what stops a run is one line and exit 2', async (t) => {
   const dir = await tempDir();
-  await writeFile(path.join(dir, 'broken.yaml'), 'checks:\n  - id: x.y\n    title: t\n    clause: c\n    request: { method: GET, path: /pets }\n    expect: { stauts: 200 }\n');
+  await writeFile(path.join(dir, 'broken.yaml'), 'cases:\n  - id: x.y\n    title: t\n    clause: c\n    request: { method: GET, path: /pets }\n    expect: { stauts: 200 }\n');
   const cases: Array<[string, string[], Record<string, string>, RegExp]> = [
     ['malformed scenario', ['--scenarios', dir], {}, /broken\.yaml:6:\d+: unknown key 'stauts'/],
     ['unknown flag', ['--frobnicate'], {}, /unknown option '--frobnicate'/],

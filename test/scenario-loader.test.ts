@@ -31,7 +31,7 @@ async function problemsOf(dir: string): Promise<string[]> {
 
 const valid = `operation: listPets
 suite: contract
-checks:
+cases:
   - id: listPets.example
     title: example
     clause: a clause
@@ -99,7 +99,7 @@ t.test('an Authorization header in a scenario is refused: credentials come from 
 t.test('variables captured in an earlier step may be used later, not before', async (t) => {
   const steps = `operation: getPet
 suite: contract
-checks:
+cases:
   - id: getPet.example
     title: example
     clause: c
@@ -112,6 +112,15 @@ checks:
   const problems = await problemsOf(await folderWith({ 'a.yaml': steps }));
   t.equal(problems.length, 1, problems.join('\n'));
   t.match(problems[0], /^a\.yaml:8:\d+: unknown variable \{petId\}/);
+});
+
+t.test('the former key `checks` still loads; a file with neither key says which it needs', async (t) => {
+  const dir = await folderWith({ 'a.yaml': valid.replace('cases:', 'checks:') });
+  const [loaded] = await loadCases([dir], validate, { suites, displayRoot: dir, reservedIds: new Set() });
+  t.equal(loaded?.id, 'listPets.example');
+  t.same(loaded?.steps[0]?.sources?.['expect.status'], { file: 'a.yaml', line: 8, column: 15 }, 'located under either key');
+  const problems = await problemsOf(await folderWith({ 'b.yaml': 'operation: listPets\nsuite: contract\n' }));
+  t.same(problems, ["b.yaml:1:1: (root): must have one of the properties 'cases' or 'checks'"]);
 });
 
 t.test('load profiles under scenarios/load are not scenario files', async (t) => {

@@ -95,10 +95,12 @@ function fileCases(source: YamlSource, options: ScenarioLoadOptions, problems: F
   const doc = source.value as Record<string, JsonValue>;
   const display = displayName(source.file, options.displayRoot);
   const cases: CaseSpec[] = [];
-  const rawCases = doc['checks'] as Array<Record<string, JsonValue>>;
+  // `checks` is the former name of `cases`: files written for it still load.
+  const listKey = doc['cases'] === undefined ? 'checks' : 'cases';
+  const rawCases = doc[listKey] as Array<Record<string, JsonValue>>;
   rawCases.forEach((raw, index) => {
     const problemAt = (p: Array<string | number>, message: string): void => {
-      const where = source.locate(['checks', index, ...p]);
+      const where = source.locate([listKey, index, ...p]);
       problems.push({ file: display, line: where.line, column: where.column, message });
     };
     const operation = (raw['operation'] ?? doc['operation']) as OperationName | undefined;
@@ -111,9 +113,9 @@ function fileCases(source: YamlSource, options: ScenarioLoadOptions, problems: F
     const steps = toSteps(raw);
     checkVariables(steps, problemAt, hasSteps);
     steps.forEach((step, stepIndex) => {
-      step.sources = expectationSources(step, (p) => ({ file: display, ...source.locate(['checks', index, ...(hasSteps ? ['steps', stepIndex] : []), ...p], true) }));
+      step.sources = expectationSources(step, (p) => ({ file: display, ...source.locate([listKey, index, ...(hasSteps ? ['steps', stepIndex] : []), ...p], true) }));
     });
-    const where = source.locate(['checks', index]);
+    const where = source.locate([listKey, index]);
     const spec: CaseSpec = {
       id: raw['id'] as string,
       title: raw['title'] as string,

@@ -106,7 +106,11 @@ export function schemaProblems(source: YamlSource, validate: ValidateFunction, v
   const seen = new Set<string>();
   for (const [instancePath, errors] of byPath) {
     const types = errors.filter((e) => e.keyword === 'type');
-    const others = errors.filter((e) => e.keyword !== 'type');
+    // Alternatives that each require another key are one problem: any of them will do.
+    const alternatives = errors.filter((e) => e.keyword === 'required' && /\/(oneOf|anyOf)\//.test(e.schemaPath));
+    const others = errors.filter((e) => e.keyword !== 'type' && !alternatives.includes(e));
+    const first = alternatives[0];
+    if (first !== undefined) others.push({ ...first, message: `must have one of the properties ${alternatives.map((e) => `'${String(e.params['missingProperty'])}'`).join(' or ')}` });
     // Alternatives of one value: a type mismatch matters only when no branch of the right type complained.
     const messages = others.map((error) => ({ error, text: messageOf(error) }));
     if (others.length === 0 && types.length > 0) {
