@@ -12,7 +12,10 @@ import { interruptCli, root, runCli, runRealCli, tempDir } from './helpers.js';
 
 const KEY = 'load-secret-key-7c1d9e';
 
-/** A profile bounded to half a second and a few thousand requests. */
+/**
+ * A profile bounded to half a second and a few thousand requests. Its p99 bound is generous: on a busy 2-core machine one stall of the
+ * process would decide a tight bound; the test of p99 itself sets a tight one against a server far slower than any stall.
+ */
 function profileText(extra = ''): string {
   return `title: short test load
 connections: 2
@@ -25,7 +28,7 @@ queries:
   - { status: available, weight: 1 }
 sampling: { first: 100, every: 10 }
 thresholds:
-  p99: { max: 150 }
+  p99: { max: 2000 }
   non2xx: { max: 0 }
   errors: { max: 0 }
 ${extra}`;
@@ -79,7 +82,7 @@ t.test('a server that answers 500 now and then fails the non2xx threshold, and o
 });
 
 t.test('a slow server fails the p99 threshold, and only that one', async (t) => {
-  const profile = await writeProfile(profileText());
+  const profile = await writeProfile(profileText().replace('p99: { max: 2000 }', 'p99: { max: 150 }'));
   const { code, report } = await loadAgainst(['load-slow'], profile);
   t.equal(code, 1);
   const seen = outcomes(report);
@@ -105,7 +108,7 @@ t.test('sampled validation catches a pet of the wrong status under load and keep
 
 t.test('a profile with mistakes stops before any traffic: every problem at file:line:col, exit 2', async (t) => {
   const profile = await writeProfile(
-    profileText().replace('  - { weight: 2 }', '  - { weight: 2, stauts: sold }').replace('  p99: { max: 150 }', '  p98: { max: 50 }'),
+    profileText().replace('  - { weight: 2 }', '  - { weight: 2, stauts: sold }').replace('  p99: { max: 2000 }', '  p98: { max: 50 }'),
     'broken.yaml',
   );
   const result = await runCli(['load', profile, '--base-url', 'http://127.0.0.1:9/v1'], { PETSTORE_API_KEY: KEY });
