@@ -1,108 +1,340 @@
+/**
+ * The inputs that decide verdicts before any check runs: the cases generated from the contract, templates,
+ * command-line flags, the configuration file and its disable entries, production marks, and how the API key
+ * becomes a header and is kept out of every output. No network.
+ */
 import t from 'tap';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { dateFlag, intFlag, parseLoadFlags, parseRunFlags, shareFlag, splitCommand } from '../dist/cli/args.js';
 import { authorizationHeader, describeAuthorization, makeRedactor } from '../dist/http/credentials.js';
 import { checkDisabledIds, loadConfig, productionMark } from '../dist/loader/config.js';
 import { loadContract } from '../dist/loader/contract.js';
 import { generateCases } from '../dist/loader/generated-cases.js';
+import type { Contract, OperationInfo } from '../dist/model/contract.js';
 import { RunError } from '../dist/model/errors.js';
+import type { JsonValue } from '../dist/model/json.js';
+import type { AuthVariant, OperationName } from '../dist/model/scenario.js';
 import { fillTemplate, fillText } from '../dist/model/template.js';
-import type { AuthVariant } from '../dist/model/scenario.js';
-import { contract } from './check-fixtures.js';
 import { root, tempDir } from './helpers.js';
+
+const contract = await loadContract(path.join(root, 'schemas'));
+
+/** What a call threw, as a RunError (undefined when it did not throw). */
+function thrown(call: () => unknown): RunError | undefined {
+  try {
+    call();
+  } catch (error) {
+    return error as RunError;
+  }
+  return undefined;
+}
 
 t.test('generated cases follow the contract: the auth matrix, the limit bounds, the status values', async (t) => {
   const cases = generateCases(contract);
   const ids = new Set(cases.map((c) => c.id));
-  for (const op of ['listPets', 'createPet', 'getPet']) {
-    for (const slug of ['missing', 'basic-scheme', 'empty-bearer', 'wrong-token', 'appended-char', 'removed-char', 'lowercase-scheme']) t.ok(ids.has(`auth.${op}.${slug}`), `auth.${op}.${slug}`);
+  t.equal(ids.size, cases.length, 'ids are unique');
+  const refused = ['appended-char', 'basic-scheme', 'empty-bearer', 'missing', 'removed-char', 'wrong-token'];
+  const matrix: Array<[OperationName, string[]]> = [
+    ['listPets', [...refused, 'lowercase-scheme']],
+    ['createPet', [...refused, 'before-validation', 'lowercase-scheme']],
+    ['getPet', [...refused, 'lowercase-scheme']],
+  ];
+  for (const [op, slugs] of matrix) {
+    const mine = cases.filter((c) => c.id.startsWith(`auth.${op}.`));
+    t.same(mine.map((c) => c.id.slice(`auth.${op}.`.length)).sort(), [...slugs].sort(), `the auth matrix of ${op}`);
+    t.ok(mine.every((c) => c.suite === 'auth' && c.operation === op), `${op}: suite and operation`);
+    for (const c of mine.filter((c) => refused.some((s) => c.id.endsWith(`.${s}`)))) t.same(c.steps[0]?.expect, { status: 401, schema: 'Error' }, `${c.id}: 401 and an Error`);
+    const lower = mine.find((c) => c.id.endsWith('.lowercase-scheme'));
+    t.equal(lower?.level, 'warn', `${op}: a lower-case scheme only warns`);
+    t.notOk((lower?.steps[0]?.expect?.status as number[]).includes(401), `${op}: a lower-case scheme must not be refused`);
   }
-  t.ok(ids.has('auth.createPet.before-validation'));
+  const auth = (id: string): unknown => cases.find((c) => c.id === id)?.steps[0]?.request.auth;
+  t.same(['missing', 'basic-scheme', 'wrong-token'].map((s) => auth(`auth.getPet.${s}`)), ['none', 'basic-scheme', 'wrong-token'], 'each slug sends its variant');
+  t.equal(cases.find((c) => c.id === 'auth.getPet.missing')?.steps[0]?.request.path, '/pets/{unknownPetId}');
+
   const limit = (id: string): unknown => cases.find((c) => c.id === id)?.steps[0]?.request.query?.['limit'];
-  t.same([limit('listPets.limit.min'), limit('listPets.limit.max'), limit('listPets.limit.below-min'), limit('listPets.limit.above-max'), limit('listPets.limit.default-explicit')], [1, 100, 0, 101, 20], 'bounds read from the contract');
-  t.same(cases.find((c) => c.id === 'listPets.limit.default')?.steps[0]?.expect, { status: 200, maxItems: 20 });
-  for (const status of ['available', 'pending', 'sold']) t.ok(ids.has(`listPets.filter.${status}`) && ids.has(`listPets.filter.${status}.created`) && ids.has(`createPet.status.${status}`), `the ${status} cases`);
-  t.ok(cases.every((c) => c.source?.file === 'schemas/openapi.yaml' && c.source.line > 1), 'each traced to its operation in openapi.yaml');
+  const bounds: Array<[string, unknown]> = [
+    ['min', 1],
+    ['min-plus-one', 2],
+    ['default-explicit', 20],
+    ['max-minus-one', 99],
+    ['max', 100],
+    ['below-min', 0],
+    ['above-max', 101],
+    ['negative', -1],
+    ['fraction', '1.5'],
+    ['not-a-number', 'abc'],
+    ['empty', ''],
+    ['repeated', [1, 2]],
+  ];
+  for (const [slug, value] of bounds) t.strictSame(limit(`listPets.limit.${slug}`), value, `listPets.limit.${slug} sends limit=${JSON.stringify(value)}`);
+  t.strictSame(cases.find((c) => c.id === 'listPets.limit.max')?.steps[0]?.expect, { status: 200, maxItems: 100 });
+  t.strictSame(cases.find((c) => c.id === 'listPets.limit.default')?.steps[0]?.expect, { status: 200, maxItems: 20 });
+  t.strictSame(cases.find((c) => c.id === 'listPets.limit.above-max')?.steps[0]?.expect, { status: [200, 400], when: { '200': { maxItems: 100 }, '400': { schema: 'Error' } } }, 'out of range: a 400 Error or a bounded 200');
+
+  const statuses = (JSON.parse(await readFile(path.join(root, 'schemas/pet-status.schema.json'), 'utf8')) as { enum: string[] }).enum;
+  t.same(statuses, ['available', 'pending', 'sold']);
+  for (const status of statuses) {
+    t.strictSame(cases.find((c) => c.id === `listPets.filter.${status}`)?.steps[0], { request: { method: 'GET', path: '/pets', query: { status, limit: 100 } }, expect: { status: 200, everyItem: { status } } }, `listPets.filter.${status}`);
+    const created = cases.find((c) => c.id === `listPets.filter.${status}.created`);
+    t.match(created, { writes: true, steps: [{ request: { method: 'POST', json: { status } }, capture: { petId: '/id' } }, { readAfterWrite: true, expect: { holdsIfNotFull: { id: '{petId}' } } }] }, `listPets.filter.${status}.created`);
+    t.match(cases.find((c) => c.id === `createPet.status.${status}`), { writes: true, operation: 'createPet', steps: [{ expect: { status: 201, body: { status } } }] }, `createPet.status.${status}`);
+  }
+  t.ok(ids.has('listPets.filter.unknown-value'));
+  t.equal(cases.filter((c) => c.id.startsWith('listPets.filter.') && !c.id.endsWith('.created')).length, statuses.length + 1, 'one filter case per status value, and one unknown value');
+
+  const lines = (await readFile(path.join(root, 'schemas/openapi.yaml'), 'utf8')).split('\n');
+  const untraced = cases.filter((c) => {
+    const line = c.source === undefined ? undefined : lines[c.source.line - 1];
+    return c.source?.file !== 'schemas/openapi.yaml' || line === undefined || line.slice(c.source.column - 1).trim() !== `operationId: ${c.operation}`;
+  });
+  t.same(untraced.map((c) => c.id), [], 'every case points at the operation it is generated from, in openapi.yaml');
   t.ok(cases.filter((c) => c.operation === 'getPet').every((c) => c.clock?.before === '2030-12-05'), 'getPet cases apply only before its removal');
-  t.same(cases.filter((c) => c.writes).map((c) => c.steps[0]?.request.method).filter((m) => m !== 'POST'), [], 'only POST cases write');
+  t.ok(cases.filter((c) => c.operation !== 'getPet').every((c) => c.clock === undefined), 'no other case has a clock');
+  t.same(cases.filter((c) => c.writes !== c.steps.some((s) => s.request.method === 'POST')).map((c) => c.id), [], 'a case writes exactly when it POSTs');
+});
+
+t.test('generated cases change with the contract', async (t) => {
+  const narrower: Contract = { ...contract, listLimit: { min: 5, max: 50, default: 10 } };
+  const limit = (id: string): unknown => generateCases(narrower).find((c) => c.id === id)?.steps[0]?.request.query?.['limit'];
+  t.strictSame(['min', 'max', 'below-min', 'above-max', 'default-explicit'].map((s) => limit(`listPets.limit.${s}`)), [5, 50, 4, 51, 10], 'bounds read from the contract');
+  t.strictSame(generateCases(narrower).find((c) => c.id === 'listPets.filter.sold')?.steps[0]?.request.query, { status: 'sold', limit: 50 }, 'filters ask for a full page of the contract');
+  const noLimit: Contract = { ...contract };
+  delete noLimit.listLimit;
+  t.notOk(generateCases(noLimit).some((c) => c.id.startsWith('listPets.limit.')), 'no documented limit, no limit cases');
+  const operations = new Map(contract.operations);
+  operations.set('listPets', { ...(contract.operations.get('listPets') as OperationInfo), secured: false });
+  const open = generateCases({ ...contract, operations });
+  t.notOk(open.some((c) => c.id.startsWith('auth.listPets.')), 'an unsecured operation has no auth cases');
+  t.ok(open.some((c) => c.id.startsWith('auth.createPet.')), 'the others keep theirs');
+  const withoutSunset = new Map(contract.operations);
+  const getPet = { ...(contract.operations.get('getPet') as OperationInfo) };
+  delete getPet.sunset;
+  withoutSunset.set('getPet', getPet);
+  t.ok(generateCases({ ...contract, operations: withoutSunset }).every((c) => c.clock === undefined), 'no sunset, no clock');
 });
 
 t.test('templates: a whole placeholder keeps its type, text interpolates, unknown names stay', async (t) => {
-  const vars = new Map<string, never>([['id', 9007199254740993n as never], ['n', 7 as never], ['name', 'a b/c' as never]]);
-  t.same(fillTemplate({ id: '{id}', count: '{n}', label: 'pet {name} #{n}', keep: '{nope}' }, vars), { id: 9007199254740993n, count: 7, label: 'pet a b/c #7', keep: '{nope}' });
-  t.equal(fillText('/pets/{name}', vars, encodeURIComponent), '/pets/a%20b%2Fc');
-  t.equal(fillText('/pets/{id}', vars), '/pets/9007199254740993');
+  const vars = new Map<string, JsonValue>([['id', 9007199254740993n], ['n', 7], ['name', 'a b/c'], ['flag', true], ['obj', { k: 1 }]]);
+  const rows: Array<[string, JsonValue, JsonValue]> = [
+    ['a bigint stays a bigint', '{id}', 9007199254740993n],
+    ['a number stays a number', '{n}', 7],
+    ['a boolean stays a boolean', '{flag}', true],
+    ['an object stays an object', '{obj}', { k: 1 }],
+    ['a string stays a string', '{name}', 'a b/c'],
+    ['text interpolates, the bigint exactly', 'pet {name} #{n} id {id}', 'pet a b/c #7 id 9007199254740993'],
+    ['an unknown whole placeholder stays', '{nope}', '{nope}'],
+    ['an unknown placeholder in text stays', 'x {nope} {n}', 'x {nope} 7'],
+    ['a name must start with a letter', '{1n}', '{1n}'],
+    ['spaces are not a placeholder', '{ n }', '{ n }'],
+    ['non-strings pass through', 42, 42],
+    ['arrays and objects are filled deeply', { list: ['{n}', { id: '{id}' }], keep: null }, { list: [7, { id: 9007199254740993n }], keep: null }],
+  ];
+  for (const [name, template, expected] of rows) t.strictSame(fillTemplate(template, vars), expected, name);
+  t.equal(typeof fillTemplate('{id}', vars), 'bigint', 'not rounded through a number');
+  const text: Array<[string, string, ((s: string) => string) | undefined, string]> = [
+    ['a path value is URL-encoded', '/pets/{name}', encodeURIComponent, '/pets/a%20b%2Fc'],
+    ['only inserted values are encoded', '/a b/{name}', encodeURIComponent, '/a b/a%20b%2Fc'],
+    ['a whole placeholder is encoded too', '{name}', encodeURIComponent, 'a%20b%2Fc'],
+    ['an int64 id as digits', '/pets/{id}', undefined, '/pets/9007199254740993'],
+    ['a number as digits', 'limit={n}', undefined, 'limit=7'],
+    ['an unknown name stays, unencoded', '/pets/{nope}', encodeURIComponent, '/pets/{nope}'],
+    ['no encoder, no encoding', '/pets/{name}', undefined, '/pets/a b/c'],
+  ];
+  for (const [name, template, encode, expected] of text) t.equal(fillText(template, vars, encode), expected, name);
 });
 
 t.test('flags: bounds, dates, shares, commands; the key is never taken on the command line', async (t) => {
-  t.equal(intFlag('concurrency', undefined, 4, 1, 64), 4);
-  t.equal(intFlag('concurrency', '8', 4, 1, 64), 8);
-  for (const bad of ['0', '65', '1.5', 'x', '-1']) t.throws(() => intFlag('concurrency', bad, 4, 1, 64), { code: 'ERR_USAGE', message: /--concurrency must be a whole number from 1 to 64/ }, bad);
-  t.equal(dateFlag('2030-12-06').toISOString(), '2030-12-06T12:00:00.000Z');
-  t.throws(() => dateFlag('soon'), { code: 'ERR_USAGE' });
-  t.equal(shareFlag('baseline-tolerance', '0.2', 0.1), 0.2);
-  t.throws(() => shareFlag('baseline-tolerance', 'lots', 0.1), { message: /must be a share such as 0\.1/ });
-  t.same(splitCommand([]), { command: 'run', args: [] });
-  t.same(splitCommand(['--suite', 'auth']), { command: 'run', args: ['--suite', 'auth'] });
-  t.same(splitCommand(['load', 'smoke']), { command: 'load', args: ['smoke'] });
-  t.throws(() => splitCommand(['launch']), { message: /unknown command 'launch'/ });
-  const secret = 'sk-live-do-not-echo';
-  let message = '';
-  try {
-    parseRunFlags([`--api-key=${secret}`]);
-  } catch (error) {
-    message = (error as RunError).message;
+  const ints: Array<[string | undefined, number | undefined]> = [
+    [undefined, 4],
+    ['1', 1],
+    ['64', 64],
+    ['8', 8],
+    ['08', 8],
+    ['0', undefined],
+    ['65', undefined],
+    ['1.5', undefined],
+    ['x', undefined],
+    ['-1', undefined],
+    ['', undefined],
+    ['1e1', undefined],
+    [' 8', undefined],
+  ];
+  for (const [value, expected] of ints) {
+    if (expected !== undefined) t.equal(intFlag('concurrency', value, 4, 1, 64), expected, `--concurrency ${JSON.stringify(value)}`);
+    else t.throws(() => intFlag('concurrency', value, 4, 1, 64), { code: 'ERR_USAGE', message: `--concurrency must be a whole number from 1 to 64, got '${value as string}'` }, `--concurrency ${JSON.stringify(value)} refused`);
   }
-  t.match(message, /--api-key is not accepted/);
-  t.notMatch(message, secret, 'the refused key is not echoed');
+
+  const before = Date.now();
+  const now = dateFlag(undefined).getTime();
+  t.ok(now >= before && now <= Date.now(), 'no --now: the current time');
+  t.equal(dateFlag('2030-12-06').toISOString(), '2030-12-06T12:00:00.000Z', 'a day means its noon, UTC: the same day in every time zone');
+  t.equal(dateFlag('2030-12-06T23:30:00+02:00').toISOString(), '2030-12-06T21:30:00.000Z', 'a timestamp is taken as is');
+  for (const bad of ['soon', '2030-13-01', '']) t.throws(() => dateFlag(bad), { code: 'ERR_USAGE', message: `--now must be a date such as 2030-12-05 (or an ISO timestamp), got '${bad}'` }, `--now ${JSON.stringify(bad)} refused`);
+  t.equal(thrown(() => dateFlag('2030-02-31'))?.code, 'ERR_USAGE', 'a day that does not exist is refused');
+  t.equal(thrown(() => dateFlag('1'))?.code, 'ERR_USAGE', 'a bare number is not a date');
+
+  const shares: Array<[string | undefined, number | undefined]> = [
+    [undefined, 0.1],
+    ['0.2', 0.2],
+    ['0', 0],
+    ['10', 10],
+    ['lots', undefined],
+    ['-0.1', undefined],
+    ['.5', undefined],
+    ['10.5', undefined],
+    ['20%', undefined],
+  ];
+  for (const [value, expected] of shares) {
+    if (expected !== undefined) t.equal(shareFlag('baseline-tolerance', value, 0.1), expected, `--baseline-tolerance ${JSON.stringify(value)}`);
+    else t.throws(() => shareFlag('baseline-tolerance', value, 0.1), { code: 'ERR_USAGE', message: /^--baseline-tolerance must be a share such as 0\.1/ }, `--baseline-tolerance ${JSON.stringify(value)} refused`);
+  }
+
+  const commands: Array<[string[], { command: string; args: string[] }]> = [
+    [[], { command: 'run', args: [] }],
+    [['--suite', 'auth'], { command: 'run', args: ['--suite', 'auth'] }],
+    [['-q'], { command: 'run', args: ['-q'] }],
+    [['run', '-q'], { command: 'run', args: ['-q'] }],
+    [['load', 'smoke'], { command: 'load', args: ['smoke'] }],
+    [['merge', 'a.json', 'b.json'], { command: 'merge', args: ['a.json', 'b.json'] }],
+    [['serve'], { command: 'serve', args: [] }],
+    [['catalogue'], { command: 'catalogue', args: [] }],
+    [['--help'], { command: 'help', args: [] }],
+    [['-h'], { command: 'help', args: [] }],
+    [['--version'], { command: 'version', args: [] }],
+    [['-V'], { command: 'version', args: [] }],
+  ];
+  for (const [argv, expected] of commands) t.strictSame(splitCommand(argv), expected, `argv ${JSON.stringify(argv)}`);
+  for (const unknown of ['launch', 'Run', 'runs']) t.throws(() => splitCommand([unknown]), { code: 'ERR_USAGE', message: new RegExp(`^unknown command '${unknown}'; the commands are: run, serve`) }, unknown);
+
+  const secret = 'sk-live-do-not-echo';
+  const keyOnCommandLine: string[][] = [[`--api-key=${secret}`], ['--api-key', secret], ['--suite', 'auth', `--api-key=${secret}`], ['--api-key']];
+  for (const argv of keyOnCommandLine) {
+    const error = thrown(() => parseRunFlags(argv));
+    t.match(error, { code: 'ERR_USAGE', message: /^--api-key is not accepted .*PETSTORE_API_KEY.*--api-key-file/ }, `${argv.length} arguments refused`);
+    t.notOk(`${error?.message ?? ''}${error?.details.join('') ?? ''}`.includes(secret), 'the refused key is not echoed');
+  }
+  const loadError = thrown(() => parseLoadFlags(['smoke', `--api-key=${secret}`], 'load'));
+  t.match(loadError?.message, /^--api-key is not accepted/, 'load refuses it too');
+  t.notOk(loadError?.message.includes(secret));
+  const misspelt = thrown(() => parseRunFlags([`--apikey=${secret}`]));
+  t.equal(misspelt?.message, "unknown option '--apikey' for 'run' (see --help)", 'a misspelt option is named without its value');
+  t.equal(parseRunFlags(['--api-key-file', 'key.txt'])['api-key-file'], 'key.txt', '--api-key-file is not mistaken for --api-key');
   t.throws(() => parseRunFlags(['--bogus']), { message: /unknown option '--bogus' for 'run'/ });
+  t.throws(() => parseRunFlags(['--base-url']), { message: '--base-url needs a value (see --help)' });
   t.same(parseLoadFlags(['smoke', '-q'], 'load').positionals, ['smoke']);
 });
 
 t.test('the configuration file: located problems, paths relative to it, disable entries checked by id', async (t) => {
   const dir = await tempDir();
-  const validate = (await loadContract(path.join(root, 'schemas'))).fileValidator('config.schema.json');
+  const validate = contract.fileValidator('config.schema.json');
   const file = path.join(dir, 'team.yaml');
-  await writeFile(file, 'baseUrl: https://staging.example.com/v1\napiKeyFile: ./key\ncategoryId: 9223372036854775807\ndisable:\n  - { id: auth.www-authenticate, reason: "gateway strips it" }\n  - { id: no.such.check, reason: typo }\n');
+  await writeFile(file, 'baseUrl: https://staging.example.com/v1\napiKeyFile: ./key\ncaFile: certs/ca.pem\nreportDir: /var/reports\ncategoryId: 9223372036854775807\nconcurrency: 8\nproduction: ["https://api.example.com/v1"]\ndisable:\n  - { id: auth.www-authenticate, reason: "gateway strips it" }\n  - { id: no.such.check, reason: typo }\n');
   const config = await loadConfig(file, validate, dir);
+  t.equal(config.file, 'team.yaml', 'shown relative to the display root');
+  t.equal(config.baseUrl, 'https://staging.example.com/v1');
   t.equal(config.apiKeyFile, path.join(dir, 'key'), 'relative to the file');
+  t.equal(config.caFile, path.join(dir, 'certs/ca.pem'), 'relative to the file');
+  t.equal(config.reportDir, '/var/reports', 'an absolute path stays');
   t.equal(config.categoryId, '9223372036854775807', 'int64 kept exactly');
-  t.same(config.disable.map((d) => d.id), ['auth.www-authenticate', 'no.such.check']);
-  t.throws(() => checkDisabledIds(config, new Set(['auth.www-authenticate'])), { code: 'ERR_CONFIG', message: /team\.yaml:6:11: disable: no check or case has the id 'no\.such\.check'/ });
-  await writeFile(file, 'baseUrl: https://x/v1\nsuites: [auth]\nstrict: maybe\ndisable: [{ id: x }]\n');
-  const error = await loadConfig(file, validate, dir).then(() => undefined, (e: unknown) => e as RunError);
-  t.ok(error instanceof RunError);
-  t.match(error?.details.join('\n'), /team\.yaml:3:9: .*must be boolean[\s\S]*team\.yaml:4:\d+: .*reason/, 'every problem, each located');
+  t.equal(config.concurrency, 8);
+  t.same(config.production, ['https://api.example.com/v1']);
+  t.strictSame(config.disable, [
+    { id: 'auth.www-authenticate', reason: 'gateway strips it', source: { file: 'team.yaml', line: 9, column: 11 } },
+    { id: 'no.such.check', reason: 'typo', source: { file: 'team.yaml', line: 10, column: 11 } },
+  ]);
+  t.doesNotThrow(() => checkDisabledIds(config, new Set(['auth.www-authenticate', 'no.such.check'])), 'every id known: accepted');
+  t.throws(() => checkDisabledIds(config, new Set(['auth.www-authenticate'])), { code: 'ERR_CONFIG', message: /^team\.yaml:10:11: disable: no check or case has the id 'no\.such\.check'/ });
+  const both = thrown(() => checkDisabledIds(config, new Set()));
+  t.same(both?.details.map((d) => d.split(': ')[0]), ['team.yaml:9:11', 'team.yaml:10:11'], 'every unknown id, each located');
+
+  const minimal = path.join(dir, 'minimal.yaml');
+  await writeFile(minimal, 'categoryId: 7\n');
+  t.match(await loadConfig(minimal, validate, dir), { categoryId: '7', production: [], disable: [] }, 'defaults of an almost empty file');
+
+  const problems: Array<[string, string, RegExp]> = [
+    ['an unknown key', 'baseUrl: https://x/v1\nconcurency: 4\n', /^bad\.yaml:2:1: unknown key 'concurency'/],
+    ['an unknown key in a disable entry', 'disable:\n  - id: x\n    reason: r\n    until: 2030\n', /^bad\.yaml:4:5: unknown key 'until'/],
+    ['a wrong type', 'strict: maybe\n', /^bad\.yaml:1:9: .*must be boolean/],
+    ['a disable entry without a reason', 'disable: [{ id: x }]\n', /^bad\.yaml:1:\d+: .*reason/],
+    ['a production entry that is not a URL', 'production: ["https://bad host/v1"]\n', /^bad\.yaml:1:14: production entry 'https:\/\/bad host\/v1' is not a URL/],
+    ['a YAML syntax error', 'baseUrl: [unclosed\n', /^bad\.yaml:\d+:\d+: /],
+    ['the key itself', 'apiKey: sk-live\n', /^bad\.yaml:1:1: unknown key 'apiKey'/],
+  ];
+  const bad = path.join(dir, 'bad.yaml');
+  for (const [name, text, message] of problems) {
+    await writeFile(bad, text);
+    const error = await loadConfig(bad, validate, dir).then(() => undefined, (e: unknown) => e as RunError);
+    t.ok(error instanceof RunError && error.code === 'ERR_CONFIG', `${name}: ERR_CONFIG`);
+    t.match(error?.message, message, name);
+  }
+  await writeFile(bad, 'baseUrl: https://x/v1\nsuites: [auth]\nstrict: maybe\ndisable: [{ id: x }]\n');
+  const error = await loadConfig(bad, validate, dir).then(() => undefined, (e: unknown) => e as RunError);
+  t.match(error?.details.join('\n'), /bad\.yaml:3:9: .*must be boolean[\s\S]*bad\.yaml:4:\d+: .*reason/, 'every problem, each located, in file order');
+  const missing = await loadConfig(path.join(dir, 'nope.yaml'), validate, dir).then(() => undefined, (e: unknown) => e as RunError);
+  t.match(missing, { code: 'ERR_CONFIG', message: /^nope\.yaml:1:1: cannot read the file \(ENOENT\)/ });
 });
 
 t.test('production is matched by origin and path prefix', async (t) => {
   const production = ['https://api.example.com/v1'];
-  t.equal(productionMark('https://api.example.com/v1', production), production[0]);
-  t.equal(productionMark('https://api.example.com/v1/', production), production[0]);
-  t.equal(productionMark('https://api.example.com/v10', production), undefined);
-  t.equal(productionMark('http://api.example.com/v1', production), undefined, 'another scheme is another origin');
-  t.equal(productionMark('https://staging.example.com/v1', production), undefined);
+  const rows: Array<[string, string[], string | undefined]> = [
+    ['https://api.example.com/v1', production, 'https://api.example.com/v1'],
+    ['https://api.example.com/v1/', production, 'https://api.example.com/v1'],
+    ['https://API.example.com:443/v1', production, 'https://api.example.com/v1'],
+    ['https://api.example.com/v1/admin', production, 'https://api.example.com/v1'],
+    ['https://api.example.com/v10', production, undefined],
+    ['https://api.example.com/', production, undefined],
+    ['http://api.example.com/v1', production, undefined],
+    ['https://api.example.com:8443/v1', production, undefined],
+    ['https://staging.example.com/v1', production, undefined],
+    ['https://api.example.com.evil.test/v1', production, undefined],
+    ['https://api.example.com/v2', ['https://api.example.com'], 'https://api.example.com'],
+    ['https://api.example.com/v2', ['https://api.example.com/'], 'https://api.example.com/'],
+    ['https://b.example.com/v1', ['https://a.example.com/v1', 'https://b.example.com/v1/'], 'https://b.example.com/v1/'],
+    ['https://api.example.com/v1', [], undefined],
+  ];
+  for (const [baseUrl, marks, expected] of rows) t.equal(productionMark(baseUrl, marks), expected, `${baseUrl} under ${JSON.stringify(marks)}`);
 });
 
 t.test('credentials: each variant derived from the key, described without it, and redacted in every form', async (t) => {
   const key = 'sk+live/Abc123';
-  const variants: Array<[AuthVariant, string | undefined]> = [
-    ['valid', `Bearer ${key}`],
-    ['none', undefined],
-    ['empty-bearer', 'Bearer '],
-    ['basic-scheme', `Basic ${Buffer.from(`${key}:`).toString('base64')}`],
-    ['appended-char', `Bearer ${key}x`],
-    ['removed-char', `Bearer ${key.slice(0, -1)}`],
-    ['lowercase-scheme', `bearer ${key}`],
+  const variants: Array<[AuthVariant, string | undefined, string | undefined]> = [
+    ['valid', `Bearer ${key}`, 'Bearer <API key>'],
+    ['none', undefined, undefined],
+    ['empty-bearer', 'Bearer ', 'Bearer '],
+    ['basic-scheme', `Basic ${Buffer.from(`${key}:`).toString('base64')}`, 'Basic <base64 of "API key:">'],
+    ['appended-char', `Bearer ${key}x`, 'Bearer <API key>x'],
+    ['removed-char', `Bearer ${key.slice(0, -1)}`, 'Bearer <API key without its last character>'],
+    ['lowercase-scheme', `bearer ${key}`, 'bearer <API key>'],
   ];
-  for (const [variant, header] of variants) {
-    t.equal(authorizationHeader(variant, key), header, variant);
-    t.notMatch(describeAuthorization(variant) ?? '', key.slice(0, 6), `${variant} is described without the key`);
-  }
-  t.match(authorizationHeader('wrong-token', key), /^Bearer wrong-[0-9a-f]{24}$/);
   const redact = makeRedactor(key);
-  const leaked = `${key} ${Buffer.from(key).toString('base64')} ${encodeURIComponent(key)} ${Buffer.from(`${key}:`).toString('base64')}`;
-  t.notMatch(redact(leaked), /sk\+live|c2sr|sk%2Blive/, 'the key, its base64 and its URL encoding are gone');
+  for (const [variant, header, description] of variants) {
+    t.equal(authorizationHeader(variant, key), header, `${variant}: header`);
+    t.equal(describeAuthorization(variant), description, `${variant}: description`);
+    t.notOk((describeAuthorization(variant) ?? '').includes(key.slice(0, 4)), `${variant} is described without the key`);
+    if (header !== undefined && header.trim() !== 'Bearer') t.notOk(/sk\+live|c2sr/.test(redact(header)), `${variant}: the header redacts away`);
+  }
+  const wrong = [authorizationHeader('wrong-token', key), authorizationHeader('wrong-token', key)];
+  t.match(wrong[0], /^Bearer wrong-[0-9a-f]{24}$/);
+  t.not(wrong[0], wrong[1], 'a fresh wrong token each time');
+  t.notOk(wrong[0]?.includes(key), 'the wrong token is not derived from the key');
+  t.equal(describeAuthorization('wrong-token'), 'Bearer <a wrong token>');
+
+  const forms: Array<[string, string]> = [
+    ['the key', key],
+    ['its base64', Buffer.from(key).toString('base64')],
+    ['the base64 of "key:"', Buffer.from(`${key}:`).toString('base64')],
+    ['its URL encoding', encodeURIComponent(key)],
+    ['the key less its last character', key.slice(0, -1)],
+  ];
+  for (const [name, form] of forms) {
+    const out = redact(`before ${form} after`);
+    t.equal(out, 'before [REDACTED] after', `${name} is redacted`);
+  }
+  t.equal(redact('{"q":"sk+live/Abc123","again":"sk+live/Abc123"}'), '{"q":"[REDACTED]","again":"[REDACTED]"}', 'every occurrence');
+  t.equal(redact('nothing secret here'), 'nothing secret here', 'other text is untouched');
   t.equal(makeRedactor('ab')('cab ab'), 'c[REDACTED] [REDACTED]', 'a short key is still redacted');
+  t.equal(makeRedactor('abc')('ab abc'), 'ab [REDACTED]', 'but not its short derived forms, which would match ordinary text');
+  t.equal(makeRedactor('')('text'), 'text', 'no key, nothing to redact');
 });

@@ -146,9 +146,18 @@ export function intFlag(name: string, value: string | undefined, fallback: numbe
 /** A calendar date or timestamp for --now, or a usage error. */
 export function dateFlag(value: string | undefined): Date {
   if (value === undefined) return new Date();
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T12:00:00Z` : value);
-  if (Number.isNaN(date.getTime())) throw new RunError('ERR_USAGE', `--now must be a date such as 2030-12-05, got '${value}'`);
+  const day = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(value);
+  const date = new Date(day?.[2] === undefined ? `${value}T12:00:00Z` : value);
+  // A day that does not exist (2030-02-31) would roll over into the next month: refuse it rather than test another day.
+  if (day === null || Number.isNaN(date.getTime()) || !isRealDay(day[1] as string)) {
+    throw new RunError('ERR_USAGE', `--now must be a date such as 2030-12-05 (or an ISO timestamp), got '${value}'`);
+  }
   return date;
+}
+
+function isRealDay(text: string): boolean {
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
 
 /** The usage text. */
@@ -176,7 +185,7 @@ Run options:
   --reporter LIST           console, json, junit, html, markdown, comma-separated or repeated
                             (default: all; files: report.json, junit.xml, report.html, summary.md)
   --scenarios DIR           also run the scenario files in DIR (repeatable)
-  --now DATE                the suite's clock, e.g. 2030-12-06 (default: now)
+  --now DATE                the suite's clock: a day (2030-12-06) or an ISO timestamp (default: now)
   --read-only               send nothing that writes (for production)
   --strict                  warnings fail the run
   --category-id N           a category that exists on the server (or PETSTORE_CATEGORY_ID; default: 1)
