@@ -102,7 +102,9 @@ const wwwAuthenticate: ExchangeCheck = {
   evaluate({ exchange }) {
     const header = exchange.response.headers['www-authenticate'];
     if (header === undefined) return failed({ message: '401 without a WWW-Authenticate header', expected: 'WWW-Authenticate: Bearer ...', actual: 'nothing' });
-    if (/^\s*bearer\b/i.test(header) || /,\s*bearer\b/i.test(header)) return passed(`WWW-Authenticate: ${header}`);
+    // A scheme name can hide inside a quoted parameter (realm="a, Bearer"): only what stands outside quotes counts.
+    const unquoted = header.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+    if (/^\s*bearer\b/i.test(unquoted) || /,\s*bearer\b/i.test(unquoted)) return passed(`WWW-Authenticate: ${header}`);
     return failed({ message: `WWW-Authenticate does not name Bearer: ${header}`, expected: 'Bearer', actual: header });
   },
 };

@@ -41,6 +41,16 @@ function asCount(value: number | string): number {
   return typeof value === 'number' ? value : Number(value);
 }
 
+const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+
+/** RFC 9110 §5.6.7: IMF-fixdate, and the two obsolete forms a recipient must still accept. */
+const HTTP_DATE: readonly RegExp[] = [
+  new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$`),
+  new RegExp(`^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} \\d{2}:\\d{2}:\\d{2} GMT$`),
+  new RegExp(`^${DAY} ${MONTH} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\d{4}$`),
+];
+
 function headerProblems(exchange: Exchange, name: string, expected: HeaderExpectation): Failure[] {
   const actual = exchange.response.headers[name.toLowerCase()];
   const shown = actual === undefined ? 'nothing' : `'${actual}'`;
@@ -53,7 +63,7 @@ function headerProblems(exchange: Exchange, name: string, expected: HeaderExpect
   if (expected.equals !== undefined && actual !== expected.equals) problem(`${name}: expected '${expected.equals}', got ${shown}`, `'${expected.equals}'`);
   if (expected.date !== undefined && actual !== undefined) {
     const parsed = new Date(actual);
-    if (Number.isNaN(parsed.getTime())) problem(`${name} is not an HTTP date: '${actual}'`, `an HTTP date on ${expected.date}`);
+    if (!HTTP_DATE.some((form) => form.test(actual.trim())) || Number.isNaN(parsed.getTime())) problem(`${name} is not an HTTP date: '${actual}'`, `an HTTP date on ${expected.date}`);
     else if (parsed.toISOString().slice(0, 10) !== expected.date) problem(`${name} names ${parsed.toISOString().slice(0, 10)}, expected ${expected.date}`, `an HTTP date on ${expected.date}`);
   }
   if (expected.structuredDate === true && actual !== undefined && !/^@-?\d+$/.test(actual.trim())) problem(`${name} is not an RFC 9745 date (@<seconds>): '${actual}'`, '@<seconds since the epoch>');

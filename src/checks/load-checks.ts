@@ -24,6 +24,11 @@ const UNITS: Record<Metric, string> = {
   mismatches: 'sampled responses that broke the contract',
 };
 
+/** A share as a percentage for people: 0.07 reads 7, not 7.000000000000001. */
+function percent(share: number): string {
+  return String(Number((share * 100).toPrecision(12)));
+}
+
 /** One threshold judged against the metrics. */
 export interface ThresholdVerdict {
   metric: Metric;
@@ -59,7 +64,7 @@ export function judgeThreshold(metric: Metric, threshold: Threshold, metrics: Lo
   const unit = UNITS[metric];
   if (threshold.maxRate !== undefined) {
     const share = metrics.requests === 0 ? 0 : actual / metrics.requests;
-    const bound = `at most ${threshold.maxRate * 100} % of requests`;
+    const bound = `at most ${percent(threshold.maxRate)} % of requests`;
     return { metric, threshold, actual, ok: share <= threshold.maxRate, bound, message: `${actual} ${unit} of ${metrics.requests} requests (${(share * 100).toFixed(3)} %; ${bound} allowed)` };
   }
   if (threshold.min !== undefined || extraMin > 0) {
@@ -166,8 +171,8 @@ function baselineCheck(metric: BaselineComparison['metric']): RunCheck {
       if (baseline === undefined) return passed('no baseline');
       const c = compareWithBaseline(baseline.metrics, load.metrics, baseline.tolerance).find((x) => x.metric === metric) as BaselineComparison;
       const change = Number.isFinite(c.change) ? `${c.change >= 0 ? '+' : ''}${(c.change * 100).toFixed(1)} %` : 'from 0';
-      const message = `${metric} ${c.current} vs baseline ${c.baseline} in ${baseline.file} (${change}; a regression is ${direction} by more than ${baseline.tolerance * 100} %)`;
-      return c.regressed ? failed({ message, expected: `not ${direction} than ${c.baseline} by more than ${baseline.tolerance * 100} %`, actual: String(c.current) }) : passed(message);
+      const message = `${metric} ${c.current} vs baseline ${c.baseline} in ${baseline.file} (${change}; a regression is ${direction} by more than ${percent(baseline.tolerance)} %)`;
+      return c.regressed ? failed({ message, expected: `not ${direction} than ${c.baseline} by more than ${percent(baseline.tolerance)} %`, actual: String(c.current) }) : passed(message);
     },
   };
 }

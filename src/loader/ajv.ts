@@ -29,5 +29,13 @@ export function formatAjvErrors(errors: readonly ErrorObject[] | null | undefine
 /** ajv errors as typed failures: the message, the pointer into the value and the schema keyword's path. */
 export function ajvFailures(errors: readonly ErrorObject[] | null | undefined): Failure[] {
   const messages = formatAjvErrors(errors);
-  return (errors ?? []).map((e, i) => ({ message: messages[i] ?? e.keyword, pointer: e.instancePath, schemaPath: e.schemaPath }));
+  const seen = new Set<string>();
+  // The same problem at the same place, found through two branches of a schema (a type checked by Pet and by NewPet), is reported once.
+  return (errors ?? []).flatMap((e, i) => {
+    const failure = { message: messages[i] ?? e.keyword, pointer: e.instancePath, schemaPath: e.schemaPath };
+    const key = `${failure.pointer}\u0000${failure.message}`;
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return [failure];
+  });
 }
