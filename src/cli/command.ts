@@ -92,8 +92,12 @@ async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const keySource = apiKey === DEVELOPMENT_API_KEY ? `the development default '${DEVELOPMENT_API_KEY}'` : 'PETSTORE_API_KEY';
   io.stdout.write(`reference pet store listening on ${server.baseUrl} (API key: ${keySource}); Ctrl-C stops it\n`);
   await new Promise<void>((resolve) => {
-    io.signal.addEventListener('abort', () => resolve());
-    process.once('SIGTERM', () => resolve());
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    io.signal.addEventListener('abort', stop, { once: true });
+    process.once('SIGTERM', stop);
   });
   await server.close();
   return EXIT.passed;

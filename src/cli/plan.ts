@@ -91,9 +91,11 @@ function productionOf(baseUrl: string | undefined, config: SuiteConfig | undefin
   return baseUrl === undefined || config === undefined ? undefined : productionMark(baseUrl, config.production);
 }
 
-/** Refuses load against a base URL the configuration marks as production, unless allowed. */
-function refuseConfiguredProduction(baseUrl: string | undefined, config: SuiteConfig | undefined, allowed: boolean): void {
-  if (baseUrl !== undefined && config !== undefined) refuseProductionLoad(baseUrl, config.production, config.file, allowed);
+/** Refuses load against a base URL the configuration or the profile marks as production, unless allowed: before anything is printed or sent. */
+function refuseProduction(baseUrl: string | undefined, config: SuiteConfig | undefined, profile: LoadProfile, allowed: boolean): void {
+  if (baseUrl === undefined) return;
+  if (config !== undefined) refuseProductionLoad(baseUrl, config.production, config.file, allowed);
+  refuseProductionLoad(baseUrl, profile.production, profile.file, allowed);
 }
 
 async function resolveTarget(flags: { 'base-url'?: string; 'api-key-file'?: string; 'ca-file'?: string }, env: Env): Promise<Target> {
@@ -152,7 +154,6 @@ export interface PlannedRun {
 export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const { flags, config } = await withConfig(parsed, 'run', env);
   const target = await resolveTarget(flags, env);
-  if (flags.load !== undefined) refuseConfiguredProduction(target.baseUrl, config, flags['allow-production-load'] === true);
   const production = productionOf(target.baseUrl, config);
   // A production service is never written to, whatever the flags say: the configuration marked it.
   const readOnly = flags['read-only'] === true || production !== undefined;
@@ -160,6 +161,7 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const inputs = await loadCaseInputs(packageFolders(flags.scenarios ?? []), selectedSuites);
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const profile = flags.load === undefined ? undefined : await readProfile(flags.load);
+  if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, flags['allow-production-load'] === true);
   if (config !== undefined) checkDisabledIds(config, new Set([...knownIds(inputs.cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
   const concurrency = intFlag('concurrency', flags.concurrency, 4, 1, 64);
   const consistencyWindowMs = intFlag('consistency-window', flags['consistency-window'], 2_000, 0, 120_000);
@@ -186,7 +188,7 @@ export async function planLoad(positionals: readonly string[], parsed: LoadFlags
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const load = await loadPlan(profile, flags, reportDir);
   const target = await resolveTarget(flags, env);
-  refuseConfiguredProduction(target.baseUrl, config, flags['allow-production-load'] === true);
+  refuseProduction(target.baseUrl, config, profile, flags['allow-production-load'] === true);
   if (config !== undefined) checkDisabledIds(config, knownIds([]).add(`load.${profile.name}`));
   return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: { profile: profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }) } }, reportDir };
 }
