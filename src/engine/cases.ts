@@ -10,7 +10,7 @@ import type { RunListener } from '../model/events.js';
 import type { Exchange } from '../model/exchange.js';
 import { resolvePointer, type JsonValue } from '../model/json.js';
 import { worstOutcome, type CaseInfo, type CaseResult, type CheckOutcome, type ExchangeEvidence, type Level, type Outcome, type SkipCode } from '../model/results.js';
-import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
+import { expectationEntries, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import type { CreatedPets } from './created-pets.js';
 
@@ -66,26 +66,17 @@ export function outcomeOf(check: Pick<CheckMeta, 'id'>, level: Level, step: numb
   return result;
 }
 
-/** The expectations that apply to a response: the block's own keys, then those under `when` for its status. */
-function effectiveExpectations(expectations: Expectations | undefined, status: number): Array<[string, unknown, string]> {
-  if (!expectations) return [];
-  const own = Object.entries(expectations).filter(([key]) => key !== 'when').map(([key, value]): [string, unknown, string] => [key, value, key]);
-  const conditional = expectations.when?.[String(status)];
-  const nested = effectiveExpectations(conditional, status).map(([key, value, path]): [string, unknown, string] => [key, value, `when.${status}.${path}`]);
-  return [...own, ...nested];
-}
-
 /** Everything a step's `expect` block declares for this status, merged (what exchange checks need to know). */
 function declaredFor(step: StepSpec, status: number): Expectations {
-  return Object.fromEntries(effectiveExpectations(step.expect, status).map(([key, value]) => [key, value])) as Expectations;
+  return Object.fromEntries(expectationEntries(step.expect, status).map((e) => [e.key, e.value])) as Expectations;
 }
 
 /** Every check of a step on one exchange: the step's own expectations and captures, then the exchange checks. */
 export function judgeStep(exchange: Exchange, step: StepSpec, index: number, caseLevel: Level, vars: Variables, contract: Contract, disabled: ReadonlyMap<string, string>): CheckOutcome[] {
   const results: CheckOutcome[] = [];
   const declared: Array<[string, unknown, Level, string]> = [
-    ...effectiveExpectations(step.expect, exchange.response.status).map(([k, v, p]): [string, unknown, Level, string] => [k, v, caseLevel, `expect.${p}`]),
-    ...effectiveExpectations(step.warn, exchange.response.status).map(([k, v, p]): [string, unknown, Level, string] => [k, v, 'warn', `warn.${p}`]),
+    ...expectationEntries(step.expect, exchange.response.status).map((e): [string, unknown, Level, string] => [e.key, e.value, caseLevel, `expect.${e.path}`]),
+    ...expectationEntries(step.warn, exchange.response.status).map((e): [string, unknown, Level, string] => [e.key, e.value, 'warn', `warn.${e.path}`]),
     ...(step.capture === undefined ? [] : [['capture', step.capture, caseLevel, 'capture'] as [string, unknown, Level, string]]),
   ];
   for (const [key, value, level, path] of declared) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { RunError } from '../model/errors.js';
 import { isJsonObject, type JsonValue } from '../model/json.js';
 import type { Level, SourceLocation } from '../model/results.js';
-import { stepsWrite, type CaseSpec, type ClockWindow, type Expectations, type OperationName, type StepSpec } from '../model/scenario.js';
+import { expectationEntries, stepsWrite, type CaseSpec, type ClockWindow, type OperationName, type StepSpec } from '../model/scenario.js';
 import { BUILTIN_VARIABLES, placeholdersIn } from '../model/template.js';
 import type { ValidateFunction } from 'ajv';
 import { problemsError, validateYamlFile, type FileProblem, type YamlSource } from './yaml-file.js';
@@ -61,17 +61,9 @@ function toSteps(raw: Record<string, JsonValue>): StepSpec[] {
 /** Where each expectation of a step is declared, by the path the engine names it with (`expect.status`, `expect.when.400.schema`). */
 function expectationSources(step: StepSpec, at: (path: Array<string | number>) => SourceLocation): Record<string, SourceLocation> {
   const sources: Record<string, SourceLocation> = {};
-  const visit = (expectations: Expectations | undefined, prefix: string, path: Array<string | number>): void => {
-    for (const [key, value] of Object.entries(expectations ?? {})) {
-      if (key === 'when') {
-        for (const [status, nested] of Object.entries(value as Record<string, Expectations>)) visit(nested, `${prefix}.when.${status}`, [...path, 'when', status]);
-      } else {
-        sources[`${prefix}.${key}`] = at([...path, key]);
-      }
-    }
-  };
-  visit(step.expect, 'expect', ['expect']);
-  visit(step.warn, 'warn', ['warn']);
+  for (const block of ['expect', 'warn'] as const) {
+    for (const entry of expectationEntries(step[block])) sources[`${block}.${entry.path}`] = at([block, ...entry.path.split('.')]);
+  }
   if (step.capture !== undefined) sources['capture'] = at(['capture']);
   return sources;
 }

@@ -102,3 +102,21 @@ const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DEL
 export function stepsWrite(steps: readonly StepSpec[]): boolean {
   return steps.some((s) => WRITE_METHODS.has(s.request.method));
 }
+
+/** One expectation of a block, with the path reports and sources name it by (`status`, `when.400.schema`). */
+export interface ExpectationEntry {
+  key: string;
+  value: unknown;
+  /** The path of its key inside the block, segments joined by dots (keys and statuses hold none). */
+  path: string;
+}
+
+/** The expectations of a block, `when` branches included; with a status, only the branch for that status. */
+export function expectationEntries(expectations: Expectations | undefined, status?: number): ExpectationEntry[] {
+  return Object.entries(expectations ?? {}).flatMap(([key, value]): ExpectationEntry[] => {
+    if (key !== 'when') return [{ key, value, path: key }];
+    return Object.entries(value as Record<string, Expectations>)
+      .filter(([code]) => status === undefined || code === String(status))
+      .flatMap(([code, nested]) => expectationEntries(nested, status).map((e) => ({ ...e, path: `when.${code}.${e.path}` })));
+  });
+}
