@@ -54,7 +54,7 @@ function metricValue(metrics: LoadMetrics, metric: Metric): number {
 }
 
 /** The rps a stage must reach: a ramp stage holds only near its target rate. */
-export function rpsFloor(profile: LoadProfile, rate: number | undefined): number {
+function rpsFloor(profile: LoadProfile, rate: number | undefined): number {
   return profile.ramp && rate !== undefined ? Math.floor(rate * RATE_HELD_SHARE) : 0;
 }
 
@@ -77,7 +77,7 @@ export function judgeThreshold(metric: Metric, threshold: Threshold, metrics: Lo
 }
 
 /** Every threshold of the profile judged against one set of metrics. */
-export function judgeAll(profile: LoadProfile, metrics: LoadMetrics, floor = 0): ThresholdVerdict[] {
+function judgeAll(profile: LoadProfile, metrics: LoadMetrics, floor = 0): ThresholdVerdict[] {
   return effectiveThresholds(profile).map(([metric, threshold]) => judgeThreshold(metric, threshold, metrics, metric === 'rps' ? floor : 0));
 }
 

@@ -72,7 +72,7 @@ function declaredFor(step: StepSpec, status: number): Expectations {
 }
 
 /** Every check of a step on one exchange: the step's own expectations and captures, then the exchange checks. */
-export function judgeStep(exchange: Exchange, step: StepSpec, index: number, caseLevel: Level, vars: Variables, contract: Contract, disabled: ReadonlyMap<string, string>): CheckOutcome[] {
+function judgeStep(exchange: Exchange, step: StepSpec, index: number, caseLevel: Level, vars: Variables, contract: Contract, disabled: ReadonlyMap<string, string>): CheckOutcome[] {
   const results: CheckOutcome[] = [];
   const declared: Array<[string, unknown, Level, string]> = [
     ...expectationEntries(step.expect, exchange.response.status).map((e): [string, unknown, Level, string] => [e.key, e.value, caseLevel, `expect.${e.path}`]),

@@ -19,7 +19,7 @@ import { CREATED_PET_CASES, CreatedPets, createdPetCases } from './created-pets.
 import type { RunPlan } from './plan.js';
 
 /** A run id that names what the run creates, e.g. pc-20261121T220500-3fa2. */
-export function newRunId(now = new Date()): string {
+function newRunId(now = new Date()): string {
   return `pc-${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(2).toString('hex')}`;
 }
 
@@ -29,7 +29,7 @@ function unknownPetId(): number {
 }
 
 /** The case a load profile is: its thresholds are the checks that judge it. */
-export function loadCaseInfo(profile: LoadProfile): CaseInfo {
+function loadCaseInfo(profile: LoadProfile): CaseInfo {
   return {
     id: `load.${profile.name}`,
     title: profile.title,
