@@ -1,11 +1,14 @@
 /** Crafted exchanges for the unit tests of checks: a response as a check sees it, built in one line. */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadContract } from '../dist/loader/contract.js';
 import type { Contract } from '../dist/model/contract.js';
 import type { Exchange } from '../dist/model/exchange.js';
 import { parseExactJson } from '../dist/model/json.js';
 import type { OperationName } from '../dist/model/scenario.js';
-import { root } from './helpers.js';
+
+// The project root, as test/helpers.ts computes it (not imported from there: it loads the whole CLI, most of a second).
+const root = fileURLToPath(new URL('../', import.meta.url));
 
 /** The package's contract. */
 export const contract: Contract = await loadContract(path.join(root, 'schemas'));
@@ -20,6 +23,8 @@ export interface ExchangeSpec {
   target?: string;
   method?: string;
   operation?: OperationName;
+  /** The full request URL, when the base URL matters; by default http://127.0.0.1:9/v1{target}. */
+  url?: string;
   truncated?: boolean;
 }
 
@@ -36,7 +41,7 @@ export function exchange(spec: ExchangeSpec = {}): Exchange {
     }
   }
   return {
-    request: { method: spec.method ?? 'GET', url: `http://127.0.0.1:9/v1${target}`, target, headers: {}, auth: 'valid', operation: spec.operation ?? 'listPets' },
+    request: { method: spec.method ?? 'GET', url: spec.url ?? `http://127.0.0.1:9/v1${target}`, target, headers: {}, auth: 'valid', operation: spec.operation ?? 'listPets' },
     response,
     durationMs: 1,
   };

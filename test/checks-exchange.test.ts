@@ -3,46 +3,12 @@
  * step declared, whether the check applies to it, and what it concludes (with every typed failure field that matters).
  */
 import t, { type Test } from 'tap';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { EXCHANGE_CHECKS } from '../dist/checks/exchange-checks.js';
 import { exchangeChecks } from '../dist/checks/registry.js';
-import { loadContract } from '../dist/loader/contract.js';
 import type { ExchangeContext, Judgement } from '../dist/model/check.js';
-import type { Contract } from '../dist/model/contract.js';
-import type { Exchange } from '../dist/model/exchange.js';
-import { parseExactJson } from '../dist/model/json.js';
 import type { Failure } from '../dist/model/results.js';
-import type { Expectations, OperationName } from '../dist/model/scenario.js';
-
-// The project root, as test/helpers.ts computes it (not imported from there: it loads the whole CLI, most of a second).
-const root = fileURLToPath(new URL('../', import.meta.url));
-const contract: Contract = await loadContract(path.join(root, 'schemas'));
-
-/** A crafted response; everything left out is a 200 to GET /v1/pets (listPets) with a JSON content type. */
-interface Response {
-  status?: number;
-  headers?: Record<string, string>;
-  /** The raw body text: parsed exactly (bigint beyond 2^53), as the HTTP client does. */
-  body?: string;
-  method?: string;
-  operation?: OperationName;
-  target?: string;
-  truncated?: boolean;
-}
-
-/** An exchange as the HTTP client would return it. */
-function exchange({ status = 200, headers = { 'content-type': 'application/json' }, body = '', method = 'GET', operation = 'listPets', target = '/pets', truncated = false }: Response): Exchange {
-  const response: Exchange['response'] = { status, headers, bodyText: body, bytes: Buffer.byteLength(body), truncated };
-  if (body.trim() !== '' && !truncated) {
-    try {
-      response.json = parseExactJson(body);
-    } catch (error) {
-      response.jsonError = (error as Error).message;
-    }
-  }
-  return { request: { method, url: `http://127.0.0.1:9/v1${target}`, target, headers: {}, auth: 'valid', operation }, response, durationMs: 1 };
-}
+import type { Expectations } from '../dist/model/scenario.js';
+import { contract, exchange, type ExchangeSpec as Response } from './check-fixtures.js';
 
 /** What a failure must hold: a string field must equal, a pattern must match. */
 type FailureWant = { [K in keyof Failure]?: string | RegExp | undefined };

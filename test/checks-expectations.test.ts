@@ -3,50 +3,11 @@
  * value the case expects, the outcome the check must reach and, for a failure, every typed field that matters.
  */
 import t, { type Test } from 'tap';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { EXPECTATION_KEYS, expectationCheck } from '../dist/checks/registry.js';
-import { loadContract } from '../dist/loader/contract.js';
 import type { Judgement } from '../dist/model/check.js';
 import type { Contract } from '../dist/model/contract.js';
-import type { Exchange } from '../dist/model/exchange.js';
-import { parseExactJson } from '../dist/model/json.js';
 import type { Failure } from '../dist/model/results.js';
-
-// The project root, as test/helpers.ts computes it (not imported from there: it loads the whole CLI, most of a second).
-const root = fileURLToPath(new URL('../', import.meta.url));
-const contract: Contract = await loadContract(path.join(root, 'schemas'));
-
-/** A crafted response; everything left out is a 200 to GET {base}/pets with a JSON content type. */
-interface Response {
-  status?: number;
-  headers?: Record<string, string>;
-  /** The raw body text: parsed exactly (bigint beyond 2^53), as the HTTP client does. */
-  body?: string;
-  /** The request target relative to the base URL, with its query. */
-  target?: string;
-  /** The full request URL, when the base URL matters; by default http://127.0.0.1:9/v1{target}. */
-  url?: string;
-  truncated?: boolean;
-}
-
-/** An exchange as the HTTP client would return it. */
-function exchange({ status = 200, headers = { 'content-type': 'application/json' }, body = '', target = '/pets', url, truncated = false }: Response): Exchange {
-  const response: Exchange['response'] = { status, headers, bodyText: body, bytes: Buffer.byteLength(body), truncated };
-  if (body.trim() !== '' && !truncated) {
-    try {
-      response.json = parseExactJson(body);
-    } catch (error) {
-      response.jsonError = (error as Error).message;
-    }
-  }
-  return { request: { method: 'GET', url: url ?? `http://127.0.0.1:9/v1${target}`, target, headers: {}, auth: 'valid', operation: 'listPets' }, response, durationMs: 1 };
-}
-
-/** A JSON array of `n` pets of a status (ids 1..n), as text. */
-function pets(n: number, status = 'available'): string {
-  return JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: 1, status })));
-}
+import { contract, exchange, pets, type ExchangeSpec as Response } from './check-fixtures.js';
 
 /** What a failure must hold: a string field must equal, a pattern must match. */
 type FailureWant = { [K in keyof Failure]?: string | RegExp | undefined };
