@@ -2,16 +2,12 @@
  * Table-driven unit tests of the checks that judge every exchange: each row is a crafted response and what its
  * step declared, whether the check applies to it, and what it concludes (with every typed failure field that matters).
  */
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { EXCHANGE_CHECKS } from '../dist/checks/exchange-checks.js';
 import { exchangeChecks } from '../dist/checks/registry.js';
 import type { ExchangeContext, Judgement } from '../dist/model/check.js';
-import type { Failure } from '../dist/model/results.js';
 import type { Expectations } from '../dist/model/scenario.js';
-import { contract, exchange, type ExchangeSpec as Response } from './check-fixtures.js';
-
-/** What a failure must hold: a string field must equal, a pattern must match. */
-type FailureWant = { [K in keyof Failure]?: string | RegExp | undefined };
+import { assertFailure, contract, exchange, type ExchangeSpec as Response, type FailureWant } from './check-fixtures.js';
 
 interface RowBase {
   name: string;
@@ -23,14 +19,6 @@ interface RowBase {
   todo?: string;
 }
 type Row = (RowBase & { applies: false }) | (RowBase & { applies: true; outcome: 'passed' }) | (RowBase & { applies: true; outcome: 'failed'; failures: FailureWant[]; count?: number });
-
-function assertFailure(t: Test, actual: Failure | undefined, want: FailureWant, label: string, todo: { todo?: string }): void {
-  for (const [field, value] of Object.entries(want)) {
-    const got = actual?.[field as keyof Failure];
-    if (value instanceof RegExp) t.match(got, value, `${label}: ${field}`, todo);
-    else t.equal(got, value, `${label}: ${field}`, todo);
-  }
-}
 
 function table(id: string, rows: Row[]): void {
   t.test(id, async (t) => {

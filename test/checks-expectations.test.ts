@@ -2,15 +2,11 @@
  * Table-driven unit tests of every expectation check (`expect.<key>`): each row is a crafted response, the
  * value the case expects, the outcome the check must reach and, for a failure, every typed field that matters.
  */
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { EXPECTATION_KEYS, expectationCheck } from '../dist/checks/registry.js';
 import type { Judgement } from '../dist/model/check.js';
 import type { Contract } from '../dist/model/contract.js';
-import type { Failure } from '../dist/model/results.js';
-import { contract, exchange, pets, type ExchangeSpec as Response } from './check-fixtures.js';
-
-/** What a failure must hold: a string field must equal, a pattern must match. */
-type FailureWant = { [K in keyof Failure]?: string | RegExp | undefined };
+import { assertFailure, contract, exchange, pets, type ExchangeSpec as Response, type FailureWant } from './check-fixtures.js';
 
 interface RowBase {
   name: string;
@@ -24,14 +20,6 @@ interface RowBase {
   todo?: string;
 }
 type Row = (RowBase & { outcome: 'passed' | 'skipped' }) | (RowBase & { outcome: 'failed'; failures: FailureWant[]; count?: number });
-
-function assertFailure(t: Test, actual: Failure | undefined, want: FailureWant, label: string, todo: { todo?: string }): void {
-  for (const [field, value] of Object.entries(want)) {
-    const got = actual?.[field as keyof Failure];
-    if (value instanceof RegExp) t.match(got, value, `${label}: ${field}`, todo);
-    else t.equal(got, value, `${label}: ${field}`, todo);
-  }
-}
 
 function table(key: string, rows: Row[]): void {
   t.test(`expect.${key}`, async (t) => {

@@ -11,22 +11,13 @@ import { breachedMetrics, compareWithBaseline, effectiveThresholds, errorRate, j
 import { buildRegistry, EXPECTATION_KEYS, expectationCheck, REGISTRY, runChecks } from '../dist/checks/registry.js';
 import type { Baseline, Check, Judgement, LoadContext } from '../dist/model/check.js';
 import type { LoadMetrics, LoadProfile, LoadReport, LoadStage, Metric, Ramp, Threshold } from '../dist/model/load.js';
-import type { Failure } from '../dist/model/results.js';
+import { assertFailure, type FailureWant } from './check-fixtures.js';
 import { metricsOf } from './load-fixtures.js';
-
-/** What a failure must hold: a string field must equal, a pattern must match. */
-type FailureWant = { [K in keyof Failure]?: string | RegExp | undefined };
 
 function assertFailures(t: Test, judgement: Judgement, wants: FailureWant[], label: string, todo: { todo?: string } = {}): void {
   const failures = judgement.outcome === 'failed' ? judgement.failures : [];
   t.equal(failures.length, wants.length, `${label}: failure count`, todo);
-  wants.forEach((want, i) => {
-    for (const [field, value] of Object.entries(want)) {
-      const got = failures[i]?.[field as keyof Failure];
-      if (value instanceof RegExp) t.match(got, value, `${label} [${i}]: ${field}`, todo);
-      else t.equal(got, value, `${label} [${i}]: ${field}`, todo);
-    }
-  });
+  wants.forEach((want, i) => assertFailure(t, failures[i], want, `${label} [${i}]`, todo));
 }
 
 /** 1000 requests in 2 s at 499/s: 2 failed requests, 5 non-2xx answers, p99 40 ms. */
