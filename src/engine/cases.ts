@@ -66,16 +66,12 @@ export function outcomeOf(check: Pick<CheckMeta, 'id'>, level: Level, step: numb
   return result;
 }
 
-/** Everything a step's `expect` block declares for this status, merged (what exchange checks need to know). */
-function declaredFor(step: StepSpec, status: number): Expectations {
-  return Object.fromEntries(expectationEntries(step.expect, status).map((e) => [e.key, e.value])) as Expectations;
-}
-
 /** Every check of a step on one exchange: the step's own expectations and captures, then the exchange checks. */
 function judgeStep(exchange: Exchange, step: StepSpec, index: number, caseLevel: Level, vars: Variables, contract: Contract, disabled: ReadonlyMap<string, string>): CheckOutcome[] {
   const results: CheckOutcome[] = [];
+  const expected = expectationEntries(step.expect, exchange.response.status);
   const declared: Array<[string, unknown, Level, string]> = [
-    ...expectationEntries(step.expect, exchange.response.status).map((e): [string, unknown, Level, string] => [e.key, e.value, caseLevel, `expect.${e.path}`]),
+    ...expected.map((e): [string, unknown, Level, string] => [e.key, e.value, caseLevel, `expect.${e.path}`]),
     ...expectationEntries(step.warn, exchange.response.status).map((e): [string, unknown, Level, string] => [e.key, e.value, 'warn', `warn.${e.path}`]),
     ...(step.capture === undefined ? [] : [['capture', step.capture, caseLevel, 'capture'] as [string, unknown, Level, string]]),
   ];
@@ -87,10 +83,11 @@ function judgeStep(exchange: Exchange, step: StepSpec, index: number, caseLevel:
       continue;
     }
     if (disabled.has(check.id)) continue;
-    const expected = fillTemplate(value as JsonValue, vars);
-    results.push(outcomeOf(check, level, index, guarded(() => check.evaluate({ exchange, contract, expected })), source));
+    const filled = fillTemplate(value as JsonValue, vars);
+    results.push(outcomeOf(check, level, index, guarded(() => check.evaluate({ exchange, contract, expected: filled })), source));
   }
-  const context = { exchange, contract, declared: declaredFor(step, exchange.response.status) };
+  // What the step's `expect` block declares for this status, so an exchange check does not judge it twice.
+  const context = { exchange, contract, declared: Object.fromEntries(expected.map((e) => [e.key, e.value])) as Expectations };
   for (const check of exchangeChecks) {
     if (disabled.has(check.id)) continue;
     const applies = guarded(() => (check.applies(context) ? { outcome: 'passed', message: '' } : { outcome: 'skipped', message: '' }));
@@ -160,6 +157,19 @@ export function caseInfo(spec: CaseSpec): CaseInfo {
   return source === undefined ? { id, title, clause, suite, operation, level } : { id, title, clause, suite, operation, level, source };
 }
 
+/** A case the configuration disabled, skipped with its reason; undefined when it is not disabled. */
+export function disabledCase(info: CaseInfo, disabled: ReadonlyMap<string, string>): CaseResult | undefined {
+  const reason = disabled.get(info.id);
+  return reason === undefined ? undefined : skippedCase(info, 'disabled', `disabled by the configuration: ${reason}`);
+}
+
+/** A case's outcome from its checks, and its reason: the message of the first check that decided it. */
+export function decided(checks: readonly CheckOutcome[]): { outcome: Outcome; reason?: string } {
+  const outcome = worstOutcome(checks);
+  const reason = outcome === 'passed' ? undefined : checks.find((c) => c.outcome === outcome)?.message;
+  return reason === undefined ? { outcome } : { outcome, reason };
+}
+
 /** A case that was not run, and why. */
 export function skippedCase(info: CaseInfo, skip: SkipCode, reason: string): CaseResult {
   return { ...info, outcome: 'skipped', skip, reason, durationMs: 0, checks: [], exchanges: [], retries: 0 };
@@ -182,8 +192,8 @@ function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Co
 /** Runs one case to its result; never throws, whatever the server or a check does. */
 async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<CaseResult> {
   const info = caseInfo(spec);
-  const disabledReason = options.disabled.get(spec.id);
-  if (disabledReason !== undefined) return skippedCase(info, 'disabled', `disabled by the configuration: ${disabledReason}`);
+  const disabled = disabledCase(info, options.disabled);
+  if (disabled !== undefined) return disabled;
   const clockReason = clockSkipReason(spec, options.now);
   if (clockReason !== undefined) return skippedCase(info, 'clock', clockReason);
   if (options.readOnly && spec.writes) return skippedCase(info, 'read-only', 'writes to the server; skipped in read-only mode');
@@ -232,8 +242,8 @@ async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<CaseRes
     result.checks.push(...judged);
     if (worstOutcome(judged) === 'failed') break;
   }
-  const outcome = worstOutcome(result.checks);
-  return finish(outcome, result.checks.find((c) => c.outcome === outcome && outcome !== 'passed')?.message);
+  const { outcome, reason } = decided(result.checks);
+  return finish(outcome, reason);
 }
 
 /** Runs cases with bounded concurrency; results come back in the order of `cases`. */

@@ -42,8 +42,7 @@ export async function loadCaseInputs(folders: InputFolders, selectedSuites: read
   const unknown = selectedSuites.filter((s) => !names.has(s));
   if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown suite '${unknown.join("', '")}'; the suites are: ${[...names].join(', ')}`);
   const generated = generateCases(contract);
-  const reservedIds = new Set([...REGISTRY.keys(), ...generated.map((c) => c.id), ...CREATED_PET_CASES.map((c) => c.id)]);
-  const declared = await loadCases(folders.scenarioDirs, contract.fileValidator('scenario.schema.json'), { suites: names, displayRoot: folders.displayRoot, reservedIds });
+  const declared = await loadCases(folders.scenarioDirs, contract.fileValidator('scenario.schema.json'), { suites: names, displayRoot: folders.displayRoot, reservedIds: knownIds(generated) });
   const all = [...generated, ...declared];
   const cases = selectedSuites.length === 0 ? all : all.filter((c) => selectedSuites.includes(c.suite));
   return { contract, suites, cases };

@@ -12,9 +12,9 @@ import type { RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
 import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
 import type { CaseSpec } from '../model/scenario.js';
-import { emptyCounts, verdictOf, warningsOf, worstOutcome, type CaseInfo, type CaseResult, type RunMeta, type RunReport } from '../model/results.js';
+import { emptyCounts, verdictOf, warningsOf, type CaseInfo, type CaseResult, type RunMeta, type RunReport } from '../model/results.js';
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
-import { caseInfo, guarded, outcomeOf, runCases, skippedCase } from './cases.js';
+import { caseInfo, decided, disabledCase, guarded, outcomeOf, runCases, skippedCase } from './cases.js';
 import { CREATED_PET_CASES, CreatedPets, createdPetCases } from './created-pets.js';
 import type { RunPlan } from './plan.js';
 
@@ -45,15 +45,13 @@ function loadCaseInfo(profile: LoadProfile): CaseInfo {
 /** Judges a load result by every run check that applies: the load case's result. */
 export function judgeLoad(load: LoadReport, baseline: Baseline | undefined, disabled: ReadonlyMap<string, string>, durationMs: number): CaseResult {
   const info = loadCaseInfo(load.profile);
-  const disabledReason = disabled.get(info.id);
-  if (disabledReason !== undefined) return skippedCase(info, 'disabled', `disabled by the configuration: ${disabledReason}`);
+  const skipped = disabledCase(info, disabled);
+  if (skipped !== undefined) return skipped;
   const context = baseline === undefined ? { load } : { load, baseline };
   const checks = runChecks
     .filter((check) => !disabled.has(check.id) && check.applies(context))
     .map((check) => outcomeOf(check, check.level, 0, guarded(() => check.evaluate(context)), check.sourceOf(context)));
-  const outcome = worstOutcome(checks);
-  const reason = checks.find((c) => c.outcome === outcome && outcome !== 'passed')?.message;
-  return { ...info, outcome, durationMs: Math.round(durationMs), ...(reason === undefined ? {} : { reason }), checks, exchanges: [], retries: 0 };
+  return { ...info, ...decided(checks), durationMs: Math.round(durationMs), checks, exchanges: [], retries: 0 };
 }
 
 /** Merges the load reports of runs made at once on several machines: raw results added stage by stage, rates summed. */
@@ -112,7 +110,8 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
   const disabled = new Map(plan.disabled.map((d) => [d.id, d.reason]));
   const server = await embeddedServer(plan);
   const baseUrl = plan.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
-  const client = plan.merge === undefined ? new HttpClient(httpOptions(plan, baseUrl)) : undefined;
+  // Only the cases use the suite's own client; a load verifies its target with one of its own.
+  const client = plan.conformance === undefined ? undefined : new HttpClient(httpOptions(plan, baseUrl));
   const created = new CreatedPets();
   const results: CaseResult[] = [];
   let load: LoadReport | undefined;
