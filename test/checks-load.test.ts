@@ -63,8 +63,15 @@ function runCheck(id: string) {
   return check;
 }
 
-function judge(id: string, context: LoadContext): Judgement & { applies: boolean } {
+/** The context a run check sees: with a baseline, the load holds the comparison with it, as buildLoadReport makes it. */
+function contextOf({ load, baseline }: { load: LoadReport; baseline?: Baseline }): LoadContext {
+  if (baseline === undefined) return { load };
+  return { load: { ...load, baseline: { file: baseline.file, tolerance: baseline.tolerance, comparisons: compareWithBaseline(baseline.metrics, load.metrics, baseline.tolerance) } } };
+}
+
+function judge(id: string, given: { load: LoadReport; baseline?: Baseline }): Judgement & { applies: boolean } {
   const check = runCheck(id);
+  const context = contextOf(given);
   return { ...check.evaluate(context), applies: check.applies(context) };
 }
 
@@ -261,7 +268,7 @@ t.test('load.baseline.<metric>: typed failures, and no comparison without a base
   for (const metric of ['p50', 'p99', 'rps', 'errorRate']) {
     const check = runCheck(`load.baseline.${metric}`);
     t.equal(check.applies({ load: loadOf(profile, base) }), false, `${metric}: no baseline, no comparison`);
-    t.equal(check.sourceOf({ load: loadOf(profile, base), baseline }), undefined, `${metric}: no source line`);
+    t.equal(check.sourceOf(contextOf({ load: loadOf(profile, base), baseline })), undefined, `${metric}: no source line`);
   }
   t.equal(errorRate({ ...base, errors: 10, non2xx: 20, mismatches: 20 }), 0.005);
   t.equal(errorRate(metricsOf({ requests: 0 })), 0, 'no requests, no error rate');

@@ -42,7 +42,7 @@ async function rampAgainst(faults: LoadFault[]) {
     const profile = await profileFrom(ramp);
     const stages = await executeLoad({ profile, http: { ...DEFAULT_HTTP_OPTIONS, baseUrl: server.baseUrl, apiKey: KEY }, contract: await loadContract(schemasDir), allowProductionLoad: false });
     const report = buildLoadReport(profile, server.baseUrl, stages, 1);
-    return { report, result: judgeLoad(report, undefined, new Map(), 0) };
+    return { report, result: judgeLoad(report, new Map(), 0) };
   } finally {
     await server.close();
   }
@@ -77,7 +77,7 @@ t.test('a ramp that ended before the rate it must hold cannot pass: the capacity
   const stage = { rate: 5, metrics: metricsOf({ rps: 5, requests: 5, responses: 5 }), breached: [], raw: [] };
   const report = buildLoadReport(profile, 'http://127.0.0.1:9/v1', [stage], 1);
   t.equal(report.highestRateHeld, 5);
-  const result = judgeLoad(report, undefined, new Map(), 0);
+  const result = judgeLoad(report, new Map(), 0);
   const capacity = result.checks.find((c) => c.id === 'load.capacity');
   t.equal(capacity?.outcome, 'errored');
   t.match(capacity?.message, /the ramp ended before 65\/s/);

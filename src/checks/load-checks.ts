@@ -165,14 +165,15 @@ function baselineCheck(metric: BaselineComparison['metric']): RunCheck {
     level: 'fail',
     scope: 'run',
     appliesWhen: 'a load run is given a --baseline',
-    applies: ({ baseline }) => baseline !== undefined,
+    applies: ({ load }) => load.baseline !== undefined,
     sourceOf: () => undefined,
-    evaluate({ load, baseline }) {
-      if (baseline === undefined) return passed('no baseline');
-      const c = compareWithBaseline(baseline.metrics, load.metrics, baseline.tolerance).find((x) => x.metric === metric) as BaselineComparison;
+    evaluate({ load }) {
+      const c = load.baseline?.comparisons.find((x) => x.metric === metric);
+      if (load.baseline === undefined || c === undefined) return passed('no baseline');
+      const { file, tolerance } = load.baseline;
       const change = Number.isFinite(c.change) ? `${c.change >= 0 ? '+' : ''}${(c.change * 100).toFixed(1)} %` : 'from 0';
-      const message = `${metric} ${c.current} vs baseline ${c.baseline} in ${baseline.file} (${change}; a regression is ${direction} by more than ${percent(baseline.tolerance)} %)`;
-      return c.regressed ? failed({ message, expected: `not ${direction} than ${c.baseline} by more than ${percent(baseline.tolerance)} %`, actual: String(c.current) }) : passed(message);
+      const message = `${metric} ${c.current} vs baseline ${c.baseline} in ${file} (${change}; a regression is ${direction} by more than ${percent(tolerance)} %)`;
+      return c.regressed ? failed({ message, expected: `not ${direction} than ${c.baseline} by more than ${percent(tolerance)} %`, actual: String(c.current) }) : passed(message);
     },
   };
 }

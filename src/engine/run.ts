@@ -43,11 +43,11 @@ function loadCaseInfo(profile: LoadProfile): CaseInfo {
 }
 
 /** Judges a load result by every run check that applies: the load case's result. */
-export function judgeLoad(load: LoadReport, baseline: Baseline | undefined, disabled: ReadonlyMap<string, string>, durationMs: number): CaseResult {
+export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string>, durationMs: number): CaseResult {
   const info = loadCaseInfo(load.profile);
   const skipped = disabledCase(info, disabled);
   if (skipped !== undefined) return skipped;
-  const context = baseline === undefined ? { load } : { load, baseline };
+  const context = { load };
   const checks = runChecks
     .filter((check) => !disabled.has(check.id) && check.applies(context))
     .map((check) => outcomeOf(check, check.level, 0, guarded(() => check.evaluate(context)), check.sourceOf(context)));
@@ -174,14 +174,14 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
         result = skippedCase(info, 'interrupted', 'interrupted before the load was measured');
       } else {
         load = buildLoadReport(profile, baseUrl, stages, 1, plan.load.baseline);
-        result = judgeLoad(load, plan.load.baseline, disabled, performance.now() - loadStarted);
+        result = judgeLoad(load, disabled, performance.now() - loadStarted);
       }
       listener.onCaseEnd?.(result);
       results.push(result);
     }
     if (plan.merge !== undefined) {
       load = mergeLoads(plan.merge.loads, plan.merge.baseline);
-      const result = judgeLoad(load, plan.merge.baseline, disabled, 0);
+      const result = judgeLoad(load, disabled, 0);
       listener.onCaseEnd?.(result);
       results.push(result);
     }

@@ -89,10 +89,9 @@ export interface Baseline {
   tolerance: number;
 }
 
-/** What a run-scope check judges: a load profile's result (its `metrics` are those of the stage judged). */
+/** What a run-scope check judges: a load profile's result (its `metrics` are those of the stage judged, its `baseline` the comparison with an earlier run). */
 export interface LoadContext {
   load: LoadReport;
-  baseline?: Baseline;
 }
 
 /** A rule that judges a whole run (a load profile). */
