@@ -121,9 +121,9 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
     budget -= requestsOf(raw);
     const stage: LoadStage = { metrics: aggregateRuns([raw], http.baseUrl), breached: [], raw: [raw] };
     if (rate !== undefined) stage.rate = rate;
-    stage.breached = breachedMetrics(profile, stage);
     stages.push(stage);
-    if (stage.breached.length > 0 || raw.interrupted) break;
+    // A ramp stops at its first breach; buildLoadReport records what each stage broke.
+    if (breachedMetrics(profile, stage).length > 0 || raw.interrupted) break;
   }
   if (stages.length === 0 && options.signal?.aborted !== true) throw new RunError('ERR_CONFIG', `load profile ${profile.name}: nothing was measured (the warm-up used the whole request budget)`);
   return stages;
