@@ -19,7 +19,7 @@ interface RowBase {
   /** The behaviour believed right that the check does not have yet: its assertions are reported as TODO. */
   todo?: string;
 }
-type Row = (RowBase & { outcome: 'passed' | 'skipped' }) | (RowBase & { outcome: 'failed'; failures: FailureWant[]; count?: number });
+type Row = (RowBase & { outcome: 'passed' | 'skipped' }) | (RowBase & { outcome: 'failed' | 'warned'; failures: FailureWant[]; count?: number });
 
 function table(key: string, rows: Row[]): void {
   t.test(`expect.${key}`, async (t) => {
@@ -33,8 +33,8 @@ function table(key: string, rows: Row[]): void {
       t.equal(judgement.outcome, row.outcome, `${row.name}: ${judgement.message}`, todo);
       t.ok(judgement.message.length > 0, `${row.name}: says why`);
       if (row.message !== undefined) t.match(judgement.message, row.message, `${row.name}: message`, todo);
-      if (row.outcome !== 'failed') continue;
-      const failures = judgement.outcome === 'failed' ? judgement.failures : [];
+      if (row.outcome !== 'failed' && row.outcome !== 'warned') continue;
+      const failures = judgement.outcome === 'failed' || judgement.outcome === 'warned' ? judgement.failures : [];
       t.equal(failures.length, row.count ?? row.failures.length, `${row.name}: failure count`, todo);
       row.failures.forEach((want, i) => assertFailure(t, failures[i], want, `${row.name} [${i}]`, todo));
     }
@@ -122,7 +122,7 @@ table('minItems', [
 
 table('everyItem', [
   { name: 'all match', response: { body: pets(4, 'sold') }, expected: { status: 'sold' }, outcome: 'passed', message: /^all 4 items match$/ },
-  { name: 'an empty page holds no mismatch', response: { body: '[]' }, expected: { status: 'sold' }, outcome: 'passed' },
+  { name: 'an empty page shows nothing about its items', response: { body: '[]' }, expected: { status: 'sold' }, outcome: 'skipped', message: /^the listing is empty/ },
   {
     name: 'one differs, at its pointer',
     response: { body: JSON.stringify([{ id: 1, status: 'sold' }, { id: 2, status: 'sold' }, { id: 3, status: 'sold' }, { id: 4, status: 'pending' }]) },
@@ -260,7 +260,22 @@ table('capture', [
   { name: 'no JSON body', response: { body: 'oops' }, expected: { petId: '/id' }, outcome: 'failed', failures: [{ pointer: '/id', actual: 'not JSON: oops' }] },
 ]);
 
+// The contract-silence policy (reading-the-contract.md): the named refusals pass, another 4xx warns, a 2xx accepts (warned when it carries a risk), anything else fails.
+const refusals = { refusals: [400, 404] };
+const risky = { refusals: [400], acceptanceRisk: 'a cross-site simple request' };
+table('undocumented', [
+  { name: 'a named refusal', response: { status: 400, body: '{}' }, expected: refusals, outcome: 'passed', message: /^refused with 400$/ },
+  { name: 'the other named refusal', response: { status: 404, body: '{}' }, expected: refusals, outcome: 'passed' },
+  { name: '422, as FastAPI answers', response: { status: 422, body: '{}' }, expected: refusals, outcome: 'warned', failures: [{ expected: '400 or 404', actual: '422', message: /^refused with 422: the contract names no response here/ }] },
+  { name: '415 for a media type', response: { status: 415, body: '{}' }, expected: risky, outcome: 'warned', failures: [{ expected: '400', actual: '415' }] },
+  { name: 'accepted: lenient, which the contract allows', response: { status: 200, body: '[]' }, expected: refusals, outcome: 'passed', message: /^accepted with 200/ },
+  { name: 'accepted where accepting carries a risk', response: { status: 201, body: '{}' }, expected: risky, outcome: 'warned', failures: [{ expected: 'a refusal (400)', actual: '201', message: 'accepted with 201: a cross-site simple request' }] },
+  { name: 'a 5xx is never a refusal', response: { status: 500, body: 'oops' }, expected: refusals, outcome: 'failed', failures: [{ expected: 'a 4xx Error (400 or 404) or a 2xx', actual: '500', message: /^answered 500 \(not JSON: oops\)/ }] },
+  { name: 'a redirect is neither', response: { status: 302 }, expected: refusals, outcome: 'failed', failures: [{ actual: '302' }] },
+  { name: '503 is not a refusal either', response: { status: 503, body: '{}' }, expected: risky, outcome: 'failed', failures: [{ actual: '503' }] },
+]);
+
 t.test('the tables above cover every expectation key, and the default page size they rely on', async (t) => {
-  t.same([...EXPECTATION_KEYS].sort(), ['basePath', 'body', 'capture', 'contentType', 'differs', 'everyItem', 'headers', 'holdsIfNotFull', 'includes', 'maxItems', 'minItems', 'schema', 'status']);
+  t.same([...EXPECTATION_KEYS].sort(), ['basePath', 'body', 'capture', 'contentType', 'differs', 'everyItem', 'headers', 'holdsIfNotFull', 'includes', 'maxItems', 'minItems', 'schema', 'status', 'undocumented']);
   t.same(contract.listLimit, { min: 1, max: 100, default: 20 });
 });

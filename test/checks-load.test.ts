@@ -7,6 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { EXCHANGE_CHECKS } from '../dist/checks/exchange-checks.js';
 import { EXPECTATION_CHECKS } from '../dist/checks/expectations.js';
+import { undocumentedRequest } from '../dist/checks/silence-policy.js';
+import { TRANSPORT_CHECKS } from '../dist/checks/transport-checks.js';
 import { breachedMetrics, compareWithBaseline, effectiveThresholds, errorRate, judgeThreshold, LOAD_CHECKS, RATE_HELD_SHARE } from '../dist/checks/load-checks.js';
 import { buildRegistry, EXPECTATION_KEYS, expectationCheck, REGISTRY, runChecks } from '../dist/checks/registry.js';
 import type { Baseline, Check, Judgement, LoadContext } from '../dist/model/check.js';
@@ -282,12 +284,12 @@ t.test('the registry: every check once, fully described, found by id and by expe
   const all = [...REGISTRY.values()];
   t.equal(new Set(all.map((c) => c.id)).size, all.length, 'ids are unique');
   t.same([...REGISTRY.keys()], all.map((c) => c.id), 'each check under its own id');
-  t.same(all.map((c) => c.id), [...EXPECTATION_CHECKS, ...EXCHANGE_CHECKS, ...LOAD_CHECKS].map((c) => c.id), 'every check of every kind, in order');
-  t.equal(all.length, 13 + 6 + 9 + 1 + 4, '13 expectations, 6 exchange checks, 9 thresholds, capacity, 4 baseline comparisons');
-  const prefix: Record<Check['scope'], RegExp> = { case: /^expect\.[a-zA-Z]+$/, exchange: /^(server|wire|contract|errors|auth)\.[a-z0-9-]+$/, run: /^load\.[a-zA-Z0-9.]+$/ };
+  t.same(all.map((c) => c.id), [...EXPECTATION_CHECKS, undocumentedRequest, ...EXCHANGE_CHECKS, ...TRANSPORT_CHECKS, ...LOAD_CHECKS].map((c) => c.id), 'every check of every kind, in order');
+  t.equal(all.length, 14 + 6 + 1 + 9 + 1 + 4, '14 expectations (the silence policy among them), 6 exchange checks, 1 transport check, 9 thresholds, capacity, 4 baseline comparisons');
+  const prefix: Record<Check['scope'], RegExp> = { case: /^expect\.[a-zA-Z]+$/, exchange: /^(server|wire|contract|errors|auth)\.[a-z0-9-]+$/, transport: /^server\.[a-z-]+$/, run: /^load\.[a-zA-Z0-9.]+$/ };
   for (const check of all) {
     t.ok(['fail', 'warn'].includes(check.level), `${check.id}: level`);
-    t.ok(['exchange', 'case', 'run'].includes(check.scope), `${check.id}: scope`);
+    t.ok(['exchange', 'case', 'run', 'transport'].includes(check.scope), `${check.id}: scope`);
     t.match(check.id, prefix[check.scope], `${check.id}: the id names its kind`);
     for (const field of ['title', 'clause', 'appliesWhen'] as const) t.ok(typeof check[field] === 'string' && check[field].trim() !== '', `${check.id}: ${field}`);
   }

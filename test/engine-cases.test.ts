@@ -286,11 +286,21 @@ t.test('a disabled check is not evaluated; an unregistered key or a transport fa
 
   const transport = await run([spec([step], { id: 'down.case' }), spec([step], { id: 'next.case' })], [refused(), { body: '[]' }]);
   t.match(transport.results[0], { outcome: 'errored', reason: 'step 1: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)' });
-  t.same(transport.results[0]?.checks, [], 'nothing to judge');
+  t.match(transport.results[0]?.checks, [{ id: 'server.answers', outcome: 'errored', message: 'connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)' }], 'server.answers could not test it: nothing was answered');
+  t.equal(transport.results[0]?.checks.length, 1);
   t.equal(transport.results[0]?.exchanges.length, 1);
   t.match(transport.results[0]?.exchanges, [{ step: 0, attempts: 1, error: { code: 'ECONNREFUSED' }, request: { url: 'http://127.0.0.1:9/v1/pets' }, reproduce: /curl/ }], 'the evidence keeps the code and the request');
   t.notOk(transport.results[0]?.exchanges[0]?.response, 'no response is invented');
   t.equal(transport.results[1]?.outcome, 'passed', 'the run goes on');
+  const sent = { method: 'GET', url: 'http://127.0.0.1:9/v1/pets', target: '/pets', headers: {}, auth: 'valid' as const, operation: 'listPets' as const };
+  const hung = new TransportError('UND_ERR_HEADERS_TIMEOUT', 'no response headers within 10000 ms', sent, { timedOut: true, answeredMeanwhile: 7 });
+  const unanswered = await run([spec([step], { id: 'hung.case' })], [hung]);
+  t.match(unanswered.results[0], { outcome: 'failed', reason: 'step 1: no response headers within 10000 ms, while the server answered 7 other requests' }, 'a request left unanswered while the server answers others: the server failed');
+  t.match(unanswered.results[0]?.checks, [{ id: 'server.answers', outcome: 'failed', failures: [{ expected: 'a response', actual: 'no response headers within 10000 ms (UND_ERR_HEADERS_TIMEOUT)' }] }]);
+  const alone = await run([spec([step])], [new TransportError('UND_ERR_HEADERS_TIMEOUT', 'no response headers within 10000 ms', sent, { timedOut: true, answeredMeanwhile: 0 })]);
+  t.match(alone.results[0], { outcome: 'errored', reason: 'step 1: no response headers within 10000 ms (UND_ERR_HEADERS_TIMEOUT)' }, 'a timeout while nothing else is answered could not be tested, and says which bound it hit');
+  const disabledAnswers = await run([spec([step])], [hung], { disabled: new Map([['server.answers', 'flaky gateway']]) });
+  t.match(disabledAnswers.results[0], { outcome: 'errored', reason: 'step 1: no response headers within 10000 ms (UND_ERR_HEADERS_TIMEOUT)' }, 'with server.answers disabled the case could not be tested');
   const thrown = await run([spec([step])], [new Error('socket exploded')]);
   t.match(thrown.results[0], { outcome: 'errored', reason: /could not be sent: socket exploded/ }, 'anything else thrown while sending: errored, and the run goes on');
   const rawWindow = await run([spec([{ ...step, readAfterWrite: true }])], [refused()], { consistencyWindowMs: 2_000 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { exchangeChecks, expectationCheck } from '../dist/checks/registry.js';
+import { exchangeChecks, expectationCheck, transportChecks } from '../dist/checks/registry.js';
 import { CREATED_PET_CASES } from '../dist/engine/created-pets.js';
 import { loadCaseInputs } from '../dist/engine/plan.js';
 import { PACKAGE_FOLDERS, runMatrix } from '../dist/matrix/matrix.js';
@@ -18,9 +18,13 @@ t.test('the suite tells every broken variant from every conformant one', async (
   t.ok(conformant.length >= 10, `${conformant.length} conformant variants`);
   t.equal(new Set(VARIANTS.map((v) => v.name)).size, VARIANTS.length, 'variant names are unique');
 
+  const unrunnable = VARIANTS.filter((v) => v.verdict === 'unrunnable');
+  t.ok(unrunnable.length >= 3, `${unrunnable.length} variants no run can complete`);
+
   const rows = await runMatrix(VARIANTS);
+  const verdicts = { broken: 'failed', conformant: 'passed', unrunnable: undefined } as const;
   for (const row of rows) {
-    t.equal(row.verdict, row.expected === 'broken' ? 'failed' : 'passed', `${row.variant} is judged ${row.expected === 'broken' ? 'failed' : 'passed'}`);
+    t.equal(row.verdict, verdicts[row.expected], `${row.variant} is judged ${verdicts[row.expected] ?? 'not at all: the run stops with exit 2'}`);
     t.ok(row.correct, `${row.variant}: ${row.problem ?? 'told apart'}`);
   }
 
@@ -33,6 +37,7 @@ t.test('the suite tells every broken variant from every conformant one', async (
     ...cases.map((c) => c.id),
     ...CREATED_PET_CASES.map((c) => c.id),
     ...exchangeChecks.map((c) => c.id),
+    ...transportChecks.map((c) => c.id),
     ...[...usedKeys].map((key) => expectationCheck(key)?.id ?? `unregistered key ${key}`),
   ];
   for (const id of catalogue) t.ok(provoked.has(id), `some variant makes ${id} fail or warn`);

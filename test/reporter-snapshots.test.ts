@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { loadCaseInputs } from '../dist/engine/plan.js';
 import { executePlan } from '../dist/engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../dist/http/client.js';
+import { DEFAULT_PACING } from '../dist/http/pacer.js';
 import { PACKAGE_FOLDERS } from '../dist/matrix/matrix.js';
 import { ConsoleReporter } from '../dist/reporters/console-reporter.js';
 import { renderJunit } from '../dist/reporters/junit-reporter.js';
@@ -41,7 +42,7 @@ t.test('console, JUnit and Markdown of a real failing run, noise scrubbed', asyn
     {
       contract: inputs.contract,
       target: { baseUrl: server.baseUrl, apiKey },
-      conformance: { cases: inputs.cases, suites: ['auth'], selectedSuites: ['auth'], readOnly: false, concurrency: 1, consistencyWindowMs: 0, categoryId: 1 },
+      conformance: { cases: inputs.cases, suites: ['auth'], selectedSuites: ['auth'], readOnly: false, concurrency: 1, consistencyWindowMs: 0, categoryId: 1, pacing: DEFAULT_PACING },
       now: new Date('2026-11-22T12:00:00Z'),
       strict: false,
       requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,

@@ -17,9 +17,15 @@ const HOSTILE_BODY = Buffer.concat([
   Buffer.from(' end'),
 ]);
 
-/** A server that answers everything with hostile output, echoes the credential it gets, and sends 10 MB for getPet. */
-function hostileHandler(req: IncomingMessage, res: ServerResponse): void {
+/** A server that answers everything with hostile output (but the first listing, so the preflight sees a pet store), echoes the credential it gets, and sends 10 MB for getPet. */
+function hostileHandler(state: { listed: boolean }, req: IncomingMessage, res: ServerResponse): void {
   res.on('error', () => undefined);
+  if (!state.listed && req.url === '/v1/pets') {
+    state.listed = true;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('[]');
+    return;
+  }
   const echo = req.headers.authorization ?? 'none';
   const headers = { 'content-type': 'text/html; charset=<script>', 'x-echo': echo, 'x-hostile': '<script>]]>\u00ff' };
   if (req.url?.startsWith('/v1/pets/')) {
@@ -34,7 +40,8 @@ function hostileHandler(req: IncomingMessage, res: ServerResponse): void {
 }
 
 async function hostileServer(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-  const server = createServer(hostileHandler);
+  const state = { listed: false };
+  const server = createServer((req, res) => hostileHandler(state, req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

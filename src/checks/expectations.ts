@@ -165,6 +165,7 @@ const everyItem: ExpectationCheck<Record<string, JsonValue>> = {
   evaluate({ exchange, expected }) {
     const items = bodyArray(exchange);
     if (!Array.isArray(items)) return items;
+    if (items.length === 0) return notJudged('the listing is empty: no item to judge');
     const bad = items.flatMap((item, i) => fieldMismatches(item, expected, `/${i}`).map((f) => ({ ...f, message: `[${i}] ${f.message}` })));
     return bad.length === 0 ? passed(`all ${items.length} items match`) : failed(bad, `${bad.length} item field(s) differ: ${bad[0]?.message ?? ''}`);
   },

@@ -1,8 +1,10 @@
 /** The one registry of checks: every rule the suite judges by, each registered once under a stable id. */
-import type { Check, ExchangeCheck, ExpectationCheck, RunCheck } from '../model/check.js';
+import type { Check, ExchangeCheck, ExpectationCheck, RunCheck, TransportCheck } from '../model/check.js';
 import { EXCHANGE_CHECKS } from './exchange-checks.js';
 import { EXPECTATION_CHECKS } from './expectations.js';
 import { LOAD_CHECKS } from './load-checks.js';
+import { undocumentedRequest } from './silence-policy.js';
+import { TRANSPORT_CHECKS } from './transport-checks.js';
 
 /** Builds a registry; a second check under an id already taken is refused (a programming error, caught at start-up and by the tests). */
 export function buildRegistry(checks: readonly Check[]): ReadonlyMap<string, Check> {
@@ -15,10 +17,13 @@ export function buildRegistry(checks: readonly Check[]): ReadonlyMap<string, Che
 }
 
 /** Every check by id. To add one: write it beside its kind and list it in one of the arrays below. */
-export const REGISTRY: ReadonlyMap<string, Check> = buildRegistry([...EXPECTATION_CHECKS, ...EXCHANGE_CHECKS, ...LOAD_CHECKS]);
+export const REGISTRY: ReadonlyMap<string, Check> = buildRegistry([...EXPECTATION_CHECKS, undocumentedRequest as ExpectationCheck, ...EXCHANGE_CHECKS, ...TRANSPORT_CHECKS, ...LOAD_CHECKS]);
 
 /** The checks that judge every exchange. */
 export const exchangeChecks: readonly ExchangeCheck[] = [...REGISTRY.values()].filter((c): c is ExchangeCheck => c.scope === 'exchange');
+
+/** The checks that judge a request that got no response. */
+export const transportChecks: readonly TransportCheck[] = [...REGISTRY.values()].filter((c): c is TransportCheck => c.scope === 'transport');
 
 /** The checks that judge a run's load profile. */
 export const runChecks: readonly RunCheck[] = [...REGISTRY.values()].filter((c): c is RunCheck => c.scope === 'run');

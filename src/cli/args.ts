@@ -29,6 +29,9 @@ const RUN_OPTIONS = {
   concurrency: { type: 'string' },
   'consistency-window': { type: 'string' },
   timeout: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'max-wait': { type: 'string' },
+  'wait-budget': { type: 'string' },
   'max-response-bytes': { type: 'string' },
   'ca-file': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
@@ -192,6 +195,10 @@ Run options:
   --concurrency N           cases run at once (default: 4)
   --consistency-window MS   how long a read retries to see a write (default: 2000)
   --timeout MS              deadline of one whole request (default: 15000)
+  --rate-limit N            send at most N requests per second (a staging's published limit)
+  --max-wait S              the longest wait a 429/503 Retry-After may ask for (default: 60);
+                            a longer one stops the run (exit 2: rate limits are not a verdict)
+  --wait-budget S           all the waiting a run may do for rate limits (default: 300)
   --max-response-bytes N    response size cap (default: 4194304)
   --ca-file FILE            extra trusted CA certificates (PEM)
   -q, --quiet               print only failures and the verdict

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { knownIds, loadCaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
+import { DEFAULT_PACING, type PacingOptions } from '../http/pacer.js';
 import { checkDisabledIds, loadConfig, productionMark, refuseProductionLoad, type SuiteConfig } from '../loader/config.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
@@ -80,6 +81,9 @@ async function withConfig<F extends { config?: string }>(flags: F, command: 'run
     concurrency: config.concurrency === undefined ? undefined : String(config.concurrency),
     'consistency-window': config.consistencyWindowMs === undefined ? undefined : String(config.consistencyWindowMs),
     timeout: config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
+    'rate-limit': config.rateLimit === undefined ? undefined : String(config.rateLimit),
+    'max-wait': config.maxWaitSeconds === undefined ? undefined : String(config.maxWaitSeconds),
+    'wait-budget': config.waitBudgetSeconds === undefined ? undefined : String(config.waitBudgetSeconds),
   };
   const accepted = optionNames(command);
   const filled = Object.fromEntries(Object.entries(defaults).filter(([name, value]) => value !== undefined && accepted.has(name)));
@@ -142,6 +146,17 @@ async function loadPlan(profile: LoadProfile, flags: LoadFlagSet, reportDir: str
   return plan;
 }
 
+/** `--rate-limit N` (or `N/s`), `--max-wait S`, `--wait-budget S`. */
+function pacingOf(flags: Pick<RunFlags, 'rate-limit' | 'max-wait' | 'wait-budget'>): PacingOptions {
+  const rate = flags['rate-limit']?.replace(/\/s$/, '');
+  const pacing: PacingOptions = {
+    maxWaitMs: intFlag('max-wait', flags['max-wait'], DEFAULT_PACING.maxWaitMs / 1000, 0, 3600) * 1000,
+    waitBudgetMs: intFlag('wait-budget', flags['wait-budget'], DEFAULT_PACING.waitBudgetMs / 1000, 0, 86_400) * 1000,
+  };
+  if (rate !== undefined) pacing.ratePerSecond = intFlag('rate-limit', rate, 0, 1, 100_000);
+  return pacing;
+}
+
 /** A plan and where its reports go. */
 export interface PlannedRun {
   plan: RunPlan;
@@ -166,14 +181,26 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const concurrency = intFlag('concurrency', flags.concurrency, 4, 1, 64);
   const consistencyWindowMs = intFlag('consistency-window', flags['consistency-window'], 2_000, 0, 120_000);
   const categoryId = parseCategoryId(flags['category-id'] ?? (env['PETSTORE_CATEGORY_ID'] || undefined));
+  const pacing = pacingOf(flags);
   const plan: RunPlan = {
     ...basePlan(inputs.contract, target, config),
-    conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId },
+    conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId, pacing },
     now: dateFlag(flags.now),
     strict: flags.strict === true,
     requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
     maxResponseBytes: intFlag('max-response-bytes', flags['max-response-bytes'], DEFAULT_HTTP_OPTIONS.maxResponseBytes, 1024, 1024 ** 3),
-    recordedOptions: { readOnly, strict: flags.strict === true, concurrency, consistencyWindowMs, categoryId: String(categoryId), reportDir, ...(profile === undefined ? {} : { profile: profile.name }) },
+    recordedOptions: {
+      readOnly,
+      strict: flags.strict === true,
+      concurrency,
+      consistencyWindowMs,
+      categoryId: String(categoryId),
+      reportDir,
+      maxWaitSeconds: pacing.maxWaitMs / 1000,
+      waitBudgetSeconds: pacing.waitBudgetMs / 1000,
+      ...(pacing.ratePerSecond === undefined ? {} : { rateLimit: pacing.ratePerSecond }),
+      ...(profile === undefined ? {} : { profile: profile.name }),
+    },
   };
   if (profile !== undefined) plan.load = await loadPlan(profile, flags, reportDir);
   const notice = production !== undefined && flags['read-only'] !== true ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only` : undefined;

@@ -1,11 +1,12 @@
 /** Runs cases: fills templates, sends each step, has every registered check that applies judge each exchange, emits events. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { exchangeChecks, expectationCheck } from '../checks/registry.js';
+import { exchangeChecks, expectationCheck, transportChecks } from '../checks/registry.js';
 import { HttpClient, TransportError, type OutgoingRequest } from '../http/client.js';
 import { curlCommand } from '../http/curl-command.js';
 import type { CheckMeta, Judgement } from '../model/check.js';
 import { mapConcurrently } from '../model/concurrency.js';
 import type { Contract } from '../model/contract.js';
+import { RunError } from '../model/errors.js';
 import type { RunListener } from '../model/events.js';
 import type { Exchange } from '../model/exchange.js';
 import { resolvePointer, type JsonValue } from '../model/json.js';
@@ -13,6 +14,7 @@ import { worstOutcome, type CaseInfo, type CaseResult, type CheckOutcome, type E
 import { expectationEntries, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import type { CreatedPets } from './created-pets.js';
+import { unmetRequirement, type StoreCounts } from './store-fill.js';
 
 /** What the engine needs to run cases. */
 export interface CaseRunOptions {
@@ -34,6 +36,8 @@ export interface CaseRunOptions {
   listener: RunListener;
   /** Collects the pets the run creates. */
   created: CreatedPets;
+  /** What the store holds, for the cases that require pets (see store-fill.ts). */
+  store?: StoreCounts;
   /** Ctrl-C: cases not yet started are skipped; those under way finish (their requests are bounded). */
   signal?: AbortSignal;
 }
@@ -61,7 +65,7 @@ export function guarded(evaluate: () => Judgement): Judgement {
 export function outcomeOf(check: Pick<CheckMeta, 'id'>, level: Level, step: number, judgement: Judgement, source?: CheckOutcome['source']): CheckOutcome {
   const outcome: Outcome = judgement.outcome === 'failed' && level === 'warn' ? 'warned' : judgement.outcome;
   const result: CheckOutcome = { id: check.id, level, outcome, step, message: judgement.message };
-  if (judgement.outcome === 'failed') result.failures = judgement.failures;
+  if (judgement.outcome === 'failed' || judgement.outcome === 'warned') result.failures = judgement.failures;
   if (source !== undefined) result.source = source;
   return result;
 }
@@ -97,6 +101,12 @@ function judgeStep(exchange: Exchange, step: StepSpec, index: number, caseLevel:
   return results;
 }
 
+/** The transport checks on a request that got no response; with every one disabled, the case still could not be tested. */
+function judgeTransport(error: TransportError, step: number, disabled: ReadonlyMap<string, string>): CheckOutcome[] {
+  const context = { message: error.message, code: error.code, timedOut: error.timedOut, answeredMeanwhile: error.answeredMeanwhile };
+  return transportChecks.filter((check) => !disabled.has(check.id)).map((check) => outcomeOf(check, check.level, step, guarded(() => check.evaluate(context))));
+}
+
 function excerpt(text: string, bytes: number): { text: string; cut: boolean } {
   if (Buffer.byteLength(text) <= bytes) return { text, cut: false };
   return { text: Buffer.from(text).subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, ''), cut: true };
@@ -117,6 +127,8 @@ function evidenceOf(exchange: Exchange, step: number, attempts: number, excerptB
     durationMs: round(exchange.durationMs),
     attempts,
     reproduce: curlCommand(exchange.request),
+    ...(exchange.connectionRetry === undefined ? {} : { connectionRetry: exchange.connectionRetry }),
+    ...(exchange.throttled === undefined ? {} : { throttled: exchange.throttled }),
   };
 }
 
@@ -197,6 +209,8 @@ async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<CaseRes
   const clockReason = clockSkipReason(spec, options.now);
   if (clockReason !== undefined) return skippedCase(info, 'clock', clockReason);
   if (options.readOnly && spec.writes) return skippedCase(info, 'read-only', 'writes to the server; skipped in read-only mode');
+  const short = unmetRequirement(spec.requires, options.store, options.readOnly);
+  if (short !== undefined) return skippedCase(info, 'precondition', short);
   const started = performance.now();
   const result: CaseResult = { ...info, outcome: 'passed', durationMs: 0, checks: [], exchanges: [], retries: 0 };
   const finish = (outcome: Outcome, reason?: string, skip?: SkipCode): CaseResult => {
@@ -218,9 +232,12 @@ async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<CaseRes
       try {
         exchange = await options.client.send(request);
       } catch (error) {
+        if (error instanceof RunError) return finish('skipped', `not finished: ${error.message}`, 'interrupted');
         if (!(error instanceof TransportError)) return finish('errored', `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`);
-        result.exchanges.push({ step: index, request: requestEvidence(error.sent), error: { code: error.code, message: error.message }, durationMs: 0, attempts, reproduce: curlCommand(error.sent) });
-        return finish('errored', `step ${index + 1}: ${error.message} (${error.code})`);
+        result.exchanges.push({ step: index, request: requestEvidence(error.sent), error: { code: error.code, message: error.message }, durationMs: round(performance.now() - started), attempts, reproduce: curlCommand(error.sent) });
+        result.checks.push(...judgeTransport(error, index, options.disabled));
+        const judged = decided(result.checks);
+        return finish(judged.outcome === 'passed' ? 'errored' : judged.outcome, `step ${index + 1}: ${judged.reason ?? `${error.message} (${error.code})`}`);
       }
       options.created.observe(exchange);
       judged = judgeStep(exchange, step, index, spec.level, vars, options.contract, options.disabled);

@@ -5,6 +5,7 @@ import { loadContract, type LoadedContract } from '../loader/contract.js';
 import { loadCases } from '../loader/cases.js';
 import { loadSuites, type SuiteInfo } from '../loader/suites.js';
 import type { Baseline } from '../model/check.js';
+import type { PacingOptions } from '../http/pacer.js';
 import { RunError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { LoadProfile, LoadReport } from '../model/load.js';
@@ -67,6 +68,8 @@ export interface ConformancePlan {
   concurrency: number;
   consistencyWindowMs: number;
   categoryId: JsonValue;
+  /** Rate limit and the bounds on waiting when the server asks (429, Retry-After). */
+  pacing: PacingOptions;
 }
 
 /** A load profile to run, with what it is compared with. */

@@ -16,6 +16,7 @@ import { emptyCounts, verdictOf, warningsOf, type CaseInfo, type CaseResult, typ
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { caseInfo, decided, disabledCase, guarded, outcomeOf, runCases, skippedCase } from './cases.js';
 import { CREATED_PET_CASES, CreatedPets, createdPetCases } from './created-pets.js';
+import { fillStore } from './store-fill.js';
 import type { RunPlan } from './plan.js';
 
 /** A run id that names what the run creates, e.g. pc-20261121T220500-3fa2. */
@@ -99,6 +100,7 @@ function httpOptions(plan: RunPlan, baseUrl: string): HttpClientOptions {
     headersTimeoutMs: Math.min(DEFAULT_HTTP_OPTIONS.headersTimeoutMs, plan.requestTimeoutMs),
     maxResponseBytes: plan.maxResponseBytes,
     connections: Math.max(plan.conformance?.concurrency ?? 1, 1),
+    ...(plan.conformance === undefined ? {} : { pacing: plan.conformance.pacing }),
     ...(plan.target.ca === undefined ? {} : { ca: plan.target.ca }),
   };
 }
@@ -134,13 +136,17 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     const selected = conformance?.selectedSuites ?? [];
     const createdPetInfos = conformance === undefined ? [] : CREATED_PET_CASES.filter((c) => selected.length === 0 || selected.includes(c.suite));
     await listener.onRunStart?.(meta, [...(conformance?.cases.map(caseInfo) ?? []), ...createdPetInfos, ...(profile === undefined ? [] : [loadCaseInfo(profile)])]);
+    let filled = 0;
     if (conformance !== undefined && client !== undefined) {
+      const categoryId = conformance.categoryId;
+      const store = await fillStore(conformance.cases, { client, contract: plan.contract, readOnly: conformance.readOnly, concurrency: conformance.concurrency, runId, categoryId, created });
+      filled = store?.created ?? 0;
       const options = {
         client,
         contract: plan.contract,
         variables: new Map<string, JsonValue>([
           ['runId', runId],
-          ['categoryId', conformance.categoryId],
+          ['categoryId', categoryId],
           ['unknownPetId', unknownPetId()],
         ]),
         now: plan.now,
@@ -151,7 +157,9 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
         disabled,
         listener,
         created,
-        ...(signal === undefined ? {} : { signal }),
+        ...(store === undefined ? {} : { store }),
+        // The client stops the run when the server is gone or asks for more waiting than allowed; Ctrl-C stops it too.
+        signal: signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]),
       };
       results.push(...(await runCases(conformance.cases, options)));
       // The created-pet cases judge what every other case wrote, so they run last; without pets they have nothing to judge.
@@ -163,6 +171,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
         listener.onCaseEnd?.(result);
         results.push(result);
       }
+      if (client.stopped !== undefined) throw client.stopped;
     }
     if (plan.load !== undefined && profile !== undefined) {
       const info = loadCaseInfo(profile);
@@ -197,7 +206,8 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       verdict: verdictOf(counts, plan.strict, interrupted),
       counts,
       requests: client?.requestCount ?? 0,
-      createdPets: { count: created.count, namedWith: runId },
+      ...(client === undefined ? {} : { traffic: client.traffic }),
+      createdPets: { count: created.count, namedWith: runId, ...(filled > 0 ? { toJudge: filled } : {}) },
       ...(interrupted ? { interrupted: true as const } : {}),
       cases: results,
       warnings: warningsOf(results),

@@ -3,7 +3,9 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { parseExactJson, stringifyExactJson, type JsonValue } from '../model/json.js';
 import type { Exchange, ReceivedResponse, SentRequest } from '../model/exchange.js';
 import type { AuthVariant, OperationName } from '../model/scenario.js';
+import { RunError } from '../model/errors.js';
 import { authorizationHeader, describeAuthorization, makeRedactor } from './credentials.js';
+import { DEFAULT_PACING, Pacer, retryAfterMs, type PacingOptions, type WaitRefusal } from './pacer.js';
 
 /** Bounds and identity of the client. */
 export interface HttpClientOptions {
@@ -17,6 +19,8 @@ export interface HttpClientOptions {
   connections: number;
   /** Extra trusted CA certificates (PEM) for a server behind a private CA. */
   ca?: string;
+  /** Rate limit and waiting bounds (default: no rate limit, DEFAULT_PACING's bounds). */
+  pacing?: PacingOptions;
 }
 
 /** Sensible bounds for a functional run. */
@@ -45,45 +49,83 @@ export interface OutgoingRequest {
 export class TransportError extends Error {
   readonly code: string;
   readonly sent: SentRequest;
+  /** The request waited out a deadline (connect excluded): the server took it and did not answer. */
+  readonly timedOut: boolean;
+  /** How many other requests the server answered while this one waited. */
+  readonly answeredMeanwhile: number;
 
-  constructor(code: string, message: string, sent: SentRequest) {
+  constructor(code: string, message: string, sent: SentRequest, timing: { timedOut: boolean; answeredMeanwhile: number } = { timedOut: false, answeredMeanwhile: 0 }) {
     super(message);
     this.name = 'TransportError';
     this.code = code;
     this.sent = sent;
+    this.timedOut = timing.timedOut;
+    this.answeredMeanwhile = timing.answeredMeanwhile;
   }
 }
 
 const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME|UNABLE_TO_GET_ISSUER/;
+/** Codes of a connection that closed under a request: on a kept-alive connection, the server may have closed it as idle. */
+const CLOSED_CONNECTION_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ERR_REQUEST_TIMEOUT']);
+/** After this many requests in a row got no answer at all, the server is gone and the run stops. */
+const FAILURES_BEFORE_STOP = 3;
 
-/** Pulls a stable code and a readable reason out of whatever undici or Node threw. */
-function describeTransportFailure(error: unknown): { code: string; message: string } {
+/** Pulls a stable code and a readable reason out of whatever undici or Node threw; every timeout says which bound it hit. */
+function describeTransportFailure(error: unknown, options: HttpClientOptions): { code: string; message: string } {
   const e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
   const code = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : typeof e.name === 'string' ? e.name : 'ERR_UNKNOWN';
   const reason = typeof e.cause?.message === 'string' && e.cause.message !== '' ? e.cause.message : typeof e.message === 'string' ? e.message : String(error);
-  if (code === 'TimeoutError' || code === 'AbortError') return { code: 'ERR_REQUEST_TIMEOUT', message: 'the whole-request deadline passed' };
+  if (code === 'TimeoutError' || code === 'AbortError') return { code: 'ERR_REQUEST_TIMEOUT', message: `no complete response within ${options.requestTimeoutMs} ms` };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code, message: `no response headers within ${options.headersTimeoutMs} ms` };
+  if (code === 'UND_ERR_BODY_TIMEOUT') return { code, message: `the response body stalled for ${options.requestTimeoutMs} ms` };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { code, message: `could not connect within ${options.connectTimeoutMs} ms` };
   if (CERTIFICATE_CODES.test(code)) return { code, message: `TLS certificate rejected (${reason})` };
-  return { code, message: reason };
+  return { code, message: reason === '' ? code : reason };
 }
 
-/** Sends requests to one origin with bounded time and size; never follows redirects. */
+/** A failure on the way: whether any response byte had arrived decides whether it may be retried. */
+class AttemptFailure {
+  constructor(
+    readonly cause: unknown,
+    readonly beforeResponse: boolean,
+  ) {}
+}
+
+/** What the client did besides plain exchanges, for the report. */
+export interface TrafficTotals {
+  throttledResponses: number;
+  waitedMs: number;
+  /** Idempotent requests sent again on a fresh connection after a kept-alive one closed under them. */
+  connectionRetries: number;
+}
+
+/** Sends requests to one origin with bounded time and size; never follows redirects; waits when the server asks; stops when it is gone. */
 export class HttpClient {
   readonly base: URL;
   readonly redact: (text: string) => string;
   private readonly agent: Agent;
   private readonly options: HttpClientOptions;
+  private readonly pacer: Pacer;
+  private readonly stopper = new AbortController();
+  private stopReason: RunError | undefined;
   private sent = 0;
+  private answered = 0;
+  private failuresInARow = 0;
+  private connectionRetries = 0;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl.slice(0, -1) : options.baseUrl);
     this.redact = makeRedactor(options.apiKey);
-    this.agent = new Agent({
-      connect: { timeout: options.connectTimeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) },
-      headersTimeout: options.headersTimeoutMs,
-      bodyTimeout: options.requestTimeoutMs,
-      connections: options.connections,
-    });
+    this.pacer = new Pacer(options.pacing ?? DEFAULT_PACING);
+    this.agent = this.newAgent(options.connections);
+  }
+
+  private newAgent(connections: number): Agent {
+    const { connectTimeoutMs, headersTimeoutMs, requestTimeoutMs, ca } = this.options;
+    return new Agent({ connect: { timeout: connectTimeoutMs, ...(ca === undefined ? {} : { ca }) }, headersTimeout: headersTimeoutMs, bodyTimeout: requestTimeoutMs, connections });
   }
 
   /** The absolute URL of a relative target: only the path and query change, so the origin is always the base's. */
@@ -96,8 +138,29 @@ export class HttpClient {
     return url;
   }
 
-  /** Sends one request and reads a bounded response. Throws TransportError when nothing came back. */
+  /** Aborted once the client stopped (the server is gone, or asked for more waiting than allowed): nothing more is sent. */
+  get stopSignal(): AbortSignal {
+    return this.stopper.signal;
+  }
+
+  /** Why the client stopped, when it did: the run could not be completed. */
+  get stopped(): RunError | undefined {
+    return this.stopReason;
+  }
+
+  private stop(reason: RunError): RunError {
+    this.stopReason ??= reason;
+    this.stopper.abort();
+    return this.stopReason;
+  }
+
+  /**
+   * Sends one request and reads a bounded response. Waits out 429 (and 503 with Retry-After) as the server asks; sends an
+   * idempotent request once more on a fresh connection when a kept-alive one closed before any response byte.
+   * Throws TransportError when nothing came back, and the client's RunError once it stopped.
+   */
   async send(req: OutgoingRequest): Promise<Exchange> {
+    if (this.stopReason !== undefined) throw this.stopReason;
     const url = this.urlFor(req.path, req.query);
     const headers: Record<string, string> = { accept: 'application/json', ...lowerCaseKeys(req.headers) };
     let body = req.body;
@@ -119,20 +182,90 @@ export class HttpClient {
     if (req.json !== undefined) sent.json = req.json;
     if (authorization !== undefined) headers['authorization'] = authorization;
     const started = performance.now();
-    this.sent += 1;
+    const answeredBefore = this.answered;
+    let connectionRetry: string | undefined;
+    let throttled = 0;
+    let waitedMs = 0;
+    for (;;) {
+      try {
+        await this.pacer.turn(this.stopper.signal);
+      } catch {
+        throw this.stopReason ?? new RunError('ERR_SERVER_GONE', 'the run stopped');
+      }
+      this.sent += 1;
+      let received: ReceivedResponse;
+      try {
+        received = await this.attempt(url, req.method, headers, body, connectionRetry === undefined ? this.agent : undefined);
+      } catch (error) {
+        if (this.stopReason !== undefined) throw this.stopReason;
+        const failure = error instanceof AttemptFailure ? error : new AttemptFailure(error, true);
+        const { code, message } = describeTransportFailure(failure.cause, this.options);
+        if (connectionRetry === undefined && failure.beforeResponse && IDEMPOTENT_METHODS.has(req.method) && CLOSED_CONNECTION_CODES.has(code)) {
+          this.connectionRetries += 1;
+          connectionRetry = `the connection closed before any response byte (${code}: ${this.redact(message)}); sent once more on a fresh connection`;
+          continue;
+        }
+        throw this.noteFailure(new TransportError(code, this.redact(message), sent, { timedOut: TIMEOUT_CODES.has(code), answeredMeanwhile: this.answered - answeredBefore }));
+      }
+      this.answered += 1;
+      this.failuresInARow = 0;
+      const asked = this.askedToWait(received);
+      if (asked === undefined) {
+        const exchange: Exchange = { request: sent, response: received, durationMs: performance.now() - started };
+        if (connectionRetry !== undefined) exchange.connectionRetry = connectionRetry;
+        if (throttled > 0) exchange.throttled = { responses: throttled, waitedMs: Math.round(waitedMs) };
+        return exchange;
+      }
+      throttled += 1;
+      const ms = Number.isNaN(asked) ? Math.min(2 ** (throttled - 1) * 1000, this.pacer.options.maxWaitMs) : asked;
+      waitedMs += ms;
+      const refusal = this.pacer.pause(ms);
+      if (refusal !== undefined) throw this.stop(this.waitRefused(refusal, received, sent));
+    }
+  }
+
+  /** The wait a throttling response asks for (ms; NaN for a 429 that names none), or undefined when the response is an answer. */
+  private askedToWait(received: ReceivedResponse): number | undefined {
+    const retryAfter = retryAfterMs(received.headers['retry-after']);
+    if (received.status === 429) return retryAfter ?? Number.NaN;
+    if (received.status === 503 && retryAfter !== undefined) return retryAfter;
+    return undefined;
+  }
+
+  private waitRefused(refusal: WaitRefusal, received: ReceivedResponse, sent: SentRequest): RunError {
+    const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
+    const where = `${sent.method} ${sent.target}`;
+    if (refusal.kind === 'too-long') {
+      return new RunError('ERR_RATE_LIMITED', `the server asked the suite to wait ${seconds(refusal.askedMs)} (${received.status}, Retry-After: ${received.headers['retry-after'] ?? ''} to ${where}), longer than one wait may take (${seconds(this.pacer.options.maxWaitMs)}, --max-wait); the run could not be completed`);
+    }
+    return new RunError('ERR_RATE_LIMITED', `the server kept rate-limiting the run (${received.status} to ${where}): ${seconds(refusal.spentMs)} spent waiting used up the budget of ${seconds(this.pacer.options.waitBudgetMs)} (--wait-budget); the run could not be completed`);
+  }
+
+  /** Counts a request that got no answer; enough of them in a row mean the server is gone, and the run stops at once. */
+  private noteFailure(error: TransportError): TransportError | RunError {
+    this.failuresInARow += 1;
+    if (this.failuresInARow < FAILURES_BEFORE_STOP) return error;
+    return this.stop(new RunError('ERR_SERVER_GONE', `the server stopped answering: ${this.failuresInARow} requests in a row got no answer (last: ${error.sent.method} ${error.sent.target}: ${error.message} (${error.code})); the run stopped`));
+  }
+
+  /** One exchange on the shared pool, or on a fresh connection of its own when `agent` is undefined. */
+  private async attempt(url: URL, method: string, headers: Record<string, string>, body: string | undefined, agent: Agent | undefined): Promise<ReceivedResponse> {
+    const dispatcher = agent ?? this.newAgent(1);
     try {
-      const response = await request(url, {
-        method: req.method as Dispatcher.HttpMethod,
-        headers,
-        body: body ?? null,
-        dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.options.requestTimeoutMs),
-      });
-      const received = await this.readResponse(response);
-      return { request: sent, response: received, durationMs: performance.now() - started };
-    } catch (error) {
-      const { code, message } = describeTransportFailure(error);
-      throw new TransportError(code, this.redact(message), sent);
+      let response: Dispatcher.ResponseData;
+      const signal = AbortSignal.any([AbortSignal.timeout(this.options.requestTimeoutMs), this.stopper.signal]);
+      try {
+        response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: body ?? null, dispatcher, signal });
+      } catch (error) {
+        throw new AttemptFailure(error, true);
+      }
+      try {
+        return await this.readResponse(response);
+      } catch (error) {
+        throw new AttemptFailure(error, false);
+      }
+    } finally {
+      if (agent === undefined) await dispatcher.close();
     }
   }
 
@@ -169,9 +302,14 @@ export class HttpClient {
     return received;
   }
 
-  /** How many requests this client has sent. */
+  /** How many requests this client has sent, throttled and retried ones included. */
   get requestCount(): number {
     return this.sent;
+  }
+
+  /** Throttling and connection retries so far. */
+  get traffic(): TrafficTotals {
+    return { ...this.pacer.totals, connectionRetries: this.connectionRetries };
   }
 
   /** Closes every connection. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { RunError } from '../model/errors.js';
 import { isJsonObject, type JsonValue } from '../model/json.js';
 import type { Level, SourceLocation } from '../model/results.js';
-import { expectationEntries, stepsWrite, type CaseSpec, type ClockWindow, type OperationName, type StepSpec } from '../model/scenario.js';
+import { expectationEntries, stepsWrite, type CaseSpec, type ClockWindow, type StoreRequirement, type OperationName, type StepSpec } from '../model/scenario.js';
 import { BUILTIN_VARIABLES, placeholdersIn } from '../model/template.js';
 import type { ValidateFunction } from 'ajv';
 import { problemsError, validateYamlFile, type FileProblem, type YamlSource } from './yaml-file.js';
@@ -120,6 +120,7 @@ function fileCases(source: YamlSource, options: ScenarioLoadOptions, problems: F
       writes: stepsWrite(steps),
     };
     if (isJsonObject(raw['clock'])) spec.clock = raw['clock'] as ClockWindow;
+    if (isJsonObject(raw['requires'])) spec.requires = raw['requires'] as unknown as StoreRequirement;
     cases.push(spec);
   });
   return cases;

@@ -21,6 +21,9 @@ export interface SuiteConfig {
   concurrency?: number;
   consistencyWindowMs?: number;
   timeoutMs?: number;
+  rateLimit?: number;
+  maxWaitSeconds?: number;
+  waitBudgetSeconds?: number;
   production: string[];
   /** Checks or cases switched off by id, each with the reason the report shows. */
   disable: Array<{ id: string; reason: string; source: SourceLocation }>;

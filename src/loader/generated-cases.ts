@@ -97,6 +97,7 @@ function limitCases(contract: Contract): CaseSpec[] {
       title: `Without limit, at most ${fallback} pets are returned`,
       clause: `Endpoints › listPets rule 2: when limit is omitted, at most ${fallback} animals are returned`,
       suite: 'limits',
+      requires: { pets: fallback + 1, because: `without limit, a listing cannot show the default cap of ${fallback}` },
       steps: single(listing(undefined), { status: 200, maxItems: fallback }),
     }),
   ];
@@ -114,6 +115,7 @@ function limitCases(contract: Contract): CaseSpec[] {
         title: `limit=${value} is honoured: 200 with at most ${value} pets`,
         clause,
         suite: 'limits',
+        requires: { pets: value + 1, because: `limit=${value} cannot show a cap` },
         steps: single(listing({ limit: value }), { status: 200, maxItems: value }),
       }),
     );
@@ -131,10 +133,10 @@ function limitCases(contract: Contract): CaseSpec[] {
     cases.push(
       generated(op, {
         id: `listPets.limit.${slug}`,
-        title: `${words} is answered by a 400 Error or a 200 within bounds (at most ${max}), never a 5xx`,
-        clause: `${clause} (outside them the contract is silent: 400 or a bounded 200 are both reasonable)`,
+        title: `${words} is refused with a 4xx Error or answered by a 200 within bounds (at most ${max}), never a 5xx`,
+        clause: `${clause} (outside them the contract is silent: a 400 Error or a bounded 200 pass, another 4xx Error warns)`,
         suite: 'limits',
-        steps: single(listing(query), { status: [200, 400], when: { '200': { maxItems: max }, '400': { schema: 'Error' } } }),
+        steps: single(listing(query), { undocumented: { refusals: [400] }, when: { '200': { maxItems: max } } }),
       }),
     );
   }
@@ -161,6 +163,7 @@ function filterCases(contract: Contract): CaseSpec[] {
         title: `status=${status} returns only ${status} pets`,
         clause,
         suite: 'filters',
+        requires: { pets: 1, status, because: `an empty listing of status=${status} shows nothing about the filter` },
         steps: single(listing, { status: 200, everyItem: { status } }),
       }),
     );
@@ -188,13 +191,27 @@ function filterCases(contract: Contract): CaseSpec[] {
       }),
     );
   }
+  const fallback = contract.listLimit?.default ?? 20;
+  const first = statusValues(contract)[0];
+  if (first !== undefined) {
+    cases.push(
+      generated(list, {
+        id: 'listPets.filter.default-page',
+        title: `status=${first} without limit returns at most ${fallback} pets (the default applies with a filter too)`,
+        clause: `${clause}; rule 2: when limit is omitted, at most ${fallback} animals are returned`,
+        suite: 'limits',
+        requires: { pets: fallback + 1, status: first, because: `a filtered listing without limit cannot show the default cap of ${fallback}` },
+        steps: single({ method: 'GET', path: list.path, query: { status: first } }, { status: 200, maxItems: fallback, everyItem: { status: first } }),
+      }),
+    );
+  }
   cases.push(
     generated(list, {
       id: 'listPets.filter.unknown-value',
-      title: 'an unknown status value is answered by a 400 Error or a 200, never a 5xx',
-      clause: `${clause} (an unknown value is not described: 400, or a 200 under some reading of the request)`,
+      title: 'an unknown status value is refused with a 4xx Error or answered by a 200 within the default page, never a 5xx',
+      clause: `${clause} (an unknown value is not described: a 400 Error or a 200 pass, another 4xx Error warns)`,
       suite: 'filters',
-      steps: single({ method: 'GET', path: list.path, query: { status: 'no-such-status' } }, { status: [200, 400], when: { '400': { schema: 'Error' } } }),
+      steps: single({ method: 'GET', path: list.path, query: { status: 'no-such-status' } }, { undocumented: { refusals: [400] }, when: { '200': { maxItems: fallback } } }),
     }),
   );
   return cases;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { loadCaseInputs, type CaseInputs, type InputFolders } from '../engine/plan.js';
 import { executePlan } from '../engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
+import { DEFAULT_PACING } from '../http/pacer.js';
 import { packagePath } from '../loader/package-paths.js';
 import { mapConcurrently } from '../model/concurrency.js';
 import type { RunReport, Verdict } from '../model/results.js';
@@ -23,6 +24,8 @@ export interface MatrixRow {
   warned: string[];
   /** The variant was told apart: broken → verdict failed with a named case or check failing; conformant → verdict passed. */
   correct: boolean;
+  /** The one line that stopped the run (exit 2), when it could not be completed. */
+  stoppedWith?: string;
   /** Why the row is not correct, when it is not. */
   problem?: string;
   durationMs: number;
@@ -53,10 +56,11 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
         contract: inputs.contract,
         target: { baseUrl, apiKey },
         // The slowest conformant variant shows a write after 300 ms, so a 600 ms window is enough and keeps broken rows quick.
-        conformance: { cases: inputs.cases, suites: inputs.suites.map((s) => s.name), selectedSuites: [], readOnly: false, concurrency: 4, consistencyWindowMs: 600, categoryId: 1 },
+        conformance: { cases: inputs.cases, suites: inputs.suites.map((s) => s.name), selectedSuites: [], readOnly: false, concurrency: 4, consistencyWindowMs: 600, categoryId: 1, pacing: DEFAULT_PACING },
         now: variant.clock === undefined ? new Date() : new Date(`${variant.clock}T12:00:00Z`),
         strict: false,
-        requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
+        // A variant that leaves a request unanswered must not hold the matrix for the default 15 s; every other answer comes in milliseconds.
+        requestTimeoutMs: 3_000,
         maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
         excerptBytes: 512,
         disabled: [],
@@ -68,10 +72,19 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
     row.failed = idsWith(report, 'failed');
     row.warned = idsWith(report, 'warned');
   } catch (error) {
-    row.problem = `the run could not start: ${error instanceof Error ? error.message : String(error)}`;
+    row.stoppedWith = error instanceof Error ? error.message : String(error);
+    row.problem = `the run could not be completed: ${row.stoppedWith}`;
+    row.stoppedWith = error instanceof Error ? error.message : String(error);
   } finally {
     await server.close();
     row.durationMs = Math.round(performance.now() - started);
+  }
+  if (variant.verdict === 'unrunnable') {
+    const stopped = row.stoppedWith;
+    row.correct = stopped !== undefined && stopped.includes(variant.stopsWith ?? '') && !stopped.includes('\n');
+    if (row.correct) delete row.problem;
+    else if (stopped === undefined) row.problem = `a run that cannot be completed was judged ${row.verdict ?? ''}`;
+    return row;
   }
   if (row.verdict === undefined) return row;
   if (variant.verdict === 'conformant') {
@@ -94,22 +107,25 @@ export async function runMatrix(variants: readonly Variant[], concurrency = 6): 
 }
 
 /** Catch rate over broken variants and pass rate over conformant ones. */
-export function matrixRates(rows: readonly MatrixRow[]): { caught: number; broken: number; passed: number; conformant: number } {
-  const broken = rows.filter((r) => r.expected === 'broken');
-  const conformant = rows.filter((r) => r.expected === 'conformant');
-  return { caught: broken.filter((r) => r.correct).length, broken: broken.length, passed: conformant.filter((r) => r.correct).length, conformant: conformant.length };
+export function matrixRates(rows: readonly MatrixRow[]): { caught: number; broken: number; passed: number; conformant: number; stopped: number; unrunnable: number } {
+  const of = (expected: Variant['verdict']): { correct: number; all: number } => {
+    const some = rows.filter((r) => r.expected === expected);
+    return { correct: some.filter((r) => r.correct).length, all: some.length };
+  };
+  const [broken, conformant, unrunnable] = [of('broken'), of('conformant'), of('unrunnable')];
+  return { caught: broken.correct, broken: broken.all, passed: conformant.correct, conformant: conformant.all, stopped: unrunnable.correct, unrunnable: unrunnable.all };
 }
 
 /** The matrix as a Markdown table (for the terminal and the README). */
 export function renderMatrix(rows: readonly MatrixRow[]): string {
   const lines = ['| variant | expected | verdict | failed (or warned) cases and checks | told apart |', '|---|---|---|---|---|'];
   for (const r of rows) {
-    const named = r.expected === 'broken' ? r.failed : r.warned.map((id) => `${id} (warn)`);
+    const named = r.expected === 'broken' ? r.failed : r.expected === 'unrunnable' ? [`stopped: ${r.stoppedWith ?? ''}`] : r.warned.map((id) => `${id} (warn)`);
     const shown = named.slice(0, 4).join(', ') + (named.length > 4 ? `, +${named.length - 4}` : '');
     lines.push(`| ${r.variant} | ${r.expected} | ${r.verdict ?? 'could not run'} | ${shown || '—'} | ${r.correct ? 'yes' : `**NO**: ${r.problem ?? ''}`} |`);
   }
   const rates = matrixRates(rows);
   const pct = (a: number, b: number): string => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(0)}%`);
-  lines.push('', `caught ${rates.caught}/${rates.broken} broken variants (${pct(rates.caught, rates.broken)}); passed ${rates.passed}/${rates.conformant} conformant variants (${pct(rates.passed, rates.conformant)})`);
+  lines.push('', `caught ${rates.caught}/${rates.broken} broken variants (${pct(rates.caught, rates.broken)}); passed ${rates.passed}/${rates.conformant} conformant variants (${pct(rates.passed, rates.conformant)}); stopped ${rates.stopped}/${rates.unrunnable} runs that cannot be completed with exit 2 and one line`);
   return lines.join('\n');
 }

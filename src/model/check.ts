@@ -7,14 +7,15 @@ import type { Expectations } from './scenario.js';
 
 /**
  * Where a check applies: `exchange` judges every response of the run, `case` judges what a case's
- * expectation declares, `run` judges the run as a whole (a load profile's figures).
+ * expectation declares, `run` judges the run as a whole (a load profile's figures), `transport` judges a request that got no response.
  */
-export type CheckScope = 'exchange' | 'case' | 'run';
+export type CheckScope = 'exchange' | 'case' | 'run' | 'transport';
 
-/** A check's verdict before its level is applied: passed, failed with typed failures, or not judged. */
+/** A check's verdict before its level is applied: passed, failed or warned with typed failures, not judged, or could not test. */
 export type Judgement =
   | { outcome: 'passed'; message: string }
   | { outcome: 'failed'; message: string; failures: Failure[] }
+  | { outcome: 'warned'; message: string; failures: Failure[] }
   | { outcome: 'skipped'; message: string }
   | { outcome: 'errored'; message: string };
 
@@ -27,6 +28,11 @@ export function passed(message: string): Judgement {
 export function failed(failures: Failure | readonly Failure[], message?: string): Judgement {
   const list = Array.isArray(failures) ? [...(failures as readonly Failure[])] : [failures as Failure];
   return { outcome: 'failed', message: message ?? list[0]?.message ?? 'failed', failures: list };
+}
+
+/** A judgement that keeps every stated rule but names a risk or a departure from common practice (the contract-silence policy's middle verdict). */
+export function warned(failure: Failure): Judgement {
+  return { outcome: 'warned', message: failure.message, failures: [failure] };
 }
 
 /** A judgement that could not be made (nothing to conclude from); never reported as passed. */
@@ -103,5 +109,22 @@ export interface RunCheck extends CheckMeta {
   sourceOf(context: LoadContext): SourceLocation | undefined;
 }
 
+/** A request that got no response, as a transport-scope check sees it. */
+export interface TransportContext {
+  /** Why nothing came back, e.g. `no response headers within 10000 ms`, and its stable code. */
+  message: string;
+  code: string;
+  /** The request waited out a deadline: the server took it and did not answer. */
+  timedOut: boolean;
+  /** How many other requests the server answered meanwhile. */
+  answeredMeanwhile: number;
+}
+
+/** A rule that judges a request that got no response. */
+export interface TransportCheck extends CheckMeta {
+  scope: 'transport';
+  evaluate(context: TransportContext): Judgement;
+}
+
 /** Any registered check. */
-export type Check = ExchangeCheck | ExpectationCheck | RunCheck;
+export type Check = ExchangeCheck | ExpectationCheck | RunCheck | TransportCheck;

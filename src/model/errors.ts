@@ -8,7 +8,9 @@ export type RunErrorCode =
   | 'ERR_SCHEMA_INVALID'
   | 'ERR_UNREACHABLE'
   | 'ERR_REPORT_WRITE'
-  | 'ERR_SERVER_START';
+  | 'ERR_SERVER_START'
+  | 'ERR_RATE_LIMITED'
+  | 'ERR_SERVER_GONE';
 
 /** A problem the user can fix; the CLI prints `message` alone (plus `details` lines) and exits 2. */
 export class RunError extends Error {

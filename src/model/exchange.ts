@@ -35,4 +35,8 @@ export interface Exchange {
   request: SentRequest;
   response: ReceivedResponse;
   durationMs: number;
+  /** Why the request was sent a second time on a fresh connection, when it was (a kept-alive connection closed under it). */
+  connectionRetry?: string;
+  /** Responses that asked the suite to wait (429, or 503 with Retry-After) before this one, and the time waited. */
+  throttled?: { responses: number; waitedMs: number };
 }

@@ -75,6 +75,10 @@ export interface ExchangeEvidence {
   attempts: number;
   /** A curl command that sends the request again, the key read from $PETSTORE_API_KEY. */
   reproduce?: string;
+  /** Why the request was sent a second time on a fresh connection, when it was. */
+  connectionRetry?: string;
+  /** Responses that asked the suite to wait before this one answered (429, or 503 with Retry-After), and the time waited. */
+  throttled?: { responses: number; waitedMs: number };
 }
 
 /** The static description of a case: what the catalogue lists. */
@@ -148,8 +152,15 @@ export interface RunReport {
   counts: OutcomeCounts;
   /** Requests sent to the server by the suite's own client, preflight and retries included (load traffic is in `load`). */
   requests: number;
+  /** What the suite's own client did besides plain exchanges: responses that asked it to wait (429, 503 with Retry-After), the time it waited, requests sent again on a fresh connection. */
+  traffic?: { throttledResponses: number; waitedMs: number; connectionRetries: number };
   /** Pets the run created; each one's name starts with the run id. */
-  createdPets: { count: number; namedWith: string };
+  createdPets: {
+    count: number;
+    namedWith: string;
+    /** Of these, the pets created only so that the rules that depend on how many pets exist could be judged. */
+    toJudge?: number;
+  };
   /** Ctrl-C stopped the run: the cases it had not started are skipped, and the exit code is 130. */
   interrupted?: true;
   cases: CaseResult[];

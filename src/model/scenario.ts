@@ -32,6 +32,23 @@ export interface HeaderExpectation {
   structuredDate?: boolean;
 }
 
+/** A request the contract gives no response for, judged by the contract-silence policy (`expect.undocumented`). */
+export interface UndocumentedRequest {
+  /** The 4xx statuses that refuse it as the contract would (400; 404 for a malformed id); other 4xx warn. */
+  refusals: number[];
+  /** Why accepting it deserves a warning, when it does (e.g. a cross-site simple request). */
+  acceptanceRisk?: string;
+}
+
+/** What the store must hold for a case to be judged: the run creates what is missing, else the case is skipped. */
+export interface StoreRequirement {
+  /** At least this many pets (of `status`, when given). */
+  pets: number;
+  status?: string;
+  /** What fewer pets could not show, for the skip reason ("limit=20 cannot show a cap"). */
+  because: string;
+}
+
 /** Declarative expectations on one response; every key is judged by the registered check `expect.<key>`. */
 export interface Expectations {
   status?: number | number[];
@@ -49,6 +66,7 @@ export interface Expectations {
   holdsIfNotFull?: Record<string, JsonValue> | Array<Record<string, JsonValue>>;
   /** The base URL's path ends with this segment (e.g. /v1). */
   basePath?: string;
+  undocumented?: UndocumentedRequest;
   /** Further expectations that apply only when the response has the given status. */
   when?: Record<string, Expectations>;
 }
@@ -94,6 +112,7 @@ export interface CaseSpec extends CaseInfo {
   /** True when a step writes (POST/PUT/PATCH/DELETE): skipped in read-only mode. */
   writes: boolean;
   clock?: ClockWindow;
+  requires?: StoreRequirement;
 }
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

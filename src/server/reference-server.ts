@@ -24,6 +24,8 @@ export interface PetRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** True when an earlier request came over the same connection (keep-alive). */
+  reusedConnection?: boolean;
 }
 
 /** A response as the pet store answers it. */
@@ -31,6 +33,8 @@ export interface PetResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** Close the connection without answering (what a client sees when a server closes an idle keep-alive connection under it). */
+  drop?: boolean;
 }
 
 /** The pet store as a function; variants wrap it to break or bend the contract. */
@@ -202,14 +206,19 @@ export function toNodeHandler(handle: PetHandler): (req: IncomingMessage, res: S
     res.writeHead(response.status, { 'content-length': Buffer.byteLength(response.body), ...response.headers });
     res.end(response.body);
   };
+  const served = new WeakSet<object>();
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    const reusedConnection = served.has(req.socket);
+    served.add(req.socket);
     const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
     const body = hasBody ? readBody(req) : Promise.resolve(EMPTY);
     body
       .then(async (raw) => {
         if (raw === 'too-large') return write(res, errorResponse(413, 'body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`));
-        write(res, await handle({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: raw }));
+        const response = await handle({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: raw, reusedConnection });
+        if (response.drop === true) req.socket.destroy();
+        else write(res, response);
       })
       .catch(() => {
         if (!res.headersSent) write(res, errorResponse(400, 'bad_request', 'the request could not be read'));

@@ -13,7 +13,10 @@ export interface Variant {
   description: string;
   /** The contract clause the variant touches. */
   clause: string;
-  verdict: 'broken' | 'conformant';
+  /** broken: the run fails; conformant: it passes; unrunnable: it stops with exit 2 and one line (rate limits, a dead server, a wrong base URL are never verdicts). */
+  verdict: 'broken' | 'conformant' | 'unrunnable';
+  /** For an unrunnable variant: words the one line that stops the run must hold. */
+  stopsWith?: string;
   /** For a broken variant: case or check ids, at least one of which must fail. */
   caughtBy: readonly string[];
   /** Case or check ids that must warn (a conformant variant that ignores a recommendation). */
@@ -182,6 +185,18 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
   { name: 'get-removed-early', description: 'getPet is already gone (410) before 5 December 2030', clause: 'getPet rule 1: removed on 5 December 2030', caughtBy: ['deprecation.getPet.available'], wrap: before(isGet, () => errorResponse(410, 'gone', 'removed')) },
   { name: 'get-served-after-removal', description: 'getPet is still served after 5 December 2030', clause: 'getPet rule 1: removed on 5 December 2030', caughtBy: ['deprecation.getPet.removed'], clock: '2030-12-06' },
   { name: 'sunset-wrong-date', description: 'the Sunset header names the wrong day', clause: 'getPet: removed on 5 December 2030 (RFC 8594 Sunset)', caughtBy: ['deprecation.getPet.available'], wrap: after((res, req) => (isGet(req) && res.headers['sunset'] ? { ...res, headers: { ...res.headers, sunset: 'Wed, 01 Jan 2031 00:00:00 GMT' } } : res)) },
+  {
+    name: 'small-store-ignores-limit', description: 'a store of 13 pets that ignores limit and returns every pet', clause: 'listPets: at most limit items', caughtBy: ['listPets.limit.min'], server: { seed: { available: 5, pending: 5, sold: 3 } },
+    wrap: after((res, r, s) => (isList(r) && res.status === 200 ? jsonResponse(200, s.catalogue.pageJson(s.catalogue.size, (r.query.get('status') ?? undefined) as PetStatus | undefined)) : res)),
+  },
+  {
+    name: 'filter-no-default-cap', description: 'with a status filter and no limit, every matching pet is returned', clause: 'listPets rule 2: at most 20 without limit, filtered or not', caughtBy: ['listPets.filter.default-page'],
+    wrap: before((r) => isList(r) && r.query.has('status') && !r.query.has('limit'), (r) => withQuery(r, (q) => q.set('limit', '100'))),
+  },
+  {
+    name: 'hangs-on-one-query', description: 'GET /pets?limit=99 is never answered while everything else is', clause: 'reading-the-contract: a valid request left unanswered while the server answers others',
+    caughtBy: ['server.answers'], wrap: (next) => (req) => (isList(req) && req.query.get('limit') === '99' ? new Promise<PetResponse>(() => undefined) : next(req)),
+  },
   { name: 'intermittent-500', description: 'every fifth request fails with 500', clause: 'reading-the-contract: never a 5xx', caughtBy: ['server.no-5xx'], wrap: (next) => { let n = 0; return (req) => (++n % 5 === 0 ? errorResponse(500, 'internal', 'flaky') : next(req)); } },
 ];
 
@@ -200,6 +215,31 @@ const conformant: Array<Omit<Variant, 'verdict'>> = [
   { name: 'malformed-id-404', description: 'malformed petIds get 404 rather than 400', clause: 'getPet (a malformed id is not described)', caughtBy: [], wrap: after((res, req) => (isGet(req) && res.status === 400 ? errorResponse(404, 'not_found', 'no such pet') : res)) },
   { name: 'rejects-unknown-fields', description: 'unknown body fields are refused with 400', clause: 'NewPet (extra fields are not described)', caughtBy: [], wrap: before(isCreate, (r) => { const b = bodyOf(r); return isJsonObject(b) && Object.keys(b).some((k) => !['name', 'categoryId', 'status'].includes(k)) ? errorResponse(400, 'unknown_field', 'unknown field') : r; }) },
   { name: 'unsupported-media-type', description: 'a non-JSON content type gets 415 (warned, not failed)', clause: 'createPet: body is application/json', caughtBy: [], warnedBy: ['createPet.invalid.content-type'], wrap: before((r) => isCreate(r) && !/^application\/json/.test(r.headers['content-type'] ?? ''), () => errorResponse(415, 'unsupported_media_type', 'send application/json')) },
+  { name: 'lenient-media-type', description: 'a JSON body labelled text/plain is accepted (warned: a cross-site simple request)', clause: 'createPet (another media type is not described)', caughtBy: [], warnedBy: ['createPet.invalid.content-type'], wrap: before((r) => isCreate(r) && /^text\/plain/.test(r.headers['content-type'] ?? ''), (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'application/json' } })) },
+  {
+    name: 'unprocessable-422', description: 'undocumented conditions (bad limit, unknown status value, malformed petId) get 422 with an Error (warned)', clause: 'reading-the-contract: another 4xx for a request the contract gives no response for warns', caughtBy: [],
+    warnedBy: ['listPets.limit.not-a-number', 'listPets.filter.unknown-value', 'getPet.malformed.not-a-number'], wrap: after((res, req) => ((isList(req) || isGet(req)) && res.status === 400 ? errorResponse(422, 'unprocessable', 'the request is not valid') : res)),
+  },
+  {
+    name: 'rate-limited', description: 'at most 25 requests per second; beyond, 429 with Retry-After: 1', clause: 'reading-the-contract: rate limits are never a verdict on the contract', caughtBy: [],
+    wrap: (next) => {
+      let tokens = 25;
+      let refilled = Date.now();
+      return (req) => {
+        const now = Date.now();
+        tokens = Math.min(25, tokens + ((now - refilled) / 1000) * 25);
+        refilled = now;
+        if (tokens < 1) return errorResponse(429, 'too_many_requests', 'slow down', { 'retry-after': '1' });
+        tokens -= 1;
+        return next(req);
+      };
+    },
+  },
+  {
+    name: 'closes-idle-connections', description: 'every third GET on a kept-alive connection finds it closed under it (no answer)', clause: 'reading-the-contract: a server may close idle keep-alive connections', caughtBy: [],
+    // Only idempotent requests may be sent again, so the race is staged on GETs; a POST caught by it could not be tested by any client.
+    wrap: (next) => { let reused = 0; return (req) => (req.method === 'GET' && req.reusedConnection === true && ++reused % 3 === 0 ? { status: 0, headers: {}, body: '', drop: true } : next(req)); },
+  },
   { name: 'big-ids', description: 'ids are handed out above 2^53', clause: 'Pet: id is int64', caughtBy: [], server: { firstId: 2n ** 60n + 7n } },
   { name: 'connection-close', description: 'every response closes the connection', clause: 'HTTP (connection management is not described)', caughtBy: [], wrap: after((res) => ({ ...res, headers: { ...res.headers, connection: 'close' } })) },
   {
@@ -236,8 +276,18 @@ const conformant: Array<Omit<Variant, 'verdict'>> = [
   },
 ];
 
-/** Every variant: broken first, then conformant. */
-export const VARIANTS: readonly Variant[] = [...broken.map((v) => ({ ...v, verdict: 'broken' as const })), ...conformant.map((v) => ({ ...v, verdict: 'conformant' as const }))];
+const unrunnable: Array<Omit<Variant, 'verdict'>> = [
+  { name: 'wrong-base-path', description: 'the base URL given lacks /v1, so GET /pets answers 404', clause: 'Versioning: /v1 ends the base address', caughtBy: [], basePath: '', stopsWith: 'does the base URL end in /v1?' },
+  { name: 'rate-limited-for-a-day', description: 'every request answers 429 with Retry-After: 86400', clause: 'reading-the-contract: rate limits are never a verdict', caughtBy: [], stopsWith: 'longer than one wait may take', wrap: () => () => errorResponse(429, 'too_many_requests', 'come back tomorrow', { 'retry-after': '86400' }) },
+  { name: 'dies-mid-run', description: 'after its 40th request the server closes every connection without answering', clause: 'reading-the-contract: the run could not be completed', caughtBy: [], stopsWith: 'the server stopped answering', wrap: (next) => { let n = 0; return (req) => (++n > 40 ? { status: 0, headers: {}, body: '', drop: true } : next(req)); } },
+];
+
+/** Every variant: broken first, then conformant, then those no run can complete. */
+export const VARIANTS: readonly Variant[] = [
+  ...broken.map((v) => ({ ...v, verdict: 'broken' as const })),
+  ...conformant.map((v) => ({ ...v, verdict: 'conformant' as const })),
+  ...unrunnable.map((v) => ({ ...v, verdict: 'unrunnable' as const })),
+];
 
 /** The server options that make the reference server behave as a variant. */
 export function variantServerOptions(variant: Variant): Partial<ReferenceServerOptions> {

@@ -1,0 +1,130 @@
+/**
+ * Enough data to judge: before the cases whose verdict depends on how many pets exist (a cap on a page, a filter),
+ * count what the store holds and create what is missing, named with the run id (never in read-only mode). A case whose
+ * requirement still is not met is skipped with the reason, never reported as passed.
+ */
+import { HttpClient, TransportError } from '../http/client.js';
+import { mapConcurrently } from '../model/concurrency.js';
+import type { Contract } from '../model/contract.js';
+import { RunError } from '../model/errors.js';
+import type { JsonValue } from '../model/json.js';
+import type { CaseSpec, StoreRequirement } from '../model/scenario.js';
+import type { CreatedPets } from './created-pets.js';
+
+/** What the store was found to hold (lower bounds: listings are capped), and what the run added to it. */
+export interface StoreCounts {
+  /** Pets in all, at least. */
+  total: number;
+  /** Pets of each status counted, at least. */
+  byStatus: ReadonlyMap<string, number>;
+  /** Pets the run created so that these cases can be judged. */
+  created: number;
+  /** Why the store could not be counted or filled, when it could not. */
+  problem?: string;
+}
+
+/** How the store is filled. */
+export interface StoreFillOptions {
+  client: HttpClient;
+  contract: Contract;
+  readOnly: boolean;
+  concurrency: number;
+  runId: string;
+  categoryId: JsonValue;
+  created: CreatedPets;
+}
+
+/** How many pets a listing holds, at least: a page of `page` items, else the default page; or why it could not be counted. */
+async function countListing(client: HttpClient, path: string, filter: Array<[string, string]>, page: string): Promise<number | string> {
+  let shown = '';
+  // A server that refuses the largest page is judged by its own case; the default page still gives a lower bound.
+  for (const query of [[...filter, ['limit', page]], filter] as Array<Array<[string, string]>>) {
+    const { response } = await client.send({ method: 'GET', path, query, headers: {}, auth: 'valid', operation: 'listPets' });
+    if (response.status === 200 && Array.isArray(response.json)) return response.json.length;
+    shown = `GET ${path}${query.length === 0 ? '' : `?${new URLSearchParams(query).toString()}`} answered ${response.status}`;
+  }
+  return shown;
+}
+
+/** The pets still missing for `requirements`, by status ('' for any status), given what was counted. */
+function missingPets(requirements: readonly StoreRequirement[], total: number, byStatus: ReadonlyMap<string, number>, anyStatus: string): Map<string, number> {
+  const missing = new Map<string, number>();
+  let added = 0;
+  for (const status of new Set(requirements.flatMap((r) => (r.status === undefined ? [] : [r.status])))) {
+    const need = Math.max(...requirements.filter((r) => r.status === status).map((r) => r.pets));
+    const short = Math.max(0, need - (byStatus.get(status) ?? 0));
+    if (short > 0) missing.set(status, short);
+    added += short;
+  }
+  const needTotal = Math.max(0, ...requirements.filter((r) => r.status === undefined).map((r) => r.pets));
+  const shortTotal = Math.max(0, needTotal - total - added);
+  if (shortTotal > 0) missing.set(anyStatus, (missing.get(anyStatus) ?? 0) + shortTotal);
+  return missing;
+}
+
+/** Counts the store for the cases that require pets, and creates what is missing; undefined when no case requires any. */
+export async function fillStore(cases: readonly CaseSpec[], options: StoreFillOptions): Promise<StoreCounts | undefined> {
+  const requirements = cases.flatMap((c) => (c.requires === undefined ? [] : [c.requires]));
+  const list = options.contract.operations.get('listPets');
+  const create = options.contract.operations.get('createPet');
+  if (requirements.length === 0 || list === undefined) return undefined;
+  const page = String(options.contract.listLimit?.max ?? 100);
+  const statuses = [...new Set(requirements.flatMap((r) => (r.status === undefined ? [] : [r.status])))];
+  const byStatus = new Map<string, number>();
+  const problems: string[] = [];
+  try {
+    for (const status of statuses) {
+      const count = await countListing(options.client, list.path, [['status', status]], page);
+      if (typeof count === 'string') problems.push(count);
+      else byStatus.set(status, count);
+    }
+    const all = await countListing(options.client, list.path, [], page);
+    if (typeof all === 'string') problems.push(all);
+    const counted = typeof all === 'number' ? all : 0;
+    const total = Math.max(counted, [...byStatus.values()].reduce((a, b) => a + b, 0));
+    const counts = { total, byStatus, created: 0 };
+    if (problems.length > 0) return { ...counts, problem: `the store could not be counted: ${problems.join('; ')}` };
+    const missing = missingPets(requirements, total, byStatus, statuses[0] ?? 'available');
+    if (missing.size === 0 || options.readOnly || create === undefined) return counts;
+    return await createMissing(missing, counts, create.path, options);
+  } catch (error) {
+    if (error instanceof RunError) throw error;
+    if (error instanceof TransportError) return { total: 0, byStatus, created: 0, problem: `the store could not be counted: ${error.message} (${error.code})` };
+    throw error;
+  }
+}
+
+async function createMissing(missing: ReadonlyMap<string, number>, counts: { total: number; byStatus: Map<string, number>; created: number }, path: string, options: StoreFillOptions): Promise<StoreCounts> {
+  const wanted = [...missing].flatMap(([status, n]) => Array.from({ length: n }, () => status));
+  let problem: string | undefined;
+  await mapConcurrently(wanted, options.concurrency, async (status, index) => {
+    if (problem !== undefined) return;
+    const json = { name: `${options.runId} fill ${index + 1}`, categoryId: options.categoryId, status };
+    try {
+      const exchange = await options.client.send({ method: 'POST', path, query: [], headers: {}, json, auth: 'valid', operation: 'createPet' });
+      options.created.observe(exchange);
+      if (exchange.response.status !== 201) {
+        problem ??= `creating pets to judge by answered ${exchange.response.status}`;
+        return;
+      }
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      problem ??= `creating pets to judge by failed: ${error.message} (${error.code})`;
+      return;
+    }
+    counts.created += 1;
+    counts.total += 1;
+    counts.byStatus.set(status, (counts.byStatus.get(status) ?? 0) + 1);
+  });
+  return problem === undefined ? counts : { ...counts, problem };
+}
+
+/** Why a case cannot be judged with what the store holds ("only 13 pets: limit=20 cannot show a cap"); undefined when it can. */
+export function unmetRequirement(requirement: StoreRequirement | undefined, store: StoreCounts | undefined, readOnly: boolean): string | undefined {
+  if (requirement === undefined || store === undefined) return undefined;
+  const have = requirement.status === undefined ? store.total : (store.byStatus.get(requirement.status) ?? 0);
+  if (have >= requirement.pets) return undefined;
+  const pets = requirement.status === undefined ? 'pets' : `${requirement.status} pets`;
+  const why = store.problem ?? (readOnly ? 'read-only: the suite creates none' : undefined);
+  return `only ${have} ${pets} (${requirement.pets} needed): ${requirement.because}${why === undefined ? '' : ` (${why})`}`;
+}
