@@ -73,6 +73,8 @@ t.test('what stops a run is one line and exit 2', async (t) => {
     ['a key on the command line', [`--api-key=${KEY}`], {}, /--api-key is not accepted/],
     ['a bad number', ['--concurrency', 'lots'], {}, /--concurrency must be a whole number/],
     ['an unknown suite', ['--suite', 'nope'], {}, /unknown suite 'nope'/],
+    ['a bad rate limit', ['--rate-limit', 'fast'], {}, /--rate-limit must be a whole number from 1/],
+    ['a bad wait budget', ['--wait-budget=-1'], {}, /--wait-budget must be a whole number/],
   ];
   for (const [name, args, env, pattern] of cases) {
     const result = await runCli(args, env);
@@ -83,6 +85,17 @@ t.test('what stops a run is one line and exit 2', async (t) => {
     t.notMatch(result.stderr, /\n\s+at /, `${name}: no stack trace`);
     t.notOk(result.stderr.includes(KEY) || result.stdout.includes(KEY), `${name}: the key is not echoed`);
   }
+});
+
+t.test('a base URL that does not lead to the pet store stops the run in one line with a hint, before any check', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const unversioned = server.baseUrl.replace(/\/v1$/, '');
+  const result = await runCli(['--base-url', unversioned, '--report-dir', await tempDir()], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 2);
+  t.equal(result.stderr.trim().split('\n').length, 1, 'one line');
+  t.match(result.stderr, `GET ${unversioned}/pets answered 404: does the base URL end in /v1?`);
+  t.notMatch(result.stdout, /FAIL/, 'no check was judged');
 });
 
 t.test('a rejected key stops the run with exit 2 rather than failing every check', async (t) => {

@@ -69,6 +69,8 @@ const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME|UNABLE_TO_G
 const CLOSED_CONNECTION_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ERR_REQUEST_TIMEOUT']);
+/** The first backoff of a throttled request, doubled each time the same request is throttled again. */
+const THROTTLE_BACKOFF_MS = 250;
 /** After this many requests in a row got no answer at all, the server is gone and the run stops. */
 const FAILURES_BEFORE_STOP = 3;
 
@@ -217,7 +219,9 @@ export class HttpClient {
         return exchange;
       }
       throttled += 1;
-      const ms = Number.isNaN(asked) ? Math.min(2 ** (throttled - 1) * 1000, this.pacer.options.maxWaitMs) : asked;
+      // A request throttled again backs off further, whatever the server asks (Retry-After: 0 forever must not become a busy loop).
+      const backoff = Math.min(THROTTLE_BACKOFF_MS * 2 ** (throttled - 1), this.pacer.options.maxWaitMs);
+      const ms = Math.max(Number.isNaN(asked) ? 1000 : asked, backoff);
       waitedMs += ms;
       const refusal = this.pacer.pause(ms);
       if (refusal !== undefined) throw this.stop(this.waitRefused(refusal, received, sent));

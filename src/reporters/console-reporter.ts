@@ -123,7 +123,16 @@ export class ConsoleReporter implements Reporter {
       const skipped = report.cases.filter((c) => c.skip === 'read-only').length;
       notes.push(`read-only: nothing was written; ${skipped} cases that write were skipped`);
     } else if (report.createdPets.count > 0) {
-      notes.push(`created ${report.createdPets.count} pet${report.createdPets.count === 1 ? '' : 's'}, each named with ${report.createdPets.namedWith}`);
+      const { count, toJudge, namedWith } = report.createdPets;
+      const filled = toJudge === undefined ? '' : ` (${toJudge} so that caps and filters could be judged)`;
+      notes.push(`created ${count} pet${count === 1 ? '' : 's'}${filled}, each named with ${namedWith}`);
+    }
+    const traffic = report.traffic;
+    if (traffic !== undefined && traffic.throttledResponses > 0) {
+      notes.push(`rate limits: ${traffic.throttledResponses} response${traffic.throttledResponses === 1 ? '' : 's'} asked the suite to wait; it waited ${(traffic.waitedMs / 1000).toFixed(1)} s (never a verdict)`);
+    }
+    if (traffic !== undefined && traffic.connectionRetries > 0) {
+      notes.push(`connections: ${traffic.connectionRetries} request${traffic.connectionRetries === 1 ? ' was' : 's were'} sent again on a fresh connection after a kept-alive one closed under ${traffic.connectionRetries === 1 ? 'it' : 'them'}`);
     }
     for (const d of report.meta.disabled) notes.push(`disabled by the configuration: ${d.id} (${d.reason})`);
     const retried = report.cases.filter((c) => c.retries > 0);
