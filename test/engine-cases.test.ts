@@ -359,3 +359,24 @@ t.test('the pets a run created become the read-back and listing cases', async (t
   const after = await run([readBackCase], [{ body: pet }], { now: new Date('2030-12-05T00:00:00Z') });
   t.match(after.results[0], { outcome: 'skipped', skip: 'clock' });
 });
+
+t.test('nothing that was not judged is reported as passed: a case whose rule found nothing to judge anywhere is skipped with the reason', async (t) => {
+  const full = { request: { ...list, query: { limit: 2 } }, expect: { status: 200, holdsIfNotFull: { id: 9 } } };
+  const unjudged = await run([spec([full])], [{ body: pets(2) }]);
+  t.match(unjudged.results[0], { outcome: 'skipped', skip: 'precondition', reason: 'not judged: the page is full (2); nothing can be concluded' });
+  t.match(unjudged.results[0]?.checks, [{ id: 'expect.status', outcome: 'passed' }, { id: 'expect.holdsIfNotFull', outcome: 'skipped' }], 'the checks still say what was judged');
+  const judgedOnce = await run([spec([full, full])], [{ body: pets(2) }, { body: JSON.stringify([{ id: 9, name: 'n', categoryId: 1 }]) }]);
+  t.equal(judgedOnce.results[0]?.outcome, 'passed', 'a rule judged in one step and not in another: the case concluded something');
+  const empty = await run([spec([{ request: list, expect: { status: 200, everyItem: { status: 'sold' } } }])], [{ body: '[]' }]);
+  t.match(empty.results[0], { outcome: 'skipped', reason: 'not judged: the listing is empty: no item to judge' });
+});
+
+t.test('a case that needs more pets than the store holds is skipped with the reason, before anything is sent', async (t) => {
+  const store = { total: 13, byStatus: new Map([['sold', 3]]), created: 0 };
+  const needy = spec([{ request: list, expect: { status: 200, maxItems: 20 } }], { requires: { pets: 21, because: 'limit=20 cannot show a cap' } });
+  const result = await run([needy], [{ body: '[]' }], { store });
+  t.match(result.results[0], { outcome: 'skipped', skip: 'precondition', reason: 'only 13 pets (21 needed): limit=20 cannot show a cap' });
+  t.equal(result.sent.length, 0);
+  const enough = await run([spec([{ request: list, expect: { status: 200 } }], { requires: { pets: 3, status: 'sold', because: 'x' } })], [{ body: '[]' }], { store });
+  t.equal(enough.results[0]?.outcome, 'passed');
+});

@@ -260,6 +260,10 @@ async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<CaseRes
     if (worstOutcome(judged) === 'failed') break;
   }
   const { outcome, reason } = decided(result.checks);
+  // A rule that found nothing to judge anywhere in the case (a full page, an empty listing) leaves the case unjudged: never reported as passed.
+  const judgedIds = new Set(result.checks.filter((c) => c.outcome === 'passed').map((c) => c.id));
+  const unjudged = outcome === 'passed' ? result.checks.find((c) => c.outcome === 'skipped' && !judgedIds.has(c.id)) : undefined;
+  if (unjudged !== undefined) return finish('skipped', `not judged: ${unjudged.message}`, 'precondition');
   return finish(outcome, reason);
 }
 
