@@ -138,8 +138,9 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     await listener.onRunStart?.(meta, [...(conformance?.cases.map(caseInfo) ?? []), ...createdPetInfos, ...(profile === undefined ? [] : [loadCaseInfo(profile)])]);
     let filled = 0;
     if (conformance !== undefined && client !== undefined) {
-      const categoryId = conformance.categoryId;
-      const store = await fillStore(conformance.cases, { client, contract: plan.contract, readOnly: conformance.readOnly, concurrency: conformance.concurrency, runId, categoryId, created });
+      const { categoryId } = conformance;
+      const stop = signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]);
+      const store = await fillStore(conformance.cases, { client, contract: plan.contract, readOnly: conformance.readOnly, concurrency: conformance.concurrency, runId, categoryId, created, signal: stop });
       filled = store?.created ?? 0;
       const options = {
         client,
@@ -159,7 +160,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
         created,
         ...(store === undefined ? {} : { store }),
         // The client stops the run when the server is gone or asks for more waiting than allowed; Ctrl-C stops it too.
-        signal: signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]),
+        signal: stop,
       };
       results.push(...(await runCases(conformance.cases, options)));
       // The created-pet cases judge what every other case wrote, so they run last; without pets they have nothing to judge.

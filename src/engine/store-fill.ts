@@ -32,6 +32,8 @@ export interface StoreFillOptions {
   runId: string;
   categoryId: JsonValue;
   created: CreatedPets;
+  /** Ctrl-C, or the client stopping: no more pets are created. */
+  signal?: AbortSignal;
 }
 
 /** How many pets a listing holds, at least: a page of `page` items, else the default page; or why it could not be counted. */
@@ -98,7 +100,7 @@ async function createMissing(missing: ReadonlyMap<string, number>, counts: { tot
   const wanted = [...missing].flatMap(([status, n]) => Array.from({ length: n }, () => status));
   let problem: string | undefined;
   await mapConcurrently(wanted, options.concurrency, async (status, index) => {
-    if (problem !== undefined) return;
+    if (problem !== undefined || options.signal?.aborted === true) return;
     const json = { name: `${options.runId} fill ${index + 1}`, categoryId: options.categoryId, status };
     try {
       const exchange = await options.client.send({ method: 'POST', path, query: [], headers: {}, json, auth: 'valid', operation: 'createPet' });

@@ -71,6 +71,11 @@ export function exchangeSections(exchange: ExchangeEvidence): Array<{ title: str
     sections.push({ title: `Response ${size}`, text: [`HTTP ${response.status}`, ...headerLines(response.headers), '', response.body].join('\n') });
   }
   if (error) sections.push({ title: 'Transport error', text: `${error.code}: ${error.message}` });
+  const notes = [
+    ...(exchange.connectionRetry === undefined ? [] : [exchange.connectionRetry]),
+    ...(exchange.throttled === undefined ? [] : [`${exchange.throttled.responses} throttled response(s) before this answer; waited ${exchange.throttled.waitedMs} ms as the server asked`]),
+  ];
+  if (notes.length > 0) sections.push({ title: 'Transport', text: notes.join('\n') });
   if (exchange.reproduce !== undefined) sections.push({ title: 'Reproduce with', text: exchange.reproduce });
   return sections.map((s) => ({ title: s.title, text: bounded(safeText(s.text), 8_000) }));
 }
