@@ -6,6 +6,7 @@ import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runCli, tempDir } from './helpers.js';
+import { start as startExpress } from './fixtures/frameworks/express-store.js';
 import { start as startFastify } from './fixtures/frameworks/fastify-store.js';
 
 const KEY = 'framework-corpus-key';
@@ -14,27 +15,48 @@ interface Report {
   cases: Array<{ id: string; outcome: string; checks: Array<{ id: string; outcome: string }> }>;
 }
 
+/** Runs the CLI against a base URL: the exit code, the failed cases with their failed check ids, and the ids of the other cases that did not pass. */
+async function judge(baseUrl: string): Promise<{ code: number | null; failed: Record<string, string[]>; warned: string[]; errored: string[] }> {
+  const dir = await tempDir();
+  const result = await runCli(['--base-url', baseUrl, '--report-dir', dir, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
+  const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as Report;
+  const ids = (outcome: string): string[] => report.cases.filter((c) => c.outcome === outcome).map((c) => c.id).sort();
+  const failed = Object.fromEntries(report.cases.filter((c) => c.outcome === 'failed').map((c) => [c.id, [...new Set(c.checks.filter((k) => k.outcome === 'failed').map((k) => k.id))].sort()]));
+  return { code: result.code, failed, warned: ids('warned'), errored: ids('errored') };
+}
+
+/** int64 values beyond 2^53 through JSON.parse: 2^53 + 1 comes back as 2^53, a value beyond int64 is accepted, rounded. */
+const PRECISION_LOSS = {
+  'createPet.int64.category': ['expect.body'],
+  'createPet.invalid.category-beyond-int64': ['contract.response-schema', 'expect.schema', 'expect.status'],
+  'lifecycle.created.read-back': ['contract.response-schema'],
+};
+/** The glue compares "Bearer " exactly (the scheme is case-insensitive) and sends no Deprecation or Sunset header: warnings, not failures. */
+const GLUE_WARNINGS = ['auth.createPet.lowercase-scheme', 'auth.getPet.lowercase-scheme', 'auth.listPets.lowercase-scheme', 'deprecation.getPet.available'];
+
+t.test('Express 5 with express-openapi-validator over schemas/openapi.yaml: exactly its true failures; its 415 only warns', async (t) => {
+  const server = await startExpress(KEY);
+  t.teardown(server.close);
+  const { code, failed, warned, errored } = await judge(server.baseUrl);
+  t.equal(code, 1, 'the contract is broken');
+  t.same(failed, PRECISION_LOSS);
+  t.same(warned, [...GLUE_WARNINGS, 'createPet.invalid.content-type'].sort(), 'a JSON body under text/plain gets 415: another 4xx where the contract names none warns');
+  t.same(errored, [], 'nothing could not be tested');
+});
+
 t.test('Fastify 5 with JSON-schema routes: exactly its true failures', async (t) => {
   const server = await startFastify(KEY);
   t.teardown(server.close);
-  const dir = await tempDir();
-  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
-  t.equal(result.code, 1, 'the contract is broken');
-  const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as Report;
-  const failed = Object.fromEntries(report.cases.filter((c) => c.outcome === 'failed').map((c) => [c.id, [...new Set(c.checks.filter((k) => k.outcome === 'failed').map((k) => k.id))].sort()]));
+  const { code, failed, warned, errored } = await judge(server.baseUrl);
+  t.equal(code, 1, 'the contract is broken');
   t.same(failed, {
-    // JSON.parse reads numbers as doubles: 2^53 + 1 comes back as 2^53, and a value beyond int64 is accepted, rounded.
-    'createPet.int64.category': ['expect.body'],
-    'createPet.invalid.category-beyond-int64': ['contract.response-schema', 'expect.schema', 'expect.status'],
-    'lifecycle.created.read-back': ['contract.response-schema'],
+    ...PRECISION_LOSS,
     // Fastify's default Ajv coerces types: 42 becomes "42", null becomes "" or 0, true becomes 1; the contract says 400.
     'createPet.invalid.name-number': ['expect.schema', 'expect.status'],
     'createPet.invalid.name-null': ['expect.schema', 'expect.status'],
     'createPet.invalid.category-null': ['expect.schema', 'expect.status'],
     'createPet.invalid.category-boolean': ['expect.schema', 'expect.status'],
   });
-  const warned = report.cases.filter((c) => c.outcome === 'warned').map((c) => c.id).sort();
-  // The glue compares "Bearer " exactly (the scheme is case-insensitive), and no Deprecation or Sunset header is sent: warnings, not failures.
-  t.same(warned, ['auth.createPet.lowercase-scheme', 'auth.getPet.lowercase-scheme', 'auth.listPets.lowercase-scheme', 'deprecation.getPet.available']);
-  t.equal(report.cases.filter((c) => c.outcome === 'errored').length, 0, 'nothing could not be tested');
+  t.same(warned, GLUE_WARNINGS);
+  t.same(errored, [], 'nothing could not be tested');
 });
