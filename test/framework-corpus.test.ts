@@ -8,6 +8,7 @@ import path from 'node:path';
 import { runCli, tempDir } from './helpers.js';
 import { start as startExpress } from './fixtures/frameworks/express-store.js';
 import { start as startFastify } from './fixtures/frameworks/fastify-store.js';
+import { start as startPrism } from './fixtures/frameworks/prism-mock.js';
 
 const KEY = 'framework-corpus-key';
 
@@ -59,4 +60,27 @@ t.test('Fastify 5 with JSON-schema routes: exactly its true failures', async (t)
   });
   t.same(warned, GLUE_WARNINGS);
   t.same(errored, [], 'nothing could not be tested');
+});
+
+t.test("Prism's mock: not a store, and its errors are not Errors, so it fails clause by clause", async (t) => {
+  const server = await startPrism();
+  t.teardown(server.close);
+  const { code, failed, warned, errored } = await judge(server.baseUrl);
+  t.equal(code, 1);
+  t.same(errored, [], 'nothing could not be tested');
+  // It serves the paths at the root (warned), and says "Deprecation: true" without a Sunset (warned).
+  t.same(warned, ['deprecation.getPet.available', 'versioning.base-path']);
+  t.same([...new Set(Object.values(failed).flat())].sort(), ['errors.error-body', 'expect.body', 'expect.differs', 'expect.everyItem', 'expect.schema', 'expect.status'], 'only these rules are broken');
+  const rows: Array<[string, string[], string]> = [
+    ['auth.listPets.wrong-token', ['expect.schema', 'expect.status'], 'any bearer token is accepted: the key is never compared'],
+    ['auth.listPets.missing', ['errors.error-body'], 'its 401 body is generated from the schema, with status 0'],
+    ['createPet.invalid.no-name', ['errors.error-body'], 'its 400 body too'],
+    ['listPets.limit.above-max', ['errors.error-body'], '422 for an undocumented condition would only warn, but its body is a problem+json, not an Error'],
+    ['getPet.unknown-id', ['expect.schema', 'expect.status'], 'every id answers the example pet: no 404'],
+    ['getPet.read-back', ['expect.body'], 'nothing is stored'],
+    ['createPet.distinct-ids', ['expect.differs'], 'every pet gets the same id'],
+    ['listPets.filter.sold', ['expect.everyItem'], 'the filter is not applied'],
+  ];
+  for (const [id, checks, why] of rows) t.same(failed[id], checks, `${id}: ${why}`);
+  t.equal(Object.keys(failed).length, 63, 'every other case fails for one of these reasons');
 });
