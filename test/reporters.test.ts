@@ -351,7 +351,7 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
     return stream;
   }
 
-  const progress = { profile: 'smoke', elapsedSeconds: 1, plannedSeconds: 2, responses: 500, rps: 500 };
+  const progress = { profile: 'smoke', elapsedSeconds: 1, plannedSeconds: 2, requests: 502, responses: 500, errors: 0, rps: 500 };
 
   t.test('live progress is shown on a terminal only, and cleared at the end', async (t) => {
     const tty = sink(true);

@@ -65,7 +65,7 @@ export function mergeLoads(loads: readonly LoadReport[], baseline?: Baseline): L
   const stages: LoadStage[] = [];
   for (let i = 0; i < stageCount; i++) {
     const raw = loads.flatMap((l) => (l.stages[i] as LoadStage).raw);
-    const stage: LoadStage = { metrics: aggregateRuns(raw, first.baseUrl), breached: [], raw };
+    const stage: LoadStage = { metrics: aggregateRuns(raw), breached: [], raw };
     const rate = first.stages[i]?.rate;
     if (rate !== undefined) stage.rate = rate * loads.length;
     stages.push(stage);

@@ -5,6 +5,7 @@ import type { Exchange, ReceivedResponse, SentRequest } from '../model/exchange.
 import type { AuthVariant, OperationName } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
 import { authorizationHeader, describeAuthorization, makeRedactor } from './credentials.js';
+import { trustedCertificates } from './trust.js';
 import { DEFAULT_PACING, Pacer, retryAfterMs, type PacingOptions, type WaitRefusal } from './pacer.js';
 
 /** Bounds and identity of the client. */
@@ -64,7 +65,8 @@ export class TransportError extends Error {
   }
 }
 
-const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME|UNABLE_TO_GET_ISSUER/;
+/** Error codes of a TLS certificate that failed verification. */
+export const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME|UNABLE_TO_GET_ISSUER/;
 /** Codes of a connection that closed under a request: on a kept-alive connection, the server may have closed it as idle. */
 const CLOSED_CONNECTION_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
@@ -127,7 +129,8 @@ export class HttpClient {
 
   private newAgent(connections: number): Agent {
     const { connectTimeoutMs, headersTimeoutMs, requestTimeoutMs, ca } = this.options;
-    return new Agent({ connect: { timeout: connectTimeoutMs, ...(ca === undefined ? {} : { ca }) }, headersTimeout: headersTimeoutMs, bodyTimeout: requestTimeoutMs, connections });
+    const trusted = trustedCertificates(ca);
+    return new Agent({ connect: { timeout: connectTimeoutMs, ...(trusted === undefined ? {} : { ca: trusted }) }, headersTimeout: headersTimeoutMs, bodyTimeout: requestTimeoutMs, connections });
   }
 
   /** The absolute URL of a relative target: only the path and query change, so the origin is always the base's. */

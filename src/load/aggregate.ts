@@ -1,72 +1,64 @@
-/** Raw runs (one machine, or several merged) to the metrics thresholds judge, through autocannon's aggregation. */
-import autocannon from 'autocannon';
-import type { LoadMetrics, RawLoadRun } from '../model/load.js';
-
-interface AggregatedShape {
-  latency: { p50: number; p90: number; p99: number; max: number; average: number } & Record<string, number>;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  statusCodeStats?: Record<string, { count?: number }>;
-}
-
-// autocannon exports aggregateResult (documented in its README) but its type definitions omit it.
-const { aggregateResult } = autocannon as unknown as { aggregateResult(results: unknown[], options: { url: string }): AggregatedShape };
-
-function numberField(record: Record<string, unknown>, key: string): number {
-  const value = record[key];
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
+/** Raw runs (one machine, or several merged) to the metrics thresholds judge: counts add up, histograms merge exactly. */
+import type { ErrorCause, LoadMetrics, RawLoadRun } from '../model/load.js';
+import { CHART_PERCENTILES, mergeHistograms, microsToMs, percentileMs } from './latency-histogram.js';
 
 function round(value: number, digits = 2): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 }
 
-/**
- * Combines raw runs into one set of metrics. Latency percentiles come from the merged HDR histograms
- * (autocannon.aggregateResult); counts add up; runs merged from several machines ran at the same
- * time, so their request rates add up too.
- */
-export function aggregateRuns(runs: readonly RawLoadRun[], url: string): LoadMetrics {
-  // aggregateResult mutates what it is given (status code counts); it gets a copy.
-  const aggregated = aggregateResult(structuredClone(runs.map((r) => r.autocannon)), { url });
-  const responses = runs.reduce((sum, r) => sum + numberField(r.autocannon, 'totalCompletedRequests'), 0);
-  const rps = runs.reduce((sum, r) => {
-    const seconds = numberField(r.autocannon, 'duration');
-    return sum + (seconds > 0 ? numberField(r.autocannon, 'totalCompletedRequests') / seconds : 0);
-  }, 0);
-  const statusCodes: Record<string, number> = {};
-  for (const [code, stats] of Object.entries(aggregated.statusCodeStats ?? {})) statusCodes[code] = stats.count ?? 0;
-  return {
-    requests: runs.reduce((sum, r) => sum + numberField(r.autocannon, 'totalRequests'), 0),
-    responses,
-    durationSeconds: Math.max(0, ...runs.map((r) => numberField(r.autocannon, 'duration'))),
-    rps: round(rps, 1),
-    latency: {
-      p50: aggregated.latency.p50,
-      p90: aggregated.latency.p90,
-      p99: aggregated.latency.p99,
-      max: aggregated.latency.max,
-      mean: round(aggregated.latency.average),
-    },
-    errors: aggregated.errors,
-    timeouts: aggregated.timeouts,
-    non2xx: aggregated.non2xx,
-    mismatches: runs.reduce((sum, r) => sum + r.mismatches, 0),
-    sampled: runs.reduce((sum, r) => sum + r.sampled, 0),
-    statusCodes,
-    percentiles: percentilesOf(aggregated.latency),
-  };
+function sum(runs: readonly RawLoadRun[], field: (run: RawLoadRun) => number): number {
+  return runs.reduce((total, run) => total + field(run), 0);
 }
 
-/** The upper percentiles of autocannon's latency object (p50, p97_5, p99_9...) as a sorted series; the tail is what matters. */
-function percentilesOf(latency: Record<string, number>): Array<{ p: number; ms: number }> {
-  return Object.entries(latency)
-    .filter(([key, ms]) => /^p\d+(_\d+)?$/.test(key) && Number.isFinite(ms))
-    .map(([key, ms]) => ({ p: Number(key.slice(1).replace('_', '.')), ms }))
-    .filter(({ p }) => p >= 50)
-    .sort((a, b) => a.p - b.p);
+function addCounts(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [key, count] of Object.entries(from)) into[key] = (into[key] ?? 0) + count;
+}
+
+/**
+ * Combines raw runs into one set of metrics. Latency comes from the merged HDR histograms (µs); counts add up; runs
+ * merged from several machines ran at the same time, so their rates add up too.
+ */
+export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
+  const histogram = mergeHistograms(runs.map((r) => r.latencyHistogram));
+  const statusCodes: Record<string, number> = {};
+  const causes: Record<string, number> = {};
+  for (const run of runs) {
+    addCounts(statusCodes, run.statusCodes);
+    addCounts(causes, Object.fromEntries(run.errorCauses.map((c) => [c.cause, c.count])));
+  }
+  const errorCauses: ErrorCause[] = Object.entries(causes)
+    .map(([cause, count]) => ({ cause, count }))
+    .sort((a, b) => b.count - a.count);
+  const rateOf = (count: (run: RawLoadRun) => number): number => round(sum(runs, (r) => (r.durationSeconds > 0 ? count(r) / r.durationSeconds : 0)), 1);
+  const targets = runs.map((r) => r.rate).filter((rate): rate is number => rate !== undefined);
+  const metrics: LoadMetrics = {
+    requests: sum(runs, (r) => r.requests),
+    responses: sum(runs, (r) => r.responses),
+    durationSeconds: Math.max(0, ...runs.map((r) => r.durationSeconds)),
+    rps: rateOf((r) => r.responses),
+    sendRate: rateOf((r) => r.requests),
+    latency: {
+      p50: percentileMs(histogram, 50),
+      p90: percentileMs(histogram, 90),
+      p99: percentileMs(histogram, 99),
+      max: microsToMs(Math.max(0, ...runs.map((r) => r.maxLatencyMicros))),
+      mean: histogram.totalCount === 0 ? 0 : round(histogram.mean / 1000, 3),
+    },
+    errors: sum(runs, (r) => r.errors),
+    timeouts: sum(runs, (r) => r.timeouts),
+    inFlightAtStop: sum(runs, (r) => r.inFlightAtStop),
+    behindSchedule: sum(runs, (r) => r.behindSchedule),
+    connectionRetries: sum(runs, (r) => r.connectionRetries),
+    non2xx: sum(runs, (r) => r.non2xx),
+    mismatches: sum(runs, (r) => r.mismatches),
+    sampled: sum(runs, (r) => r.sampled),
+    statusCodes,
+    errorCauses,
+    percentiles: histogram.totalCount === 0 ? [] : CHART_PERCENTILES.map((p) => ({ p, ms: p === 100 ? microsToMs(Math.max(...runs.map((r) => r.maxLatencyMicros))) : percentileMs(histogram, p) })),
+  };
+  if (targets.length > 0) metrics.targetRate = targets.reduce((a, b) => a + b, 0);
+  return metrics;
 }
 
 /** Responses per second over consecutive stages; the runs of one stage (several machines) add up second by second. */
@@ -75,10 +67,10 @@ export function throughputOf(stages: ReadonlyArray<{ raw: readonly RawLoadRun[] 
   let offset = 0;
   for (const stage of stages) {
     const bySecond = new Map<number, number>();
-    for (const run of stage.raw) for (const point of run.throughput ?? []) bySecond.set(point.t, (bySecond.get(point.t) ?? 0) + point.rps);
+    for (const run of stage.raw) for (const point of run.throughput) bySecond.set(point.t, (bySecond.get(point.t) ?? 0) + point.rps);
     const seconds = [...bySecond.keys()].sort((a, b) => a - b);
-    for (const t of seconds) series.push({ t: offset + t, rps: bySecond.get(t) as number });
-    offset += seconds.at(-1) ?? 0;
+    for (const t of seconds) series.push({ t: round(offset + t, 3), rps: round(bySecond.get(t) as number, 1) });
+    offset += Math.max(0, ...stage.raw.map((r) => r.durationSeconds));
   }
   return series;
 }

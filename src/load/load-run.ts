@@ -7,7 +7,7 @@ import { refuseProductionLoad } from '../loader/config.js';
 import type { Baseline } from '../model/check.js';
 import type { Contract } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
-import type { LoadListener, LoadProfile, LoadReport, LoadStage, RawLoadRun } from '../model/load.js';
+import type { LoadListener, LoadProfile, LoadReport, LoadStage } from '../model/load.js';
 import { aggregateRuns, throughputOf } from './aggregate.js';
 import { runStage, type StageOptions } from './runner.js';
 import { ResponseSampler } from './sampler.js';
@@ -28,11 +28,6 @@ export interface LoadRunOptions {
 /** Refuses load against a base URL the profile marks as production, unless explicitly allowed. */
 export function refuseProduction(profile: LoadProfile, baseUrl: string, allowed: boolean): void {
   refuseProductionLoad(baseUrl, profile.production, profile.file, allowed);
-}
-
-function requestsOf(run: RawLoadRun): number {
-  const sent = run.autocannon['totalRequests'];
-  return typeof sent === 'number' ? sent : 0;
 }
 
 /** The target rates of the stages: one stage at the profile's rate, or the ramp's steps. */
@@ -96,6 +91,8 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
     queries: profile.queries,
     connections: profile.connections,
     timeoutSeconds: profile.timeout,
+    maxBodyBytes: http.maxResponseBytes,
+    ...(http.ca === undefined ? {} : { ca: http.ca }),
     ...(options.listener ? { listener: options.listener } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
@@ -103,7 +100,7 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
   const firstRate = stageRates(profile)[0];
   if (profile.warmup > 0 && options.signal?.aborted !== true) {
     const warm = await runStage({ ...common, profileName: `${profile.name} (warm-up)`, ...(firstRate === undefined ? {} : { rate: firstRate }), durationSeconds: profile.warmup, maxRequests: budget });
-    budget -= requestsOf(warm);
+    budget -= warm.requests;
   }
   const deadline = performance.now() + profile.duration * 1000;
   const stages: LoadStage[] = [];
@@ -118,8 +115,8 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
       durationSeconds: Math.min(profile.ramp?.stageDuration ?? profile.duration, remainingSeconds),
       maxRequests: budget,
     });
-    budget -= requestsOf(raw);
-    const stage: LoadStage = { metrics: aggregateRuns([raw], http.baseUrl), breached: [], raw: [raw] };
+    budget -= raw.requests;
+    const stage: LoadStage = { metrics: aggregateRuns([raw]), breached: [], raw: [raw] };
     if (rate !== undefined) stage.rate = rate;
     stages.push(stage);
     // A ramp stops at its first breach; buildLoadReport records what each stage broke.

@@ -1,7 +1,16 @@
-/** Runs one bounded stage of listPets load on autocannon's programmatic API and returns its raw, plain-JSON result. */
-import autocannon from 'autocannon';
-import { build, initWebAssemblySync } from 'hdr-histogram-js';
-import type { LoadListener, QueryMix, RawLoadRun } from '../model/load.js';
+/**
+ * Runs one bounded stage of listPets load on its own keep-alive connections: every TLS connection verified, every body
+ * read within a cap, latency in µs, and every request sent accounted for when the stage stops.
+ */
+import net from 'node:net';
+import tls from 'node:tls';
+import type { Histogram } from 'hdr-histogram-js';
+import { CERTIFICATE_CODES } from '../http/client.js';
+import { makeRedactor } from '../http/credentials.js';
+import { trustedCertificates } from '../http/trust.js';
+import { RAW_LOAD_FORMAT, type ErrorCause, type LoadListener, type QueryMix, type RawLoadRun } from '../model/load.js';
+import { encodeHistogram, latencyHistogram, recordMs } from './latency-histogram.js';
+import { ResponseParser } from './response-parser.js';
 import type { ResponseSampler } from './sampler.js';
 
 /** What one stage sends, and how long and how much at most. */
@@ -16,16 +25,25 @@ export interface StageOptions {
   durationSeconds: number;
   maxRequests: number;
   timeoutSeconds: number;
+  /** A body longer than this is not read further: counted as a violation, its connection closed. */
+  maxBodyBytes: number;
+  /** Extra trusted CA certificates (PEM), as for the verified request. */
+  ca?: string;
   /** Judges a sample of responses; absent: nothing is parsed (warm-up, or sampling off). */
   sampler?: ResponseSampler;
   listener?: LoadListener;
   signal?: AbortSignal;
 }
 
-/** Extra seconds past the planned end before the runner stops a stage on its own. */
-const CEILING_GRACE_SECONDS = 2;
-/** How often autocannon checks whether to stop, in ms (its default of 1 s would overrun short stages). */
-const STOP_CHECK_MS = 100;
+/** How often timeouts are looked for, in ms. */
+const SWEEP_MS = 50;
+/** How often progress is reported, in ms. */
+const PROGRESS_MS = 1000;
+/** A connection that cannot connect waits before it tries again: 10 ms, doubling, at most 1 s (no busy loop on a dead server). */
+const FIRST_BACKOFF_MS = 10;
+const MAX_BACKOFF_MS = 1000;
+/** Distinct causes of failure kept for the report; the rest are counted under one line. */
+const MAX_CAUSES = 20;
 
 /** The query string of one mix entry, e.g. `?limit=5&status=sold`. */
 export function queryString(query: QueryMix): string {
@@ -53,94 +71,389 @@ export function weightedSequence<T extends { weight: number }>(items: readonly T
   return sequence;
 }
 
-/** A latency histogram with autocannon's own settings, so its encoding merges with autocannon's aggregation. */
-function latencyHistogram(): ReturnType<typeof build> {
-  initWebAssemblySync();
-  return build({ useWebAssembly: true, bitBucketSize: 64, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 10_000, numberOfSignificantValueDigits: 5 });
+/** One request of the mix, its bytes built once. */
+interface PreparedRequest {
+  target: string;
+  query: QueryMix;
+  bytes: Buffer;
 }
 
-/** Runs one stage to its end (duration, request budget, abort or hard ceiling, whichever comes first). */
-export async function runStage(options: StageOptions): Promise<RawLoadRun> {
-  const base = new URL(options.baseUrl);
-  const prefix = base.pathname.replace(/\/$/, '');
-  const headers = { accept: 'application/json', authorization: `Bearer ${options.apiKey}` };
-  const sampler = options.sampler;
-  const requests = weightedSequence(options.queries).map((query) => {
-    const target = `/pets${queryString(query)}`;
-    const request: autocannon.Request = { method: 'GET', path: `${prefix}${target}`, headers };
-    if (sampler) request.onResponse = (status, body) => sampler.observe(target, query, status, body);
-    return request;
-  });
-  // autocannon sends no more connections than the rate, and a connection given no requests would run unbounded.
-  const connections = Math.max(1, Math.min(options.connections, options.maxRequests, options.rate ?? Infinity));
-  // Coordinated omission: a connection meant to send every `interval` ms that waited longer for an answer
-  // never sent the requests in between; their latencies are back-filled (HdrHistogram's expected-interval correction).
-  const interval = options.rate === undefined ? undefined : (1000 * connections) / options.rate;
-  const latencies = latencyHistogram();
-  const opts: autocannon.Options & { histograms: { latencies: typeof latencies } } = {
-    // Only the origin of the base URL: the key goes nowhere else, and autocannon follows no redirects.
-    url: base.origin,
-    connections,
-    duration: options.durationSeconds,
-    maxOverallRequests: options.maxRequests,
-    timeout: options.timeoutSeconds,
-    requests,
-    sampleInt: STOP_CHECK_MS,
-    skipAggregateResult: true,
-    histograms: { latencies },
-  };
-  if (options.rate !== undefined) {
-    opts.overallRate = options.rate;
-    // autocannon's own correction assumes a 1 ms interval whatever the rate; the runner corrects below instead.
-    opts.ignoreCoordinatedOmission = true;
+/** A request on its way: sent, not yet answered. */
+interface InFlight {
+  request: PreparedRequest;
+  /** When the schedule meant it to be sent (the send time without a target rate): latency counts from here. */
+  intended: number;
+  sentAt: number;
+  bodyBytes: number;
+  status: number;
+  body: Buffer[] | undefined;
+  retried: boolean;
+  answerStarted: boolean;
+}
+
+/** One keep-alive connection; its socket is replaced when the server closes it or it fails. */
+interface Connection {
+  socket: net.Socket | undefined;
+  ready: boolean;
+  inFlight: InFlight | undefined;
+  answeredOnSocket: number;
+  failuresInARow: number;
+  lastError: { code: string; message: string } | undefined;
+}
+
+/** The bytes of a GET request on the base URL's origin; the key goes in the Authorization header only. */
+function prepare(base: URL, query: QueryMix, apiKey: string): PreparedRequest {
+  const target = `/pets${queryString(query)}`;
+  const path = `${base.pathname.replace(/\/$/, '')}${target}`;
+  const head = `GET ${path} HTTP/1.1\r\nHost: ${base.host}\r\nAccept: application/json\r\nAuthorization: Bearer ${apiKey}\r\n\r\n`;
+  return { target, query, bytes: Buffer.from(head, 'latin1') };
+}
+
+/** A socket or TLS failure in words: a certificate that failed verification says so. */
+function describeSocketError(error: NodeJS.ErrnoException): { code: string; message: string } {
+  const code = typeof error.code === 'string' ? error.code : 'ERR_LOAD_SOCKET';
+  if (CERTIFICATE_CODES.test(code)) return { code, message: `TLS certificate rejected (${error.message}); nothing was sent on this connection` };
+  return { code, message: error.message };
+}
+
+/** One stage of load: schedules requests onto the connections, reads every answer within bounds, counts everything. */
+class Stage {
+  private readonly options: StageOptions;
+  private readonly base: URL;
+  private readonly sequence: PreparedRequest[];
+  private readonly connections: Connection[] = [];
+  private readonly idle: Connection[] = [];
+  private readonly histogram: Histogram = latencyHistogram();
+  private readonly redact: (text: string) => string;
+  private readonly interval: number | undefined;
+  private readonly causes = new Map<string, number>();
+  private readonly perSecond: number[] = [];
+  private started = 0;
+  private endsAt = 0;
+  private dispatched = 0;
+  private responses = 0;
+  private errors = 0;
+  private timeouts = 0;
+  private non2xx = 0;
+  private retries = 0;
+  private maxMicros = 0;
+  private readonly statusCodes: Record<string, number> = {};
+  private stopped = false;
+  private interrupted = false;
+  private scheduleTimer: NodeJS.Timeout | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private progress = { at: 0, responses: 0 };
+  private finish: (run: RawLoadRun) => void = () => undefined;
+
+  constructor(options: StageOptions) {
+    this.options = options;
+    this.base = new URL(options.baseUrl);
+    this.redact = makeRedactor(options.apiKey);
+    this.sequence = weightedSequence(options.queries).map((q) => prepare(this.base, q, options.apiKey));
+    this.interval = options.rate === undefined ? undefined : 1000 / options.rate;
+    const count = Math.max(1, Math.min(options.connections, options.maxRequests));
+    for (let i = 0; i < count; i++) {
+      const connection: Connection = { socket: undefined, ready: false, inFlight: undefined, answeredOnSocket: 0, failuresInARow: 0, lastError: undefined };
+      this.connections.push(connection);
+      this.idle.push(connection);
+    }
   }
-  let responses = 0;
-  const throughput: Array<{ t: number; rps: number }> = [];
-  let stopped = false;
-  const started = performance.now();
-  const raw = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    let ceiling: NodeJS.Timeout | undefined;
-    const stop = (): void => {
-      stopped = true;
-      // An instance that failed autocannon's own validation never started and has nothing to stop.
-      (instance as Partial<autocannon.Instance>).stop?.();
-    };
-    const instance = autocannon(opts, (error: Error | null, result: unknown) => {
-      clearTimeout(ceiling);
-      options.signal?.removeEventListener('abort', stop);
-      if (error) reject(error);
-      else resolve(result as Record<string, unknown>);
+
+  run(): Promise<RawLoadRun> {
+    return new Promise((resolve) => {
+      this.finish = resolve;
+      this.started = performance.now();
+      this.endsAt = this.started + this.options.durationSeconds * 1000;
+      this.progress.at = this.started;
+      this.timers.push(setTimeout(() => this.stop(), this.options.durationSeconds * 1000));
+      this.timers.push(setInterval(() => this.sweep(), SWEEP_MS));
+      const signal = this.options.signal;
+      if (signal?.aborted === true) return this.stop(true);
+      signal?.addEventListener('abort', () => this.stop(true), { once: true });
+      this.dispatch();
     });
-    ceiling = setTimeout(stop, (options.durationSeconds + options.timeoutSeconds + CEILING_GRACE_SECONDS) * 1000);
-    options.signal?.addEventListener('abort', stop, { once: true });
-    if (options.signal?.aborted) stop();
-    instance.on('response', (_client, _status, _bytes, time) => {
-      responses += 1;
-      if (interval !== undefined) for (let missed = time - interval; missed >= interval; missed -= interval) latencies.recordValue(missed);
+  }
+
+  /** When request `n` of the schedule is due (a target rate spaces them evenly from the start). */
+  private dueAt(n: number): number {
+    return this.started + n * (this.interval ?? 0);
+  }
+
+  /** Hands due requests to idle connections; with a target rate, wakes up when the next one is due. */
+  private dispatch(): void {
+    if (this.stopped) return;
+    const now = performance.now();
+    while (this.idle.length > 0 && this.dispatched < this.options.maxRequests) {
+      const intended = this.interval === undefined ? now : this.dueAt(this.dispatched);
+      if (intended > now || intended >= this.endsAt) break;
+      this.send(this.idle.pop() as Connection, this.sequence[this.dispatched % this.sequence.length] as PreparedRequest, intended, now);
+      this.dispatched += 1;
+    }
+    if (this.dispatched >= this.options.maxRequests) {
+      if (this.connections.every((c) => c.inFlight === undefined)) this.stop();
+      return;
+    }
+    if (this.interval !== undefined && this.scheduleTimer === undefined && this.idle.length > 0) {
+      const next = this.dueAt(this.dispatched);
+      if (next < this.endsAt) {
+        this.scheduleTimer = setTimeout(() => {
+          this.scheduleTimer = undefined;
+          this.dispatch();
+        }, Math.max(0, next - performance.now()));
+      }
+    }
+  }
+
+  private send(connection: Connection, request: PreparedRequest, intended: number, now: number): void {
+    connection.inFlight = { request, intended, sentAt: now, bodyBytes: 0, status: 0, body: undefined, retried: false, answerStarted: false };
+    if (connection.ready && connection.socket !== undefined) connection.socket.write(request.bytes);
+    else if (connection.socket === undefined) this.connect(connection);
+  }
+
+  /** Opens a socket for the connection (TLS verified against the run's trust) and writes its request once connected. */
+  private connect(connection: Connection): void {
+    const port = Number(this.base.port || (this.base.protocol === 'https:' ? 443 : 80));
+    const host = this.base.hostname.replace(/^\[|\]$/g, '');
+    let socket: net.Socket;
+    if (this.base.protocol === 'https:') {
+      const ca = trustedCertificates(this.options.ca);
+      // rejectUnauthorized is explicit: a connection whose certificate fails verification never carries the key.
+      socket = tls.connect({ host, port, ...(net.isIP(host) === 0 ? { servername: host } : {}), ...(ca === undefined ? {} : { ca }), rejectUnauthorized: true, ALPNProtocols: ['http/1.1'] });
+    } else {
+      socket = net.connect({ host, port });
+    }
+    socket.setNoDelay(true);
+    connection.socket = socket;
+    connection.ready = false;
+    connection.answeredOnSocket = 0;
+    connection.lastError = undefined;
+    const live = (): boolean => connection.socket === socket && !this.stopped;
+    const parser = new ResponseParser({
+      onHead: (status) => {
+        if (!live()) return;
+        const flight = connection.inFlight;
+        if (flight === undefined) throw new Error('an answer no request asked for');
+        flight.status = status;
+        flight.answerStarted = true;
+        if (this.options.sampler?.wants() === true) flight.body = [];
+      },
+      onBody: (bytes) => {
+        const flight = connection.inFlight;
+        if (!live() || flight === undefined) return;
+        flight.answerStarted = true;
+        flight.bodyBytes += bytes.length;
+        if (flight.bodyBytes > this.options.maxBodyBytes) {
+          this.options.sampler?.oversize(flight.request.target, flight.status, this.options.maxBodyBytes);
+          this.detach(connection);
+          this.answered(connection, flight);
+          return;
+        }
+        flight.body?.push(bytes);
+      },
+      onComplete: (close) => {
+        const flight = connection.inFlight;
+        if (!live() || flight === undefined) return;
+        if (close) this.detach(connection);
+        const body = flight.body;
+        this.answered(connection, flight);
+        if (body !== undefined) this.options.sampler?.judge(flight.request.target, flight.request.query, flight.status, Buffer.concat(body).toString('utf8'));
+      },
     });
-    let previous = 0;
-    instance.on('tick', () => {
-      throughput.push({ t: Math.round((performance.now() - started) / 1000), rps: responses - previous });
-      options.listener?.onLoadProgress?.({
-        profile: options.profileName,
-        elapsedSeconds: (performance.now() - started) / 1000,
-        plannedSeconds: options.durationSeconds,
-        responses,
-        rps: responses - previous,
-        ...(options.rate === undefined ? {} : { rate: options.rate }),
+    socket.once(this.base.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+      if (!live()) return;
+      connection.ready = true;
+      if (connection.inFlight !== undefined) socket.write(connection.inFlight.request.bytes);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      if (live()) this.read(connection, () => parser.feed(chunk));
+    });
+    socket.on('end', () => {
+      if (live()) this.read(connection, () => parser.end());
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      connection.lastError ??= describeSocketError(error);
+    });
+    socket.on('close', () => {
+      if (live()) this.closed(connection);
+    });
+  }
+
+  /** Runs the parser on what arrived; a response that breaks HTTP framing fails its request and the connection. */
+  private read(connection: Connection, step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      connection.lastError = { code: 'ERR_LOAD_PROTOCOL', message: `an invalid HTTP response: ${(error as Error).message}` };
+      const flight = connection.inFlight;
+      this.detach(connection);
+      if (flight !== undefined) this.failed(connection, flight, connection.lastError);
+    }
+  }
+
+  /** The socket went away under the connection. */
+  private closed(connection: Connection): void {
+    const cause = connection.lastError ?? { code: 'ERR_LOAD_CLOSED', message: 'the server closed the connection without answering' };
+    const flight = connection.inFlight;
+    const reused = connection.answeredOnSocket > 0;
+    this.detach(connection);
+    if (flight === undefined) return;
+    // A kept-alive connection the server closed as idle just as a request went out: sent once more on a fresh one, as `run` does.
+    if (reused && !flight.answerStarted && !flight.retried && !CERTIFICATE_CODES.test(cause.code)) {
+      flight.retried = true;
+      this.retries += 1;
+      this.connect(connection);
+      return;
+    }
+    this.failed(connection, flight, cause);
+  }
+
+  /** Drops the connection's socket; the next request on it opens a fresh one. */
+  private detach(connection: Connection): void {
+    const socket = connection.socket;
+    connection.socket = undefined;
+    connection.ready = false;
+    socket?.destroy();
+  }
+
+  private answered(connection: Connection, flight: InFlight): void {
+    const now = performance.now();
+    connection.inFlight = undefined;
+    connection.answeredOnSocket += 1;
+    connection.failuresInARow = 0;
+    this.record(now - flight.intended);
+    this.responses += 1;
+    const second = Math.floor((now - this.started) / 1000);
+    this.perSecond[second] = (this.perSecond[second] ?? 0) + 1;
+    const code = String(flight.status);
+    this.statusCodes[code] = (this.statusCodes[code] ?? 0) + 1;
+    if (flight.status < 200 || flight.status > 299) this.non2xx += 1;
+    this.idle.push(connection);
+    this.dispatch();
+  }
+
+  private failed(connection: Connection, flight: InFlight, cause: { code: string; message: string }): void {
+    connection.inFlight = undefined;
+    this.errors += 1;
+    this.noteCause(cause);
+    // A connection that never got an answer waits before trying again, so a dead server is not hammered in a busy loop.
+    const neverAnswered = connection.answeredOnSocket === 0 && !flight.answerStarted;
+    if (neverAnswered) connection.failuresInARow += 1;
+    const wait = neverAnswered ? Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (connection.failuresInARow - 1)) : 0;
+    if (wait === 0) {
+      this.idle.push(connection);
+      this.dispatch();
+      return;
+    }
+    this.timers.push(
+      setTimeout(() => {
+        this.idle.push(connection);
+        this.dispatch();
+      }, wait),
+    );
+  }
+
+  private noteCause(cause: { code: string; message: string }): void {
+    let key = this.redact(`${cause.code}: ${cause.message}`);
+    if (!this.causes.has(key) && this.causes.size >= MAX_CAUSES) key = 'other causes';
+    this.causes.set(key, (this.causes.get(key) ?? 0) + 1);
+  }
+
+  private record(ms: number): void {
+    const micros = recordMs(this.histogram, ms);
+    if (micros > this.maxMicros) this.maxMicros = micros;
+  }
+
+  /** Times out requests past the profile's timeout (their connection is closed), and reports progress. */
+  private sweep(): void {
+    const now = performance.now();
+    const limit = this.options.timeoutSeconds * 1000;
+    for (const connection of this.connections) {
+      const flight = connection.inFlight;
+      if (flight === undefined || now - flight.sentAt <= limit) continue;
+      this.timeouts += 1;
+      this.record(now - flight.intended);
+      this.detach(connection);
+      this.failed(connection, flight, { code: 'ERR_LOAD_TIMEOUT', message: `no complete response within ${this.options.timeoutSeconds} s (the profile's timeout)` });
+    }
+    if (now - this.progress.at >= PROGRESS_MS) {
+      this.options.listener?.onLoadProgress?.({
+        profile: this.options.profileName,
+        elapsedSeconds: (now - this.started) / 1000,
+        plannedSeconds: this.options.durationSeconds,
+        requests: this.dispatched,
+        responses: this.responses,
+        errors: this.errors,
+        rps: Math.round(((this.responses - this.progress.responses) * 1000) / (now - this.progress.at)),
+        ...(this.options.rate === undefined ? {} : { rate: this.options.rate }),
       });
-      previous = responses;
-    });
-  });
-  const run: RawLoadRun = {
-    // A JSON round trip turns autocannon's Dates into text: the raw result is plain JSON from here on.
-    autocannon: JSON.parse(JSON.stringify(raw)) as Record<string, unknown>,
-    sampled: sampler?.sampled ?? 0,
-    mismatches: sampler?.mismatches ?? 0,
-    violations: sampler ? [...sampler.violations] : [],
-    interrupted: stopped && options.signal?.aborted === true,
-    throughput,
-  };
-  if (options.rate !== undefined) run.rate = options.rate;
-  return run;
+      this.progress = { at: now, responses: this.responses };
+    }
+  }
+
+  /** Ends the stage: what is still in flight, or due and unsent, is counted, and its age recorded as a lower bound of its latency. */
+  private stop(interrupted = false): void {
+    if (this.stopped) return;
+    const now = performance.now();
+    this.stopped = true;
+    this.interrupted = interrupted;
+    for (const timer of this.timers) clearTimeout(timer);
+    clearTimeout(this.scheduleTimer);
+    let inFlightAtStop = 0;
+    for (const connection of this.connections) {
+      if (connection.inFlight !== undefined) {
+        inFlightAtStop += 1;
+        this.record(now - connection.inFlight.intended);
+      }
+      connection.socket?.destroy();
+    }
+    let behindSchedule = 0;
+    if (this.interval !== undefined && !interrupted) {
+      const due = Math.min(this.options.maxRequests, Math.ceil((Math.min(now, this.endsAt) - this.started) / this.interval));
+      for (let n = this.dispatched; n < due; n++) {
+        behindSchedule += 1;
+        this.record(now - this.dueAt(n));
+      }
+    }
+    this.finish(this.result(now, inFlightAtStop, behindSchedule));
+  }
+
+  private result(now: number, inFlightAtStop: number, behindSchedule: number): RawLoadRun {
+    const seconds = (now - this.started) / 1000;
+    const throughput: Array<{ t: number; rps: number }> = [];
+    for (let second = 0; second < seconds; second++) {
+      const width = Math.min(1, seconds - second);
+      throughput.push({ t: Math.round((second + width) * 1000) / 1000, rps: Math.round(((this.perSecond[second] ?? 0) / width) * 10) / 10 });
+    }
+    const errorCauses: ErrorCause[] = [...this.causes].map(([cause, count]) => ({ cause, count })).sort((a, b) => b.count - a.count);
+    const sampler = this.options.sampler;
+    const run: RawLoadRun = {
+      format: RAW_LOAD_FORMAT,
+      startedAt: new Date(Date.now() - (now - this.started)).toISOString(),
+      durationSeconds: Math.round(seconds * 1000) / 1000,
+      requests: this.dispatched,
+      responses: this.responses,
+      errors: this.errors,
+      timeouts: this.timeouts,
+      inFlightAtStop,
+      behindSchedule,
+      connectionRetries: this.retries,
+      non2xx: this.non2xx,
+      statusCodes: this.statusCodes,
+      errorCauses,
+      latencyHistogram: encodeHistogram(this.histogram),
+      maxLatencyMicros: this.maxMicros,
+      sampled: sampler?.sampled ?? 0,
+      mismatches: sampler?.mismatches ?? 0,
+      violations: sampler ? [...sampler.violations] : [],
+      interrupted: this.interrupted,
+      throughput,
+    };
+    if (this.options.rate !== undefined) run.rate = this.options.rate;
+    return run;
+  }
+}
+
+/** Runs one stage to its end (duration, request budget or abort, whichever comes first); nothing outlives it. */
+export function runStage(options: StageOptions): Promise<RawLoadRun> {
+  return new Stage(options).run();
 }

@@ -50,12 +50,24 @@ export class ResponseSampler {
     this.redact = redact;
   }
 
-  /** Sees one response; judges it when it falls in the sample. */
-  observe(target: string, query: QueryMix, status: number, body: string): void {
+  /** Sees the head of one response: whether its body falls in the sample (and must be kept to be judged). */
+  wants(): boolean {
     this.seen += 1;
-    if (this.seen > this.first && (this.every === 0 || this.seen % this.every !== 0)) return;
+    return this.seen <= this.first || (this.every > 0 && this.seen % this.every === 0);
+  }
+
+  /** Judges one sampled response. */
+  judge(target: string, query: QueryMix, status: number, body: string): void {
     this.sampled += 1;
-    const problems = listPetsProblems(query, status, body, this.contract);
+    this.note(target, status, listPetsProblems(query, status, body, this.contract), body);
+  }
+
+  /** Counts a response whose body went past the size cap: not read whole, so it cannot be judged conformant (as in `run`). */
+  oversize(target: string, status: number, capBytes: number): void {
+    this.note(target, status, [`the body exceeded the response size cap (more than ${capBytes} bytes); it was not read further`], '');
+  }
+
+  private note(target: string, status: number, problems: string[], body: string): void {
     if (problems.length === 0) return;
     this.mismatches += 1;
     if (this.violations.length < MAX_EVIDENCE) {

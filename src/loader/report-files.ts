@@ -1,7 +1,7 @@
 /** Earlier reports given as input: a baseline to compare a load with, and the load reports `merge` combines. */
 import { readFile } from 'node:fs/promises';
 import { RunError } from '../model/errors.js';
-import type { LoadMetrics, LoadReport } from '../model/load.js';
+import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadReport } from '../model/load.js';
 
 async function readJson(file: string, what: string): Promise<unknown> {
   try {
@@ -27,6 +27,10 @@ export async function readLoadReport(file: string): Promise<LoadReport> {
   const load = (value as { load?: LoadReport } | null)?.load;
   if (!Array.isArray(load?.stages) || typeof load.profile?.name !== 'string' || load.stages.some((s) => !Array.isArray(s.raw))) {
     throw new RunError('ERR_CONFIG', `${file}: not the report.json of a load run (no load.stages with raw results)`);
+  }
+  const other = load.stages.flatMap((s) => s.raw).find((r) => (r as { format?: unknown }).format !== RAW_LOAD_FORMAT);
+  if (other !== undefined) {
+    throw new RunError('ERR_CONFIG', `${file}: its raw results are not in the format ${RAW_LOAD_FORMAT} (written by an earlier version, with latency in whole ms); run the load again with this version to merge it`);
   }
   return load;
 }

@@ -1,7 +1,7 @@
 /** Load profiles and load results: plain data, as profiles declare them and report.json stores them. */
 import type { SourceLocation } from './results.js';
 
-/** Latency metrics in milliseconds, read from the HDR histogram. */
+/** Latency metrics in milliseconds (µs resolution), read from the HDR histogram. */
 export type LatencyMetric = 'p50' | 'p90' | 'p99' | 'max';
 
 /** Metrics that count requests (absolute, or as a share of all requests with `maxRate`). */
@@ -69,20 +69,42 @@ export interface LoadProfile {
   baselineTolerance: number;
 }
 
+/** Failed requests that share one cause, e.g. `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9`. */
+export interface ErrorCause {
+  cause: string;
+  count: number;
+}
+
 /** The metrics a run produced, as thresholds judge them. */
 export interface LoadMetrics {
+  /** Requests sent: responses + errors (timeouts included) + inFlightAtStop. */
   requests: number;
   /** Responses received (any status). */
   responses: number;
   durationSeconds: number;
+  /** Responses per second. */
   rps: number;
+  /** Requests sent per second (what a target rate controls). */
+  sendRate: number;
+  /** The target rate, when the profile sets one. */
+  targetRate?: number;
+  /** Latency in ms, read from a histogram recorded in µs (so 0.213 is 213 µs). */
   latency: Record<LatencyMetric | 'mean', number>;
+  /** Failed requests: connection failures (refused, reset, TLS, protocol) and timeouts. */
   errors: number;
   timeouts: number;
+  /** Requests still unanswered when the stage stopped; their age is in the latency histogram as a lower bound. */
+  inFlightAtStop: number;
+  /** Requests due under the target rate but never sent, every connection being busy; their wait is in the latency histogram. */
+  behindSchedule: number;
+  /** Requests sent once more on a fresh connection after a kept-alive one closed before any response byte. */
+  connectionRetries: number;
   non2xx: number;
+  /** Sampled responses that broke the contract, and every response whose body exceeded the size cap. */
   mismatches: number;
   sampled: number;
   statusCodes: Record<string, number>;
+  errorCauses: ErrorCause[];
   /** Latency (ms) at every percentile the merged histogram reports, for the percentile chart. */
   percentiles: Array<{ p: number; ms: number }>;
 }
@@ -95,21 +117,36 @@ export interface SampleViolation {
   bodyExcerpt: string;
 }
 
-/**
- * One machine's raw measurement: autocannon's raw result (histograms encoded as compressed base64)
- * plus the suite's own counts. `merge` aggregates several of these.
- */
+/** The format of a raw run in report.json; `merge` refuses raw runs of another format. */
+export const RAW_LOAD_FORMAT = 'petstore-load-raw/2';
+
+/** One machine's raw measurement of one stage: exact counts and an HDR latency histogram in µs, enough to merge exactly. */
 export interface RawLoadRun {
-  /** autocannon's raw result (skipAggregateResult), exactly as it returned it. */
-  autocannon: Record<string, unknown>;
+  format: typeof RAW_LOAD_FORMAT;
+  startedAt: string;
+  durationSeconds: number;
   /** Target rate of this run or stage, when there was one. */
   rate?: number;
+  requests: number;
+  responses: number;
+  errors: number;
+  timeouts: number;
+  inFlightAtStop: number;
+  behindSchedule: number;
+  connectionRetries: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+  errorCauses: ErrorCause[];
+  /** Latency in µs (responses, timeouts at their age, requests in flight or behind schedule at the stop), HDR histogram as compressed base64. */
+  latencyHistogram: string;
+  /** The largest latency recorded, in µs (exact; the histogram's own max is rounded to its precision). */
+  maxLatencyMicros: number;
   sampled: number;
   mismatches: number;
   violations: SampleViolation[];
   interrupted: boolean;
-  /** Responses in each second of the run (t: seconds from its start), for the throughput chart. */
-  throughput?: Array<{ t: number; rps: number }>;
+  /** Responses per second over the run: `t` is the end of each second (the last one may be partial), from the run's start. */
+  throughput: Array<{ t: number; rps: number }>;
 }
 
 /** One stage of a run: the whole run for a constant profile, one rate step for a ramp. */
@@ -159,7 +196,10 @@ export interface LoadProgress {
   profile: string;
   elapsedSeconds: number;
   plannedSeconds: number;
+  requests: number;
   responses: number;
+  errors: number;
+  /** Responses in the last second. */
   rps: number;
   rate?: number;
 }
