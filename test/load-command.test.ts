@@ -13,15 +13,15 @@ import { interruptCli, root, runCli, runRealCli, tempDir } from './helpers.js';
 const KEY = 'load-secret-key-7c1d9e';
 
 /**
- * A profile bounded to half a second and a few thousand requests. Its p99 bound is generous: on a busy 2-core machine one stall of the
- * process would decide a tight bound; the test of p99 itself sets a tight one against a server far slower than any stall.
+ * A profile bounded to 0.8 s and a few thousand requests. Its p99 bound and timeout are generous: on a busy 2-core machine one stall of
+ * the process would decide a tight bound; the test of p99 itself sets a tight one against a server far slower than any stall.
  */
 function profileText(extra = ''): string {
   return `title: short test load
 connections: 2
-duration: 0.5
+duration: 0.8
 maxRequests: 4000
-timeout: 2
+timeout: 0.8
 queries:
   - { weight: 2 }
   - { limit: 5, status: sold, weight: 1 }
@@ -232,7 +232,7 @@ t.test('Ctrl-C stops a load cleanly: exit 130 and a report of what was measured'
     },
   });
   t.teardown(() => server.close());
-  const profile = await writeProfile(profileText().replace('duration: 0.5', 'duration: 20').replace('maxRequests: 4000', 'maxRequests: 400000'));
+  const profile = await writeProfile(profileText().replace('duration: 0.8', 'duration: 20').replace('maxRequests: 4000', 'maxRequests: 400000'));
   const reports = await tempDir();
   // Ctrl-C once the load is well under way, however slowly the machine started the CLI.
   const { code } = await interruptCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY }, () => served > 300, 15_000);

@@ -29,7 +29,7 @@ ramp: { from: 5, to: 65, step: 30, stageDuration: 1, require: 5 }
 duration: 5
 maxRequests: 3000
 warmup: 0.3
-timeout: 2
+timeout: 1
 queries: [{ weight: 1 }]
 thresholds:
   p99: { max: 1000 }

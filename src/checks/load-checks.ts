@@ -1,6 +1,6 @@
 /** Run-scope checks over a load profile's figures: thresholds, the capacity of a ramp, the comparison with a baseline. */
 import { couldNotTest, failed, passed, type Judgement, type RunCheck } from '../model/check.js';
-import { METRICS, type BaselineComparison, type LoadMetrics, type LoadProfile, type LoadStage, type Metric, type Threshold } from '../model/load.js';
+import { METRICS, type BaselineComparison, type LatencyMetric, type LoadMetrics, type LoadProfile, type LoadStage, type Metric, type Threshold } from '../model/load.js';
 
 /** Failed requests and wrong answers fail a profile even when it names no bound for them. */
 const IMPLICIT: Partial<Record<Metric, Threshold>> = { errors: { max: 0 }, non2xx: { max: 0 }, mismatches: { max: 0 } };
@@ -47,10 +47,13 @@ export function effectiveThresholds(profile: LoadProfile): Array<[Metric, Thresh
   return METRICS.flatMap((metric) => (all[metric] === undefined ? [] : [[metric, all[metric]] as [Metric, Threshold]]));
 }
 
+function isLatency(metric: Metric): metric is LatencyMetric {
+  return metric === 'p50' || metric === 'p90' || metric === 'p99' || metric === 'max';
+}
+
 /** The value of a metric in a set of metrics. */
 function metricValue(metrics: LoadMetrics, metric: Metric): number {
-  if (metric === 'p50' || metric === 'p90' || metric === 'p99' || metric === 'max') return metrics.latency[metric];
-  return metrics[metric];
+  return isLatency(metric) ? metrics.latency[metric] : metrics[metric];
 }
 
 /** The rps a stage must reach: a ramp stage holds only near its target rate. */
@@ -62,6 +65,11 @@ function rpsFloor(profile: LoadProfile, rate: number | undefined): number {
 export function judgeThreshold(metric: Metric, threshold: Threshold, metrics: LoadMetrics, extraMin = 0): ThresholdVerdict {
   const actual = metricValue(metrics, metric);
   const unit = UNITS[metric];
+  if (isLatency(metric) && metrics.responses === 0) {
+    // Requests that were never answered have no latency to bound: a silent server must not pass a latency threshold.
+    const bound = `at most ${threshold.max ?? Infinity} ms`;
+    return { metric, threshold, actual, ok: false, bound, message: `no response in ${metrics.durationSeconds} s (${metrics.requests} requests sent, ${metrics.inFlightAtStop} still in flight at the stop): latency cannot be shown ${bound}` };
+  }
   if (threshold.maxRate !== undefined) {
     const share = metrics.requests === 0 ? 0 : actual / metrics.requests;
     const bound = `at most ${percent(threshold.maxRate)} % of requests`;

@@ -32,6 +32,9 @@ export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
     .sort((a, b) => b.count - a.count);
   const rateOf = (count: (run: RawLoadRun) => number): number => round(sum(runs, (r) => (r.durationSeconds > 0 ? count(r) / r.durationSeconds : 0)), 1);
   const targets = runs.map((r) => r.rate).filter((rate): rate is number => rate !== undefined);
+  const maxMs = microsToMs(Math.max(0, ...runs.map((r) => r.maxLatencyMicros)));
+  // A histogram reads a value back as the top of its bucket (within 0.1 %); never above the exact maximum.
+  const at = (p: number): number => Math.min(percentileMs(histogram, p), maxMs);
   const metrics: LoadMetrics = {
     requests: sum(runs, (r) => r.requests),
     responses: sum(runs, (r) => r.responses),
@@ -39,10 +42,10 @@ export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
     rps: rateOf((r) => r.responses),
     sendRate: rateOf((r) => r.requests),
     latency: {
-      p50: percentileMs(histogram, 50),
-      p90: percentileMs(histogram, 90),
-      p99: percentileMs(histogram, 99),
-      max: microsToMs(Math.max(0, ...runs.map((r) => r.maxLatencyMicros))),
+      p50: at(50),
+      p90: at(90),
+      p99: at(99),
+      max: maxMs,
       mean: histogram.totalCount === 0 ? 0 : round(histogram.mean / 1000, 3),
     },
     errors: sum(runs, (r) => r.errors),
@@ -55,7 +58,7 @@ export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
     sampled: sum(runs, (r) => r.sampled),
     statusCodes,
     errorCauses,
-    percentiles: histogram.totalCount === 0 ? [] : CHART_PERCENTILES.map((p) => ({ p, ms: p === 100 ? microsToMs(Math.max(...runs.map((r) => r.maxLatencyMicros))) : percentileMs(histogram, p) })),
+    percentiles: histogram.totalCount === 0 ? [] : CHART_PERCENTILES.map((p) => ({ p, ms: at(p) })),
   };
   if (targets.length > 0) metrics.targetRate = targets.reduce((a, b) => a + b, 0);
   return metrics;

@@ -8,6 +8,9 @@ import type { ValidateFunction } from 'ajv';
 import { displayName } from './cases.js';
 import { problemsError, validateYamlFile, type FileProblem } from './yaml-file.js';
 
+/** Seconds a load request may take when the profile names no timeout (and its stage is longer). */
+const DEFAULT_TIMEOUT_SECONDS = 10;
+
 /** The folder of the shipped profiles, relative to the scenario folder. */
 export const LOAD_PROFILE_FOLDER = 'load';
 
@@ -30,6 +33,12 @@ function semanticProblems(doc: Record<string, unknown>, at: (p: Array<string | n
   if (ramp !== undefined && doc['rate'] !== undefined) problem(['rate'], "'rate' and 'ramp' exclude each other: a profile runs at one rate or ramps up");
   if (ramp !== undefined && ramp.from > ramp.to) problem(['ramp', 'from'], `ramp.from (${ramp.from}) is above ramp.to (${ramp.to})`);
   if (ramp?.require !== undefined && (ramp.require < ramp.from || ramp.require > ramp.to)) problem(['ramp', 'require'], `ramp.require (${ramp.require}) must lie between from and to`);
+  const timeout = doc['timeout'] as number | undefined;
+  const measured = ramp?.stageDuration ?? (doc['duration'] as number | undefined);
+  if (timeout !== undefined && measured !== undefined && timeout > measured) {
+    const what = ramp === undefined ? 'duration' : 'ramp.stageDuration';
+    problem(['timeout'], `timeout (${timeout} s) is longer than ${what} (${measured} s): a request still unanswered at the stop could never count as a timeout; make timeout at most ${measured}`);
+  }
   ((doc['production'] as string[] | undefined) ?? []).forEach((url, index) => {
     if (!URL.canParse(url)) problem(['production', index], `production entry '${url}' is not a URL`);
   });
@@ -57,7 +66,8 @@ export async function loadProfile(file: string, validate: ValidateFunction, disp
     duration: doc['duration'] as number,
     maxRequests: doc['maxRequests'] as number,
     warmup: (doc['warmup'] as number | undefined) ?? 0,
-    timeout: (doc['timeout'] as number | undefined) ?? 10,
+    // The default timeout fits the stage, so that a stage can always record one.
+    timeout: (doc['timeout'] as number | undefined) ?? Math.min(DEFAULT_TIMEOUT_SECONDS, (doc['ramp'] as Ramp | undefined)?.stageDuration ?? (doc['duration'] as number)),
     queries: (doc['queries'] as QueryMix[]).map((q) => ({ ...q, weight: q.weight ?? 1 })),
     sampling: { first: sampling.first ?? 10, every: sampling.every ?? 50 },
     thresholds,

@@ -1,0 +1,200 @@
+/**
+ * The load gate against hostile servers on 127.0.0.1: one that stops answering, one that answers in 3 s, a close-delimited
+ * HTTP/1.0 server, a 200 MB body, a certificate swapped after the verified request. Each run is bounded by its profile.
+ */
+import t, { type Test } from 'tap';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import path from 'node:path';
+import type { LoadReport } from '../dist/model/load.js';
+import type { RunReport } from '../dist/model/results.js';
+import { createPetStore, toNodeHandler } from '../dist/server/reference-server.js';
+import { cli, root, runCli, tempDir } from './helpers.js';
+
+const KEY = 'hostile-load-key-4e7f10';
+type Report = RunReport & { load: LoadReport };
+
+/** A 1 s profile without warm-up, for the cases the smoke profile's shape does not matter to. */
+const SHORT = `title: short hostile load
+connections: 4
+duration: 1
+maxRequests: 100000
+timeout: 1
+queries: [{ weight: 1 }, { limit: 5, status: sold, weight: 1 }]
+sampling: { first: 20, every: 10 }
+thresholds:
+  p99: { max: 500 }
+`;
+
+/** Serves the first request (the verified one before the load) from a real store, and every later one with `later`. */
+function firstThen(later: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+  const store = toNodeHandler(createPetStore({ apiKey: KEY }).handle);
+  let seen = 0;
+  return (req, res) => (++seen === 1 ? store(req, res) : later(req, res));
+}
+
+/** Listens on 127.0.0.1; the base URL, and a close that also drops every open socket (a hung request must not keep the test alive). */
+async function listen(server: Server | ReturnType<typeof createNetServer>, scheme = 'http'): Promise<string> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+async function loadReport(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; report: Report }> {
+  const reports = await tempDir();
+  const result = await runCli(['load', ...args, '--report-dir', reports], { PETSTORE_API_KEY: KEY, ...env });
+  return { ...result, report: JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as Report };
+}
+
+async function shortProfile(text = SHORT): Promise<string> {
+  const file = path.join(await tempDir(), 'short.yaml');
+  await writeFile(file, text);
+  return file;
+}
+
+/** Every request sent is a response, a failure, or still in flight at the stop. */
+function accountedFor(t: Test, load: LoadReport): void {
+  const m = load.metrics;
+  t.equal(m.requests, m.responses + m.errors + m.inFlightAtStop, `every request accounted for: ${m.requests} = ${m.responses} responses + ${m.errors} errors + ${m.inFlightAtStop} in flight`);
+}
+
+function outcome(report: Report, id: string): string | undefined {
+  return report.cases.find((c) => c.suite === 'load')?.checks.find((c) => c.id === id)?.outcome;
+}
+
+t.test('load smoke fails a server that stops answering after the first request', async (t) => {
+  const base = await listen(createHttpServer(firstThen(() => undefined)));
+  const { code, report, stdout } = await loadReport(['smoke', '--base-url', base]);
+  t.equal(code, 1, stdout);
+  const m = report.load.metrics;
+  t.equal(m.responses, 0);
+  t.ok(m.timeouts > 0, `requests older than the 1 s timeout count as timeouts (${m.timeouts})`);
+  t.ok(m.inFlightAtStop > 0, 'the unanswered requests at the stop are counted');
+  t.ok(m.latency.max >= 1000, `their age is latency of at least that much (max ${m.latency.max} ms)`);
+  t.equal(outcome(report, 'load.p99'), 'failed');
+  t.match(report.cases.find((c) => c.suite === 'load')?.checks.find((c) => c.id === 'load.p99')?.message, /no response in [\d.]+ s/);
+  t.equal(outcome(report, 'load.timeouts'), 'failed');
+  accountedFor(t, report.load);
+});
+
+t.test('load smoke fails a server whose every answer takes 3 s', async (t) => {
+  const base = await listen(createHttpServer(firstThen((_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), 3000))));
+  const { code, report } = await loadReport(['smoke', '--base-url', base]);
+  t.equal(code, 1);
+  t.equal(outcome(report, 'load.p99'), 'failed');
+  t.equal(outcome(report, 'load.timeouts'), 'failed');
+  t.ok(report.load.metrics.latency.p99 >= 500, `p99 ${report.load.metrics.latency.p99} ms`);
+  accountedFor(t, report.load);
+});
+
+t.test('a close-delimited HTTP/1.0 server: every answer counted like any other', async (t) => {
+  const server = createNetServer((socket) => {
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      const authorized = head.includes(`Bearer ${KEY}`);
+      socket.end(authorized ? 'HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n[]' : 'HTTP/1.0 401 Unauthorized\r\nContent-Type: application/json\r\n\r\n{"code":401,"message":"no"}');
+    });
+    socket.on('error', () => undefined);
+  });
+  const base = await listen(server);
+  const { code, report, stdout } = await loadReport([await shortProfile(), '--base-url', base]);
+  t.equal(code, 0, stdout);
+  t.ok(report.load.metrics.responses > 10, `${report.load.metrics.responses} responses counted`);
+  t.equal(report.load.metrics.errors, 0);
+  t.equal(report.load.metrics.statusCodes['200'], report.load.metrics.responses);
+  accountedFor(t, report.load);
+});
+
+t.test('a 200 MB body ends a 1 s profile on time, in bounded memory, counted as a violation', async (t) => {
+  const size = 200 * 1024 * 1024;
+  const piece = Buffer.alloc(1024 * 1024, 0x20);
+  const base = await listen(
+    createHttpServer(
+      firstThen((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': size });
+        let sent = 0;
+        // Written as the client reads, so the server's own memory stays small.
+        const more = (): void => {
+          while (sent < size && !res.destroyed) {
+            sent += piece.length;
+            if (!res.write(piece)) return void res.once('drain', more);
+          }
+          res.end();
+        };
+        more();
+      }),
+    ),
+  );
+  const reports = await tempDir();
+  const profile = await shortProfile();
+  // The real process, to read its own peak memory (resident set) as it exits.
+  const peak = 'import { writeSync } from "node:fs"; process.on("exit", () => writeSync(2, "\\nmax-rss-kb " + process.resourceUsage().maxRSS + "\\n"));';
+  const started = performance.now();
+  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const args = ['--import', `data:text/javascript,${encodeURIComponent(peak)}`, cli, 'load', profile, '--base-url', base, '--report-dir', reports];
+    const child = spawn(process.execPath, args, { cwd: root, env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('close', (exit) => {
+      clearTimeout(killer);
+      resolve({ code: exit, stderr: err });
+    });
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const rssMb = Number(/max-rss-kb (\d+)/.exec(stderr)?.[1] ?? NaN) / 1024;
+  t.equal(code, 1, stderr);
+  t.ok(seconds < 6, `the 1 s profile ended in ${seconds.toFixed(1)} s, start-up included`);
+  t.ok(rssMb < 300, `peak memory ${rssMb.toFixed(0)} MB`);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as Report;
+  t.ok(report.load.metrics.mismatches > 0 && report.load.metrics.mismatches === report.load.metrics.responses, 'every oversized answer is a violation');
+  t.match(report.load.violations[0]?.problems[0], /exceeded the response size cap \(more than 4194304 bytes\)/);
+  t.equal(outcome(report, 'load.mismatches'), 'failed');
+  accountedFor(t, report.load);
+});
+
+t.test('a certificate swapped after the verified request receives no request with the key', async (t) => {
+  const dir = await tempDir();
+  const certificate = (name: string): { key: Buffer; cert: Buffer } => {
+    const key = path.join(dir, `${name}.key`);
+    const cert = path.join(dir, `${name}.pem`);
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    return { key: readFileSync(key), cert: readFileSync(cert) };
+  };
+  const trusted = certificate('trusted');
+  const other = certificate('other');
+  const store = toNodeHandler(createPetStore({ apiKey: KEY }).handle);
+  let withKeyAfterSwap = 0;
+  let swapped = false;
+  const server = createHttpsServer(trusted, (req, res) => {
+    if (swapped && (req.headers.authorization ?? '').includes(KEY)) withKeyAfterSwap += 1;
+    store(req, res);
+    if (!swapped) {
+      swapped = true;
+      server.setSecureContext(other);
+    }
+  });
+  const base = await listen(server, 'https');
+  const { code, report, stdout } = await loadReport([await shortProfile(), '--base-url', base, '--ca-file', path.join(dir, 'trusted.pem')]);
+  t.equal(withKeyAfterSwap, 0, 'no request after the swap carried the key');
+  t.equal(code, 1, stdout);
+  t.equal(report.load.metrics.responses, 0);
+  t.ok(report.load.metrics.errors > 0);
+  t.match(report.load.metrics.errorCauses[0]?.cause, /TLS certificate rejected .*nothing was sent on this connection/);
+  t.equal(outcome(report, 'load.errors'), 'failed');
+  t.notOk(JSON.stringify(report).includes(KEY) || stdout.includes(KEY), 'the key appears nowhere');
+});
