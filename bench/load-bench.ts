@@ -1,7 +1,8 @@
 /**
  * Load benchmark, side by side in one run (medians of several short runs, as ratios):
- * - the suite's load runner (autocannon) versus wrk against the embedded reference server, sampling off and on;
+ * - the suite's load runner versus wrk against the embedded reference server, sampling off and on;
  * - the reference server's listPets versus a minimal node:http server answering a fixed 20-pet array (both under wrk).
+ * - how close the runner's achieved rate comes to its target (200/s and 5,000/s).
  * Each server runs in its own process so that client and server do not share a core.
  */
 import autocannon from 'autocannon';
@@ -19,6 +20,9 @@ const RUNS = Number(process.env['BENCH_RUNS'] ?? 6);
 /** Whole seconds: wrk takes no fractions. */
 const SECONDS = Math.max(1, Math.round(Number(process.env['BENCH_SECONDS'] ?? 2)));
 const CONNECTIONS = 10;
+/** The target rates whose accuracy is measured, and how many runs of each. */
+const RATE_TARGETS = [200, 5000];
+const RATE_RUNS = 3;
 /** The sampling of the smoke profile: the first 20 responses, then 1 in 50. */
 const SAMPLING = { first: 20, every: 50 };
 
@@ -73,6 +77,12 @@ async function runner(baseUrl: string, sampling: boolean): Promise<number> {
   return raw.responses / raw.durationSeconds;
 }
 
+/** Requests sent per second by one stage at a target rate. */
+async function ratedRun(baseUrl: string, rate: number): Promise<number> {
+  const raw = await runStage({ baseUrl, apiKey: KEY, profileName: 'bench', queries: [{ weight: 1 }], connections: 20, rate, durationSeconds: SECONDS, maxRequests: 10_000_000, timeoutSeconds: SECONDS, maxBodyBytes: 4 * 1024 * 1024 });
+  return raw.requests / raw.durationSeconds;
+}
+
 /** autocannon with nothing of the runner: what the runner's own additions cost. */
 async function plainAutocannon(url: string): Promise<number> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `Bearer ${KEY}` } });
@@ -102,10 +112,17 @@ async function main(): Promise<void> {
       rounds.push(await round(reference.baseUrl, fixed.baseUrl));
       process.stderr.write(`round ${n + 1}/${RUNS} done\n`);
     }
+    report(rounds);
+    await rateAccuracy(reference.baseUrl);
   } finally {
     reference.child.kill();
     fixed.child.kill();
   }
+  console.log(`(${path.relative(process.cwd(), process.argv[1] ?? 'bench')}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+}
+
+/** The throughput table and its ratios. */
+function report(rounds: number[][]): void {
   const column = (i: number): number[] => rounds.map((r) => r[i] as number);
   const pairedRatio = (a: number, b: number): number => median(rounds.map((r) => (r[a] as number) / (r[b] as number)));
   console.log(`load bench: ${RUNS} rounds of ${SECONDS} s per variant, ${CONNECTIONS} connections, GET /v1/pets (20 pets); medians in requests/s`);
@@ -113,9 +130,19 @@ async function main(): Promise<void> {
   console.log('ratios (median of the per-round ratios):');
   console.log(`  runner / wrk, sampling off            ${pairedRatio(1, 0).toFixed(2)}`);
   console.log(`  runner / wrk, sampling on             ${pairedRatio(2, 0).toFixed(2)}   (goal >= 0.85)`);
-  console.log(`  runner / plain autocannon, sampling on ${pairedRatio(2, 4).toFixed(2)}   (the runner's own cost)`);
+  console.log(`  runner / plain autocannon, sampling on ${pairedRatio(2, 4).toFixed(2)}   (the suite's connections against autocannon's)`);
   console.log(`  reference / fixed 20-pet server       ${pairedRatio(0, 3).toFixed(2)}   (goal >= 0.80)`);
-  console.log(`(${path.relative(process.cwd(), process.argv[1] ?? 'bench')}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+}
+
+/** How close the achieved rate comes to each target, in runs one after another. */
+async function rateAccuracy(baseUrl: string): Promise<void> {
+  console.log('rate accuracy (runner → reference, 20 connections; achieved = requests sent / stage duration):');
+  for (const rate of RATE_TARGETS) {
+    const achieved: number[] = [];
+    for (let n = 0; n < RATE_RUNS; n++) achieved.push(await ratedRun(baseUrl, rate));
+    const errors = achieved.map((a) => (a / rate - 1) * 100);
+    console.log(`  ${String(rate).padStart(5)}/s → median ${median(achieved).toFixed(1)}/s (${median(errors) >= 0 ? '+' : ''}${median(errors).toFixed(2)} %; runs ${errors.map((e) => `${e >= 0 ? '+' : ''}${e.toFixed(2)} %`).join(', ')})   (goal within ±2 %)`);
+  }
 }
 
 await main();

@@ -42,6 +42,10 @@ const PROGRESS_MS = 1000;
 /** A connection that cannot connect waits before it tries again: 10 ms, doubling, at most 1 s (no busy loop on a dead server). */
 const FIRST_BACKOFF_MS = 10;
 const MAX_BACKOFF_MS = 1000;
+/** Requests due this recently at the stop are not counted as behind schedule. */
+const SCHEDULE_SLACK_MS = 5;
+/** A last second shorter than this is folded into the one before (a stage of 5.0004 s has 5 points, not a sixth at 0/s). */
+const MIN_PARTIAL_SECOND = 0.05;
 /** Distinct causes of failure kept for the report; the rest are counted under one line. */
 const MAX_CAUSES = 20;
 
@@ -408,7 +412,9 @@ class Stage {
     }
     let behindSchedule = 0;
     if (this.interval !== undefined && !interrupted) {
-      const due = Math.min(this.options.maxRequests, Math.ceil((Math.min(now, this.endsAt) - this.started) / this.interval));
+      // Requests due in the last few ms are the timer's granularity, not a server or connection falling behind.
+      const until = Math.min(now, this.endsAt) - SCHEDULE_SLACK_MS;
+      const due = Math.min(this.options.maxRequests, Math.ceil((until - this.started) / this.interval));
       for (let n = this.dispatched; n < due; n++) {
         behindSchedule += 1;
         this.record(now - this.dueAt(n));
@@ -419,10 +425,13 @@ class Stage {
 
   private result(now: number, inFlightAtStop: number, behindSchedule: number): RawLoadRun {
     const seconds = (now - this.started) / 1000;
+    const buckets = Math.max(1, seconds - Math.floor(seconds) < MIN_PARTIAL_SECOND ? Math.floor(seconds) : Math.ceil(seconds));
     const throughput: Array<{ t: number; rps: number }> = [];
-    for (let second = 0; second < seconds; second++) {
-      const width = Math.min(1, seconds - second);
-      throughput.push({ t: Math.round((second + width) * 1000) / 1000, rps: Math.round(((this.perSecond[second] ?? 0) / width) * 10) / 10 });
+    for (let second = 0; second < buckets; second++) {
+      const last = second === buckets - 1;
+      const width = last ? seconds - second : 1;
+      const count = last ? this.perSecond.slice(second).reduce((a, b) => a + (b ?? 0), 0) : (this.perSecond[second] ?? 0);
+      throughput.push({ t: Math.round((second + width) * 1000) / 1000, rps: width > 0 ? Math.round((count / width) * 10) / 10 : 0 });
     }
     const errorCauses: ErrorCause[] = [...this.causes].map(([cause, count]) => ({ cause, count })).sort((a, b) => b.count - a.count);
     const sampler = this.options.sampler;
