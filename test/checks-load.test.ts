@@ -96,7 +96,11 @@ t.test('judgeThreshold: max, min and maxRate judge the real metric, bounds inclu
     { name: 'a rate of no requests is 0', metric: 'errors', threshold: { maxRate: 0 }, m: metricsOf({ requests: 0, errors: 0 }), ok: true, actual: 0, bound: 'at most 0 % of requests' },
     { name: '2 failed requests, none allowed', metric: 'errors', threshold: { max: 0 }, ok: false, actual: 2, bound: 'at most 0 failed requests (connection errors and timeouts)', message: '2 failed requests (connection errors and timeouts) (at most 0 allowed)' },
     { name: '1 timeout, 1 allowed', metric: 'timeouts', threshold: { max: 1 }, ok: true, actual: 1, bound: 'at most 1 timeouts' },
-    { name: 'no mismatch, none allowed', metric: 'mismatches', threshold: { max: 0 }, ok: true, actual: 0, bound: 'at most 0 sampled responses that broke the contract' },
+    { name: 'sub-millisecond latency keeps its µs', metric: 'p99', threshold: { max: 0.5 }, m: metricsOf({ latency: { p50: 0.125, p90: 0.181, p99: 0.429, max: 13.054, mean: 0.14 } }), ok: true, actual: 0.429, bound: 'at most 0.5 ms', message: '0.429 ms (at most 0.5 allowed)' },
+    { name: 'no response: every latency bound fails, whatever the histogram holds', metric: 'p99', threshold: { max: 500 }, m: metricsOf({ responses: 0, requests: 8, errors: 4, timeouts: 4, inFlightAtStop: 4, durationSeconds: 2, latency: { p50: 0, p90: 0, p99: 0, max: 0, mean: 0 } }), ok: false, actual: 0, bound: 'at most 500 ms', message: 'no response in 2 s (8 requests sent, 4 still in flight at the stop): latency cannot be shown at most 500 ms' },
+    { name: 'no response: max too', metric: 'max', threshold: { max: 10_000 }, m: metricsOf({ responses: 0, requests: 3, inFlightAtStop: 3 }), ok: false, actual: 90, bound: 'at most 10000 ms' },
+    { name: 'no response does not touch a count bound', metric: 'non2xx', threshold: { max: 0 }, m: metricsOf({ responses: 0, requests: 3, inFlightAtStop: 3 }), ok: true, actual: 0, bound: 'at most 0 non-2xx responses' },
+    { name: 'no mismatch, none allowed', metric: 'mismatches', threshold: { max: 0 }, ok: true, actual: 0, bound: 'at most 0 responses that broke the contract (sampled, or past the size cap)' },
   ];
   for (const row of rows) {
     const verdict = judgeThreshold(row.metric, row.threshold, row.m ?? metrics, row.extraMin);
@@ -147,7 +151,7 @@ t.test('load.<metric>: applies where the profile (or the default) bounds it; typ
       applies: true,
       outcome: 'failed',
       failures: [
-        { expected: 'at most 0 sampled responses that broke the contract', actual: '2 sampled responses that broke the contract' },
+        { expected: 'at most 0 responses that broke the contract (sampled, or past the size cap)', actual: '2 responses that broke the contract (sampled, or past the size cap)' },
         { message: 'GET /pets?status=sold → 200: item 0 has status "available"', actual: '[{"status":"available"}]' },
         { message: 'GET /pets?limit=5 → 200: 6 items; item 2 is no Pet', actual: '[…]' },
       ],

@@ -1,6 +1,7 @@
 /** The load pieces on their own: profiles, the query mix, sampling, faults, aggregation. */
 import t from 'tap';
 import { readdir, writeFile } from 'node:fs/promises';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { aggregateRuns } from '../dist/load/aggregate.js';
 import { queryString, runStage, weightedSequence } from '../dist/load/runner.js';
@@ -55,6 +56,19 @@ import { request } from 'undici';
     t.match(details, /bad\.yaml:5:\d+: unknown key 'max' at \/thresholds\/rps/);
   });
 
+  t.test('a timeout longer than the measured stage is refused at its line; an omitted one fits the stage', async (t) => {
+    const base = 'title: t\nduration: 2\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\n';
+    t.match(await profileProblems('long.yaml', `${base}timeout: 5\n`), /long\.yaml:6:10: timeout \(5 s\) is longer than duration \(2 s\): .*make timeout at most 2/);
+    t.equal(await profileProblems('fits.yaml', `${base}timeout: 2\n`), undefined, 'equal to the duration is allowed');
+    const ramp = 'title: r\nduration: 60\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nramp: { from: 1, to: 3, step: 1, stageDuration: 3 }\n';
+    t.match(await profileProblems('ramp.yaml', `${ramp}timeout: 4\n`), /ramp\.yaml:7:10: timeout \(4 s\) is longer than ramp\.stageDuration \(3 s\)/);
+    const file = path.join(await tempDir(), 'default.yaml');
+    await writeFile(file, base);
+    t.equal((await loadProfile(file, validateProfile, root)).timeout, 2, 'the default of 10 s shrinks to a 2 s stage');
+    await writeFile(file, base.replace('duration: 2', 'duration: 60'));
+    t.equal((await loadProfile(file, validateProfile, root)).timeout, 10);
+  });
+
   t.test('a production entry that is no URL is a located problem, not a crash', async (t) => {
     const problems = await profileProblems('prod.yaml', 'title: p\nduration: 1\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nproduction: ["https://"]\n');
     t.ok(problems !== undefined, 'refused with a RunError');
@@ -79,6 +93,46 @@ import { request } from 'undici';
     t.equal(sequence.length, 6);
     t.same([...sequence].sort(), ['a', 'a', 'a', 'b', 'c', 'c']);
     t.notSame(sequence.slice(0, 3), ['a', 'a', 'a'], 'interleaved, not in blocks');
+  });
+
+  const RUNNER_KEY = 'runner-key-61ad0f';
+  const stage = (baseUrl: string, extra: Partial<Parameters<typeof runStage>[0]> = {}) =>
+    runStage({ baseUrl, apiKey: RUNNER_KEY, profileName: 't', queries: [{ weight: 1 }], connections: 2, durationSeconds: 0.5, maxRequests: 100_000, timeoutSeconds: 0.5, maxBodyBytes: 4 << 20, ...extra });
+
+  t.test('a server that drops every second request on a kept-alive connection: sent again on a fresh one, none lost', async (t) => {
+    const server = createNetServer((socket) => {
+      let requests = 0;
+      let buffered = '';
+      socket.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('latin1');
+        while (buffered.includes('\r\n\r\n')) {
+          buffered = buffered.slice(buffered.indexOf('\r\n\r\n') + 4);
+          // The race of a server closing an idle connection just as the next request arrives.
+          if (++requests % 2 === 0) return void socket.destroy();
+          socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]');
+        }
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => new Promise((resolve) => server.close(resolve)));
+    const run = await stage(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, { maxRequests: 200 });
+    t.equal(run.errors, 0, JSON.stringify(run.errorCauses));
+    t.equal(run.responses, 200, 'every request answered within its budget');
+    t.ok(run.connectionRetries >= 90, `${run.connectionRetries} requests sent again on a fresh connection`);
+    t.equal(run.requests, run.responses + run.errors + run.inFlightAtStop);
+  });
+
+  t.test('a stage reports its throughput over its whole length and its latency with µs digits', async (t) => {
+    const server = await startReferenceServer({ apiKey: RUNNER_KEY });
+    t.teardown(() => server.close());
+    const run = await stage(server.baseUrl, { durationSeconds: 1.5, rate: 100 });
+    t.same(run.throughput.map((p) => Math.round(p.t * 2) / 2), [1, 1.5], 'a point at the end of each second, the last one partial');
+    t.ok(run.throughput.every((p) => p.rps >= 80 && p.rps <= 120), `about 100/s in each: ${JSON.stringify(run.throughput)}`);
+    t.ok(Math.abs(run.requests - 150) <= 2, `${run.requests} requests at 100/s for 1.5 s`);
+    const metrics = aggregateRuns([run]);
+    t.ok(metrics.percentiles.some((p) => !Number.isInteger(p.ms)), `sub-millisecond resolution: ${JSON.stringify(metrics.percentiles)}`);
+    t.ok(metrics.latency.p50 <= metrics.latency.p99 && metrics.latency.p99 <= metrics.latency.max, 'percentiles in order, none above the exact max');
   });
 
   t.test('each query becomes its query string', async (t) => {
@@ -109,6 +163,10 @@ import { request } from 'undici';
     t.equal(sampler.sampled, 3 + 5, 'responses 1-3, then 10, 20, 30, 40, 50');
     t.equal(sampler.mismatches, 8);
     t.notMatch(JSON.stringify(sampler.violations), /s3cr3t/);
+    const capped = new ResponseSampler({ first: 0, every: 0 }, contract, (x) => x);
+    capped.oversize('/pets', 200, 4096);
+    t.equal(capped.mismatches, 1, 'a body past the cap counts, sampled or not');
+    t.same(capped.violations[0]?.problems, ['the body exceeded the response size cap (more than 4096 bytes); it was not read further']);
     const off = new ResponseSampler({ first: 2, every: 0 }, contract, (x) => x);
     for (let i = 0; i < 20; i++) if (off.wants()) off.judge('/pets', { weight: 1 }, 200, '[]');
     t.equal(off.sampled, 2);

@@ -21,7 +21,7 @@ const UNITS: Record<Metric, string> = {
   errors: 'failed requests (connection errors and timeouts)',
   timeouts: 'timeouts',
   non2xx: 'non-2xx responses',
-  mismatches: 'sampled responses that broke the contract',
+  mismatches: 'responses that broke the contract (sampled, or past the size cap)',
 };
 
 /** A share as a percentage for people: 0.07 reads 7, not 7.000000000000001. */
