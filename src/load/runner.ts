@@ -145,9 +145,10 @@ class Stage {
   private stopped = false;
   private interrupted = false;
   private scheduleTimer: NodeJS.Timeout | undefined;
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
   private progress = { at: 0, responses: 0 };
   private finish: (run: RawLoadRun) => void = () => undefined;
+  private readonly abort = (): void => this.stop(true);
 
   constructor(options: StageOptions) {
     this.options = options;
@@ -169,11 +170,11 @@ class Stage {
       this.started = performance.now();
       this.endsAt = this.started + this.options.durationSeconds * 1000;
       this.progress.at = this.started;
-      this.timers.push(setTimeout(() => this.stop(), this.options.durationSeconds * 1000));
-      this.timers.push(setInterval(() => this.sweep(), SWEEP_MS));
+      this.timers.add(setTimeout(() => this.stop(), this.options.durationSeconds * 1000));
+      this.timers.add(setInterval(() => this.sweep(), SWEEP_MS));
       const signal = this.options.signal;
       if (signal?.aborted === true) return this.stop(true);
-      signal?.addEventListener('abort', () => this.stop(true), { once: true });
+      signal?.addEventListener('abort', this.abort, { once: true });
       this.dispatch();
     });
   }
@@ -348,12 +349,12 @@ class Stage {
       this.dispatch();
       return;
     }
-    this.timers.push(
-      setTimeout(() => {
-        this.idle.push(connection);
-        this.dispatch();
-      }, wait),
-    );
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.idle.push(connection);
+      this.dispatch();
+    }, wait);
+    this.timers.add(timer);
   }
 
   private noteCause(cause: { code: string; message: string }): void {
@@ -402,6 +403,8 @@ class Stage {
     this.interrupted = interrupted;
     for (const timer of this.timers) clearTimeout(timer);
     clearTimeout(this.scheduleTimer);
+    // A ramp runs many stages under one signal: each takes its listener away.
+    this.options.signal?.removeEventListener('abort', this.abort);
     let inFlightAtStop = 0;
     for (const connection of this.connections) {
       if (connection.inFlight !== undefined) {
