@@ -8,7 +8,7 @@ const IMPLICIT: Partial<Record<Metric, Threshold>> = { errors: { max: 0 }, non2x
 /** A ramp stage holds only when it reaches this share of its target rate. */
 export const RATE_HELD_SHARE = 0.9;
 
-// Absolute slack under which a change is noise: a histogram bucket of latency, a tenth of a percent of errors.
+// Absolute slack under which a change is noise: 1 ms of latency (scheduling jitter of a shared machine, not the service), a tenth of a percent of errors.
 const LATENCY_SLACK_MS = 1;
 const ERROR_RATE_SLACK = 0.001;
 
