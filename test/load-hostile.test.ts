@@ -168,16 +168,27 @@ t.test('a 200 MB body ends a 1 s profile on time, in bounded memory, counted as 
   accountedFor(t, report.load);
 });
 
+/** A self-signed certificate for 127.0.0.1 (EC, fast to make), written to `dir` as NAME.pem and NAME.key. */
+function certificate(dir: string, name: string): { key: Buffer; cert: Buffer } {
+  const key = path.join(dir, `${name}.key`);
+  const cert = path.join(dir, `${name}.pem`);
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  return { key: readFileSync(key), cert: readFileSync(cert) };
+}
+
+t.test('an https server the --ca-file trusts is loaded over verified TLS on every connection', async (t) => {
+  const dir = await tempDir();
+  const base = await listen(createHttpsServer(certificate(dir, 'trusted'), toNodeHandler(createPetStore({ apiKey: KEY }).handle)), 'https');
+  const { code, report, stdout } = await loadReport([await shortProfile(), '--base-url', base, '--ca-file', path.join(dir, 'trusted.pem')]);
+  t.equal(code, 0, stdout);
+  t.ok(report.load.metrics.responses > 10, `${report.load.metrics.responses} responses over TLS`);
+  t.equal(report.load.metrics.errors, 0);
+});
+
 t.test('a certificate swapped after the verified request receives no request with the key', async (t) => {
   const dir = await tempDir();
-  const certificate = (name: string): { key: Buffer; cert: Buffer } => {
-    const key = path.join(dir, `${name}.key`);
-    const cert = path.join(dir, `${name}.pem`);
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-    return { key: readFileSync(key), cert: readFileSync(cert) };
-  };
-  const trusted = certificate('trusted');
-  const other = certificate('other');
+  const trusted = certificate(dir, 'trusted');
+  const other = certificate(dir, 'other');
   const store = toNodeHandler(createPetStore({ apiKey: KEY }).handle);
   let withKeyAfterSwap = 0;
   let swapped = false;
