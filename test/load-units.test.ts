@@ -8,7 +8,7 @@ import { queryString, runStage, weightedSequence } from '../dist/load/runner.js'
 import { listPetsProblems, ResponseSampler } from '../dist/load/sampler.js';
 import { loadContract } from '../dist/loader/contract.js';
 import { loadProfile, resolveProfilePath } from '../dist/loader/load-profiles.js';
-import { readBaseline } from '../dist/loader/report-files.js';
+import { readBaseline, readLoadReport } from '../dist/loader/report-files.js';
 import { RunError } from '../dist/model/errors.js';
 import { withLoadFaults } from '../dist/server/load-faults.js';
 import { startReferenceServer } from '../dist/server/reference-server.js';
@@ -67,6 +67,13 @@ import { request } from 'undici';
     t.equal((await loadProfile(file, validateProfile, root)).timeout, 2, 'the default of 10 s shrinks to a 2 s stage');
     await writeFile(file, base.replace('duration: 2', 'duration: 60'));
     t.equal((await loadProfile(file, validateProfile, root)).timeout, 10);
+  });
+
+  t.test('merge refuses raw results of an earlier format (whole-ms histograms) with one line', async (t) => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'old.json');
+    await writeFile(file, JSON.stringify({ load: { profile: { name: 'smoke' }, stages: [{ raw: [{ autocannon: { latencies: 'HISTFAAAA' } }] }] } }));
+    await t.rejects(readLoadReport(file), { code: 'ERR_CONFIG', message: `${file}: its raw results are not in the format petstore-load-raw/2 (written by an earlier version, with latency in whole ms); run the load again with this version to merge it` });
   });
 
   t.test('a production entry that is no URL is a located problem, not a crash', async (t) => {
