@@ -28,6 +28,8 @@ export interface ExchangeSpec {
   /** The full request URL, when the base URL matters; by default http://127.0.0.1:9/v1{target}. */
   url?: string;
   truncated?: boolean;
+  /** The offset of an invalid UTF-8 byte, as the client finds it. */
+  invalidUtf8At?: number;
 }
 
 /** An exchange as the HTTP client would return it. */
@@ -35,6 +37,7 @@ export function exchange(spec: ExchangeSpec = {}): Exchange {
   const target = spec.target ?? '/pets';
   const bodyText = spec.body ?? '';
   const response: Exchange['response'] = { status: spec.status ?? 200, headers: spec.headers ?? { 'content-type': 'application/json' }, bodyText, bytes: Buffer.byteLength(bodyText), truncated: spec.truncated ?? false };
+  if (spec.invalidUtf8At !== undefined) response.invalidUtf8At = spec.invalidUtf8At;
   if (bodyText.trim() !== '' && spec.truncated !== true) {
     try {
       response.json = parseExactJson(bodyText);

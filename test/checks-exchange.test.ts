@@ -62,6 +62,9 @@ table('wire.json-body', [
   { name: 'an error body', response: { status: 404, body: error(404) }, applies: true, outcome: 'passed' },
   { name: 'HTML', response: { status: 404, body: '<h1>no</h1>' }, applies: true, outcome: 'failed', failures: [{ expected: 'JSON', actual: 'not JSON: <h1>no</h1>', message: /^the body is not JSON \(.+\)$/ }] },
   { name: 'JSON cut short', response: { body: '[{"id":1' }, applies: true, outcome: 'failed', failures: [{ expected: 'JSON', actual: 'not JSON: [{"id":1' }] },
+  { name: 'invalid UTF-8 (replaced in the text) fails with its byte offset', response: { body: '[{"name":"R\uFFFDx"}]', invalidUtf8At: 11 }, applies: true, outcome: 'failed', failures: [{ expected: 'UTF-8', actual: 'an invalid byte at offset 11', message: /^the body is not valid UTF-8: byte 11 starts no valid sequence \(RFC 8259 §8\.1/ }] },
+  { name: 'a number literal too long to read is not JSON, and says its length', response: { body: `[${'9'.repeat(1001)}]` }, applies: true, outcome: 'failed', failures: [{ expected: 'JSON', message: /^the body is not JSON \(a number literal of 1001 characters \(at most 1000 are read\)\)$/ }] },
+  { name: 'nesting deeper than 512 levels is not JSON', response: { body: '['.repeat(513) + ']'.repeat(513) }, applies: true, outcome: 'failed', failures: [{ expected: 'JSON', message: /nesting deeper than 512 levels/ }] },
   { name: 'over the size cap', response: { body: '[1,2', truncated: true }, applies: true, outcome: 'failed', failures: [{ expected: 'a bounded JSON body', actual: 'more than 4 bytes', message: 'the body exceeded the response size cap (4 bytes read)' }] },
 ]);
 

@@ -166,16 +166,19 @@ import { request } from 'undici';
 
   t.test('the sample is the first few, then 1 in N; the key never reaches the evidence', async (t) => {
     const sampler = new ResponseSampler({ first: 3, every: 10 }, contract, (text) => text.split('s3cr3t').join('[REDACTED]'));
-    for (let i = 0; i < 50; i++) if (sampler.wants()) sampler.judge('/pets?limit=1', { weight: 1, limit: 1 }, 200, `[${pet(1, 's3cr3t')}]`);
+    for (let i = 0; i < 50; i++) if (sampler.wants()) sampler.judge('/pets?limit=1', { weight: 1, limit: 1 }, 200, Buffer.from(`[${pet(1, 's3cr3t')}]`));
     t.equal(sampler.sampled, 3 + 5, 'responses 1-3, then 10, 20, 30, 40, 50');
     t.equal(sampler.mismatches, 8);
     t.notMatch(JSON.stringify(sampler.violations), /s3cr3t/);
+    const latin1 = new ResponseSampler({ first: 1, every: 0 }, contract, (x) => x);
+    if (latin1.wants()) latin1.judge('/pets', { weight: 1 }, 200, Buffer.from(`[${pet(1, 'sold').replace('P1', 'Ren\u00e9')}]`, 'latin1'));
+    t.match(latin1.violations[0]?.problems, ['the body is not valid UTF-8: byte 20 starts no valid sequence (RFC 8259 §8.1)'], 'Latin-1 under load is a violation');
     const capped = new ResponseSampler({ first: 0, every: 0 }, contract, (x) => x);
     capped.oversize('/pets', 200, 4096);
     t.equal(capped.mismatches, 1, 'a body past the cap counts, sampled or not');
     t.same(capped.violations[0]?.problems, ['the body exceeded the response size cap (more than 4096 bytes); it was not read further']);
     const off = new ResponseSampler({ first: 2, every: 0 }, contract, (x) => x);
-    for (let i = 0; i < 20; i++) if (off.wants()) off.judge('/pets', { weight: 1 }, 200, '[]');
+    for (let i = 0; i < 20; i++) if (off.wants()) off.judge('/pets', { weight: 1 }, 200, Buffer.from('[]'));
     t.equal(off.sampled, 2);
   });
 }

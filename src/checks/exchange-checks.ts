@@ -18,7 +18,7 @@ const noServerError: ExchangeCheck = {
 const jsonBody: ExchangeCheck = {
   id: 'wire.json-body',
   title: 'Every non-empty body is JSON',
-  clause: 'What the service does: the wire format is JSON over HTTP',
+  clause: 'What the service does: the wire format is JSON over HTTP (UTF-8, RFC 8259 §8.1)',
   level: 'fail',
   scope: 'exchange',
   appliesWhen: 'a response below 500 has a body',
@@ -26,6 +26,9 @@ const jsonBody: ExchangeCheck = {
   evaluate({ exchange }) {
     const { response } = exchange;
     if (response.truncated) return failed({ message: `the body exceeded the response size cap (${response.bytes} bytes read)`, expected: 'a bounded JSON body', actual: `more than ${response.bytes} bytes` });
+    if (response.invalidUtf8At !== undefined) {
+      return failed({ message: `the body is not valid UTF-8: byte ${response.invalidUtf8At} starts no valid sequence (RFC 8259 §8.1: JSON exchanged between systems is UTF-8)`, expected: 'UTF-8', actual: `an invalid byte at offset ${response.invalidUtf8At}` });
+    }
     if (response.json !== undefined) return passed('the body is JSON');
     return failed({ message: `the body is not JSON (${response.jsonError ?? 'unparseable'})`, expected: 'JSON', actual: describeBody(exchange) });
   },

@@ -4,6 +4,7 @@ import { parseExactJson, stringifyExactJson, type JsonValue } from '../model/jso
 import type { Exchange, ReceivedResponse, SentRequest } from '../model/exchange.js';
 import type { AuthVariant, OperationName } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
+import { invalidUtf8Offset } from '../model/utf8.js';
 import { authorizationHeader, describeAuthorization, makeRedactor } from './credentials.js';
 import { trustedCertificates } from './trust.js';
 import { DEFAULT_PACING, Pacer, retryAfterMs, type PacingOptions, type WaitRefusal } from './pacer.js';
@@ -292,13 +293,16 @@ export class HttpClient {
       chunks.push(chunk);
       bytes += chunk.length;
     }
+    const raw = Buffer.concat(chunks);
+    const invalidUtf8At = invalidUtf8Offset(raw, truncated);
     // Parsing the redacted text means no check message can quote a key the server echoed back.
-    const bodyText = this.redact(Buffer.concat(chunks).toString('utf8'));
+    const bodyText = this.redact(raw.toString('utf8'));
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       if (value !== undefined) headers[name.toLowerCase()] = this.redact(Array.isArray(value) ? value.join(', ') : value);
     }
     const received: ReceivedResponse = { status: response.statusCode, headers, bodyText, bytes, truncated };
+    if (invalidUtf8At !== undefined) received.invalidUtf8At = invalidUtf8At;
     if (!truncated && bodyText.trim() !== '') {
       try {
         received.json = parseExactJson(bodyText);

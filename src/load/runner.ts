@@ -261,7 +261,7 @@ class Stage {
         if (close) this.detach(connection);
         const body = flight.body;
         this.answered(connection, flight);
-        if (body !== undefined) this.options.sampler?.judge(flight.request.target, flight.request.query, flight.status, Buffer.concat(body).toString('utf8'));
+        if (body !== undefined) this.options.sampler?.judge(flight.request.target, flight.request.query, flight.status, Buffer.concat(body));
       },
     });
     socket.once(this.base.protocol === 'https:' ? 'secureConnect' : 'connect', () => {

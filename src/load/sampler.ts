@@ -2,6 +2,7 @@
 import type { Contract } from '../model/contract.js';
 import { isJsonObject, parseExactJson, showJson, type JsonValue } from '../model/json.js';
 import type { QueryMix, SampleViolation } from '../model/load.js';
+import { invalidUtf8Offset } from '../model/utf8.js';
 
 /** Violations kept as evidence; the count keeps going. */
 const MAX_EVIDENCE = 10;
@@ -56,10 +57,13 @@ export class ResponseSampler {
     return this.seen <= this.first || (this.every > 0 && this.seen % this.every === 0);
   }
 
-  /** Judges one sampled response. */
-  judge(target: string, query: QueryMix, status: number, body: string): void {
+  /** Judges one sampled response from its bytes. */
+  judge(target: string, query: QueryMix, status: number, body: Buffer): void {
     this.sampled += 1;
-    this.note(target, status, listPetsProblems(query, status, body, this.contract), body);
+    const text = body.toString('utf8');
+    const invalidAt = status >= 200 && status <= 299 ? invalidUtf8Offset(body) : undefined;
+    const utf8 = invalidAt === undefined ? [] : [`the body is not valid UTF-8: byte ${invalidAt} starts no valid sequence (RFC 8259 §8.1)`];
+    this.note(target, status, [...utf8, ...listPetsProblems(query, status, text, this.contract)], text);
   }
 
   /** Counts a response whose body went past the size cap: not read whole, so it cannot be judged conformant (as in `run`). */

@@ -28,6 +28,8 @@ export interface ReceivedResponse {
   json?: JsonValue;
   /** Why the body did not parse as JSON, when it was not empty. */
   jsonError?: string;
+  /** The byte offset of the first byte that is not UTF-8, when the body has one (the text holds U+FFFD there). */
+  invalidUtf8At?: number;
 }
 
 /** A complete exchange. */

@@ -10,7 +10,14 @@ export type JsonObject = { [key: string]: JsonValue };
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
+/** The longest number literal read: far beyond int64 (19 digits) and double (309), short enough that BigInt stays instant. */
+export const MAX_NUMBER_LENGTH = 1000;
+/** The deepest nesting read: the suite's bodies are two levels deep; a deeper one is an attack on the parser's stack. */
+export const MAX_NESTING_DEPTH = 512;
+
 function parseNumber(text: string): number | bigint {
+  // Converting a number of millions of digits costs seconds of CPU: refused by its length before any conversion.
+  if (text.length > MAX_NUMBER_LENGTH) throw new SyntaxError(`a number literal of ${text.length} characters (at most ${MAX_NUMBER_LENGTH} are read)`);
   if (isInteger(text)) {
     const n = Number(text);
     return Number.isSafeInteger(n) ? n : BigInt(text);
@@ -18,8 +25,29 @@ function parseNumber(text: string): number | bigint {
   return Number.parseFloat(text);
 }
 
-/** Parses JSON text, keeping integers that a double cannot hold as bigint. Throws SyntaxError-like errors. */
+/** How deep arrays and objects nest in JSON text (brackets inside strings do not count), stopping once past `limit`. */
+export function nestingDepth(text: string, limit = Infinity): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+      if (deepest > limit) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return deepest;
+}
+
+/** Parses JSON text, keeping integers that a double cannot hold as bigint. Throws SyntaxError-like errors, also for bounds passed (nesting, number length). */
 export function parseExactJson(text: string): JsonValue {
+  if (nestingDepth(text, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) throw new SyntaxError(`nesting deeper than ${MAX_NESTING_DEPTH} levels`);
   return parse(text, null, parseNumber) as JsonValue;
 }
 
