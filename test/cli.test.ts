@@ -250,5 +250,5 @@ t.test('a configuration file supplies defaults; flags win; a production URL is n
   await writeFile(config, 'baseUrl: ftp://nope\nconcurency: 3\n');
   const bad = await runCli(['--config', config]);
   t.equal(bad.code, 2);
-  t.match(bad.stderr, /2 problems in the configuration file; the first: .*petstore\.yaml:1:10: \/baseUrl: must match pattern/);
+  t.match(bad.stderr, /2 problems in the configuration file:\n  .*petstore\.yaml:1:10: \/baseUrl: must match pattern/);
 });

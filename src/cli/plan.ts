@@ -1,12 +1,12 @@
 /** From argv and the configuration file to a run plan: every input read and validated here, before the engine sends anything. */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { knownIds, loadCaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
 import { DEFAULT_PACING, type PacingOptions } from '../http/pacer.js';
 import { checkDisabledIds, loadConfig, productionMark, refuseProductionLoad, type SuiteConfig } from '../loader/config.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
+import { readInputFile } from '../loader/input-file.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
 import { packagePath } from '../loader/package-paths.js';
 import { readBaseline, readLoadReport } from '../loader/report-files.js';
@@ -20,11 +20,14 @@ function packageContract(): Promise<LoadedContract> {
   return loadContract(packagePath('schemas'));
 }
 
+/** The largest key or CA file read: a PEM bundle of many certificates fits. */
+const SECRET_FILE_BYTES = 1024 * 1024;
+
 async function readSecretFile(file: string, what: string): Promise<string> {
   try {
-    return (await readFile(file, 'utf8')).trim();
+    return (await readInputFile(file, SECRET_FILE_BYTES)).trim();
   } catch (error) {
-    throw new RunError('ERR_CONFIG', `${what} ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new RunError('ERR_CONFIG', `${what} ${file}: ${(error as Error).message}`);
   }
 }
 

@@ -1,13 +1,16 @@
 /** Earlier reports given as input: a baseline to compare a load with, and the load reports `merge` combines. */
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from './input-file.js';
+
+/** The largest report.json read back (a baseline, a shard to merge). */
+const MAX_REPORT_BYTES = 256 * 1024 * 1024;
 import { RunError } from '../model/errors.js';
 import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadReport } from '../model/load.js';
 
 async function readJson(file: string, what: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(file, 'utf8'));
+    return JSON.parse(await readInputFile(file, MAX_REPORT_BYTES));
   } catch (error) {
-    throw new RunError('ERR_CONFIG', `${what}${file}: ${error instanceof SyntaxError ? 'not JSON' : `cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`}`);
+    throw new RunError('ERR_CONFIG', `${what}${file}: ${error instanceof SyntaxError ? 'not JSON' : (error as Error).message}`);
   }
 }
 

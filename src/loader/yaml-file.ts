@@ -1,10 +1,13 @@
 /** YAML input files validated against their own JSON Schema, with every problem located at file:line:col. */
-import { readFile } from 'node:fs/promises';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { RunError, type RunErrorCode } from '../model/errors.js';
 import { toValidationView, type JsonValue } from '../model/json.js';
 import { formatAjvErrors } from './ajv.js';
+import { InputFileError, readInputFile } from './input-file.js';
+
+/** How many times a YAML file may expand an alias: enough for any real file, far from a "billion laughs" one. */
+const MAX_ALIAS_COUNT = 100;
 
 /** A problem found in an input file, already located. */
 export interface FileProblem {
@@ -60,9 +63,10 @@ function nodeAt(doc: Document, path: ReadonlyArray<string | number>, key: boolea
 export async function readYamlSource(file: string): Promise<{ source?: YamlSource; problems: FileProblem[] }> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readInputFile(file);
   } catch (error) {
-    return { problems: [{ file, line: 1, column: 1, message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})` }] };
+    const message = error instanceof InputFileError && error.message.startsWith('cannot read') ? `cannot read the file (${error.code})` : (error as Error).message;
+    return { problems: [{ file, line: 1, column: 1, message }] };
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, intAsBigInt: true, prettyErrors: false, uniqueKeys: true });
@@ -82,7 +86,14 @@ export async function readYamlSource(file: string): Promise<{ source?: YamlSourc
     }
     return { line: 1, column: 1 };
   };
-  return { source: { file, value: normaliseNumbers(doc.toJS({ maxAliasCount: 100 })), locate }, problems };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // The yaml library refuses an alias expansion past the bound (a "billion laughs" file) by throwing.
+    return { problems: [{ file, line: 1, column: 1, message: `the YAML cannot be expanded: ${(error as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)` }] };
+  }
+  return { source: { file, value: normaliseNumbers(value), locate }, problems };
 }
 
 function pathOf(error: ErrorObject): Array<string | number> {
@@ -145,9 +156,9 @@ export async function validateYamlFile(file: string, validate: ValidateFunction,
   return source && problems.length === 0 ? { source, problems } : { problems };
 }
 
-/** The problems of some input files as one error: the first in its message, every one in its details when there are several. */
+/** The problems of some input files as one error: the problem itself, or a count and every problem once in its details. */
 export function problemsError(code: RunErrorCode, what: string, problems: readonly FileProblem[]): RunError {
   const lines = problems.map(formatProblem);
   if (lines.length === 1) return new RunError(code, lines[0] as string);
-  return new RunError(code, `${lines.length} problems in ${what}; the first: ${lines[0] as string}`, lines);
+  return new RunError(code, `${lines.length} problems in ${what}:`, lines);
 }
