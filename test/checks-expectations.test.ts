@@ -49,6 +49,8 @@ table('status', [
   { name: 'the last of several', response: { status: 410 }, expected: [404, 410], outcome: 'passed' },
   { name: 'another status than the one allowed', response: { status: 200, body: '[]' }, expected: 201, outcome: 'failed', failures: [{ expected: '201', actual: '200', message: 'expected status 201, got 200 (an array of 0)' }] },
   { name: 'none of several', response: { status: 500, body: 'oops' }, expected: [200, 400], outcome: 'failed', failures: [{ expected: '200 or 400', actual: '500', message: /^expected status 200 or 400, got 500 \(not JSON: oops\)$/ }] },
+  { name: 'a redirect names where it pointed, without userinfo or query', response: { status: 302, headers: { location: 'https://user:pw@elsewhere.example/v1/pets?token=abc' } }, expected: 200, outcome: 'failed', failures: [{ actual: '302', message: 'expected status 200, got 302 (a redirect to https://elsewhere.example/v1/pets?…, not followed)' }] },
+  { name: 'a relative redirect is resolved against the request', response: { status: 301, headers: { location: '/v2/pets' } }, expected: 200, outcome: 'failed', failures: [{ message: 'expected status 200, got 301 (a redirect to http://127.0.0.1:9/v2/pets, not followed)' }] },
   { name: 'a status failure points into no body', response: { status: 404, body: '{}' }, expected: [200], outcome: 'failed', failures: [{ expected: '200', actual: '404', pointer: undefined }] },
 ]);
 

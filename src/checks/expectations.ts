@@ -4,6 +4,7 @@ import type { Contract } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, jsonEqual, resolvePointer, showJson, type JsonValue } from '../model/json.js';
 import type { Failure } from '../model/results.js';
+import { safeUrl } from '../model/safe-url.js';
 import type { HeaderExpectation, SchemaName } from '../model/scenario.js';
 import { isJsonMediaType, mediaType } from './media-type.js';
 
@@ -11,7 +12,12 @@ const CLAUSE = 'the clause of the case that declares it';
 
 /** A short description of a response body for messages. */
 export function describeBody(exchange: Exchange): string {
-  const { json, jsonError, bodyText, truncated } = exchange.response;
+  const { json, jsonError, bodyText, truncated, status, headers } = exchange.response;
+  const location = headers['location'];
+  if (status >= 300 && status < 400 && location !== undefined) {
+    // A redirect is never followed (the key would go with it): where it pointed is what a user needs to know.
+    return `a redirect to ${safeUrl(location, exchange.request.url)}, not followed`;
+  }
   if (truncated) return 'the body exceeded the response size cap';
   if (json !== undefined) return Array.isArray(json) ? `an array of ${json.length}` : showJson(json).slice(0, 120);
   if (jsonError !== undefined) return `not JSON: ${bodyText.slice(0, 60)}`;

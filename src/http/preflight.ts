@@ -1,5 +1,6 @@
 /** One listing before anything else: the server must answer, accept the key and list pets as JSON, or nothing can be judged. */
 import { RunError } from '../model/errors.js';
+import { safeUrl } from '../model/safe-url.js';
 import type { ReceivedResponse } from '../model/exchange.js';
 import { HttpClient, TransportError } from './client.js';
 
@@ -10,7 +11,7 @@ function notAListing(response: ReceivedResponse, url: string, base: URL): string
   const versioned = /\/v\d+\/?$/.test(base.pathname);
   const hint = versioned ? `is ${base.href} the pet store's base URL?` : `does the base URL end in /v1? (it is ${base.href})`;
   if (status === 404 || status === 405) return `GET ${url} answered ${status}: ${hint}`;
-  if (status >= 300 && status < 400) return `GET ${url} answered ${status}, a redirect${response.headers['location'] === undefined ? '' : ` to ${response.headers['location']}`}: give the base URL it points to`;
+  if (status >= 300 && status < 400) return `GET ${url} answered ${status}, a redirect${response.headers['location'] === undefined ? '' : ` to ${safeUrl(response.headers['location'], url)}`}: give the base URL it points to`;
   if (status !== 200) return `GET ${url} answered ${status}: the service cannot list pets, so nothing can be judged`;
   const what = json === undefined ? `a body that is not JSON (${response.headers['content-type'] ?? 'no content type'})` : 'JSON that is not an array';
   return `GET ${url} answered 200 with ${what}, not a list of pets: ${hint}`;
