@@ -332,10 +332,24 @@ t.test('credentials: each variant derived from the key, described without it, an
     ['the base64 of "key:"', Buffer.from(`${key}:`).toString('base64')],
     ['its URL encoding', encodeURIComponent(key)],
     ['the key less its last character', key.slice(0, -1)],
+    ['JSON with escaped slashes (PHP json_encode)', key.replace(/\//g, '\\/')],
+    ['JSON with + as \\u002B (.NET)', key.replace(/\+/g, '\\u002B')],
+    ['JSON with every character escaped', [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+    ['JSON escaped twice (a JSON string inside a JSON string)', JSON.stringify(key.replace(/\//g, '\\/')).slice(1, -1)],
+    ['the key in upper case', key.toUpperCase()],
+    ['percent-encoded in upper and lower case', encodeURIComponent(key).toLowerCase()],
+    ['HTML character references', [...key].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join('')],
+    ['base64url', Buffer.from(key).toString('base64url')],
+    ['the base64 of ":key"', Buffer.from(`:${key}`).toString('base64')],
   ];
   for (const [name, form] of forms) {
     const out = redact(`before ${form} after`);
     t.equal(out, 'before [REDACTED] after', `${name} is redacted`);
+  }
+  for (const prefix of ['u:', 'Bearer ', 'ab']) {
+    const out = redact(Buffer.from(`${prefix}${key}`).toString('base64'));
+    const kept = out.replace('[REDACTED]', '').length;
+    t.ok(out.includes('[REDACTED]') && kept <= Math.ceil(prefix.length / 3) * 4 + 4, `the base64 of "${prefix}<key>" keeps no more than its prefix and a group: ${out}`);
   }
   t.equal(redact('{"q":"sk+live/Abc123","again":"sk+live/Abc123"}'), '{"q":"[REDACTED]","again":"[REDACTED]"}', 'every occurrence');
   t.equal(redact('nothing secret here'), 'nothing secret here', 'other text is untouched');

@@ -54,14 +54,52 @@ export function shellAuthorization(variant: AuthVariant): string | undefined {
   return forms[variant];
 }
 
-/** Removes every form of the key (and the variants derived from it) from text bound for output. */
+/** Characters an encoder may put a backslash before (JSON's `\/`, a string escaped twice). */
+const BACKSLASHED = new Set(['"', '\\', '/']);
+const ENTITIES: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '(?:apos|#39)' };
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Every way one character of a secret may be written in output: itself, JSON `\uXXXX` (any number of backslashes), percent-encoded, an HTML or XML character reference. */
+function characterForms(c: string): string {
+  const code = c.codePointAt(0) ?? 0;
+  const hex = code.toString(16).padStart(4, '0');
+  const utf8 = [...Buffer.from(c)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+  const forms = [escapeRegExp(c), `\\\\+u${hex}`, utf8, `&#0*${code};`, `&#x0*${code.toString(16)};`];
+  if (BACKSLASHED.has(c)) forms.push(`\\\\+${escapeRegExp(c)}`);
+  const entity = ENTITIES[c];
+  if (entity !== undefined) forms.push(`&${entity};`);
+  return `(?:${forms.join('|')})`;
+}
+
+/**
+ * The base64 of the secret wherever it sits in what was encoded (`Basic base64(key:)`, `base64(user:key)`, a token
+ * wrapping it): whole, and the part of its encoding that does not depend on its neighbours, at each of the three
+ * byte alignments, in both alphabets.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret);
+  const forms = [bytes, Buffer.from(`${secret}:`), Buffer.from(`:${secret}`)].map((b) => b.toString('base64'));
+  for (let shift = 0; shift < 3; shift++) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    const end = Math.floor((shift + bytes.length) / 3) * 4;
+    forms.push(encoded.slice(shift === 0 ? 0 : 4, end));
+  }
+  return forms.flatMap((f) => [f, f.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')]);
+}
+
+/**
+ * Removes every form of the key from text bound for output: the key itself in any letter case (a server that compares
+ * case-insensitively accepts it so), less its last character, its base64 forms, and each written in any of the encodings
+ * output may carry (JSON escapes, percent-encoding, HTML and XML references).
+ */
 export function makeRedactor(apiKey: string): (text: string) => string {
+  if (apiKey === '') return (text) => text;
   // The key itself is always redacted; the forms derived from it only when long enough not to match ordinary text.
-  const derived = [apiKey.slice(0, -1), Buffer.from(`${apiKey}:`).toString('base64'), Buffer.from(apiKey).toString('base64'), encodeURIComponent(apiKey)].filter((s) => s.length >= 4);
-  const unique = [...new Set([apiKey, ...derived])].filter((s) => s !== '').sort((a, b) => b.length - a.length);
-  return (text) => {
-    let out = text;
-    for (const secret of unique) if (out.includes(secret)) out = out.split(secret).join('[REDACTED]');
-    return out;
-  };
+  const derived = [apiKey.slice(0, -1), ...base64Forms(apiKey)].filter((form) => form.length >= 4);
+  const forms = [...new Set([apiKey, ...derived])].sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(forms.map((form) => [...form].map(characterForms).join('')).join('|'), 'gi');
+  return (text) => text.replace(pattern, '[REDACTED]');
 }
