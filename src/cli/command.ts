@@ -3,10 +3,12 @@ import type { Writable } from 'node:stream';
 import { executePlan } from '../engine/run.js';
 import { loadCaseInputs } from '../engine/plan.js';
 import { packageVersion } from '../loader/package-paths.js';
+import { makeRedactor } from '../http/credentials.js';
 import { RunError } from '../model/errors.js';
 import type { RunReport } from '../model/results.js';
 import { renderCatalogue } from '../reporters/catalogue.js';
 import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
+import { redactingStream } from '../reporters/redacting-stream.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
 import { createReporters, parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
@@ -42,13 +44,17 @@ function exitCodeOf(report: RunReport, reporterFailures: number): number {
 /** Runs a plan with the chosen reporters and turns the report into an exit code. */
 async function execute(planned: PlannedRun, reporterNames: readonly ReporterName[], flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
   const quiet = flags.quiet === true;
-  if (planned.notice !== undefined && !quiet) io.stdout.write(`${planned.notice}\n`);
+  // Redaction is a property of every output: the console streams and every file pass through one redactor, after formatting.
+  const redact = makeRedactor(planned.plan.target.apiKey);
+  const stdout = redactingStream(io.stdout, redact);
+  const stderr = redactingStream(io.stderr, redact);
+  if (planned.notice !== undefined && !quiet) stdout.write(`${planned.notice}\n`);
   const showsConsole = reporterNames.includes('console');
-  const consoleOptions = { stream: io.stdout, color: useColor(flags, io.env, io.stdout), quiet };
-  const loadConsole = new LoadConsoleReporter({ stream: io.stdout, quiet: quiet || !showsConsole });
-  const fanOut = new ReporterFanOut([...(showsConsole ? [loadConsole] : []), ...createReporters(reporterNames, planned.reportDir, consoleOptions)]);
+  const consoleOptions = { stream: stdout, color: useColor(flags, io.env, io.stdout), quiet };
+  const loadConsole = new LoadConsoleReporter({ stream: stdout, quiet: quiet || !showsConsole });
+  const fanOut = new ReporterFanOut([...(showsConsole ? [loadConsole] : []), ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact)]);
   const report = await executePlan(planned.plan, fanOut, io.signal);
-  for (const failure of fanOut.failures) io.stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
+  for (const failure of fanOut.failures) stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
   return exitCodeOf(report, fanOut.failures.length);
 }
 
@@ -137,13 +143,15 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await dispatch(argv, io);
   } catch (error) {
+    // The key may be known from the environment only, here: whatever stopped the run is redacted all the same.
+    const redact = makeRedactor(io.env['PETSTORE_API_KEY'] ?? '');
     if (error instanceof RunError) {
-      io.stderr.write(`${PROGRAM}: ${error.message}\n`);
-      for (const detail of error.details) io.stderr.write(`  ${detail}\n`);
+      io.stderr.write(redact(`${PROGRAM}: ${error.message}\n`));
+      for (const detail of error.details) io.stderr.write(redact(`  ${detail}\n`));
     } else {
       const message = error instanceof Error ? error.message : String(error);
-      io.stderr.write(`${PROGRAM}: internal error: ${message.split('\n')[0] ?? ''}\n`);
-      if (io.env['PETSTORE_DEBUG']) io.stderr.write(`${error instanceof Error ? (error.stack ?? '') : ''}\n`);
+      io.stderr.write(redact(`${PROGRAM}: internal error: ${message.split('\n')[0] ?? ''}\n`));
+      if (io.env['PETSTORE_DEBUG']) io.stderr.write(redact(`${error instanceof Error ? (error.stack ?? '') : ''}\n`));
     }
     return EXIT.cannotRun;
   }

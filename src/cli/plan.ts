@@ -11,6 +11,7 @@ import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/
 import { packagePath } from '../loader/package-paths.js';
 import { readBaseline, readLoadReport } from '../loader/report-files.js';
 import { RunError } from '../model/errors.js';
+import { safeUrl } from '../model/safe-url.js';
 import type { JsonValue } from '../model/json.js';
 import type { LoadProfile } from '../model/load.js';
 import { dateFlag, intFlag, optionNames, shareFlag, type LoadFlags, type RunFlags } from './args.js';
@@ -50,11 +51,12 @@ function resolveBaseUrl(flags: { 'base-url'?: string }, env: Env): string | unde
   try {
     url = new URL(raw);
   } catch {
-    throw new RunError('ERR_USAGE', `--base-url is not a URL: '${raw}'`);
+    // Text that is no URL may still hold a key: only its length is told.
+    throw new RunError('ERR_USAGE', `--base-url is not a URL (${raw.length} characters; it must start with http:// or https://)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RunError('ERR_USAGE', `--base-url must be http or https, got '${url.protocol}'`);
   if (url.username !== '' || url.password !== '') throw new RunError('ERR_USAGE', '--base-url must not carry credentials; use PETSTORE_API_KEY');
-  if (url.search !== '' || url.hash !== '') throw new RunError('ERR_USAGE', `--base-url must not have a query or fragment: '${raw}'`);
+  if (url.search !== '' || url.hash !== '') throw new RunError('ERR_USAGE', `--base-url must not have a query or fragment: '${safeUrl(raw)}' (the query is not shown: it may hold a secret)`);
   return url.href.replace(/\/$/, '');
 }
 

@@ -10,6 +10,8 @@ export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', html: 're
 export class FileReporter implements Reporter {
   readonly name: string;
   readonly files: string[] = [];
+  /** Applied to the rendered file before it is written: whoever makes the reporters sets the run's redactor. */
+  redact: (text: string) => string = (text) => text;
   private readonly file: string;
   private readonly render: (report: RunReport) => string;
 
@@ -20,7 +22,7 @@ export class FileReporter implements Reporter {
   }
 
   async onRunEnd(report: RunReport): Promise<void> {
-    await writeFileAtomic(this.file, this.render(report));
+    await writeFileAtomic(this.file, this.redact(this.render(report)));
     this.files.push(this.file);
   }
 }

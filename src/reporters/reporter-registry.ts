@@ -1,7 +1,7 @@
 /** The reporters `--reporter` can name, and how to make them. */
 import { RunError } from '../model/errors.js';
 import { ConsoleReporter, type ConsoleOptions } from './console-reporter.js';
-import { REPORT_FILES } from './file-reporter.js';
+import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { HtmlReporter } from './html-reporter.js';
 import { JsonReporter } from './json-reporter.js';
 import { JunitReporter } from './junit-reporter.js';
@@ -25,8 +25,8 @@ export function parseReporterNames(values: readonly string[] | undefined): Repor
   return REPORTER_NAMES.filter((n) => names.includes(n));
 }
 
-/** Makes the named reporters; the Markdown summary links the other files written beside it. */
-export function createReporters(names: readonly ReporterName[], reportDir: string, consoleOptions: ConsoleOptions): Reporter[] {
+/** Makes the named reporters; the Markdown summary links the other files written beside it; every file is written through `redact`. */
+export function createReporters(names: readonly ReporterName[], reportDir: string, consoleOptions: ConsoleOptions, redact: (text: string) => string = (text) => text): Reporter[] {
   const files = names.filter((n): n is Exclude<ReporterName, 'console' | 'markdown'> => n !== 'console' && n !== 'markdown').map((n) => REPORT_FILES[n]);
   const makers: Record<ReporterName, () => Reporter> = {
     console: () => new ConsoleReporter(consoleOptions),
@@ -35,5 +35,9 @@ export function createReporters(names: readonly ReporterName[], reportDir: strin
     html: () => new HtmlReporter(reportDir),
     markdown: () => new MarkdownReporter(reportDir, files),
   };
-  return names.map((name) => makers[name]());
+  return names.map((name) => {
+    const reporter = makers[name]();
+    if (reporter instanceof FileReporter) reporter.redact = redact;
+    return reporter;
+  });
 }
