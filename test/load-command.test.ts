@@ -219,7 +219,7 @@ t.test('--baseline compares with an earlier run and fails on a regression beyond
   const slower = await loadAgainst([], profile, ['--baseline', baselineFile]);
   t.equal(slower.code, 1);
   t.equal(outcomes(slower.report)['load.baseline.rps'], 'failed');
-  t.match(slower.stdout, /baseline rps: .* REGRESSED/);
+  t.match(slower.stdout, /baseline rps: .* → .* \(−\d.*%\), regressed/);
 });
 
 t.test('Ctrl-C stops a load cleanly: exit 130 and a report of what was measured', async (t) => {
@@ -260,4 +260,21 @@ t.test('run --load adds the profile to the conformance run against the embedded 
   t.match(result.stdout, /load short: [^]*verdict: PASSED/);
   const badProfile = await runCli(['run', '--load', 'nope', '--report-dir', reports]);
   t.equal(badProfile.code, 2, 'a bad profile stops the run before the checks');
+});
+
+t.test('load --reporter writes the chosen reports, each with the load figures and the thresholds measured against their bounds', async (t) => {
+  const reports = await tempDir();
+  const result = await runCli(['load', await writeProfile(profileText()), '--reporter', 'json,junit,html,markdown', '--report-dir', reports]);
+  t.equal(result.code, 0, result.stderr);
+  t.equal(result.stdout, '', 'no console reporter chosen: nothing printed');
+  const junit = await readFile(path.join(reports, 'junit.xml'), 'utf8');
+  t.match(junit, /PASS load\.p99: [\d.]+ ms \(at most 2000 allowed\)/);
+  t.match(junit, /requests: \d+ = \d+ responses \+ 0 errors \+ \d+ in flight at the stop/);
+  const html = await readFile(path.join(reports, 'report.html'), 'utf8');
+  t.match(html, /<table class="figures">.*<th scope="row">latency<\/th><td>p50 [\d.]+ ms/s);
+  const md = await readFile(path.join(reports, 'summary.md'), 'utf8');
+  t.match(md, /\| `load\.errors` \| PASS \| 0 failed requests/);
+  const bad = await runCli(['load', await writeProfile(profileText()), '--reporter', 'pdf']);
+  t.equal(bad.code, 2);
+  t.match(bad.stderr, /unknown reporter 'pdf'/);
 });

@@ -1,4 +1,5 @@
 /** A report built by hand for renderer tests: every outcome, and server output as hostile as it gets. */
+import type { LoadMetrics, LoadReport } from '../dist/model/load.js';
 import type { CaseResult, RunReport } from '../dist/model/results.js';
 
 /** Text a hostile server might send: markup, CDATA ends, control characters, lone surrogates, non-characters. */
@@ -75,15 +76,64 @@ export function hostileReport(): RunReport {
   };
 }
 
-/** Load results in the shape the charts read. */
-export const SAMPLE_LOAD = {
-  percentiles: [
-    { p: 50, ms: 12.4 },
-    { p: 75, ms: 18.9 },
-    { p: 90, ms: 27.5 },
-    { p: 95, ms: 35.1 },
-    { p: 99, ms: 61.8 },
-    { p: 99.9, ms: 118.2 },
+const SAMPLE_PERCENTILES = [
+  { p: 50, ms: 12.4 },
+  { p: 75, ms: 18.9 },
+  { p: 90, ms: 27.5 },
+  { p: 95, ms: 35.1 },
+  { p: 99, ms: 61.8 },
+  { p: 99.9, ms: 118.2 },
+];
+
+const SAMPLE_METRICS: LoadMetrics = {
+  requests: 27_012,
+  responses: 27_000,
+  durationSeconds: 30,
+  rps: 900,
+  sendRate: 900.4,
+  targetRate: 900,
+  latency: { p50: 12.4, p90: 27.5, p99: 61.8, max: 118.2, mean: 14.2 },
+  errors: 2,
+  timeouts: 1,
+  inFlightAtStop: 10,
+  behindSchedule: 0,
+  connectionRetries: 0,
+  non2xx: 3,
+  mismatches: 0,
+  sampled: 560,
+  statusCodes: { '200': 26_997, '500': 3 },
+  errorCauses: [
+    { cause: 'ECONNRESET: read ECONNRESET', count: 1 },
+    { cause: 'ERR_LOAD_TIMEOUT: no complete response within 5 s (the profile\'s timeout)', count: 1 },
   ],
-  throughput: Array.from({ length: 31 }, (_, t) => ({ t, rps: Math.round(900 + 250 * Math.sin(t / 4) + (t < 3 ? -600 + t * 200 : 0)) })),
+  percentiles: SAMPLE_PERCENTILES,
+};
+
+/** A load result of 30 s at 900/s, complete as report.json holds it, and drawn by the charts. */
+export const SAMPLE_LOAD: LoadReport = {
+  profile: {
+    name: 'nightly',
+    title: 'Nightly constant-rate load',
+    file: 'scenarios/load/nightly.yaml',
+    connections: 20,
+    duration: 30,
+    maxRequests: 100_000,
+    rate: 900,
+    warmup: 0,
+    timeout: 5,
+    queries: [{ weight: 1 }],
+    sampling: { first: 50, every: 50 },
+    thresholds: { p99: { max: 800 } },
+    thresholdSources: {},
+    production: [],
+    baselineTolerance: 0.1,
+  },
+  baseUrl: 'http://127.0.0.1:9/v1',
+  metrics: SAMPLE_METRICS,
+  stages: [{ rate: 900, metrics: SAMPLE_METRICS, breached: [], raw: [] }],
+  violations: [],
+  interrupted: false,
+  percentiles: SAMPLE_PERCENTILES,
+  throughput: Array.from({ length: 30 }, (_, t) => ({ t: t + 1, rps: Math.round(900 + 250 * Math.sin(t / 4) + (t < 3 ? -600 + t * 200 : 0)) })),
+  mergedRuns: 1,
 };

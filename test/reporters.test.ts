@@ -11,6 +11,7 @@ import { FileReporter } from '../dist/reporters/file-reporter.js';
 import { HtmlReporter, renderHtml } from '../dist/reporters/html-reporter.js';
 import { JsonReporter } from '../dist/reporters/json-reporter.js';
 import { JunitReporter, renderJunit } from '../dist/reporters/junit-reporter.js';
+import { formatMs } from '../dist/reporters/load-figures.js';
 import { LoadConsoleReporter } from '../dist/reporters/load-console-reporter.js';
 import { escapeMarkdown, MarkdownReporter, renderMarkdown } from '../dist/reporters/markdown-reporter.js';
 import { createReporters, parseReporterNames, REPORTER_NAMES } from '../dist/reporters/reporter-registry.js';
@@ -20,6 +21,14 @@ import { cdata, escapeAttribute, serialiseXml } from '../dist/reporters/xml.js';
 import { startReferenceServer } from '../dist/server/reference-server.js';
 import { reportSchemaProblems, root, runCli, tempDir } from './helpers.js';
 import { HOSTILE, hostileReport, SAMPLE_LOAD } from './report-fixture.js';
+
+/** The hostile report with the sample load and its load case, whose p99 check failed. */
+function withLoad(): RunReport {
+  const report = hostileReport();
+  const check = (id: string, outcome: 'passed' | 'failed', message: string) => ({ id, level: 'fail' as const, outcome, step: 0, message });
+  report.cases.push({ id: 'load.nightly', title: 'Nightly', clause: 'the profile', suite: 'load', operation: 'listPets', level: 'fail', source: { file: 'scenarios/load/nightly.yaml', line: 1, column: 1 }, outcome: 'failed', durationMs: 30_000, checks: [check('load.p99', 'failed', '900 ms (at most 800 allowed)'), check('load.errors', 'passed', '0 failed requests (at most 0 allowed)')], exchanges: [], retries: 0 });
+  return { ...report, load: SAMPLE_LOAD };
+}
 import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
 
 // console-reporter.test.ts
@@ -122,13 +131,19 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
     t.match(html, `content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`, 'a CSP forbids any request even if escaping failed');
   });
 
-  t.test('load results become a percentile chart and a throughput chart, as inline SVG', async (t) => {
-    const html = renderHtml({ ...hostileReport(), load: SAMPLE_LOAD } as unknown as RunReport);
-    t.match(html, /<section id="load"><h2>Load<\/h2><div class="charts"><figure><svg[^>]*aria-label="Latency by percentile"/);
+  t.test('load results become a table of figures and verdicts above a percentile chart and a throughput chart', async (t) => {
+    const html = renderHtml(withLoad());
+    t.match(html, /<section id="load"><h2>Load<\/h2><table class="figures">[\s\S]*<table class="thresholds">[\s\S]*<div class="charts"><figure><svg[^>]*aria-label="Latency by percentile"/);
+    t.match(html, '<th scope="row">requests</th><td>27012 = 27000 responses + 2 errors + 10 in flight at the stop</td>');
+    t.match(html, '<th scope="row">rate achieved</th><td>900.4 requests/s sent (target 900/s, +0.0 %), 900 responses/s</td>');
+    t.match(html, '<th scope="row">latency</th><td>p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms</td>');
+    t.match(html, /<tr class="failed"><td><code>load\.p99<\/code><\/td><td>FAIL<\/td><td>900 ms \(at most 800 allowed\)<\/td><\/tr>/);
+    t.match(html, /ECONNRESET: read ECONNRESET/);
     t.match(html, /aria-label="Throughput over time"[\s\S]*<polyline points="[\d., ]+"/);
     t.match(html, />p99\.9</);
     t.ok(html.indexOf('id="load"') < html.indexOf('id="passed"'), 'load before the list of passes');
     const unknownShape = renderHtml({ ...hostileReport(), load: { requests: 5 } } as unknown as RunReport);
+    t.notMatch(unknownShape, /class="figures"/, 'figures only from a load section of the known shape');
     t.match(unknownShape, /report\.json holds them/, 'load results in another shape are pointed to, not drawn');
   });
 
@@ -173,6 +188,25 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
     t.same(await reportSchemaProblems(report), []);
     const bytes = await readFile(path.join(dir, 'report.json'));
     t.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), 'valid UTF-8 even with lone surrogates in the input');
+  });
+
+  t.test('latency reads in ms with µs digits under 10 ms, fewer above', async (t) => {
+    const rows: Array<[number, string]> = [[0.213, '0.213 ms'], [0.1, '0.1 ms'], [0.001, '0.001 ms'], [9.9994, '9.999 ms'], [12.344, '12.34 ms'], [61.8, '61.8 ms'], [123.46, '123.5 ms'], [1005.392, '1005 ms'], [0, '0 ms']];
+    for (const [ms, text] of rows) t.equal(formatMs(ms), text, String(ms));
+  });
+
+  t.test('JUnit and Markdown carry the load figures and every threshold measured against its bound, passed ones too', async (t) => {
+    const xml = renderJunit(withLoad());
+    const out = /<testcase name="load\.nightly"[\s\S]*?<system-out><!\[CDATA\[([\s\S]*?)\]\]><\/system-out>/.exec(xml)?.[1] ?? '';
+    t.match(out, /^load nightly: Nightly constant-rate load\n/);
+    t.match(out, '  requests: 27012 = 27000 responses + 2 errors + 10 in flight at the stop');
+    t.match(out, 'FAIL load.p99: 900 ms (at most 800 allowed)');
+    t.match(out, 'PASS load.errors: 0 failed requests (at most 0 allowed)');
+    const md = renderMarkdown(withLoad());
+    t.match(md, '### load nightly: Nightly constant-rate load');
+    t.match(md, '| latency | p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms |');
+    t.match(md, '| `load.p99` | FAIL | 900 ms (at most 800 allowed) |');
+    t.notMatch(renderMarkdown(hostileReport()), /### load/, 'no load section without a load');
   });
 
   t.test('the schema accepts a load section and rejects what the format does not have', async (t) => {
@@ -358,13 +392,28 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
     const reporter = new LoadConsoleReporter({ stream: tty, quiet: false });
     reporter.onLoadProgress(progress);
     reporter.onLoadEnd();
-    t.match(tty.text, /load smoke: 1\/2 s, 500 responses, 500 req\/s/);
+    t.match(tty.text, /load smoke: 1\/2 s, 502 requests, 500 responses, 0 errors, 500 req\/s/);
     t.match(tty.text, /\r\u001b\[K$/);
     const file = sink(false);
     const quiet = new LoadConsoleReporter({ stream: file, quiet: false });
     quiet.onLoadProgress(progress);
     quiet.onLoadEnd();
-    t.equal(file.text, '', 'nothing in a log file');
+    t.equal(file.text, '', 'nothing in a log file before 10 s');
+  });
+
+  t.test('in a log, a progress line every 10 s of the whole run, stages and warm-up included', async (t) => {
+    const log = sink(false);
+    const reporter = new LoadConsoleReporter({ stream: log, quiet: false });
+    // A 5 s warm-up, then a measured stage of 30 s: progress comes once a second, each stage counting from 0.
+    const seconds = [...Array.from({ length: 5 }, (_, i) => i + 1), ...Array.from({ length: 30 }, (_, i) => i + 1)];
+    for (const elapsedSeconds of seconds) reporter.onLoadProgress({ ...progress, plannedSeconds: 30, elapsedSeconds, requests: elapsedSeconds * 200 });
+    const lines = log.text.trim().split('\n');
+    t.equal(lines.length, 3, `at 10, 20 and 30 s of 35: ${log.text}`);
+    t.match(lines[0], /^load smoke: 5\/30 s, 1000 requests, 500 responses, 0 errors, 500 req\/s$/, 'the 10th second is the 5th of the stage');
+    const quiet = sink(false);
+    const silent = new LoadConsoleReporter({ stream: quiet, quiet: true });
+    for (const elapsedSeconds of seconds) silent.onLoadProgress({ ...progress, elapsedSeconds });
+    t.equal(quiet.text, '', 'quiet is quiet');
   });
 }
 
@@ -378,7 +427,7 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
   });
 
   t.test('chart data is read only when both series have the chart shape', async (t) => {
-    t.same(loadChartData(SAMPLE_LOAD), SAMPLE_LOAD);
+    t.same(loadChartData(SAMPLE_LOAD), { percentiles: SAMPLE_LOAD.percentiles, throughput: SAMPLE_LOAD.throughput });
     t.equal(loadChartData({ percentiles: [{ p: 50, ms: 'fast' }], throughput: [] }), undefined);
     t.equal(loadChartData({ percentiles: [] }), undefined);
     t.equal(loadChartData(null), undefined);
@@ -390,7 +439,9 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
     t.equal((latency.match(/<rect /g) ?? []).length, SAMPLE_LOAD.percentiles.length);
     t.match(latency, />118\.2</, 'values are labelled');
     const throughput = throughputChart(SAMPLE_LOAD.throughput);
-    t.equal((throughput.match(/<polyline points="([^"]+)"/)?.[1] ?? '').split(' ').length, SAMPLE_LOAD.throughput.length);
+    t.equal((throughput.match(/<polyline points="([^"]+)"/)?.[1] ?? '').split(' ').length, 2 * SAMPLE_LOAD.throughput.length, 'a step for each second');
+    const short = (throughputChart([{ t: 1, rps: 500 }, { t: 2, rps: 400 }], 2).match(/<polyline points="([^"]+)"/)?.[1] ?? '').split(' ').map((p) => Number(p.split(',')[0]));
+    t.same([short[0], short.at(-1)], [56, 544], 'a 2 s run spans the whole axis, from 0 s to 2 s');
     t.notMatch(`${latency}${throughput}`, /NaN|Infinity/);
     t.notMatch(throughputChart([]), /NaN|Infinity/, 'no data draws an empty chart');
   });

@@ -49,6 +49,7 @@ const LOAD_COMMAND_OPTIONS = {
   'api-key-file': RUN_OPTIONS['api-key-file'],
   'ca-file': RUN_OPTIONS['ca-file'],
   'report-dir': RUN_OPTIONS['report-dir'],
+  reporter: RUN_OPTIONS.reporter,
   quiet: RUN_OPTIONS.quiet,
   'no-color': RUN_OPTIONS['no-color'],
   help: RUN_OPTIONS.help,
@@ -209,7 +210,8 @@ Load options (run --load, load, merge):
   --baseline FILE           compare with an earlier report.json (p50, p99, rps, error rate)
   --baseline-tolerance X    allowed regression as a share (default: the profile's, else 0.1)
   --allow-production-load   load a base URL the profile marks as production
-  load also takes --base-url, --api-key-file, --ca-file, --report-dir, -q, --no-color.
+  load and merge also take --reporter (default: console,json); load takes --base-url,
+  --api-key-file, --ca-file, --report-dir, -q, --no-color.
 
 Serve options:
   --port N                  port (default: 8080; 0 picks a free one)

@@ -70,7 +70,8 @@ async function loadOrMergeCommand(command: 'load' | 'merge', args: string[], io:
   const { positionals, flags } = parseLoadFlags(args, command);
   if (flags.help === true) return printHelp(io);
   const planned = command === 'load' ? await planLoad(positionals, flags, io.env) : await planMerge(positionals, flags);
-  return execute(planned, ['console', 'json'], flags, io);
+  // Load and merge write report.json and print unless told otherwise; --reporter chooses as for `run`.
+  return execute(planned, flags.reporter === undefined ? ['console', 'json'] : parseReporterNames(flags.reporter), flags, io);
 }
 
 async function catalogueCommand(args: string[], io: CliIo): Promise<number> {

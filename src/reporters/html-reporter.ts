@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { CaseResult, ExchangeEvidence, Outcome, RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { escapeHtml } from './html.js';
-import { bounded, casesWith, countdownSentence, decidingChecks, decidingExchange, exchangeSections, failureLines, LABELS, located, MAX_DETAILS, reasonLine, seconds, verdictLine } from './report-view.js';
+import { loadFigures } from './load-figures.js';
+import { bounded, casesWith, countdownSentence, decidingChecks, decidingExchange, exchangeSections, failureLines, LABELS, located, MAX_DETAILS, oneLine, reasonLine, seconds, verdictLine } from './report-view.js';
 import { latencyPercentileChart, loadChartData, throughputChart } from './svg-charts.js';
 
 
@@ -49,6 +50,8 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: var(--soft); font-weight: 600; }
 td.num { text-align: right; white-space: nowrap; }
+table.figures th { width: 11em; white-space: nowrap; } table.figures, table.thresholds { margin-bottom: 12px; }
+table.thresholds tr.failed td:nth-child(2) { color: var(--failed); font-weight: 700; } table.thresholds tr.errored td:nth-child(2) { color: var(--errored); font-weight: 700; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 .charts figure { margin: 0; flex: 1 1 480px; border: 1px solid var(--line); border-radius: 6px; padding: 8px; }
 svg.chart { width: 100%; height: auto; font: 11px system-ui, sans-serif; }
@@ -105,15 +108,34 @@ function caseTable(cases: readonly CaseResult[], withReason: boolean): string {
   return `<table><thead><tr><th>result</th><th>title</th><th>suite</th>${withReason ? '<th>reason</th>' : ''}<th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** The load figures and the verdict of each threshold, as tables above the charts. */
+function loadTables(report: RunReport): string {
+  // A load section of another shape (an edited or foreign report.json) is pointed to, not read.
+  if (typeof report.load?.metrics?.latency !== 'object' || typeof report.load.profile !== 'object') return '';
+  const { figures, thresholds } = loadFigures(report.load, report);
+  const rows = figures.map((f) => `<tr><th scope="row">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`);
+  const verdicts = thresholds.map((c) => `<tr class="${c.outcome}"><td><code>${escapeHtml(c.check)}</code></td><td>${LABELS[c.outcome]}</td><td>${escapeHtml(oneLine(c.message, 400))}</td></tr>`);
+  const judged = verdicts.length === 0 ? '' : `<table class="thresholds"><thead><tr><th>check</th><th>verdict</th><th>measured against the bound</th></tr></thead><tbody>${verdicts.join('')}</tbody></table>`;
+  return `<table class="figures"><tbody>${rows.join('')}</tbody></table>${judged}`;
+}
+
 function loadSection(report: RunReport): string {
   const load = (report as RunReport & { load?: unknown }).load;
   if (load === undefined) return '';
   const data = loadChartData(load);
-  const body =
+  const charts =
     data === undefined
       ? '<p>This run has load results; report.json holds them.</p>'
-      : `<div class="charts"><figure>${latencyPercentileChart(data.percentiles)}</figure><figure>${throughputChart(data.throughput)}</figure></div>`;
-  return `<section id="load"><h2>Load</h2>${body}</section>`;
+      : `<div class="charts"><figure>${latencyPercentileChart(data.percentiles)}</figure><figure>${throughputChart(data.throughput, stageSeconds(load))}</figure></div>`;
+  return `<section id="load"><h2>Load</h2>${loadTables(report)}${charts}</section>`;
+}
+
+/** How long the measured stages ran together, when the section says so: the span of the throughput chart. */
+function stageSeconds(load: unknown): number | undefined {
+  const stages = (load as { stages?: unknown }).stages;
+  if (!Array.isArray(stages)) return undefined;
+  const total = stages.reduce((sum: number, stage: { metrics?: { durationSeconds?: unknown } }) => sum + (typeof stage.metrics?.durationSeconds === 'number' ? stage.metrics.durationSeconds : 0), 0);
+  return total > 0 ? total : undefined;
 }
 
 function header(report: RunReport): string {

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import type { CaseResult, RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
-import { casesBySuite, oneLine, problemText, reasonLine, seconds } from './report-view.js';
+import { loadFigures } from './load-figures.js';
+import { casesBySuite, LABELS, oneLine, problemText, reasonLine, seconds } from './report-view.js';
 import { serialiseXml, type XmlElement, type XmlNode } from './xml.js';
 
 function warningsText(result: CaseResult): string | undefined {
@@ -28,13 +29,21 @@ function outcomeElement(result: CaseResult): XmlNode | undefined {
   }
 }
 
-function testcase(result: CaseResult): XmlElement {
+/** The load case's figures and every threshold measured against its bound, passed ones included: what a CI page shows of the load. */
+function loadText(result: CaseResult, report: RunReport): string | undefined {
+  if (result.suite !== 'load' || report.load === undefined) return undefined;
+  const { heading, figures, thresholds } = loadFigures(report.load, report);
+  return [heading, ...figures.map((f) => `  ${f.label}: ${f.value}`), '', ...thresholds.map((c) => `${LABELS[c.outcome]} ${c.check}: ${oneLine(c.message, 1_000)}`)].join('\n');
+}
+
+function testcase(result: CaseResult, report: RunReport): XmlElement {
   const children: XmlNode[] = [];
   const outcome = outcomeElement(result);
   if (outcome) children.push(outcome);
   // Warnings never fail a case; CI systems show system-out beside it.
   const warnings = warningsText(result);
-  if (warnings !== undefined) children.push({ name: 'system-out', children: [{ cdata: `${warnings}\n\n${result.outcome === 'warned' ? problemText(result) : ''}`.trimEnd() }] });
+  const out = [loadText(result, report), warnings, warnings !== undefined && result.outcome === 'warned' ? problemText(result) : undefined].filter((text): text is string => text !== undefined && text !== '');
+  if (out.length > 0) children.push({ name: 'system-out', children: [{ cdata: out.join('\n\n') }] });
   return { name: 'testcase', attributes: { name: result.id, classname: `${result.suite}.${result.operation}`, time: seconds(result.durationMs) }, children };
 }
 
@@ -75,7 +84,7 @@ export function renderJunit(report: RunReport): string {
       id: index,
       package: meta.tool.name,
     },
-    children: [properties, ...checks.map(testcase)],
+    children: [properties, ...checks.map((c) => testcase(c, report))],
   }));
   return serialiseXml({
     name: 'testsuites',

@@ -1,7 +1,8 @@
-/** The console side of load: a live progress line on a TTY, then the load summary of the report. */
+/** The console side of load: progress (live on a terminal, a line every 10 s in a log), then the load figures of the report. */
 import type { Writable } from 'node:stream';
-import type { LoadProgress, LoadReport } from '../model/load.js';
+import type { LoadProgress } from '../model/load.js';
 import type { RunReport } from '../model/results.js';
+import { loadFigures } from './load-figures.js';
 import type { Reporter } from './reporter.js';
 
 /** Where the load summary goes. */
@@ -10,42 +11,42 @@ export interface LoadConsoleOptions {
   quiet: boolean;
 }
 
-/** The lines summarising a load result, as the console shows them. */
-function loadSummaryLines(load: LoadReport): string[] {
-  const m = load.metrics;
-  const target = load.profile.ramp ? `ramp ${load.profile.ramp.from}→${load.profile.ramp.to}/s` : load.profile.rate === undefined ? 'open throttle' : `${load.profile.rate}/s target`;
-  const lines = [
-    `load ${load.profile.name}: ${load.profile.title} (${target}, ${load.profile.connections} connections${load.mergedRuns > 1 ? `, ${load.mergedRuns} runs merged` : ''})`,
-    `  ${m.responses} responses in ${m.durationSeconds} s = ${m.rps} req/s; latency ms p50 ${m.latency.p50}, p90 ${m.latency.p90}, p99 ${m.latency.p99}, max ${m.latency.max}`,
-    `  errors ${m.errors} (timeouts ${m.timeouts}), non-2xx ${m.non2xx}, sampled ${m.sampled}, contract violations ${m.mismatches}`,
-  ];
-  if (load.profile.ramp) {
-    lines.push(`  stages: ${load.stages.map((s) => `${s.rate ?? 0}/s→${s.metrics.rps}${s.breached.length > 0 ? ` (broke ${s.breached.join(', ')})` : ''}`).join(', ')}`);
-    lines.push(`  highest rate that held: ${load.highestRateHeld === undefined ? 'none' : `${load.highestRateHeld}/s`}`);
-  }
-  for (const c of load.baseline?.comparisons ?? []) {
-    const change = Number.isFinite(c.change) ? `${c.change >= 0 ? '+' : ''}${(c.change * 100).toFixed(1)} %` : 'new';
-    lines.push(`  baseline ${c.metric}: ${c.baseline} → ${c.current} (${change})${c.regressed ? ' REGRESSED' : ''}`);
-  }
-  if (load.interrupted) lines.push('  interrupted: these are the figures measured until Ctrl-C');
-  return lines;
+/** Seconds between two progress lines when the output is not a terminal (a CI log). */
+export const LOG_PROGRESS_SECONDS = 10;
+
+/** One progress line: where the run is, what it sent and got. */
+export function progressLine(p: LoadProgress, elapsedSeconds = p.elapsedSeconds): string {
+  const target = p.rate === undefined ? '' : ` (target ${p.rate}/s)`;
+  return `load ${p.profile}: ${elapsedSeconds.toFixed(0)}/${p.plannedSeconds.toFixed(0)} s, ${p.requests} requests, ${p.responses} responses, ${p.errors} errors, ${p.rps} req/s${target}`;
 }
 
-/** Shows load progress on a TTY only, and the load summary when the run ends. */
+/** Shows progress (a live line on a terminal, a line every 10 s otherwise) and the load figures when the run ends. */
 export class LoadConsoleReporter implements Reporter {
   readonly name = 'load-console';
   private readonly options: LoadConsoleOptions;
   private progressShown = false;
+  /** Seconds of earlier stages (each stage counts its own time from 0), so a log line comes every 10 s of the whole run. */
+  private offset = 0;
+  private lastElapsed = 0;
+  private nextLogAt = LOG_PROGRESS_SECONDS;
 
   constructor(options: LoadConsoleOptions) {
     this.options = options;
   }
 
   onLoadProgress(p: LoadProgress): void {
-    if (this.options.quiet || this.options.stream.isTTY !== true) return;
-    const rate = p.rate === undefined ? '' : ` (target ${p.rate}/s)`;
-    this.options.stream.write(`\r\u001b[Kload ${p.profile}: ${p.elapsedSeconds.toFixed(0)}/${p.plannedSeconds.toFixed(0)} s, ${p.responses} responses, ${p.rps} req/s${rate}`);
-    this.progressShown = true;
+    if (this.options.quiet) return;
+    if (this.options.stream.isTTY === true) {
+      this.options.stream.write(`\r\u001b[K${progressLine(p)}`);
+      this.progressShown = true;
+      return;
+    }
+    if (p.elapsedSeconds < this.lastElapsed) this.offset += this.lastElapsed;
+    this.lastElapsed = p.elapsedSeconds;
+    const total = this.offset + p.elapsedSeconds;
+    if (total < this.nextLogAt) return;
+    this.nextLogAt = (Math.floor(total / LOG_PROGRESS_SECONDS) + 1) * LOG_PROGRESS_SECONDS;
+    this.options.stream.write(`${progressLine(p)}\n`);
   }
 
   onLoadEnd(): void {
@@ -55,6 +56,8 @@ export class LoadConsoleReporter implements Reporter {
 
   onRunEnd(report: RunReport): void {
     if (this.options.quiet || report.load === undefined) return;
-    for (const line of loadSummaryLines(report.load)) this.options.stream.write(`${line}\n`);
+    const { heading, figures } = loadFigures(report.load);
+    const lines = [heading, ...figures.filter((f) => f.label !== 'profile').map((f) => `  ${f.label}: ${f.value}`)];
+    for (const line of lines) this.options.stream.write(`${line}\n`);
   }
 }

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import type { RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
-import { casesWith, countdownSentence, oneLine, reasonLine, verdictLine } from './report-view.js';
+import { loadFigures } from './load-figures.js';
+import { casesWith, countdownSentence, LABELS, oneLine, reasonLine, verdictLine } from './report-view.js';
 
 /** How many failing cases the summary lists before it points to the full reports. */
 const MAX_LISTED = 50;
@@ -44,6 +45,15 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
     lines.push('', `### ${title} (${cases.length})`, '', '| case | reason |', '| --- | --- |');
     for (const result of cases.slice(0, MAX_LISTED)) lines.push(`| ${code(result.id)} | ${escapeMarkdown(reasonLine(result))} |`);
     if (cases.length > MAX_LISTED) lines.push(`| … | ${cases.length - MAX_LISTED} more in the full report |`);
+  }
+  if (report.load !== undefined) {
+    const { heading, figures, thresholds } = loadFigures(report.load, report);
+    lines.push('', `### ${escapeMarkdown(heading)}`, '', '| figure | value |', '| --- | --- |');
+    for (const f of figures) lines.push(`| ${escapeMarkdown(f.label)} | ${escapeMarkdown(f.value, 400)} |`);
+    if (thresholds.length > 0) {
+      lines.push('', '| check | verdict | measured against the bound |', '| --- | --- | --- |');
+      for (const c of thresholds) lines.push(`| ${code(c.check)} | ${LABELS[c.outcome]} | ${escapeMarkdown(c.message, 400)} |`);
+    }
   }
   const disabled = report.meta.disabled.map((d) => `🔕 disabled by the configuration: ${code(d.id)} (${escapeMarkdown(d.reason)})`);
   if (disabled.length > 0) lines.push('', ...disabled);

@@ -91,16 +91,25 @@ export function latencyPercentileChart(percentiles: LoadChartData['percentiles']
   return frame('Latency by percentile', 'ms', top, step, bars.join('\n'), 'percentile');
 }
 
-/** Requests per second over the run as a line with its area. */
-export function throughputChart(throughput: LoadChartData['throughput']): string {
+/**
+ * Responses per second over the run, one step per second (each point is the rate of the second that ends at `t`), drawn
+ * from 0 to the end of the run so that a short run is not stretched over the points it has.
+ */
+export function throughputChart(throughput: LoadChartData['throughput'], seconds?: number): string {
   const points = [...throughput].sort((a, b) => a.t - b.t);
   const { top, step } = niceScale(Math.max(0, ...points.map((q) => q.rps)));
-  const first = points[0]?.t ?? 0;
-  const span = Math.max(1e-9, (points.at(-1)?.t ?? 1) - first);
-  const xy = points.map((q) => [PAD.left + ((q.t - first) / span) * PLOT_W, PAD.top + PLOT_H - (Math.max(0, q.rps) / top) * PLOT_H] as const);
-  const line = xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
+  const span = Math.max(1e-9, seconds ?? points.at(-1)?.t ?? 1);
+  const x = (t: number): number => PAD.left + (Math.min(t, span) / span) * PLOT_W;
+  const y = (rps: number): number => PAD.top + PLOT_H - (Math.max(0, rps) / top) * PLOT_H;
+  const xy: Array<[number, number]> = [];
+  let from = 0;
+  for (const q of points) {
+    xy.push([x(from), y(q.rps)], [x(q.t), y(q.rps)]);
+    from = q.t;
+  }
+  const line = xy.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(' ');
   const base = PAD.top + PLOT_H;
   const area = xy.length > 0 ? `<polygon points="${PAD.left},${base} ${line} ${(xy.at(-1)?.[0] ?? PAD.left).toFixed(1)},${base}" class="area"/>` : '';
   const xTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => `<text x="${(PAD.left + f * PLOT_W).toFixed(1)}" y="${base + 16}" text-anchor="middle">${label(Math.round(f * span * 10) / 10)}</text>`);
-  return frame('Throughput over time', 'requests/s', top, step, `${area}<polyline points="${line}" class="line"/>\n${xTicks.join('')}`, 'seconds');
+  return frame('Throughput over time', 'responses/s', top, step, `${area}<polyline points="${line}" class="line"/>\n${xTicks.join('')}`, 'seconds from the start');
 }

@@ -1,0 +1,76 @@
+/** The figures of a load run as every reporter shows them: one table model, rendered as HTML, Markdown, JUnit text and console lines. */
+import type { LoadReport } from '../model/load.js';
+import type { CheckOutcome, RunReport } from '../model/results.js';
+
+/** One labelled figure, its value already in words. */
+export interface Figure {
+  label: string;
+  value: string;
+}
+
+/** One threshold (or capacity, or baseline) check of the load case: what it measured against its bound, and its verdict. */
+export interface ThresholdFigure {
+  check: string;
+  outcome: CheckOutcome['outcome'];
+  /** The measured value against the bound, as the check said it. */
+  message: string;
+}
+
+/** Everything a reporter shows of a load run. */
+export interface LoadFigures {
+  heading: string;
+  figures: Figure[];
+  thresholds: ThresholdFigure[];
+}
+
+/** Latency for people: µs digits under 10 ms, fewer above (0.213 ms, 12.35 ms, 1005 ms). */
+export function formatMs(ms: number): string {
+  const digits = ms < 10 ? 3 : ms < 100 ? 2 : ms < 1000 ? 1 : 0;
+  return `${Number(ms.toFixed(digits))} ms`;
+}
+
+function signedPercent(change: number): string {
+  if (!Number.isFinite(change)) return 'new';
+  return `${change >= 0 ? '+' : '−'}${Math.abs(change * 100).toFixed(1)} %`;
+}
+
+/** What the profile aimed at: a rate, a ramp or as fast as the service answers. */
+export function targetOf(load: LoadReport): string {
+  const { profile } = load;
+  if (profile.ramp) return `ramp ${profile.ramp.from}→${profile.ramp.to}/s in steps of ${profile.ramp.step}/s`;
+  return profile.rate === undefined ? 'open throttle (as fast as the service answers)' : `${profile.rate}/s`;
+}
+
+/** The figures of a load result, in the order every reporter lists them. */
+export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
+  const m = load.metrics;
+  const { profile } = load;
+  const rate = m.targetRate === undefined ? '' : ` (target ${m.targetRate}/s, ${signedPercent(m.sendRate / m.targetRate - 1)})`;
+  const figures: Figure[] = [
+    { label: 'profile', value: `${profile.name}: ${profile.title}` },
+    { label: 'target', value: targetOf(load) },
+    { label: 'duration', value: `${m.durationSeconds} s, ${profile.connections} connections${load.mergedRuns > 1 ? `, ${load.mergedRuns} runs merged` : ''}${load.judgedRate === undefined ? '' : `; judged at the ${load.judgedRate}/s stage`}` },
+    { label: 'requests', value: `${m.requests} = ${m.responses} responses + ${m.errors} errors + ${m.inFlightAtStop} in flight at the stop` },
+    { label: 'rate achieved', value: `${m.sendRate} requests/s sent${rate}, ${m.rps} responses/s` },
+    { label: 'latency', value: `p50 ${formatMs(m.latency.p50)} · p90 ${formatMs(m.latency.p90)} · p99 ${formatMs(m.latency.p99)} · max ${formatMs(m.latency.max)}` },
+    { label: 'errors', value: `${m.errors} (timeouts ${m.timeouts})` },
+    { label: 'non-2xx', value: String(m.non2xx) },
+    { label: 'contract violations', value: `${m.mismatches} (${m.sampled} responses sampled)` },
+  ];
+  if (m.behindSchedule > 0) figures.push({ label: 'behind schedule', value: `${m.behindSchedule} requests due but never sent: every connection was busy` });
+  if (m.connectionRetries > 0) figures.push({ label: 'connection retries', value: `${m.connectionRetries} requests sent again on a fresh connection` });
+  for (const cause of m.errorCauses.slice(0, 3)) figures.push({ label: 'error cause', value: `${cause.count} × ${cause.cause}` });
+  if (m.errorCauses.length > 3) figures.push({ label: 'error cause', value: `${m.errorCauses.length - 3} more causes in report.json` });
+  if (profile.ramp) {
+    figures.push({ label: 'stages', value: load.stages.map((s) => `${s.rate ?? 0}/s→${s.metrics.rps}${s.breached.length > 0 ? ` (broke ${s.breached.join(', ')})` : ''}`).join(', ') });
+    figures.push({ label: 'highest rate held', value: load.highestRateHeld === undefined ? 'none' : `${load.highestRateHeld}/s` });
+  }
+  for (const c of load.baseline?.comparisons ?? []) {
+    const unit = c.metric === 'p50' || c.metric === 'p99' ? ' ms' : '';
+    figures.push({ label: `baseline ${c.metric}`, value: `${c.baseline}${unit} → ${c.current}${unit} (${signedPercent(c.change)})${c.regressed ? ', regressed' : ''}` });
+  }
+  if (load.interrupted) figures.push({ label: 'interrupted', value: 'these are the figures measured until the run was stopped' });
+  const loadCase = report?.cases.find((c) => c.suite === 'load');
+  const thresholds = (loadCase?.checks ?? []).map((c) => ({ check: c.id, outcome: c.outcome, message: c.message }));
+  return { heading: `load ${profile.name}: ${profile.title}`, figures, thresholds };
+}
