@@ -14,7 +14,7 @@ import { buildRegistry, EXPECTATION_KEYS, expectationCheck, REGISTRY, runChecks 
 import type { Baseline, Check, Judgement, LoadContext } from '../dist/model/check.js';
 import type { LoadMetrics, LoadProfile, LoadReport, LoadStage, Metric, Ramp, Threshold } from '../dist/model/load.js';
 import { assertFailure, type FailureWant } from './check-fixtures.js';
-import { metricsOf } from './load-fixtures.js';
+import { metricsOf, P99_SOURCE, profileOf } from './load-fixtures.js';
 
 function assertFailures(t: Test, judgement: Judgement, wants: FailureWant[], label: string, todo: { todo?: string } = {}): void {
   const failures = judgement.outcome === 'failed' ? judgement.failures : [];
@@ -24,29 +24,6 @@ function assertFailures(t: Test, judgement: Judgement, wants: FailureWant[], lab
 
 /** 1000 requests in 2 s at 499/s: 2 failed requests, 5 non-2xx answers, p99 40 ms. */
 const metrics = metricsOf({ requests: 1000, responses: 998, durationSeconds: 2, rps: 499, latency: { p50: 3, p90: 8, p99: 40, max: 120, mean: 4 }, errors: 2, timeouts: 1, non2xx: 5, statusCodes: { '200': 993, '500': 5 } });
-
-const P99_SOURCE = { file: 'scenarios/load/demo.yaml', line: 9, column: 3 };
-
-/** A profile as the loader returns it: bounds p99 at 50 ms unless told otherwise. */
-function profileOf(overrides: Partial<LoadProfile> = {}): LoadProfile {
-  return {
-    name: 'demo',
-    title: 'Demo',
-    file: 'scenarios/load/demo.yaml',
-    connections: 4,
-    duration: 2,
-    maxRequests: 10_000,
-    warmup: 0,
-    timeout: 5,
-    queries: [{ weight: 1 }],
-    sampling: { first: 10, every: 10 },
-    thresholds: { p99: { max: 50 } },
-    thresholdSources: { p99: P99_SOURCE },
-    production: [],
-    baselineTolerance: 0.1,
-    ...overrides,
-  };
-}
 
 const profile = profileOf();
 const RAMP_SOURCE = { file: 'scenarios/load/stress.yaml', line: 4, column: 1 };

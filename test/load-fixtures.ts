@@ -1,5 +1,5 @@
 /** Fixtures of the load tests. */
-import type { LoadMetrics } from '../dist/model/load.js';
+import type { LoadMetrics, LoadProfile } from '../dist/model/load.js';
 
 /** Metrics of a clean run: 1000 requests/s for 10 s, no failures; override what a test needs. */
 export function metricsOf(overrides: Partial<LoadMetrics> = {}): LoadMetrics {
@@ -21,6 +21,30 @@ export function metricsOf(overrides: Partial<LoadMetrics> = {}): LoadMetrics {
     statusCodes: { '200': 10_000 },
     errorCauses: [],
     percentiles: [{ p: 50, ms: 10 }, { p: 90, ms: 20 }, { p: 99, ms: 50 }, { p: 100, ms: 90 }],
+    ...overrides,
+  };
+}
+
+/** Where the p99 threshold of profileOf's profile is declared. */
+export const P99_SOURCE = { file: 'scenarios/load/demo.yaml', line: 9, column: 3 };
+
+/** A profile as the loader returns it: bounds p99 at 50 ms unless told otherwise. */
+export function profileOf(overrides: Partial<LoadProfile> = {}): LoadProfile {
+  return {
+    name: 'demo',
+    title: 'Demo',
+    file: 'scenarios/load/demo.yaml',
+    connections: 4,
+    duration: 2,
+    maxRequests: 10_000,
+    warmup: 0,
+    timeout: 5,
+    queries: [{ weight: 1 }],
+    sampling: { first: 10, every: 10 },
+    thresholds: { p99: { max: 50 } },
+    thresholdSources: { p99: P99_SOURCE },
+    production: [],
+    baselineTolerance: 0.1,
     ...overrides,
   };
 }

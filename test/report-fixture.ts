@@ -1,6 +1,7 @@
 /** A report built by hand for renderer tests: every outcome, and server output as hostile as it gets. */
 import type { LoadMetrics, LoadReport } from '../dist/model/load.js';
 import type { CaseResult, RunReport } from '../dist/model/results.js';
+import { profileOf } from './load-fixtures.js';
 
 /** Text a hostile server might send: markup, CDATA ends, control characters, lone surrogates, non-characters. */
 export const HOSTILE = `<script>alert("x")</script> ]]> </pre><!-- & 'q' \u0000\u0001\u0007\u001b[31mred\u001b[0m\u000b\u000c\u007f\u0085 \ud800 \udfff \ufffe \uffff \u2028 | * _ [link](javascript:alert(1)) \`code\` ${'\uFFFD'}`;
@@ -111,23 +112,7 @@ const SAMPLE_METRICS: LoadMetrics = {
 
 /** A load result of 30 s at 900/s, complete as report.json holds it, and drawn by the charts. */
 export const SAMPLE_LOAD: LoadReport = {
-  profile: {
-    name: 'nightly',
-    title: 'Nightly constant-rate load',
-    file: 'scenarios/load/nightly.yaml',
-    connections: 20,
-    duration: 30,
-    maxRequests: 100_000,
-    rate: 900,
-    warmup: 0,
-    timeout: 5,
-    queries: [{ weight: 1 }],
-    sampling: { first: 50, every: 50 },
-    thresholds: { p99: { max: 800 } },
-    thresholdSources: {},
-    production: [],
-    baselineTolerance: 0.1,
-  },
+  profile: profileOf({ name: 'nightly', title: 'Nightly constant-rate load', file: 'scenarios/load/nightly.yaml', connections: 20, duration: 30, maxRequests: 100_000, rate: 900, sampling: { first: 50, every: 50 }, thresholds: { p99: { max: 800 } }, thresholdSources: {} }),
   baseUrl: 'http://127.0.0.1:9/v1',
   metrics: SAMPLE_METRICS,
   stages: [{ rate: 900, metrics: SAMPLE_METRICS, breached: [], raw: [] }],

@@ -1,5 +1,5 @@
 /** Raw runs (one machine, or several merged) to the metrics thresholds judge: counts add up, histograms merge exactly. */
-import type { ErrorCause, LoadMetrics, RawLoadRun } from '../model/load.js';
+import { ADDED_COUNTS, type ErrorCause, type LoadMetrics, type RawLoadRun } from '../model/load.js';
 import { CHART_PERCENTILES, mergeHistograms, microsToMs, percentileMs } from './latency-histogram.js';
 
 function round(value: number, digits = 2): number {
@@ -35,9 +35,9 @@ export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
   const maxMs = microsToMs(Math.max(0, ...runs.map((r) => r.maxLatencyMicros)));
   // A histogram reads a value back as the top of its bucket (within 0.1 %); never above the exact maximum.
   const at = (p: number): number => Math.min(percentileMs(histogram, p), maxMs);
+  const counts = Object.fromEntries(ADDED_COUNTS.map((field) => [field, sum(runs, (r) => r[field])])) as Record<(typeof ADDED_COUNTS)[number], number>;
   const metrics: LoadMetrics = {
-    requests: sum(runs, (r) => r.requests),
-    responses: sum(runs, (r) => r.responses),
+    ...counts,
     durationSeconds: Math.max(0, ...runs.map((r) => r.durationSeconds)),
     rps: rateOf((r) => r.responses),
     sendRate: rateOf((r) => r.requests),
@@ -48,14 +48,6 @@ export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
       max: maxMs,
       mean: histogram.totalCount === 0 ? 0 : round(histogram.mean / 1000, 3),
     },
-    errors: sum(runs, (r) => r.errors),
-    timeouts: sum(runs, (r) => r.timeouts),
-    inFlightAtStop: sum(runs, (r) => r.inFlightAtStop),
-    behindSchedule: sum(runs, (r) => r.behindSchedule),
-    connectionRetries: sum(runs, (r) => r.connectionRetries),
-    non2xx: sum(runs, (r) => r.non2xx),
-    mismatches: sum(runs, (r) => r.mismatches),
-    sampled: sum(runs, (r) => r.sampled),
     statusCodes,
     errorCauses,
     percentiles: histogram.totalCount === 0 ? [] : CHART_PERCENTILES.map((p) => ({ p, ms: at(p) })),

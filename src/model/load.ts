@@ -75,21 +75,12 @@ export interface ErrorCause {
   count: number;
 }
 
-/** The metrics a run produced, as thresholds judge them. */
-export interface LoadMetrics {
+/** What a stage counted: every request sent is a response, an error (a timeout among them) or in flight at the stop. */
+export interface LoadCounts {
   /** Requests sent: responses + errors (timeouts included) + inFlightAtStop. */
   requests: number;
   /** Responses received (any status). */
   responses: number;
-  durationSeconds: number;
-  /** Responses per second. */
-  rps: number;
-  /** Requests sent per second (what a target rate controls). */
-  sendRate: number;
-  /** The target rate, when the profile sets one. */
-  targetRate?: number;
-  /** Latency in ms, read from a histogram recorded in µs (so 0.213 is 213 µs). */
-  latency: Record<LatencyMetric | 'mean', number>;
   /** Failed requests: connection failures (refused, reset, TLS, protocol) and timeouts. */
   errors: number;
   timeouts: number;
@@ -105,6 +96,22 @@ export interface LoadMetrics {
   sampled: number;
   statusCodes: Record<string, number>;
   errorCauses: ErrorCause[];
+}
+
+/** The counts that add up when runs merge, in the order reports list them. */
+export const ADDED_COUNTS = ['requests', 'responses', 'errors', 'timeouts', 'inFlightAtStop', 'behindSchedule', 'connectionRetries', 'non2xx', 'mismatches', 'sampled'] as const;
+
+/** The metrics a run produced, as thresholds judge them. */
+export interface LoadMetrics extends LoadCounts {
+  durationSeconds: number;
+  /** Responses per second. */
+  rps: number;
+  /** Requests sent per second (what a target rate controls). */
+  sendRate: number;
+  /** The target rate, when the profile sets one. */
+  targetRate?: number;
+  /** Latency in ms, read from a histogram recorded in µs (so 0.213 is 213 µs). */
+  latency: Record<LatencyMetric | 'mean', number>;
   /** Latency (ms) at every percentile the merged histogram reports, for the percentile chart. */
   percentiles: Array<{ p: number; ms: number }>;
 }
@@ -121,28 +128,16 @@ export interface SampleViolation {
 export const RAW_LOAD_FORMAT = 'petstore-load-raw/2';
 
 /** One machine's raw measurement of one stage: exact counts and an HDR latency histogram in µs, enough to merge exactly. */
-export interface RawLoadRun {
+export interface RawLoadRun extends LoadCounts {
   format: typeof RAW_LOAD_FORMAT;
   startedAt: string;
   durationSeconds: number;
   /** Target rate of this run or stage, when there was one. */
   rate?: number;
-  requests: number;
-  responses: number;
-  errors: number;
-  timeouts: number;
-  inFlightAtStop: number;
-  behindSchedule: number;
-  connectionRetries: number;
-  non2xx: number;
-  statusCodes: Record<string, number>;
-  errorCauses: ErrorCause[];
   /** Latency in µs (responses, timeouts at their age, requests in flight or behind schedule at the stop), HDR histogram as compressed base64. */
   latencyHistogram: string;
   /** The largest latency recorded, in µs (exact; the histogram's own max is rounded to its precision). */
   maxLatencyMicros: number;
-  sampled: number;
-  mismatches: number;
   violations: SampleViolation[];
   interrupted: boolean;
   /** Responses per second over the run: `t` is the end of each second (the last one may be partial), from the run's start. */
