@@ -18,7 +18,10 @@ import { cli, root, runCli, tempDir } from './helpers.js';
 const KEY = 'hostile-load-key-4e7f10';
 type Report = RunReport & { load: LoadReport };
 
-/** A 1 s profile without warm-up, for the cases the smoke profile's shape does not matter to. */
+/**
+ * A 1 s profile without warm-up, for the cases the smoke profile's shape does not matter to. Its p99 bound is loose: on a busy
+ * 2-core machine TLS handshakes alone can take hundreds of ms, and these tests judge accounting, bounds and TLS, not speed.
+ */
 const SHORT = `title: short hostile load
 connections: 4
 duration: 1
@@ -27,7 +30,7 @@ timeout: 1
 queries: [{ weight: 1 }, { limit: 5, status: sold, weight: 1 }]
 sampling: { first: 20, every: 10 }
 thresholds:
-  p99: { max: 500 }
+  p99: { max: 2000 }
 `;
 
 /** Serves the first request (the verified one before the load) from a real store, and every later one with `later`. */
