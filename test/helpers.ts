@@ -91,23 +91,46 @@ export function tempDir(prefix = 'psc-'): Promise<string> {
   return mkdtemp(path.join(tmpdir(), prefix));
 }
 
-/** Starts the CLI and sends it Ctrl-C once `ready()` holds (polled), so the interrupt lands mid-run however slow the machine; bounded by a kill. */
-export function interruptCli(args: string[], env: Record<string, string>, ready: () => boolean, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+/** What a signalled CLI did: its exit code, output, and how long it took to exit after the first signal. */
+export interface SignalledRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Milliseconds from the first signal to the exit; undefined when no signal was sent. */
+  exitAfterMs: number | undefined;
+}
+
+/**
+ * Starts the CLI and sends it `signals` once `ready()` holds (polled), one after another `gapMs` apart, so that they land
+ * mid-run however slow the machine; bounded by a kill.
+ */
+export function signalCli(args: string[], env: Record<string, string>, ready: () => boolean, signals: readonly NodeJS.Signals[] = ['SIGINT'], gapMs = 300, timeoutMs = 30_000): Promise<SignalledRun> {
+  const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
+  let stderr = '';
+  let firstSignalAt: number | undefined;
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const timers: NodeJS.Timeout[] = [];
   const poll = setInterval(() => {
-    if (ready()) {
-      clearInterval(poll);
-      child.kill('SIGINT');
-    }
+    if (!ready()) return;
+    clearInterval(poll);
+    firstSignalAt = performance.now();
+    signals.forEach((signal, i) => timers.push(setTimeout(() => child.kill(signal), i * gapMs)));
   }, 10);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(killer);
       clearInterval(poll);
-      resolve({ code, stdout });
+      for (const timer of timers) clearTimeout(timer);
+      resolve({ code, stdout, stderr, exitAfterMs: firstSignalAt === undefined ? undefined : performance.now() - firstSignalAt });
     });
   });
+}
+
+/** Starts the CLI and sends it Ctrl-C once `ready()` holds (polled), so the interrupt lands mid-run however slow the machine; bounded by a kill. */
+export async function interruptCli(args: string[], env: Record<string, string>, ready: () => boolean, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string }> {
+  const { code, stdout } = await signalCli(args, env, ready, ['SIGINT'], 0, timeoutMs);
+  return { code, stdout };
 }

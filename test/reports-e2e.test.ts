@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startReferenceServer } from '../dist/server/reference-server.js';
 import { runCli, tempDir } from './helpers.js';
@@ -105,13 +105,24 @@ t.test('npm start\'s default writes all four files, each valid; the key is in no
   t.equal(...junitValidity(path.join(dir, 'junit.xml')));
 });
 
-t.test('a report that cannot be written costs that file alone: the others are written, exit 2, one line', async (t) => {
+t.test('a report that cannot be written is found before the run: exit 2, one line, nothing sent or written', async (t) => {
   const dir = await tempDir();
   await mkdir(path.join(dir, 'junit.xml'));
   const result = await runCli(['--report-dir', dir, '-q']);
   t.equal(result.code, 2);
-  t.match(result.stderr, /^petstore-conformance: the junit reporter failed: .*junit\.xml.*\n$/);
-  for (const name of ['report.json', 'report.html', 'summary.md']) t.ok((await stat(path.join(dir, name))).size > 0, `${name} written`);
+  t.equal(result.stderr, `petstore-conformance: cannot write the reports to ${dir}: junit.xml there is not a file (a folder or a link); nothing was sent\n`);
+  t.same(await readdir(dir), ['junit.xml'], 'nothing written, the folder left as it was');
+});
+
+t.test("the reports of an earlier run in the same folder are moved to previous/, never left for this run's", async (t) => {
+  const dir = await tempDir();
+  await writeFile(path.join(dir, 'junit.xml'), '<testsuites name="an earlier run"/>');
+  await writeFile(path.join(dir, 'notes.txt'), 'mine');
+  const result = await runCli(['--report-dir', dir, '--reporter', 'console,json']);
+  t.equal(result.code, 0, result.stderr);
+  t.match(result.stdout, /earlier reports moved to .*previous: junit\.xml/);
+  t.same((await readdir(dir)).sort(), ['notes.txt', 'previous', 'report.json'], 'no junit.xml of another run beside this report.json; other files untouched');
+  t.equal(await readFile(path.join(dir, 'previous', 'junit.xml'), 'utf8'), '<testsuites name="an earlier run"/>');
 });
 
 t.test('--reporter picks the files; an unknown reporter stops the run before it starts', async (t) => {

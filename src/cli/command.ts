@@ -1,4 +1,5 @@
 /** The petstore-conformance command as a function: argv and config → plan → run → exit code, with its streams and environment given. */
+import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { executePlan } from '../engine/run.js';
 import { loadCaseInputs } from '../engine/plan.js';
@@ -9,6 +10,7 @@ import type { RunReport } from '../model/results.js';
 import { renderCatalogue } from '../reporters/catalogue.js';
 import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { redactingStream } from '../reporters/redacting-stream.js';
+import { prepareReportDir, PREVIOUS_FOLDER } from '../reporters/report-dir.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
 import { createReporters, parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
@@ -21,12 +23,30 @@ export interface CliIo {
   stdout: Writable & { isTTY?: boolean };
   stderr: Writable;
   env: Env;
-  /** Ctrl-C: the run stops starting cases (or stops its load) and still reports. */
+  /** The first Ctrl-C, SIGTERM or SIGHUP (its name is the reason): the run stops starting work (or stops its load) and still reports. */
   signal: AbortSignal;
+  /** Requests still in flight are aborted (the grace after the first signal ran out, or a second signal came); the reports are still written. */
+  abort?: AbortSignal;
 }
 
-/** Exit codes, as the README documents them. */
-export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: 130 } as const;
+/** The signals that stop a run. */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** Exit codes, as the README documents them: an interrupted run exits 128 + the signal's number. */
+export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } } as const;
+
+/** How long requests in flight may still finish after the first signal. */
+export const INTERRUPT_GRACE_MS = 1_500;
+
+/** What a run says when a signal stops it. */
+export function stoppingLine(signal: StopSignal): string {
+  return `petstore-conformance: ${signal}: stopping; requests in flight get ${INTERRUPT_GRACE_MS / 1000} s, then the reports are written (a second signal aborts them now)`;
+}
+
+function stopSignalOf(signal: AbortSignal): StopSignal {
+  const reason: unknown = signal.reason;
+  return reason === 'SIGTERM' || reason === 'SIGHUP' ? reason : 'SIGINT';
+}
 
 const PROGRAM = 'petstore-conformance';
 
@@ -34,8 +54,8 @@ const PROGRAM = 'petstore-conformance';
 const BIG_IDS_FROM = 2n ** 60n + 1n;
 
 /** The exit code of a finished run: its verdict, unless it was interrupted or a report it should have written is missing. */
-function exitCodeOf(report: RunReport, reporterFailures: number): number {
-  if (report.interrupted === true) return EXIT.interrupted;
+function exitCodeOf(report: RunReport, reporterFailures: number, signal: AbortSignal): number {
+  if (report.interrupted === true) return EXIT.interrupted[stopSignalOf(signal)];
   const code = { passed: EXIT.passed, failed: EXIT.failed, incomplete: EXIT.cannotRun }[report.verdict];
   // A run that would pass but lost a report cannot be trusted by a pipeline that reads that report.
   return code === EXIT.passed && reporterFailures > 0 ? EXIT.cannotRun : code;
@@ -53,9 +73,14 @@ async function execute(planned: PlannedRun, reporterNames: readonly ReporterName
   const consoleOptions = { stream: stdout, color: useColor(flags, io.env, io.stdout), quiet };
   const loadConsole = new LoadConsoleReporter({ stream: stdout, quiet: quiet || !showsConsole });
   const fanOut = new ReporterFanOut([...(showsConsole ? [loadConsole] : []), ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact)]);
-  const report = await executePlan(planned.plan, fanOut, io.signal);
+  // Before any request: the reports can be written, and no earlier run's report is left where this run's will be.
+  if (reporterNames.some((name) => name !== 'console')) {
+    const moved = await prepareReportDir(planned.reportDir);
+    if (moved.length > 0 && !quiet) stdout.write(`earlier reports moved to ${path.join(planned.reportDir, PREVIOUS_FOLDER)}: ${moved.join(', ')}\n`);
+  }
+  const report = await executePlan(planned.plan, fanOut, io.signal, io.abort);
   for (const failure of fanOut.failures) stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
-  return exitCodeOf(report, fanOut.failures.length);
+  return exitCodeOf(report, fanOut.failures.length, io.signal);
 }
 
 async function runCommand(args: string[], io: CliIo): Promise<number> {
@@ -98,14 +123,8 @@ async function serveCommand(args: string[], io: CliIo): Promise<number> {
   }
   const keySource = apiKey === DEVELOPMENT_API_KEY ? `the development default '${DEVELOPMENT_API_KEY}'` : 'PETSTORE_API_KEY';
   io.stdout.write(`reference pet store listening on ${server.baseUrl} (API key: ${keySource}); Ctrl-C stops it\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    io.signal.addEventListener('abort', stop, { once: true });
-    process.once('SIGTERM', stop);
-  });
+  // Ctrl-C, SIGTERM or SIGHUP (the process entry turns each into this signal) stops the server.
+  await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }));
   await server.close();
   return EXIT.passed;
 }

@@ -1,17 +1,31 @@
 #!/usr/bin/env node
-/** The process entry: wires the process's streams, environment and Ctrl-C to the command. The only place that calls process.exit. */
-import { cli, EXIT } from './command.js';
+/** The process entry: wires the process's streams, environment and signals to the command. The only place that calls process.exit. */
+import { cli, EXIT, INTERRUPT_GRACE_MS, stoppingLine, type StopSignal } from './command.js';
 
-/** The one interruption of this process: the first Ctrl-C stops the run cleanly (it still reports), the second exits at once. */
+/** The first signal stops the run cleanly (it still reports); in-flight requests get a short grace, then are aborted. */
 const interruption = new AbortController();
+/** Aborts what is in flight: the grace ran out, or a second signal came. The reports are still written. */
+const abortion = new AbortController();
+/** However the run is stuck, a second signal ends the process this long after it. */
+const LAST_RESORT_MS = 5_000;
 
-process.on('SIGINT', () => {
+function onSignal(name: StopSignal): void {
   if (!interruption.signal.aborted) {
-    interruption.abort();
+    process.stderr.write(`${stoppingLine(name)}\n`);
+    interruption.abort(name);
+    setTimeout(() => abortion.abort(name), INTERRUPT_GRACE_MS).unref();
     return;
   }
-  process.stderr.write('petstore-conformance: interrupted\n');
-  process.exit(EXIT.interrupted);
-});
+  if (!abortion.signal.aborted) {
+    process.stderr.write('petstore-conformance: aborting the requests in flight; writing the reports\n');
+    abortion.abort(name);
+  }
+  setTimeout(() => {
+    process.stderr.write('petstore-conformance: interrupted\n');
+    process.exit(EXIT.interrupted[name]);
+  }, LAST_RESORT_MS).unref();
+}
 
-process.exitCode = await cli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: interruption.signal });
+for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, () => onSignal(name));
+
+process.exitCode = await cli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: interruption.signal, abort: abortion.signal });

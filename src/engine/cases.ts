@@ -245,7 +245,9 @@ async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<CaseRes
       const failedChecks = judged.filter((c) => c.outcome === 'failed');
       const retry = step.readAfterWrite === true && failedChecks.length > 0 && failedChecks.every((c) => c.id.startsWith('expect.')) && performance.now() + backoff < deadline;
       if (!retry) break;
-      await sleep(backoff);
+      // A stopping run does not wait out the consistency window (it may be 20 s), nor judges a write it gave no time to show.
+      const interrupted = options.signal?.aborted === true || (await sleep(backoff, false, options.signal === undefined ? {} : { signal: options.signal }).catch(() => true));
+      if (interrupted) return finish('skipped', `not finished: interrupted while step ${index + 1} waited for a write to show`, 'interrupted');
     }
     result.retries += attempts - 1;
     result.exchanges.push(evidenceOf(exchange, index, attempts, options.excerptBytes));

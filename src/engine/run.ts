@@ -105,43 +105,84 @@ function httpOptions(plan: RunPlan, baseUrl: string): HttpClientOptions {
   };
 }
 
-/** Runs a plan to its final report, emitting events on the way; throws RunError only for what stops a run before a verdict. */
-export async function executePlan(plan: RunPlan, listener: RunListener, signal?: AbortSignal): Promise<RunReport> {
+/** Everything a report is built from. */
+interface ReportParts {
+  meta: RunMeta;
+  startedAt: Date;
+  results: CaseResult[];
+  strict: boolean;
+  interrupted: boolean;
+  client: HttpClient | undefined;
+  created: CreatedPets;
+  filled: number;
+  load: LoadReport | undefined;
+  stopped?: RunError;
+}
+
+function reportOf(parts: ReportParts): RunReport {
+  const counts = emptyCounts();
+  for (const r of parts.results) counts[r.outcome] += 1;
+  const finished = new Date();
+  const { client, created, load, stopped } = parts;
+  return {
+    reportVersion: 2,
+    meta: parts.meta,
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - parts.startedAt.getTime(),
+    // A run that stopped before its end cannot pass, whatever it measured until then.
+    verdict: stopped !== undefined && counts.failed === 0 ? 'incomplete' : verdictOf(counts, parts.strict, parts.interrupted),
+    counts,
+    requests: client?.requestCount ?? 0,
+    ...(client === undefined ? {} : { traffic: client.traffic }),
+    createdPets: { count: created.count, namedWith: parts.meta.runId, ...(parts.filled > 0 ? { toJudge: parts.filled } : {}) },
+    ...(parts.interrupted ? { interrupted: true as const } : {}),
+    ...(stopped === undefined ? {} : { stopped: { code: stopped.code, message: stopped.message } }),
+    cases: parts.results,
+    warnings: warningsOf(parts.results),
+    ...(load === undefined ? {} : { load }),
+  };
+}
+
+/**
+ * Runs a plan to its final report, emitting events on the way. A RunError that stops the run once it began (the server
+ * gone, a load that cannot start) still ends in a report that says so, holding every result measured until then, and
+ * is thrown after it. `abort` aborts the requests in flight (the run was interrupted and their grace ran out).
+ */
+export async function executePlan(plan: RunPlan, listener: RunListener, signal?: AbortSignal, abort?: AbortSignal): Promise<RunReport> {
   const startedAt = new Date();
   const runId = newRunId(startedAt);
   const disabled = new Map(plan.disabled.map((d) => [d.id, d.reason]));
   const server = await embeddedServer(plan);
   const baseUrl = plan.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
   // Only the cases use the suite's own client; a load verifies its target with one of its own.
-  const client = plan.conformance === undefined ? undefined : new HttpClient(httpOptions(plan, baseUrl));
+  const client = plan.conformance === undefined ? undefined : new HttpClient({ ...httpOptions(plan, baseUrl), ...(abort === undefined ? {} : { abort }) });
   const created = new CreatedPets();
   const results: CaseResult[] = [];
-  let load: LoadReport | undefined;
+  const meta: RunMeta = {
+    tool: { name: 'petstore-conformance', version: packageVersion() },
+    runId,
+    baseUrl: client?.base.href ?? baseUrl,
+    embeddedServer: server !== undefined,
+    startedAt: startedAt.toISOString(),
+    clock: plan.now.toISOString(),
+    suites: [...(plan.conformance?.suites ?? []), ...(plan.load !== undefined || plan.merge !== undefined ? ['load'] : [])],
+    options: plan.recordedOptions,
+    deprecations: deprecationsOf(plan),
+    disabled: plan.disabled.map(({ id, reason }) => ({ id, reason })),
+  };
+  const parts: ReportParts = { meta, startedAt, results, strict: plan.strict, interrupted: false, client, created, filled: 0, load: undefined };
   try {
-    const meta: RunMeta = {
-      tool: { name: 'petstore-conformance', version: packageVersion() },
-      runId,
-      baseUrl: client?.base.href ?? baseUrl,
-      embeddedServer: server !== undefined,
-      startedAt: startedAt.toISOString(),
-      clock: plan.now.toISOString(),
-      suites: [...(plan.conformance?.suites ?? []), ...(plan.load !== undefined || plan.merge !== undefined ? ['load'] : [])],
-      options: plan.recordedOptions,
-      deprecations: deprecationsOf(plan),
-      disabled: plan.disabled.map(({ id, reason }) => ({ id, reason })),
-    };
     const conformance = plan.conformance;
     if (conformance !== undefined && client !== undefined) await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
     const profile = plan.load?.profile ?? plan.merge?.loads[0]?.profile;
     const selected = conformance?.selectedSuites ?? [];
     const createdPetInfos = conformance === undefined ? [] : CREATED_PET_CASES.filter((c) => selected.length === 0 || selected.includes(c.suite));
     await listener.onRunStart?.(meta, [...(conformance?.cases.map(caseInfo) ?? []), ...createdPetInfos, ...(profile === undefined ? [] : [loadCaseInfo(profile)])]);
-    let filled = 0;
     if (conformance !== undefined && client !== undefined) {
       const { categoryId } = conformance;
       const stop = signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]);
       const store = await fillStore(conformance.cases, { client, contract: plan.contract, readOnly: conformance.readOnly, concurrency: conformance.concurrency, runId, categoryId, created, signal: stop });
-      filled = store?.created ?? 0;
+      parts.filled = store?.created ?? 0;
       const options = {
         client,
         contract: plan.contract,
@@ -183,39 +224,27 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       if (stages.length === 0) {
         result = skippedCase(info, 'interrupted', 'interrupted before the load was measured');
       } else {
-        load = buildLoadReport(profile, baseUrl, stages, 1, plan.load.baseline);
-        result = judgeLoad(load, disabled, performance.now() - loadStarted);
+        parts.load = buildLoadReport(profile, baseUrl, stages, 1, plan.load.baseline);
+        result = judgeLoad(parts.load, disabled, performance.now() - loadStarted);
       }
       listener.onCaseEnd?.(result);
       results.push(result);
     }
     if (plan.merge !== undefined) {
-      load = mergeLoads(plan.merge.loads, plan.merge.baseline);
-      const result = judgeLoad(load, disabled, 0);
+      parts.load = mergeLoads(plan.merge.loads, plan.merge.baseline);
+      const result = judgeLoad(parts.load, disabled, 0);
       listener.onCaseEnd?.(result);
       results.push(result);
     }
-    const counts = emptyCounts();
-    for (const r of results) counts[r.outcome] += 1;
-    const interrupted = signal?.aborted === true || load?.interrupted === true;
-    const finished = new Date();
-    const report: RunReport = {
-      reportVersion: 2,
-      meta,
-      finishedAt: finished.toISOString(),
-      durationMs: finished.getTime() - startedAt.getTime(),
-      verdict: verdictOf(counts, plan.strict, interrupted),
-      counts,
-      requests: client?.requestCount ?? 0,
-      ...(client === undefined ? {} : { traffic: client.traffic }),
-      createdPets: { count: created.count, namedWith: runId, ...(filled > 0 ? { toJudge: filled } : {}) },
-      ...(interrupted ? { interrupted: true as const } : {}),
-      cases: results,
-      warnings: warningsOf(results),
-      ...(load === undefined ? {} : { load }),
-    };
+    parts.interrupted = signal?.aborted === true || parts.load?.interrupted === true;
+    const report = reportOf(parts);
     await listener.onRunEnd?.(report);
     return report;
+  } catch (error) {
+    if (!(error instanceof RunError)) throw error;
+    // Whatever stopped the run once it began leaves reports that say so, with every result measured until then.
+    await listener.onRunEnd?.(reportOf({ ...parts, interrupted: signal?.aborted === true, stopped: error }));
+    throw error;
   } finally {
     await client?.close();
     await server?.close();

@@ -23,6 +23,8 @@ export interface HttpClientOptions {
   ca?: string;
   /** Rate limit and waiting bounds (default: no rate limit, DEFAULT_PACING's bounds). */
   pacing?: PacingOptions;
+  /** Aborts the requests in flight: the run was interrupted and their grace ran out. */
+  abort?: AbortSignal;
 }
 
 /** Sensible bounds for a functional run. */
@@ -149,6 +151,11 @@ export class HttpClient {
     return this.stopper.signal;
   }
 
+  /** Whether the run was interrupted and its requests in flight aborted. */
+  private get aborted(): boolean {
+    return this.options.abort?.aborted === true;
+  }
+
   /** Why the client stopped, when it did: the run could not be completed. */
   get stopped(): RunError | undefined {
     return this.stopReason;
@@ -167,6 +174,7 @@ export class HttpClient {
    */
   async send(req: OutgoingRequest): Promise<Exchange> {
     if (this.stopReason !== undefined) throw this.stopReason;
+    if (this.aborted) throw new RunError('ERR_INTERRUPTED', 'interrupted before the request was sent');
     const url = this.urlFor(req.path, req.query);
     const headers: Record<string, string> = { accept: 'application/json', ...lowerCaseKeys(req.headers) };
     let body = req.body;
@@ -194,9 +202,9 @@ export class HttpClient {
     let waitedMs = 0;
     for (;;) {
       try {
-        await this.pacer.turn(this.stopper.signal);
+        await this.pacer.turn(this.options.abort === undefined ? this.stopper.signal : AbortSignal.any([this.stopper.signal, this.options.abort]));
       } catch {
-        throw this.stopReason ?? new RunError('ERR_SERVER_GONE', 'the run stopped');
+        throw this.stopReason ?? new RunError(this.aborted ? 'ERR_INTERRUPTED' : 'ERR_SERVER_GONE', this.aborted ? 'interrupted while waiting out a rate limit' : 'the run stopped');
       }
       this.sent += 1;
       let received: ReceivedResponse;
@@ -204,6 +212,7 @@ export class HttpClient {
         received = await this.attempt(url, req.method, headers, body, connectionRetry === undefined ? this.agent : undefined);
       } catch (error) {
         if (this.stopReason !== undefined) throw this.stopReason;
+        if (this.aborted) throw new RunError('ERR_INTERRUPTED', 'interrupted: the request in flight was aborted');
         const failure = error instanceof AttemptFailure ? error : new AttemptFailure(error, true);
         const { code, message } = describeTransportFailure(failure.cause, this.options);
         if (connectionRetry === undefined && failure.beforeResponse && IDEMPOTENT_METHODS.has(req.method) && CLOSED_CONNECTION_CODES.has(code)) {
@@ -261,7 +270,7 @@ export class HttpClient {
     const dispatcher = agent ?? this.newAgent(1);
     try {
       let response: Dispatcher.ResponseData;
-      const signal = AbortSignal.any([AbortSignal.timeout(this.options.requestTimeoutMs), this.stopper.signal]);
+      const signal = AbortSignal.any([AbortSignal.timeout(this.options.requestTimeoutMs), this.stopper.signal, ...(this.options.abort === undefined ? [] : [this.options.abort])]);
       try {
         response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: body ?? null, dispatcher, signal });
       } catch (error) {

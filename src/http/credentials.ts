@@ -54,6 +54,9 @@ export function shellAuthorization(variant: AuthVariant): string | undefined {
   return forms[variant];
 }
 
+/** The shortest key matched in any letter case. */
+const MIN_CASELESS_LENGTH = 8;
+
 /** Characters an encoder may put a backslash before (JSON's `\/`, a string escaped twice). */
 const BACKSLASHED = new Set(['"', '\\', '/']);
 const ENTITIES: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '(?:apos|#39)' };
@@ -100,6 +103,7 @@ export function makeRedactor(apiKey: string): (text: string) => string {
   // The key itself is always redacted; the forms derived from it only when long enough not to match ordinary text.
   const derived = [apiKey.slice(0, -1), ...base64Forms(apiKey)].filter((form) => form.length >= 4);
   const forms = [...new Set([apiKey, ...derived])].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(forms.map((form) => [...form].map(characterForms).join('')).join('|'), 'gi');
+  // Letter case is ignored only for a key long enough that ignoring it cannot match ordinary words.
+  const pattern = new RegExp(forms.map((form) => [...form].map(characterForms).join('')).join('|'), apiKey.length >= MIN_CASELESS_LENGTH ? 'gi' : 'g');
   return (text) => text.replace(pattern, '[REDACTED]');
 }

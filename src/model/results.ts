@@ -161,8 +161,10 @@ export interface RunReport {
     /** Of these, the pets created only so that the rules that depend on how many pets exist could be judged. */
     toJudge?: number;
   };
-  /** Ctrl-C stopped the run: the cases it had not started are skipped, and the exit code is 130. */
+  /** A signal stopped the run (Ctrl-C, SIGTERM, SIGHUP): the cases it had not started are skipped; the exit code is 130, 143 or 129. */
   interrupted?: true;
+  /** What stopped the run before its end (the server gone, rate limits beyond the budget, a load that could not start): exit 2. */
+  stopped?: { code: string; message: string };
   cases: CaseResult[];
   /** Every warned check of the run, in case order (also inside each case). */
   warnings: RunWarning[];

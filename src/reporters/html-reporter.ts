@@ -146,6 +146,7 @@ function header(report: RunReport): string {
     ['took', `${seconds(report.durationMs)} s`],
     ["suite's clock", meta.clock.slice(0, 10)],
     ['suites', meta.suites.join(', ')],
+    ...(report.stopped === undefined ? [] : [['stopped', bounded(report.stopped.message, 500)] as [string, string]]),
   ];
   const verdict = report.verdict.toUpperCase();
   return [

@@ -125,6 +125,7 @@ export function verdictLine(report: RunReport): string {
   const total = report.cases.length;
   const { failed, errored, warned } = report.counts;
   if (report.verdict === 'failed') return failed > 0 ? `FAILED: ${failed} of ${total} cases failed` : `FAILED: ${warned} warnings in strict mode`;
+  if (report.stopped !== undefined && report.verdict === 'incomplete') return `INCOMPLETE: the run stopped before its end (${report.stopped.code}) after ${total} case${total === 1 ? '' : 's'}`;
   if (report.verdict === 'incomplete') return errored > 0 ? `INCOMPLETE: ${errored} of ${total} cases could not be tested` : `INCOMPLETE: interrupted after ${total - report.counts.skipped} of ${total} cases`;
   return `PASSED: ${total} case${total === 1 ? '' : 's'}${warned > 0 ? `, ${warned} with warnings` : ''}`;
 }
