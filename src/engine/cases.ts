@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { exchangeChecks, expectationCheck, transportChecks } from '../checks/registry.js';
 import { HttpClient, TransportError, type OutgoingRequest } from '../http/client.js';
 import { curlCommand } from '../http/curl-command.js';
+import { boundedText, MAX_FAILURES } from '../model/bounded-text.js';
 import type { CheckMeta, Judgement } from '../model/check.js';
 import { mapConcurrently } from '../model/concurrency.js';
 import type { Contract } from '../model/contract.js';
@@ -10,7 +11,7 @@ import { RunError } from '../model/errors.js';
 import type { RunListener } from '../model/events.js';
 import type { Exchange } from '../model/exchange.js';
 import { resolvePointer, type JsonValue } from '../model/json.js';
-import { worstOutcome, type CaseInfo, type CaseResult, type CheckOutcome, type ExchangeEvidence, type Level, type Outcome, type SkipCode } from '../model/results.js';
+import { worstOutcome, type CaseInfo, type CaseResult, type CheckOutcome, type ExchangeEvidence, type Failure, type Level, type Outcome, type SkipCode } from '../model/results.js';
 import { expectationEntries, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import type { CreatedPets } from './created-pets.js';
@@ -64,10 +65,22 @@ export function guarded(evaluate: () => Judgement): Judgement {
 /** A judgement as the outcome of a check at a level: a failure of a `warn` rule is a warning. */
 export function outcomeOf(check: Pick<CheckMeta, 'id'>, level: Level, step: number, judgement: Judgement, source?: CheckOutcome['source']): CheckOutcome {
   const outcome: Outcome = judgement.outcome === 'failed' && level === 'warn' ? 'warned' : judgement.outcome;
-  const result: CheckOutcome = { id: check.id, level, outcome, step, message: judgement.message };
-  if (judgement.outcome === 'failed' || judgement.outcome === 'warned') result.failures = judgement.failures;
+  const result: CheckOutcome = { id: check.id, level, outcome, step, message: boundedText(judgement.message) };
+  if (judgement.outcome === 'failed' || judgement.outcome === 'warned') result.failures = boundedFailures(judgement.failures);
   if (source !== undefined) result.source = source;
   return result;
+}
+
+/** A check's failures as reports keep them: each field a few KiB at most, and at most MAX_FAILURES of them. */
+function boundedFailures(failures: readonly Failure[]): Failure[] {
+  const kept = failures.slice(0, MAX_FAILURES).map((f) => {
+    const out: Failure = { ...f, message: boundedText(f.message) };
+    if (f.expected !== undefined) out.expected = boundedText(f.expected);
+    if (f.actual !== undefined) out.actual = boundedText(f.actual);
+    return out;
+  });
+  if (failures.length > MAX_FAILURES) kept.push({ message: `… and ${failures.length - MAX_FAILURES} more failures of this check` });
+  return kept;
 }
 
 /** Every check of a step on one exchange: the step's own expectations and captures, then the exchange checks. */

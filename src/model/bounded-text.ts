@@ -1,0 +1,14 @@
+/** Text bounded for reports: a server may send megabytes, and a message or a detail carries a few KiB of it at most. */
+
+/** The longest message, expected or actual value a check outcome keeps (in characters). */
+export const MAX_DETAIL_CHARS = 4096;
+/** The most failures one check outcome keeps; the rest are counted in a last one. */
+export const MAX_FAILURES = 50;
+
+/** `text` cut at `max` characters, saying how much more there was: `…… 3875001 more bytes`. */
+export function boundedText(text: string, max = MAX_DETAIL_CHARS): string {
+  if (text.length <= max) return text;
+  // Never cut a surrogate pair in two.
+  const end = /[\ud800-\udbff]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  return `${text.slice(0, end)}… ${Buffer.byteLength(text.slice(end))} more bytes`;
+}
