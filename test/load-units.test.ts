@@ -130,6 +130,19 @@ import { request } from 'undici';
     t.equal(run.requests, run.responses + run.errors + run.inFlightAtStop);
   });
 
+  t.test('requests still unanswered at the stop are counted, their age recorded as latency of at least that much', async (t) => {
+    const server = createNetServer((socket) => socket.on('error', () => undefined));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => {
+      server.close();
+    });
+    const run = await stage(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, { durationSeconds: 0.4, timeoutSeconds: 5 });
+    t.equal(run.inFlightAtStop, 2, 'both connections hold a request at the stop');
+    t.equal(run.requests, run.inFlightAtStop);
+    t.ok(run.maxLatencyMicros >= 350_000, `their age, ${run.maxLatencyMicros} µs, is in the histogram`);
+    t.equal(aggregateRuns([run]).latency.max >= 350, true);
+  });
+
   t.test('a stage reports its throughput over its whole length and its latency with µs digits', async (t) => {
     const server = await startReferenceServer({ apiKey: RUNNER_KEY });
     t.teardown(() => server.close());

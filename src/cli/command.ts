@@ -173,6 +173,7 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(redact(`${PROGRAM}: internal error: ${message.split('\n')[0] ?? ''}\n`));
       if (io.env['PETSTORE_DEBUG']) io.stderr.write(redact(`${error instanceof Error ? (error.stack ?? '') : ''}\n`));
     }
-    return EXIT.cannotRun;
+    // A run a signal stopped (even one that then failed to finish a request) exits as interrupted.
+    return io.signal.aborted ? EXIT.interrupted[stopSignalOf(io.signal)] : EXIT.cannotRun;
   }
 }
