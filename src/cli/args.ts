@@ -221,5 +221,5 @@ Serve options:
   The API key is PETSTORE_API_KEY, or the development default 'petstore-dev-key'.
 
 Exit codes: 0 passed (warnings allowed), 1 a check failed, 2 could not run or incomplete,
-130 interrupted.
+130 interrupted by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (the reports are written either way).
 `;
