@@ -36,7 +36,7 @@ export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } } as const;
 
 /** How long requests in flight may still finish after the first signal. */
-export const INTERRUPT_GRACE_MS = 1_500;
+export const INTERRUPT_GRACE_MS = 1_000;
 
 /** What a run says when a signal stops it. */
 export function stoppingLine(signal: StopSignal): string {
