@@ -194,7 +194,8 @@ export class HttpClient {
     };
     if (body !== undefined) sent.body = this.redact(body);
     if (req.json !== undefined) sent.json = req.json;
-    if (authorization !== undefined) headers['authorization'] = authorization;
+    // Two Authorization headers (an auth mutation) go out as two fields, not one joined value.
+    const wire: Record<string, string | string[]> = authorization === undefined ? headers : { ...headers, authorization };
     const started = performance.now();
     const answeredBefore = this.answered;
     let connectionRetry: string | undefined;
@@ -209,7 +210,7 @@ export class HttpClient {
       this.sent += 1;
       let received: ReceivedResponse;
       try {
-        received = await this.attempt(url, req.method, headers, body, connectionRetry === undefined ? this.agent : undefined);
+        received = await this.attempt(url, req.method, wire, body, connectionRetry === undefined ? this.agent : undefined);
       } catch (error) {
         if (this.stopReason !== undefined) throw this.stopReason;
         if (this.aborted) throw new RunError('ERR_INTERRUPTED', 'interrupted: the request in flight was aborted');
@@ -266,7 +267,7 @@ export class HttpClient {
   }
 
   /** One exchange on the shared pool, or on a fresh connection of its own when `agent` is undefined. */
-  private async attempt(url: URL, method: string, headers: Record<string, string>, body: string | undefined, agent: Agent | undefined): Promise<ReceivedResponse> {
+  private async attempt(url: URL, method: string, headers: Record<string, string | string[]>, body: string | undefined, agent: Agent | undefined): Promise<ReceivedResponse> {
     const dispatcher = agent ?? this.newAgent(1);
     try {
       let response: Dispatcher.ResponseData;

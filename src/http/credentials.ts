@@ -2,8 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthVariant } from '../model/scenario.js';
 
-/** The Authorization header value sent for a variant, or undefined for none. */
-export function authorizationHeader(variant: AuthVariant, apiKey: string): string | undefined {
+/** The key with the case of every letter flipped: a server that compares case-insensitively accepts it. */
+function swapCase(key: string): string {
+  return [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}
+
+/** The Authorization header value sent for a variant (two values for two headers), or undefined for none. */
+export function authorizationHeader(variant: AuthVariant, apiKey: string): string | string[] | undefined {
   switch (variant) {
     case 'valid':
       return `Bearer ${apiKey}`;
@@ -21,6 +26,20 @@ export function authorizationHeader(variant: AuthVariant, apiKey: string): strin
       return `Bearer ${apiKey.slice(0, -1)}`;
     case 'lowercase-scheme':
       return `bearer ${apiKey}`;
+    case 'swapped-case':
+      return `Bearer ${swapCase(apiKey)}`;
+    case 'basic-raw':
+      return `Basic ${apiKey}`;
+    case 'token-scheme':
+      return `Token ${apiKey}`;
+    case 'no-scheme':
+      return apiKey;
+    case 'prefixed-char':
+      return `Bearer x${apiKey}`;
+    case 'space-inside':
+      return `Bearer ${apiKey.slice(0, Math.ceil(apiKey.length / 2))} ${apiKey.slice(Math.ceil(apiKey.length / 2))}`;
+    case 'two-headers':
+      return [`Bearer ${apiKey}`, `Bearer wrong-${randomBytes(12).toString('hex')}`];
   }
 }
 
@@ -35,6 +54,13 @@ export function describeAuthorization(variant: AuthVariant): string | undefined 
     'appended-char': 'Bearer <API key>x',
     'removed-char': 'Bearer <API key without its last character>',
     'lowercase-scheme': 'bearer <API key>',
+    'swapped-case': 'Bearer <API key with the case of every letter flipped>',
+    'basic-raw': 'Basic <API key>',
+    'token-scheme': 'Token <API key>',
+    'no-scheme': '<API key>',
+    'prefixed-char': 'Bearer x<API key>',
+    'space-inside': 'Bearer <API key with a space in the middle>',
+    'two-headers': 'Bearer <API key>, and a second Authorization header: Bearer <a wrong token>',
   };
   return descriptions[variant];
 }
@@ -50,6 +76,13 @@ export function shellAuthorization(variant: AuthVariant): string | undefined {
     'appended-char': '"Authorization: Bearer ${PETSTORE_API_KEY}x"',
     'removed-char': '"Authorization: Bearer ${PETSTORE_API_KEY%?}"',
     'lowercase-scheme': '"Authorization: bearer $PETSTORE_API_KEY"',
+    'swapped-case': '"Authorization: Bearer $(printf %s "$PETSTORE_API_KEY" | tr a-zA-Z A-Za-z)"',
+    'basic-raw': '"Authorization: Basic $PETSTORE_API_KEY"',
+    'token-scheme': '"Authorization: Token $PETSTORE_API_KEY"',
+    'no-scheme': '"Authorization: $PETSTORE_API_KEY"',
+    'prefixed-char': '"Authorization: Bearer x$PETSTORE_API_KEY"',
+    'space-inside': '"Authorization: Bearer ${PETSTORE_API_KEY:0:(${#PETSTORE_API_KEY}+1)/2} ${PETSTORE_API_KEY:(${#PETSTORE_API_KEY}+1)/2}"',
+    'two-headers': '"Authorization: Bearer $PETSTORE_API_KEY" -H \'Authorization: Bearer wrong-token\'',
   };
   return forms[variant];
 }

@@ -15,6 +15,12 @@ const REFUSED: ReadonlyArray<[AuthVariant, string, string]> = [
   ['wrong-token', 'wrong-token', 'with a wrong token'],
   ['appended-char', 'appended-char', 'with the key plus one character'],
   ['removed-char', 'removed-char', 'with the key less its last character'],
+  ['swapped-case', 'swapped-case', 'with the key in flipped letter case (the key is compared exactly)'],
+  ['basic-raw', 'basic-raw', 'with the key itself under the Basic scheme'],
+  ['token-scheme', 'token-scheme', 'with the key under the Token scheme'],
+  ['no-scheme', 'no-scheme', 'with the key and no scheme'],
+  ['prefixed-char', 'prefixed-char', 'with one character before the key'],
+  ['space-inside', 'space-inside', 'with a space inside the key'],
 ];
 
 const AUTH_CLAUSE = 'Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body';
@@ -59,6 +65,15 @@ function authCases(contract: Contract): CaseSpec[] {
         }),
       );
     }
+    cases.push(
+      generated(op, {
+        id: `auth.${op.name}.two-headers`,
+        title: `${verb} with two Authorization headers (the key and a wrong token) is refused, or warned when accepted`,
+        clause: `${AUTH_CLAUSE} (two credentials are not one valid credential; the contract does not say which a server reads)`,
+        suite: 'auth',
+        steps: single(validRequest(op, 'two-headers', 'two headers'), { undocumented: { refusals: [401, 400], acceptanceRisk: 'two Authorization headers were accepted: which one the server read is unknown (a proxy may read the other)' } }),
+      }),
+    );
     const accepted = [...op.responses.keys()].filter((s) => s !== 401);
     cases.push(
       generated(op, {

@@ -20,7 +20,14 @@ export type AuthVariant =
   | 'basic-scheme'
   | 'appended-char'
   | 'removed-char'
-  | 'lowercase-scheme';
+  | 'lowercase-scheme'
+  | 'swapped-case'
+  | 'basic-raw'
+  | 'token-scheme'
+  | 'no-scheme'
+  | 'prefixed-char'
+  | 'space-inside'
+  | 'two-headers';
 
 /** Expectations on a response header. */
 export interface HeaderExpectation {

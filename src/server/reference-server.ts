@@ -200,6 +200,17 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * The request's headers, with no credential when it carried two Authorization fields: Node keeps the first of them, but
+ * which one a proxy in front reads is unknown, so two credentials count as none (401).
+ */
+function singleCredential(req: IncomingMessage): IncomingMessage['headers'] {
+  const fields = req.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'authorization').length;
+  if (fields <= 1) return req.headers;
+  const { authorization: _ambiguous, ...rest } = req.headers;
+  return rest;
+}
+
 /** Adapts a PetHandler to node:http: reads the body (bounded), answers, never throws. */
 export function toNodeHandler(handle: PetHandler): (req: IncomingMessage, res: ServerResponse) => void {
   const write = (res: ServerResponse, response: PetResponse): void => {
@@ -216,7 +227,7 @@ export function toNodeHandler(handle: PetHandler): (req: IncomingMessage, res: S
     body
       .then(async (raw) => {
         if (raw === 'too-large') return write(res, errorResponse(413, 'body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`));
-        const response = await handle({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: raw, reusedConnection });
+        const response = await handle({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: singleCredential(req), body: raw, reusedConnection });
         if (response.drop === true) req.socket.destroy();
         else write(res, response);
       })
