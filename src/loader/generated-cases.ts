@@ -4,6 +4,7 @@
  * parameter's minimum/maximum/default, and the PetStatus enum for filters and creation.
  */
 import type { JsonValue } from '../model/json.js';
+import { coverageCases } from './coverage-cases.js';
 import type { Contract, OperationInfo } from '../model/contract.js';
 import { stepsWrite, type AuthVariant, type CaseSpec, type Expectations, type OperationName, type RequestSpec, type StepSpec } from '../model/scenario.js';
 
@@ -234,5 +235,5 @@ function filterCases(contract: Contract): CaseSpec[] {
 
 /** Every generated case, in a stable order. */
 export function generateCases(contract: Contract): CaseSpec[] {
-  return [...authCases(contract), ...limitCases(contract), ...filterCases(contract)];
+  return [...authCases(contract), ...limitCases(contract), ...filterCases(contract), ...coverageCases(contract)];
 }
