@@ -25,7 +25,8 @@ t.test('shellQuote survives bash for hostile words', async (t) => {
 });
 
 t.test('every auth variant reads the key from $PETSTORE_API_KEY and never contains it', async (t) => {
-  const variants: AuthVariant[] = ['valid', 'none', 'wrong-token', 'empty-bearer', 'basic-scheme', 'appended-char', 'removed-char', 'lowercase-scheme'];
+  const variants: AuthVariant[] = ['valid', 'none', 'wrong-token', 'empty-bearer', 'basic-scheme', 'appended-char', 'removed-char', 'lowercase-scheme', 'swapped-case', 'basic-raw', 'token-scheme', 'no-scheme', 'prefixed-char', 'space-inside', 'two-headers'];
+  const half = Math.ceil(KEY.length / 2);
   const expected: Record<AuthVariant, string | undefined> = {
     valid: `Authorization: Bearer ${KEY}`,
     none: undefined,
@@ -35,6 +36,13 @@ t.test('every auth variant reads the key from $PETSTORE_API_KEY and never contai
     'appended-char': `Authorization: Bearer ${KEY}x`,
     'removed-char': `Authorization: Bearer ${KEY.slice(0, -1)}`,
     'lowercase-scheme': `Authorization: bearer ${KEY}`,
+    'swapped-case': `Authorization: Bearer ${[...KEY].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('')}`,
+    'basic-raw': `Authorization: Basic ${KEY}`,
+    'token-scheme': `Authorization: Token ${KEY}`,
+    'no-scheme': `Authorization: ${KEY}`,
+    'prefixed-char': `Authorization: Bearer x${KEY}`,
+    'space-inside': `Authorization: Bearer ${KEY.slice(0, half)} ${KEY.slice(half)}`,
+    'two-headers': `Authorization: Bearer ${KEY}`,
   };
   for (const auth of variants) {
     const command = curlCommand(sent({ auth }));

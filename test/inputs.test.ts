@@ -34,17 +34,18 @@ t.test('generated cases follow the contract: the auth matrix, the limit bounds, 
   const cases = generateCases(contract);
   const ids = new Set(cases.map((c) => c.id));
   t.equal(ids.size, cases.length, 'ids are unique');
-  const refused = ['appended-char', 'basic-scheme', 'empty-bearer', 'missing', 'removed-char', 'wrong-token'];
+  const refused = ['appended-char', 'basic-scheme', 'empty-bearer', 'missing', 'removed-char', 'wrong-token', 'swapped-case', 'basic-raw', 'token-scheme', 'no-scheme', 'prefixed-char', 'space-inside'];
   const matrix: Array<[OperationName, string[]]> = [
-    ['listPets', [...refused, 'lowercase-scheme']],
-    ['createPet', [...refused, 'before-validation', 'lowercase-scheme']],
-    ['getPet', [...refused, 'lowercase-scheme']],
+    ['listPets', [...refused, 'lowercase-scheme', 'two-headers']],
+    ['createPet', [...refused, 'before-validation', 'lowercase-scheme', 'two-headers']],
+    ['getPet', [...refused, 'lowercase-scheme', 'two-headers']],
   ];
   for (const [op, slugs] of matrix) {
     const mine = cases.filter((c) => c.id.startsWith(`auth.${op}.`));
     t.same(mine.map((c) => c.id.slice(`auth.${op}.`.length)).sort(), [...slugs].sort(), `the auth matrix of ${op}`);
     t.ok(mine.every((c) => c.suite === 'auth' && c.operation === op), `${op}: suite and operation`);
     for (const c of mine.filter((c) => refused.some((s) => c.id.endsWith(`.${s}`)))) t.same(c.steps[0]?.expect, { status: 401, schema: 'Error' }, `${c.id}: 401 and an Error`);
+    t.same(mine.find((c) => c.id.endsWith('.two-headers'))?.steps[0]?.expect?.undocumented?.refusals, [401, 400], `${op}: two Authorization headers are refused, or warned when accepted`);
     const lower = mine.find((c) => c.id.endsWith('.lowercase-scheme'));
     t.equal(lower?.level, 'warn', `${op}: a lower-case scheme only warns`);
     t.notOk((lower?.steps[0]?.expect?.status as number[]).includes(401), `${op}: a lower-case scheme must not be refused`);
@@ -96,7 +97,8 @@ t.test('generated cases follow the contract: the auth matrix, the limit bounds, 
   });
   t.same(untraced.map((c) => c.id), [], 'every case points at the operation it is generated from, in openapi.yaml');
   t.ok(cases.filter((c) => c.operation === 'getPet').every((c) => c.clock?.before === '2030-12-05'), 'getPet cases apply only before its removal');
-  t.ok(cases.filter((c) => c.operation !== 'getPet').every((c) => c.clock === undefined), 'no other case has a clock');
+  // A coverage case that reads its pet back through getPet applies only before the removal as well.
+  t.ok(cases.filter((c) => c.operation !== 'getPet').every((c) => c.clock === undefined || c.steps.some((s) => /\{petId\}/.test(s.request.path))), 'no other case has a clock, but those that read back through getPet');
   t.same(cases.filter((c) => c.writes !== c.steps.some((s) => s.request.method === 'POST')).map((c) => c.id), [], 'a case writes exactly when it POSTs');
 });
 
