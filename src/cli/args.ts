@@ -33,6 +33,8 @@ const RUN_OPTIONS = {
   'max-wait': { type: 'string' },
   'wait-budget': { type: 'string' },
   'max-response-bytes': { type: 'string' },
+  seed: { type: 'string' },
+  'max-examples': { type: 'string' },
   'ca-file': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'no-color': { type: 'boolean' },
@@ -201,6 +203,9 @@ Run options:
                             a longer one stops the run (exit 2: rate limits are not a verdict)
   --wait-budget S           all the waiting a run may do for rate limits (default: 300)
   --max-response-bytes N    response size cap (default: 4194304)
+  --seed N                  the fuzzing phase's seed (default: random, printed; the same seed
+                            replays the same requests)
+  --max-examples N          examples each fuzzing property draws (default: 30)
   --ca-file FILE            extra trusted CA certificates (PEM)
   -q, --quiet               print only failures and the verdict
   --no-color                no colours (NO_COLOR is honoured too)

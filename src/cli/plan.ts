@@ -1,5 +1,5 @@
 /** From argv and the configuration file to a run plan: every input read and validated here, before the engine sends anything. */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import path from 'node:path';
 import { knownIds, loadCaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
@@ -20,6 +20,9 @@ import { dateFlag, intFlag, optionNames, shareFlag, type LoadFlags, type RunFlag
 function packageContract(): Promise<LoadedContract> {
   return loadContract(packagePath('schemas'));
 }
+
+/** Examples each property of the fuzzing phase draws by default: enough to find the bug classes the matrix holds, quick on a staging. */
+const DEFAULT_MAX_EXAMPLES = 30;
 
 /** The largest key or CA file read: a PEM bundle of many certificates fits. */
 const SECRET_FILE_BYTES = 1024 * 1024;
@@ -187,9 +190,11 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const consistencyWindowMs = intFlag('consistency-window', flags['consistency-window'], 2_000, 0, 120_000);
   const categoryId = parseCategoryId(flags['category-id'] ?? (env['PETSTORE_CATEGORY_ID'] || undefined));
   const pacing = pacingOf(flags);
+  // The fuzzing phase draws from a seed: given, or random and recorded so that --seed replays the run's requests.
+  const fuzz = selectedSuites.length === 0 || selectedSuites.includes('fuzz') ? { seed: intFlag('seed', flags.seed, randomInt(2 ** 31), 0, 2 ** 31 - 1), maxExamples: intFlag('max-examples', flags['max-examples'], DEFAULT_MAX_EXAMPLES, 1, 10_000) } : undefined;
   const plan: RunPlan = {
     ...basePlan(inputs.contract, target, config),
-    conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId, pacing },
+    conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId, pacing, ...(fuzz === undefined ? {} : { fuzz }) },
     now: dateFlag(flags.now),
     strict: flags.strict === true,
     requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
@@ -205,6 +210,7 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
       waitBudgetSeconds: pacing.waitBudgetMs / 1000,
       ...(pacing.ratePerSecond === undefined ? {} : { rateLimit: pacing.ratePerSecond }),
       ...(profile === undefined ? {} : { profile: profile.name }),
+      ...(fuzz === undefined ? {} : { seed: fuzz.seed, maxExamples: fuzz.maxExamples }),
     },
   };
   if (profile !== undefined) plan.load = await loadPlan(profile, flags, reportDir);

@@ -215,7 +215,7 @@ function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Co
 }
 
 /** Runs one case to its result; never throws, whatever the server or a check does. */
-async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<CaseResult> {
+export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<CaseResult> {
   const info = caseInfo(spec);
   const disabled = disabledCase(info, options.disabled);
   if (disabled !== undefined) return disabled;

@@ -12,6 +12,7 @@ import type { LoadProfile, LoadReport } from '../model/load.js';
 import type { DisabledCheck, RunMeta } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
 import { CREATED_PET_CASES } from './created-pets.js';
+import type { FuzzOptions } from './fuzz.js';
 
 /** Where the run's input files are. */
 export interface InputFolders {
@@ -70,6 +71,8 @@ export interface ConformancePlan {
   categoryId: JsonValue;
   /** Rate limit and the bounds on waiting when the server asks (429, Retry-After). */
   pacing: PacingOptions;
+  /** The fuzzing phase's seed and examples per property, when the fuzz suite runs. */
+  fuzz?: FuzzOptions;
 }
 
 /** A load profile to run, with what it is compared with. */

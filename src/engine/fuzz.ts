@@ -1,0 +1,157 @@
+/**
+ * The fuzzing phase: property-based generation (fast-check) of createPet bodies and listPets queries from the schemas,
+ * valid and invalid, each judged by the same checks as a declared case. A seed replays the same requests; every failure
+ * is shrunk to a minimal example, reported with its curl.
+ */
+import fc from 'fast-check';
+import type { Contract } from '../model/contract.js';
+import type { JsonValue } from '../model/json.js';
+import type { CaseInfo, CaseResult } from '../model/results.js';
+import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
+import { runCase, type CaseRunOptions } from './cases.js';
+
+/** What the fuzzing phase is told: the seed it replays and how many examples each property draws. */
+export interface FuzzOptions {
+  seed: number;
+  maxExamples: number;
+}
+
+/** The case each property reports as. */
+const CREATE_INFO: CaseInfo = { id: 'fuzz.createPet.body', title: 'Generated createPet bodies: a valid NewPet is created and echoed exactly; an invalid one is refused with 400 and an Error', clause: 'Endpoints › createPet: 201 with the fields sent; rule 2: invalid values are 400', suite: 'fuzz', operation: 'createPet', level: 'fail' };
+const LIST_INFO: CaseInfo = { id: 'fuzz.listPets.query', title: 'Generated listPets queries: at most limit pets (20 without), only the status asked for; outside the bounds, the contract-silence policy', clause: 'Endpoints › listPets rules 1 and 2; reading-the-contract for values it gives no response for', suite: 'fuzz', operation: 'listPets', level: 'fail' };
+
+/** A property of the contract: how examples are drawn, and the one-step case that judges each. */
+interface Property<T> {
+  info: CaseInfo;
+  arbitrary: fc.Arbitrary<T>;
+  step(example: T): StepSpec;
+}
+
+function statusValues(contract: Contract): string[] {
+  const values = contract.schemaOf('PetStatus')['enum'];
+  return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** A value of any JSON type but `type`, for the invalid bodies. */
+function otherThan(type: string): fc.Arbitrary<JsonValue> {
+  const all: Array<[string, fc.Arbitrary<JsonValue>]> = [
+    ['string', fc.string({ maxLength: 8 })],
+    ['integer', fc.integer()],
+    ['number', fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d))],
+    ['boolean', fc.boolean()],
+    ['null', fc.constant(null)],
+    ['array', fc.array(fc.integer(), { maxLength: 2 })],
+    ['object', fc.constant({})],
+  ];
+  return fc.oneof(...all.filter(([name]) => name !== type && !(type === 'integer' && name === 'number')).map(([, arbitrary]) => arbitrary));
+}
+
+/** createPet bodies drawn from NewPet: valid ones (a name in any Unicode, each status or none) and ones with one field made invalid. */
+function createProperty(contract: Contract, path: string, runId: string, categoryId: JsonValue): Property<{ valid: boolean; body: Record<string, JsonValue> }> {
+  const statuses = statusValues(contract);
+  const properties = (contract.schemaOf('NewPet')['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+  const required = (contract.schemaOf('NewPet')['required'] ?? []) as string[];
+  const valid = fc.record({
+    name: fc.string({ unit: 'grapheme', maxLength: 40 }).map((s) => `${runId} ${s}`),
+    status: fc.option(fc.constantFrom(...statuses), { nil: undefined }),
+  }).map(({ name, status }): Record<string, JsonValue> => (status === undefined ? { name, categoryId } : { name, categoryId, status }));
+  const fields = Object.keys(properties);
+  const invalid = fc
+    .tuple(valid, fc.constantFrom(...fields), fc.boolean())
+    .chain(([body, field, drop]) => {
+      // A required field dropped, or any field given a value of another type (or, for an enum, a string outside it).
+      if (drop && required.includes(field)) {
+        const { [field]: _gone, ...rest } = body;
+        return fc.constant(rest);
+      }
+      const schema = properties[field] ?? {};
+      const wrong = field === 'status' ? fc.oneof(otherThan('string'), fc.string({ maxLength: 8 }).filter((s) => !statuses.includes(s))) : otherThan(typeof schema['type'] === 'string' ? schema['type'] : 'string');
+      return wrong.map((value) => ({ ...body, [field]: value }));
+    });
+  return {
+    info: CREATE_INFO,
+    arbitrary: fc.oneof(valid.map((body) => ({ valid: true, body })), invalid.map((body) => ({ valid: false, body }))),
+    step: ({ valid: ok, body }) => {
+      const expect: Expectations = ok ? { status: 201, body } : { status: 400, schema: 'Error' };
+      return { request: { method: 'POST', path, json: body }, expect };
+    },
+  };
+}
+
+/** listPets queries: limit inside and outside its bounds (and not a number), status of the enum or not, each present or not. */
+function listProperty(contract: Contract, path: string): Property<{ limit?: number | string; status?: string }> {
+  const { min, max, default: fallback } = contract.listLimit ?? { min: 1, max: 100, default: 20 };
+  const statuses = statusValues(contract);
+  const arbitrary = fc.record(
+    {
+      limit: fc.oneof(fc.integer({ min, max }), fc.integer({ min: -1000, max: 1000 }), fc.constantFrom('abc', '1.5', '')),
+      status: fc.oneof(fc.constantFrom(...statuses), fc.string({ maxLength: 6 })),
+    },
+    { requiredKeys: [] },
+  );
+  return {
+    info: LIST_INFO,
+    arbitrary,
+    step: ({ limit, status }) => {
+      const query: NonNullable<RequestSpec['query']> = {};
+      if (limit !== undefined) query['limit'] = limit;
+      if (status !== undefined) query['status'] = status;
+      const inBounds = limit === undefined || (typeof limit === 'number' && limit >= min && limit <= max);
+      const known = status === undefined || statuses.includes(status);
+      const request: RequestSpec = { method: 'GET', path, query };
+      if (inBounds && known) return { request, expect: { status: 200, maxItems: typeof limit === 'number' ? limit : fallback, ...(status === undefined ? {} : { everyItem: { status } }) } };
+      return { request, expect: { undocumented: { refusals: [400] }, when: { '200': { maxItems: max, ...(known && status !== undefined ? { everyItem: { status } } : {}) } } } };
+    },
+  };
+}
+
+/** Runs one property: examples drawn by the seed, each sent and judged; the first failure shrunk to a minimal example. */
+async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options: CaseRunOptions): Promise<CaseResult> {
+  const started = performance.now();
+  let examples = 0;
+  let minimal: CaseResult | undefined;
+  const spec = (example: T): CaseSpec => ({ ...property.info, writes: property.info.operation === 'createPet', steps: [property.step(example)] });
+  const details = await fc.check(
+    fc.asyncProperty(property.arbitrary, async (example) => {
+      examples += 1;
+      const result = await runCase(spec(example), options);
+      if (result.outcome !== 'failed') return true;
+      // fast-check ends on the smallest example that still fails: the last failure seen is that one.
+      minimal = result;
+      return false;
+    }),
+    { seed: fuzz.seed, numRuns: fuzz.maxExamples, endOnFailure: false, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false },
+  );
+  const durationMs = Math.round(performance.now() - started);
+  if (!details.failed || minimal === undefined) {
+    const message = `${details.numRuns} generated examples kept the contract (seed ${fuzz.seed})`;
+    return { ...property.info, outcome: 'passed', durationMs, checks: [{ id: property.info.id, level: 'fail', outcome: 'passed', step: 0, message }], exchanges: [], retries: 0 };
+  }
+  const reason = `minimal failing example after ${details.numShrinks} shrinks of ${examples} requests (seed ${fuzz.seed}; --seed ${fuzz.seed} replays it): ${minimal.reason ?? ''}`;
+  return { ...minimal, durationMs, reason };
+}
+
+/** The fuzzing phase: each property of the contract over generated requests; writes only when the run may write. */
+export async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options: CaseRunOptions): Promise<CaseResult[]> {
+  const runId = String(options.variables.get('runId') ?? 'run');
+  const categoryId = options.variables.get('categoryId') ?? 1;
+  const properties: Array<Property<never>> = [];
+  const create = contract.operations.get('createPet');
+  const list = contract.operations.get('listPets');
+  if (list !== undefined) properties.push(listProperty(contract, list.path) as Property<never>);
+  if (create !== undefined) properties.push(createProperty(contract, create.path, runId, categoryId) as Property<never>);
+  const results: CaseResult[] = [];
+  for (const property of properties) {
+    options.listener.onCaseStart?.(property.info);
+    const skip = options.signal?.aborted === true ? 'interrupted before it ran' : options.readOnly && property.info.operation === 'createPet' ? 'read-only: it writes' : undefined;
+    const result = skip === undefined ? await runProperty(property, fuzz, options) : { ...property.info, outcome: 'skipped' as const, skip: options.readOnly ? ('read-only' as const) : ('interrupted' as const), reason: skip, durationMs: 0, checks: [], exchanges: [], retries: 0 };
+    options.listener.onCaseEnd?.(result);
+    results.push(result);
+  }
+  return results;
+}
+
+/** The cases the fuzzing phase reports, for the start of a run. */
+export function fuzzCaseInfos(contract: Contract): CaseInfo[] {
+  return [...(contract.operations.has('listPets') ? [LIST_INFO] : []), ...(contract.operations.has('createPet') ? [CREATE_INFO] : [])];
+}

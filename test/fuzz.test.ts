@@ -1,0 +1,61 @@
+/** The fuzzing phase: a failure is shrunk to a minimal example with its curl, and its seed replays exactly that example. */
+import t from 'tap';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RunReport } from '../dist/model/results.js';
+import { startReferenceServer } from '../dist/server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../dist/server/variants.js';
+import { runCli, tempDir } from './helpers.js';
+
+const KEY = 'fuzz-test-key-8c21aa';
+
+/** Runs the fuzzing phase alone against a variant; the report. */
+async function fuzzAgainst(variant: string, seed: number): Promise<{ code: number | null; report: RunReport; stdout: string }> {
+  const found = VARIANTS.find((v) => v.name === variant);
+  if (found === undefined) throw new Error(`no variant ${variant}`);
+  const server = await startReferenceServer({ apiKey: KEY, ...variantServerOptions(found) });
+  try {
+    const reports = await tempDir();
+    const run = await runCli(['run', '--base-url', server.baseUrl, '--suite', 'fuzz', '--seed', String(seed), '--max-examples', '40', '--report-dir', reports, '--reporter', 'console,json'], { PETSTORE_API_KEY: KEY });
+    return { code: run.code, stdout: run.stdout, report: JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport };
+  } finally {
+    await server.close();
+  }
+}
+
+/** The minimal example's request body, the run id taken out (each run names its pets anew). */
+function minimalBody(report: RunReport): string | undefined {
+  const fuzz = report.cases.find((c) => c.id === 'fuzz.createPet.body');
+  return fuzz?.exchanges[0]?.request.body?.replace(report.meta.runId, '<run id>');
+}
+
+t.test('a store that drops an unknown status instead of refusing it: found, shrunk to a minimal body, replayed by its seed', async (t) => {
+  const first = await fuzzAgainst('create-accepts-any-status', 7);
+  t.equal(first.code, 1);
+  const fuzz = first.report.cases.find((c) => c.id === 'fuzz.createPet.body');
+  t.equal(fuzz?.outcome, 'failed');
+  t.match(fuzz?.reason, /^minimal failing example after \d+ shrinks of \d+ requests \(seed 7; --seed 7 replays it\): expected status 400, got 201/);
+  t.match(fuzz?.exchanges[0]?.reproduce, /^curl .* -X POST .*--data-binary/, 'shown with its curl');
+  t.equal(first.report.meta.options['seed'], 7, 'the seed is in the report');
+  const again = await fuzzAgainst('create-accepts-any-status', 7);
+  t.equal(minimalBody(again.report), minimalBody(first.report), `the same seed, the same minimal example: ${minimalBody(first.report) ?? ''}`);
+  t.equal(again.report.cases.find((c) => c.id === 'fuzz.createPet.body')?.reason, fuzz?.reason?.replace(first.report.meta.runId, again.report.meta.runId));
+});
+
+t.test('a listing with one pet too many: the query shrinks to the smallest limit that shows it', async (t) => {
+  const { report } = await fuzzAgainst('limit-off-by-one', 3);
+  const fuzz = report.cases.find((c) => c.id === 'fuzz.listPets.query');
+  t.equal(fuzz?.outcome, 'failed');
+  t.match(fuzz?.exchanges[0]?.request.url, /[?&]limit=1(&|$)/, `shrunk to limit=1: ${fuzz?.exchanges[0]?.request.url ?? ''}`);
+});
+
+t.test('the reference store keeps every generated property', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const reports = await tempDir();
+  const run = await runCli(['run', '--base-url', server.baseUrl, '--suite', 'fuzz', '--seed', '11', '--report-dir', reports, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
+  t.equal(run.code, 0, run.stderr);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport;
+  t.same(report.cases.map((c) => [c.id, c.outcome]), [['fuzz.listPets.query', 'passed'], ['fuzz.createPet.body', 'passed']]);
+  t.match(report.cases[0]?.checks[0]?.message, /^30 generated examples kept the contract \(seed 11\)$/);
+});
