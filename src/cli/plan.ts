@@ -191,10 +191,15 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const categoryId = parseCategoryId(flags['category-id'] ?? (env['PETSTORE_CATEGORY_ID'] || undefined));
   const pacing = pacingOf(flags);
   // The fuzzing phase draws from a seed: given, or random and recorded so that --seed replays the run's requests.
-  const fuzz = selectedSuites.length === 0 || selectedSuites.includes('fuzz') ? { seed: intFlag('seed', flags.seed, randomInt(2 ** 31), 0, 2 ** 31 - 1), maxExamples: intFlag('max-examples', flags['max-examples'], DEFAULT_MAX_EXAMPLES, 1, 10_000) } : undefined;
+  const seed = intFlag('seed', flags.seed, randomInt(2 ** 31), 0, 2 ** 31 - 1);
+  const maxExamples = intFlag('max-examples', flags['max-examples'], DEFAULT_MAX_EXAMPLES, 1, 10_000);
+  const phase = (name: string): boolean => selectedSuites.length === 0 || selectedSuites.includes(name);
+  const fuzz = phase('fuzz') ? { seed, maxExamples } : undefined;
+  // A sequence is several requests: a third as many sequences as examples.
+  const stateful = phase('stateful') ? { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)) } : undefined;
   const plan: RunPlan = {
     ...basePlan(inputs.contract, target, config),
-    conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId, pacing, ...(fuzz === undefined ? {} : { fuzz }) },
+    conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId, pacing, ...(fuzz === undefined ? {} : { fuzz }), ...(stateful === undefined ? {} : { stateful }) },
     now: dateFlag(flags.now),
     strict: flags.strict === true,
     requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
@@ -210,7 +215,7 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
       waitBudgetSeconds: pacing.waitBudgetMs / 1000,
       ...(pacing.ratePerSecond === undefined ? {} : { rateLimit: pacing.ratePerSecond }),
       ...(profile === undefined ? {} : { profile: profile.name }),
-      ...(fuzz === undefined ? {} : { seed: fuzz.seed, maxExamples: fuzz.maxExamples }),
+      ...(fuzz === undefined && stateful === undefined ? {} : { seed, maxExamples }),
     },
   };
   if (profile !== undefined) plan.load = await loadPlan(profile, flags, reportDir);

@@ -13,6 +13,7 @@ import type { DisabledCheck, RunMeta } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
 import { CREATED_PET_CASES } from './created-pets.js';
 import type { FuzzOptions } from './fuzz.js';
+import type { StatefulOptions } from './stateful.js';
 
 /** Where the run's input files are. */
 export interface InputFolders {
@@ -73,6 +74,8 @@ export interface ConformancePlan {
   pacing: PacingOptions;
   /** The fuzzing phase's seed and examples per property, when the fuzz suite runs. */
   fuzz?: FuzzOptions;
+  /** The stateful phase's seed and number of sequences, when the stateful suite runs. */
+  stateful?: StatefulOptions;
 }
 
 /** A load profile to run, with what it is compared with. */

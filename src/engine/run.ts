@@ -15,6 +15,7 @@ import type { CaseSpec } from '../model/scenario.js';
 import { emptyCounts, verdictOf, warningsOf, type CaseInfo, type CaseResult, type RunMeta, type RunReport } from '../model/results.js';
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { runFuzzing, fuzzCaseInfos } from './fuzz.js';
+import { runStateful, STATEFUL_CASE } from './stateful.js';
 import { caseInfo, decided, disabledCase, guarded, outcomeOf, runCases, skippedCase } from './cases.js';
 import { CREATED_PET_CASES, CreatedPets, createdPetCases } from './created-pets.js';
 import { fillStore } from './store-fill.js';
@@ -178,7 +179,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     const profile = plan.load?.profile ?? plan.merge?.loads[0]?.profile;
     const selected = conformance?.selectedSuites ?? [];
     const createdPetInfos = conformance === undefined ? [] : CREATED_PET_CASES.filter((c) => selected.length === 0 || selected.includes(c.suite));
-    await listener.onRunStart?.(meta, [...(conformance?.cases.map(caseInfo) ?? []), ...createdPetInfos, ...(conformance?.fuzz === undefined ? [] : fuzzCaseInfos(plan.contract)), ...(profile === undefined ? [] : [loadCaseInfo(profile)])]);
+    await listener.onRunStart?.(meta, [...(conformance?.cases.map(caseInfo) ?? []), ...createdPetInfos, ...(conformance?.fuzz === undefined ? [] : fuzzCaseInfos(plan.contract)), ...(conformance?.stateful === undefined ? [] : [STATEFUL_CASE]), ...(profile === undefined ? [] : [loadCaseInfo(profile)])]);
     if (conformance !== undefined && client !== undefined) {
       const { categoryId } = conformance;
       const stop = signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]);
@@ -215,6 +216,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
         results.push(result);
       }
       if (conformance.fuzz !== undefined) results.push(...(await runFuzzing(plan.contract, conformance.fuzz, options)));
+      if (conformance.stateful !== undefined) results.push(await runStateful(plan.contract, conformance.stateful, options));
       if (client.stopped !== undefined) throw client.stopped;
     }
     if (plan.load !== undefined && profile !== undefined) {

@@ -10,8 +10,9 @@ import type { RunReport, Verdict } from '../model/results.js';
 import { startReferenceServer } from '../server/reference-server.js';
 import { variantServerOptions, type Variant } from '../server/variants.js';
 
-/** The fuzzing phase of every matrix run: one seed (the same requests every time), few examples. */
+/** The fuzzing and stateful phases of every matrix run: one seed (the same requests every time), few examples and sequences. */
 const MATRIX_FUZZ = { seed: 20_261_122, maxExamples: 15 };
+const MATRIX_STATEFUL = { seed: 20_261_122, sequences: 5 };
 
 /** One row of the matrix. */
 export interface MatrixRow {
@@ -60,7 +61,7 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
         target: { baseUrl, apiKey },
         // The slowest conformant variant shows a write after 300 ms, so a 600 ms window is enough and keeps broken rows quick.
         // The fuzzing phase runs with a fixed seed, so that the matrix judges the same requests every time.
-        conformance: { cases: inputs.cases, suites: inputs.suites.map((s) => s.name), selectedSuites: [], readOnly: false, concurrency: 4, consistencyWindowMs: 600, categoryId: 1, pacing: DEFAULT_PACING, fuzz: MATRIX_FUZZ },
+        conformance: { cases: inputs.cases, suites: inputs.suites.map((s) => s.name), selectedSuites: [], readOnly: false, concurrency: 4, consistencyWindowMs: 600, categoryId: 1, pacing: DEFAULT_PACING, fuzz: MATRIX_FUZZ, stateful: MATRIX_STATEFUL },
         now: variant.clock === undefined ? new Date() : new Date(`${variant.clock}T12:00:00Z`),
         strict: false,
         // A variant that leaves a request unanswered must not hold the matrix for the default 15 s; every other answer comes in milliseconds.

@@ -1,0 +1,170 @@
+/**
+ * The stateful phase: fast-check's model-based testing over a model of the pets this run created. Random sequences of
+ * createPet, getPet and listPets (with and without limit and status) are checked against the model after every step; a
+ * failure shrinks to the shortest sequence, reported as numbered requests with their curls. Other writers on a shared
+ * staging are tolerated (only this run's pets are looked for), and so is the consistency window (reads retry within it).
+ */
+import fc from 'fast-check';
+import type { Contract } from '../model/contract.js';
+import type { JsonValue } from '../model/json.js';
+import type { CaseInfo, CaseResult, ExchangeEvidence } from '../model/results.js';
+import type { CaseSpec, StepSpec } from '../model/scenario.js';
+import { runCase, type CaseRunOptions } from './cases.js';
+
+/** What the stateful phase is told: the seed it replays and how many sequences it draws. */
+export interface StatefulOptions {
+  seed: number;
+  sequences: number;
+}
+
+/** The case the stateful phase reports as. */
+export const STATEFUL_CASE: CaseInfo = {
+  id: 'stateful.pets',
+  title: 'Random sequences of createPet, getPet and listPets agree with a model of the pets this run created',
+  clause: 'Created pets carry the fields sent and can be fetched by their id; listPets: at most limit, only that status, a page that is not full holds every match; ids are unique',
+  suite: 'stateful',
+  operation: 'listPets',
+  level: 'fail',
+};
+
+/** A pet the run created, as the model holds it. */
+interface ModelPet {
+  id: JsonValue;
+  name: string;
+  status: string;
+}
+
+/** The model: every pet this run created in the current sequence. */
+interface Model {
+  pets: ModelPet[];
+}
+
+/** The real system: where requests go, and what they showed (for the report). */
+interface Real {
+  run(step: StepSpec, label: string): Promise<CaseResult>;
+}
+
+/** A step that failed its checks: the sequence fails, and fast-check shrinks it. */
+class StepFailed extends Error {}
+
+function statusValues(contract: Contract): string[] {
+  const values = contract.schemaOf('PetStatus')['enum'];
+  return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The commands of the model, derived from the operations the contract has. */
+function commandsOf(contract: Contract, runId: string, categoryId: JsonValue, now: Date): Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> {
+  const statuses = statusValues(contract);
+  const create = contract.operations.get('createPet');
+  const get = contract.operations.get('getPet');
+  const list = contract.operations.get('listPets');
+  const max = contract.listLimit?.max ?? 100;
+  const commands: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [];
+  if (create !== undefined) {
+    commands.push(
+      fc.record({ status: fc.constantFrom(...statuses), tag: fc.nat(9999) }).map(
+        ({ status, tag }): fc.AsyncCommand<Model, Real> => ({
+          check: () => true,
+          toString: () => `createPet(${status})`,
+          async run(model, real) {
+            const name = `${runId} stateful ${tag}`;
+            const result = await real.run({ request: { method: 'POST', path: create.path, json: { name, categoryId, status } }, expect: { status: 201, body: { name, categoryId, status } }, capture: { id: '/id' } }, `createPet ${status}`);
+            const id = result.exchanges.at(-1)?.response?.body;
+            const created = parseId(id);
+            if (created === undefined) throw new StepFailed('no id to follow');
+            if (model.pets.some((p) => String(p.id) === String(created))) throw new StepFailed(`id ${String(created)} was given to two pets`);
+            model.pets.push({ id: created, name, status });
+          },
+        }),
+      ),
+    );
+  }
+  // getPet is read only while it exists: not from its removal date on, by the suite's clock.
+  if (get !== undefined && (get.sunset === undefined || now < new Date(`${get.sunset}T00:00:00Z`))) {
+    commands.push(
+      fc.nat().map(
+        (n): fc.AsyncCommand<Model, Real> => ({
+          check: (model) => model.pets.length > 0,
+          toString: () => `getPet(#${n})`,
+          async run(model, real) {
+            const pet = model.pets[n % model.pets.length] as ModelPet;
+            await real.run({ request: { method: 'GET', path: get.path.replace(/\{[^}]+\}/, String(pet.id)) }, expect: { status: 200, body: { id: pet.id, name: pet.name, status: pet.status } }, readAfterWrite: true }, `getPet ${String(pet.id)}`);
+          },
+        }),
+      ),
+    );
+  }
+  if (list !== undefined) {
+    commands.push(
+      fc.record({ status: fc.option(fc.constantFrom(...statuses), { nil: undefined }), limit: fc.option(fc.constantFrom(1, 5, max), { nil: undefined }) }).map(
+        ({ status, limit }): fc.AsyncCommand<Model, Real> => ({
+          check: () => true,
+          toString: () => `listPets(${status ?? 'any'}, ${limit ?? 'default'})`,
+          async run(model, real) {
+            const query: Record<string, string | number> = {};
+            if (status !== undefined) query['status'] = status;
+            if (limit !== undefined) query['limit'] = limit;
+            // Only this run's pets are looked for: a shared staging holds others, and the page may be full of them.
+            const mine = model.pets.filter((p) => status === undefined || p.status === status).map((p) => ({ id: p.id, status: p.status }));
+            const expect: StepSpec['expect'] = { status: 200, maxItems: limit ?? contract.listLimit?.default ?? 20, ...(status === undefined ? {} : { everyItem: { status } }), ...(mine.length > 0 ? { holdsIfNotFull: mine } : {}) };
+            await real.run({ request: { method: 'GET', path: list.path, query }, expect, readAfterWrite: true }, `listPets ${JSON.stringify(query)}`);
+          },
+        }),
+      ),
+    );
+  }
+  return commands;
+}
+
+/** The id in a create response's body excerpt, exact (an int64 above 2^53 stays a string of its digits). */
+function parseId(body: string | undefined): JsonValue | undefined {
+  const match = /"id"\s*:\s*(-?\d+)/.exec(body ?? '');
+  if (match === null) return undefined;
+  const digits = match[1] as string;
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : BigInt(digits);
+}
+
+/** Runs the stateful phase: sequences drawn by the seed; a failing one is shrunk and reported step by step. */
+export async function runStateful(contract: Contract, stateful: StatefulOptions, options: CaseRunOptions): Promise<CaseResult> {
+  options.listener.onCaseStart?.(STATEFUL_CASE);
+  const started = performance.now();
+  const finish = (result: CaseResult): CaseResult => {
+    options.listener.onCaseEnd?.(result);
+    return result;
+  };
+  if (options.readOnly) return finish({ ...STATEFUL_CASE, outcome: 'skipped', skip: 'read-only', reason: 'read-only: the sequences create pets', durationMs: 0, checks: [], exchanges: [], retries: 0 });
+  const runId = String(options.variables.get('runId') ?? 'run');
+  const commands = commandsOf(contract, runId, options.variables.get('categoryId') ?? 1, options.now);
+  let sequence: ExchangeEvidence[] = [];
+  let failing: { exchanges: ExchangeEvidence[]; result: CaseResult } | undefined;
+  let requests = 0;
+  const real: Real = {
+    async run(step, label) {
+      const spec: CaseSpec = { ...STATEFUL_CASE, id: `${STATEFUL_CASE.id}`, title: label, writes: step.request.method === 'POST', steps: [step] };
+      const result = await runCase(spec, options);
+      requests += result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
+      sequence.push(...result.exchanges.map((e) => ({ ...e, step: sequence.length })));
+      if (result.outcome === 'failed' || result.outcome === 'errored') {
+        failing = { exchanges: [...sequence], result };
+        throw new StepFailed(result.reason ?? label);
+      }
+      return result;
+    },
+  };
+  const details = await fc.check(
+    fc.asyncProperty(fc.commands(commands, { maxCommands: 8 }), async (cmds) => {
+      sequence = [];
+      await fc.asyncModelRun(() => ({ model: { pets: [] }, real }), cmds);
+    }),
+    { seed: stateful.seed, numRuns: stateful.sequences, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false },
+  );
+  const durationMs = Math.round(performance.now() - started);
+  if (!details.failed || failing === undefined) {
+    const message = `${details.numRuns} sequences (${requests} requests) agreed with the model (seed ${stateful.seed})`;
+    return finish({ ...STATEFUL_CASE, outcome: 'passed', durationMs, checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: 'passed', step: 0, message }], exchanges: [], retries: 0 });
+  }
+  const shortest = failing.exchanges.map((e, i) => `${i + 1}. ${e.request.method} ${e.request.url}`).join('; ');
+  const reason = `shortest failing sequence after ${details.numShrinks} shrinks (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${shortest}: ${failing.result.reason ?? ''}`;
+  return finish({ ...STATEFUL_CASE, outcome: failing.result.outcome, durationMs, reason, checks: failing.result.checks, exchanges: failing.exchanges, retries: 0 });
+}
