@@ -59,3 +59,27 @@ t.test('the reference store keeps every generated property', async (t) => {
   t.same(report.cases.map((c) => [c.id, c.outcome]), [['fuzz.listPets.query', 'passed'], ['fuzz.createPet.body', 'passed']]);
   t.match(report.cases[0]?.checks[0]?.message, /^30 generated examples kept the contract \(seed 11\)$/);
 });
+
+t.test('stateful: a store that never keeps what it creates fails on the shortest sequence, and its seed replays it', async (t) => {
+  const run = async (): Promise<RunReport> => {
+    const found = VARIANTS.find((v) => v.name === 'create-not-persisted');
+    if (found === undefined) throw new Error('no variant create-not-persisted');
+    const server = await startReferenceServer({ apiKey: KEY, ...variantServerOptions(found) });
+    try {
+      const reports = await tempDir();
+      await runCli(['run', '--base-url', server.baseUrl, '--suite', 'stateful', '--seed', '3', '--report-dir', reports, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
+      return JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport;
+    } finally {
+      await server.close();
+    }
+  };
+  const first = await run();
+  const stateful = first.cases.find((c) => c.id === 'stateful.pets');
+  t.equal(stateful?.outcome, 'failed');
+  t.match(stateful?.reason, /^shortest failing sequence after \d+ shrinks \(seed 3; --seed 3 replays it\): 1\. POST \S+\/pets; 2\. GET \S+\/pets\/\d+: expected status 200, got 404/);
+  t.same(stateful?.exchanges.map((e) => e.request.method), ['POST', 'GET'], 'two numbered requests, each with its curl');
+  t.ok(stateful?.exchanges.every((e) => /^curl /.test(e.reproduce ?? '')));
+  const again = await run();
+  const strip = (r: RunReport): string | undefined => r.cases.find((c) => c.id === 'stateful.pets')?.reason?.replace(/127\.0\.0\.1:\d+/g, 'HOST').replace(/\/pets\/\d+/g, '/pets/ID');
+  t.equal(strip(again), strip(first), 'the same seed, the same shortest sequence');
+});
