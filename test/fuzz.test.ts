@@ -67,7 +67,8 @@ t.test('stateful: a store that never keeps what it creates fails on the shortest
     const server = await startReferenceServer({ apiKey: KEY, ...variantServerOptions(found) });
     try {
       const reports = await tempDir();
-      await runCli(['run', '--base-url', server.baseUrl, '--suite', 'stateful', '--seed', '3', '--report-dir', reports, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
+      // A short consistency window: every shrink step waits it out once more before it fails.
+      await runCli(['run', '--base-url', server.baseUrl, '--suite', 'stateful', '--seed', '3', '--consistency-window', '100', '--report-dir', reports, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
       return JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport;
     } finally {
       await server.close();

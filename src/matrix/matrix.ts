@@ -11,8 +11,8 @@ import { startReferenceServer } from '../server/reference-server.js';
 import { variantServerOptions, type Variant } from '../server/variants.js';
 
 /** The fuzzing and stateful phases of every matrix run: one seed (the same requests every time), few examples and sequences. */
-const MATRIX_FUZZ = { seed: 20_261_122, maxExamples: 15 };
-const MATRIX_STATEFUL = { seed: 20_261_122, sequences: 5 };
+const MATRIX_FUZZ = { seed: 20_261_122, maxExamples: 10 };
+const MATRIX_STATEFUL = { seed: 20_261_122, sequences: 3 };
 
 /** One row of the matrix. */
 export interface MatrixRow {
