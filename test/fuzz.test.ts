@@ -84,3 +84,19 @@ t.test('stateful: a store that never keeps what it creates fails on the shortest
   const strip = (r: RunReport): string | undefined => r.cases.find((c) => c.id === 'stateful.pets')?.reason?.replace(/127\.0\.0\.1:\d+/g, 'HOST').replace(/\/pets\/\d+/g, '/pets/ID');
   t.equal(strip(again), strip(first), 'the same seed, the same shortest sequence');
 });
+
+t.test('--max-writes bounds what a run creates: the cases that write once it is reached are skipped, and requests are counted by phase', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const before = server.store.catalogue.size;
+  const reports = await tempDir();
+  const run = await runCli(['run', '--base-url', server.baseUrl, '--max-writes', '10', '--seed', '5', '--report-dir', reports, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
+  t.equal(run.code, 0, run.stderr);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport;
+  // Cases run four at a time: those started before the tenth pet existed may each add one.
+  t.ok(server.store.catalogue.size - before <= 10 + 4, `${server.store.catalogue.size - before} pets created`);
+  t.ok(report.cases.filter((c) => c.skip === 'write-budget').length > 10, 'the cases that write after that are skipped');
+  t.same(Object.keys(report.requestsBySuite ?? {}).sort(), ['auth', 'contract', 'coverage', 'deprecation', 'errors', 'filters', 'fuzz', 'lifecycle', 'limits', 'stateful', 'versioning']);
+  t.ok((report.requestsBySuite?.['fuzz'] ?? 0) >= 30, 'the fuzzing phase still reads');
+  t.equal(report.meta.options['maxWrites'], 10);
+});

@@ -35,6 +35,7 @@ const RUN_OPTIONS = {
   'max-response-bytes': { type: 'string' },
   seed: { type: 'string' },
   'max-examples': { type: 'string' },
+  'max-writes': { type: 'string' },
   'ca-file': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'no-color': { type: 'boolean' },
@@ -205,7 +206,10 @@ Run options:
   --max-response-bytes N    response size cap (default: 4194304)
   --seed N                  the fuzzing phase's seed (default: random, printed; the same seed
                             replays the same requests)
-  --max-examples N          examples each fuzzing property draws (default: 30)
+  --max-examples N          examples each fuzzing property draws (default: 30); the stateful
+                            phase draws a third as many sequences
+  --max-writes N            the most pets a run creates (default: 500); cases that write
+                            once they exist are skipped
   --ca-file FILE            extra trusted CA certificates (PEM)
   -q, --quiet               print only failures and the verdict
   --no-color                no colours (NO_COLOR is honoured too)

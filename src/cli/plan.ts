@@ -23,6 +23,8 @@ function packageContract(): Promise<LoadedContract> {
 
 /** Examples each property of the fuzzing phase draws by default: enough to find the bug classes the matrix holds, quick on a staging. */
 const DEFAULT_MAX_EXAMPLES = 30;
+/** The most pets a run creates by default: a full run against the embedded server creates about 80. */
+const DEFAULT_MAX_WRITES = 500;
 
 /** The largest key or CA file read: a PEM bundle of many certificates fits. */
 const SECRET_FILE_BYTES = 1024 * 1024;
@@ -193,13 +195,14 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   // The fuzzing phase draws from a seed: given, or random and recorded so that --seed replays the run's requests.
   const seed = intFlag('seed', flags.seed, randomInt(2 ** 31), 0, 2 ** 31 - 1);
   const maxExamples = intFlag('max-examples', flags['max-examples'], DEFAULT_MAX_EXAMPLES, 1, 10_000);
+  const maxWrites = intFlag('max-writes', flags['max-writes'], DEFAULT_MAX_WRITES, 0, 1_000_000);
   const phase = (name: string): boolean => selectedSuites.length === 0 || selectedSuites.includes(name);
   const fuzz = phase('fuzz') ? { seed, maxExamples } : undefined;
   // A sequence is several requests: a third as many sequences as examples.
   const stateful = phase('stateful') ? { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)) } : undefined;
   const plan: RunPlan = {
     ...basePlan(inputs.contract, target, config),
-    conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId, pacing, ...(fuzz === undefined ? {} : { fuzz }), ...(stateful === undefined ? {} : { stateful }) },
+    conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId, pacing, maxWrites, ...(fuzz === undefined ? {} : { fuzz }), ...(stateful === undefined ? {} : { stateful }) },
     now: dateFlag(flags.now),
     strict: flags.strict === true,
     requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
@@ -215,6 +218,7 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
       waitBudgetSeconds: pacing.waitBudgetMs / 1000,
       ...(pacing.ratePerSecond === undefined ? {} : { rateLimit: pacing.ratePerSecond }),
       ...(profile === undefined ? {} : { profile: profile.name }),
+      maxWrites,
       ...(fuzz === undefined && stateful === undefined ? {} : { seed, maxExamples }),
     },
   };

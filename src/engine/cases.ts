@@ -41,6 +41,13 @@ export interface CaseRunOptions {
   store?: StoreCounts;
   /** Ctrl-C: cases not yet started are skipped; those under way finish (their requests are bounded). */
   signal?: AbortSignal;
+  /** The most pets the run may create (--max-writes); a case that writes once they exist is skipped. */
+  maxWrites?: number;
+}
+
+/** Whether the run created as many pets as it may. */
+export function writeBudgetSpent(options: Pick<CaseRunOptions, 'maxWrites' | 'created'>): boolean {
+  return options.maxWrites !== undefined && options.created.count >= options.maxWrites;
 }
 
 function fillQuery(query: RequestSpec['query'], vars: Variables): Array<[string, string]> {
@@ -222,6 +229,7 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
   const clockReason = clockSkipReason(spec, options.now);
   if (clockReason !== undefined) return skippedCase(info, 'clock', clockReason);
   if (options.readOnly && spec.writes) return skippedCase(info, 'read-only', 'writes to the server; skipped in read-only mode');
+  if (spec.writes && writeBudgetSpent(options)) return skippedCase(info, 'write-budget', `writes to the server, and the run created the ${options.maxWrites ?? 0} pets --max-writes allows`);
   const short = unmetRequirement(spec.requires, options.store, options.readOnly);
   if (short !== undefined) return skippedCase(info, 'precondition', short);
   const started = performance.now();

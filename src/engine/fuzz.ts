@@ -8,7 +8,7 @@ import type { Contract } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseInfo, CaseResult } from '../model/results.js';
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
-import { runCase, type CaseRunOptions } from './cases.js';
+import { runCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
 
 /** What the fuzzing phase is told: the seed it replays and how many examples each property draws. */
 export interface FuzzOptions {
@@ -109,10 +109,16 @@ function listProperty(contract: Contract, path: string): Property<{ limit?: numb
 async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options: CaseRunOptions): Promise<CaseResult> {
   const started = performance.now();
   let examples = 0;
+  let unsent = 0;
   let minimal: CaseResult | undefined;
   const spec = (example: T): CaseSpec => ({ ...property.info, writes: property.info.operation === 'createPet', steps: [property.step(example)] });
   const details = await fc.check(
     fc.asyncProperty(property.arbitrary, async (example) => {
+      // Once the run created the pets --max-writes allows, a write is not sent (and not counted as kept).
+      if (property.info.operation === 'createPet' && writeBudgetSpent(options)) {
+        unsent += 1;
+        return true;
+      }
       examples += 1;
       const result = await runCase(spec(example), options);
       if (result.outcome !== 'failed') return true;
@@ -123,8 +129,9 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
     { seed: fuzz.seed, numRuns: fuzz.maxExamples, endOnFailure: false, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false },
   );
   const durationMs = Math.round(performance.now() - started);
+  if (examples === 0 && unsent > 0) return { ...property.info, outcome: 'skipped', skip: 'write-budget', reason: `the run created the pets --max-writes allows: none of the ${unsent} examples was sent`, durationMs, checks: [], exchanges: [], retries: 0 };
   if (!details.failed || minimal === undefined) {
-    const message = `${details.numRuns} generated examples kept the contract (seed ${fuzz.seed})`;
+    const message = `${details.numRuns - unsent} generated examples kept the contract (seed ${fuzz.seed})${unsent > 0 ? `; ${unsent} more were not sent: --max-writes was reached` : ''}`;
     return { ...property.info, outcome: 'passed', durationMs, checks: [{ id: property.info.id, level: 'fail', outcome: 'passed', step: 0, message }], exchanges: [], retries: 0 };
   }
   const reason = `minimal failing example after ${details.numShrinks} shrinks of ${examples} requests (seed ${fuzz.seed}; --seed ${fuzz.seed} replays it): ${minimal.reason ?? ''}`;

@@ -76,6 +76,8 @@ export interface ConformancePlan {
   fuzz?: FuzzOptions;
   /** The stateful phase's seed and number of sequences, when the stateful suite runs. */
   stateful?: StatefulOptions;
+  /** The most pets the run may create (--max-writes). */
+  maxWrites: number;
 }
 
 /** A load profile to run, with what it is compared with. */

@@ -118,7 +118,16 @@ interface ReportParts {
   created: CreatedPets;
   filled: number;
   load: LoadReport | undefined;
+  /** Requests of the phases that keep only failing requests as evidence, counted at the client. */
+  phaseRequests: Record<string, number>;
   stopped?: RunError;
+}
+
+/** Requests each suite's cases sent (retries of a read included; the first listing and the store fill belong to none). */
+function requestsBySuite(results: readonly CaseResult[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const result of results) counts[result.suite] = (counts[result.suite] ?? 0) + result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
+  return counts;
 }
 
 function reportOf(parts: ReportParts): RunReport {
@@ -135,6 +144,7 @@ function reportOf(parts: ReportParts): RunReport {
     verdict: stopped !== undefined && counts.failed === 0 ? 'incomplete' : verdictOf(counts, parts.strict, parts.interrupted),
     counts,
     requests: client?.requestCount ?? 0,
+    requestsBySuite: { ...requestsBySuite(parts.results), ...parts.phaseRequests },
     ...(client === undefined ? {} : { traffic: client.traffic }),
     createdPets: { count: created.count, namedWith: parts.meta.runId, ...(parts.filled > 0 ? { toJudge: parts.filled } : {}) },
     ...(parts.interrupted ? { interrupted: true as const } : {}),
@@ -172,7 +182,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     deprecations: deprecationsOf(plan),
     disabled: plan.disabled.map(({ id, reason }) => ({ id, reason })),
   };
-  const parts: ReportParts = { meta, startedAt, results, strict: plan.strict, interrupted: false, client, created, filled: 0, load: undefined };
+  const parts: ReportParts = { meta, startedAt, results, strict: plan.strict, interrupted: false, client, created, filled: 0, load: undefined, phaseRequests: {} };
   try {
     const conformance = plan.conformance;
     if (conformance !== undefined && client !== undefined) await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
@@ -204,6 +214,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
         ...(store === undefined ? {} : { store }),
         // The client stops the run when the server is gone or asks for more waiting than allowed; Ctrl-C stops it too.
         signal: stop,
+        maxWrites: conformance.maxWrites,
       };
       results.push(...(await runCases(conformance.cases, options)));
       // The created-pet cases judge what every other case wrote, so they run last; without pets they have nothing to judge.
@@ -215,8 +226,21 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
         listener.onCaseEnd?.(result);
         results.push(result);
       }
-      if (conformance.fuzz !== undefined) results.push(...(await runFuzzing(plan.contract, conformance.fuzz, options)));
-      if (conformance.stateful !== undefined) results.push(await runStateful(plan.contract, conformance.stateful, options));
+      // The generated phases keep only their failing requests as evidence: their traffic is counted at the client.
+      const counted = async <T>(suite: string, phase: () => Promise<T>): Promise<T> => {
+        const before = client.requestCount;
+        const out = await phase();
+        parts.phaseRequests[suite] = client.requestCount - before;
+        return out;
+      };
+      if (conformance.fuzz !== undefined) {
+        const fuzz = conformance.fuzz;
+        results.push(...(await counted('fuzz', () => runFuzzing(plan.contract, fuzz, options))));
+      }
+      if (conformance.stateful !== undefined) {
+        const stateful = conformance.stateful;
+        results.push(await counted('stateful', () => runStateful(plan.contract, stateful, options)));
+      }
       if (client.stopped !== undefined) throw client.stopped;
     }
     if (plan.load !== undefined && profile !== undefined) {

@@ -9,7 +9,7 @@ import type { Contract } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseInfo, CaseResult, ExchangeEvidence } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
-import { runCase, type CaseRunOptions } from './cases.js';
+import { runCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
 
 /** What the stateful phase is told: the seed it replays and how many sequences it draws. */
 export interface StatefulOptions {
@@ -53,7 +53,8 @@ function statusValues(contract: Contract): string[] {
 }
 
 /** The commands of the model, derived from the operations the contract has. */
-function commandsOf(contract: Contract, runId: string, categoryId: JsonValue, now: Date): Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> {
+function commandsOf(contract: Contract, runId: string, categoryId: JsonValue, options: CaseRunOptions): Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> {
+  const now = options.now;
   const statuses = statusValues(contract);
   const create = contract.operations.get('createPet');
   const get = contract.operations.get('getPet');
@@ -64,7 +65,8 @@ function commandsOf(contract: Contract, runId: string, categoryId: JsonValue, no
     commands.push(
       fc.record({ status: fc.constantFrom(...statuses), tag: fc.nat(9999) }).map(
         ({ status, tag }): fc.AsyncCommand<Model, Real> => ({
-          check: () => true,
+          // No create once the run made the pets --max-writes allows.
+          check: () => !writeBudgetSpent(options),
           toString: () => `createPet(${status})`,
           async run(model, real) {
             const name = `${runId} stateful ${tag}`;
@@ -134,8 +136,9 @@ export async function runStateful(contract: Contract, stateful: StatefulOptions,
     return result;
   };
   if (options.readOnly) return finish({ ...STATEFUL_CASE, outcome: 'skipped', skip: 'read-only', reason: 'read-only: the sequences create pets', durationMs: 0, checks: [], exchanges: [], retries: 0 });
+  if (writeBudgetSpent(options)) return finish({ ...STATEFUL_CASE, outcome: 'skipped', skip: 'write-budget', reason: `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`, durationMs: 0, checks: [], exchanges: [], retries: 0 });
   const runId = String(options.variables.get('runId') ?? 'run');
-  const commands = commandsOf(contract, runId, options.variables.get('categoryId') ?? 1, options.now);
+  const commands = commandsOf(contract, runId, options.variables.get('categoryId') ?? 1, options);
   let sequence: ExchangeEvidence[] = [];
   let failing: { exchanges: ExchangeEvidence[]; result: CaseResult } | undefined;
   let requests = 0;

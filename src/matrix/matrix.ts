@@ -61,7 +61,7 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
         target: { baseUrl, apiKey },
         // The slowest conformant variant shows a write after 300 ms, so a 600 ms window is enough and keeps broken rows quick.
         // The fuzzing phase runs with a fixed seed, so that the matrix judges the same requests every time.
-        conformance: { cases: inputs.cases, suites: inputs.suites.map((s) => s.name), selectedSuites: [], readOnly: false, concurrency: 4, consistencyWindowMs: 600, categoryId: 1, pacing: DEFAULT_PACING, fuzz: MATRIX_FUZZ, stateful: MATRIX_STATEFUL },
+        conformance: { cases: inputs.cases, suites: inputs.suites.map((s) => s.name), selectedSuites: [], readOnly: false, concurrency: 4, consistencyWindowMs: 600, categoryId: 1, pacing: DEFAULT_PACING, maxWrites: 500, fuzz: MATRIX_FUZZ, stateful: MATRIX_STATEFUL },
         now: variant.clock === undefined ? new Date() : new Date(`${variant.clock}T12:00:00Z`),
         strict: false,
         // A variant that leaves a request unanswered must not hold the matrix for the default 15 s; every other answer comes in milliseconds.

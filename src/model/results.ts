@@ -94,7 +94,7 @@ export interface CaseInfo {
 }
 
 /** Why a case was not judged, as a stable code (the reason says it in words). */
-export type SkipCode = 'clock' | 'read-only' | 'precondition' | 'interrupted' | 'disabled';
+export type SkipCode = 'clock' | 'read-only' | 'precondition' | 'interrupted' | 'disabled' | 'write-budget';
 
 /** The result of one case: its outcome, and the outcome of every check that judged it. */
 export interface CaseResult extends CaseInfo {
@@ -161,6 +161,8 @@ export interface RunReport {
     /** Of these, the pets created only so that the rules that depend on how many pets exist could be judged. */
     toJudge?: number;
   };
+  /** Requests the cases of each suite (phase) sent, retries included; load traffic is in `load`. */
+  requestsBySuite?: Record<string, number>;
   /** A signal stopped the run (Ctrl-C, SIGTERM, SIGHUP): the cases it had not started are skipped; the exit code is 130, 143 or 129. */
   interrupted?: true;
   /** What stopped the run before its end (the server gone, rate limits beyond the budget, a load that could not start): exit 2. */

@@ -134,6 +134,8 @@ export class ConsoleReporter implements Reporter {
     if (traffic !== undefined && traffic.connectionRetries > 0) {
       notes.push(`connections: ${traffic.connectionRetries} request${traffic.connectionRetries === 1 ? ' was' : 's were'} sent again on a fresh connection after a kept-alive one closed under ${traffic.connectionRetries === 1 ? 'it' : 'them'}`);
     }
+    const phases = ['coverage', 'fuzz', 'stateful'].filter((suite) => report.requestsBySuite?.[suite] !== undefined);
+    if (phases.length > 0) notes.push(`generated phases: ${phases.map((suite) => `${suite} ${report.requestsBySuite?.[suite] ?? 0} requests`).join(', ')}`);
     const seed = report.meta.options['seed'];
     if (typeof seed === 'number') notes.push(`fuzzing: seed ${seed} (--seed ${seed} replays the same generated requests)`);
     for (const d of report.meta.disabled) notes.push(`disabled by the configuration: ${d.id} (${d.reason})`);
