@@ -44,8 +44,8 @@ const cases: Array<{ name: string; command: (base: string, reports: string, prof
   { name: 'run --load, SIGHUP then SIGTERM during the load', command: (base, reports, profile) => ['run', '--load', profile, '--base-url', base, '--report-dir', reports, '--suite', 'auth'], signals: ['SIGHUP', 'SIGTERM'], code: 129, hangAfter: 600 },
 ];
 
-// Each case mostly waits (for the server to be hit, for the grace to run out): three at a time keeps the file short.
-t.jobs = 3;
+// Each case mostly waits (for the server to be hit, for the grace to run out): two at a time keeps the file short.
+t.jobs = 2;
 
 for (const c of cases) {
   t.test(`${c.name}: exit ${c.code} within 2 s, every report written and marked interrupted, the key nowhere`, { buffered: true }, async (t) => {
