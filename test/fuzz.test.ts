@@ -100,3 +100,20 @@ t.test('--max-writes bounds what a run creates: the cases that write once it is 
   t.ok((report.requestsBySuite?.['fuzz'] ?? 0) >= 30, 'the fuzzing phase still reads');
   t.equal(report.meta.options['maxWrites'], 10);
 });
+
+t.test('--phase selects phases: examples (the declared and contract cases), coverage, fuzz, stateful', async (t) => {
+  const reports = await tempDir();
+  const suitesOf = async (args: string[]): Promise<string[]> => {
+    const run = await runCli(['run', ...args, '--report-dir', reports, '--reporter', 'json', '--seed', '1']);
+    t.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport;
+    return [...new Set(report.cases.map((c) => c.suite))].sort();
+  };
+  t.same(await suitesOf(['--phase', 'fuzz', '--phase', 'stateful']), ['fuzz', 'stateful']);
+  const examples = await suitesOf(['--phase', 'examples']);
+  t.notOk(examples.some((s) => ['coverage', 'fuzz', 'stateful'].includes(s)), `no generated phase: ${examples.join(', ')}`);
+  t.same(await suitesOf(['--phase', 'examples', '--suite', 'auth', '--suite', 'fuzz']), ['auth'], '--suite narrowed by --phase');
+  const bad = await runCli(['run', '--phase', 'nope']);
+  t.equal(bad.code, 2);
+  t.equal(bad.stderr, "petstore-conformance: unknown phase 'nope'; the phases are: examples, coverage, fuzz, stateful\n");
+});

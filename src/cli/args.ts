@@ -19,6 +19,7 @@ const RUN_OPTIONS = {
   'base-url': { type: 'string' },
   'api-key-file': { type: 'string' },
   suite: { type: 'string', multiple: true },
+  phase: { type: 'string', multiple: true },
   'report-dir': { type: 'string' },
   reporter: { type: 'string', multiple: true },
   scenarios: { type: 'string', multiple: true },
@@ -187,7 +188,9 @@ Run options:
                             without one, an embedded reference server on 127.0.0.1 is tested
   --api-key-file FILE       read the API key from FILE (or set PETSTORE_API_KEY)
   --suite NAME              run only this suite (repeatable): contract, auth, limits, filters,
-                            lifecycle, errors, deprecation, versioning
+                            lifecycle, errors, deprecation, versioning, coverage, fuzz, stateful
+  --phase NAME              run only these phases (repeatable): examples (the declared and
+                            contract cases), coverage, fuzz, stateful
   --report-dir DIR          where reports go (default: reports)
   --reporter LIST           console, json, junit, html, markdown, comma-separated or repeated
                             (default: all; files: report.json, junit.xml, report.html, summary.md)

@@ -167,6 +167,18 @@ function pacingOf(flags: Pick<RunFlags, 'rate-limit' | 'max-wait' | 'wait-budget
   return pacing;
 }
 
+/** The phases `--phase` names: the declared and contract-generated cases (examples), and the three generated phases. */
+const PHASES = ['examples', 'coverage', 'fuzz', 'stateful'] as const;
+
+/** The suites a run selects: --suite, narrowed (or, alone, given) by --phase; empty selects all. */
+function selectPhases(suites: readonly string[], phases: readonly string[], all: readonly string[]): string[] {
+  const unknown = phases.filter((p) => !(PHASES as readonly string[]).includes(p));
+  if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown phase '${unknown.join("', '")}'; the phases are: ${PHASES.join(', ')}`);
+  if (phases.length === 0) return [...suites];
+  const phased = all.filter((name) => ((PHASES as readonly string[]).includes(name) ? phases.includes(name) : phases.includes('examples')));
+  return suites.length === 0 ? phased : suites.filter((s) => phased.includes(s));
+}
+
 /** A plan and where its reports go. */
 export interface PlannedRun {
   plan: RunPlan;
@@ -182,12 +194,13 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const production = productionOf(target.baseUrl, config);
   // A production service is never written to, whatever the flags say: the configuration marked it.
   const readOnly = flags['read-only'] === true || production !== undefined;
-  const selectedSuites = flags.suite ?? [];
-  const inputs = await loadCaseInputs(packageFolders(flags.scenarios ?? []), selectedSuites);
+  const inputs = await loadCaseInputs(packageFolders(flags.scenarios ?? []), flags.suite ?? []);
+  const selectedSuites = selectPhases(flags.suite ?? [], flags.phase ?? [], inputs.suites.map((s) => s.name));
+  const cases = selectedSuites.length === 0 ? inputs.cases : inputs.cases.filter((c) => selectedSuites.includes(c.suite));
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const profile = flags.load === undefined ? undefined : await readProfile(flags.load);
   if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, flags['allow-production-load'] === true);
-  if (config !== undefined) checkDisabledIds(config, new Set([...knownIds(inputs.cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
+  if (config !== undefined) checkDisabledIds(config, new Set([...knownIds(cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
   const concurrency = intFlag('concurrency', flags.concurrency, 4, 1, 64);
   const consistencyWindowMs = intFlag('consistency-window', flags['consistency-window'], 2_000, 0, 120_000);
   const categoryId = parseCategoryId(flags['category-id'] ?? (env['PETSTORE_CATEGORY_ID'] || undefined));
@@ -202,7 +215,7 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const stateful = phase('stateful') ? { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)) } : undefined;
   const plan: RunPlan = {
     ...basePlan(inputs.contract, target, config),
-    conformance: { cases: inputs.cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId, pacing, maxWrites, ...(fuzz === undefined ? {} : { fuzz }), ...(stateful === undefined ? {} : { stateful }) },
+    conformance: { cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId, pacing, maxWrites, ...(fuzz === undefined ? {} : { fuzz }), ...(stateful === undefined ? {} : { stateful }) },
     now: dateFlag(flags.now),
     strict: flags.strict === true,
     requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
