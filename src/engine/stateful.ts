@@ -144,7 +144,7 @@ export async function runStateful(contract: Contract, stateful: StatefulOptions,
   let requests = 0;
   const real: Real = {
     async run(step, label) {
-      const spec: CaseSpec = { ...STATEFUL_CASE, id: `${STATEFUL_CASE.id}`, title: label, writes: step.request.method === 'POST', steps: [step] };
+      const spec: CaseSpec = { ...STATEFUL_CASE, title: label, writes: step.request.method === 'POST', steps: [step] };
       const result = await runCase(spec, options);
       requests += result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
       sequence.push(...result.exchanges.map((e) => ({ ...e, step: sequence.length })));
