@@ -103,6 +103,8 @@ function createBody(edit: (body: Record<string, JsonValue>) => void): Wrap {
 }
 
 const isError = (res: PetResponse): boolean => res.status >= 400;
+/** The rate-limited variant's requests per second: far below what a run sends, so that it is throttled all along. */
+const RATE_LIMIT = 50;
 const FIRST_SEEDED_PET = '{"id":1,"name":"Rex 1","categoryId":1,"status":"available"}';
 
 const broken: Array<Omit<Variant, 'verdict'>> = [
@@ -229,13 +231,13 @@ const conformant: Array<Omit<Variant, 'verdict'>> = [
     warnedBy: ['listPets.limit.not-a-number', 'listPets.filter.unknown-value', 'getPet.malformed.not-a-number'], wrap: after((res, req) => ((isList(req) || isGet(req)) && res.status === 400 ? errorResponse(422, 'unprocessable', 'the request is not valid') : res)),
   },
   {
-    name: 'rate-limited', description: 'at most 25 requests per second; beyond, 429 with Retry-After: 1', clause: 'reading-the-contract: rate limits are never a verdict on the contract', caughtBy: [],
+    name: 'rate-limited', description: `at most ${RATE_LIMIT} requests per second; beyond, 429 with Retry-After: 1`, clause: 'reading-the-contract: rate limits are never a verdict on the contract', caughtBy: [],
     wrap: (next) => {
-      let tokens = 25;
+      let tokens = RATE_LIMIT;
       let refilled = Date.now();
       return (req) => {
         const now = Date.now();
-        tokens = Math.min(25, tokens + ((now - refilled) / 1000) * 25);
+        tokens = Math.min(RATE_LIMIT, tokens + ((now - refilled) / 1000) * RATE_LIMIT);
         refilled = now;
         if (tokens < 1) return errorResponse(429, 'too_many_requests', 'slow down', { 'retry-after': '1' });
         tokens -= 1;
