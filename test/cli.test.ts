@@ -107,6 +107,21 @@ t.test('a rejected key stops the run with exit 2 rather than failing every check
   t.notOk(result.stderr.includes('not-the-key-at-all'));
 });
 
+t.test('the real process answers --version and --help without loading the rest of the CLI', async (t) => {
+  const { quickAnswer } = await import('../dist/cli/args.js');
+  t.equal(quickAnswer(['--version'], () => '9.9.9'), '9.9.9\n');
+  t.equal(quickAnswer(['-V'], () => '9.9.9'), '9.9.9\n');
+  t.match(quickAnswer(['help'], () => ''), /^petstore-conformance: conformance and load tests/);
+  t.equal(quickAnswer(['run', '--help'], () => ''), undefined, 'anything else goes through the command');
+  t.equal(quickAnswer(['--version', '--quiet'], () => ''), undefined);
+  const version = await runRealCli(['--version']);
+  t.equal(version.code, 0);
+  t.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+  const help = await runRealCli(['-h']);
+  t.equal(help.code, 0);
+  t.match(help.stdout, /--seed N/);
+});
+
 t.test('--help and --version', async (t) => {
   const help = await runCli(['--help']);
   t.equal(help.code, 0);

@@ -1,4 +1,4 @@
-/** `npm run bench`: wall time of the whole functional run against the embedded server (median of several runs). */
+/** `npm run bench`: wall time of the whole functional run against the embedded server, and the CLI's start-up against `node -e 0` (medians, interleaved). */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,24 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Wall time of one process, in ms. */
+function timed(args: string[]): number {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, { env: { PATH: process.env['PATH'] ?? '' }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${String(result.status)}: ${result.stderr}`);
+  return performance.now() - started;
+}
+
+// Start-up, side by side: a bare node, then --version and --help, in every round.
+const bare: number[] = [];
+const version: number[] = [];
+const help: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  bare.push(timed(['-e', '0']));
+  version.push(timed([cli, '--version']));
+  help.push(timed([cli, '--help']));
 }
 
 const walls: number[] = [];
@@ -35,5 +53,6 @@ process.stdout.write(
     `  wall time (process start to exit): median ${median(walls).toFixed(0)} ms (min ${Math.min(...walls).toFixed(0)}, max ${Math.max(...walls).toFixed(0)})`,
     `  checks phase (report durationMs):  median ${median(inRun).toFixed(0)} ms`,
     `  requests per run:                  median ${median(requests)}`,
+    `start-up, ${RUNS} interleaved rounds: node -e 0 ${median(bare).toFixed(0)} ms; --version ${median(version).toFixed(0)} ms (${(median(version) / median(bare)).toFixed(2)} × node -e 0); --help ${median(help).toFixed(0)} ms (${(median(help) / median(bare)).toFixed(2)} ×; goal within 2 ×)`,
   ].join('\n') + '\n',
 );

@@ -130,6 +130,15 @@ export function shareFlag(name: string, value: string | undefined, fallback: num
   return Number(value);
 }
 
+/** The whole answer to `--version` or `--help` (and `version`, `help`, `-V`, `-h`) alone, which needs nothing else loaded; undefined for anything else. */
+export function quickAnswer(argv: readonly string[], version: () => string): string | undefined {
+  if (argv.length !== 1) return undefined;
+  const [only] = argv;
+  if (only === '--version' || only === '-V' || only === 'version') return `${version()}\n`;
+  if (only === '--help' || only === '-h' || only === 'help') return HELP;
+  return undefined;
+}
+
 /** Splits argv into the command and its arguments; `run` is the default. */
 export function splitCommand(argv: string[]): { command: Command; args: string[] } {
   const [first, ...rest] = argv;

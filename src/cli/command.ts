@@ -15,6 +15,7 @@ import { ReporterFanOut } from '../reporters/reporter.js';
 import { createReporters, parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../server/variants.js';
+import { EXIT, type StopSignal } from './exit-codes.js';
 import { HELP, intFlag, parseLoadFlags, parseRunFlags, parseServeFlags, splitCommand } from './args.js';
 import { packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
 
@@ -27,20 +28,6 @@ export interface CliIo {
   signal: AbortSignal;
   /** Requests still in flight are aborted (the grace after the first signal ran out, or a second signal came); the reports are still written. */
   abort?: AbortSignal;
-}
-
-/** The signals that stop a run. */
-export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
-
-/** Exit codes, as the README documents them: an interrupted run exits 128 + the signal's number. */
-export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } } as const;
-
-/** How long requests in flight may still finish after the first signal. */
-export const INTERRUPT_GRACE_MS = 1_000;
-
-/** What a run says when a signal stops it. */
-export function stoppingLine(signal: StopSignal): string {
-  return `petstore-conformance: ${signal}: stopping; requests in flight get ${INTERRUPT_GRACE_MS / 1000} s, then the reports are written (a second signal aborts them now)`;
 }
 
 function stopSignalOf(signal: AbortSignal): StopSignal {

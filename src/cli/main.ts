@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 /** The process entry: wires the process's streams, environment and signals to the command. The only place that calls process.exit. */
-import { cli, EXIT, INTERRUPT_GRACE_MS, stoppingLine, type StopSignal } from './command.js';
+import { packageVersion } from '../loader/package-paths.js';
+import { quickAnswer } from './args.js';
+import { EXIT, INTERRUPT_GRACE_MS, stoppingLine, type StopSignal } from './exit-codes.js';
 
 /** The first signal stops the run cleanly (it still reports); in-flight requests get a short grace, then are aborted. */
 const interruption = new AbortController();
@@ -26,6 +28,13 @@ function onSignal(name: StopSignal): void {
   }, LAST_RESORT_MS).unref();
 }
 
-for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, () => onSignal(name));
-
-process.exitCode = await cli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: interruption.signal, abort: abortion.signal });
+const argv = process.argv.slice(2);
+// --version and --help answer at once: the rest of the CLI (HTTP client, validators, reporters) is loaded only to run something.
+const quick = quickAnswer(argv, packageVersion);
+if (quick !== undefined) {
+  process.stdout.write(quick);
+} else {
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, () => onSignal(name));
+  const { cli } = await import('./command.js');
+  process.exitCode = await cli(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: interruption.signal, abort: abortion.signal });
+}
