@@ -267,3 +267,37 @@ t.test('a configuration file supplies defaults; flags win; a production URL is n
   t.equal(bad.code, 2);
   t.match(bad.stderr, /2 problems in the configuration file:\n  .*petstore\.yaml:1:10: \/baseUrl: must match pattern/);
 });
+
+t.test('colour follows the conventions: NO_COLOR non-empty disables, set but empty does not; FORCE_COLOR forces (0 or false turns it off)', async (t) => {
+  const { useColor } = await import('../dist/cli/plan.js');
+  const rows: Array<[string, { 'no-color'?: boolean }, Record<string, string>, boolean, boolean]> = [
+    ['a terminal', {}, {}, true, true],
+    ['a log', {}, {}, false, false],
+    ['NO_COLOR=1', {}, { NO_COLOR: '1' }, true, false],
+    ['NO_COLOR set but empty', {}, { NO_COLOR: '' }, true, true],
+    ['--no-color', { 'no-color': true }, {}, true, false],
+    ['FORCE_COLOR=1 in a log', {}, { FORCE_COLOR: '1' }, false, true],
+    ['FORCE_COLOR=0 on a terminal', {}, { FORCE_COLOR: '0' }, true, false],
+    ['FORCE_COLOR set but empty', {}, { FORCE_COLOR: '' }, false, false],
+    ['FORCE_COLOR=0 in a log', {}, { FORCE_COLOR: '0' }, false, false],
+    ['NO_COLOR wins over FORCE_COLOR', {}, { NO_COLOR: '1', FORCE_COLOR: '1' }, true, false],
+  ];
+  for (const [name, flags, env, tty, expected] of rows) t.equal(useColor(flags, env, { isTTY: tty }), expected, name);
+});
+
+t.test('COMMAND --help prints that command\'s help and exits 0', async (t) => {
+  const rows: Array<[string[], RegExp, RegExp | undefined]> = [
+    [['run', '--help'], /^petstore-conformance run: /, /Serve options/],
+    [['load', '--help'], /^petstore-conformance load: [\s\S]*Load options/, /Run options/],
+    [['merge', '--help'], /^petstore-conformance merge: /, /Run options/],
+    [['serve', '--help'], /^petstore-conformance serve: [\s\S]*Serve options/, /npm run|Load options/],
+    [['catalogue', '--help'], /^petstore-conformance catalogue: /, /options:/],
+    [['--help'], /Run options[\s\S]*Load options[\s\S]*Serve options/, undefined],
+  ];
+  for (const [args, expected, absent] of rows) {
+    const result = await runCli(args);
+    t.equal(result.code, 0, `${args.join(' ')} exits 0`);
+    t.match(result.stdout, expected, args.join(' '));
+    if (absent !== undefined) t.notMatch(result.stdout, absent, `${args.join(' ')} holds only its own options`);
+  }
+});

@@ -178,7 +178,8 @@ function isRealDay(text: string): boolean {
 }
 
 /** The usage text. */
-export const HELP = `petstore-conformance: conformance and load tests for the Pet Store Service Interface
+/** The usage lines of every command. */
+const USAGE = `petstore-conformance: conformance and load tests for the Pet Store Service Interface
 
 Usage:
   petstore-conformance [run] [options]     test a pet store (default command)
@@ -189,8 +190,12 @@ Usage:
                             and judge them by the same thresholds
   petstore-conformance catalogue           print the catalogue of checks and cases (Markdown)
   petstore-conformance --help | --version
+  petstore-conformance COMMAND --help      the options of one command
 
-Run options:
+`;
+
+/** The options of `run`. */
+const RUN_HELP = `Run options:
   --config FILE             defaults from a YAML file (or PETSTORE_CONFIG); flags and environment
                             variables override it (schemas/config.schema.json)
   --base-url URL            the service under test, ending in /v1 (or PETSTORE_BASE_URL);
@@ -224,23 +229,52 @@ Run options:
                             once they exist are skipped
   --ca-file FILE            extra trusted CA certificates (PEM)
   -q, --quiet               print only failures and the verdict
-  --no-color                no colours (NO_COLOR is honoured too)
+  --no-color                no colours (a non-empty NO_COLOR too; FORCE_COLOR forces them)
   --load PROFILE            also run a load profile and add it to the report
 
-Load options (run --load, load, merge):
+`;
+
+/** The load options, and which other flags `load` and `merge` take. */
+const LOAD_HELP = `Load options (run --load, load, merge):
   --baseline FILE           compare with an earlier report.json (p50, p99, rps, error rate)
   --baseline-tolerance X    allowed regression as a share (default: the profile's, else 0.1)
   --allow-production-load   load a base URL the profile marks as production
   load and merge also take --reporter (default: console,json); load takes --base-url,
   --api-key-file, --ca-file, --report-dir, -q, --no-color.
 
-Serve options:
+`;
+
+/** The options of `serve`. */
+const SERVE_HELP = `Serve options:
   --port N                  port (default: 8080; 0 picks a free one)
   --host HOST               address (default: 127.0.0.1)
   --big-ids                 hand out ids above 2^53 (to test int64 exactness)
-  --variant NAME            serve a variant of the catalogue (npm run matrix lists them)
+  --variant NAME            serve a variant of the catalogue (an unknown name lists them)
   The API key is PETSTORE_API_KEY, or the development default 'petstore-dev-key'.
 
-Exit codes: 0 passed (warnings allowed), 1 a check failed, 2 could not run or incomplete,
+`;
+
+/** The exit codes, for every command that judges. */
+const EXIT_HELP = `Exit codes: 0 passed (warnings allowed), 1 a check failed, 2 could not run or incomplete,
 130 interrupted by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (the reports are written either way).
 `;
+
+/** The whole help: every command and option. */
+export const HELP = `${USAGE}${RUN_HELP}${LOAD_HELP}${SERVE_HELP}${EXIT_HELP}`;
+
+/** The help of one command: its usage line and the options it takes. */
+export function commandHelp(command: 'run' | 'load' | 'merge' | 'serve' | 'catalogue'): string {
+  const head = (usage: string, what: string): string => `petstore-conformance ${command}: ${what}\n\nUsage:\n  ${usage}\n\n`;
+  switch (command) {
+    case 'run':
+      return `${head('petstore-conformance [run] [options]', 'test a pet store (the default command)')}${RUN_HELP}${LOAD_HELP}${EXIT_HELP}`;
+    case 'load':
+      return `${head('petstore-conformance load PROFILE [options]', 'load listPets with a profile (a name in scenarios/load: smoke, nightly, stress; or a file)')}${LOAD_HELP}${EXIT_HELP}`;
+    case 'merge':
+      return `${head('petstore-conformance merge REPORT... [options]', 'merge the load reports of several machines and judge them by the same thresholds')}${LOAD_HELP}${EXIT_HELP}`;
+    case 'serve':
+      return `${head('petstore-conformance serve [options]', 'run the reference pet store')}${SERVE_HELP}`;
+    case 'catalogue':
+      return `${head('petstore-conformance catalogue', 'print the catalogue of checks and cases (Markdown), as docs/checks.md holds it')}It takes no options.\n`;
+  }
+}

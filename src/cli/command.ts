@@ -16,7 +16,7 @@ import { createReporters, parseReporterNames, type ReporterName } from '../repor
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../server/variants.js';
 import { EXIT, type StopSignal } from './exit-codes.js';
-import { HELP, intFlag, parseLoadFlags, parseRunFlags, parseServeFlags, splitCommand } from './args.js';
+import { commandHelp, HELP, intFlag, parseLoadFlags, parseRunFlags, parseServeFlags, splitCommand } from './args.js';
 import { packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
 
 /** What a command reads and writes: the process's own streams and environment, or a test's. */
@@ -72,7 +72,7 @@ async function execute(planned: PlannedRun, reporterNames: readonly ReporterName
 
 async function runCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseRunFlags(args);
-  if (flags.help) return printHelp(io);
+  if (flags.help) return printHelp(io, 'run');
   if (flags.version) return printVersion(io);
   const reporterNames = parseReporterNames(flags.reporter);
   return execute(await planRun(flags, io.env), reporterNames, flags, io);
@@ -80,14 +80,15 @@ async function runCommand(args: string[], io: CliIo): Promise<number> {
 
 async function loadOrMergeCommand(command: 'load' | 'merge', args: string[], io: CliIo): Promise<number> {
   const { positionals, flags } = parseLoadFlags(args, command);
-  if (flags.help === true) return printHelp(io);
+  if (flags.help === true) return printHelp(io, command);
   const planned = command === 'load' ? await planLoad(positionals, flags, io.env) : await planMerge(positionals, flags);
   // Load and merge write report.json and print unless told otherwise; --reporter chooses as for `run`.
   return execute(planned, flags.reporter === undefined ? ['console', 'json'] : parseReporterNames(flags.reporter), flags, io);
 }
 
 async function catalogueCommand(args: string[], io: CliIo): Promise<number> {
-  if (args.length > 0) throw new RunError('ERR_USAGE', "'catalogue' takes no arguments");
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) return printHelp(io, 'catalogue');
+  if (args.length > 0) throw new RunError('ERR_USAGE', "'catalogue' takes no arguments (see catalogue --help)");
   const inputs = await loadCaseInputs(packageFolders([]), []);
   io.stdout.write(renderCatalogue(inputs.cases));
   return EXIT.passed;
@@ -95,7 +96,7 @@ async function catalogueCommand(args: string[], io: CliIo): Promise<number> {
 
 async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseServeFlags(args);
-  if (flags.help) return printHelp(io);
+  if (flags.help) return printHelp(io, 'serve');
   const variant = flags.variant === undefined ? undefined : VARIANTS.find((v) => v.name === flags.variant);
   if (flags.variant !== undefined && variant === undefined) throw new RunError('ERR_USAGE', `unknown variant '${flags.variant}'; the variants are: ${VARIANTS.map((v) => v.name).join(', ')}`);
   const port = intFlag('port', flags.port, 8080, 0, 65535);
@@ -116,8 +117,9 @@ async function serveCommand(args: string[], io: CliIo): Promise<number> {
   return EXIT.passed;
 }
 
-function printHelp(io: CliIo): number {
-  io.stdout.write(HELP);
+/** The whole help, or one command's when it is asked for with `COMMAND --help`. */
+function printHelp(io: CliIo, command?: Parameters<typeof commandHelp>[0]): number {
+  io.stdout.write(command === undefined ? HELP : commandHelp(command));
   return EXIT.passed;
 }
 

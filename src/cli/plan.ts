@@ -278,7 +278,15 @@ function basePlan(contract: LoadedContract, target: Target, config: SuiteConfig 
   };
 }
 
-/** Colour only on a terminal, and never with --no-color or NO_COLOR. */
+/**
+ * Colour by the conventions: never with --no-color or a non-empty NO_COLOR (no-color.org: set but empty means nothing);
+ * always with a FORCE_COLOR other than empty, 0 or false; else only on a terminal.
+ */
 export function useColor(flags: { 'no-color'?: boolean }, env: Env, stdout: { isTTY?: boolean }): boolean {
-  return flags['no-color'] !== true && env['NO_COLOR'] === undefined && stdout.isTTY === true;
+  if (flags['no-color'] === true || (env['NO_COLOR'] ?? '') !== '') return false;
+  // As Node reads FORCE_COLOR: 0 or false turns colour off, any other non-empty value turns it on.
+  const force = env['FORCE_COLOR'];
+  if (force === '0' || force === 'false') return false;
+  if (force !== undefined && force !== '') return true;
+  return stdout.isTTY === true;
 }
