@@ -1,5 +1,6 @@
 /** Fixtures of the load tests. */
-import type { LoadMetrics, LoadProfile } from '../dist/model/load.js';
+import { encodeHistogram, latencyHistogram } from '../dist/load/latency-histogram.js';
+import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadProfile, type RawLoadRun } from '../dist/model/load.js';
 
 /** Metrics of a clean run: 1000 requests/s for 10 s, no failures; override what a test needs. */
 export function metricsOf(overrides: Partial<LoadMetrics> = {}): LoadMetrics {
@@ -45,6 +46,33 @@ export function profileOf(overrides: Partial<LoadProfile> = {}): LoadProfile {
     thresholdSources: { p99: P99_SOURCE },
     production: [],
     baselineTolerance: 0.1,
+    ...overrides,
+  };
+}
+
+/** A raw run that counted nothing (an empty histogram), for tests to fill in. */
+export function rawRunOf(overrides: Partial<RawLoadRun> = {}): RawLoadRun {
+  return {
+    format: RAW_LOAD_FORMAT,
+    startedAt: '2026-11-22T10:00:00.000Z',
+    durationSeconds: 1,
+    requests: 0,
+    responses: 0,
+    errors: 0,
+    timeouts: 0,
+    inFlightAtStop: 0,
+    behindSchedule: 0,
+    connectionRetries: 0,
+    non2xx: 0,
+    mismatches: 0,
+    sampled: 0,
+    statusCodes: {},
+    errorCauses: [],
+    latencyHistogram: encodeHistogram(latencyHistogram()),
+    maxLatencyMicros: 0,
+    violations: [],
+    interrupted: false,
+    throughput: [],
     ...overrides,
   };
 }

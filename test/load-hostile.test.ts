@@ -81,11 +81,14 @@ t.test('load smoke fails a server that stops answering after the first request, 
   const silent = await listen(createHttpServer(firstThen(() => undefined)));
   const slow = await listen(createHttpServer(firstThen((_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), 3000))));
   // Both runs mostly wait on the servers: side by side, they take the time of one.
-  const [hung, late] = await Promise.all([loadReport(['smoke', '--base-url', silent]), loadReport(['smoke', '--base-url', slow])]);
+  // The hung server is loaded by two worker threads: what each leaves unanswered is counted the same way.
+  const [hung, late] = await Promise.all([loadReport(['smoke', '--base-url', silent, '--workers', '2']), loadReport(['smoke', '--base-url', slow])]);
 
   t.equal(hung.code, 1, hung.stdout);
   const m = hung.report.load.metrics;
   t.equal(m.responses, 0);
+  t.equal(hung.report.load.stages[0]?.raw[0]?.workers, 2, 'the report says the load came from two threads');
+  t.match(hung.stdout, /4 connections on 2 worker threads/);
   t.ok(m.timeouts > 0, `requests older than the 1 s timeout count as timeouts (${m.timeouts})`);
   // Requests sent at 1 s time out right at the 2 s stop: whether they count as timeouts or in flight is a matter of a few ms.
   t.ok(m.timeouts + m.inFlightAtStop >= 8, `every unanswered request is counted: ${m.timeouts} timeouts, ${m.inFlightAtStop} in flight at the stop`);

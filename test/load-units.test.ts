@@ -3,9 +3,10 @@ import t from 'tap';
 import { readdir, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { aggregateRuns } from '../dist/load/aggregate.js';
+import { aggregateRuns, combineConcurrentRuns } from '../dist/load/aggregate.js';
 import { queryString, runStage, weightedSequence } from '../dist/load/runner.js';
 import { listPetsProblems, ResponseSampler } from '../dist/load/sampler.js';
+import { shares, StageWorkers } from '../dist/load/stage-workers.js';
 import { loadContract } from '../dist/loader/contract.js';
 import { loadProfile, resolveProfilePath } from '../dist/loader/load-profiles.js';
 import { readBaseline, readLoadReport } from '../dist/loader/report-files.js';
@@ -13,7 +14,7 @@ import { RunError } from '../dist/model/errors.js';
 import { withLoadFaults } from '../dist/server/load-faults.js';
 import { startReferenceServer } from '../dist/server/reference-server.js';
 import { root, tempDir } from './helpers.js';
-import { metricsOf } from './load-fixtures.js';
+import { metricsOf, rawRunOf } from './load-fixtures.js';
 import { request } from 'undici';
 
 // load-profiles.test.ts
@@ -261,5 +262,46 @@ import { request } from 'undici';
     t.same(a, JSON.parse(JSON.stringify(a)), 'the raw result is plain JSON');
     aggregateRuns([a, b]);
     t.equal(aggregateRuns([a]).responses, one.responses, 'aggregating leaves its input untouched');
+  });
+}
+
+// stage-workers.test.ts
+{
+  const KEY = 'workers-key-7d21c9';
+
+  t.test('a stage on several worker threads: its share each, runs combined exactly, the rate held', async (t) => {
+    t.same(shares(10, 4), [3, 3, 2, 2], 'connections shared out, the larger shares first');
+    t.same(shares(1, 3), [1, 0, 0]);
+    const server = await startReferenceServer({ apiKey: KEY });
+    const pool = await StageWorkers.start(2, KEY);
+    t.teardown(async () => {
+      await pool.close();
+      await server.close();
+    });
+    const progress: number[] = [];
+    const options = { baseUrl: server.baseUrl, apiKey: KEY, profileName: 'w', queries: [{ weight: 1 }, { limit: 5, status: 'sold' as const, weight: 1 }], connections: 4, durationSeconds: 1.2, maxRequests: 100_000, timeoutSeconds: 1, maxBodyBytes: 4 << 20 };
+    const rated = await pool.run({ ...options, rate: 400, sampling: { first: 10, every: 5 }, listener: { onLoadProgress: (p) => progress.push(p.requests) } });
+    t.equal(rated.workers, 2);
+    t.equal(rated.rate, 400, 'the stage keeps its rate; each worker ran half of it');
+    t.equal(rated.requests, rated.responses + rated.errors + rated.inFlightAtStop, 'every request accounted for');
+    t.ok(Math.abs(rated.requests + rated.behindSchedule - 480) <= 3, `the two interleaved schedules add up to 400/s for 1.2 s: ${rated.requests} sent + ${rated.behindSchedule} behind`);
+    t.ok(rated.sampled >= 10 && rated.mismatches === 0, `the sample is shared out (${rated.sampled} judged), the reference server conformant`);
+    t.ok(progress.length >= 1 && progress.every((n) => n > 0), `progress combines the workers' counts: ${progress.join(', ')}`);
+    const metrics = aggregateRuns([rated]);
+    t.equal(metrics.responses, rated.responses);
+    t.ok(metrics.latency.p50 > 0 && metrics.latency.max === rated.maxLatencyMicros / 1000, 'the merged histogram and the exact max');
+    const capped = await pool.run({ ...options, maxRequests: 7 });
+    t.equal(capped.requests, 7, 'the request budget is shared, never exceeded');
+  });
+
+  t.test('runs of one machine combine: counts, causes and each second add up; evidence stays capped', async (t) => {
+    const base = { ...rawRunOf(), durationSeconds: 2, requests: 10, responses: 9, errors: 1, statusCodes: { '200': 9 }, errorCauses: [{ cause: 'ECONNRESET: reset', count: 1 }], throughput: [{ t: 1, rps: 5 }, { t: 2, rps: 4 }], maxLatencyMicros: 900 };
+    const violation = { target: '/pets', status: 200, problems: ['x'], bodyExcerpt: '' };
+    const other = { ...base, durationSeconds: 2.01, statusCodes: { '200': 8, '500': 1 }, throughput: [{ t: 1, rps: 6 }, { t: 2.01, rps: 3 }], maxLatencyMicros: 1500, violations: Array.from({ length: 8 }, () => violation), interrupted: true };
+    const combined = combineConcurrentRuns([{ ...base, violations: Array.from({ length: 8 }, () => violation) }, other]);
+    t.match(combined, { requests: 20, responses: 18, errors: 2, statusCodes: { '200': 17, '500': 1 }, errorCauses: [{ cause: 'ECONNRESET: reset', count: 2 }], maxLatencyMicros: 1500, durationSeconds: 2.01, interrupted: true, workers: 2 });
+    t.same(combined.throughput, [{ t: 1, rps: 11 }, { t: 2.01, rps: 7 }]);
+    t.equal(combined.violations.length, 10, 'evidence capped as one sampler caps it');
+    t.equal(combineConcurrentRuns([base]), base, 'one run is itself');
   });
 }

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { request } from 'undici';
 import { parseExactJson, type JsonValue } from '../dist/model/json.js';
-import { startReferenceServer, type ReferenceServerOptions } from '../dist/server/reference-server.js';
+import { pathAndQuery, startReferenceServer, type ReferenceServerOptions } from '../dist/server/reference-server.js';
 
 const KEY = 'test-key-0123456789';
 
@@ -82,4 +82,13 @@ t.test('getPet is gone on and after its removal date', async (t) => {
     t.equal(res.status, 410);
     t.match(res.json, { status: 410 });
   });
+});
+
+t.test('a request target is read as URL parsing reads it, with or without the fast path', async (t) => {
+  const targets = ['/v1/pets', '/v1/pets?limit=5&status=sold', '/v1/pets?limit=1+2', '/v1/pets/', '/v1//pets', '//v1/pets', '/v1/./pets', '/v1/a/../pets', '/v1/pets?limit=%35', '/v1/p%65ts', '/v1\\pets', '/', '/v1/pets?', '/v1/pets?a=1&a=2', '/v1/pets#x', '/v1/pets/9223372036854775807'];
+  for (const target of targets) {
+    const url = new URL(target, 'http://localhost');
+    const { path, query } = pathAndQuery(target);
+    t.same([path, [...query]], [url.pathname, [...url.searchParams]], target);
+  }
 });

@@ -12,6 +12,7 @@ const LOAD_OPTIONS = {
   baseline: { type: 'string' },
   'baseline-tolerance': { type: 'string' },
   'allow-production-load': { type: 'boolean' },
+  workers: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 const RUN_OPTIONS = {
@@ -239,6 +240,8 @@ const LOAD_HELP = `Load options (run --load, load, merge):
   --baseline FILE           compare with an earlier report.json (p50, p99, rps, error rate)
   --baseline-tolerance X    allowed regression as a share (default: the profile's, else 0.1)
   --allow-production-load   load a base URL the profile marks as production
+  --workers N               worker threads generating the load (1..64; default: the profile's,
+                            else half the cores, at most 8 and at most one per connection)
   load and merge also take --reporter (default: console,json); load takes --base-url,
   --api-key-file, --ca-file, --report-dir, -q, --no-color.
 

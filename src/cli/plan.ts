@@ -13,7 +13,7 @@ import { readBaseline, readLoadReport } from '../loader/report-files.js';
 import { RunError } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { JsonValue } from '../model/json.js';
-import type { LoadProfile } from '../model/load.js';
+import { MAX_WORKERS, type LoadProfile } from '../model/load.js';
 import { dateFlag, intFlag, optionNames, shareFlag, type LoadFlags, type RunFlags } from './args.js';
 
 /** The package's own contract: read and compiled once per process, whatever asks for it. */
@@ -144,9 +144,10 @@ async function readProfile(argument: string): Promise<LoadProfile> {
 /** The environment variables a run reads (PETSTORE_*, NO_COLOR). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-type LoadFlagSet = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-production-load'>;
+type LoadFlagSet = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-production-load' | 'workers'>;
 
-async function loadPlan(profile: LoadProfile, flags: LoadFlagSet, reportDir: string): Promise<LoadPlan> {
+async function loadPlan(declared: LoadProfile, flags: LoadFlagSet, reportDir: string): Promise<LoadPlan> {
+  const profile = flags.workers === undefined ? declared : { ...declared, workers: intFlag('workers', flags.workers, 1, 1, MAX_WORKERS) };
   const plan: LoadPlan = { profile, allowProductionLoad: flags['allow-production-load'] === true };
   const tolerance = shareFlag('baseline-tolerance', flags['baseline-tolerance'], profile.baselineTolerance);
   if (flags.baseline !== undefined) {
@@ -256,6 +257,7 @@ export async function planLoad(positionals: readonly string[], parsed: LoadFlags
 /** `merge REPORT...`: the raw results of runs made at once on several machines, judged again by the first one's thresholds. */
 export async function planMerge(positionals: readonly string[], flags: LoadFlags): Promise<PlannedRun> {
   if (positionals.length < 1) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
+  if (flags.workers !== undefined) throw new RunError('ERR_USAGE', "'merge' generates no load: --workers belongs to run --load and load");
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   refuseOverwrite(reportDir, positionals.map((file): [string, string] => ['merge input', file]));
   const loads = await Promise.all(positionals.map(readLoadReport));

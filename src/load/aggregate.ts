@@ -1,6 +1,7 @@
 /** Raw runs (one machine, or several merged) to the metrics thresholds judge: counts add up, histograms merge exactly. */
-import { ADDED_COUNTS, type ErrorCause, type LoadMetrics, type RawLoadRun } from '../model/load.js';
-import { CHART_PERCENTILES, mergeHistograms, microsToMs, percentileMs } from './latency-histogram.js';
+import { ADDED_COUNTS, type ErrorCause, type LoadCounts, type LoadMetrics, type RawLoadRun } from '../model/load.js';
+import { CHART_PERCENTILES, encodeHistogram, mergeHistograms, microsToMs, percentileMs } from './latency-histogram.js';
+import { MAX_EVIDENCE } from './sampler.js';
 
 function round(value: number, digits = 2): number {
   const factor = 10 ** digits;
@@ -15,12 +16,8 @@ function addCounts(into: Record<string, number>, from: Record<string, number>): 
   for (const [key, count] of Object.entries(from)) into[key] = (into[key] ?? 0) + count;
 }
 
-/**
- * Combines raw runs into one set of metrics. Latency comes from the merged HDR histograms (µs); counts add up; runs
- * merged from several machines ran at the same time, so their rates add up too.
- */
-export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
-  const histogram = mergeHistograms(runs.map((r) => r.latencyHistogram));
+/** The counts of several runs added up: every counter, the status codes and the causes of failure (most frequent first). */
+function addedCounts(runs: readonly RawLoadRun[]): LoadCounts {
   const statusCodes: Record<string, number> = {};
   const causes: Record<string, number> = {};
   for (const run of runs) {
@@ -30,14 +27,23 @@ export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
   const errorCauses: ErrorCause[] = Object.entries(causes)
     .map(([cause, count]) => ({ cause, count }))
     .sort((a, b) => b.count - a.count);
+  const counts = Object.fromEntries(ADDED_COUNTS.map((field) => [field, sum(runs, (r) => r[field])])) as Record<(typeof ADDED_COUNTS)[number], number>;
+  return { ...counts, statusCodes, errorCauses };
+}
+
+/**
+ * Combines raw runs into one set of metrics. Latency comes from the merged HDR histograms (µs); counts add up; runs
+ * merged from several machines ran at the same time, so their rates add up too.
+ */
+export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
+  const histogram = mergeHistograms(runs.map((r) => r.latencyHistogram));
   const rateOf = (count: (run: RawLoadRun) => number): number => round(sum(runs, (r) => (r.durationSeconds > 0 ? count(r) / r.durationSeconds : 0)), 1);
   const targets = runs.map((r) => r.rate).filter((rate): rate is number => rate !== undefined);
   const maxMs = microsToMs(Math.max(0, ...runs.map((r) => r.maxLatencyMicros)));
   // A histogram reads a value back as the top of its bucket (within 0.1 %); never above the exact maximum.
   const at = (p: number): number => Math.min(percentileMs(histogram, p), maxMs);
-  const counts = Object.fromEntries(ADDED_COUNTS.map((field) => [field, sum(runs, (r) => r[field])])) as Record<(typeof ADDED_COUNTS)[number], number>;
   const metrics: LoadMetrics = {
-    ...counts,
+    ...addedCounts(runs),
     durationSeconds: Math.max(0, ...runs.map((r) => r.durationSeconds)),
     rps: rateOf((r) => r.responses),
     sendRate: rateOf((r) => r.requests),
@@ -48,8 +54,6 @@ export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
       max: maxMs,
       mean: histogram.totalCount === 0 ? 0 : round(histogram.mean / 1000, 3),
     },
-    statusCodes,
-    errorCauses,
     percentiles: histogram.totalCount === 0 ? [] : CHART_PERCENTILES.map((p) => ({ p, ms: at(p) })),
   };
   if (targets.length > 0) metrics.targetRate = targets.reduce((a, b) => a + b, 0);
@@ -68,4 +72,34 @@ export function throughputOf(stages: ReadonlyArray<{ raw: readonly RawLoadRun[] 
     offset += Math.max(0, ...stage.raw.map((r) => r.durationSeconds));
   }
   return series;
+}
+
+/**
+ * One raw run from runs that ran side by side on one machine (the workers of a stage): counts and rates add up,
+ * histograms merge exactly, each second's throughput is the sum of the workers' for that second.
+ */
+export function combineConcurrentRuns(runs: readonly RawLoadRun[]): RawLoadRun {
+  const [first] = runs;
+  if (first === undefined) throw new Error('no runs to combine');
+  if (runs.length === 1) return first;
+  const seconds = Math.max(...runs.map((r) => r.throughput.length));
+  const throughput = Array.from({ length: seconds }, (_, i) => ({
+    t: Math.max(...runs.map((r) => r.throughput[i]?.t ?? 0)),
+    rps: round(sum(runs, (r) => r.throughput[i]?.rps ?? 0), 1),
+  }));
+  const rates = runs.map((r) => r.rate).filter((rate): rate is number => rate !== undefined);
+  const combined: RawLoadRun = {
+    ...addedCounts(runs),
+    format: first.format,
+    startedAt: runs.map((r) => r.startedAt).sort()[0] as string,
+    durationSeconds: Math.max(...runs.map((r) => r.durationSeconds)),
+    latencyHistogram: encodeHistogram(mergeHistograms(runs.map((r) => r.latencyHistogram))),
+    maxLatencyMicros: Math.max(...runs.map((r) => r.maxLatencyMicros)),
+    violations: runs.flatMap((r) => r.violations).slice(0, MAX_EVIDENCE),
+    interrupted: runs.some((r) => r.interrupted),
+    throughput,
+  };
+  if (rates.length > 0) combined.rate = rates.reduce((a, b) => a + b, 0);
+  combined.workers = sum(runs, (r) => r.workers ?? 1);
+  return combined;
 }

@@ -7,10 +7,11 @@ import { refuseProductionLoad } from '../loader/config.js';
 import type { Baseline } from '../model/check.js';
 import type { Contract } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
-import type { LoadListener, LoadProfile, LoadReport, LoadStage } from '../model/load.js';
+import type { LoadListener, LoadProfile, LoadReport, LoadStage, RawLoadRun } from '../model/load.js';
 import { aggregateRuns, throughputOf } from './aggregate.js';
 import { runStage, type StageOptions } from './runner.js';
 import { ResponseSampler } from './sampler.js';
+import { defaultWorkers, StageWorkers } from './stage-workers.js';
 
 /** What a load run needs besides the profile. */
 export interface LoadRunOptions {
@@ -19,8 +20,6 @@ export interface LoadRunOptions {
   http: HttpClientOptions;
   contract: Contract;
   allowProductionLoad: boolean;
-  /** Turns sampled conformance off whatever the profile says (benchmarks only). */
-  samplingOff?: boolean;
   listener?: LoadListener;
   signal?: AbortSignal;
 }
@@ -96,10 +95,27 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
     ...(options.listener ? { listener: options.listener } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
+  const workers = Math.min(profile.workers ?? defaultWorkers(profile.connections), profile.connections);
+  // One worker runs in this thread; more run in a pool started once for the warm-up and every stage.
+  const pool = workers > 1 ? await StageWorkers.start(workers, http.apiKey) : undefined;
+  const stage = async (stageOptions: StageOptions, sampled: boolean): Promise<RawLoadRun> => {
+    if (pool !== undefined) return pool.run({ ...stageOptions, ...(sampled ? { sampling: profile.sampling } : {}) });
+    return runStage({ ...stageOptions, ...(sampled ? { sampler: new ResponseSampler(profile.sampling, options.contract, redact) } : {}) });
+  };
+  try {
+    return await runStages(options, common, stage);
+  } finally {
+    await pool?.close();
+  }
+}
+
+/** The warm-up, then the stages until the duration, the request budget or a ramp's first breach ends them. */
+async function runStages(options: LoadRunOptions, common: Omit<StageOptions, 'durationSeconds' | 'maxRequests'>, stage: (stageOptions: StageOptions, sampled: boolean) => Promise<RawLoadRun>): Promise<LoadStage[]> {
+  const { profile } = options;
   let budget = profile.maxRequests;
   const firstRate = stageRates(profile)[0];
   if (profile.warmup > 0 && options.signal?.aborted !== true) {
-    const warm = await runStage({ ...common, profileName: `${profile.name} (warm-up)`, ...(firstRate === undefined ? {} : { rate: firstRate }), durationSeconds: profile.warmup, maxRequests: budget });
+    const warm = await stage({ ...common, profileName: `${profile.name} (warm-up)`, ...(firstRate === undefined ? {} : { rate: firstRate }), durationSeconds: profile.warmup, maxRequests: budget }, false);
     budget -= warm.requests;
   }
   const deadline = performance.now() + profile.duration * 1000;
@@ -107,20 +123,21 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
   for (const rate of stageRates(profile)) {
     const remainingSeconds = (deadline - performance.now()) / 1000;
     if (budget <= 0 || remainingSeconds <= 0 || options.signal?.aborted === true) break;
-    const sampler = options.samplingOff === true ? undefined : new ResponseSampler(profile.sampling, options.contract, redact);
-    const raw = await runStage({
-      ...common,
-      ...(rate === undefined ? {} : { rate }),
-      ...(sampler ? { sampler } : {}),
-      durationSeconds: Math.min(profile.ramp?.stageDuration ?? profile.duration, remainingSeconds),
-      maxRequests: budget,
-    });
+    const raw = await stage(
+      {
+        ...common,
+        ...(rate === undefined ? {} : { rate }),
+        durationSeconds: Math.min(profile.ramp?.stageDuration ?? profile.duration, remainingSeconds),
+        maxRequests: budget,
+      },
+      true,
+    );
     budget -= raw.requests;
-    const stage: LoadStage = { metrics: aggregateRuns([raw]), breached: [], raw: [raw] };
-    if (rate !== undefined) stage.rate = rate;
-    stages.push(stage);
+    const measured: LoadStage = { metrics: aggregateRuns([raw]), breached: [], raw: [raw] };
+    if (rate !== undefined) measured.rate = rate;
+    stages.push(measured);
     // A ramp stops at its first breach; buildLoadReport records what each stage broke.
-    if (breachedMetrics(profile, stage).length > 0 || raw.interrupted) break;
+    if (breachedMetrics(profile, measured).length > 0 || raw.interrupted) break;
   }
   if (stages.length === 0 && options.signal?.aborted !== true) throw new RunError('ERR_CONFIG', `load profile ${profile.name}: nothing was measured (the warm-up used the whole request budget)`);
   return stages;

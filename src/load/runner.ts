@@ -22,6 +22,8 @@ export interface StageOptions {
   connections: number;
   /** Target requests per second; absent: as fast as the service answers. */
   rate?: number;
+  /** Shifts a rated schedule by this fraction of its interval (0..1), so that the schedules of several workers interleave. */
+  scheduleOffset?: number;
   durationSeconds: number;
   maxRequests: number;
   timeoutSeconds: number;
@@ -130,6 +132,7 @@ class Stage {
   private readonly histogram: Histogram = latencyHistogram();
   private readonly redact: (text: string) => string;
   private readonly interval: number | undefined;
+  private readonly offset: number;
   private readonly causes = new Map<string, number>();
   private readonly perSecond: number[] = [];
   private started = 0;
@@ -156,6 +159,7 @@ class Stage {
     this.redact = makeRedactor(options.apiKey);
     this.sequence = weightedSequence(options.queries).map((q) => prepare(this.base, q, options.apiKey));
     this.interval = options.rate === undefined ? undefined : 1000 / options.rate;
+    this.offset = options.scheduleOffset ?? 0;
     const count = Math.max(1, Math.min(options.connections, options.maxRequests));
     for (let i = 0; i < count; i++) {
       const connection: Connection = { socket: undefined, ready: false, inFlight: undefined, answeredOnSocket: 0, failuresInARow: 0, lastError: undefined };
@@ -181,7 +185,7 @@ class Stage {
 
   /** When request `n` of the schedule is due (a target rate spaces them evenly from the start). */
   private dueAt(n: number): number {
-    return this.started + n * (this.interval ?? 0);
+    return this.started + (n + this.offset) * (this.interval ?? 0);
   }
 
   /** Hands due requests to idle connections; with a target rate, wakes up when the next one is due. */
@@ -417,7 +421,7 @@ class Stage {
     if (this.interval !== undefined && !interrupted) {
       // Requests due in the last few ms are the timer's granularity, not a server or connection falling behind.
       const until = Math.min(now, this.endsAt) - SCHEDULE_SLACK_MS;
-      const due = Math.min(this.options.maxRequests, Math.ceil((until - this.started) / this.interval));
+      const due = Math.min(this.options.maxRequests, Math.ceil((until - this.started) / this.interval - this.offset));
       for (let n = this.dispatched; n < due; n++) {
         behindSchedule += 1;
         this.record(now - this.dueAt(n));

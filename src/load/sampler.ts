@@ -5,7 +5,7 @@ import type { QueryMix, SampleViolation } from '../model/load.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
 
 /** Violations kept as evidence; the count keeps going. */
-const MAX_EVIDENCE = 10;
+export const MAX_EVIDENCE = 10;
 const EXCERPT_CHARACTERS = 600;
 
 /** The problems of one listPets answer to one query; empty when it keeps the contract. */

@@ -76,6 +76,7 @@ export async function loadProfile(file: string, validate: ValidateFunction, disp
     baselineTolerance: (doc['baseline'] as { tolerance?: number } | undefined)?.tolerance ?? 0.1,
   };
   if (doc['rate'] !== undefined) profile.rate = doc['rate'] as number;
+  if (doc['workers'] !== undefined) profile.workers = doc['workers'] as number;
   if (doc['ramp'] !== undefined) {
     profile.ramp = doc['ramp'] as Ramp;
     profile.rampSource = { file: display, ...source.locate(['ramp', ...(profile.ramp.require === undefined ? [] : ['require'])], true) };

@@ -11,7 +11,8 @@ export type RunErrorCode =
   | 'ERR_SERVER_START'
   | 'ERR_RATE_LIMITED'
   | 'ERR_SERVER_GONE'
-  | 'ERR_INTERRUPTED';
+  | 'ERR_INTERRUPTED'
+  | 'ERR_LOAD_WORKER';
 
 /** A problem the user can fix; the CLI prints `message` alone (plus `details` lines) and exits 2. */
 export class RunError extends Error {

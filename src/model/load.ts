@@ -10,6 +10,9 @@ export type CountMetric = 'errors' | 'timeouts' | 'non2xx' | 'mismatches';
 /** Every metric a threshold may name. */
 export type Metric = LatencyMetric | CountMetric | 'rps';
 
+/** The most worker threads a profile or flag may ask for (as load-profile.schema.json says). */
+export const MAX_WORKERS = 64;
+
 /** Every metric, in the order reports list them. */
 export const METRICS: readonly Metric[] = ['p50', 'p90', 'p99', 'max', 'rps', 'errors', 'timeouts', 'non2xx', 'mismatches'];
 
@@ -44,6 +47,8 @@ export interface LoadProfile {
   /** Where the profile was read from, for messages and check sources. */
   file: string;
   connections: number;
+  /** Worker threads that generate the load; absent: half the cores, at most 8 and at most one per connection. */
+  workers?: number;
   /** Seconds of measured load (the whole ramp for a stress profile): a hard ceiling. */
   duration: number;
   /** Requests of the whole run, warm-up included: a hard ceiling. */
@@ -134,6 +139,8 @@ export interface RawLoadRun extends LoadCounts {
   durationSeconds: number;
   /** Target rate of this run or stage, when there was one. */
   rate?: number;
+  /** Worker threads that generated this run on its machine (their runs combined exactly); absent: one. */
+  workers?: number;
   /** Latency in µs (responses, timeouts at their age, requests in flight or behind schedule at the stop), HDR histogram as compressed base64. */
   latencyHistogram: string;
   /** The largest latency recorded, in µs (exact; the histogram's own max is rounded to its precision). */

@@ -23,6 +23,12 @@ export interface LoadFigures {
   thresholds: ThresholdFigure[];
 }
 
+/** ", on 4 worker threads" when the load of a run came from several threads (the largest count of any stage's run). */
+function workersNote(load: LoadReport): string {
+  const workers = Math.max(1, ...load.stages.flatMap((s) => s.raw.map((r) => r.workers ?? 1)));
+  return workers > 1 ? ` on ${workers} worker threads` : '';
+}
+
 /** Latency for people: µs digits under 10 ms, fewer above (0.213 ms, 12.35 ms, 1005 ms). */
 export function formatMs(ms: number): string {
   const digits = ms < 10 ? 3 : ms < 100 ? 2 : ms < 1000 ? 1 : 0;
@@ -49,7 +55,7 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
   const figures: Figure[] = [
     { label: 'profile', value: `${profile.name}: ${profile.title}` },
     { label: 'target', value: targetOf(load) },
-    { label: 'duration', value: `${m.durationSeconds} s, ${profile.connections} connections${load.mergedRuns > 1 ? `, ${load.mergedRuns} runs merged` : ''}${load.judgedRate === undefined ? '' : `; judged at the ${load.judgedRate}/s stage`}` },
+    { label: 'duration', value: `${m.durationSeconds} s, ${profile.connections} connections${workersNote(load)}${load.mergedRuns > 1 ? `, ${load.mergedRuns} runs merged` : ''}${load.judgedRate === undefined ? '' : `; judged at the ${load.judgedRate}/s stage`}` },
     { label: 'requests', value: `${m.requests} = ${m.responses} responses + ${m.errors} errors + ${m.inFlightAtStop} in flight at the stop` },
     { label: 'rate achieved', value: `${m.sendRate} requests/s sent${rate}, ${m.rps} responses/s` },
     { label: 'latency', value: `p50 ${formatMs(m.latency.p50)} · p90 ${formatMs(m.latency.p90)} · p99 ${formatMs(m.latency.p99)} · max ${formatMs(m.latency.max)}` },

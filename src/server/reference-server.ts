@@ -73,18 +73,15 @@ export function errorResponse(status: number, code: string, message: string, hea
   return jsonResponse(status, JSON.stringify({ code, message, status }), headers);
 }
 
-function keyMatches(presented: string, expected: string): boolean {
-  const a = Buffer.from(presented);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** True when the request carries `Bearer <apiKey>` (the scheme is case-insensitive, RFC 9110 §11.1). */
 export function authorised(headers: IncomingHttpHeaders, apiKey: string): boolean {
   const header = headers.authorization;
   if (header === undefined) return false;
   const match = /^bearer +(\S+) *$/i.exec(header);
-  return match !== null && keyMatches(match[1] as string, apiKey);
+  if (match === null) return false;
+  const presented = Buffer.from(match[1] as string);
+  const expected = Buffer.from(apiKey);
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
 }
 
 function parseInt64(text: string): bigint | undefined {
@@ -205,36 +202,78 @@ const EMPTY = Buffer.alloc(0);
  * which one a proxy in front reads is unknown, so two credentials count as none (401).
  */
 function singleCredential(req: IncomingMessage): IncomingMessage['headers'] {
-  const fields = req.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'authorization').length;
+  let fields = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if ((req.rawHeaders[i] as string).toLowerCase() === 'authorization') fields += 1;
   if (fields <= 1) return req.headers;
   const { authorization: _ambiguous, ...rest } = req.headers;
   return rest;
 }
 
+/** A request target WHATWG URL parsing would leave as it is: no dot segments, escapes, backslashes or leading `//`. */
+const PLAIN_TARGET = /^(?!\/\/)(\/[A-Za-z0-9_~-]*)+(\?[A-Za-z0-9_~=&+-]*)?$/;
+
+/** The path and query of a request target as URL parsing gives them, without building a URL when the target is plain (the hot path). */
+export function pathAndQuery(target: string): { path: string; query: URLSearchParams } {
+  if (!PLAIN_TARGET.test(target)) {
+    const url = new URL(target, 'http://localhost');
+    return { path: url.pathname, query: url.searchParams };
+  }
+  const mark = target.indexOf('?');
+  return mark === -1 ? { path: target, query: new URLSearchParams() } : { path: target.slice(0, mark), query: new URLSearchParams(target.slice(mark + 1)) };
+}
+
+/** The bytes of the last few bodies sent: listings repeat, and are encoded once instead of on every answer. */
+class EncodedBodies {
+  private readonly bodies = new Map<string, Buffer>();
+
+  of(body: string): Buffer {
+    let bytes = this.bodies.get(body);
+    if (bytes === undefined) {
+      bytes = Buffer.from(body);
+      // Kept small: the store's listings change as pets are added, and old ones are never asked for again.
+      if (this.bodies.size >= 64) this.bodies.clear();
+      this.bodies.set(body, bytes);
+    }
+    return bytes;
+  }
+}
+
 /** Adapts a PetHandler to node:http: reads the body (bounded), answers, never throws. */
 export function toNodeHandler(handle: PetHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  const encoded = new EncodedBodies();
   const write = (res: ServerResponse, response: PetResponse): void => {
-    res.writeHead(response.status, { 'content-length': Buffer.byteLength(response.body), ...response.headers });
-    res.end(response.body);
+    const bytes = encoded.of(response.body);
+    res.writeHead(response.status, { 'content-length': bytes.length, ...response.headers });
+    res.end(bytes);
+  };
+  const answer = (req: IncomingMessage, res: ServerResponse, response: PetResponse): void => {
+    if (response.drop === true) req.socket.destroy();
+    else write(res, response);
+  };
+  const fail = (res: ServerResponse): void => {
+    if (!res.headersSent) write(res, errorResponse(400, 'bad_request', 'the request could not be read'));
+    else res.destroy();
   };
   const served = new WeakSet<object>();
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const reusedConnection = served.has(req.socket);
-    served.add(req.socket);
-    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-    const body = hasBody ? readBody(req) : Promise.resolve(EMPTY);
-    body
-      .then(async (raw) => {
-        if (raw === 'too-large') return write(res, errorResponse(413, 'body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`));
-        const response = await handle({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: singleCredential(req), body: raw, reusedConnection });
-        if (response.drop === true) req.socket.destroy();
-        else write(res, response);
-      })
-      .catch(() => {
-        if (!res.headersSent) write(res, errorResponse(400, 'bad_request', 'the request could not be read'));
-        else res.destroy();
-      });
+    try {
+      const { path, query } = pathAndQuery(req.url ?? '/');
+      const reusedConnection = served.has(req.socket);
+      served.add(req.socket);
+      const request = (body: Buffer): PetRequest => ({ method: req.method ?? 'GET', path, query, headers: singleCredential(req), body, reusedConnection });
+      if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+        // No body: answered in this tick when the handler is synchronous (the conformant one is).
+        const response = handle(request(EMPTY));
+        if (response instanceof Promise) response.then((r) => answer(req, res, r), () => fail(res));
+        else answer(req, res, response);
+        return;
+      }
+      readBody(req)
+        .then(async (raw) => (raw === 'too-large' ? errorResponse(413, 'body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`) : handle(request(raw))))
+        .then((r) => answer(req, res, r), () => fail(res));
+    } catch {
+      fail(res);
+    }
   };
 }
 

@@ -1,0 +1,202 @@
+/**
+ * `npm run bench:load [-- --threads 1,4,8]`: the load runner against wrk, side by side in one run (medians of interleaved
+ * rounds, as ratios). Compiled into dist and free of development dependencies, so that it runs on a many-core machine:
+ * - multi-core: the runner with N worker threads against `wrk -tN`, at each thread count, against a fixed-body server of
+ *   several processes (faster than either client), sampling on;
+ * - one core: the runner against wrk on the reference server (the server is the limit), and the reference server's listPets
+ *   against a bare node:http server answering the same 20 pets;
+ * - rate accuracy at 200/s and 50,000/s.
+ * Every server runs in processes of its own, so that clients and servers do not share a thread.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import { parseArgs, promisify } from 'node:util';
+import { loadContract } from '../loader/contract.js';
+import { packagePath } from '../loader/package-paths.js';
+import type { RawLoadRun } from '../model/load.js';
+import { runStage, type StageOptions } from '../load/runner.js';
+import { ResponseSampler } from '../load/sampler.js';
+import { StageWorkers } from '../load/stage-workers.js';
+
+const KEY = 'bench-key-0f3a9c';
+const { values: flags } = parseArgs({
+  options: {
+    threads: { type: 'string' },
+    seconds: { type: 'string', default: process.env['BENCH_SECONDS'] ?? '2' },
+    runs: { type: 'string', default: process.env['BENCH_RUNS'] ?? '3' },
+    connections: { type: 'string', default: '64' },
+    'server-processes': { type: 'string' },
+  },
+});
+const CORES = os.availableParallelism();
+/** Thread counts to compare: those given, else 1, 4 and 8 where the machine has twice as many cores, else 1. */
+const THREADS = (flags.threads ?? [1, 4, 8].filter((n) => n === 1 || n * 2 <= CORES).join(',')).split(',').map(Number);
+/** Whole seconds: wrk takes no fractions. */
+const SECONDS = Math.max(1, Math.round(Number(flags.seconds)));
+const RUNS = Math.max(1, Number(flags.runs));
+const CONNECTIONS = Number(flags.connections);
+/** The fixed-body server's processes: enough to outrun both clients, without taking the clients' cores. */
+const SERVER_PROCESSES = Number(flags['server-processes'] ?? Math.max(1, Math.min(8, Math.floor(CORES / 2))));
+/** Connections of the one-core comparison (the reference server is a single process). */
+const SINGLE_CONNECTIONS = 10;
+const RATE_TARGETS = [200, 50_000];
+const RATE_RUNS = 3;
+/** The sampling of the smoke profile: the first 20 responses, then 1 in 50. */
+const SAMPLING = { first: 20, every: 50 };
+
+/** A node:http server answering GET /v1/pets with a fixed 20-pet array, in `processes` processes sharing one port. */
+const fixedServer = (processes: number): string => `
+const cluster = require('node:cluster');
+const http = require('node:http');
+if (cluster.isPrimary && ${processes} > 1) {
+  for (let i = 0; i < ${processes}; i++) cluster.fork();
+  let told = false;
+  cluster.on('listening', (_worker, address) => { if (!told) { told = true; console.log('listening on http://127.0.0.1:' + address.port + '/v1'); } });
+} else {
+  const pets = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: 'Pet ' + (i + 1), categoryId: (i % 5) + 1, status: 'available' }));
+  const body = Buffer.from(JSON.stringify(pets));
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  });
+  server.keepAliveTimeout = 5000;
+  server.listen(Number(process.env.BENCH_PORT || 0), '127.0.0.1', () => { if (cluster.isPrimary) console.log('listening on http://127.0.0.1:' + server.address().port + '/v1'); });
+}
+`;
+
+function startProcess(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const child = spawn(process.execPath, args, { env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening on (http:\/\/\S+\/v1)/.exec(seen);
+      if (match) resolve({ child, baseUrl: match[1] as string });
+    });
+    child.once('exit', (code) => reject(new Error(`server exited early (${String(code)})`)));
+  });
+}
+
+async function wrk(url: string, threads: number, connections: number): Promise<number> {
+  const args = [`-t${threads}`, `-c${Math.max(connections, threads)}`, `-d${SECONDS}s`, '-H', `Authorization: Bearer ${KEY}`, url];
+  const { stdout } = await promisify(execFile)('wrk', args);
+  const match = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
+  if (!match) throw new Error(`wrk printed no rate:\n${stdout}`);
+  return Number(match[1]);
+}
+
+/** Runs one stage as `load` does: in this thread for one worker, on the pool for more. */
+async function stage(baseUrl: string, workers: StageWorkers | undefined, options: Partial<StageOptions> & { sampled: boolean }): Promise<RawLoadRun> {
+  const { sampled, ...rest } = options;
+  const base: StageOptions = { baseUrl, apiKey: KEY, profileName: 'bench', queries: [{ weight: 1 }], connections: SINGLE_CONNECTIONS, durationSeconds: SECONDS, maxRequests: 100_000_000, timeoutSeconds: SECONDS, maxBodyBytes: 4 * 1024 * 1024, ...rest };
+  if (workers !== undefined) return workers.run({ ...base, ...(sampled ? { sampling: SAMPLING } : {}) });
+  const sampler = sampled ? new ResponseSampler(SAMPLING, await loadContract(packagePath('schemas')), (x) => x) : undefined;
+  return runStage({ ...base, ...(sampler ? { sampler } : {}) });
+}
+
+/** Responses per second of a stage, after checking that the sample found nothing wrong. */
+function responseRate(run: RawLoadRun): number {
+  if (run.mismatches > 0) throw new Error('a server broke the contract under load');
+  return run.responses / run.durationSeconds;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** One measured variant: its name and how to measure it once. */
+interface Variant {
+  name: string;
+  measure: () => Promise<number>;
+}
+
+/** Runs every variant once per round, rounds interleaved (drift touches each round's variants alike); the first round warms up. */
+async function interleaved(title: string, variants: Variant[]): Promise<Map<string, number[]>> {
+  const results = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+  for (let n = 0; n <= RUNS; n++) {
+    for (const variant of variants) {
+      const value = await variant.measure();
+      if (n > 0) results.get(variant.name)?.push(value);
+    }
+    process.stderr.write(`${title}: ${n === 0 ? 'warm-up' : `round ${n}/${RUNS}`} done\n`);
+  }
+  return results;
+}
+
+/** The median of the per-round ratios a / b. */
+function pairedRatio(results: Map<string, number[]>, a: string, b: string): number {
+  const as = results.get(a) ?? [];
+  const bs = results.get(b) ?? [];
+  return median(as.map((value, i) => value / (bs[i] as number)));
+}
+
+function printTable(results: Map<string, number[]>): void {
+  for (const [name, values] of results) console.log(`  ${name.padEnd(44)} ${median(values).toFixed(0).padStart(8)}   (runs: ${values.map((v) => v.toFixed(0)).join(', ')})`);
+}
+
+async function multiCore(fixedUrl: string, pools: Map<number, StageWorkers | undefined>): Promise<void> {
+  const variants: Variant[] = THREADS.flatMap((threads) => [
+    { name: `wrk -t${threads} -c${CONNECTIONS}`, measure: () => wrk(`${fixedUrl}/pets`, threads, CONNECTIONS) },
+    { name: `runner, ${threads} worker${threads === 1 ? '' : 's'}, -c${CONNECTIONS}, sampling on`, measure: async () => responseRate(await stage(fixedUrl, pools.get(threads), { connections: Math.max(CONNECTIONS, threads), sampled: true })) },
+  ]);
+  const results = await interleaved('multi-core', variants);
+  console.log(`multi-core: fixed 20-pet server in ${SERVER_PROCESSES} processes, ${RUNS} rounds of ${SECONDS} s; medians in responses/s`);
+  printTable(results);
+  for (const threads of THREADS) {
+    const ratio = pairedRatio(results, `runner, ${threads} worker${threads === 1 ? '' : 's'}, -c${CONNECTIONS}, sampling on`, `wrk -t${threads} -c${CONNECTIONS}`);
+    console.log(`  runner / wrk at ${String(threads).padStart(2)} thread${threads === 1 ? ' ' : 's'}                 ${ratio.toFixed(2)}   (goal >= 0.80)`);
+  }
+}
+
+async function oneCore(referenceUrl: string, singleUrl: string): Promise<void> {
+  const results = await interleaved('one core', [
+    { name: 'wrk -t1 → reference', measure: () => wrk(`${referenceUrl}/pets`, 1, SINGLE_CONNECTIONS) },
+    { name: 'runner, sampling off → reference', measure: async () => responseRate(await stage(referenceUrl, undefined, { sampled: false })) },
+    { name: 'runner, sampling on → reference', measure: async () => responseRate(await stage(referenceUrl, undefined, { sampled: true })) },
+    { name: 'wrk -t1 → bare 20-pet server', measure: () => wrk(`${singleUrl}/pets`, 1, SINGLE_CONNECTIONS) },
+  ]);
+  console.log(`one core: one server process, ${SINGLE_CONNECTIONS} connections, ${RUNS} rounds of ${SECONDS} s; medians in responses/s`);
+  printTable(results);
+  console.log(`  runner / wrk → reference, sampling off       ${pairedRatio(results, 'runner, sampling off → reference', 'wrk -t1 → reference').toFixed(2)}`);
+  console.log(`  runner / wrk → reference, sampling on        ${pairedRatio(results, 'runner, sampling on → reference', 'wrk -t1 → reference').toFixed(2)}   (goal >= 0.80)`);
+  console.log(`  reference listPets / bare 20-pet server      ${pairedRatio(results, 'wrk -t1 → reference', 'wrk -t1 → bare 20-pet server').toFixed(2)}   (goal >= 0.90)`);
+}
+
+/** How close the achieved rate (requests sent / stage duration) comes to each target, in runs one after another. */
+async function rateAccuracy(fixedUrl: string, workers: StageWorkers | undefined, threads: number): Promise<void> {
+  console.log(`rate accuracy (runner with ${threads} worker${threads === 1 ? '' : 's'} → the fixed server, ${CONNECTIONS} connections):`);
+  for (const rate of RATE_TARGETS) {
+    const errors: number[] = [];
+    const behind: number[] = [];
+    for (let n = 0; n < RATE_RUNS; n++) {
+      const run = await stage(fixedUrl, workers, { connections: Math.max(CONNECTIONS, threads), rate, sampled: true });
+      errors.push((run.requests / run.durationSeconds / rate - 1) * 100);
+      behind.push(run.behindSchedule);
+    }
+    const signed = (e: number): string => `${e >= 0 ? '+' : ''}${e.toFixed(2)} %`;
+    console.log(`  ${String(rate).padStart(6)}/s → ${signed(median(errors))} (runs ${errors.map(signed).join(', ')}; behind schedule ${behind.join(', ')})   (goal within ±2 %)`);
+  }
+}
+
+async function main(): Promise<void> {
+  const reference = await startProcess([packagePath('dist/cli/main.js'), 'serve', '--port', '0']);
+  const single = await startProcess(['-e', fixedServer(1)]);
+  const fixed = await startProcess(['-e', fixedServer(SERVER_PROCESSES)]);
+  const pools = new Map<number, StageWorkers | undefined>();
+  try {
+    for (const threads of THREADS) pools.set(threads, threads > 1 ? await StageWorkers.start(threads, KEY) : undefined);
+    console.log(`load bench on ${CORES} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}`);
+    await multiCore(fixed.baseUrl, pools);
+    await oneCore(reference.baseUrl, single.baseUrl);
+    const most = Math.max(...THREADS);
+    await rateAccuracy(fixed.baseUrl, pools.get(most), most);
+  } finally {
+    for (const pool of pools.values()) await pool?.close();
+    for (const server of [reference, single, fixed]) server.child.kill();
+  }
+  console.log(`(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+}
+
+await main();
