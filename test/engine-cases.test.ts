@@ -2,8 +2,6 @@
  * The engine's verdicts outside the check functions: how a case's checks add up, `when`, warn levels, captures,
  * read-after-write, preconditions, every skip code, disabled checks and cases, rules that could not judge,
  * transport failures, Ctrl-C and the created-pet cases. No network: a scripted client answers every request.
- * (judgeLoad and mergeLoads are not here: importing dist/engine/run.js loads autocannon and its WASM, which
- * alone would take this file past its time budget.)
  */
 import t from 'tap';
 import { caseInfo, guarded, outcomeOf, runCases, skippedCase, type CaseRunOptions } from '../dist/engine/cases.js';

@@ -1,4 +1,8 @@
-/** `npm run bench`: wall time of the whole functional run against the embedded server, and the CLI's start-up against `node -e 0` (medians, interleaved). */
+/**
+ * `npm run bench`: the whole functional run against the embedded server against its bare cost (node, the reference server
+ * and as many requests over a keep-alive pool: dist/bench/bare-run.js), and the CLI's start-up against `node -e 0`;
+ * medians of interleaved rounds, as ratios.
+ */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +38,7 @@ for (let i = 0; i < RUNS; i++) {
 }
 
 const walls: number[] = [];
+const bareWalls: number[] = [];
 const inRun: number[] = [];
 const requests: number[] = [];
 for (let i = 0; i < RUNS; i++) {
@@ -46,6 +51,8 @@ for (let i = 0; i < RUNS; i++) {
   inRun.push(report.durationMs);
   requests.push(report.requests);
   rmSync(dir, { recursive: true, force: true });
+  // The bare cost right after, with the same number of requests: drift touches both alike.
+  bareWalls.push(timed([packagePath('dist', 'bench', 'bare-run.js'), String(report.requests)]));
 }
 process.stdout.write(
   [
@@ -53,6 +60,8 @@ process.stdout.write(
     `  wall time (process start to exit): median ${median(walls).toFixed(0)} ms (min ${Math.min(...walls).toFixed(0)}, max ${Math.max(...walls).toFixed(0)})`,
     `  checks phase (report durationMs):  median ${median(inRun).toFixed(0)} ms`,
     `  requests per run:                  median ${median(requests)}`,
+    `  bare cost (node, reference server, as many requests at concurrency 4): median ${median(bareWalls).toFixed(0)} ms`,
+    `  run / bare cost: ${median(walls.map((w, i) => w / (bareWalls[i] as number))).toFixed(2)} (median of the per-round ratios; goal within 1.3)`,
     `start-up, ${RUNS} interleaved rounds: node -e 0 ${median(bare).toFixed(0)} ms; --version ${median(version).toFixed(0)} ms (${(median(version) / median(bare)).toFixed(2)} × node -e 0); --help ${median(help).toFixed(0)} ms (${(median(help) / median(bare)).toFixed(2)} ×; goal within 2 ×)`,
   ].join('\n') + '\n',
 );

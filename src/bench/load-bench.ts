@@ -9,6 +9,8 @@
  * Every server runs in processes of its own, so that clients and servers do not share a thread.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import os from 'node:os';
 import { parseArgs, promisify } from 'node:util';
 import { loadContract } from '../loader/contract.js';
@@ -180,10 +182,17 @@ async function rateAccuracy(fixedUrl: string, workers: StageWorkers | undefined,
   }
 }
 
+/** The fixed server as a file: cluster workers run the primary's script file again, which `node -e` does not have. */
+function fixedServerFile(processes: number): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-server-')), `fixed-${processes}.cjs`);
+  writeFileSync(file, fixedServer(processes));
+  return file;
+}
+
 async function main(): Promise<void> {
   const reference = await startProcess([packagePath('dist/cli/main.js'), 'serve', '--port', '0']);
-  const single = await startProcess(['-e', fixedServer(1)]);
-  const fixed = await startProcess(['-e', fixedServer(SERVER_PROCESSES)]);
+  const single = await startProcess([fixedServerFile(1)]);
+  const fixed = await startProcess([fixedServerFile(SERVER_PROCESSES)]);
   const pools = new Map<number, StageWorkers | undefined>();
   try {
     for (const threads of THREADS) pools.set(threads, threads > 1 ? await StageWorkers.start(threads, KEY) : undefined);

@@ -4,8 +4,6 @@ import { runChecks } from '../checks/registry.js';
 import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
 import { packageVersion } from '../loader/package-paths.js';
-import { aggregateRuns } from '../load/aggregate.js';
-import { buildLoadReport, executeLoad } from '../load/load-run.js';
 import type { Baseline } from '../model/check.js';
 import { RunError } from '../model/errors.js';
 import type { RunListener } from '../model/events.js';
@@ -57,8 +55,15 @@ export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string
   return { ...info, ...decided(checks), durationMs: Math.round(durationMs), checks, exchanges: [], retries: 0 };
 }
 
+/** The load modules (HDR histograms, sockets, worker threads), imported only by runs that load or merge. */
+const loadModules = async () => {
+  const [{ aggregateRuns }, { buildLoadReport, executeLoad }] = await Promise.all([import('../load/aggregate.js'), import('../load/load-run.js')]);
+  return { aggregateRuns, buildLoadReport, executeLoad };
+};
+
 /** Merges the load reports of runs made at once on several machines: raw results added stage by stage, rates summed. */
-export function mergeLoads(loads: readonly LoadReport[], baseline?: Baseline): LoadReport {
+export async function mergeLoads(loads: readonly LoadReport[], baseline?: Baseline): Promise<LoadReport> {
+  const { aggregateRuns, buildLoadReport } = await loadModules();
   const first = loads[0];
   if (first === undefined) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
   const other = loads.find((l) => l.profile.name !== first.profile.name);
@@ -247,6 +252,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       const info = loadCaseInfo(profile);
       listener.onCaseStart?.(info);
       const loadStarted = performance.now();
+      const { buildLoadReport, executeLoad } = await loadModules();
       const stages = signal?.aborted === true ? [] : await executeLoad({ profile, http: httpOptions(plan, baseUrl), contract: plan.contract, allowProductionLoad: plan.load.allowProductionLoad, listener, ...(signal === undefined ? {} : { signal }) }).finally(() => listener.onLoadEnd?.());
       let result: CaseResult;
       if (stages.length === 0) {
@@ -259,7 +265,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       results.push(result);
     }
     if (plan.merge !== undefined) {
-      parts.load = mergeLoads(plan.merge.loads, plan.merge.baseline);
+      parts.load = await mergeLoads(plan.merge.loads, plan.merge.baseline);
       const result = judgeLoad(parts.load, disabled, 0);
       listener.onCaseEnd?.(result);
       results.push(result);

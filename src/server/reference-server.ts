@@ -1,6 +1,5 @@
 /** The embedded default: a conformant pet store over node:http, in memory. */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { isJsonObject, parseExactJson, stringifyExactJson, type JsonValue } from '../model/json.js';
 import { PET_STATUSES, PetCatalogue, seedCatalogue, type PetStatus, type StoredPet } from './store.js';
@@ -78,10 +77,15 @@ export function authorised(headers: IncomingHttpHeaders, apiKey: string): boolea
   const header = headers.authorization;
   if (header === undefined) return false;
   const match = /^bearer +(\S+) *$/i.exec(header);
-  if (match === null) return false;
-  const presented = Buffer.from(match[1] as string);
-  const expected = Buffer.from(apiKey);
-  return presented.length === expected.length && timingSafeEqual(presented, expected);
+  return match !== null && sameSecret(match[1] as string, apiKey);
+}
+
+/** Compares in time that depends on the length only, not on where the strings differ (as timingSafeEqual, without two buffers per request). */
+function sameSecret(presented: string, expected: string): boolean {
+  if (presented.length !== expected.length) return false;
+  let difference = 0;
+  for (let i = 0; i < expected.length; i++) difference |= presented.charCodeAt(i) ^ expected.charCodeAt(i);
+  return difference === 0;
 }
 
 function parseInt64(text: string): bigint | undefined {
