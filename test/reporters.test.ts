@@ -280,7 +280,8 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
     t.match(md, /### Cases that could not be tested \(1\)[\s\S]*`contract\.errors` \| step 1: connect ECONNREFUSED/);
     t.match(md, /### Warnings \(1\)/);
     t.match(md, "getPet is removed in 1475 days (2030-12-05, by the suite's clock)");
-    t.match(md, 'Reports: [report.json](report.json) · [junit.xml](junit.xml) · [report.html](report.html)');
+    t.match(md, 'Reports written beside this summary: `report.json` · `junit.xml` · `report.html`');
+    t.notMatch(md, /(?<!\\)\]\((?!https?:\/\/)/, 'no relative links: they are dead inside a step summary');
   });
 
   t.test('server text cannot break the table, add markup or links', async (t) => {

@@ -60,7 +60,8 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
   if (disabled.length > 0) lines.push('', ...disabled);
   const countdowns = report.meta.deprecations.map((c) => `⏳ ${escapeMarkdown(countdownSentence(c))}`);
   if (countdowns.length > 0) lines.push('', ...countdowns);
-  if (links.length > 0) lines.push('', `Reports: ${links.map((file) => `[${escapeMarkdown(file)}](${encodeURI(file)})`).join(' · ')}`);
+  // Named, not linked: a relative link is dead where this file is pasted (a step summary, a merge-request comment).
+  if (links.length > 0) lines.push('', `Reports written beside this summary: ${links.map(code).join(' · ')}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -303,6 +303,6 @@ exports[`test/reporter-snapshots.test.ts > TAP > console, JUnit and Markdown of 
 
 ⏳ getPet is removed in N days (2030-12-05, by the suite's clock)
 
-Reports: [report.json](report.json)
+Reports written beside this summary: \`report.json\`
 
 `
