@@ -13,35 +13,35 @@ FAIL  auth.listPets.basic-scheme  GET /pets with the key under the Basic scheme 
       expect.schema: the body is not a valid Error: (root): must be object
       GET http://127.0.0.1:PORT/v1/pets → 200
       reproduce: curl -sS -i -X GET 'http://127.0.0.1:PORT/v1/pets' -H 'accept: application/json' -H "Authorization: Basic $(printf '%s:' "$PETSTORE_API_KEY" | base64)"
-      schemas/openapi.yaml:26:7
+      schemas/openapi.yaml:37:7
 FAIL  auth.listPets.basic-raw  GET /pets with the key itself under the Basic scheme is refused with 401 and an Error
       expect.status: expected status 401, got 200 (an array of 20)
       expect.schema: the body is not a valid Error: (root): must be object
       GET http://127.0.0.1:PORT/v1/pets → 200
       reproduce: curl -sS -i -X GET 'http://127.0.0.1:PORT/v1/pets' -H 'accept: application/json' -H "Authorization: Basic $PETSTORE_API_KEY"
-      schemas/openapi.yaml:26:7
+      schemas/openapi.yaml:37:7
 FAIL  auth.createPet.basic-scheme  POST /pets with the key under the Basic scheme is refused with 401 and an Error
       expect.status: expected status 401, got 201 ({"id":161,"name":"pc-RUN-ID auth probe","categoryId":1})
       expect.schema: the body is not a valid Error: (root): must have required property 'code'
       POST http://127.0.0.1:PORT/v1/pets → 201
       reproduce: curl -sS -i -X POST 'http://127.0.0.1:PORT/v1/pets' -H 'accept: application/json' -H 'content-type: application/json' -H "Authorization: Basic $(printf '%s:' "$PETSTORE_API_KEY" | base64)" --data-binary '{"name":"pc-RUN-ID auth probe","categoryId":1}'
-      schemas/openapi.yaml:55:7
+      schemas/openapi.yaml:70:7
 FAIL  auth.createPet.basic-raw  POST /pets with the key itself under the Basic scheme is refused with 401 and an Error
       expect.status: expected status 401, got 201 ({"id":162,"name":"pc-RUN-ID auth probe","categoryId":1})
       expect.schema: the body is not a valid Error: (root): must have required property 'code'
       POST http://127.0.0.1:PORT/v1/pets → 201
       reproduce: curl -sS -i -X POST 'http://127.0.0.1:PORT/v1/pets' -H 'accept: application/json' -H 'content-type: application/json' -H "Authorization: Basic $PETSTORE_API_KEY" --data-binary '{"name":"pc-RUN-ID auth probe","categoryId":1}'
-      schemas/openapi.yaml:55:7
+      schemas/openapi.yaml:70:7
 FAIL  auth.getPet.basic-scheme  GET /pets/{petId} with the key under the Basic scheme is refused with 401 and an Error
       expect.status: expected status 401, got 404 ({"code":"not_found","message":"no pet has id UNKNOWN-ID","status":404})
       GET http://127.0.0.1:PORT/v1/pets/UNKNOWN-ID → 404
       reproduce: curl -sS -i -X GET 'http://127.0.0.1:PORT/v1/pets/UNKNOWN-ID' -H 'accept: application/json' -H "Authorization: Basic $(printf '%s:' "$PETSTORE_API_KEY" | base64)"
-      schemas/openapi.yaml:76:7
+      schemas/openapi.yaml:93:7
 FAIL  auth.getPet.basic-raw  GET /pets/{petId} with the key itself under the Basic scheme is refused with 401 and an Error
       expect.status: expected status 401, got 404 ({"code":"not_found","message":"no pet has id UNKNOWN-ID","status":404})
       GET http://127.0.0.1:PORT/v1/pets/UNKNOWN-ID → 404
       reproduce: curl -sS -i -X GET 'http://127.0.0.1:PORT/v1/pets/UNKNOWN-ID' -H 'accept: application/json' -H "Authorization: Basic $PETSTORE_API_KEY"
-      schemas/openapi.yaml:76:7
+      schemas/openapi.yaml:93:7
 
 getPet is removed in N days (2030-12-05, by the suite's clock)
 created 3 pets, each named with pc-RUN-ID
@@ -67,7 +67,7 @@ exports[`test/reporter-snapshots.test.ts > TAP > console, JUnit and Markdown of 
     <testcase name="auth.listPets.basic-scheme" classname="auth.listPets" time="T">
       <failure message="expected status 401, got 200 (an array of 20)" type="expect.status"><![CDATA[auth.listPets.basic-scheme: GET /pets with the key under the Basic scheme is refused with 401 and an Error
 clause: Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body
-declared at schemas/openapi.yaml:26:7
+declared at schemas/openapi.yaml:37:7
 
 step 1, expect.status: expected status 401, got 200 (an array of 20)
 step 1, expect.schema: the body is not a valid Error: (root): must be object
@@ -98,7 +98,7 @@ curl -sS -i -X GET 'http://127.0.0.1:PORT/v1/pets' -H 'accept: application/json'
     <testcase name="auth.listPets.basic-raw" classname="auth.listPets" time="T">
       <failure message="expected status 401, got 200 (an array of 20)" type="expect.status"><![CDATA[auth.listPets.basic-raw: GET /pets with the key itself under the Basic scheme is refused with 401 and an Error
 clause: Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body
-declared at schemas/openapi.yaml:26:7
+declared at schemas/openapi.yaml:37:7
 
 step 1, expect.status: expected status 401, got 200 (an array of 20)
 step 1, expect.schema: the body is not a valid Error: (root): must be object
@@ -131,7 +131,7 @@ curl -sS -i -X GET 'http://127.0.0.1:PORT/v1/pets' -H 'accept: application/json'
     <testcase name="auth.createPet.basic-scheme" classname="auth.createPet" time="T">
       <failure message="expected status 401, got 201 ({&quot;id&quot;:161,&quot;name&quot;:&quot;pc-RUN-ID auth probe&quot;,&quot;categoryId&quot;:1})" type="expect.status"><![CDATA[auth.createPet.basic-scheme: POST /pets with the key under the Basic scheme is refused with 401 and an Error
 clause: Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body
-declared at schemas/openapi.yaml:55:7
+declared at schemas/openapi.yaml:70:7
 
 step 1, expect.status: expected status 401, got 201 ({"id":161,"name":"pc-RUN-ID auth probe","categoryId":1})
 step 1, expect.schema: the body is not a valid Error: (root): must have required property 'code'
@@ -169,7 +169,7 @@ curl -sS -i -X POST 'http://127.0.0.1:PORT/v1/pets' -H 'accept: application/json
     <testcase name="auth.createPet.basic-raw" classname="auth.createPet" time="T">
       <failure message="expected status 401, got 201 ({&quot;id&quot;:162,&quot;name&quot;:&quot;pc-RUN-ID auth probe&quot;,&quot;categoryId&quot;:1})" type="expect.status"><![CDATA[auth.createPet.basic-raw: POST /pets with the key itself under the Basic scheme is refused with 401 and an Error
 clause: Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body
-declared at schemas/openapi.yaml:55:7
+declared at schemas/openapi.yaml:70:7
 
 step 1, expect.status: expected status 401, got 201 ({"id":162,"name":"pc-RUN-ID auth probe","categoryId":1})
 step 1, expect.schema: the body is not a valid Error: (root): must have required property 'code'
@@ -210,7 +210,7 @@ curl -sS -i -X POST 'http://127.0.0.1:PORT/v1/pets' -H 'accept: application/json
     <testcase name="auth.getPet.basic-scheme" classname="auth.getPet" time="T">
       <failure message="expected status 401, got 404 ({&quot;code&quot;:&quot;not_found&quot;,&quot;message&quot;:&quot;no pet has id UNKNOWN-ID&quot;,&quot;status&quot;:404})" type="expect.status"><![CDATA[auth.getPet.basic-scheme: GET /pets/{petId} with the key under the Basic scheme is refused with 401 and an Error
 clause: Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body
-declared at schemas/openapi.yaml:76:7
+declared at schemas/openapi.yaml:93:7
 
 step 1, expect.status: expected status 401, got 404 ({"code":"not_found","message":"no pet has id UNKNOWN-ID","status":404})
 
@@ -243,7 +243,7 @@ curl -sS -i -X GET 'http://127.0.0.1:PORT/v1/pets/UNKNOWN-ID' -H 'accept: applic
     <testcase name="auth.getPet.basic-raw" classname="auth.getPet" time="T">
       <failure message="expected status 401, got 404 ({&quot;code&quot;:&quot;not_found&quot;,&quot;message&quot;:&quot;no pet has id UNKNOWN-ID&quot;,&quot;status&quot;:404})" type="expect.status"><![CDATA[auth.getPet.basic-raw: GET /pets/{petId} with the key itself under the Basic scheme is refused with 401 and an Error
 clause: Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body
-declared at schemas/openapi.yaml:76:7
+declared at schemas/openapi.yaml:93:7
 
 step 1, expect.status: expected status 401, got 404 ({"code":"not_found","message":"no pet has id UNKNOWN-ID","status":404})
 
