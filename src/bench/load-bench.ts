@@ -144,7 +144,7 @@ async function multiCore(fixedUrl: string, pools: Map<number, StageWorkers | und
     { name: `runner, ${threads} worker${threads === 1 ? '' : 's'}, -c${CONNECTIONS}, sampling on`, measure: async () => responseRate(await stage(fixedUrl, pools.get(threads), { connections: Math.max(CONNECTIONS, threads), sampled: true })) },
   ]);
   const results = await interleaved('multi-core', variants);
-  console.log(`multi-core: fixed 20-pet server in ${SERVER_PROCESSES} processes, ${RUNS} rounds of ${SECONDS} s; medians in responses/s`);
+  console.log(`multi-core: fixed 20-pet server in ${SERVER_PROCESSES} process${SERVER_PROCESSES === 1 ? '' : 'es'}, ${RUNS} rounds of ${SECONDS} s; medians in responses/s`);
   printTable(results);
   for (const threads of THREADS) {
     const ratio = pairedRatio(results, `runner, ${threads} worker${threads === 1 ? '' : 's'}, -c${CONNECTIONS}, sampling on`, `wrk -t${threads} -c${CONNECTIONS}`);
