@@ -2,6 +2,9 @@
 import { encodeHistogram, latencyHistogram } from '../dist/load/latency-histogram.js';
 import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadProfile, type RawLoadRun } from '../dist/model/load.js';
 
+/** The counts of a run in which nothing failed, was late or was left in flight. */
+const NO_FAILURES = { errors: 0, timeouts: 0, inFlightAtStop: 0, behindSchedule: 0, connectionRetries: 0, non2xx: 0, mismatches: 0 };
+
 /** Metrics of a clean run: 1000 requests/s for 10 s, no failures; override what a test needs. */
 export function metricsOf(overrides: Partial<LoadMetrics> = {}): LoadMetrics {
   return {
@@ -11,13 +14,7 @@ export function metricsOf(overrides: Partial<LoadMetrics> = {}): LoadMetrics {
     rps: 1000,
     sendRate: 1000,
     latency: { p50: 10, p90: 20, p99: 50, max: 90, mean: 12 },
-    errors: 0,
-    timeouts: 0,
-    inFlightAtStop: 0,
-    behindSchedule: 0,
-    connectionRetries: 0,
-    non2xx: 0,
-    mismatches: 0,
+    ...NO_FAILURES,
     sampled: 200,
     statusCodes: { '200': 10_000 },
     errorCauses: [],
@@ -58,13 +55,7 @@ export function rawRunOf(overrides: Partial<RawLoadRun> = {}): RawLoadRun {
     durationSeconds: 1,
     requests: 0,
     responses: 0,
-    errors: 0,
-    timeouts: 0,
-    inFlightAtStop: 0,
-    behindSchedule: 0,
-    connectionRetries: 0,
-    non2xx: 0,
-    mismatches: 0,
+    ...NO_FAILURES,
     sampled: 0,
     statusCodes: {},
     errorCauses: [],
