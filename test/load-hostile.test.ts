@@ -122,6 +122,7 @@ t.test('a close-delimited HTTP/1.0 server: every answer counted like any other',
   t.ok(report.load.metrics.responses > 10, `${report.load.metrics.responses} responses counted`);
   t.equal(report.load.metrics.errors, 0);
   t.equal(report.load.metrics.statusCodes['200'], report.load.metrics.responses);
+  t.match(stdout, `s, 0 requests + ${report.load.metrics.requests} load requests)`, 'the summary line counts the load as the report does');
   t.ok(report.load.percentiles.some((p) => !Number.isInteger(p.ms)), `report.json holds sub-millisecond percentiles: ${JSON.stringify(report.load.percentiles)}`);
   accountedFor(t, report.load);
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { emptyCounts, type CaseInfo, type CaseResult, type Outcome, type RunMeta, type RunReport } from '../model/results.js';
 import type { Reporter } from './reporter.js';
-import { countdownSentence, decidingExchange, LABELS, oneLine, problemLocation, problemMessages, safeText } from './report-view.js';
+import { countdownSentence, decidingExchange, LABELS, oneLine, problemLocation, problemMessages, requestsText, safeText } from './report-view.js';
 
 /** Where and how the console reporter writes. */
 export interface ConsoleOptions {
@@ -109,7 +109,7 @@ export class ConsoleReporter implements Reporter {
       .join(', ');
     this.write();
     if (!this.options.quiet) for (const line of this.notes(report)) this.write(this.paint('dim', line));
-    this.write(`${counts} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${report.requests} requests)`)}`);
+    this.write(`${counts} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${requestsText(report)})`)}`);
     const verdict = { passed: this.paint('passed', 'PASSED'), failed: this.paint('failed', 'FAILED'), incomplete: this.paint('errored', 'INCOMPLETE') }[report.verdict];
     const notRun = report.cases.filter((c) => c.skip === 'interrupted').length;
     const interrupted = report.interrupted === true ? ` ${this.paint('errored', `(interrupted: ${notRun} case${notRun === 1 ? '' : 's'} not run)`)}` : '';

@@ -130,6 +130,13 @@ export function verdictLine(report: RunReport): string {
   return `PASSED: ${total} case${total === 1 ? '' : 's'}${warned > 0 ? `, ${warned} with warnings` : ''}`;
 }
 
+/** The requests a run sent, the load's counted apart: `18 requests + 78466 load requests`. */
+export function requestsText(report: RunReport): string {
+  const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const load = report.load?.stages.reduce((sum, stage) => sum + stage.metrics.requests, 0);
+  return `${plural(report.requests, 'request')}${load === undefined ? '' : ` + ${plural(load, 'load request')}`}`;
+}
+
 /** Milliseconds as seconds in plain decimal (never exponent notation), e.g. 0.012. */
 export function seconds(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);
