@@ -40,8 +40,10 @@ t.test('the packed tarball installs without a build and runs from the install', 
   const help = await bin(['--help']);
   t.match(help.stdout, /^petstore-conformance: conformance and load tests/);
 
-  const server = spawn(process.execPath, [main, 'serve', '--port', '0'], { cwd: app, env, stdio: ['ignore', 'pipe', 'ignore'] });
-  t.teardown(() => void server.kill());
+  const server = spawn(process.execPath, [main, 'serve', '--port', '0'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  t.teardown(() => void server.kill('SIGKILL'));
+  let serverErr = '';
+  server.stderr.on('data', (chunk: Buffer) => (serverErr += chunk.toString()));
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let seen = '';
     server.stdout.on('data', (chunk: Buffer) => {
@@ -55,4 +57,8 @@ t.test('the packed tarball installs without a build and runs from the install', 
   const result = await bin(['run', '--base-url', baseUrl, '--suite', 'limits', '--report-dir', reports, '-q']);
   t.match(result.stdout, /verdict: PASSED/, 'a run from the installed package passes the reference server');
   t.ok((await readdir(reports)).includes('report.json'));
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  t.equal(await exited, 0, 'serve stops on SIGTERM with 0: stopping is how a server ends, not a failed run');
+  t.equal(serverErr, 'petstore-conformance: SIGTERM: stopping the reference server\n', 'and says only that: serve writes no reports');
 });

@@ -13,7 +13,7 @@ const LAST_RESORT_MS = 5_000;
 
 function onSignal(name: StopSignal): void {
   if (!interruption.signal.aborted) {
-    process.stderr.write(`${stoppingLine(name)}\n`);
+    process.stderr.write(`${stoppingLine(name, argv[0] === 'serve')}\n`);
     interruption.abort(name);
     setTimeout(() => abortion.abort(name), INTERRUPT_GRACE_MS).unref();
     return;
