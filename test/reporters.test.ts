@@ -236,6 +236,8 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
   t.test('one testsuite per suite, one testcase per check, each outcome as JUnit says', async (t) => {
     const xml = renderJunit(hostileReport());
     t.match(xml, /<testsuites name="petstore-conformance" tests="5" failures="1" errors="1" time="1\.000">/);
+    t.notMatch(xml, 'name="verdict"', 'no suite carries a verdict of its own it does not have');
+    t.match(xml, '<property name="runVerdict" value="failed"/>', "the run's verdict, named as the run's");
     t.match(xml, /<testsuite name="contract" tests="3" failures="1" errors="1" skipped="0" time="0\.0\d\d"/);
     t.match(xml, /<testsuite name="auth" tests="2" failures="0" errors="0" skipped="1"/);
     t.match(xml, /<testcase name="contract\.fails" classname="contract\.listPets" time="0\.013">\s*<failure message="status: &lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; \]\]&gt;[^"]*" type="expect.status"><!\[CDATA\[/);

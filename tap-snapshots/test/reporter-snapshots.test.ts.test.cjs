@@ -60,7 +60,7 @@ exports[`test/reporter-snapshots.test.ts > TAP > console, JUnit and Markdown of 
       <property name="baseUrl" value="http://127.0.0.1:PORT/v1"/>
       <property name="runId" value="pc-RUN-ID"/>
       <property name="clock" value="TIMESTAMP"/>
-      <property name="verdict" value="failed"/>
+      <property name="runVerdict" value="failed"/>
       <property name="disabled" value="auth.www-authenticate: our gateway strips it"/>
     </properties>
     <testcase name="auth.listPets.missing" classname="auth.listPets" time="T"/>
