@@ -48,6 +48,22 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
     await new Promise((resolve) => setImmediate(resolve));
   }
 
+  t.test('a warning or an error repeated word for word is shown once, with how many cases share it; failures each whole', async (t) => {
+    const { reporter, text } = capture(false, false, false);
+    const report = hostileReport();
+    const warned = report.cases.find((c) => c.outcome === 'warned');
+    const failed = report.cases.find((c) => c.outcome === 'failed');
+    if (warned === undefined || failed === undefined) return t.fail('the fixture has a warning and a failure');
+    const copies = (base: typeof warned, n: number) => Array.from({ length: n }, (_, i) => ({ ...base, id: `${base.id}.${i + 1}` }));
+    report.cases.push(...copies(warned, 8), ...copies(failed, 2));
+    reporter.onRunEnd(report);
+    await new Promise((resolve) => setImmediate(resolve));
+    const out = text();
+    t.equal(out.match(/^WARN /gm)?.length, 1, 'nine identical warnings: one block');
+    t.match(out, 'the same on 8 more cases: contract.warns.1, contract.warns.2, contract.warns.3, contract.warns.4, contract.warns.5, contract.warns.6 and 2 more');
+    t.equal(out.match(/^FAIL /gm)?.length, 3, 'each failure keeps its own block and curl');
+  });
+
   t.test('on a terminal: progress suite by suite, then failures with reasons and a curl', async (t) => {
     const { reporter, text } = capture(true, true, false);
     await play(reporter);

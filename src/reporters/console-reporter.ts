@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { emptyCounts, type CaseInfo, type CaseResult, type Outcome, type RunMeta, type RunReport } from '../model/results.js';
 import type { Reporter } from './reporter.js';
-import { countdownSentence, decidingExchange, LABELS, oneLine, problemLocation, problemMessages, requestsText, safeText } from './report-view.js';
+import { countdownSentence, decidingExchange, groupedByProblem, LABELS, oneLine, problemLocation, problemMessages, requestsText, safeText } from './report-view.js';
 
 /** Where and how the console reporter writes. */
 export interface ConsoleOptions {
@@ -28,6 +28,11 @@ interface SuiteProgress {
   total: number;
   done: number;
   counts: Record<Outcome, number>;
+}
+
+/** Ids listed on one line: the first few, then how many more. */
+function listed(ids: readonly string[], shown = 6): string {
+  return ids.length <= shown ? ids.join(', ') : `${ids.slice(0, shown).join(', ')} and ${ids.length - shown} more`;
 }
 
 /** Prints progress suite by suite on a terminal, then failures with their reasons and a curl to reproduce, warnings, the counts and the files written. */
@@ -102,7 +107,14 @@ export class ConsoleReporter implements Reporter {
     this.clearProgress();
     const order: Outcome[] = this.options.quiet ? ['failed', 'errored'] : ['failed', 'errored', 'warned'];
     for (const outcome of order) {
-      for (const result of report.cases.filter((c) => c.outcome === outcome)) this.printProblem(result);
+      const results = report.cases.filter((c) => c.outcome === outcome);
+      // Each failure is shown whole, with its curl; a warning or an error that repeats word for word is shown once.
+      const groups = outcome === 'failed' ? results.map((r) => [r]) : groupedByProblem(results);
+      for (const [first, ...same] of groups) {
+        if (first === undefined) continue;
+        this.printProblem(first);
+        if (same.length > 0) this.write(this.paint('dim', `      the same on ${same.length} more case${same.length === 1 ? '' : 's'}: ${listed(same.map((c) => c.id))}`));
+      }
     }
     const counts = (['passed', 'failed', 'warned', 'errored', 'skipped'] as const)
       .map((o) => (report.counts[o] > 0 ? this.paint(o, `${report.counts[o]} ${o}`) : `${report.counts[o]} ${o}`))

@@ -130,6 +130,18 @@ export function verdictLine(report: RunReport): string {
   return `PASSED: ${total} case${total === 1 ? '' : 's'}${warned > 0 ? `, ${warned} with warnings` : ''}`;
 }
 
+/** Cases of one outcome grouped by what they report (the same messages), in first-seen order: repeats are shown once. */
+export function groupedByProblem(results: readonly CaseResult[]): CaseResult[][] {
+  const groups = new Map<string, CaseResult[]>();
+  for (const result of results) {
+    const key = problemMessages(result).join('\n');
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [result]);
+    else group.push(result);
+  }
+  return [...groups.values()];
+}
+
 /** The requests a run sent, the load's counted apart: `18 requests + 78466 load requests`. */
 export function requestsText(report: RunReport): string {
   const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
