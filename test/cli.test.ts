@@ -1,6 +1,8 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -300,4 +302,27 @@ t.test('COMMAND --help prints that command\'s help and exits 0', async (t) => {
     t.match(result.stdout, expected, args.join(' '));
     if (absent !== undefined) t.notMatch(result.stdout, absent, `${args.join(' ')} holds only its own options`);
   }
+});
+
+t.test('a report that cannot be written after a passing run: exit 2, and the last line says why the verdict above does not stand', async (t) => {
+  const dir = await tempDir();
+  const reports = path.join(dir, 'reports');
+  const store = toNodeHandler(createPetStore({ apiKey: KEY }).handle);
+  let first = true;
+  // The report folder turns into a file during the run (a full or removed volume would do the same).
+  const server = createServer((req, res) => {
+    if (first) {
+      first = false;
+      rmSync(reports, { recursive: true, force: true });
+      writeFileSync(reports, 'not a folder');
+    }
+    store(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => void server.close());
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const result = await runCli(['--base-url', base, '--suite', 'limits', '--reporter', 'console,json', '--report-dir', reports], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 2);
+  t.match(result.stdout, 'verdict: PASSED', 'the checks passed');
+  t.match(result.stderr, /the json reporter failed: .*\npetstore-conformance: exit 2: the checks passed, but a report was not written, so the run cannot be trusted as passed\n$/);
 });

@@ -67,7 +67,10 @@ async function execute(planned: PlannedRun, reporterNames: readonly ReporterName
   }
   const report = await executePlan(planned.plan, fanOut, io.signal, io.abort);
   for (const failure of fanOut.failures) stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
-  return exitCodeOf(report, fanOut.failures.length, io.signal);
+  const code = exitCodeOf(report, fanOut.failures.length, io.signal);
+  // The console printed the checks' verdict before a report failed: the last line says why the exit code differs from it.
+  if (report.verdict === 'passed' && code === EXIT.cannotRun) stderr.write(`${PROGRAM}: exit 2: the checks passed, but ${fanOut.failures.length === 1 ? 'a report was' : `${fanOut.failures.length} reports were`} not written, so the run cannot be trusted as passed\n`);
+  return code;
 }
 
 async function runCommand(args: string[], io: CliIo): Promise<number> {
