@@ -180,6 +180,7 @@ t.test('merge combines the raw results of several runs and judges them by the sa
   const merged = await runCli(['merge', ...dirs.map((d) => path.join(d, 'report.json')), '--report-dir', out]);
   t.equal(merged.code, 0, merged.stderr);
   t.match(merged.stdout, /2 runs merged/);
+  t.notMatch(merged.stdout, /warning/, 'runs made at once merge without a warning');
   const report = JSON.parse(await readFile(path.join(out, 'report.json'), 'utf8')) as RunReport & { load: LoadReport };
   t.equal(report.load.mergedRuns, 2);
   t.equal(report.load.metrics.responses, singles.reduce((sum, l) => sum + l.metrics.responses, 0), 'responses add up');
@@ -187,10 +188,13 @@ t.test('merge combines the raw results of several runs and judges them by the sa
   t.same(Object.keys(outcomes(report)).sort(), ['load.errors', 'load.mismatches', 'load.non2xx', 'load.p99']);
   const strictProfile = JSON.parse(await readFile(path.join(dirs[0] as string, 'report.json'), 'utf8')) as { load: LoadReport };
   strictProfile.load.profile.thresholds = { rps: { min: 1e9 } };
+  const firstRaw = strictProfile.load.stages[0]?.raw[0];
+  if (firstRaw !== undefined) firstRaw.startedAt = new Date(Date.parse(firstRaw.startedAt) - 3_600_000).toISOString();
   const tampered = path.join(out, 'strict.json');
   await writeFile(tampered, JSON.stringify(strictProfile));
   const judged = await runCli(['merge', tampered, path.join(dirs[1] as string, 'report.json'), '--report-dir', out]);
   t.equal(judged.code, 1, 'the thresholds of the first report judge the merged result');
+  t.match(judged.stdout, /warning: the merged runs started up to 360\d\.\d s apart, more than half of their [\d.]+ s: their rates were added as if they loaded the service at once/);
   const overwrite = await runCli(['merge', path.join(dirs[0] as string, 'report.json'), '--report-dir', dirs[0] as string]);
   t.equal(overwrite.code, 2, 'a merge never overwrites its own input');
   t.match(overwrite.stderr, /merge input .*report\.json is the report this run writes/);

@@ -47,6 +47,13 @@ export function targetOf(load: LoadReport): string {
   return profile.rate === undefined ? 'open throttle (as fast as the service answers)' : `${profile.rate}/s`;
 }
 
+/** For merged runs: how far apart (s) the first stage's runs started; undefined for one machine's run. */
+function startSpreadSeconds(load: LoadReport): number | undefined {
+  const starts = (load.stages[0]?.raw ?? []).map((r) => Date.parse(r.startedAt)).filter((ms) => !Number.isNaN(ms));
+  if (load.mergedRuns < 2 || starts.length < 2) return undefined;
+  return (Math.max(...starts) - Math.min(...starts)) / 1000;
+}
+
 /** The figures of a load result, in the order every reporter lists them. */
 export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
   const m = load.metrics;
@@ -63,6 +70,10 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
     { label: 'non-2xx', value: String(m.non2xx) },
     { label: 'contract violations', value: `${m.mismatches} (${m.sampled} responses sampled)` },
   ];
+  const spread = startSpreadSeconds(load);
+  if (spread !== undefined && spread > m.durationSeconds / 2) {
+    figures.push({ label: 'warning', value: `the merged runs started up to ${spread.toFixed(1)} s apart, more than half of their ${m.durationSeconds} s: their rates were added as if they loaded the service at once` });
+  }
   if (m.behindSchedule > 0) figures.push({ label: 'behind schedule', value: `${m.behindSchedule} requests due but never sent: every connection was busy` });
   if (m.connectionRetries > 0) figures.push({ label: 'connection retries', value: `${m.connectionRetries} requests sent again on a fresh connection` });
   for (const cause of m.errorCauses.slice(0, 3)) figures.push({ label: 'error cause', value: `${cause.count} × ${cause.cause}` });
