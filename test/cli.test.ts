@@ -1,7 +1,7 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -325,4 +325,18 @@ t.test('a report that cannot be written after a passing run: exit 2, and the las
   t.equal(result.code, 2);
   t.match(result.stdout, 'verdict: PASSED', 'the checks passed');
   t.match(result.stderr, /the json reporter failed: .*\npetstore-conformance: exit 2: the checks passed, but a report was not written, so the run cannot be trusted as passed\n$/);
+});
+
+t.test('--reporter json:- writes the canonical report to stdout alone; the console goes to stderr; no folder is made', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const dir = path.join(await tempDir(), 'never-made');
+  const result = await runCli(['--base-url', server.baseUrl, '--suite', 'limits', '--reporter', 'console,json:-', '--report-dir', dir], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout) as { verdict: string; cases: unknown[] };
+  t.equal(report.verdict, 'passed', 'stdout is the JSON and nothing else');
+  t.same(await reportSchemaProblems(report), [], 'the same report as report.json, valid against its schema');
+  t.match(result.stderr, /verdict: PASSED/, 'the console printed to stderr');
+  t.notOk(existsSync(dir), 'no report folder is made');
+  t.notMatch(result.stdout + result.stderr, KEY);
 });

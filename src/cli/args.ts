@@ -208,7 +208,8 @@ const RUN_HELP = `Run options:
                             contract cases), coverage, fuzz, stateful
   --report-dir DIR          where reports go (default: reports)
   --reporter LIST           console, json, junit, html, markdown, comma-separated or repeated
-                            (default: all; files: report.json, junit.xml, report.html, summary.md)
+                            (default: all; files: report.json, junit.xml, report.html, summary.md);
+                            json:- prints report.json to standard output, the console to standard error
   --scenarios DIR           also run the scenario files in DIR (repeatable)
   --now DATE                the suite's clock: a day (2030-12-06) or an ISO timestamp (default: now)
   --read-only               send nothing that writes (for production)

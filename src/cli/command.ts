@@ -12,7 +12,7 @@ import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { redactingStream } from '../reporters/redacting-stream.js';
 import { prepareReportDir, PREVIOUS_FOLDER } from '../reporters/report-dir.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
-import { createReporters, parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
+import { createReporters, parseReporterNames, STDOUT_JSON, writesFiles, type ReporterName } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../server/variants.js';
 import { EXIT, type StopSignal } from './exit-codes.js';
@@ -55,15 +55,18 @@ async function execute(planned: PlannedRun, reporterNames: readonly ReporterName
   const redact = makeRedactor(planned.plan.target.apiKey);
   const stdout = redactingStream(io.stdout, redact);
   const stderr = redactingStream(io.stderr, redact);
-  if (planned.notice !== undefined && !quiet) stdout.write(`${planned.notice}\n`);
+  // With the JSON on standard output, everything meant for people goes to standard error, so that stdout parses.
+  const jsonOnStdout = reporterNames.includes(STDOUT_JSON);
+  const human = jsonOnStdout ? stderr : stdout;
+  if (planned.notice !== undefined && !quiet) human.write(`${planned.notice}\n`);
   const showsConsole = reporterNames.includes('console');
-  const consoleOptions = { stream: stdout, color: useColor(flags, io.env, io.stdout), quiet };
-  const loadConsole = new LoadConsoleReporter({ stream: stdout, quiet: quiet || !showsConsole });
-  const fanOut = new ReporterFanOut([...(showsConsole ? [loadConsole] : []), ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact)]);
+  const consoleOptions = { stream: human, color: useColor(flags, io.env, jsonOnStdout ? {} : io.stdout), quiet };
+  const loadConsole = new LoadConsoleReporter({ stream: human, quiet: quiet || !showsConsole });
+  const fanOut = new ReporterFanOut([...(showsConsole ? [loadConsole] : []), ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, stdout)]);
   // Before any request: the reports can be written, and no earlier run's report is left where this run's will be.
-  if (reporterNames.some((name) => name !== 'console')) {
+  if (reporterNames.some(writesFiles)) {
     const moved = await prepareReportDir(planned.reportDir);
-    if (moved.length > 0 && !quiet) stdout.write(`earlier reports moved to ${path.join(planned.reportDir, PREVIOUS_FOLDER)}: ${moved.join(', ')}\n`);
+    if (moved.length > 0 && !quiet) human.write(`earlier reports moved to ${path.join(planned.reportDir, PREVIOUS_FOLDER)}: ${moved.join(', ')}\n`);
   }
   const report = await executePlan(planned.plan, fanOut, io.signal, io.abort);
   for (const failure of fanOut.failures) stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);

@@ -1,11 +1,13 @@
 /** The canonical report: report.json in the report folder. */
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { stringifyExactJson } from '../model/json.js';
 import type { RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
+import type { Reporter } from './reporter.js';
 
 /** The canonical report as JSON text (exact integers). */
-function renderJson(report: RunReport): string {
+export function renderJson(report: RunReport): string {
   return `${stringifyExactJson(report, 2)}\n`;
 }
 
@@ -13,5 +15,19 @@ function renderJson(report: RunReport): string {
 export class JsonReporter extends FileReporter {
   constructor(reportDir: string) {
     super('json', path.join(reportDir, REPORT_FILES.json), renderJson);
+  }
+}
+
+/** `--reporter json:-`: the canonical report on standard output (the console then prints to standard error). */
+export class StdoutJsonReporter implements Reporter {
+  readonly name = 'json:-';
+  private readonly stream: Writable;
+
+  constructor(stream: Writable) {
+    this.stream = stream;
+  }
+
+  onRunEnd(report: RunReport): Promise<void> {
+    return new Promise((resolve, reject) => this.stream.write(renderJson(report), (error) => (error ? reject(error) : resolve())));
   }
 }

@@ -1,9 +1,10 @@
 /** The reporters `--reporter` can name, and how to make them. */
+import type { Writable } from 'node:stream';
 import { RunError } from '../model/errors.js';
 import { ConsoleReporter, type ConsoleOptions } from './console-reporter.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { HtmlReporter } from './html-reporter.js';
-import { JsonReporter } from './json-reporter.js';
+import { JsonReporter, StdoutJsonReporter } from './json-reporter.js';
 import { JunitReporter } from './junit-reporter.js';
 import { MarkdownReporter } from './markdown-reporter.js';
 import type { Reporter } from './reporter.js';
@@ -11,26 +12,38 @@ import type { Reporter } from './reporter.js';
 /** Every reporter name, in the order they run; all of them are the default of `run`. */
 export const REPORTER_NAMES = ['console', 'json', 'junit', 'html', 'markdown'] as const;
 
-/** A reporter name. */
-export type ReporterName = (typeof REPORTER_NAMES)[number];
+/** `--reporter json:-`: report.json's content on standard output instead of in the report folder. */
+export const STDOUT_JSON = 'json:-';
+
+/** A reporter name (STDOUT_JSON among them). */
+export type ReporterName = (typeof REPORTER_NAMES)[number] | typeof STDOUT_JSON;
+
+/** The names in the order reporters run. */
+const ORDER: readonly ReporterName[] = ['console', 'json', STDOUT_JSON, 'junit', 'html', 'markdown'];
+
+/** True when a reporter writes into the report folder. */
+export function writesFiles(name: ReporterName): boolean {
+  return name !== 'console' && name !== STDOUT_JSON;
+}
 
 
 /** Reads `--reporter` values (repeatable, comma-separated); unknown or no names are a usage error. */
 export function parseReporterNames(values: readonly string[] | undefined): ReporterName[] {
   if (values === undefined) return [...REPORTER_NAMES];
   const names = values.flatMap((v) => v.split(',')).map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
-  const unknown = names.filter((n) => !(REPORTER_NAMES as readonly string[]).includes(n));
-  if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown reporter '${unknown.join("', '")}'; the reporters are: ${REPORTER_NAMES.join(', ')}`);
+  const unknown = names.filter((n) => !(ORDER as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown reporter '${unknown.join("', '")}'; the reporters are: ${REPORTER_NAMES.join(', ')} (json:- writes the JSON to standard output)`);
   if (names.length === 0) throw new RunError('ERR_USAGE', `--reporter needs at least one of: ${REPORTER_NAMES.join(', ')}`);
-  return REPORTER_NAMES.filter((n) => names.includes(n));
+  return ORDER.filter((n) => names.includes(n));
 }
 
 /** Makes the named reporters; the Markdown summary links the other files written beside it; every file is written through `redact`. */
-export function createReporters(names: readonly ReporterName[], reportDir: string, consoleOptions: ConsoleOptions, redact: (text: string) => string = (text) => text): Reporter[] {
-  const files = names.filter((n): n is Exclude<ReporterName, 'console' | 'markdown'> => n !== 'console' && n !== 'markdown').map((n) => REPORT_FILES[n]);
+export function createReporters(names: readonly ReporterName[], reportDir: string, consoleOptions: ConsoleOptions, redact: (text: string) => string = (text) => text, stdout?: Writable): Reporter[] {
+  const files = names.filter((n): n is Exclude<ReporterName, 'console' | 'markdown' | typeof STDOUT_JSON> => writesFiles(n) && n !== 'markdown').map((n) => REPORT_FILES[n]);
   const makers: Record<ReporterName, () => Reporter> = {
     console: () => new ConsoleReporter(consoleOptions),
     json: () => new JsonReporter(reportDir),
+    [STDOUT_JSON]: () => new StdoutJsonReporter(stdout ?? consoleOptions.stream),
     junit: () => new JunitReporter(reportDir),
     html: () => new HtmlReporter(reportDir),
     markdown: () => new MarkdownReporter(reportDir, files),
