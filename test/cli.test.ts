@@ -340,3 +340,31 @@ t.test('--reporter json:- writes the canonical report to stdout alone; the conso
   t.notOk(existsSync(dir), 'no report folder is made');
   t.notMatch(result.stdout + result.stderr, KEY);
 });
+
+t.test('--check runs only the cases its globs match; --skip-check disables what it matches, with the flag as the reason; a glob that matches nothing is one line', async (t) => {
+  const { idGlob } = await import('../dist/cli/plan.js');
+  const rows: Array<[string, string, boolean]> = [
+    ['auth.*', 'auth.listPets.missing', true],
+    ['auth.*', 'xauth.listPets', false],
+    ['listPets.limit.?', 'listPets.limit.0', true],
+    ['listPets.limit.?', 'listPets.limit.10', false],
+    ['server.no-5xx', 'server.no-5xx', true],
+    ['a.b', 'aXb', false],
+  ];
+  for (const [glob, id, matches] of rows) t.equal(idGlob(glob).test(id), matches, `${glob} ${matches ? 'matches' : 'does not match'} ${id}`);
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const dir = await tempDir();
+  const result = await runCli(['--base-url', server.baseUrl, '--check', 'auth.listPets.*', '--skip-check', 'server.no-5xx', '--reporter', 'json', '--report-dir', dir], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; checks: Array<{ id: string }> }>; meta: { disabled: Array<{ id: string; reason: string }> } };
+  t.ok(report.cases.length > 0 && report.cases.every((c) => c.id.startsWith('auth.listPets.')), `only the matching cases ran (${report.cases.length})`);
+  t.notOk(report.cases.some((c) => c.checks.some((k) => k.id === 'server.no-5xx')), 'the skipped check judged nothing');
+  t.same(report.meta.disabled, [{ id: 'server.no-5xx', reason: '--skip-check server.no-5xx' }]);
+  const none = await runCli(['--base-url', server.baseUrl, '--check', 'nope.*'], { PETSTORE_API_KEY: KEY });
+  t.equal(none.code, 2);
+  t.match(none.stderr, /^petstore-conformance: --check 'nope\.\*' matches no case; see docs\/checks\.md/);
+  const typo = await runCli(['--base-url', server.baseUrl, '--skip-check', 'server.no-5x'], { PETSTORE_API_KEY: KEY });
+  t.equal(typo.code, 2);
+  t.match(typo.stderr, /--skip-check 'server\.no-5x' matches no check or case/);
+});

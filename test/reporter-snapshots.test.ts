@@ -42,7 +42,7 @@ t.test('console, JUnit and Markdown of a real failing run, noise scrubbed', asyn
     {
       contract: inputs.contract,
       target: { baseUrl: server.baseUrl, apiKey },
-      conformance: { cases: inputs.cases, suites: ['auth'], selectedSuites: ['auth'], readOnly: false, concurrency: 1, consistencyWindowMs: 0, categoryId: 1, pacing: DEFAULT_PACING, maxWrites: 500 },
+      conformance: { cases: inputs.cases, suites: ['auth'], createdPetCases: [], readOnly: false, concurrency: 1, consistencyWindowMs: 0, categoryId: 1, pacing: DEFAULT_PACING, maxWrites: 500 },
       now: new Date('2026-11-22T12:00:00Z'),
       strict: false,
       requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,

@@ -20,6 +20,8 @@ const RUN_OPTIONS = {
   'base-url': { type: 'string' },
   'api-key-file': { type: 'string' },
   suite: { type: 'string', multiple: true },
+  check: { type: 'string', multiple: true },
+  'skip-check': { type: 'string', multiple: true },
   phase: { type: 'string', multiple: true },
   'report-dir': { type: 'string' },
   reporter: { type: 'string', multiple: true },
@@ -204,6 +206,9 @@ const RUN_HELP = `Run options:
   --api-key-file FILE       read the API key from FILE (or set PETSTORE_API_KEY)
   --suite NAME              run only this suite (repeatable): contract, auth, limits, filters,
                             lifecycle, errors, deprecation, versioning, coverage, fuzz, stateful
+  --check GLOB              run only the cases whose id matches (repeatable; * and ?), e.g. 'auth.*'
+  --skip-check GLOB         judge no check or case whose id matches (repeatable), as the config's
+                            disable list does; the report names each with the flag as its reason
   --phase NAME              run only these phases (repeatable): examples (the declared and
                             contract cases), coverage, fuzz, stateful
   --report-dir DIR          where reports go (default: reports)

@@ -1,7 +1,10 @@
 /** From argv and the configuration file to a run plan: every input read and validated here, before the engine sends anything. */
 import { randomBytes, randomInt } from 'node:crypto';
 import path from 'node:path';
+import { CREATED_PET_CASES } from '../engine/created-pets.js';
+import { fuzzCaseInfos } from '../engine/fuzz.js';
 import { knownIds, loadCaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
+import { STATEFUL_CASE } from '../engine/stateful.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
 import { DEFAULT_PACING, type PacingOptions } from '../http/pacer.js';
 import { checkDisabledIds, loadConfig, productionMark, refuseProductionLoad, type SuiteConfig } from '../loader/config.js';
@@ -197,11 +200,21 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const readOnly = flags['read-only'] === true || production !== undefined;
   const inputs = await loadCaseInputs(packageFolders(flags.scenarios ?? []), flags.suite ?? []);
   const selectedSuites = selectPhases(flags.suite ?? [], flags.phase ?? [], inputs.suites.map((s) => s.name));
-  const cases = selectedSuites.length === 0 ? inputs.cases : inputs.cases.filter((c) => selectedSuites.includes(c.suite));
+  const inSelection = (suite: string): boolean => selectedSuites.length === 0 || selectedSuites.includes(suite);
+  const only = (flags.check ?? []).map((glob) => ({ glob, pattern: idGlob(glob) }));
+  const checked = (id: string): boolean => only.length === 0 || only.some(({ pattern }) => pattern.test(id));
+  const inSuites = inputs.cases.filter((c) => inSelection(c.suite));
+  const createdInSuites = CREATED_PET_CASES.filter((c) => inSelection(c.suite)).map((c) => c.id);
+  const cases = inSuites.filter((c) => checked(c.id));
+  const generatedIds = { fuzz: fuzzCaseInfos(inputs.contract).map((c) => c.id), stateful: [STATEFUL_CASE.id] };
+  const candidates = [...inSuites.map((c) => c.id), ...createdInSuites, ...Object.entries(generatedIds).flatMap(([suite, ids]) => (inSelection(suite) ? ids : []))];
+  for (const { glob, pattern } of only) if (!candidates.some((id) => pattern.test(id))) throw new RunError('ERR_USAGE', `--check '${glob}' matches no case${selectedSuites.length === 0 ? '' : ' of the selected suites'}; see docs/checks.md or the catalogue command for the ids`);
+  const skipped = skippedIds(flags['skip-check'] ?? [], knownIds(cases));
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const profile = flags.load === undefined ? undefined : await readProfile(flags.load);
   if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, flags['allow-production-load'] === true);
-  if (config !== undefined) checkDisabledIds(config, new Set([...knownIds(cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
+  // Every id the package knows, not only the selected ones: a team's disable list holds ids of every suite.
+  if (config !== undefined) checkDisabledIds(config, new Set([...knownIds(inputs.cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
   const concurrency = intFlag('concurrency', flags.concurrency, 4, 1, 64);
   const consistencyWindowMs = intFlag('consistency-window', flags['consistency-window'], 2_000, 0, 120_000);
   const categoryId = parseCategoryId(flags['category-id'] ?? (env['PETSTORE_CATEGORY_ID'] || undefined));
@@ -210,13 +223,14 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const seed = intFlag('seed', flags.seed, randomInt(2 ** 31), 0, 2 ** 31 - 1);
   const maxExamples = intFlag('max-examples', flags['max-examples'], DEFAULT_MAX_EXAMPLES, 1, 10_000);
   const maxWrites = intFlag('max-writes', flags['max-writes'], DEFAULT_MAX_WRITES, 0, 1_000_000);
-  const phase = (name: string): boolean => selectedSuites.length === 0 || selectedSuites.includes(name);
+  // A generated phase runs whole when it is selected and, under --check, when a glob names one of its cases.
+  const phase = (name: keyof typeof generatedIds): boolean => inSelection(name) && generatedIds[name].some(checked);
   const fuzz = phase('fuzz') ? { seed, maxExamples } : undefined;
   // A sequence is several requests: a third as many sequences as examples.
   const stateful = phase('stateful') ? { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)) } : undefined;
   const plan: RunPlan = {
-    ...basePlan(inputs.contract, target, config),
-    conformance: { cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), selectedSuites, readOnly, concurrency, consistencyWindowMs, categoryId, pacing, maxWrites, ...(fuzz === undefined ? {} : { fuzz }), ...(stateful === undefined ? {} : { stateful }) },
+    ...basePlan(inputs.contract, target, config, skipped),
+    conformance: { cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), createdPetCases: createdInSuites.filter(checked), readOnly, concurrency, consistencyWindowMs, categoryId, pacing, maxWrites, ...(fuzz === undefined ? {} : { fuzz }), ...(stateful === undefined ? {} : { stateful }) },
     now: dateFlag(flags.now),
     strict: flags.strict === true,
     requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
@@ -266,8 +280,22 @@ export async function planMerge(positionals: readonly string[], flags: LoadFlags
   return { plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: { merged: [...positionals] } }, reportDir };
 }
 
+/** A glob over ids (`*` any run of characters, `?` one), as a whole-id pattern. */
+export function idGlob(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+}
+
+/** The check and case ids each --skip-check glob names, with the flag as the reason; a glob that names nothing is a usage error. */
+function skippedIds(globs: readonly string[], known: ReadonlySet<string>): Array<{ id: string; reason: string }> {
+  return globs.flatMap((glob) => {
+    const ids = [...known].filter((id) => idGlob(glob).test(id));
+    if (ids.length === 0) throw new RunError('ERR_USAGE', `--skip-check '${glob}' matches no check or case; see docs/checks.md or the catalogue command for the ids`);
+    return ids.map((id) => ({ id, reason: `--skip-check ${glob}` }));
+  });
+}
+
 /** The settings a load or a merge shares with a run, at their defaults. */
-function basePlan(contract: LoadedContract, target: Target, config: SuiteConfig | undefined): Omit<RunPlan, 'recordedOptions'> {
+function basePlan(contract: LoadedContract, target: Target, config: SuiteConfig | undefined, skipped: ReadonlyArray<{ id: string; reason: string }> = []): Omit<RunPlan, 'recordedOptions'> {
   return {
     contract,
     target,
@@ -276,7 +304,7 @@ function basePlan(contract: LoadedContract, target: Target, config: SuiteConfig 
     requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
     maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
     excerptBytes: 2048,
-    disabled: (config?.disable ?? []).map(({ id, reason }) => ({ id, reason })),
+    disabled: [...(config?.disable ?? []).map(({ id, reason }) => ({ id, reason })), ...skipped],
   };
 }
 

@@ -64,8 +64,8 @@ export interface ConformancePlan {
   cases: CaseSpec[];
   /** The suites the report names: those selected, or all. */
   suites: string[];
-  /** The suites selected with --suite (empty: all); the created-pet cases follow them. */
-  selectedSuites: string[];
+  /** The ids of the created-pet cases to run (those of the selected suites that --check names). */
+  createdPetCases: string[];
   readOnly: boolean;
   concurrency: number;
   consistencyWindowMs: number;

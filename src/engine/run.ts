@@ -192,8 +192,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     const conformance = plan.conformance;
     if (conformance !== undefined && client !== undefined) await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
     const profile = plan.load?.profile ?? plan.merge?.loads[0]?.profile;
-    const selected = conformance?.selectedSuites ?? [];
-    const createdPetInfos = conformance === undefined ? [] : CREATED_PET_CASES.filter((c) => selected.length === 0 || selected.includes(c.suite));
+    const createdPetInfos = CREATED_PET_CASES.filter((c) => conformance?.createdPetCases.includes(c.id) === true);
     await listener.onRunStart?.(meta, [...(conformance?.cases.map(caseInfo) ?? []), ...createdPetInfos, ...(conformance?.fuzz === undefined ? [] : fuzzCaseInfos(plan.contract)), ...(conformance?.stateful === undefined ? [] : [STATEFUL_CASE]), ...(profile === undefined ? [] : [loadCaseInfo(profile)])]);
     if (conformance !== undefined && client !== undefined) {
       const { categoryId } = conformance;

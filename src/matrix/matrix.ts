@@ -1,5 +1,6 @@
 /** The verdict matrix: the engine against every variant of the reference server, in process, and whether it told them apart. */
 import { randomBytes } from 'node:crypto';
+import { CREATED_PET_CASES } from '../engine/created-pets.js';
 import { loadCaseInputs, type CaseInputs, type InputFolders } from '../engine/plan.js';
 import { executePlan } from '../engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
@@ -61,7 +62,7 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
         target: { baseUrl, apiKey },
         // The slowest conformant variant shows a write after 300 ms, so a 600 ms window is enough and keeps broken rows quick.
         // The fuzzing phase runs with a fixed seed, so that the matrix judges the same requests every time.
-        conformance: { cases: inputs.cases, suites: inputs.suites.map((s) => s.name), selectedSuites: [], readOnly: false, concurrency: 4, consistencyWindowMs: 600, categoryId: 1, pacing: DEFAULT_PACING, maxWrites: 500, fuzz: MATRIX_FUZZ, stateful: MATRIX_STATEFUL },
+        conformance: { cases: inputs.cases, suites: inputs.suites.map((s) => s.name), createdPetCases: CREATED_PET_CASES.map((c) => c.id), readOnly: false, concurrency: 4, consistencyWindowMs: 600, categoryId: 1, pacing: DEFAULT_PACING, maxWrites: 500, fuzz: MATRIX_FUZZ, stateful: MATRIX_STATEFUL },
         now: variant.clock === undefined ? new Date() : new Date(`${variant.clock}T12:00:00Z`),
         strict: false,
         // A variant that leaves a request unanswered must not hold the matrix for the default 15 s; every other answer comes in milliseconds.
