@@ -54,9 +54,11 @@ for (const c of cases) {
     const profile = path.join(await tempDir(), 'long.yaml');
     await writeFile(profile, SHORT_LOAD);
     // The signal comes once the server has served (or held) a few more requests than it answers: the run is mid-flight.
-    const run = await signalCli(c.command(server.baseUrl, reports, profile), { PETSTORE_API_KEY: KEY }, () => server.served() > c.hangAfter + (c.hangAfter === 0 ? 0 : 2), c.signals, 200);
+    // A second signal follows at once: later, a run that stopped its load at the first one may already be exiting, and a
+    // signal that lands while Node tears the process down ends it by that signal.
+    const run = await signalCli(c.command(server.baseUrl, reports, profile), { PETSTORE_API_KEY: KEY }, () => server.served() > c.hangAfter + (c.hangAfter === 0 ? 0 : 2), c.signals, 20);
     t.equal(run.code, c.code, run.stderr);
-    t.ok((run.exitAfterMs ?? Infinity) < 2_000 + 200 * (c.signals.length - 1), `exited ${Math.round(run.exitAfterMs ?? -1)} ms after the first signal`);
+    t.ok((run.exitAfterMs ?? Infinity) < 2_000, `exited ${Math.round(run.exitAfterMs ?? -1)} ms after the first signal`);
     t.match(run.stderr, new RegExp(`${c.signals[0] as string}: stopping; requests in flight get 1 s`), 'it says that it is stopping');
     const report = await reportIn(reports);
     t.equal(report.interrupted, true);

@@ -41,6 +41,9 @@ const RUN_OPTIONS = {
   'max-examples': { type: 'string' },
   'max-writes': { type: 'string' },
   'ca-file': { type: 'string' },
+  'client-cert': { type: 'string' },
+  'client-key': { type: 'string' },
+  header: { type: 'string', multiple: true, short: 'H' },
   quiet: { type: 'boolean', short: 'q' },
   'no-color': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -55,6 +58,9 @@ const LOAD_COMMAND_OPTIONS = {
   'base-url': RUN_OPTIONS['base-url'],
   'api-key-file': RUN_OPTIONS['api-key-file'],
   'ca-file': RUN_OPTIONS['ca-file'],
+  'client-cert': RUN_OPTIONS['client-cert'],
+  'client-key': RUN_OPTIONS['client-key'],
+  header: RUN_OPTIONS.header,
   'report-dir': RUN_OPTIONS['report-dir'],
   reporter: RUN_OPTIONS.reporter,
   quiet: RUN_OPTIONS.quiet,
@@ -235,6 +241,14 @@ const RUN_HELP = `Run options:
   --max-writes N            the most pets a run creates (default: 500); cases that write
                             once they exist are skipped
   --ca-file FILE            extra trusted CA certificates (PEM)
+  --client-cert FILE        a client certificate for mutual TLS (PEM), with --client-key FILE
+  --client-key FILE         its private key (PEM; an encrypted one reads its passphrase from
+                            PETSTORE_CLIENT_KEY_PASSPHRASE)
+  -H, --header NAME:VALUE   send this header on every request (repeatable), e.g. a tenant or
+                            tracing header; a value that looks secret is never shown. Not
+                            Authorization, Host, Content-Type or the framing headers.
+                            HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured (not for the
+                            embedded server)
   -q, --quiet               print only failures and the verdict
   --no-color                no colours (a non-empty NO_COLOR too; FORCE_COLOR forces them)
   --load PROFILE            also run a load profile and add it to the report
@@ -249,7 +263,7 @@ const LOAD_HELP = `Load options (run --load, load, merge):
   --workers N               worker threads generating the load (1..64; default: the profile's,
                             else half the cores, at most 8 and at most one per connection)
   load and merge also take --reporter (default: console,json); load takes --base-url,
-  --api-key-file, --ca-file, --report-dir, -q, --no-color.
+  --api-key-file, --ca-file, --client-cert, --client-key, --header, --report-dir, -q, --no-color.
 
 `;
 

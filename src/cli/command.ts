@@ -4,7 +4,9 @@ import type { Writable } from 'node:stream';
 import { executePlan } from '../engine/run.js';
 import { loadCaseInputs } from '../engine/plan.js';
 import { packageVersion } from '../loader/package-paths.js';
+import { runRedactor } from '../http/connection.js';
 import { makeRedactor } from '../http/credentials.js';
+import { proxyCredentials } from '../http/proxy.js';
 import { RunError } from '../model/errors.js';
 import type { RunReport } from '../model/results.js';
 import { renderCatalogue } from '../reporters/catalogue.js';
@@ -52,7 +54,7 @@ function exitCodeOf(report: RunReport, reporterFailures: number, signal: AbortSi
 async function execute(planned: PlannedRun, reporterNames: readonly ReporterName[], flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
   const quiet = flags.quiet === true;
   // Redaction is a property of every output: the console streams and every file pass through one redactor, after formatting.
-  const redact = makeRedactor(planned.plan.target.apiKey);
+  const redact = runRedactor(planned.plan.target.apiKey, planned.plan.target);
   const stdout = redactingStream(io.stdout, redact);
   const stderr = redactingStream(io.stderr, redact);
   // With the JSON on standard output, everything meant for people goes to standard error, so that stdout parses.
@@ -158,8 +160,8 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await dispatch(argv, io);
   } catch (error) {
-    // The key may be known from the environment only, here: whatever stopped the run is redacted all the same.
-    const redact = makeRedactor(io.env['PETSTORE_API_KEY'] ?? '');
+    // The secrets may be known from the environment only, here: whatever stopped the run is redacted all the same.
+    const redact = makeRedactor(io.env['PETSTORE_API_KEY'] ?? '', proxyCredentials(io.env));
     if (error instanceof RunError) {
       io.stderr.write(redact(`${PROGRAM}: ${error.message}\n`));
       for (const detail of error.details) io.stderr.write(redact(`  ${detail}\n`));

@@ -1,11 +1,14 @@
 /** From argv and the configuration file to a run plan: every input read and validated here, before the engine sends anything. */
 import { randomBytes, randomInt } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
 import path from 'node:path';
 import { CREATED_PET_CASES } from '../engine/created-pets.js';
 import { fuzzCaseInfos } from '../engine/fuzz.js';
 import { knownIds, loadCaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
 import { STATEFUL_CASE } from '../engine/stateful.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
+import { extraHeader, headerSecrets, parseHeaderFlag } from '../http/extra-headers.js';
+import { proxyCredentials, proxyEnvironment, proxyFor } from '../http/proxy.js';
 import { DEFAULT_PACING, type PacingOptions } from '../http/pacer.js';
 import { checkDisabledIds, loadConfig, productionMark, refuseProductionLoad, type SuiteConfig } from '../loader/config.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
@@ -13,6 +16,7 @@ import { readInputFile } from '../loader/input-file.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
 import { packagePath } from '../loader/package-paths.js';
 import { readBaseline, readLoadReport } from '../loader/report-files.js';
+import type { ClientCertificate } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { JsonValue } from '../model/json.js';
@@ -86,6 +90,8 @@ async function withConfig<F extends { config?: string }>(flags: F, command: 'run
     'api-key-file': set('PETSTORE_API_KEY') ? undefined : config.apiKeyFile,
     'category-id': set('PETSTORE_CATEGORY_ID') ? undefined : config.categoryId,
     'ca-file': config.caFile,
+    'client-cert': config.clientCert,
+    'client-key': config.clientKey,
     suite: config.suites,
     reporter: config.reporters,
     'report-dir': config.reportDir,
@@ -115,11 +121,60 @@ function refuseProduction(baseUrl: string | undefined, config: SuiteConfig | und
   refuseProductionLoad(baseUrl, profile.production, profile.file, allowed);
 }
 
-async function resolveTarget(flags: { 'base-url'?: string; 'api-key-file'?: string; 'ca-file'?: string }, env: Env): Promise<Target> {
+/** The flags that say how to reach the service. */
+type TargetFlags = Pick<RunFlags, 'base-url' | 'api-key-file' | 'ca-file' | 'client-cert' | 'client-key' | 'header'>;
+
+async function resolveTarget(flags: TargetFlags, env: Env, config: SuiteConfig | undefined): Promise<Target> {
   const baseUrl = resolveBaseUrl(flags, env);
   const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file');
   const apiKey = await resolveApiKey(flags, baseUrl === undefined, env);
-  return { apiKey, ...(baseUrl === undefined ? {} : { baseUrl }), ...(ca === undefined ? {} : { ca }) };
+  const clientCertificate = await resolveClientCertificate(flags, baseUrl, env);
+  // The configuration's headers first, then the flags': a name given again takes the later value.
+  const given = [...Object.entries(config?.headers ?? {}).map(([name, value]) => extraHeader(name, value, `${config?.file ?? 'config'}: headers`)), ...(flags.header ?? []).map(parseHeaderFlag)];
+  const headers = [...new Map(given.map((h) => [h.name.toLowerCase(), h])).values()];
+  // The embedded server is reached directly; a proxy variable that is not a URL stops only a run that would use it.
+  const proxies = baseUrl === undefined ? undefined : proxyEnvironment(env);
+  const secrets = [...headerSecrets(headers), ...(proxies === undefined ? [] : proxyCredentials(env)), ...(clientCertificate?.passphrase === undefined ? [] : [clientCertificate.passphrase])];
+  return {
+    apiKey,
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+    ...(ca === undefined ? {} : { ca }),
+    ...(clientCertificate === undefined ? {} : { clientCertificate }),
+    ...(headers.length === 0 ? {} : { headers }),
+    ...(proxies === undefined || (proxies.httpProxy ?? proxies.httpsProxy) === undefined ? {} : { proxies }),
+    ...(secrets.length === 0 ? {} : { secrets }),
+  };
+}
+
+/** --client-cert and --client-key, together, for an https service; a pair that does not load is one line. */
+async function resolveClientCertificate(flags: TargetFlags, baseUrl: string | undefined, env: Env): Promise<ClientCertificate | undefined> {
+  const certFile = flags['client-cert'];
+  const keyFile = flags['client-key'];
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) throw new RunError('ERR_USAGE', `${certFile === undefined ? '--client-key needs --client-cert' : '--client-cert needs --client-key'}: mutual TLS takes the certificate and its key`);
+  if (baseUrl === undefined || !baseUrl.startsWith('https:')) throw new RunError('ERR_USAGE', '--client-cert: mutual TLS needs an https --base-url');
+  const cert = await readSecretFile(certFile, '--client-cert');
+  const key = await readSecretFile(keyFile, '--client-key');
+  const passphrase = env['PETSTORE_CLIENT_KEY_PASSPHRASE'] || undefined;
+  const certificate: ClientCertificate = { cert, key, ...(passphrase === undefined ? {} : { passphrase }) };
+  try {
+    createSecureContext(certificate);
+  } catch (error) {
+    // OpenSSL's words ('key values mismatch', 'bad decrypt') without its error-queue prefix.
+    const reason = (error as Error).message.replace(/^error:[0-9A-Fa-f]+:[^:]*::?/, '');
+    throw new RunError('ERR_CONFIG', `--client-cert ${certFile} with --client-key ${keyFile}: ${reason}${/decrypt|passphrase/i.test(reason) && passphrase === undefined ? ' (an encrypted key reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)' : ''}`);
+  }
+  return certificate;
+}
+
+/** What report.json records of how the service was reached: header names (not values), the proxy without credentials, mutual TLS. */
+function connectionRecord(target: Target): Record<string, string | boolean | string[]> {
+  const proxy = target.baseUrl === undefined || target.proxies === undefined ? undefined : proxyFor(new URL(target.baseUrl), target.proxies);
+  return {
+    ...(target.headers === undefined ? {} : { headers: target.headers.map((h) => h.name) }),
+    ...(proxy === undefined ? {} : { proxy: proxy.url }),
+    ...(target.clientCertificate === undefined ? {} : { clientCertificate: true }),
+  };
 }
 
 /** The folders of the package's inputs, with the user's scenario folders after its own. */
@@ -194,7 +249,7 @@ export interface PlannedRun {
 /** `run [--load PROFILE]`: the conformance cases, and a load profile when asked. */
 export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const { flags, config } = await withConfig(parsed, 'run', env);
-  const target = await resolveTarget(flags, env);
+  const target = await resolveTarget(flags, env, config);
   const production = productionOf(target.baseUrl, config);
   // A production service is never written to, whatever the flags say: the configuration marked it.
   const readOnly = flags['read-only'] === true || production !== undefined;
@@ -248,6 +303,7 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
       ...(profile === undefined ? {} : { profile: profile.name }),
       maxWrites,
       ...(fuzz === undefined && stateful === undefined ? {} : { seed, maxExamples }),
+      ...connectionRecord(target),
     },
   };
   if (profile !== undefined) plan.load = await loadPlan(profile, flags, reportDir);
@@ -262,10 +318,10 @@ export async function planLoad(positionals: readonly string[], parsed: LoadFlags
   const { flags, config } = await withConfig(parsed, 'load', env);
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const load = await loadPlan(profile, flags, reportDir);
-  const target = await resolveTarget(flags, env);
+  const target = await resolveTarget(flags, env, config);
   refuseProduction(target.baseUrl, config, profile, flags['allow-production-load'] === true);
   if (config !== undefined) checkDisabledIds(config, knownIds([]).add(`load.${profile.name}`));
-  return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: { profile: profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }) } }, reportDir };
+  return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: { profile: profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }), ...connectionRecord(target) } }, reportDir };
 }
 
 /** `merge REPORT...`: the raw results of runs made at once on several machines, judged again by the first one's thresholds. */

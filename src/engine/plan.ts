@@ -12,6 +12,7 @@ import type { LoadProfile, LoadReport } from '../model/load.js';
 import type { DisabledCheck, RunMeta } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
 import { CREATED_PET_CASES } from './created-pets.js';
+import type { ConnectionSettings } from '../model/connection.js';
 import type { FuzzOptions } from './fuzz.js';
 import type { StatefulOptions } from './stateful.js';
 
@@ -52,11 +53,9 @@ export async function loadCaseInputs(folders: InputFolders, selectedSuites: read
 }
 
 /** The service under test: a base URL, or (none given) the embedded reference server. */
-export interface Target {
+export interface Target extends ConnectionSettings {
   baseUrl?: string;
   apiKey: string;
-  /** Extra trusted CA certificates (PEM). */
-  ca?: string;
 }
 
 /** The conformance part of a run. */

@@ -2,6 +2,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { runChecks } from '../checks/registry.js';
 import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions } from '../http/client.js';
+import { connectionOf } from '../http/connection.js';
 import { preflight } from '../http/preflight.js';
 import { packageVersion } from '../loader/package-paths.js';
 import type { Baseline } from '../model/check.js';
@@ -98,8 +99,11 @@ async function embeddedServer(plan: RunPlan): Promise<RunningServer | undefined>
   }
 }
 
-function httpOptions(plan: RunPlan, baseUrl: string): HttpClientOptions {
+/** The client's options for the run; the embedded reference server is reached directly, never through a proxy. */
+function httpOptions(plan: RunPlan, baseUrl: string, embedded: boolean): HttpClientOptions {
+  const { proxies: _proxies, ...direct } = connectionOf(plan.target);
   return {
+    ...(embedded ? direct : connectionOf(plan.target)),
     ...DEFAULT_HTTP_OPTIONS,
     baseUrl,
     apiKey: plan.target.apiKey,
@@ -108,7 +112,6 @@ function httpOptions(plan: RunPlan, baseUrl: string): HttpClientOptions {
     maxResponseBytes: plan.maxResponseBytes,
     connections: Math.max(plan.conformance?.concurrency ?? 1, 1),
     ...(plan.conformance === undefined ? {} : { pacing: plan.conformance.pacing }),
-    ...(plan.target.ca === undefined ? {} : { ca: plan.target.ca }),
   };
 }
 
@@ -172,7 +175,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
   const server = await embeddedServer(plan);
   const baseUrl = plan.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
   // Only the cases use the suite's own client; a load verifies its target with one of its own.
-  const client = plan.conformance === undefined ? undefined : new HttpClient({ ...httpOptions(plan, baseUrl), ...(abort === undefined ? {} : { abort }) });
+  const client = plan.conformance === undefined ? undefined : new HttpClient({ ...httpOptions(plan, baseUrl, server !== undefined), ...(abort === undefined ? {} : { abort }) });
   const created = new CreatedPets();
   const results: CaseResult[] = [];
   const meta: RunMeta = {
@@ -252,7 +255,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       listener.onCaseStart?.(info);
       const loadStarted = performance.now();
       const { buildLoadReport, executeLoad } = await loadModules();
-      const stages = signal?.aborted === true ? [] : await executeLoad({ profile, http: httpOptions(plan, baseUrl), contract: plan.contract, allowProductionLoad: plan.load.allowProductionLoad, listener, ...(signal === undefined ? {} : { signal }) }).finally(() => listener.onLoadEnd?.());
+      const stages = signal?.aborted === true ? [] : await executeLoad({ profile, http: httpOptions(plan, baseUrl, server !== undefined), contract: plan.contract, allowProductionLoad: plan.load.allowProductionLoad, listener, ...(signal === undefined ? {} : { signal }) }).finally(() => listener.onLoadEnd?.());
       let result: CaseResult;
       if (stages.length === 0) {
         result = skippedCase(info, 'interrupted', 'interrupted before the load was measured');

@@ -1,16 +1,17 @@
 /** The one HTTP client of a run: a bounded undici Agent bound to the base URL's origin. */
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { parseExactJson, stringifyExactJson, type JsonValue } from '../model/json.js';
 import type { Exchange, ReceivedResponse, SentRequest } from '../model/exchange.js';
 import type { AuthVariant, OperationName } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
-import { authorizationHeader, describeAuthorization, makeRedactor } from './credentials.js';
-import { trustedCertificates } from './trust.js';
+import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
+import { authorizationHeader, describeAuthorization } from './credentials.js';
+import { routeTo, runRedactor, sentHeaders, serviceTls, shownHeaders } from './connection.js';
 import { DEFAULT_PACING, Pacer, retryAfterMs, type PacingOptions, type WaitRefusal } from './pacer.js';
 
-/** Bounds and identity of the client. */
-export interface HttpClientOptions {
+/** Bounds and identity of the client, and how it reaches the service (trust, client certificate, proxy, extra headers). */
+export interface HttpClientOptions extends ConnectionSettings {
   baseUrl: string;
   apiKey: string;
   connectTimeoutMs: number;
@@ -19,8 +20,6 @@ export interface HttpClientOptions {
   requestTimeoutMs: number;
   maxResponseBytes: number;
   connections: number;
-  /** Extra trusted CA certificates (PEM) for a server behind a private CA. */
-  ca?: string;
   /** Rate limit and waiting bounds (default: no rate limit, DEFAULT_PACING's bounds). */
   pacing?: PacingOptions;
   /** Aborts the requests in flight: the run was interrupted and their grace ran out. */
@@ -112,7 +111,9 @@ export interface TrafficTotals {
 export class HttpClient {
   readonly base: URL;
   readonly redact: (text: string) => string;
-  private readonly agent: Agent;
+  /** The proxy the client goes through, when one applies to the base URL. */
+  readonly proxy: ProxyRoute | undefined;
+  private readonly agent: Dispatcher;
   private readonly options: HttpClientOptions;
   private readonly pacer: Pacer;
   private readonly stopper = new AbortController();
@@ -125,15 +126,27 @@ export class HttpClient {
   constructor(options: HttpClientOptions) {
     this.options = options;
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl.slice(0, -1) : options.baseUrl);
-    this.redact = makeRedactor(options.apiKey);
+    this.redact = runRedactor(options.apiKey, options);
+    this.proxy = routeTo(this.base, options);
     this.pacer = new Pacer(options.pacing ?? DEFAULT_PACING);
     this.agent = this.newAgent(options.connections);
   }
 
-  private newAgent(connections: number): Agent {
-    const { connectTimeoutMs, headersTimeoutMs, requestTimeoutMs, ca } = this.options;
-    const trusted = trustedCertificates(ca);
-    return new Agent({ connect: { timeout: connectTimeoutMs, ...(trusted === undefined ? {} : { ca: trusted }) }, headersTimeout: headersTimeoutMs, bodyTimeout: requestTimeoutMs, connections });
+  /** A pool of `connections` to the origin, through the proxy when one applies; TLS to the origin is verified end to end. */
+  private newAgent(connections: number): Dispatcher {
+    const { connectTimeoutMs, headersTimeoutMs, requestTimeoutMs } = this.options;
+    const tls = { timeout: connectTimeoutMs, ...serviceTls(this.options) };
+    const bounds = { headersTimeout: headersTimeoutMs, bodyTimeout: requestTimeoutMs, connections };
+    if (this.proxy === undefined) return new Agent({ connect: tls, ...bounds });
+    // Plain http goes to the proxy as absolute-form requests (as curl does); https through a CONNECT tunnel, verified against the origin.
+    return new ProxyAgent({
+      uri: this.proxy.url,
+      ...(this.proxy.authorization === undefined ? {} : { token: this.proxy.authorization }),
+      proxyTunnel: this.base.protocol === 'https:',
+      requestTls: tls,
+      proxyTls: { timeout: connectTimeoutMs, ...(tls.ca === undefined ? {} : { ca: tls.ca }) },
+      ...bounds,
+    });
   }
 
   /** The absolute URL of a relative target: only the path and query change, so the origin is always the base's. */
@@ -176,7 +189,9 @@ export class HttpClient {
     if (this.stopReason !== undefined) throw this.stopReason;
     if (this.aborted) throw new RunError('ERR_INTERRUPTED', 'interrupted before the request was sent');
     const url = this.urlFor(req.path, req.query);
-    const headers: Record<string, string> = { accept: 'application/json', ...lowerCaseKeys(req.headers) };
+    // A case's own headers win over --header: a case that tests a header must send what it declares.
+    const own = lowerCaseKeys(req.headers);
+    const headers: Record<string, string> = { accept: 'application/json', ...sentHeaders(this.options), ...own };
     let body = req.body;
     if (req.json !== undefined) {
       body = stringifyExactJson(req.json);
@@ -188,7 +203,7 @@ export class HttpClient {
       method: req.method,
       url: url.href,
       target: `${req.path}${url.search}`,
-      headers: shown === undefined ? { ...headers } : { ...headers, authorization: shown },
+      headers: { ...headers, ...shownHeaders(this.options), ...own, ...(shown === undefined ? {} : { authorization: shown }) },
       auth: req.auth,
       operation: req.operation,
     };
@@ -267,7 +282,7 @@ export class HttpClient {
   }
 
   /** One exchange on the shared pool, or on a fresh connection of its own when `agent` is undefined. */
-  private async attempt(url: URL, method: string, headers: Record<string, string | string[]>, body: string | undefined, agent: Agent | undefined): Promise<ReceivedResponse> {
+  private async attempt(url: URL, method: string, headers: Record<string, string | string[]>, body: string | undefined, agent: Dispatcher | undefined): Promise<ReceivedResponse> {
     const dispatcher = agent ?? this.newAgent(1);
     try {
       let response: Dispatcher.ResponseData;

@@ -87,6 +87,9 @@ export function shellAuthorization(variant: AuthVariant): string | undefined {
   return forms[variant];
 }
 
+/** The shortest secret besides the key that is redacted. */
+const MIN_SECRET_LENGTH = 4;
+
 /** The shortest key matched in any letter case. */
 const MIN_CASELESS_LENGTH = 8;
 
@@ -126,17 +129,25 @@ function base64Forms(secret: string): string[] {
   return forms.flatMap((f) => [f, f.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')]);
 }
 
+/** The pattern of every form of one secret, as makeRedactor removes them. */
+function secretPattern(secret: string): RegExp {
+  // The secret itself is always redacted; the forms derived from it only when long enough not to match ordinary text.
+  const derived = [secret.slice(0, -1), ...base64Forms(secret)].filter((form) => form.length >= 4);
+  const forms = [...new Set([secret, ...derived])].sort((a, b) => b.length - a.length);
+  // Letter case is ignored only for a secret long enough that ignoring it cannot match ordinary words.
+  return new RegExp(forms.map((form) => [...form].map(characterForms).join('')).join('|'), secret.length >= MIN_CASELESS_LENGTH ? 'gi' : 'g');
+}
+
 /**
- * Removes every form of the key from text bound for output: the key itself in any letter case (a server that compares
- * case-insensitively accepts it so), less its last character, its base64 forms, and each written in any of the encodings
- * output may carry (JSON escapes, percent-encoding, HTML and XML references).
+ * Removes every form of the key (and of the run's other secrets: secret --header values, proxy credentials) from text
+ * bound for output: the secret itself in any letter case (a server that compares case-insensitively accepts it so), less
+ * its last character, its base64 forms, and each written in any of the encodings output may carry (JSON escapes,
+ * percent-encoding, HTML and XML references).
  */
-export function makeRedactor(apiKey: string): (text: string) => string {
-  if (apiKey === '') return (text) => text;
-  // The key itself is always redacted; the forms derived from it only when long enough not to match ordinary text.
-  const derived = [apiKey.slice(0, -1), ...base64Forms(apiKey)].filter((form) => form.length >= 4);
-  const forms = [...new Set([apiKey, ...derived])].sort((a, b) => b.length - a.length);
-  // Letter case is ignored only for a key long enough that ignoring it cannot match ordinary words.
-  const pattern = new RegExp(forms.map((form) => [...form].map(characterForms).join('')).join('|'), apiKey.length >= MIN_CASELESS_LENGTH ? 'gi' : 'g');
-  return (text) => text.replace(pattern, '[REDACTED]');
+export function makeRedactor(apiKey: string, otherSecrets: readonly string[] = []): (text: string) => string {
+  // Another secret of fewer than 4 characters would blank out ordinary letters everywhere: such a one is never echoed, not redacted.
+  const secrets = [apiKey, ...otherSecrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH)];
+  const patterns = [...new Set(secrets)].filter((secret) => secret !== '').map(secretPattern);
+  if (patterns.length === 0) return (text) => text;
+  return (text) => patterns.reduce((redacted, pattern) => redacted.replace(pattern, '[REDACTED]'), text);
 }

@@ -2,7 +2,7 @@
 import { breachedMetrics, compareWithBaseline } from '../checks/load-checks.js';
 import { HttpClient, type HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
-import { makeRedactor } from '../http/credentials.js';
+import { connectionOf, runRedactor } from '../http/connection.js';
 import { refuseProductionLoad } from '../loader/config.js';
 import type { Baseline } from '../model/check.js';
 import type { Contract } from '../model/contract.js';
@@ -82,7 +82,7 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
   } finally {
     await client.close();
   }
-  const redact = makeRedactor(http.apiKey);
+  const redact = runRedactor(http.apiKey, http);
   const common: Omit<StageOptions, 'durationSeconds' | 'maxRequests'> = {
     baseUrl: http.baseUrl,
     apiKey: http.apiKey,
@@ -91,7 +91,7 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
     connections: profile.connections,
     timeoutSeconds: profile.timeout,
     maxBodyBytes: http.maxResponseBytes,
-    ...(http.ca === undefined ? {} : { ca: http.ca }),
+    ...connectionOf(http),
     ...(options.listener ? { listener: options.listener } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };

@@ -6,15 +6,16 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { Histogram } from 'hdr-histogram-js';
 import { CERTIFICATE_CODES } from '../http/client.js';
-import { makeRedactor } from '../http/credentials.js';
+import { routeTo, runRedactor, sentHeaders, serviceTls } from '../http/connection.js';
 import { trustedCertificates } from '../http/trust.js';
+import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import { RAW_LOAD_FORMAT, type ErrorCause, type LoadListener, type QueryMix, type RawLoadRun } from '../model/load.js';
 import { encodeHistogram, latencyHistogram, recordMs } from './latency-histogram.js';
 import { ResponseParser } from './response-parser.js';
 import type { ResponseSampler } from './sampler.js';
 
-/** What one stage sends, and how long and how much at most. */
-export interface StageOptions {
+/** What one stage sends, how long and how much at most, and how it reaches the service (trust, client certificate, proxy, headers). */
+export interface StageOptions extends ConnectionSettings {
   baseUrl: string;
   apiKey: string;
   profileName: string;
@@ -29,8 +30,6 @@ export interface StageOptions {
   timeoutSeconds: number;
   /** A body longer than this is not read further: counted as a violation, its connection closed. */
   maxBodyBytes: number;
-  /** Extra trusted CA certificates (PEM), as for the verified request. */
-  ca?: string;
   /** Judges a sample of responses; absent: nothing is parsed (warm-up, or sampling off). */
   sampler?: ResponseSampler;
   listener?: LoadListener;
@@ -107,13 +106,19 @@ interface Connection {
   lastError: { code: string; message: string } | undefined;
 }
 
-/** The bytes of a GET request on the base URL's origin; the key goes in the Authorization header only. */
-function prepare(base: URL, query: QueryMix, apiKey: string): PreparedRequest {
+/** The bytes of a GET request on the base URL's origin; the key goes in the Authorization header only. Through a proxy, plain http asks in absolute form. */
+function prepare(base: URL, query: QueryMix, apiKey: string, settings: ConnectionSettings, proxy: ProxyRoute | undefined): PreparedRequest {
   const target = `/pets${queryString(query)}`;
   const path = `${base.pathname.replace(/\/$/, '')}${target}`;
-  const head = `GET ${path} HTTP/1.1\r\nHost: ${base.host}\r\nAccept: application/json\r\nAuthorization: Bearer ${apiKey}\r\n\r\n`;
+  const forwarded = proxy !== undefined && base.protocol === 'http:';
+  const extra = Object.entries({ accept: 'application/json', ...sentHeaders(settings) }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const proxyAuthorization = forwarded && proxy.authorization !== undefined ? `Proxy-Authorization: ${proxy.authorization}\r\n` : '';
+  const head = `GET ${forwarded ? `${base.origin}${path}` : path} HTTP/1.1\r\nHost: ${base.host}\r\n${extra}${proxyAuthorization}Authorization: Bearer ${apiKey}\r\n\r\n`;
   return { target, query, bytes: Buffer.from(head, 'latin1') };
 }
+
+/** The longest answer a proxy may give to CONNECT before the tunnel opens. */
+const MAX_TUNNEL_HEAD = 16 * 1024;
 
 /** A socket or TLS failure in words: a certificate that failed verification says so. */
 function describeSocketError(error: NodeJS.ErrnoException): { code: string; message: string } {
@@ -131,6 +136,7 @@ class Stage {
   private readonly idle: Connection[] = [];
   private readonly histogram: Histogram = latencyHistogram();
   private readonly redact: (text: string) => string;
+  private readonly proxy: ProxyRoute | undefined;
   private readonly interval: number | undefined;
   private readonly offset: number;
   private readonly causes = new Map<string, number>();
@@ -156,8 +162,9 @@ class Stage {
   constructor(options: StageOptions) {
     this.options = options;
     this.base = new URL(options.baseUrl);
-    this.redact = makeRedactor(options.apiKey);
-    this.sequence = weightedSequence(options.queries).map((q) => prepare(this.base, q, options.apiKey));
+    this.redact = runRedactor(options.apiKey, options);
+    this.proxy = routeTo(this.base, options);
+    this.sequence = weightedSequence(options.queries).map((q) => prepare(this.base, q, options.apiKey, options, this.proxy));
     this.interval = options.rate === undefined ? undefined : 1000 / options.rate;
     this.offset = options.scheduleOffset ?? 0;
     const count = Math.max(1, Math.min(options.connections, options.maxRequests));
@@ -219,23 +226,75 @@ class Stage {
     else if (connection.socket === undefined) this.connect(connection);
   }
 
-  /** Opens a socket for the connection (TLS verified against the run's trust) and writes its request once connected. */
+  /** Opens a socket for the connection (TLS verified against the run's trust, through the proxy when one applies) and writes its request once connected. */
   private connect(connection: Connection): void {
     const port = Number(this.base.port || (this.base.protocol === 'https:' ? 443 : 80));
     const host = this.base.hostname.replace(/^\[|\]$/g, '');
-    let socket: net.Socket;
-    if (this.base.protocol === 'https:') {
-      const ca = trustedCertificates(this.options.ca);
-      // rejectUnauthorized is explicit: a connection whose certificate fails verification never carries the key.
-      socket = tls.connect({ host, port, ...(net.isIP(host) === 0 ? { servername: host } : {}), ...(ca === undefined ? {} : { ca }), rejectUnauthorized: true, ALPNProtocols: ['http/1.1'] });
+    const secure = this.base.protocol === 'https:';
+    // rejectUnauthorized is explicit: a connection whose certificate fails verification never carries the key.
+    const tlsOptions = { ...(net.isIP(host) === 0 ? { servername: host } : {}), ...serviceTls(this.options), rejectUnauthorized: true, ALPNProtocols: ['http/1.1'] };
+    if (this.proxy === undefined) {
+      this.attach(connection, secure ? tls.connect({ host, port, ...tlsOptions }) : net.connect({ host, port }), secure ? 'secureConnect' : 'connect');
+    } else if (!secure) {
+      this.attach(connection, this.connectToProxy(this.proxy), 'connect');
     } else {
-      socket = net.connect({ host, port });
+      this.tunnel(connection, this.proxy, `${this.base.hostname}:${port}`, (socket) => tls.connect({ socket, host, ...tlsOptions }));
     }
+  }
+
+  /** A socket to the proxy (TLS verified when the proxy is https). */
+  private connectToProxy(proxy: ProxyRoute): net.Socket {
+    const url = new URL(proxy.url);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    if (url.protocol !== 'https:') return net.connect({ host, port });
+    const ca = trustedCertificates(this.options.ca);
+    return tls.connect({ host, port, ...(net.isIP(host) === 0 ? { servername: host } : {}), ...(ca === undefined ? {} : { ca }), rejectUnauthorized: true });
+  }
+
+  /** Opens a CONNECT tunnel through the proxy, then TLS to the service inside it, verified against the service's certificate. */
+  private tunnel(connection: Connection, proxy: ProxyRoute, authority: string, secure: (socket: net.Socket) => tls.TLSSocket): void {
+    const raw = this.connectToProxy(proxy);
+    this.adopt(connection, raw);
+    let head = '';
+    const onData = (chunk: Buffer): void => {
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0 && head.length <= MAX_TUNNEL_HEAD) return;
+      raw.off('data', onData);
+      const status = /^HTTP\/1\.[01] (\d{3})([^\r]*)/.exec(head);
+      if (end < 0 || status?.[1] !== '200') {
+        connection.lastError = { code: 'ERR_LOAD_PROXY', message: `the proxy ${proxy.url} did not open a tunnel to ${authority} (${status === null ? 'no HTTP answer' : `${status[1] ?? ''}${status[2] ?? ''}`})` };
+        raw.destroy();
+        return;
+      }
+      if (connection.socket === raw && !this.stopped) this.attach(connection, secure(raw), 'secureConnect');
+    };
+    raw.on('data', onData);
+    raw.once(proxy.url.startsWith('https:') ? 'secureConnect' : 'connect', () => {
+      const authorization = proxy.authorization === undefined ? '' : `Proxy-Authorization: ${proxy.authorization}\r\n`;
+      raw.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${authorization}\r\n`);
+    });
+  }
+
+  /** Makes `socket` the connection's socket: failures are remembered, a close while it is current is handled. */
+  private adopt(connection: Connection, socket: net.Socket): void {
     socket.setNoDelay(true);
     connection.socket = socket;
     connection.ready = false;
     connection.answeredOnSocket = 0;
     connection.lastError = undefined;
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      connection.lastError ??= describeSocketError(error);
+    });
+    socket.on('close', () => {
+      if (connection.socket === socket && !this.stopped) this.closed(connection);
+    });
+  }
+
+  /** Reads answers on `socket`, which carries requests once `readyEvent` fired. */
+  private attach(connection: Connection, socket: net.Socket, readyEvent: 'connect' | 'secureConnect'): void {
+    this.adopt(connection, socket);
     const live = (): boolean => connection.socket === socket && !this.stopped;
     const parser = new ResponseParser({
       onHead: (status) => {
@@ -268,7 +327,7 @@ class Stage {
         if (body !== undefined) this.options.sampler?.judge(flight.request.target, flight.request.query, flight.status, Buffer.concat(body));
       },
     });
-    socket.once(this.base.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+    socket.once(readyEvent, () => {
       if (!live()) return;
       connection.ready = true;
       if (connection.inFlight !== undefined) socket.write(connection.inFlight.request.bytes);
@@ -278,12 +337,6 @@ class Stage {
     });
     socket.on('end', () => {
       if (live()) this.read(connection, () => parser.end());
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      connection.lastError ??= describeSocketError(error);
-    });
-    socket.on('close', () => {
-      if (live()) this.closed(connection);
     });
   }
 

@@ -12,6 +12,10 @@ export interface SuiteConfig {
   baseUrl?: string;
   apiKeyFile?: string;
   caFile?: string;
+  clientCert?: string;
+  clientKey?: string;
+  /** Headers sent on every request, as --header sends them. */
+  headers?: Record<string, string>;
   categoryId?: string;
   suites?: string[];
   reporters?: string[];
@@ -41,7 +45,7 @@ export async function loadConfig(file: string, validate: ValidateFunction, displ
   if (!source || problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
   const relative = (key: string): string | undefined => (typeof raw[key] === 'string' ? path.resolve(path.dirname(file), raw[key]) : undefined);
   const config: SuiteConfig = { ...(raw as Omit<SuiteConfig, 'file' | 'production' | 'disable'>), file: display, production: (raw['production'] as string[] | undefined) ?? [], disable };
-  for (const key of ['apiKeyFile', 'caFile', 'reportDir'] as const) {
+  for (const key of ['apiKeyFile', 'caFile', 'clientCert', 'clientKey', 'reportDir'] as const) {
     const resolved = relative(key);
     if (resolved !== undefined) config[key] = resolved;
   }

@@ -1,0 +1,56 @@
+/** The connection settings turned into what a socket needs: TLS options, the proxy route, the request's extra headers, the redactor. */
+import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
+import { makeRedactor } from './credentials.js';
+import { SECRET_HEADER_SHOWN } from './extra-headers.js';
+import { proxyFor } from './proxy.js';
+import { trustedCertificates } from './trust.js';
+
+/** The TLS options of a connection to the service: the run's trust and, for mutual TLS, the client certificate. */
+export interface ServiceTls {
+  ca?: string[];
+  cert?: string;
+  key?: string;
+  passphrase?: string;
+}
+
+/** Only the connection settings of a larger options object (a client's, a stage's). */
+export function connectionOf(options: ConnectionSettings): ConnectionSettings {
+  const { ca, clientCertificate, proxies, headers, secrets } = options;
+  return {
+    ...(ca === undefined ? {} : { ca }),
+    ...(clientCertificate === undefined ? {} : { clientCertificate }),
+    ...(proxies === undefined ? {} : { proxies }),
+    ...(headers === undefined ? {} : { headers }),
+    ...(secrets === undefined ? {} : { secrets }),
+  };
+}
+
+/** TLS options for a connection that carries the key. */
+export function serviceTls(settings: ConnectionSettings): ServiceTls {
+  const ca = trustedCertificates(settings.ca);
+  const client = settings.clientCertificate;
+  return {
+    ...(ca === undefined ? {} : { ca }),
+    ...(client === undefined ? {} : { cert: client.cert, key: client.key, ...(client.passphrase === undefined ? {} : { passphrase: client.passphrase }) }),
+  };
+}
+
+/** The proxy route to the base URL's origin, or undefined for a direct connection. */
+export function routeTo(base: URL, settings: ConnectionSettings): ProxyRoute | undefined {
+  return settings.proxies === undefined ? undefined : proxyFor(base, settings.proxies);
+}
+
+/** The extra headers as sent, lower-cased names. */
+export function sentHeaders(settings: ConnectionSettings): Record<string, string> {
+  return Object.fromEntries((settings.headers ?? []).map((h) => [h.name.toLowerCase(), h.value]));
+}
+
+/** The extra headers as reports show them: a secret value never. */
+export function shownHeaders(settings: ConnectionSettings): Record<string, string> {
+  return Object.fromEntries((settings.headers ?? []).map((h) => [h.name.toLowerCase(), h.secret ? SECRET_HEADER_SHOWN : h.value]));
+}
+
+/** The redactor of a run: the key and every other secret of its settings. */
+export function runRedactor(apiKey: string, settings: ConnectionSettings): (text: string) => string {
+  return makeRedactor(apiKey, settings.secrets ?? []);
+}
