@@ -92,7 +92,30 @@ export function problemLocation(result: CaseResult): string | undefined {
 
 /** The failures of a check as lines: each message, with where in the body it is when that is known. */
 export function failureLines(check: CheckOutcome): string[] {
-  return (check.failures ?? []).map((f) => (f.pointer === undefined || f.pointer === '' || f.message.includes(f.pointer) ? f.message : `${f.message} (at ${f.pointer})`));
+  const lines = (check.failures ?? []).map((f) => (f.pointer === undefined || f.pointer === '' || f.message.includes(f.pointer) ? f.message : `${f.message} (at ${f.pointer})`));
+  // The same finding on many items of a listing ([0] status…, [1] status…) is one line that names the items.
+  const groups = new Map<string, { first: string; items: number[] }>();
+  for (const line of lines) {
+    const item = /^\[(\d+)\]/.exec(line);
+    const key = item === null ? line : line.replace(/^\[\d+\]/, '[i]').replace(/\(at \/\d+(\/|\))/, '(at /i$1');
+    const group = groups.get(key) ?? { first: line, items: [] };
+    if (item !== null) group.items.push(Number(item[1]));
+    groups.set(key, group);
+  }
+  return [...groups].map(([key, { first, items }]) => (items.length < 2 ? first : `${key}, for items ${indexRanges(items)} (${items.length} in all)`));
+}
+
+/** Item indexes as ranges: 0–17, 19. */
+function indexRanges(indexes: readonly number[]): string {
+  const sorted = [...new Set(indexes)].sort((a, b) => a - b);
+  const ranges: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && (sorted[j + 1] as number) === (sorted[j] as number) + 1) j += 1;
+    ranges.push(j > i + 1 ? `${sorted[i] as number}–${sorted[j] as number}` : sorted.slice(i, j + 1).join(', '));
+    i = j + 1;
+  }
+  return ranges.join(', ');
 }
 
 /** A failure or warning as plain text: the deciding checks with their failures, where they are declared, then the evidence. */
