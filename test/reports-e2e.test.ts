@@ -134,5 +134,5 @@ t.test('--reporter picks the files; an unknown reporter stops the run before it 
   t.match(await readFile(path.join(dir, 'summary.md'), 'utf8'), /Reports written beside this summary: `report\.json`\n$/);
   const unknown = await runCli(['--report-dir', dir, '--reporter', 'console,pdf']);
   t.equal(unknown.code, 2);
-  t.equal(unknown.stderr, "petstore-conformance: unknown reporter 'pdf'; the reporters are: console, json, junit, html, markdown\n");
+  t.equal(unknown.stderr, "petstore-conformance: unknown reporter 'pdf'; the reporters are: console, json, junit, html, markdown, har (json:- writes the JSON to standard output)\n");
 });
