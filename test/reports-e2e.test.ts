@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startReferenceServer } from '../dist/server/reference-server.js';
-import { runCli, tempDir } from './helpers.js';
+import { harSchemaProblems, runCli, tempDir } from './helpers.js';
 import { junitValidity } from './xml-tools.js';
 
 const KEY = 'hostile-run-secret-9f3c1e';
@@ -135,4 +135,23 @@ t.test('--reporter picks the files; an unknown reporter stops the run before it 
   const unknown = await runCli(['--report-dir', dir, '--reporter', 'console,pdf']);
   t.equal(unknown.code, 2);
   t.equal(unknown.stderr, "petstore-conformance: unknown reporter 'pdf'; the reporters are: console, json, junit, html, markdown, har (json:- writes the JSON to standard output)\n");
+});
+
+t.test('--reporter har writes report.har alone: valid HAR of the exchanges, the credential as the engine redacted it, no form of the key', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const dir = await tempDir();
+  const before = Date.now();
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'har', '--suite', 'contract', '--suite', 'auth'], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 0, result.stderr);
+  t.same(await readdir(dir), ['report.har'], 'only the file asked for');
+  const text = await readFile(path.join(dir, 'report.har'), 'utf8');
+  t.notOk(hasSecret(text), 'no form of the key in report.har');
+  const har = JSON.parse(text) as { log: { entries: Array<{ startedDateTime: string; request: { method: string; headers: Array<{ name: string; value: string }>; postData?: unknown }; response: { status: number } }> } };
+  t.same(harSchemaProblems(har), [], 'valid against har-schema');
+  const { entries } = har.log;
+  t.ok(entries.length > 20, `${entries.length} entries`);
+  t.ok(entries.every((e) => e.response.status >= 100 && Date.parse(e.startedDateTime) >= before - 1_000 && Date.parse(e.startedDateTime) <= Date.now()), 'every entry answered, started during this run');
+  t.ok(entries.some((e) => e.request.method === 'POST' && e.request.postData !== undefined), 'a POST carries its body');
+  t.ok(entries.some((e) => e.request.headers.some((h) => h.name === 'authorization' && h.value === 'Bearer <API key>')), 'the credential stays as the engine redacted it');
 });
