@@ -61,14 +61,15 @@ t.test('hostile server output through every reporter: valid, escaped, bounded fi
   const server = await hostileServer();
   t.teardown(server.close);
   const dir = await tempDir();
-  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'console,junit,html,markdown,json'], { PETSTORE_API_KEY: KEY });
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'console,junit,html,markdown,json,har'], { PETSTORE_API_KEY: KEY });
   t.equal(result.code, 1, result.stderr);
-  t.same((await readdir(dir)).sort(), [...FILES].sort());
+  const written = [...FILES, 'report.har'];
+  t.same((await readdir(dir)).sort(), [...written].sort());
   t.notOk(hasSecret(result.stdout), 'no form of the key in stdout');
   t.notOk(hasSecret(result.stderr), 'no form of the key in stderr');
   // eslint-disable-next-line no-control-regex
   t.notMatch(result.stdout, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, 'the console passes no control character through');
-  for (const name of FILES) {
+  for (const name of written) {
     const bytes = await readFile(path.join(dir, name));
     t.ok(bytes.length < 1_000_000, `${name} is bounded (${bytes.length} bytes) though a body was 10 MB`);
     t.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), `${name} is valid UTF-8`);
@@ -89,6 +90,7 @@ t.test('hostile server output through every reporter: valid, escaped, bounded fi
   const junit = await readFile(path.join(dir, 'junit.xml'), 'utf8');
   t.notMatch(junit.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, ''), /<script/i, 'server markup only inside CDATA');
   t.equal(...junitValidity(path.join(dir, 'junit.xml')));
+  t.same(harSchemaProblems(JSON.parse(await readFile(path.join(dir, 'report.har'), 'utf8'))), [], 'report.har is valid HAR');
 });
 
 t.test('npm start\'s default writes all four files, each valid; the key is in none of them', async (t) => {
