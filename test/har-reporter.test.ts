@@ -1,18 +1,13 @@
 /** report.har: the report's evidence as HAR 1.2, checked field by field and against the HAR schema of the har-schema package. */
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { makeRedactor } from '../dist/http/credentials.js';
 import type { ExchangeEvidence, RunReport } from '../dist/model/results.js';
 import { renderHar } from '../dist/reporters/har-reporter.js';
 import { createReporters } from '../dist/reporters/reporter-registry.js';
-import { harSchemaProblems, tempDir } from './helpers.js';
+import { harSchemaProblems, harSchemas, tempDir } from './helpers.js';
 import { hostileReport } from './report-fixture.js';
-
-const require = createRequire(import.meta.url);
-/** har-schema's JSON Schemas of HAR 1.2 (draft-06), one per object, by name: log, entry, request, response, content, ... */
-const HAR_SCHEMAS = require('har-schema') as Record<string, { properties: Record<string, unknown> }>;
 
 interface Named {
   name: string;
@@ -112,7 +107,8 @@ t.test('times: time is the sum of the timings that apply, none negative; an exch
 
 t.test('fields HAR does not define are custom ones, named with a leading underscore', async (t) => {
   const har = render(fixture()) as unknown as { log: Record<string, unknown> & { entries: Array<Record<string, Record<string, unknown>>>; pages: Array<Record<string, unknown>> } };
-  const foreign = (value: Record<string, unknown> | undefined, schema: string): string[] => Object.keys(value ?? {}).filter((k) => !k.startsWith('_') && !(k in (HAR_SCHEMAS[schema]?.properties ?? {}))).map((k) => `${schema}.${k}`);
+  const schemas = harSchemas();
+  const foreign = (value: Record<string, unknown> | undefined, schema: string): string[] => Object.keys(value ?? {}).filter((k) => !k.startsWith('_') && !(k in (schemas[schema]?.properties ?? {}))).map((k) => `${schema}.${k}`);
   const found = [
     ...foreign(har.log, 'log'),
     ...har.log.pages.flatMap((p) => foreign(p, 'page')),

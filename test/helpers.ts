@@ -14,6 +14,9 @@ import { createAjv, formatAjvErrors } from '../dist/loader/ajv.js';
 /** The project root. */
 export const root = fileURLToPath(new URL('../', import.meta.url));
 
+/** CommonJS packages' files (har-schema, ajv's draft-06 meta-schema) for the tests. */
+const require = createRequire(import.meta.url);
+
 /** The built CLI entry point. */
 export const cli = path.join(root, 'dist/cli/main.js');
 
@@ -32,6 +35,11 @@ export async function reportSchemaProblems(report: unknown): Promise<string[]> {
   return validate(report) ? [] : formatAjvErrors(validate.errors);
 }
 
+/** har-schema's JSON Schemas of HAR 1.2 (draft-06), one per object, by name: log, entry, request, response, content, ... */
+export function harSchemas(): Record<string, { properties?: Record<string, unknown> }> {
+  return require('har-schema') as Record<string, { properties?: Record<string, unknown> }>;
+}
+
 let harValidator: ValidateFunction | undefined;
 
 /** The problems of a HAR document against the HAR 1.2 schemas of the har-schema package; empty when it is valid. */
@@ -42,14 +50,13 @@ export function harSchemaProblems(har: unknown): string[] {
 
 /** har-schema's schemas are draft-06 with three keywords of their own (optional, min, unique) and an array schema that uses object keywords: strict otherwise. */
 function compileHarSchema(): ValidateFunction {
-  const require = createRequire(import.meta.url);
   // ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext.
   const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
   const ajv = new Ajv({ strict: true, strictTypes: false, allErrors: true });
   ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
   ajv.addVocabulary(['optional', 'min', 'unique']);
   addFormats(ajv);
-  for (const schema of Object.values(require('har-schema') as Record<string, object>)) ajv.addSchema(schema);
+  for (const schema of Object.values(harSchemas())) ajv.addSchema(schema);
   const validate = ajv.getSchema('har.json#');
   if (validate === undefined) throw new Error('har-schema has no har.json#');
   return validate;
