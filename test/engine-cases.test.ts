@@ -378,3 +378,19 @@ t.test('a case that needs more pets than the store holds is skipped with the rea
   const enough = await run([spec([{ request: list, expect: { status: 200 } }], { requires: { pets: 3, status: 'sold', because: 'x' } })], [{ body: '[]' }], { store });
   t.equal(enough.results[0]?.outcome, 'passed');
 });
+
+t.test('the evidence says when each request was sent; a transport failure is timed from its own request, not from the case start', async (t) => {
+  const script = scriptedClient([{ body: '[]' }, refused()]);
+  // The first request takes 60 ms: a duration taken from the case start would include it.
+  const slow = { send: async (req: OutgoingRequest) => (script.sent.length === 0 ? new Promise((resolve) => setTimeout(resolve, 60)).then(() => script.client.send(req)) : script.client.send(req)) };
+  const before = Date.now();
+  const [result] = await runCases([spec([{ request: list, expect: { status: 200 } }, { request: list }])], options(slow as unknown as HttpClient));
+  const after = Date.now();
+  const [first, second] = result?.exchanges ?? [];
+  const at = (startedAt: string | undefined): number => Date.parse(startedAt ?? '');
+  t.match(first, { startedAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, response: { status: 200 } });
+  t.match(second, { error: { code: 'ECONNREFUSED' } });
+  t.ok(at(first?.startedAt) >= before && at(second?.startedAt) <= after, 'both within the run');
+  t.ok(at(second?.startedAt) - at(first?.startedAt) >= 50, 'the second step started after the first one took its 60 ms');
+  t.ok((second?.durationMs ?? Infinity) < 50, `the refused request took ${second?.durationMs} ms of its own, not the case's 60 ms and more`);
+});

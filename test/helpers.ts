@@ -3,14 +3,19 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { PassThrough } from 'node:stream';
 import { cli as command } from '../dist/cli/command.js';
 import { createAjv, formatAjvErrors } from '../dist/loader/ajv.js';
 
 /** The project root. */
 export const root = fileURLToPath(new URL('../', import.meta.url));
+
+/** CommonJS packages' files (har-schema, ajv's draft-06 meta-schema) for the tests. */
+const require = createRequire(import.meta.url);
 
 /** The built CLI entry point. */
 export const cli = path.join(root, 'dist/cli/main.js');
@@ -28,6 +33,33 @@ let reportValidator: ValidateFunction | undefined;
 export async function reportSchemaProblems(report: unknown): Promise<string[]> {
   const validate = (reportValidator ??= createAjv().compile(JSON.parse(await readFile(path.join(root, 'schemas/report.schema.json'), 'utf8')) as object));
   return validate(report) ? [] : formatAjvErrors(validate.errors);
+}
+
+/** har-schema's JSON Schemas of HAR 1.2 (draft-06), one per object, by name: log, entry, request, response, content, ... */
+export function harSchemas(): Record<string, { properties?: Record<string, unknown> }> {
+  return require('har-schema') as Record<string, { properties?: Record<string, unknown> }>;
+}
+
+let harValidator: ValidateFunction | undefined;
+
+/** The problems of a HAR document against the HAR 1.2 schemas of the har-schema package; empty when it is valid. */
+export function harSchemaProblems(har: unknown): string[] {
+  harValidator ??= compileHarSchema();
+  return harValidator(har) ? [] : formatAjvErrors(harValidator.errors);
+}
+
+/** har-schema's schemas are draft-06 with three keywords of their own (optional, min, unique) and an array schema that uses object keywords: strict otherwise. */
+function compileHarSchema(): ValidateFunction {
+  // ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext.
+  const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+  const ajv = new Ajv({ strict: true, strictTypes: false, allErrors: true });
+  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
+  ajv.addVocabulary(['optional', 'min', 'unique']);
+  addFormats(ajv);
+  for (const schema of Object.values(harSchemas())) ajv.addSchema(schema);
+  const validate = ajv.getSchema('har.json#');
+  if (validate === undefined) throw new Error('har-schema has no har.json#');
+  return validate;
 }
 
 /** When a run wrote report.json to its --report-dir, the report must match its schema: every e2e test checks this. */

@@ -14,7 +14,7 @@ import { JunitReporter, renderJunit } from '../dist/reporters/junit-reporter.js'
 import { formatMs } from '../dist/reporters/load-figures.js';
 import { LoadConsoleReporter } from '../dist/reporters/load-console-reporter.js';
 import { escapeMarkdown, MarkdownReporter, renderMarkdown } from '../dist/reporters/markdown-reporter.js';
-import { createReporters, parseReporterNames, REPORTER_NAMES } from '../dist/reporters/reporter-registry.js';
+import { createReporters, DEFAULT_REPORTERS, parseReporterNames, REPORTER_NAMES } from '../dist/reporters/reporter-registry.js';
 import { type Reporter, ReporterFanOut } from '../dist/reporters/reporter.js';
 import { latencyPercentileChart, loadChartData, niceScale, throughputChart } from '../dist/reporters/svg-charts.js';
 import { cdata, escapeAttribute, serialiseXml } from '../dist/reporters/xml.js';
@@ -325,20 +325,30 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
 
 // reporter-registry.test.ts
 {
-  t.test('names come comma-separated or repeated; the default is every reporter', async (t) => {
-    t.same(parseReporterNames(undefined), [...REPORTER_NAMES]);
+  t.test('names come comma-separated or repeated; the default is every reporter but har', async (t) => {
+    t.same(parseReporterNames(undefined), ['console', 'json', 'junit', 'html', 'markdown']);
+    t.same(parseReporterNames(undefined), [...DEFAULT_REPORTERS]);
     t.same(parseReporterNames(['junit,console', ' HTML ']), ['console', 'junit', 'html']);
     t.same(parseReporterNames(['json', 'json']), ['json']);
+    t.same(parseReporterNames(['har,markdown,json']), ['json', 'markdown', 'har'], 'har is named, never implied');
   });
 
   t.test('an unknown or missing name is a usage error naming the choices', async (t) => {
-    t.throws(() => parseReporterNames(['console,xml']), new RunError('ERR_USAGE', "unknown reporter 'xml'; the reporters are: console, json, junit, html, markdown"));
+    t.throws(() => parseReporterNames(['console,xml']), new RunError('ERR_USAGE', "unknown reporter 'xml'; the reporters are: console, json, junit, html, markdown, har (json:- writes the JSON to standard output)"));
     t.throws(() => parseReporterNames([',']), { code: 'ERR_USAGE', message: /needs at least one/ });
   });
 
-  t.test('each name makes its reporter', async (t) => {
-    const reporters = createReporters(['console', 'json', 'junit', 'html', 'markdown'], '/tmp/x', { stream: new PassThrough(), color: false, quiet: false });
-    t.same(reporters.map((r) => r.name), ['console', 'json', 'junit', 'html', 'markdown']);
+  t.test('each name makes its reporter; the summary names the files written beside it, report.har among them', async (t) => {
+    const dir = await tempDir();
+    const reporters = createReporters([...REPORTER_NAMES], dir, { stream: new PassThrough(), color: false, quiet: false });
+    t.same(reporters.map((r) => r.name), [...REPORTER_NAMES]);
+    await Promise.all(reporters.map((r) => r.onRunEnd?.(hostileReport())));
+    t.match(await readFile(path.join(dir, 'summary.md'), 'utf8'), 'Reports written beside this summary: `report.json` · `junit.xml` · `report.html` · `report.har`');
+  });
+
+  t.test("the configuration file's reporters are the names --reporter takes", async (t) => {
+    const schema = JSON.parse(await readFile(path.join(root, 'schemas/config.schema.json'), 'utf8')) as { properties: { reporters: { items: { enum: string[] } } } };
+    t.same(schema.properties.reporters.items.enum, [...REPORTER_NAMES]);
   });
 }
 

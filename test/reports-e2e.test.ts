@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startReferenceServer } from '../dist/server/reference-server.js';
-import { runCli, tempDir } from './helpers.js';
+import { harSchemaProblems, runCli, tempDir } from './helpers.js';
 import { junitValidity } from './xml-tools.js';
 
 const KEY = 'hostile-run-secret-9f3c1e';
@@ -61,14 +61,15 @@ t.test('hostile server output through every reporter: valid, escaped, bounded fi
   const server = await hostileServer();
   t.teardown(server.close);
   const dir = await tempDir();
-  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'console,junit,html,markdown,json'], { PETSTORE_API_KEY: KEY });
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'console,junit,html,markdown,json,har'], { PETSTORE_API_KEY: KEY });
   t.equal(result.code, 1, result.stderr);
-  t.same((await readdir(dir)).sort(), [...FILES].sort());
+  const written = [...FILES, 'report.har'];
+  t.same((await readdir(dir)).sort(), [...written].sort());
   t.notOk(hasSecret(result.stdout), 'no form of the key in stdout');
   t.notOk(hasSecret(result.stderr), 'no form of the key in stderr');
   // eslint-disable-next-line no-control-regex
   t.notMatch(result.stdout, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, 'the console passes no control character through');
-  for (const name of FILES) {
+  for (const name of written) {
     const bytes = await readFile(path.join(dir, name));
     t.ok(bytes.length < 1_000_000, `${name} is bounded (${bytes.length} bytes) though a body was 10 MB`);
     t.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), `${name} is valid UTF-8`);
@@ -89,6 +90,7 @@ t.test('hostile server output through every reporter: valid, escaped, bounded fi
   const junit = await readFile(path.join(dir, 'junit.xml'), 'utf8');
   t.notMatch(junit.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, ''), /<script/i, 'server markup only inside CDATA');
   t.equal(...junitValidity(path.join(dir, 'junit.xml')));
+  t.same(harSchemaProblems(JSON.parse(await readFile(path.join(dir, 'report.har'), 'utf8'))), [], 'report.har is valid HAR');
 });
 
 t.test('npm start\'s default writes all four files, each valid; the key is in none of them', async (t) => {
@@ -134,5 +136,24 @@ t.test('--reporter picks the files; an unknown reporter stops the run before it 
   t.match(await readFile(path.join(dir, 'summary.md'), 'utf8'), /Reports written beside this summary: `report\.json`\n$/);
   const unknown = await runCli(['--report-dir', dir, '--reporter', 'console,pdf']);
   t.equal(unknown.code, 2);
-  t.equal(unknown.stderr, "petstore-conformance: unknown reporter 'pdf'; the reporters are: console, json, junit, html, markdown (json:- writes the JSON to standard output)\n");
+  t.equal(unknown.stderr, "petstore-conformance: unknown reporter 'pdf'; the reporters are: console, json, junit, html, markdown, har (json:- writes the JSON to standard output)\n");
+});
+
+t.test('--reporter har writes report.har alone: valid HAR of the exchanges, the credential as the engine redacted it, no form of the key', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const dir = await tempDir();
+  const before = Date.now();
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'har', '--suite', 'contract', '--suite', 'auth'], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 0, result.stderr);
+  t.same(await readdir(dir), ['report.har'], 'only the file asked for');
+  const text = await readFile(path.join(dir, 'report.har'), 'utf8');
+  t.notOk(hasSecret(text), 'no form of the key in report.har');
+  const har = JSON.parse(text) as { log: { entries: Array<{ startedDateTime: string; request: { method: string; headers: Array<{ name: string; value: string }>; postData?: unknown }; response: { status: number } }> } };
+  t.same(harSchemaProblems(har), [], 'valid against har-schema');
+  const { entries } = har.log;
+  t.ok(entries.length > 20, `${entries.length} entries`);
+  t.ok(entries.every((e) => e.response.status >= 100 && Date.parse(e.startedDateTime) >= before - 1_000 && Date.parse(e.startedDateTime) <= Date.now()), 'every entry answered, started during this run');
+  t.ok(entries.some((e) => e.request.method === 'POST' && e.request.postData !== undefined), 'a POST carries its body');
+  t.ok(entries.some((e) => e.request.headers.some((h) => h.name === 'authorization' && h.value === 'Bearer <API key>')), 'the credential stays as the engine redacted it');
 });

@@ -218,8 +218,9 @@ const RUN_HELP = `Run options:
   --phase NAME              run only these phases (repeatable): examples (the declared and
                             contract cases), coverage, fuzz, stateful
   --report-dir DIR          where reports go (default: reports)
-  --reporter LIST           console, json, junit, html, markdown, comma-separated or repeated
-                            (default: all; files: report.json, junit.xml, report.html, summary.md);
+  --reporter LIST           console, json, junit, html, markdown, har, comma-separated or repeated
+                            (default: all but har; files: report.json, junit.xml, report.html,
+                            summary.md, report.har: the evidence as an HTTP Archive for HTTP tools);
                             json:- prints report.json to standard output, the console to standard error
   --scenarios DIR           also run the scenario files in DIR (repeatable)
   --now DATE                the suite's clock: a day (2030-12-06) or an ISO timestamp (default: now)

@@ -132,10 +132,11 @@ function excerpt(text: string, bytes: number): { text: string; cut: boolean } {
   return { text: Buffer.from(text).subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, ''), cut: true };
 }
 
-function evidenceOf(exchange: Exchange, step: number, attempts: number, excerptBytes: number): ExchangeEvidence {
+function evidenceOf(exchange: Exchange, step: number, startedAt: Date, attempts: number, excerptBytes: number): ExchangeEvidence {
   const body = excerpt(exchange.response.bodyText, excerptBytes);
   return {
     step,
+    startedAt: startedAt.toISOString(),
     request: requestEvidence(exchange.request),
     response: {
       status: exchange.response.status,
@@ -248,14 +249,18 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
     let attempts = 0;
     let exchange: Exchange;
     let judged: CheckOutcome[];
+    let startedAt: Date;
     for (let backoff = 50; ; backoff = Math.min(backoff * 2, 500)) {
       attempts += 1;
+      // The evidence keeps the last attempt only, so its start is taken anew for each attempt.
+      startedAt = new Date();
+      const sentAt = performance.now();
       try {
         exchange = await options.client.send(request);
       } catch (error) {
         if (error instanceof RunError) return finish('skipped', `not finished: ${error.message}`, 'interrupted');
         if (!(error instanceof TransportError)) return finish('errored', `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`);
-        result.exchanges.push({ step: index, request: requestEvidence(error.sent), error: { code: error.code, message: error.message }, durationMs: round(performance.now() - started), attempts, reproduce: curlCommand(error.sent) });
+        result.exchanges.push({ step: index, startedAt: startedAt.toISOString(), request: requestEvidence(error.sent), error: { code: error.code, message: error.message }, durationMs: round(performance.now() - sentAt), attempts, reproduce: curlCommand(error.sent) });
         result.checks.push(...judgeTransport(error, index, options.disabled));
         const judged = decided(result.checks);
         return finish(judged.outcome === 'passed' ? 'errored' : judged.outcome, `step ${index + 1}: ${judged.reason ?? `${error.message} (${error.code})`}`);
@@ -271,7 +276,7 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
       if (interrupted) return finish('skipped', `not finished: interrupted while step ${index + 1} waited for a write to show`, 'interrupted');
     }
     result.retries += attempts - 1;
-    result.exchanges.push(evidenceOf(exchange, index, attempts, options.excerptBytes));
+    result.exchanges.push(evidenceOf(exchange, index, startedAt, attempts, options.excerptBytes));
     captureVariables(step, exchange, vars);
     const unmet = step.precondition === true ? unmetPrecondition(judged) : undefined;
     if (unmet !== undefined) {

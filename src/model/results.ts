@@ -66,6 +66,8 @@ export interface ResponseEvidence {
 /** One request/response exchange of a step, as evidence. */
 export interface ExchangeEvidence {
   step: number;
+  /** When the kept attempt's request was sent (ISO 8601); absent in reports of versions before it was recorded. */
+  startedAt?: string;
   request: RequestEvidence;
   response?: ResponseEvidence;
   /** A transport failure: timeout, refused connection, oversized body. */

@@ -3,14 +3,15 @@ import type { Writable } from 'node:stream';
 import { RunError } from '../model/errors.js';
 import { ConsoleReporter, type ConsoleOptions } from './console-reporter.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
+import { HarReporter } from './har-reporter.js';
 import { HtmlReporter } from './html-reporter.js';
 import { JsonReporter, StdoutJsonReporter } from './json-reporter.js';
 import { JunitReporter } from './junit-reporter.js';
 import { MarkdownReporter } from './markdown-reporter.js';
 import type { Reporter } from './reporter.js';
 
-/** Every reporter name, in the order they run; all of them are the default of `run`. */
-export const REPORTER_NAMES = ['console', 'json', 'junit', 'html', 'markdown'] as const;
+/** Every reporter name `--reporter` takes. */
+export const REPORTER_NAMES = ['console', 'json', 'junit', 'html', 'markdown', 'har'] as const;
 
 /** `--reporter json:-`: report.json's content on standard output instead of in the report folder. */
 export const STDOUT_JSON = 'json:-';
@@ -18,8 +19,11 @@ export const STDOUT_JSON = 'json:-';
 /** A reporter name (STDOUT_JSON among them). */
 export type ReporterName = (typeof REPORTER_NAMES)[number] | typeof STDOUT_JSON;
 
+/** What `run` writes when `--reporter` names none: every reporter but har, which holds the evidence report.json already has, for HTTP tools. */
+export const DEFAULT_REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit', 'html', 'markdown'];
+
 /** The names in the order reporters run. */
-const ORDER: readonly ReporterName[] = ['console', 'json', STDOUT_JSON, 'junit', 'html', 'markdown'];
+const ORDER: readonly ReporterName[] = ['console', 'json', STDOUT_JSON, 'junit', 'html', 'markdown', 'har'];
 
 /** True when a reporter writes into the report folder. */
 export function writesFiles(name: ReporterName): boolean {
@@ -29,7 +33,7 @@ export function writesFiles(name: ReporterName): boolean {
 
 /** Reads `--reporter` values (repeatable, comma-separated); unknown or no names are a usage error. */
 export function parseReporterNames(values: readonly string[] | undefined): ReporterName[] {
-  if (values === undefined) return [...REPORTER_NAMES];
+  if (values === undefined) return [...DEFAULT_REPORTERS];
   const names = values.flatMap((v) => v.split(',')).map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
   const unknown = names.filter((n) => !(ORDER as readonly string[]).includes(n));
   if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown reporter '${unknown.join("', '")}'; the reporters are: ${REPORTER_NAMES.join(', ')} (json:- writes the JSON to standard output)`);
@@ -47,6 +51,7 @@ export function createReporters(names: readonly ReporterName[], reportDir: strin
     junit: () => new JunitReporter(reportDir),
     html: () => new HtmlReporter(reportDir),
     markdown: () => new MarkdownReporter(reportDir, files),
+    har: () => new HarReporter(reportDir),
   };
   return names.map((name) => {
     const reporter = makers[name]();
