@@ -1,15 +1,15 @@
 /** How the suite reaches a service: extra headers (--header), proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY) and client certificates (mutual TLS). */
 import t from 'tap';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { makeRedactor } from '../dist/http/credentials.js';
 import { extraHeader, parseHeaderFlag, SECRET_HEADER_SHOWN } from '../dist/http/extra-headers.js';
 import { bypassesProxy, proxyCredentials, proxyEnvironment, proxyFor } from '../dist/http/proxy.js';
 import { createPetStore, startReferenceServer, toNodeHandler } from '../dist/server/reference-server.js';
-import { runCli, tempDir } from './helpers.js';
+import { listenLocally, runCli, tempDir } from './helpers.js';
 import { certificate, clientCertificate } from './tls-fixtures.js';
 
 const KEY = 'connection-settings-key-41c7';
@@ -140,26 +140,8 @@ async function forwardProxy(): Promise<{ url: string; requests: IncomingMessage[
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
   });
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return { url: `http://me:${PROXY_PASSWORD}@127.0.0.1:${(server.address() as AddressInfo).port}`, requests, targets, tunnels };
-}
-
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    server.closeAllConnections();
-    return new Promise((resolve) => server.close(resolve));
-  });
-  return (server.address() as AddressInfo).port;
+  const origin = new URL(await listenLocally(server)).origin;
+  return { url: origin.replace('//', `//me:${PROXY_PASSWORD}@`), requests, targets, tunnels };
 }
 
 /** Every file the run wrote, with its output: where a secret must not appear. */
@@ -209,9 +191,9 @@ t.test('NO_PROXY keeps the service direct; the embedded server is never proxied'
 
 t.test('https through the proxy: a CONNECT tunnel, TLS verified against the service inside it, for run and load; wrong proxy credentials stop the run', async (t) => {
   const dir = await tempDir();
-  const port = await listen(createHttpsServer(certificate(dir, 'service'), toNodeHandler(createPetStore({ apiKey: KEY }).handle)));
+  const base = await listenLocally(createHttpsServer(certificate(dir, 'service'), toNodeHandler(createPetStore({ apiKey: KEY }).handle)), 'https');
+  const port = new URL(base).port;
   const proxy = await forwardProxy();
-  const base = `https://127.0.0.1:${port}/v1`;
   const reports = await tempDir();
   const result = await runCli(['run', '--base-url', base, '--ca-file', path.join(dir, 'service.pem'), '--suite', 'contract', '--load', await profileFile(), '--report-dir', reports], { PETSTORE_API_KEY: KEY, HTTPS_PROXY: proxy.url });
   t.equal(result.code, 0, result.stderr);
@@ -233,8 +215,7 @@ t.test('mutual TLS: --client-cert and --client-key for run and load; without the
   const dir = await tempDir();
   const client = clientCertificate(dir, 'pass-phrase-77');
   const served = certificate(dir, 'service');
-  const port = await listen(createHttpsServer({ ...served, ca: client.ca, requestCert: true, rejectUnauthorized: true }, toNodeHandler(createPetStore({ apiKey: KEY }).handle)));
-  const base = `https://127.0.0.1:${port}/v1`;
+  const base = await listenLocally(createHttpsServer({ ...served, ca: client.ca, requestCert: true, rejectUnauthorized: true }, toNodeHandler(createPetStore({ apiKey: KEY }).handle)), 'https');
   const common = ['--base-url', base, '--ca-file', path.join(dir, 'service.pem')];
   const reports = await tempDir();
   const withCertificate = await runCli(['run', ...common, '--client-cert', client.cert, '--client-key', client.key, '--suite', 'contract', '--load', await profileFile(), '--report-dir', reports], { PETSTORE_API_KEY: KEY });

@@ -1,9 +1,11 @@
 /** Shared test helpers: run the real CLI, start reference servers, make temp folders. */
+import t from 'tap';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -165,4 +167,19 @@ export function signalCli(args: string[], env: Record<string, string>, ready: ()
 export async function interruptCli(args: string[], env: Record<string, string>, ready: () => boolean, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string }> {
   const { code, stdout } = await signalCli(args, env, ready, ['SIGINT'], 0, timeoutMs);
   return { code, stdout };
+}
+
+/** Listens on 127.0.0.1 (a free port) until the test file ends, then drops every connection; returns the base URL (…/v1). */
+export async function listenLocally(server: Server, scheme = 'http'): Promise<string> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }

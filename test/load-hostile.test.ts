@@ -5,14 +5,14 @@
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import type { LoadReport } from '../dist/model/load.js';
 import type { RunReport } from '../dist/model/results.js';
 import { createPetStore, toNodeHandler } from '../dist/server/reference-server.js';
-import { cli, root, runCli, tempDir } from './helpers.js';
+import { cli, listenLocally, root, runCli, tempDir } from './helpers.js';
 import { certificate } from './tls-fixtures.js';
 
 const KEY = 'hostile-load-key-4e7f10';
@@ -41,20 +41,6 @@ function firstThen(later: (req: IncomingMessage, res: ServerResponse) => void): 
 }
 
 /** Listens on 127.0.0.1; the base URL, and a close that also drops every open socket (a hung request must not keep the test alive). */
-async function listen(server: Server | ReturnType<typeof createNetServer>, scheme = 'http'): Promise<string> {
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-}
-
 async function loadReport(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; report: Report }> {
   const reports = await tempDir();
   const result = await runCli(['load', ...args, '--report-dir', reports], { PETSTORE_API_KEY: KEY, ...env });
@@ -78,8 +64,8 @@ function outcome(report: Report, id: string): string | undefined {
 }
 
 t.test('load smoke fails a server that stops answering after the first request, and one whose every answer takes 3 s', async (t) => {
-  const silent = await listen(createHttpServer(firstThen(() => undefined)));
-  const slow = await listen(createHttpServer(firstThen((_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), 3000))));
+  const silent = await listenLocally(createHttpServer(firstThen(() => undefined)));
+  const slow = await listenLocally(createHttpServer(firstThen((_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), 3000))));
   // Both runs mostly wait on the servers: side by side, they take the time of one.
   // The hung server is loaded by two worker threads: what each leaves unanswered is counted the same way.
   const [hung, late] = await Promise.all([loadReport(['smoke', '--base-url', silent, '--workers', '2']), loadReport(['smoke', '--base-url', slow])]);
@@ -116,7 +102,7 @@ t.test('a close-delimited HTTP/1.0 server: every answer counted like any other',
     });
     socket.on('error', () => undefined);
   });
-  const base = await listen(server);
+  const base = await listenLocally(server);
   const { code, report, stdout } = await loadReport([await shortProfile(), '--base-url', base]);
   t.equal(code, 0, stdout);
   t.ok(report.load.metrics.responses > 10, `${report.load.metrics.responses} responses counted`);
@@ -130,7 +116,7 @@ t.test('a close-delimited HTTP/1.0 server: every answer counted like any other',
 t.test('a 200 MB body ends a 1 s profile on time, in bounded memory, counted as a violation', async (t) => {
   const size = 200 * 1024 * 1024;
   const piece = Buffer.alloc(1024 * 1024, 0x20);
-  const base = await listen(
+  const base = await listenLocally(
     createHttpServer(
       firstThen((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': size });
@@ -177,7 +163,7 @@ t.test('a 200 MB body ends a 1 s profile on time, in bounded memory, counted as 
 
 t.test('an https server the --ca-file trusts is loaded over verified TLS on every connection', async (t) => {
   const dir = await tempDir();
-  const base = await listen(createHttpsServer(certificate(dir, 'trusted'), toNodeHandler(createPetStore({ apiKey: KEY }).handle)), 'https');
+  const base = await listenLocally(createHttpsServer(certificate(dir, 'trusted'), toNodeHandler(createPetStore({ apiKey: KEY }).handle)), 'https');
   const { code, report, stdout } = await loadReport([await shortProfile(), '--base-url', base, '--ca-file', path.join(dir, 'trusted.pem')]);
   t.equal(code, 0, stdout);
   t.ok(report.load.metrics.responses > 10, `${report.load.metrics.responses} responses over TLS`);
@@ -199,7 +185,7 @@ t.test('a certificate swapped after the verified request receives no request wit
       server.setSecureContext(other);
     }
   });
-  const base = await listen(server, 'https');
+  const base = await listenLocally(server, 'https');
   const { code, report, stdout } = await loadReport([await shortProfile(), '--base-url', base, '--ca-file', path.join(dir, 'trusted.pem')]);
   t.equal(withKeyAfterSwap, 0, 'no request after the swap carried the key');
   t.equal(code, 1, stdout);
