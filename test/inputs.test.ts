@@ -359,3 +359,18 @@ t.test('credentials: each variant derived from the key, described without it, an
   t.equal(makeRedactor('abc')('ab abc'), 'ab [REDACTED]', 'but not its short derived forms, which would match ordinary text');
   t.equal(makeRedactor('')('text'), 'text', 'no key, nothing to redact');
 });
+
+t.test('the redactor\'s quick path (a text without \\, % or &) redacts exactly what its pattern does', async (t) => {
+  const rows: Array<[string, string, string]> = [
+    ['sk-Live-0123456789', 'a sk-live-0123456789 b', 'any letter case'],
+    ['sk-Live-0123456789', 'a SK-LIVE-012345678 b', 'less its last character'],
+    ['σσσσσσσσσ', 'ςςςςςςςςς', 'the letters /i folds together (final sigma)'],
+    ['straße-secret-1', 'STRASSE-SECRET-1 straße-SECRET-1', 'a letter whose upper case is two'],
+    ['sk-Live-0123456789', `x ${Buffer.from('u:sk-Live-0123456789').toString('base64')} y`, 'its base64 inside a value'],
+    ['sk-Live-0123456789', 'plain text that holds no secret', 'nothing'],
+  ];
+  for (const [key, text, what] of rows) {
+    const withEscape = makeRedactor(key)(`${text}\\`);
+    t.equal(`${makeRedactor(key)(text)}\\`, withEscape, `${what}: the same as through the pattern (${withEscape})`);
+  }
+});

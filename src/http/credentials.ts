@@ -129,14 +129,42 @@ function base64Forms(secret: string): string[] {
   return forms.flatMap((f) => [f, f.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')]);
 }
 
-/** The pattern of every form of one secret, as makeRedactor removes them. */
-function secretPattern(secret: string): RegExp {
+/** Characters every escaped form of a character needs (JSON and backslash escapes, percent-encoding, HTML and XML references). */
+const ESCAPES = /[\\%&]/;
+
+/** Removes every form of one secret from a text. */
+function secretRedactor(secret: string): (text: string) => string {
   // The secret itself is always redacted; the forms derived from it only when long enough not to match ordinary text.
   const derived = [secret.slice(0, -1), ...base64Forms(secret)].filter((form) => form.length >= 4);
   const forms = [...new Set([secret, ...derived])].sort((a, b) => b.length - a.length);
   // Letter case is ignored only for a secret long enough that ignoring it cannot match ordinary words.
-  return new RegExp(forms.map((form) => [...form].map(characterForms).join('')).join('|'), secret.length >= MIN_CASELESS_LENGTH ? 'gi' : 'g');
+  const caseless = secret.length >= MIN_CASELESS_LENGTH;
+  const pattern = new RegExp(forms.map((form) => [...form].map(characterForms).join('')).join('|'), caseless ? 'gi' : 'g');
+  // Without a backslash, a percent sign or an ampersand, only a form written literally can be in the text, and a substring
+  // search rules that out far faster than the pattern (every response body passes here). Upper case is how /i compares.
+  const literals = caseless ? forms.map((form) => form.toUpperCase()) : forms;
+  const compiled = { oneByte: false, twoByte: false };
+  return (text) => {
+    if (!ESCAPES.test(text)) {
+      const haystack = caseless ? text.toUpperCase() : text;
+      if (!literals.some((form) => haystack.includes(form))) return text;
+    }
+    // V8 first interprets a pattern run on a short text, and building the bytecode of one this large costs more than
+    // compiling it: a first run on a long text (one per string width) makes V8 compile it at once.
+    const width = TWO_BYTE.test(text) ? 'twoByte' : 'oneByte';
+    if (!compiled[width]) {
+      pattern.test(LONG_TEXT[width]);
+      pattern.lastIndex = 0;
+      compiled[width] = true;
+    }
+    return text.replace(pattern, '[REDACTED]');
+  };
 }
+
+/** A character V8 cannot store in a one-byte string. */
+const TWO_BYTE = /[^\u0000-\u00ff]/;
+/** Texts long enough that V8 compiles a pattern run on them at once (its threshold is 1,000 characters), one of each width. */
+const LONG_TEXT = { oneByte: ' '.repeat(1024), twoByte: `${' '.repeat(1023)}\u2026` };
 
 /**
  * Removes every form of the key (and of the run's other secrets: secret --header values, proxy credentials) from text
@@ -147,7 +175,7 @@ function secretPattern(secret: string): RegExp {
 export function makeRedactor(apiKey: string, otherSecrets: readonly string[] = []): (text: string) => string {
   // Another secret of fewer than 4 characters would blank out ordinary letters everywhere: such a one is never echoed, not redacted.
   const secrets = [apiKey, ...otherSecrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH)];
-  const patterns = [...new Set(secrets)].filter((secret) => secret !== '').map(secretPattern);
-  if (patterns.length === 0) return (text) => text;
-  return (text) => patterns.reduce((redacted, pattern) => redacted.replace(pattern, '[REDACTED]'), text);
+  const redactors = [...new Set(secrets)].filter((secret) => secret !== '').map(secretRedactor);
+  if (redactors.length === 0) return (text) => text;
+  return (text) => redactors.reduce((redacted, redact) => redact(redacted), text);
 }
