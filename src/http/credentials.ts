@@ -132,39 +132,33 @@ function base64Forms(secret: string): string[] {
 /** Characters every escaped form of a character needs (JSON and backslash escapes, percent-encoding, HTML and XML references). */
 const ESCAPES = /[\\%&]/;
 
+/** A base64 character as output may write it: letters and digits as they are (no encoder escapes them alone), `+ / = - _` in every form. */
+function base64CharacterForms(c: string): string {
+  return /[A-Za-z0-9]/.test(c) ? c : characterForms(c);
+}
+
 /** Removes every form of one secret from a text. */
 function secretRedactor(secret: string): (text: string) => string {
   // The secret itself is always redacted; the forms derived from it only when long enough not to match ordinary text.
-  const derived = [secret.slice(0, -1), ...base64Forms(secret)].filter((form) => form.length >= 4);
-  const forms = [...new Set([secret, ...derived])].sort((a, b) => b.length - a.length);
+  const shortened = secret.slice(0, -1);
+  const encoded = [...new Set(base64Forms(secret))].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
+  const forms = [...new Set([secret, ...(shortened.length >= 4 ? [shortened] : []), ...encoded])];
   // Letter case is ignored only for a secret long enough that ignoring it cannot match ordinary words.
   const caseless = secret.length >= MIN_CASELESS_LENGTH;
-  const pattern = new RegExp(forms.map((form) => [...form].map(characterForms).join('')).join('|'), caseless ? 'gi' : 'g');
+  // The secret less its last character is the secret with that character optional: one alternative, not two (the pattern's size is its cost).
+  const whole = shortened.length >= 4 ? `${[...shortened].map(characterForms).join('')}(?:${characterForms(secret.slice(-1))})?` : [...secret].map(characterForms).join('');
+  const pattern = new RegExp([whole, ...encoded.map((form) => [...form].map(base64CharacterForms).join(''))].join('|'), caseless ? 'gi' : 'g');
   // Without a backslash, a percent sign or an ampersand, only a form written literally can be in the text, and a substring
   // search rules that out far faster than the pattern (every response body passes here). Upper case is how /i compares.
   const literals = caseless ? forms.map((form) => form.toUpperCase()) : forms;
-  const compiled = { oneByte: false, twoByte: false };
   return (text) => {
     if (!ESCAPES.test(text)) {
       const haystack = caseless ? text.toUpperCase() : text;
       if (!literals.some((form) => haystack.includes(form))) return text;
     }
-    // V8 first interprets a pattern run on a short text, and building the bytecode of one this large costs more than
-    // compiling it: a first run on a long text (one per string width) makes V8 compile it at once.
-    const width = TWO_BYTE.test(text) ? 'twoByte' : 'oneByte';
-    if (!compiled[width]) {
-      pattern.test(LONG_TEXT[width]);
-      pattern.lastIndex = 0;
-      compiled[width] = true;
-    }
     return text.replace(pattern, '[REDACTED]');
   };
 }
-
-/** A character V8 cannot store in a one-byte string. */
-const TWO_BYTE = /[^\u0000-\u00ff]/;
-/** Texts long enough that V8 compiles a pattern run on them at once (its threshold is 1,000 characters), one of each width. */
-const LONG_TEXT = { oneByte: ' '.repeat(1024), twoByte: `${' '.repeat(1023)}\u2026` };
 
 /**
  * Removes every form of the key (and of the run's other secrets: secret --header values, proxy credentials) from text
