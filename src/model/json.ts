@@ -1,5 +1,5 @@
 /** Exact JSON: integers beyond 2^53 stay bigint, so int64 values survive a round trip. */
-import { isInteger, parse, stringify } from 'lossless-json';
+import { isInteger, parse } from 'lossless-json';
 
 /** A JSON value as this suite holds it: unsafe integers are bigint, everything else is plain. */
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
@@ -51,9 +51,25 @@ export function parseExactJson(text: string): JsonValue {
   return parse(text, null, parseNumber) as JsonValue;
 }
 
-/** Serialises a value that may hold bigint integers to JSON text. */
+/** What stands for a bigint in JSON.stringify's output until its digits replace it; the nonce keeps any input from looking like it. */
+const BIGINT_NONCE = Math.random().toString(36).slice(2);
+const BIGINT_MARK = `\u0000bigint-${BIGINT_NONCE}:`;
+const MARKED_BIGINT = new RegExp(`"\\\\u0000bigint-${BIGINT_NONCE}:(-?\\d+)"`, 'g');
+
+/** Serialises a value that may hold bigint integers to JSON text (JSON.stringify, a few times faster than a JSON library's own). */
 export function stringifyExactJson(value: unknown, space?: number): string {
-  return stringify(value, null, space) ?? 'null';
+  let marked = false;
+  const text = JSON.stringify(
+    value,
+    (_key, v: unknown) => {
+      if (typeof v !== 'bigint') return v;
+      marked = true;
+      return `${BIGINT_MARK}${v}`;
+    },
+    space,
+  ) as string | undefined;
+  if (text === undefined) return 'null';
+  return marked ? text.replace(MARKED_BIGINT, '$1') : text;
 }
 
 /** True when the value is a JSON object (not an array, not null). */
