@@ -5,10 +5,10 @@ import { root } from './helpers.js';
 
 /**
  * Imports point one way: model ← loader, http, checks, server ← load, engine ← reporters ← cli (and the
- * project's own tools, matrix and bench). Within a layer a folder imports only itself, except that the
+ * project's own tools: matrix, bench and build). Within a layer a folder imports only itself, except that the
  * engine owns the run and so drives load.
  */
-const LAYER: Record<string, number> = { model: 0, loader: 1, http: 1, checks: 1, server: 1, load: 2, engine: 2, reporters: 3, cli: 4, matrix: 4, bench: 4 };
+const LAYER: Record<string, number> = { model: 0, loader: 1, http: 1, checks: 1, server: 1, load: 2, engine: 2, reporters: 3, cli: 4, matrix: 4, bench: 4, build: 4 };
 const SAME_LAYER_ALLOWED = new Set(['engine→load']);
 
 async function sourceFiles(dir: string): Promise<string[]> {

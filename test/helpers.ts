@@ -11,7 +11,8 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { PassThrough } from 'node:stream';
 import { cli as command } from '../dist/cli/command.js';
-import { createAjv, formatAjvErrors } from '../dist/loader/ajv.js';
+import { createAjv } from '../dist/loader/ajv.js';
+import { formatAjvErrors } from '../dist/loader/ajv-errors.js';
 
 /** The project root. */
 export const root = fileURLToPath(new URL('../', import.meta.url));

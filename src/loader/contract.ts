@@ -1,8 +1,9 @@
 /** Loads the contract as data: the resource schemas (compiled once) and the operations of the OpenAPI document. */
+import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { ajvFailures, createAjv } from './ajv.js';
+import { ajvFailures } from './ajv-errors.js';
 import type { Contract, OperationInfo } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
 import type { SourceLocation } from '../model/results.js';
@@ -36,10 +37,13 @@ async function readJsonFile(file: string): Promise<Record<string, unknown>> {
   return value;
 }
 
+/** The schema documents by $id, as read. */
+type SchemaDocuments = Map<string, { file: string; schema: Record<string, unknown> }>;
+
 /** Loads every `*.schema.json` of a folder into ajv; throws RunError naming the file on any problem. */
-export async function loadSchemaDocuments(dir: string): Promise<Map<string, { file: string; schema: Record<string, unknown> }>> {
+export async function loadSchemaDocuments(dir: string): Promise<SchemaDocuments> {
   const names = (await readdir(dir)).filter((n) => n.endsWith('.schema.json')).sort();
-  const documents = new Map<string, { file: string; schema: Record<string, unknown> }>();
+  const documents: SchemaDocuments = new Map();
   for (const name of names) {
     const file = path.join(dir, name);
     const schema = await readJsonFile(file);
@@ -121,16 +125,61 @@ export function loadContract(schemasDir: string): Promise<LoadedContract> {
   return contract;
 }
 
-async function readContract(schemasDir: string): Promise<LoadedContract> {
-  const documents = await loadSchemaDocuments(schemasDir);
+/** A digest of the schema documents' content: the precompiled validators serve only the schemas they were compiled from. */
+export function schemaDigest(documents: SchemaDocuments): string {
+  const hash = createHash('sha256');
+  for (const [id, { schema }] of [...documents].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${id}\u0000${JSON.stringify(schema)}\u0000`);
+  return hash.digest('hex');
+}
+
+/** The module the build writes (dist/loader/precompiled-validators.js): ajv's standalone validators of schemas/, by $id. */
+export const PRECOMPILED_MODULE = 'precompiled-validators.js';
+
+/** The validators compiled at build time, when they were compiled from these very documents; undefined otherwise (a source checkout without a build, schemas changed since). */
+async function precompiledValidators(documents: SchemaDocuments): Promise<ReadonlyMap<string, ValidateFunction> | undefined> {
+  let loaded: unknown;
+  try {
+    loaded = await import(new URL(`./${PRECOMPILED_MODULE}`, import.meta.url).href);
+  } catch {
+    return undefined;
+  }
+  const module = loaded as { digest?: unknown; exportsById?: unknown } & Record<string, unknown>;
+  if (module.digest !== schemaDigest(documents) || typeof module.exportsById !== 'object' || module.exportsById === null) return undefined;
+  const validators = new Map<string, ValidateFunction>();
+  for (const [id, exported] of Object.entries(module.exportsById as Record<string, unknown>)) {
+    const validate = typeof exported === 'string' ? module[exported] : undefined;
+    if (typeof validate === 'function') validators.set(id, validate as ValidateFunction);
+  }
+  return validators.size === documents.size ? validators : undefined;
+}
+
+/** Every schema added to a fresh ajv (checked against its meta-schema), each compiled on first use. */
+async function ajvValidators(documents: SchemaDocuments): Promise<(id: string, file: string) => ValidateFunction> {
+  // ajv is loaded only here: a build's precompiled validators spare a run its import and its compiling.
+  const { createAjv } = await import('./ajv.js');
   const ajv = createAjv();
-  const titlesByFile = new Map<string, SchemaName>();
   for (const { file, schema } of documents.values()) {
     try {
       ajv.addSchema(schema);
     } catch (error) {
       throw new RunError('ERR_SCHEMA_INVALID', `${file}: ${(error as Error).message}`);
     }
+  }
+  return (id, file) => {
+    try {
+      const validate = ajv.getSchema(id);
+      if (validate) return validate;
+    } catch (error) {
+      throw new RunError('ERR_SCHEMA_INVALID', `${file}: ${(error as Error).message}`);
+    }
+    throw new RunError('ERR_SCHEMA_INVALID', `${file}: does not compile`);
+  };
+}
+
+async function readContract(schemasDir: string): Promise<LoadedContract> {
+  const documents = await loadSchemaDocuments(schemasDir);
+  const titlesByFile = new Map<string, SchemaName>();
+  for (const { file, schema } of documents.values()) {
     const title = schema['title'];
     if (typeof title === 'string' && (SCHEMA_NAMES as readonly string[]).includes(title)) {
       titlesByFile.set(path.basename(file), title as SchemaName);
@@ -144,15 +193,12 @@ async function readContract(schemasDir: string): Promise<LoadedContract> {
   for (const name of SCHEMA_NAMES) {
     if (!idByTitle.has(name)) throw new RunError('ERR_SCHEMA_INVALID', `${schemasDir}: no schema titled ${name}`);
   }
-  // Compiled on first use, once: a run that never validates a Pet never pays for it.
-  const compiled = (id: string, file: string): ValidateFunction => {
-    try {
-      const validate = ajv.getSchema(id);
-      if (validate) return validate;
-    } catch (error) {
-      throw new RunError('ERR_SCHEMA_INVALID', `${file}: ${(error as Error).message}`);
-    }
-    throw new RunError('ERR_SCHEMA_INVALID', `${file}: does not compile`);
+  const precompiled = await precompiledValidators(documents);
+  // Without them, ajv compiles each schema on first use, once: a run that never validates a Pet never pays for it.
+  const compiled = precompiled === undefined ? await ajvValidators(documents) : (id: string, file: string): ValidateFunction => {
+    const validate = precompiled.get(id);
+    if (validate === undefined) throw new RunError('ERR_SCHEMA_INVALID', `${file}: not among the precompiled validators`);
+    return validate;
   };
   const openapiFile = path.join(schemasDir, 'openapi.yaml');
   const { source, problems } = await readYamlSource(openapiFile);

@@ -3,7 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { RunError, type RunErrorCode } from '../model/errors.js';
 import { toValidationView, type JsonValue } from '../model/json.js';
-import { formatAjvErrors } from './ajv.js';
+import { formatAjvErrors } from './ajv-errors.js';
 import { InputFileError, readInputFile } from './input-file.js';
 
 /** How many times a YAML file may expand an alias: enough for any real file, far from a "billion laughs" one. */
