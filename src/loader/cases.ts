@@ -134,8 +134,9 @@ export async function loadCases(dirs: readonly string[], validate: ValidateFunct
   const problems: FileProblem[] = [];
   const cases: CaseSpec[] = [];
   const files = (await Promise.all(dirs.map((dir) => listYamlFiles(dir)))).flat();
-  for (const file of files) {
-    const { source, problems: found } = await validateYamlFile(file, validate, displayName(file, options.displayRoot));
+  // Read side by side, gathered in file order: the order of cases and problems does not depend on which read ends first.
+  const validated = await Promise.all(files.map((file) => validateYamlFile(file, validate, displayName(file, options.displayRoot))));
+  for (const { source, problems: found } of validated) {
     problems.push(...found);
     if (source) cases.push(...fileCases(source, options, problems));
   }

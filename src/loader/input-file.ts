@@ -42,9 +42,11 @@ export async function readInputFile(file: string, maxBytes = MAX_INPUT_FILE_BYTE
       throw new InputFileError('ERR_NOT_A_FILE', `${kind}${kind === 'not a regular file' ? '' : ', not a regular file'}: only regular files are read`);
     }
     if (stats.size > maxBytes) throw new InputFileError('ERR_FILE_TOO_LARGE', `${size(stats.size)}, above the limit of ${size(maxBytes)} for this file`);
-    const buffer = Buffer.alloc(maxBytes + 1);
+    // Room for the file as its size says, and one byte more to see that it ended; a file that grows gets more, up to the limit.
+    let buffer = Buffer.allocUnsafe(stats.size + 1);
     let length = 0;
     for (;;) {
+      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(Math.min(buffer.length, maxBytes + 1 - buffer.length))]);
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;

@@ -14,8 +14,8 @@ export interface SuiteInfo {
 export async function loadSuites(dir: string, validate: ValidateFunction, displayRoot: string): Promise<SuiteInfo[]> {
   const problems: FileProblem[] = [];
   const suites: SuiteInfo[] = [];
-  for (const file of await listYamlFiles(dir)) {
-    const { source, problems: found } = await validateYamlFile(file, validate, displayName(file, displayRoot));
+  const files = await listYamlFiles(dir);
+  for (const { source, problems: found } of await Promise.all(files.map((file) => validateYamlFile(file, validate, displayName(file, displayRoot))))) {
     problems.push(...found);
     if (source) suites.push(source.value as unknown as SuiteInfo);
   }
