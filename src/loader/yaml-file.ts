@@ -1,8 +1,10 @@
 /** YAML input files validated against their own JSON Schema, with every problem located at file:line:col. */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
 import { RunError, type RunErrorCode } from '../model/errors.js';
-import { toValidationView, type JsonValue } from '../model/json.js';
+import { parseExactJson, toValidationView, type JsonValue } from '../model/json.js';
 import { formatAjvErrors } from './ajv-errors.js';
 import { InputFileError, readInputFile } from './input-file.js';
 
@@ -42,24 +44,112 @@ function normaliseNumbers(value: unknown): JsonValue {
   return value as JsonValue;
 }
 
-function nodeAt(doc: Document, path: ReadonlyArray<string | number>, key: boolean): Node | undefined {
-  let node: unknown = doc.contents;
-  for (let i = 0; i < path.length; i++) {
-    const segment = path[i] as string | number;
-    if (!node || typeof node !== 'object' || !('items' in node)) return undefined;
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
-      if (!pair) return undefined;
-      if (key && i === path.length - 1) return pair.key as Node;
-      node = pair.value;
-    } else {
-      node = (node.items as unknown[])[Number(segment)];
-    }
-  }
-  return node as Node | undefined;
+/** A line and a column, 1-based. */
+type Position = readonly [line: number, column: number];
+
+/** Where every value (and every map key) of a YAML document stands, by path. */
+export interface YamlLocations {
+  values: Record<string, Position>;
+  keys: Record<string, Position>;
 }
 
-/** Reads and parses a YAML file; syntax problems come back as problems, not exceptions. */
+/** A path as a table key. */
+function pathKey(path: ReadonlyArray<string | number>): string {
+  return path.map(String).join('\u0001');
+}
+
+/** Walks the document once: each node's position under its path (a repeated key keeps its first), each map key's too. */
+function locationsOf(doc: Document, lineCounter: LineCounter, yaml: typeof import('yaml')): YamlLocations {
+  const locations: YamlLocations = { values: {}, keys: {} };
+  const at = (node: Node | null | undefined): Position | undefined => {
+    if (!node?.range) return undefined;
+    const pos = lineCounter.linePos(node.range[0]);
+    return [pos.line, pos.col];
+  };
+  const visit = (node: unknown, path: Array<string | number>): void => {
+    const key = pathKey(path);
+    const position = at(node as Node | undefined);
+    if (position === undefined || locations.values[key] !== undefined) return;
+    locations.values[key] = position;
+    if (yaml.isMap(node)) {
+      for (const pair of node.items) {
+        if (!yaml.isScalar(pair.key)) continue;
+        const child = [...path, String(pair.key.value)];
+        const keyPosition = at(pair.key);
+        if (keyPosition !== undefined) locations.keys[pathKey(child)] ??= keyPosition;
+        visit(pair.value, child);
+      }
+    } else if (yaml.isSeq(node)) {
+      node.items.forEach((item, index) => visit(item, [...path, index]));
+    }
+  };
+  visit(doc.contents, []);
+  return locations;
+}
+
+/** A source over a value and its location table: a path missing from the table stands at its nearest parent. */
+function sourceOf(file: string, value: JsonValue, locations: YamlLocations): YamlSource {
+  return {
+    file,
+    value,
+    locate(path, key = false) {
+      for (let depth = path.length; depth >= 0; depth--) {
+        const prefix = pathKey(path.slice(0, depth));
+        const position = key && depth === path.length ? locations.keys[prefix] : locations.values[prefix];
+        if (position !== undefined) return { line: position[0], column: position[1] };
+      }
+      return { line: 1, column: 1 };
+    },
+  };
+}
+
+/** A YAML text parsed (the yaml library loaded on demand), its syntax problems, and where each of its values stands. */
+export async function parseYamlText(file: string, text: string): Promise<{ value?: JsonValue; locations?: YamlLocations; problems: FileProblem[] }> {
+  const yaml = await import('yaml');
+  const lineCounter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter, intAsBigInt: true, prettyErrors: false, uniqueKeys: true });
+  const problems = doc.errors.map((e): FileProblem => {
+    const pos = lineCounter.linePos(e.pos[0]);
+    return { file, line: pos.line, column: pos.col, message: e.message.split('\n')[0] ?? e.message };
+  });
+  // After the first syntax error the parser's further complaints are mostly echoes of it.
+  if (problems.length > 0) return { problems: problems.slice(0, 1) };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // The yaml library refuses an alias expansion past the bound (a "billion laughs" file) by throwing.
+    return { problems: [{ file, line: 1, column: 1, message: `the YAML cannot be expanded: ${(error as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)` }] };
+  }
+  return { value: normaliseNumbers(value), locations: locationsOf(doc, lineCounter, yaml), problems };
+}
+
+/** The file the build writes (dist/loader/parsed-yaml.json): the package's own YAML files parsed, by the digest of their text. */
+export const PARSED_YAML_FILE = 'parsed-yaml.json';
+
+/** A parsed file as the build keeps it: the value as exact JSON text (int64 literals stay exact), and its locations. */
+export interface ParsedYamlEntry {
+  value: string;
+  locations: YamlLocations;
+}
+
+/** The digest a text is found by in the parsed-YAML file. */
+export function yamlDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+let parsedByDigest: Promise<Readonly<Record<string, ParsedYamlEntry>>> | undefined;
+
+/** The package's YAML files as the build parsed them; none in a source checkout that was not built. */
+function buildParsedYaml(): Promise<Readonly<Record<string, ParsedYamlEntry>>> {
+  parsedByDigest ??= readFile(new URL(`./${PARSED_YAML_FILE}`, import.meta.url), 'utf8').then(
+    (text) => JSON.parse(text) as Record<string, ParsedYamlEntry>,
+    () => ({}),
+  );
+  return parsedByDigest;
+}
+
+/** Reads and parses a YAML file; syntax problems come back as problems, not exceptions. A file the build parsed (the same text) is not parsed again. */
 export async function readYamlSource(file: string): Promise<{ source?: YamlSource; problems: FileProblem[] }> {
   let text: string;
   try {
@@ -68,32 +158,10 @@ export async function readYamlSource(file: string): Promise<{ source?: YamlSourc
     const message = error instanceof InputFileError && error.message.startsWith('cannot read') ? `cannot read the file (${error.code})` : (error as Error).message;
     return { problems: [{ file, line: 1, column: 1, message }] };
   }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, intAsBigInt: true, prettyErrors: false, uniqueKeys: true });
-  const problems = doc.errors.map((e): FileProblem => {
-    const pos = lineCounter.linePos(e.pos[0]);
-    return { file, line: pos.line, column: pos.col, message: e.message.split('\n')[0] ?? e.message };
-  });
-  // After the first syntax error the parser's further complaints are mostly echoes of it.
-  if (problems.length > 0) return { problems: problems.slice(0, 1) };
-  const locate = (path: ReadonlyArray<string | number>, key = false): { line: number; column: number } => {
-    for (let depth = path.length; depth >= 0; depth--) {
-      const node = nodeAt(doc, path.slice(0, depth), key && depth === path.length);
-      if (node?.range) {
-        const pos = lineCounter.linePos(node.range[0]);
-        return { line: pos.line, column: pos.col };
-      }
-    }
-    return { line: 1, column: 1 };
-  };
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (error) {
-    // The yaml library refuses an alias expansion past the bound (a "billion laughs" file) by throwing.
-    return { problems: [{ file, line: 1, column: 1, message: `the YAML cannot be expanded: ${(error as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)` }] };
-  }
-  return { source: { file, value: normaliseNumbers(value), locate }, problems };
+  const built = (await buildParsedYaml())[yamlDigest(text)];
+  if (built !== undefined) return { source: sourceOf(file, parseExactJson(built.value), built.locations), problems: [] };
+  const { value, locations, problems } = await parseYamlText(file, text);
+  return value === undefined || locations === undefined ? { problems } : { source: sourceOf(file, value, locations), problems };
 }
 
 function pathOf(error: ErrorObject): Array<string | number> {
