@@ -4,7 +4,7 @@ import { createSecureContext } from 'node:tls';
 import path from 'node:path';
 import { CREATED_PET_CASES } from '../engine/created-pets.js';
 import { fuzzCaseInfos } from '../engine/fuzz.js';
-import { knownIds, loadCaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
+import { knownIds, loadCaseInputs, type CaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
 import { STATEFUL_CASE } from '../engine/stateful.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
 import { extraHeader, headerSecrets, parseHeaderFlag } from '../http/extra-headers.js';
@@ -17,6 +17,7 @@ import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/
 import { packagePath } from '../loader/package-paths.js';
 import { readBaseline, readLoadReport } from '../loader/report-files.js';
 import type { ClientCertificate } from '../model/connection.js';
+import type { CaseSpec } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { JsonValue } from '../model/json.js';
@@ -255,15 +256,7 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const readOnly = flags['read-only'] === true || production !== undefined;
   const inputs = await loadCaseInputs(packageFolders(flags.scenarios ?? []), flags.suite ?? []);
   const selectedSuites = selectPhases(flags.suite ?? [], flags.phase ?? [], inputs.suites.map((s) => s.name));
-  const inSelection = (suite: string): boolean => selectedSuites.length === 0 || selectedSuites.includes(suite);
-  const only = (flags.check ?? []).map((glob) => ({ glob, pattern: idGlob(glob) }));
-  const checked = (id: string): boolean => only.length === 0 || only.some(({ pattern }) => pattern.test(id));
-  const inSuites = inputs.cases.filter((c) => inSelection(c.suite));
-  const createdInSuites = CREATED_PET_CASES.filter((c) => inSelection(c.suite)).map((c) => c.id);
-  const cases = inSuites.filter((c) => checked(c.id));
-  const generatedIds = { fuzz: fuzzCaseInfos(inputs.contract).map((c) => c.id), stateful: [STATEFUL_CASE.id] };
-  const candidates = [...inSuites.map((c) => c.id), ...createdInSuites, ...Object.entries(generatedIds).flatMap(([suite, ids]) => (inSelection(suite) ? ids : []))];
-  for (const { glob, pattern } of only) if (!candidates.some((id) => pattern.test(id))) throw new RunError('ERR_USAGE', `--check '${glob}' matches no case${selectedSuites.length === 0 ? '' : ' of the selected suites'}; see docs/checks.md or the catalogue command for the ids`);
+  const { cases, createdPetCases, phase } = selectCases(inputs, selectedSuites, flags.check ?? []);
   const skipped = skippedIds(flags['skip-check'] ?? [], knownIds(cases));
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const profile = flags.load === undefined ? undefined : await readProfile(flags.load);
@@ -278,14 +271,12 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const seed = intFlag('seed', flags.seed, randomInt(2 ** 31), 0, 2 ** 31 - 1);
   const maxExamples = intFlag('max-examples', flags['max-examples'], DEFAULT_MAX_EXAMPLES, 1, 10_000);
   const maxWrites = intFlag('max-writes', flags['max-writes'], DEFAULT_MAX_WRITES, 0, 1_000_000);
-  // A generated phase runs whole when it is selected and, under --check, when a glob names one of its cases.
-  const phase = (name: keyof typeof generatedIds): boolean => inSelection(name) && generatedIds[name].some(checked);
   const fuzz = phase('fuzz') ? { seed, maxExamples } : undefined;
   // A sequence is several requests: a third as many sequences as examples.
   const stateful = phase('stateful') ? { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)) } : undefined;
   const plan: RunPlan = {
     ...basePlan(inputs.contract, target, config, skipped),
-    conformance: { cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), createdPetCases: createdInSuites.filter(checked), readOnly, concurrency, consistencyWindowMs, categoryId, pacing, maxWrites, ...(fuzz === undefined ? {} : { fuzz }), ...(stateful === undefined ? {} : { stateful }) },
+    conformance: { cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), createdPetCases, readOnly, concurrency, consistencyWindowMs, categoryId, pacing, maxWrites, ...(fuzz === undefined ? {} : { fuzz }), ...(stateful === undefined ? {} : { stateful }) },
     now: dateFlag(flags.now),
     strict: flags.strict === true,
     requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
@@ -334,6 +325,25 @@ export async function planMerge(positionals: readonly string[], flags: LoadFlags
   const { baseline } = await loadPlan((loads[0] as (typeof loads)[number]).profile, flags, reportDir);
   const merge = baseline === undefined ? { loads } : { loads, baseline };
   return { plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: { merged: [...positionals] } }, reportDir };
+}
+
+/** What a run judges: the cases of the selected suites that --check names (all without it), the created-pet cases alike, and whether each generated phase runs. */
+function selectCases(inputs: CaseInputs, selectedSuites: readonly string[], globs: readonly string[]): { cases: CaseSpec[]; createdPetCases: string[]; phase: (name: 'fuzz' | 'stateful') => boolean } {
+  const inSelection = (suite: string): boolean => selectedSuites.length === 0 || selectedSuites.includes(suite);
+  const only = globs.map((glob) => ({ glob, pattern: idGlob(glob) }));
+  const checked = (id: string): boolean => only.length === 0 || only.some(({ pattern }) => pattern.test(id));
+  const inSuites = inputs.cases.filter((c) => inSelection(c.suite));
+  const createdInSuites = CREATED_PET_CASES.filter((c) => inSelection(c.suite)).map((c) => c.id);
+  const generatedIds = { fuzz: fuzzCaseInfos(inputs.contract).map((c) => c.id), stateful: [STATEFUL_CASE.id] };
+  const candidates = [...inSuites.map((c) => c.id), ...createdInSuites, ...Object.entries(generatedIds).flatMap(([suite, ids]) => (inSelection(suite) ? ids : []))];
+  // A glob that names nothing is a typo: it never silently runs everything, or nothing.
+  for (const { glob, pattern } of only) if (!candidates.some((id) => pattern.test(id))) throw new RunError('ERR_USAGE', `--check '${glob}' matches no case${selectedSuites.length === 0 ? '' : ' of the selected suites'}; see docs/checks.md or the catalogue command for the ids`);
+  return {
+    cases: inSuites.filter((c) => checked(c.id)),
+    createdPetCases: createdInSuites.filter(checked),
+    // A generated phase runs whole when it is selected and, under --check, when a glob names one of its cases.
+    phase: (name) => inSelection(name) && generatedIds[name].some(checked),
+  };
 }
 
 /** A glob over ids (`*` any run of characters, `?` one), as a whole-id pattern. */

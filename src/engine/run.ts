@@ -101,9 +101,10 @@ async function embeddedServer(plan: RunPlan): Promise<RunningServer | undefined>
 
 /** The client's options for the run; the embedded reference server is reached directly, never through a proxy. */
 function httpOptions(plan: RunPlan, baseUrl: string, embedded: boolean): HttpClientOptions {
-  const { proxies: _proxies, ...direct } = connectionOf(plan.target);
+  const { proxies, ...direct } = connectionOf(plan.target);
   return {
-    ...(embedded ? direct : connectionOf(plan.target)),
+    ...direct,
+    ...(embedded || proxies === undefined ? {} : { proxies }),
     ...DEFAULT_HTTP_OPTIONS,
     baseUrl,
     apiKey: plan.target.apiKey,

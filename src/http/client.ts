@@ -112,7 +112,7 @@ export class HttpClient {
   readonly base: URL;
   readonly redact: (text: string) => string;
   /** The proxy the client goes through, when one applies to the base URL. */
-  readonly proxy: ProxyRoute | undefined;
+  private readonly proxy: ProxyRoute | undefined;
   private readonly agent: Dispatcher;
   private readonly options: HttpClientOptions;
   private readonly pacer: Pacer;
