@@ -4,7 +4,6 @@
  * importing ajv and compiling (the contract loader falls back to ajv when the digest differs).
  */
 import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { _ } from 'ajv/dist/compile/codegen/index.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { createAjv } from '../loader/ajv.js';
@@ -34,4 +33,3 @@ await writeFile(file, module);
 // Its declarations, for the tests that read it (the contract loader checks its shape itself).
 const validatorNames = Object.values(exportsById).map((name) => `export declare const ${name}: import('ajv').ValidateFunction;`);
 await writeFile(file.replace(/\.js$/, '.d.ts'), ['export declare const digest: string;', 'export declare const exportsById: Record<string, string>;', ...validatorNames, ''].join('\n'));
-process.stdout.write(`${path.relative(packagePath(), file)}: ${documents.size} validators, ${Math.round(module.length / 1024)} KiB\n`);

@@ -26,4 +26,3 @@ for (const file of files) {
 const out = packagePath('dist', 'loader', PARSED_YAML_FILE);
 const json = JSON.stringify(parsed);
 await writeFile(out, json);
-process.stdout.write(`${path.relative(packagePath(), out)}: ${Object.keys(parsed).length} of ${files.length} YAML files, ${Math.round(json.length / 1024)} KiB\n`);
