@@ -3,19 +3,14 @@
  * once, written to dist/loader/parsed-yaml.json by the digest of their text, each with its value and where each value
  * stands. A run then reads them without loading the YAML parser; a file whose text differs is parsed as ever.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { listYamlFiles } from '../loader/cases.js';
 import { packagePath } from '../loader/package-paths.js';
 import { PARSED_YAML_FILE, parseYamlText, yamlDigest, type ParsedYamlEntry } from '../loader/yaml-file.js';
 import { stringifyExactJson } from '../model/json.js';
 
-async function yamlFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(entries.map((e) => (e.isDirectory() ? yamlFiles(path.join(dir, e.name)) : Promise.resolve(/\.ya?ml$/.test(e.name) ? [path.join(dir, e.name)] : []))));
-  return nested.flat();
-}
-
-const files = (await Promise.all(['scenarios', 'suites', 'schemas'].map((folder) => yamlFiles(packagePath(folder))))).flat().sort();
+// Every YAML file, load profiles included: a run reads them all through the same reader.
+const files = (await Promise.all(['scenarios', 'suites', 'schemas'].map((folder) => listYamlFiles(packagePath(folder), new Set())))).flat();
 const parsed: Record<string, ParsedYamlEntry> = {};
 for (const file of files) {
   const text = await readFile(file, 'utf8');

@@ -113,6 +113,8 @@ export class HttpClient {
   readonly redact: (text: string) => string;
   /** The proxy the client goes through, when one applies to the base URL. */
   private readonly proxy: ProxyRoute | undefined;
+  /** The --header headers as sent and as reports show them, fixed for the run. */
+  private readonly extraHeaders: { sent: Record<string, string>; shown: Record<string, string> };
   private readonly agent: Dispatcher;
   private readonly options: HttpClientOptions;
   private readonly pacer: Pacer;
@@ -128,6 +130,7 @@ export class HttpClient {
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl.slice(0, -1) : options.baseUrl);
     this.redact = runRedactor(options.apiKey, options);
     this.proxy = routeTo(this.base, options);
+    this.extraHeaders = { sent: sentHeaders(options), shown: shownHeaders(options) };
     this.pacer = new Pacer(options.pacing ?? DEFAULT_PACING);
     this.agent = this.newAgent(options.connections);
   }
@@ -191,7 +194,7 @@ export class HttpClient {
     const url = this.urlFor(req.path, req.query);
     // A case's own headers win over --header: a case that tests a header must send what it declares.
     const own = lowerCaseKeys(req.headers);
-    const headers: Record<string, string> = { accept: 'application/json', ...sentHeaders(this.options), ...own };
+    const headers: Record<string, string> = { accept: 'application/json', ...this.extraHeaders.sent, ...own };
     let body = req.body;
     if (req.json !== undefined) {
       body = stringifyExactJson(req.json);
@@ -203,7 +206,7 @@ export class HttpClient {
       method: req.method,
       url: url.href,
       target: `${req.path}${url.search}`,
-      headers: { ...headers, ...shownHeaders(this.options), ...own, ...(shown === undefined ? {} : { authorization: shown }) },
+      headers: { ...headers, ...this.extraHeaders.shown, ...own, ...(shown === undefined ? {} : { authorization: shown }) },
       auth: req.auth,
       operation: req.operation,
     };

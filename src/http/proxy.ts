@@ -14,6 +14,11 @@ function decoded(text: string): string {
   }
 }
 
+/** The user and password a proxy URL carries, decoded; undefined when it carries neither. */
+function userinfo(url: URL): { user: string; password: string } | undefined {
+  return url.username === '' && url.password === '' ? undefined : { user: decoded(url.username), password: decoded(url.password) };
+}
+
 /** The first non-empty value of the variables, lower case first (as curl and undici read them). */
 function variable(env: Readonly<Record<string, string | undefined>>, name: string): { name: string; value: string } | undefined {
   for (const candidate of [name.toLowerCase(), name]) {
@@ -65,12 +70,8 @@ export function bypassesProxy(target: URL, noProxy: string | undefined): boolean
 export function proxyFor(target: URL, proxies: ProxyEnvironment): ProxyRoute | undefined {
   const proxy = target.protocol === 'https:' ? proxies.httpsProxy : proxies.httpProxy;
   if (proxy === undefined || bypassesProxy(target, proxies.noProxy)) return undefined;
-  const url = new URL(proxy);
-  const route: ProxyRoute = { url: safeUrl(proxy) };
-  if (url.username !== '' || url.password !== '') {
-    route.authorization = `Basic ${Buffer.from(`${decoded(url.username)}:${decoded(url.password)}`).toString('base64')}`;
-  }
-  return route;
+  const credentials = userinfo(new URL(proxy));
+  return credentials === undefined ? { url: safeUrl(proxy) } : { url: safeUrl(proxy), authorization: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` };
 }
 
 /** The credentials the proxy variables carry (the password, and user:password), for the redactor; it never throws, so it serves error paths too. */
@@ -78,8 +79,7 @@ export function proxyCredentials(env: Readonly<Record<string, string | undefined
   return ['HTTP_PROXY', 'HTTPS_PROXY'].flatMap((name) => {
     const value = variable(env, name)?.value;
     if (value === undefined || !URL.canParse(value)) return [];
-    const url = new URL(value);
-    const password = decoded(url.password);
-    return password === '' ? [] : [password, `${decoded(url.username)}:${password}`];
+    const credentials = userinfo(new URL(value));
+    return credentials === undefined || credentials.password === '' ? [] : [credentials.password, `${credentials.user}:${credentials.password}`];
   });
 }

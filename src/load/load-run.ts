@@ -97,7 +97,7 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
   };
   const workers = Math.min(profile.workers ?? defaultWorkers(profile.connections), profile.connections);
   // One worker runs in this thread; more run in a pool started once for the warm-up and every stage.
-  const pool = workers > 1 ? await StageWorkers.start(workers, http.apiKey) : undefined;
+  const pool = workers > 1 ? await StageWorkers.start(workers, http.apiKey, http.secrets) : undefined;
   const stage = async (stageOptions: StageOptions, sampled: boolean): Promise<RawLoadRun> => {
     if (pool !== undefined) return pool.run({ ...stageOptions, ...(sampled ? { sampling: profile.sampling } : {}) });
     return runStage({ ...stageOptions, ...(sampled ? { sampler: new ResponseSampler(profile.sampling, options.contract, redact) } : {}) });

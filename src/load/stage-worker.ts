@@ -1,6 +1,6 @@
 /** The entry of one load worker thread: runs the stages it is sent on its own connections and posts their raw runs back. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { runRedactor } from '../http/connection.js';
+import { makeRedactor } from '../http/credentials.js';
 import { loadContract } from '../loader/contract.js';
 import type { LoadProgress } from '../model/load.js';
 import { runStage } from './runner.js';
@@ -11,6 +11,7 @@ const port = parentPort;
 if (port === null) throw new Error('stage-worker.js runs as a worker thread only');
 const setup = workerData as WorkerSetup;
 const contract = await loadContract(setup.schemasDir);
+const redact = makeRedactor(setup.apiKey, setup.secrets);
 let stop: AbortController | undefined;
 
 const post = (message: ToMain): void => port.postMessage(message);
@@ -22,7 +23,7 @@ port.on('message', (message: ToWorker) => {
   }
   const { sampling, ...options } = message.stage;
   stop = new AbortController();
-  const sampler = sampling === undefined ? undefined : new ResponseSampler(sampling, contract, runRedactor(setup.apiKey, options));
+  const sampler = sampling === undefined ? undefined : new ResponseSampler(sampling, contract, redact);
   const listener = { onLoadProgress: (event: LoadProgress) => post({ type: 'progress', event }) };
   runStage({ ...options, apiKey: setup.apiKey, listener, signal: stop.signal, ...(sampler ? { sampler } : {}) }).then(
     (run) => post({ type: 'done', run }),

@@ -14,6 +14,8 @@ import type { StageOptions } from './runner.js';
 export interface WorkerSetup {
   schemasDir: string;
   apiKey: string;
+  /** The run's other secrets, redacted like the key. */
+  secrets: readonly string[];
 }
 
 /** A worker's share of a stage: plain data, with the sampling it applies instead of a sampler object. */
@@ -44,8 +46,8 @@ export class StageWorkers {
   }
 
   /** Starts `count` workers and waits until each has compiled its contract. */
-  static async start(count: number, apiKey: string): Promise<StageWorkers> {
-    const setup: WorkerSetup = { schemasDir: packagePath('schemas'), apiKey };
+  static async start(count: number, apiKey: string, secrets: readonly string[] = []): Promise<StageWorkers> {
+    const setup: WorkerSetup = { schemasDir: packagePath('schemas'), apiKey, secrets };
     const workers = Array.from({ length: count }, () => new Worker(new URL('./stage-worker.js', import.meta.url), { workerData: setup }));
     const pool = new StageWorkers(workers);
     try {
