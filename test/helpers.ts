@@ -99,15 +99,16 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
 /** Runs the built CLI as its own process, bounded in time: for what only a real process shows (start-up, exit, signals). */
 export async function runRealCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<CliResult> {
   const since = Date.now() - 1_000;
-  const result = await spawnCli(args, env, timeoutMs);
+  const result = await spawnNode([cli, ...args], env, timeoutMs);
   await checkWrittenReport(args, since);
   return result;
 }
 
-function spawnCli(args: string[], env: Record<string, string>, timeoutMs: number): Promise<CliResult> {
+/** Runs Node with `args` (Node's own flags, then a script and its arguments) in the project root, bounded in time by a kill. */
+export function spawnNode(args: string[], env: Record<string, string>, timeoutMs: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const base: Record<string, string> = { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' };
-    const child = spawn(process.execPath, [cli, ...args], { env: { ...base, ...env }, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { env: { ...base, ...env }, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -8,6 +8,7 @@ import { invalidUtf8Offset } from '../model/utf8.js';
 import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import { authorizationHeader, describeAuthorization } from './credentials.js';
 import { routeTo, runRedactor, sentHeaders, serviceTls, shownHeaders } from './connection.js';
+import { guardSignal } from './deadline.js';
 import { DEFAULT_PACING, Pacer, retryAfterMs, type PacingOptions, type WaitRefusal } from './pacer.js';
 
 /** Bounds and identity of the client, and how it reaches the service (trust, client certificate, proxy, extra headers). */
@@ -220,10 +221,13 @@ export class HttpClient {
     let throttled = 0;
     let waitedMs = 0;
     for (;;) {
+      const turn = guardSignal(undefined, [this.stopper.signal, this.options.abort]);
       try {
-        await this.pacer.turn(this.options.abort === undefined ? this.stopper.signal : AbortSignal.any([this.stopper.signal, this.options.abort]));
+        await this.pacer.turn(turn.signal);
       } catch {
         throw this.stopReason ?? new RunError(this.aborted ? 'ERR_INTERRUPTED' : 'ERR_SERVER_GONE', this.aborted ? 'interrupted while waiting out a rate limit' : 'the run stopped');
+      } finally {
+        turn.dispose();
       }
       this.sent += 1;
       let received: ReceivedResponse;
@@ -287,11 +291,12 @@ export class HttpClient {
   /** One exchange on the shared pool, or on a fresh connection of its own when `agent` is undefined. */
   private async attempt(url: URL, method: string, headers: Record<string, string | string[]>, body: string | undefined, agent: Dispatcher | undefined): Promise<ReceivedResponse> {
     const dispatcher = agent ?? this.newAgent(1);
+    // One deadline for the whole exchange (connect, headers, every byte of the body), whatever pace the body comes at.
+    const deadline = guardSignal(this.options.requestTimeoutMs, [this.stopper.signal, this.options.abort]);
     try {
       let response: Dispatcher.ResponseData;
-      const signal = AbortSignal.any([AbortSignal.timeout(this.options.requestTimeoutMs), this.stopper.signal, ...(this.options.abort === undefined ? [] : [this.options.abort])]);
       try {
-        response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: body ?? null, dispatcher, signal });
+        response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: body ?? null, dispatcher, signal: deadline.signal });
       } catch (error) {
         throw new AttemptFailure(error, true);
       }
@@ -301,6 +306,7 @@ export class HttpClient {
         throw new AttemptFailure(error, false);
       }
     } finally {
+      deadline.dispose();
       if (agent === undefined) await dispatcher.close();
     }
   }

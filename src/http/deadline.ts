@@ -1,0 +1,48 @@
+/**
+ * Deadlines that always fire. `AbortSignal.timeout` runs on an unreferenced timer that Node 20 may garbage-collect with
+ * its signal before it fires (nodejs/node#57736), and `AbortSignal.any` holds its sources weakly: a request waiting on
+ * either can wait forever. Here a referenced timer holds the controller it aborts, and links are plain listeners that
+ * `dispose` takes away.
+ */
+
+/** A signal aborted at its deadline or when a linked signal aborts; `dispose` must be called once the guarded work ends. */
+export interface GuardSignal {
+  readonly signal: AbortSignal;
+  /** Whether the deadline (not a linked signal) aborted it. */
+  readonly expired: boolean;
+  dispose(): void;
+}
+
+/** A signal that aborts after `ms` (a TimeoutError, as AbortSignal.timeout's) or when any `linked` signal aborts (its reason); none when `ms` is undefined. */
+export function guardSignal(ms: number | undefined, linked: ReadonlyArray<AbortSignal | undefined>): GuardSignal {
+  const controller = new AbortController();
+  let expired = false;
+  const timer =
+    ms === undefined
+      ? undefined
+      : setTimeout(() => {
+          expired = true;
+          controller.abort(new DOMException(`no complete response within ${ms} ms`, 'TimeoutError'));
+        }, ms);
+  const links: Array<[AbortSignal, () => void]> = [];
+  for (const signal of linked) {
+    if (signal === undefined) continue;
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    const follow = (): void => controller.abort(signal.reason);
+    signal.addEventListener('abort', follow, { once: true });
+    links.push([signal, follow]);
+  }
+  return {
+    signal: controller.signal,
+    get expired() {
+      return expired;
+    },
+    dispose() {
+      clearTimeout(timer);
+      for (const [signal, follow] of links) signal.removeEventListener('abort', follow);
+    },
+  };
+}
