@@ -365,13 +365,13 @@ class Stage {
     });
     socket.on('end', () => {
       if (!live()) return;
-      if (parser.cutShort) {
-        // Closed in the middle of an answer: the server dropped the request (a reset), the framing was not wrong.
-        connection.lastError ??= { code: 'ERR_LOAD_CLOSED', message: 'the server closed the connection in the middle of a response' };
-        this.closed(connection);
-        return;
-      }
-      this.read(connection, () => parser.end());
+      // Closed in the middle of an answer: the server dropped the request (a reset), the framing was not wrong.
+      if (parser.cutShort) connection.lastError ??= { code: 'ERR_LOAD_CLOSED', message: 'the server closed the connection in the middle of a response' };
+      // A close-delimited answer is complete.
+      else this.read(connection, () => parser.end());
+      // Nothing more can come on this socket: a request on it is judged now, and the next goes out on a fresh connection
+      // instead of being written to one the server has already closed (which would be a reset it did not cause).
+      if (live()) this.closed(connection);
     });
   }
 
