@@ -70,11 +70,15 @@ import { request } from 'undici';
     t.equal((await loadProfile(file, validateProfile, root)).timeout, 10);
   });
 
-  t.test('merge refuses raw results of an earlier format (whole-ms histograms) with one line', async (t) => {
+  t.test('merge refuses raw results of an earlier format (whole-ms histograms, or no resets) with one line', async (t) => {
     const dir = await tempDir();
     const file = path.join(dir, 'old.json');
     await writeFile(file, JSON.stringify({ load: { profile: { name: 'smoke' }, stages: [{ raw: [{ autocannon: { latencies: 'HISTFAAAA' } }] }] } }));
     await t.rejects(readLoadReport(file), { code: 'ERR_CONFIG', message: `${file}: its raw results are not in the format petstore-load-raw/3 (written by an earlier version, which counted differently); run the load again with this version to merge it` });
+    // Format 2 sent a request lost on a busy connection again and counted it as a connection retry: its counts would not add up with these.
+    const previous = path.join(dir, 'format-2.json');
+    await writeFile(previous, JSON.stringify({ load: { profile: { name: 'smoke' }, stages: [{ raw: [{ ...rawRunOf(), format: 'petstore-load-raw/2', resets: undefined }] }] } }));
+    await t.rejects(readLoadReport(previous), { code: 'ERR_CONFIG', message: /its raw results are not in the format petstore-load-raw\/3/ });
   });
 
   t.test('a production entry that is no URL is a located problem, not a crash', async (t) => {

@@ -48,10 +48,11 @@ const SCHEDULE_SLACK_MS = 5;
 /**
  * A kept-alive connection that carried nothing for at least this long before a request was written on it was idle: a server
  * may close it (its keep-alive timeout) just as the request goes out, and the request is sent once more on a fresh connection.
- * On a busy connection the next request goes out in the turn its previous answer completed (open throttle), or about
- * 1000 / rate ms later with a target rate (the connection freed last is used first), so any gap under this is a busy
- * connection at 20/s and more. Servers close idle connections after seconds (Node 5 s, nginx 75 s, load balancers 60 s); a
- * timeout under 50 ms would close busy connections, and a server's idle-close race can only follow a quiet gap this long.
+ * That race can only follow a quiet gap as long as the server's timeout, and servers wait seconds (Node 5 s, nginx 75 s, load
+ * balancers 60 s): 50 ms still covers a very eager one (the tests use 100 ms). A busy connection never gets near it: open
+ * throttle writes the next request in the turn the previous answer completed, and a target rate about 1000 / rate ms later
+ * (the connection freed last is used first), under 50 ms from 20/s on. Below 20/s every connection idles, and a server that
+ * closes connections whatever they do cannot be told from one that closes idle ones.
  */
 const IDLE_GAP_MS = 50;
 /** A last second shorter than this is folded into the one before (a stage of 5.0004 s has 5 points, not a sixth at 0/s). */
