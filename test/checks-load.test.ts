@@ -96,15 +96,46 @@ t.test('judgeThreshold and the baseline: a share reads as a round percentage', a
   assertFailures(t, j, [{ expected: 'not higher than 50 by more than 7 %' }], 'tolerance 0.07');
 });
 
-t.test('effectiveThresholds: failed requests, non-2xx answers and mismatches are bounded at 0 by default; a ramp always judges rps', async (t) => {
+t.test('effectiveThresholds: failed requests, resets, non-2xx answers and mismatches are bounded at 0 by default; a ramp always judges rps', async (t) => {
   const rows: Array<[string, LoadProfile, Array<[Metric, Threshold]>]> = [
-    ['a profile that bounds p99 only', profile, [['p99', { max: 50 }], ['errors', { max: 0 }], ['non2xx', { max: 0 }], ['mismatches', { max: 0 }]]],
-    ['a profile that bounds nothing', profileOf({ thresholds: {} }), [['errors', { max: 0 }], ['non2xx', { max: 0 }], ['mismatches', { max: 0 }]]],
-    ['a ramp adds rps at 0 (its stages raise it)', ramp, [['p99', { max: 50 }], ['rps', { min: 0 }], ['errors', { max: 0 }], ['non2xx', { max: 0 }], ['mismatches', { max: 0 }]]],
-    ['the profile overrides the implicit bounds', profileOf({ thresholds: { errors: { max: 5 }, non2xx: { maxRate: 0.01 } } }), [['errors', { max: 5 }], ['non2xx', { maxRate: 0.01 }], ['mismatches', { max: 0 }]]],
-    ['a ramp keeps the profile rps minimum', profileOf({ ramp: { from: 1, to: 2, step: 1, stageDuration: 1 }, thresholds: { rps: { min: 100 }, timeouts: { max: 3 } } }), [['rps', { min: 100 }], ['errors', { max: 0 }], ['timeouts', { max: 3 }], ['non2xx', { max: 0 }], ['mismatches', { max: 0 }]]],
+    ['a profile that bounds p99 only', profile, [['p99', { max: 50 }], ['errors', { max: 0 }], ['resets', { max: 0 }], ['non2xx', { max: 0 }], ['mismatches', { max: 0 }]]],
+    ['a profile that bounds nothing', profileOf({ thresholds: {} }), [['errors', { max: 0 }], ['resets', { max: 0 }], ['non2xx', { max: 0 }], ['mismatches', { max: 0 }]]],
+    ['a ramp adds rps at 0 (its stages raise it)', ramp, [['p99', { max: 50 }], ['rps', { min: 0 }], ['errors', { max: 0 }], ['resets', { max: 0 }], ['non2xx', { max: 0 }], ['mismatches', { max: 0 }]]],
+    ['the profile overrides the implicit bounds', profileOf({ thresholds: { errors: { max: 5 }, non2xx: { maxRate: 0.01 } } }), [['errors', { max: 5 }], ['resets', { max: 0 }], ['non2xx', { maxRate: 0.01 }], ['mismatches', { max: 0 }]]],
+    ['a rate of errors leaves resets at 0', profileOf({ thresholds: { errors: { maxRate: 0.001 } } }), [['errors', { maxRate: 0.001 }], ['resets', { max: 0 }], ['non2xx', { max: 0 }], ['mismatches', { max: 0 }]]],
+    ['the profile may allow resets', profileOf({ thresholds: { resets: { maxRate: 0.01 } } }), [['errors', { max: 0 }], ['resets', { maxRate: 0.01 }], ['non2xx', { max: 0 }], ['mismatches', { max: 0 }]]],
+    ['a ramp keeps the profile rps minimum', profileOf({ ramp: { from: 1, to: 2, step: 1, stageDuration: 1 }, thresholds: { rps: { min: 100 }, timeouts: { max: 3 } } }), [['rps', { min: 100 }], ['errors', { max: 0 }], ['timeouts', { max: 3 }], ['resets', { max: 0 }], ['non2xx', { max: 0 }], ['mismatches', { max: 0 }]]],
   ];
   for (const [name, p, want] of rows) t.same(effectiveThresholds(p), want, name);
+});
+
+t.test('load.resets: any request reset on a busy connection fails by default; a profile may allow some', async (t) => {
+  const UNIT = 'requests reset on a busy connection';
+  const reset = (resets: number, connectionRetries = 0): LoadMetrics => metricsOf({ requests: 1000, responses: 1000 - resets, errors: resets, resets, connectionRetries });
+  const RESETS_SOURCE = { file: 'scenarios/load/demo.yaml', line: 12, column: 3 };
+  const rows: Array<{ name: string; p: LoadProfile; m: LoadMetrics; outcome: 'passed' | 'failed'; message: string; failures?: FailureWant[] }> = [
+    { name: 'no reset', p: profile, m: reset(0), outcome: 'passed', message: `0 ${UNIT} (at most 0 allowed)` },
+    { name: 'idle closes sent again are no resets', p: profile, m: reset(0, 80), outcome: 'passed', message: `0 ${UNIT} (at most 0 allowed)` },
+    { name: 'one reset, none allowed by default', p: profile, m: reset(1), outcome: 'failed', message: `1 ${UNIT} (at most 0 allowed)`, failures: [{ expected: `at most 0 ${UNIT}`, actual: `1 ${UNIT}`, message: `1 ${UNIT} (at most 0 allowed)` }] },
+    { name: '80 resets', p: profile, m: reset(80, 3), outcome: 'failed', message: `80 ${UNIT} (at most 0 allowed)` },
+    { name: 'a rate of errors the profile allows does not allow resets', p: profileOf({ thresholds: { errors: { maxRate: 0.01 } } }), m: reset(1), outcome: 'failed', message: `1 ${UNIT} (at most 0 allowed)` },
+    { name: 'a count the profile allows, inclusive', p: profileOf({ thresholds: { resets: { max: 2 } }, thresholdSources: { resets: RESETS_SOURCE } }), m: reset(2), outcome: 'passed', message: `2 ${UNIT} (at most 2 allowed)` },
+    { name: 'beyond a count the profile allows', p: profileOf({ thresholds: { resets: { max: 2 } } }), m: reset(3), outcome: 'failed', message: `3 ${UNIT} (at most 2 allowed)` },
+    { name: 'within a share the profile allows', p: profileOf({ thresholds: { resets: { maxRate: 0.005 } } }), m: reset(5), outcome: 'passed', message: `5 ${UNIT} of 1000 requests (0.500 %; at most 0.5 % of requests allowed)` },
+    { name: 'beyond it', p: profileOf({ thresholds: { resets: { maxRate: 0.005 } } }), m: reset(6), outcome: 'failed', message: `6 ${UNIT} of 1000 requests (0.600 %; at most 0.5 % of requests allowed)`, failures: [{ expected: 'at most 0.5 % of requests', actual: `6 ${UNIT}` }] },
+  ];
+  for (const row of rows) {
+    const j = judge('load.resets', { load: loadOf(row.p, row.m) });
+    t.ok(j.applies, `${row.name}: load.resets always applies`);
+    t.equal(j.outcome, row.outcome, `${row.name}: ${j.message}`);
+    t.equal(j.message, row.message, `${row.name}: message`);
+    if (row.failures !== undefined) assertFailures(t, j, row.failures, row.name);
+  }
+  const check = runCheck('load.resets');
+  t.equal(check.sourceOf({ load: loadOf(profile, reset(1)) }), undefined, 'the implicit bound has no line');
+  t.same(check.sourceOf({ load: loadOf(profileOf({ thresholds: { resets: { max: 2 } }, thresholdSources: { resets: RESETS_SOURCE } }), reset(1)) }), RESETS_SOURCE, 'a declared bound is the source');
+  t.match(check.clause, /^reading-the-contract, Connection management: a server may close an idle keep-alive connection .*; the load profile's threshold on resets \(0 unless the profile says otherwise\)$/, 'traced to the reading of the contract');
+  t.equal(check.level, 'fail');
 });
 
 t.test('load.<metric>: applies where the profile (or the default) bounds it; typed failures; the threshold line as source', async (t) => {
@@ -203,6 +234,7 @@ t.test('load.capacity: passed, failed, or could not be tested', async (t) => {
   t.same(runCheck('load.capacity').sourceOf({ load: loadOf(ramp, metrics) }), RAMP_SOURCE, 'the ramp is the source');
   t.same(breachedMetrics(ramp, stage(200, [])), ['errors', 'non2xx'], 'a stage breaks what its figures break');
   t.same(breachedMetrics(ramp, stage(600, [])), ['rps', 'errors', 'non2xx'], '499/s does not hold 600/s (floor 540)');
+  t.same(breachedMetrics(ramp, { rate: 100, metrics: metricsOf({ errors: 1, resets: 1 }), breached: [], raw: [] }), ['errors', 'resets'], 'a reset breaks a stage, and ends the ramp');
   t.same(breachedMetrics(ramp, { rate: 100, metrics: metricsOf({ rps: 90 }), breached: [], raw: [] }), [], 'a clean stage at 90 % of its rate holds');
   t.same(breachedMetrics(ramp, { rate: 100, metrics: metricsOf({ rps: 89 }), breached: [], raw: [] }), ['rps'], '89 % does not');
 });
@@ -266,7 +298,7 @@ t.test('the registry: every check once, fully described, found by id and by expe
   t.equal(new Set(all.map((c) => c.id)).size, all.length, 'ids are unique');
   t.same([...REGISTRY.keys()], all.map((c) => c.id), 'each check under its own id');
   t.same(all.map((c) => c.id), [...EXPECTATION_CHECKS, undocumentedRequest, ...EXCHANGE_CHECKS, ...TRANSPORT_CHECKS, ...LOAD_CHECKS].map((c) => c.id), 'every check of every kind, in order');
-  t.equal(all.length, 14 + 6 + 1 + 9 + 1 + 4, '14 expectations (the silence policy among them), 6 exchange checks, 1 transport check, 9 thresholds, capacity, 4 baseline comparisons');
+  t.equal(all.length, 14 + 6 + 1 + 10 + 1 + 4, '14 expectations (the silence policy among them), 6 exchange checks, 1 transport check, 10 thresholds, capacity, 4 baseline comparisons');
   const prefix: Record<Check['scope'], RegExp> = { case: /^expect\.[a-zA-Z]+$/, exchange: /^(server|wire|contract|errors|auth)\.[a-z0-9-]+$/, transport: /^server\.[a-z-]+$/, run: /^load\.[a-zA-Z0-9.]+$/ };
   for (const check of all) {
     t.ok(['fail', 'warn'].includes(check.level), `${check.id}: level`);
@@ -274,7 +306,7 @@ t.test('the registry: every check once, fully described, found by id and by expe
     t.match(check.id, prefix[check.scope], `${check.id}: the id names its kind`);
     for (const field of ['title', 'clause', 'appliesWhen'] as const) t.ok(typeof check[field] === 'string' && check[field].trim() !== '', `${check.id}: ${field}`);
   }
-  t.same(runChecks.map((c) => c.id), ['load.p50', 'load.p90', 'load.p99', 'load.max', 'load.rps', 'load.errors', 'load.timeouts', 'load.non2xx', 'load.mismatches', 'load.capacity', 'load.baseline.p50', 'load.baseline.p99', 'load.baseline.rps', 'load.baseline.errorRate']);
+  t.same(runChecks.map((c) => c.id), ['load.p50', 'load.p90', 'load.p99', 'load.max', 'load.rps', 'load.errors', 'load.timeouts', 'load.resets', 'load.non2xx', 'load.mismatches', 'load.capacity', 'load.baseline.p50', 'load.baseline.p99', 'load.baseline.rps', 'load.baseline.errorRate']);
 
   t.throws(() => buildRegistry([...all, all[0] as Check]), { message: "check id 'expect.status' is registered twice" }, 'a duplicate id is refused, named');
   const capacity = REGISTRY.get('load.capacity') as Check;

@@ -61,7 +61,7 @@ t.test('a conformant server passes a short profile: exit 0, thresholds as checks
   const profile = await writeProfile(profileText());
   const { code, stdout, stderr, report } = await loadAgainst([], profile);
   t.equal(code, 0, stderr);
-  t.same(outcomes(report), { 'load.p99': 'passed', 'load.errors': 'passed', 'load.non2xx': 'passed', 'load.mismatches': 'passed' });
+  t.same(outcomes(report), { 'load.p99': 'passed', 'load.errors': 'passed', 'load.resets': 'passed', 'load.non2xx': 'passed', 'load.mismatches': 'passed' });
   t.ok(report.load.metrics.responses > 0 && report.load.metrics.requests <= 4000, 'bounded by the request budget');
   t.ok(report.load.metrics.sampled >= Math.min(100, report.load.metrics.responses), 'the first responses were all sampled');
   t.match(report.load.stages[0]?.raw[0]?.latencyHistogram, /^[A-Za-z0-9+/=]+$/, 'the raw latency histogram is saved');
@@ -185,7 +185,8 @@ t.test('merge combines the raw results of several runs and judges them by the sa
   t.equal(report.load.mergedRuns, 2);
   t.equal(report.load.metrics.responses, singles.reduce((sum, l) => sum + l.metrics.responses, 0), 'responses add up');
   t.ok(report.load.metrics.latency.max >= Math.max(...singles.map((l) => l.metrics.latency.max)) - 1, 'the merged histogram holds both maxima');
-  t.same(Object.keys(outcomes(report)).sort(), ['load.errors', 'load.mismatches', 'load.non2xx', 'load.p99']);
+  t.equal(report.load.metrics.resets, singles.reduce((sum, l) => sum + l.metrics.resets, 0), 'resets add up');
+  t.same(Object.keys(outcomes(report)).sort(), ['load.errors', 'load.mismatches', 'load.non2xx', 'load.p99', 'load.resets']);
   const strictProfile = JSON.parse(await readFile(path.join(dirs[0] as string, 'report.json'), 'utf8')) as { load: LoadReport };
   strictProfile.load.profile.thresholds = { rps: { min: 1e9 } };
   const firstRaw = strictProfile.load.stages[0]?.raw[0];
@@ -274,10 +275,14 @@ t.test('load --reporter writes the chosen reports, each with the load figures an
   const junit = await readFile(path.join(reports, 'junit.xml'), 'utf8');
   t.match(junit, /PASS load\.p99: [\d.]+ ms \(at most 2000 allowed\)/);
   t.match(junit, /requests: \d+ = \d+ responses \+ 0 errors \+ \d+ in flight at the stop/);
+  t.match(junit, /errors: 0 \(timeouts 0, resets 0\)/);
+  t.match(junit, /PASS load\.resets: 0 requests reset on a busy connection \(at most 0 allowed\)/);
   const html = await readFile(path.join(reports, 'report.html'), 'utf8');
   t.match(html, /<table class="figures">.*<th scope="row">latency<\/th><td>p50 [\d.]+ ms/s);
   const md = await readFile(path.join(reports, 'summary.md'), 'utf8');
   t.match(md, /\| `load\.errors` \| PASS \| 0 failed requests/);
+  t.match(md, /\| `load\.resets` \| PASS \| 0 requests reset on a busy connection/);
+  t.match(html, /<th scope="row">errors<\/th><td>0 \(timeouts 0, resets 0\)<\/td>/);
   const bad = await runCli(['load', await writeProfile(profileText()), '--reporter', 'pdf']);
   t.equal(bad.code, 2);
   t.match(bad.stderr, /unknown reporter 'pdf'/);

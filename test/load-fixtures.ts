@@ -3,7 +3,7 @@ import { encodeHistogram, latencyHistogram } from '../dist/load/latency-histogra
 import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadProfile, type RawLoadRun } from '../dist/model/load.js';
 
 /** The counts of a run in which nothing failed, was late or was left in flight. */
-const NO_FAILURES = { errors: 0, timeouts: 0, inFlightAtStop: 0, behindSchedule: 0, connectionRetries: 0, non2xx: 0, mismatches: 0 };
+const NO_FAILURES = { errors: 0, timeouts: 0, resets: 0, inFlightAtStop: 0, behindSchedule: 0, connectionRetries: 0, non2xx: 0, mismatches: 0 };
 
 /** Metrics of a clean run: 1000 requests/s for 10 s, no failures; override what a test needs. */
 export function metricsOf(overrides: Partial<LoadMetrics> = {}): LoadMetrics {

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createNetServer } from 'node:net';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import path from 'node:path';
 import type { LoadReport } from '../dist/model/load.js';
 import type { RunReport } from '../dist/model/results.js';
@@ -194,4 +194,72 @@ t.test('a certificate swapped after the verified request receives no request wit
   t.match(report.load.metrics.errorCauses[0]?.cause, /TLS certificate rejected .*nothing was sent on this connection/);
   t.equal(outcome(report, 'load.errors'), 'failed');
   t.notOk(JSON.stringify(report).includes(KEY) || stdout.includes(KEY), 'the key appears nowhere');
+});
+
+t.test('a server that resets every open connection every 100 ms fails the gate: each request lost on a busy connection is a reset', async (t) => {
+  const sockets = new Set<Socket>();
+  let timer: NodeJS.Timeout | undefined;
+  t.teardown(() => clearInterval(timer));
+  const server = createHttpServer(
+    firstThen((_req, res) => {
+      // From the first request of the load on (the verified request before it is answered in peace): an RST on every
+      // connection, busy or not, 10 times a second.
+      timer ??= setInterval(() => {
+        for (const socket of sockets) socket.resetAndDestroy();
+      }, 100);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    }),
+  );
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const base = await listenLocally(server);
+  // The smoke profile: 4 connections at full speed for 2 s after 0.5 s of warm-up.
+  const { code, stdout, report } = await loadReport(['smoke', '--base-url', base]);
+  const m = report.load.metrics;
+  t.equal(code, 1, stdout);
+  t.ok(m.resets > 0, `${m.resets} requests reset on a busy connection`);
+  t.ok(m.resets <= m.errors, 'a reset is a failed request');
+  t.ok(m.responses > 100, `${m.responses} responses between the resets`);
+  t.equal(outcome(report, 'load.resets'), 'failed');
+  t.match(report.cases.find((c) => c.suite === 'load')?.checks.find((c) => c.id === 'load.resets')?.message, new RegExp(`^${m.resets} requests reset on a busy connection \\(at most 0 allowed\\)$`));
+  t.match(stdout, `  errors: ${m.errors} (timeouts ${m.timeouts}, resets ${m.resets})\n`);
+  t.match(stdout, `  resets: ${m.resets} requests lost on a busy connection the server reset or closed before their complete response (never sent again)\n`);
+  t.match(stdout, /ECONNRESET/, 'the cause is named');
+  t.comment(`smoke against resets every 100 ms: ${m.requests} requests, ${m.responses} responses, ${m.errors} errors, ${m.resets} resets, ${m.connectionRetries} connection retries`);
+  accountedFor(t, report.load);
+});
+
+t.test('a server that closes idle connections passes: a close before an idle request is a connection retry, never a reset', async (t) => {
+  // A low rate: the connection freed last carries the next request 250 ms later, idle for longer than either server waits.
+  const lowRate = SHORT.replace('connections: 4', 'connections: 2\nrate: 4').replace('duration: 1', 'duration: 2');
+  // Node's own idle timeout: the server closes a connection quiet for 100 ms, between two requests.
+  const timeoutServer = createHttpServer(toNodeHandler(createPetStore({ apiKey: KEY }).handle));
+  timeoutServer.keepAliveTimeout = 100;
+  // The race an idle timeout loses at last: a request that arrives after 100 ms of quiet finds its connection closed under it, unanswered.
+  const store = toNodeHandler(createPetStore({ apiKey: KEY }).handle);
+  const raceServer = createHttpServer((req, res) => {
+    const quietSince = (req.socket as Socket & { quietSince?: number }).quietSince;
+    if (quietSince !== undefined && performance.now() - quietSince >= 100) return void req.socket.destroy();
+    res.on('finish', () => ((req.socket as Socket & { quietSince?: number }).quietSince = performance.now()));
+    store(req, res);
+  });
+  const [timeoutBase, raceBase] = await Promise.all([listenLocally(timeoutServer), listenLocally(raceServer)]);
+  const profile = await shortProfile(lowRate);
+  const [closed, raced] = await Promise.all([loadReport([profile, '--base-url', timeoutBase]), loadReport([profile, '--base-url', raceBase])]);
+  for (const [name, run] of [['keepAliveTimeout 100 ms', closed], ['closed as the idle request arrives', raced]] as const) {
+    const m = run.report.load.metrics;
+    t.equal(run.code, 0, `${name}: ${run.stdout}`);
+    t.equal(m.resets, 0, `${name}: no reset`);
+    t.equal(m.errors, 0, `${name}: no error (${JSON.stringify(m.errorCauses)})`);
+    t.ok(m.responses >= 6, `${name}: ${m.responses} responses`);
+    t.equal(outcome(run.report, 'load.resets'), 'passed', `${name}: load.resets passes`);
+    t.match(run.stdout, '  errors: 0 (timeouts 0, resets 0)\n', `${name}: the figures say so`);
+    t.comment(`${name}: ${m.requests} requests, ${m.responses} responses, ${m.errors} errors, ${m.resets} resets, ${m.connectionRetries} connection retries`);
+    accountedFor(t, run.report.load);
+  }
+  const retries = raced.report.load.metrics.connectionRetries;
+  t.ok(retries >= raced.report.load.metrics.requests - 3, `closed under every idle request: ${retries} of ${raced.report.load.metrics.requests} sent again on a fresh connection`);
+  t.match(raced.stdout, `  connection retries: ${retries} requests sent again on a fresh connection after the server closed an idle one (not errors)\n`);
 });

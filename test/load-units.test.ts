@@ -1,7 +1,7 @@
 /** The load pieces on their own: profiles, the query mix, sampling, faults, aggregation. */
 import t from 'tap';
 import { readdir, writeFile } from 'node:fs/promises';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import { aggregateRuns, combineConcurrentRuns } from '../dist/load/aggregate.js';
 import { queryString, runStage, weightedSequence } from '../dist/load/runner.js';
@@ -13,7 +13,7 @@ import { readBaseline, readLoadReport } from '../dist/loader/report-files.js';
 import { RunError } from '../dist/model/errors.js';
 import { withLoadFaults } from '../dist/server/load-faults.js';
 import { startReferenceServer } from '../dist/server/reference-server.js';
-import { root, tempDir } from './helpers.js';
+import { listenLocally, root, tempDir } from './helpers.js';
 import { metricsOf, rawRunOf } from './load-fixtures.js';
 import { request } from 'undici';
 
@@ -70,11 +70,15 @@ import { request } from 'undici';
     t.equal((await loadProfile(file, validateProfile, root)).timeout, 10);
   });
 
-  t.test('merge refuses raw results of an earlier format (whole-ms histograms) with one line', async (t) => {
+  t.test('merge refuses raw results of an earlier format (whole-ms histograms, or no resets) with one line', async (t) => {
     const dir = await tempDir();
     const file = path.join(dir, 'old.json');
     await writeFile(file, JSON.stringify({ load: { profile: { name: 'smoke' }, stages: [{ raw: [{ autocannon: { latencies: 'HISTFAAAA' } }] }] } }));
-    await t.rejects(readLoadReport(file), { code: 'ERR_CONFIG', message: `${file}: its raw results are not in the format petstore-load-raw/2 (written by an earlier version, with latency in whole ms); run the load again with this version to merge it` });
+    await t.rejects(readLoadReport(file), { code: 'ERR_CONFIG', message: `${file}: its raw results are not in the format petstore-load-raw/3 (written by an earlier version, which counted differently); run the load again with this version to merge it` });
+    // Format 2 sent a request lost on a busy connection again and counted it as a connection retry: its counts would not add up with these.
+    const previous = path.join(dir, 'format-2.json');
+    await writeFile(previous, JSON.stringify({ load: { profile: { name: 'smoke' }, stages: [{ raw: [{ ...rawRunOf(), format: 'petstore-load-raw/2', resets: undefined }] }] } }));
+    await t.rejects(readLoadReport(previous), { code: 'ERR_CONFIG', message: /its raw results are not in the format petstore-load-raw\/3/ });
   });
 
   t.test('a production entry that is no URL is a located problem, not a crash', async (t) => {
@@ -107,7 +111,11 @@ import { request } from 'undici';
   const stage = (baseUrl: string, extra: Partial<Parameters<typeof runStage>[0]> = {}) =>
     runStage({ baseUrl, apiKey: RUNNER_KEY, profileName: 't', queries: [{ weight: 1 }], connections: 2, durationSeconds: 0.5, maxRequests: 100_000, timeoutSeconds: 0.5, maxBodyBytes: 4 << 20, ...extra });
 
-  t.test('a server that drops every second request on a kept-alive connection: sent again on a fresh one, none lost', async (t) => {
+  /**
+   * A server on 127.0.0.1 that answers the first request of each connection and then, on its second, does `second` to the
+   * socket (drop it without an answer, or cut an answer short): the same fault whether the connection was busy or idle.
+   */
+  async function secondRequestServer(second: (socket: Socket) => void): Promise<string> {
     const server = createNetServer((socket) => {
       let requests = 0;
       let buffered = '';
@@ -115,20 +123,63 @@ import { request } from 'undici';
         buffered += chunk.toString('latin1');
         while (buffered.includes('\r\n\r\n')) {
           buffered = buffered.slice(buffered.indexOf('\r\n\r\n') + 4);
-          // The race of a server closing an idle connection just as the next request arrives.
-          if (++requests % 2 === 0) return void socket.destroy();
+          if (++requests === 2) return void second(socket);
           socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]');
         }
       });
       socket.on('error', () => undefined);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    t.teardown(() => new Promise((resolve) => server.close(resolve)));
-    const run = await stage(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, { maxRequests: 200 });
-    t.equal(run.errors, 0, JSON.stringify(run.errorCauses));
-    t.equal(run.responses, 200, 'every request answered within its budget');
-    t.ok(run.connectionRetries >= 90, `${run.connectionRetries} requests sent again on a fresh connection`);
+    return listenLocally(server);
+  }
+  const drop = (socket: Socket): void => void socket.destroy();
+
+  t.test('a busy kept-alive connection dropped under its request: a reset, counted among the errors, never sent again', async (t) => {
+    // Open throttle: the second request goes out the moment the first answer completes, so the connection was never idle.
+    const run = await stage(await secondRequestServer(drop), { maxRequests: 200 });
+    t.equal(run.requests, 200);
+    t.equal(run.responses, 100, 'the first request of each connection is answered');
+    t.equal(run.resets, 100, 'the second is a reset');
+    t.equal(run.errors, run.resets, 'each reset is a failed request');
+    t.equal(run.connectionRetries, 0, 'none is sent again');
+    t.same(run.errorCauses, [{ cause: 'ERR_LOAD_CLOSED: the server closed the connection without answering', count: 100 }]);
     t.equal(run.requests, run.responses + run.errors + run.inFlightAtStop);
+  });
+
+  t.test('an idle kept-alive connection closed as a request goes out: sent again on a fresh one, a retry and no error', async (t) => {
+    // 10/s: the connection freed last carries the next request, 100 ms later, past the 50 ms a connection needs to be idle.
+    const run = await stage(await secondRequestServer(drop), { connections: 2, rate: 10, durationSeconds: 1, timeoutSeconds: 1 });
+    t.ok(run.requests >= 9, `${run.requests} requests sent`);
+    t.equal(run.errors, 0, JSON.stringify(run.errorCauses));
+    t.equal(run.resets, 0);
+    t.equal(run.responses + run.inFlightAtStop, run.requests, 'every request answered (or in flight at the stop)');
+    t.ok(run.connectionRetries >= run.requests - 3, `${run.connectionRetries} of ${run.requests} requests sent again on a fresh connection`);
+  });
+
+  t.test('an answer cut short is a reset even on an idle connection: part of the head, or part of the body', async (t) => {
+    const cuts: Array<[string, string]> = [
+      ['part of the head', 'HTTP/1.1 200 OK\r\nContent-Ty'],
+      ['part of the body', 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n[1,'],
+    ];
+    for (const [name, bytes] of cuts) {
+      const base = await secondRequestServer((socket) => socket.end(bytes));
+      const run = await stage(base, { connections: 1, rate: 10, durationSeconds: 0.5, timeoutSeconds: 0.5 });
+      t.ok(run.resets >= 1, `${name}: ${run.resets} resets`);
+      t.equal(run.connectionRetries, 0, `${name}: a request whose answer began is never sent again`);
+      t.equal(run.errors, run.resets, `${name}: every error a reset`);
+      const causes = run.errorCauses.map((c) => c.cause);
+      t.same(causes, ['ERR_LOAD_CLOSED: the server closed the connection in the middle of a response'], `${name}: ${causes.join('; ')}`);
+    }
+  });
+
+  t.test('a connection refused is an error, not a reset: nothing was sent on it', async (t) => {
+    const server = createNetServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    const run = await stage(`http://127.0.0.1:${port}/v1`, { durationSeconds: 0.3, timeoutSeconds: 0.3 });
+    t.ok(run.errors > 0, `${run.errors} errors`);
+    t.equal(run.resets, 0);
+    t.match(run.errorCauses[0]?.cause, /^ECONNREFUSED/);
   });
 
   t.test('requests still unanswered at the stop are counted, their age recorded as latency of at least that much', async (t) => {
@@ -295,12 +346,13 @@ import { request } from 'undici';
   });
 
   t.test('runs of one machine combine: counts, causes and each second add up; evidence stays capped', async (t) => {
-    const base = { ...rawRunOf(), durationSeconds: 2, requests: 10, responses: 9, errors: 1, statusCodes: { '200': 9 }, errorCauses: [{ cause: 'ECONNRESET: reset', count: 1 }], throughput: [{ t: 1, rps: 5 }, { t: 2, rps: 4 }], maxLatencyMicros: 900 };
+    const base = { ...rawRunOf(), durationSeconds: 2, requests: 10, responses: 9, errors: 1, resets: 1, connectionRetries: 3, statusCodes: { '200': 9 }, errorCauses: [{ cause: 'ECONNRESET: reset', count: 1 }], throughput: [{ t: 1, rps: 5 }, { t: 2, rps: 4 }], maxLatencyMicros: 900 };
     const violation = { target: '/pets', status: 200, problems: ['x'], bodyExcerpt: '' };
     const other = { ...base, durationSeconds: 2.01, statusCodes: { '200': 8, '500': 1 }, throughput: [{ t: 1, rps: 6 }, { t: 2.01, rps: 3 }], maxLatencyMicros: 1500, violations: Array.from({ length: 8 }, () => violation), interrupted: true };
     const combined = combineConcurrentRuns([{ ...base, violations: Array.from({ length: 8 }, () => violation) }, other]);
-    t.match(combined, { requests: 20, responses: 18, errors: 2, statusCodes: { '200': 17, '500': 1 }, errorCauses: [{ cause: 'ECONNRESET: reset', count: 2 }], maxLatencyMicros: 1500, durationSeconds: 2.01, interrupted: true, workers: 2 });
+    t.match(combined, { requests: 20, responses: 18, errors: 2, resets: 2, connectionRetries: 6, statusCodes: { '200': 17, '500': 1 }, errorCauses: [{ cause: 'ECONNRESET: reset', count: 2 }], maxLatencyMicros: 1500, durationSeconds: 2.01, interrupted: true, workers: 2 });
     t.same(combined.throughput, [{ t: 1, rps: 11 }, { t: 2.01, rps: 7 }]);
+    t.match(aggregateRuns([base, other]), { errors: 2, resets: 2, connectionRetries: 6, timeouts: 0 }, 'machines merged (shards): resets add up like every count');
     t.equal(combined.violations.length, 10, 'evidence capped as one sampler caps it');
     t.equal(combineConcurrentRuns([base]), base, 'one run is itself');
   });

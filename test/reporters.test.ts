@@ -155,6 +155,9 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
     t.match(html, '<th scope="row">latency</th><td>p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms</td>');
     t.match(html, /<tr class="failed"><td><code>load\.p99<\/code><\/td><td>FAIL<\/td><td>900 ms \(at most 800 allowed\)<\/td><\/tr>/);
     t.match(html, /ECONNRESET: read ECONNRESET/);
+    t.match(html, '<th scope="row">errors</th><td>2 (timeouts 1, resets 1)</td>');
+    t.match(html, '<th scope="row">resets</th><td>1 requests lost on a busy connection the server reset or closed before their complete response (never sent again)</td>');
+    t.match(html, '<th scope="row">connection retries</th><td>3 requests sent again on a fresh connection after the server closed an idle one (not errors)</td>');
     t.match(html, /aria-label="Throughput over time"[\s\S]*<polyline points="[\d., ]+"/);
     t.match(html, />p99\.9</);
     t.ok(html.indexOf('id="load"') < html.indexOf('id="passed"'), 'load before the list of passes');
@@ -218,7 +221,13 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
     t.match(out, '  requests: 27012 = 27000 responses + 2 errors + 10 in flight at the stop');
     t.match(out, 'FAIL load.p99: 900 ms (at most 800 allowed)');
     t.match(out, 'PASS load.errors: 0 failed requests (at most 0 allowed)');
+    t.match(out, '  errors: 2 (timeouts 1, resets 1)\n');
+    t.match(out, '  resets: 1 requests lost on a busy connection');
+    t.match(out, '  connection retries: 3 requests sent again on a fresh connection after the server closed an idle one (not errors)');
     const md = renderMarkdown(withLoad());
+    t.match(md, '| errors | 2 (timeouts 1, resets 1) |');
+    t.match(md, '| resets | 1 requests lost on a busy connection');
+    t.match(md, '| connection retries | 3 requests sent again on a fresh connection after the server closed an idle one (not errors) |');
     t.match(md, '### load nightly: Nightly constant-rate load');
     t.match(md, '| latency | p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms |');
     t.match(md, '| `load.p99` | FAIL | 900 ms (at most 800 allowed) |');
@@ -428,6 +437,15 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
     quiet.onLoadProgress(progress);
     quiet.onLoadEnd();
     t.equal(file.text, '', 'nothing in a log file before 10 s');
+  });
+
+  t.test('the figures at the end: resets among the errors, and connection retries counted apart', async (t) => {
+    const log = sink(false);
+    new LoadConsoleReporter({ stream: log, quiet: false }).onRunEnd(withLoad());
+    t.match(log.text, /^load nightly: Nightly constant-rate load\n/);
+    t.match(log.text, '\n  errors: 2 (timeouts 1, resets 1)\n');
+    t.match(log.text, '\n  resets: 1 requests lost on a busy connection the server reset or closed before their complete response (never sent again)\n');
+    t.match(log.text, '\n  connection retries: 3 requests sent again on a fresh connection after the server closed an idle one (not errors)\n');
   });
 
   t.test('in a log, a progress line every 10 s of the whole run, stages and warm-up included', async (t) => {

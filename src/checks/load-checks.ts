@@ -2,8 +2,8 @@
 import { couldNotTest, failed, passed, type Judgement, type RunCheck } from '../model/check.js';
 import { METRICS, type BaselineComparison, type LatencyMetric, type LoadMetrics, type LoadProfile, type LoadStage, type Metric, type Threshold } from '../model/load.js';
 
-/** Failed requests and wrong answers fail a profile even when it names no bound for them. */
-const IMPLICIT: Partial<Record<Metric, Threshold>> = { errors: { max: 0 }, non2xx: { max: 0 }, mismatches: { max: 0 } };
+/** Failed requests, requests reset on a busy connection and wrong answers fail a profile even when it names no bound for them. */
+const IMPLICIT: Partial<Record<Metric, Threshold>> = { errors: { max: 0 }, resets: { max: 0 }, non2xx: { max: 0 }, mismatches: { max: 0 } };
 
 /** A ramp stage holds only when it reaches this share of its target rate. */
 export const RATE_HELD_SHARE = 0.9;
@@ -20,8 +20,15 @@ const UNITS: Record<Metric, string> = {
   rps: 'requests/s',
   errors: 'failed requests (connection errors and timeouts)',
   timeouts: 'timeouts',
+  resets: 'requests reset on a busy connection',
   non2xx: 'non-2xx responses',
   mismatches: 'responses that broke the contract (sampled, or past the size cap)',
+};
+
+/** Where a threshold comes from, when more than the profile's bound: the reading of the contract it applies. */
+const CLAUSES: Partial<Record<Metric, string>> = {
+  resets:
+    'reading-the-contract, Connection management: a server may close an idle keep-alive connection (the request is sent once more), but a busy one closed under a request it was given leaves a valid request unanswered while the server answers others',
 };
 
 /** A share as a percentage for people: 0.07 reads 7, not 7.000000000000001. */
@@ -100,7 +107,7 @@ function thresholdCheck(metric: Metric): RunCheck {
   return {
     id: `load.${metric}`,
     title: `${metric} (${UNITS[metric]}) within the profile's threshold`,
-    clause: `the load profile's threshold on ${metric}${IMPLICIT[metric] ? ' (0 unless the profile says otherwise)' : ''}`,
+    clause: `${CLAUSES[metric] === undefined ? '' : `${CLAUSES[metric]}; `}the load profile's threshold on ${metric}${IMPLICIT[metric] ? ' (0 unless the profile says otherwise)' : ''}`,
     level: 'fail',
     scope: 'run',
     appliesWhen: `a load profile bounds ${metric}${IMPLICIT[metric] ? ' (always: bounded at 0 by default)' : ''}${metric === 'rps' ? ' (always for a ramp)' : ''}`,

@@ -85,6 +85,11 @@ export class ResponseParser {
     return (this.state === 'head' || this.state === 'closed') && this.pending === undefined;
   }
 
+  /** Whether a close now would cut an answer short: part of one was read, and it is not delimited by the close. */
+  get cutShort(): boolean {
+    return !this.idle && this.state !== 'until-close';
+  }
+
   /** Reads bytes; throws ProtocolError on a response that breaks framing. After a response that closes the connection, ignores the rest. */
   feed(chunk: Buffer): void {
     let data = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);

@@ -45,6 +45,16 @@ const FIRST_BACKOFF_MS = 10;
 const MAX_BACKOFF_MS = 1000;
 /** Requests due this recently at the stop are not counted as behind schedule. */
 const SCHEDULE_SLACK_MS = 5;
+/**
+ * A kept-alive connection that carried nothing for at least this long before a request was written on it was idle: a server
+ * may close it (its keep-alive timeout) just as the request goes out, and the request is sent once more on a fresh connection.
+ * That race can only follow a quiet gap as long as the server's timeout, and servers wait seconds (Node 5 s, nginx 75 s, load
+ * balancers 60 s): 50 ms still covers a very eager one (the tests use 100 ms). A busy connection never gets near it: open
+ * throttle writes the next request in the turn the previous answer completed, and a target rate about 1000 / rate ms later
+ * (the connection freed last is used first), under 50 ms from 20/s on. Below 20/s every connection idles, and a server that
+ * closes connections whatever they do cannot be told from one that closes idle ones.
+ */
+const IDLE_GAP_MS = 50;
 /** A last second shorter than this is folded into the one before (a stage of 5.0004 s has 5 points, not a sixth at 0/s). */
 const MIN_PARTIAL_SECOND = 0.05;
 /** Distinct causes of failure kept for the report; the rest are counted under one line. */
@@ -93,6 +103,11 @@ interface InFlight {
   status: number;
   body: Buffer[] | undefined;
   retried: boolean;
+  /** The request went out on the current socket (a socket that failed to connect, or a rejected certificate, carried nothing). */
+  written: boolean;
+  /** It went out on a kept-alive connection that had been quiet for IDLE_GAP_MS or more (a server may close such a one under it). */
+  afterIdle: boolean;
+  /** Some byte of its answer arrived. */
   answerStarted: boolean;
 }
 
@@ -102,6 +117,8 @@ interface Connection {
   ready: boolean;
   inFlight: InFlight | undefined;
   answeredOnSocket: number;
+  /** When the current socket last completed an answer or became ready: the start of its quiet time. */
+  quietSince: number;
   failuresInARow: number;
   lastError: { code: string; message: string } | undefined;
 }
@@ -147,6 +164,7 @@ class Stage {
   private responses = 0;
   private errors = 0;
   private timeouts = 0;
+  private resets = 0;
   private non2xx = 0;
   private retries = 0;
   private maxMicros = 0;
@@ -169,7 +187,7 @@ class Stage {
     this.offset = options.scheduleOffset ?? 0;
     const count = Math.max(1, Math.min(options.connections, options.maxRequests));
     for (let i = 0; i < count; i++) {
-      const connection: Connection = { socket: undefined, ready: false, inFlight: undefined, answeredOnSocket: 0, failuresInARow: 0, lastError: undefined };
+      const connection: Connection = { socket: undefined, ready: false, inFlight: undefined, answeredOnSocket: 0, quietSince: 0, failuresInARow: 0, lastError: undefined };
       this.connections.push(connection);
       this.idle.push(connection);
     }
@@ -221,9 +239,13 @@ class Stage {
   }
 
   private send(connection: Connection, request: PreparedRequest, intended: number, now: number): void {
-    connection.inFlight = { request, intended, sentAt: now, bodyBytes: 0, status: 0, body: undefined, retried: false, answerStarted: false };
-    if (connection.ready && connection.socket !== undefined) connection.socket.write(request.bytes);
-    else if (connection.socket === undefined) this.connect(connection);
+    const flight: InFlight = { request, intended, sentAt: now, bodyBytes: 0, status: 0, body: undefined, retried: false, written: false, afterIdle: false, answerStarted: false };
+    connection.inFlight = flight;
+    if (connection.ready && connection.socket !== undefined) {
+      flight.written = true;
+      flight.afterIdle = connection.answeredOnSocket > 0 && now - connection.quietSince >= IDLE_GAP_MS;
+      connection.socket.write(request.bytes);
+    } else if (connection.socket === undefined) this.connect(connection);
   }
 
   /** Opens a socket for the connection (TLS verified against the run's trust, through the proxy when one applies) and writes its request once connected. */
@@ -330,13 +352,27 @@ class Stage {
     socket.once(readyEvent, () => {
       if (!live()) return;
       connection.ready = true;
-      if (connection.inFlight !== undefined) socket.write(connection.inFlight.request.bytes);
+      connection.quietSince = performance.now();
+      const flight = connection.inFlight;
+      if (flight === undefined) return;
+      flight.written = true;
+      socket.write(flight.request.bytes);
     });
     socket.on('data', (chunk: Buffer) => {
-      if (live()) this.read(connection, () => parser.feed(chunk));
+      if (!live()) return;
+      this.read(connection, () => parser.feed(chunk));
+      // The first bytes of a head, held until the rest arrives, are part of the answer too.
+      if (live() && !parser.idle && connection.inFlight !== undefined) connection.inFlight.answerStarted = true;
     });
     socket.on('end', () => {
-      if (live()) this.read(connection, () => parser.end());
+      if (!live()) return;
+      // Closed in the middle of an answer: the server dropped the request (a reset), the framing was not wrong.
+      if (parser.cutShort) connection.lastError ??= { code: 'ERR_LOAD_CLOSED', message: 'the server closed the connection in the middle of a response' };
+      // A close-delimited answer is complete.
+      else this.read(connection, () => parser.end());
+      // Nothing more can come on this socket: a request on it is judged now, and the next goes out on a fresh connection
+      // instead of being written to one the server has already closed (which would be a reset it did not cause).
+      if (live()) this.closed(connection);
     });
   }
 
@@ -352,20 +388,28 @@ class Stage {
     }
   }
 
-  /** The socket went away under the connection. */
+  /**
+   * The socket went away under the connection (a clean close, ECONNRESET or EPIPE alike). Before its request went out, it is
+   * a failure to connect (refused, TLS, proxy), as ever. After: on a kept-alive connection that had been idle and before any
+   * byte of the answer, it is the race of a server closing an idle connection, and the request is sent once more on a fresh
+   * one, as `run` does (a connection retry, not an error); otherwise, on a busy connection, a fresh one or in the middle of an
+   * answer, the server dropped a request it had been given: a reset (an error of its own kind), never sent again.
+   */
   private closed(connection: Connection): void {
     const cause = connection.lastError ?? { code: 'ERR_LOAD_CLOSED', message: 'the server closed the connection without answering' };
     const flight = connection.inFlight;
-    const reused = connection.answeredOnSocket > 0;
     this.detach(connection);
     if (flight === undefined) return;
-    // A kept-alive connection the server closed as idle just as a request went out: sent once more on a fresh one, as `run` does.
-    if (reused && !flight.answerStarted && !flight.retried && !CERTIFICATE_CODES.test(cause.code)) {
+    if (!flight.written || CERTIFICATE_CODES.test(cause.code)) return this.failed(connection, flight, cause);
+    if (flight.afterIdle && !flight.answerStarted && !flight.retried) {
       flight.retried = true;
+      flight.written = false;
+      flight.afterIdle = false;
       this.retries += 1;
       this.connect(connection);
       return;
     }
+    this.resets += 1;
     this.failed(connection, flight, cause);
   }
 
@@ -381,6 +425,7 @@ class Stage {
     const now = performance.now();
     connection.inFlight = undefined;
     connection.answeredOnSocket += 1;
+    connection.quietSince = now;
     connection.failuresInARow = 0;
     this.record(now - flight.intended);
     this.responses += 1;
@@ -503,6 +548,7 @@ class Stage {
       responses: this.responses,
       errors: this.errors,
       timeouts: this.timeouts,
+      resets: this.resets,
       inFlightAtStop,
       behindSchedule,
       connectionRetries: this.retries,

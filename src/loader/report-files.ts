@@ -33,7 +33,7 @@ export async function readLoadReport(file: string): Promise<LoadReport> {
   }
   const other = load.stages.flatMap((s) => s.raw).find((r) => (r as { format?: unknown }).format !== RAW_LOAD_FORMAT);
   if (other !== undefined) {
-    throw new RunError('ERR_CONFIG', `${file}: its raw results are not in the format ${RAW_LOAD_FORMAT} (written by an earlier version, with latency in whole ms); run the load again with this version to merge it`);
+    throw new RunError('ERR_CONFIG', `${file}: its raw results are not in the format ${RAW_LOAD_FORMAT} (written by an earlier version, which counted differently); run the load again with this version to merge it`);
   }
   return load;
 }

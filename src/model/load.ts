@@ -5,7 +5,7 @@ import type { SourceLocation } from './results.js';
 export type LatencyMetric = 'p50' | 'p90' | 'p99' | 'max';
 
 /** Metrics that count requests (absolute, or as a share of all requests with `maxRate`). */
-export type CountMetric = 'errors' | 'timeouts' | 'non2xx' | 'mismatches';
+export type CountMetric = 'errors' | 'timeouts' | 'resets' | 'non2xx' | 'mismatches';
 
 /** Every metric a threshold may name. */
 export type Metric = LatencyMetric | CountMetric | 'rps';
@@ -14,7 +14,7 @@ export type Metric = LatencyMetric | CountMetric | 'rps';
 export const MAX_WORKERS = 64;
 
 /** Every metric, in the order reports list them. */
-export const METRICS: readonly Metric[] = ['p50', 'p90', 'p99', 'max', 'rps', 'errors', 'timeouts', 'non2xx', 'mismatches'];
+export const METRICS: readonly Metric[] = ['p50', 'p90', 'p99', 'max', 'rps', 'errors', 'timeouts', 'resets', 'non2xx', 'mismatches'];
 
 /** A bound on one metric: `max` (ms or count), `min` (rps) or `maxRate` (share of requests, 0..1). */
 export interface Threshold {
@@ -88,12 +88,18 @@ export interface LoadCounts {
   responses: number;
   /** Failed requests: connection failures (refused, reset, TLS, protocol) and timeouts. */
   errors: number;
+  /** Failed requests (among `errors`) that got no complete response within the profile's timeout. */
   timeouts: number;
+  /**
+   * Failed requests (among `errors`) whose connection the server reset or closed after the request was written and before
+   * its complete response, the connection not having been idle: a fault of the service under load, never sent again.
+   */
+  resets: number;
   /** Requests still unanswered when the stage stopped; their age is in the latency histogram as a lower bound. */
   inFlightAtStop: number;
   /** Requests due under the target rate but never sent, every connection being busy; their wait is in the latency histogram. */
   behindSchedule: number;
-  /** Requests sent once more on a fresh connection after a kept-alive one closed before any response byte. */
+  /** Requests sent once more on a fresh connection after the server closed an idle kept-alive one before any response byte (not errors). */
   connectionRetries: number;
   non2xx: number;
   /** Sampled responses that broke the contract, and every response whose body exceeded the size cap. */
@@ -104,7 +110,7 @@ export interface LoadCounts {
 }
 
 /** The counts that add up when runs merge, in the order reports list them. */
-export const ADDED_COUNTS = ['requests', 'responses', 'errors', 'timeouts', 'inFlightAtStop', 'behindSchedule', 'connectionRetries', 'non2xx', 'mismatches', 'sampled'] as const;
+export const ADDED_COUNTS = ['requests', 'responses', 'errors', 'timeouts', 'resets', 'inFlightAtStop', 'behindSchedule', 'connectionRetries', 'non2xx', 'mismatches', 'sampled'] as const;
 
 /** The metrics a run produced, as thresholds judge them. */
 export interface LoadMetrics extends LoadCounts {
@@ -129,8 +135,11 @@ export interface SampleViolation {
   bodyExcerpt: string;
 }
 
-/** The format of a raw run in report.json; `merge` refuses raw runs of another format. */
-export const RAW_LOAD_FORMAT = 'petstore-load-raw/2';
+/**
+ * The format of a raw run in report.json; `merge` refuses raw runs of another format. /3 counts `resets` apart (a /2 run
+ * sent a reset request again and counted it as a connection retry, so its counts do not add up with these).
+ */
+export const RAW_LOAD_FORMAT = 'petstore-load-raw/3';
 
 /** One machine's raw measurement of one stage: exact counts and an HDR latency histogram in µs, enough to merge exactly. */
 export interface RawLoadRun extends LoadCounts {
