@@ -95,3 +95,57 @@ t.test('the output boundary: every file reporter and the console stream write th
   t.same(leaks(printed), [], 'the console');
   for (const file of await readdir(dir)) t.same(leaks(await readFile(path.join(dir, file), 'utf8')), [], file);
 });
+
+t.test('a server that echoes the Authorization header it gets, with a 5-character key: no variant the suite sent reaches any output', async (t) => {
+  const key = 'Qz7Wk';
+  const half = Math.ceil(key.length / 2);
+  // What the auth variants send after their scheme, each derived from the key here, independently of the suite's own table.
+  const sent = [key, key.slice(0, -1), [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''), `${key.slice(0, half)} ${key.slice(half)}`, Buffer.from(`${key}:`).toString('base64')];
+  const hex = (c: string): string => (c.codePointAt(0) ?? 0).toString(16);
+  const echoes = [
+    (h: string) => h,
+    (h: string) => [...h].map((c) => `\\u${hex(c).padStart(4, '0')}`).join(''),
+    (h: string) => encodeURIComponent(h),
+    (h: string) => [...h].map((c) => `&#x${hex(c)};`).join(''),
+  ];
+  // Each output read back through every decoding, so a variant written in any of the echoed encodings is found.
+  const decodings = [
+    (x: string) => x,
+    (x: string) => x.replace(/\\+u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+    (x: string) => x.replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+    (x: string) => x.replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+  ];
+  const variantsIn = (text: string): string[] => [...new Set(decodings.flatMap((decode) => sent.filter((s) => decode(text).includes(s))))];
+  let n = 0;
+  const seen = new Set<string>();
+  const server = createServer((req, res) => {
+    const authorization = req.headers.authorization ?? '';
+    seen.add(authorization);
+    // The key itself lists no pets (the preflight passes); to anything else, 400: every auth case (which expects 401) fails and keeps the response as evidence.
+    if (authorization === `Bearer ${key}` && req.method === 'GET' && /\/pets(\?|$)/.test(req.url ?? '')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      return;
+    }
+    const echo = (echoes[n++ % echoes.length] as (h: string) => string)(authorization);
+    res.writeHead(400, { 'content-type': 'application/json', 'x-echo': encodeURIComponent(authorization) });
+    res.end(`{"code":"echo","message":"you sent ${echo}","status":400}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  const reports = await tempDir();
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const { code, stdout, stderr } = await runCli(['run', '--base-url', base, '--report-dir', reports, '--reporter', 'console,json,junit,html,markdown,har', '--suite', 'auth'], { PETSTORE_API_KEY: key });
+  t.equal(code, 1, 'the echoing server fails the auth cases');
+  t.same(
+    sent.filter((s) => ![...seen].some((h) => h.endsWith(` ${s}`) || h === s)),
+    [],
+    'the suite sent every variant looked for',
+  );
+  t.ok(n >= 4 * echoes.length, `${n} responses echoed the header`);
+  t.same(variantsIn(stdout), [], 'stdout');
+  t.same(variantsIn(stderr), [], 'stderr');
+  for (const file of await readdir(reports)) t.same(variantsIn(await readFile(path.join(reports, file), 'utf8')), [], file);
+  const report = await readFile(path.join(reports, 'report.json'), 'utf8');
+  t.match(report, /you sent Bearer \[REDACTED\]/, 'the echoes are in report.json, redacted');
+  t.match(report, /you sent Basic \[REDACTED\]/, "Basic's base64 too");
+});

@@ -7,7 +7,7 @@ import t from 'tap';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { dateFlag, intFlag, parseLoadFlags, parseRunFlags, shareFlag, splitCommand } from '../dist/cli/args.js';
-import { authorizationHeader, describeAuthorization, makeRedactor } from '../dist/http/credentials.js';
+import { authorizationHeader, describeAuthorization, keyDerivedSecrets, makeRedactor } from '../dist/http/credentials.js';
 import { checkDisabledIds, loadConfig, productionMark } from '../dist/loader/config.js';
 import { loadContract } from '../dist/loader/contract.js';
 import { generateCases } from '../dist/loader/generated-cases.js';
@@ -356,7 +356,8 @@ t.test('credentials: each variant derived from the key, described without it, an
   t.equal(redact('{"q":"sk+live/Abc123","again":"sk+live/Abc123"}'), '{"q":"[REDACTED]","again":"[REDACTED]"}', 'every occurrence');
   t.equal(redact('nothing secret here'), 'nothing secret here', 'other text is untouched');
   t.equal(makeRedactor('ab')('cab ab'), 'c[REDACTED] [REDACTED]', 'a short key is still redacted');
-  t.equal(makeRedactor('abc')('ab abc'), 'ab [REDACTED]', 'but not its short derived forms, which would match ordinary text');
+  t.equal(makeRedactor('abc')('ab abc'), '[REDACTED] [REDACTED]', 'and the key less its last character, however short: the suite sends it (removed-char)');
+  t.equal(makeRedactor('zzz', ['abcd'])('abc abcd'), 'abc [REDACTED]', 'another secret less its last character only from 4 characters on: the suite sends no such form of it');
   t.equal(makeRedactor('')('text'), 'text', 'no key, nothing to redact');
 });
 
@@ -368,9 +369,82 @@ t.test('the redactor\'s quick path (a text without \\, % or &) redacts exactly w
     ['straße-secret-1', 'STRASSE-SECRET-1 straße-SECRET-1', 'a letter whose upper case is two'],
     ['sk-Live-0123456789', `x ${Buffer.from('u:sk-Live-0123456789').toString('base64')} y`, 'its base64 inside a value'],
     ['sk-Live-0123456789', 'plain text that holds no secret', 'nothing'],
+    ['k7Q', 'a K7q b', 'a short key in swapped case'],
+    ['k7Q', 'a k7 Q b', 'a short key split by a space'],
+    ['k7Q', 'a k7 b', 'a short key less its last character'],
+    ['Q', 'q Q', 'a one-character key in either case'],
+    ['k7Qz9', `a ${Buffer.from('k7Qz9:').toString('base64')} b`, "the base64 of a short key's Basic credentials"],
+    ['k7Qz9', 'k7Qz plain text', 'nothing of it but its beginning'],
   ];
   for (const [key, text, what] of rows) {
     const withEscape = makeRedactor(key)(`${text}\\`);
     t.equal(`${makeRedactor(key)(text)}\\`, withEscape, `${what}: the same as through the pattern (${withEscape})`);
   }
+});
+
+t.test('every header the suite derives from the key is redacted in every output encoding, whatever the key\'s length', async (t) => {
+  // Every variant (the Record makes the compiler name any that is added later).
+  const VARIANTS = Object.keys({
+    valid: 1, none: 1, 'wrong-token': 1, 'empty-bearer': 1, 'basic-scheme': 1, 'appended-char': 1, 'removed-char': 1, 'lowercase-scheme': 1,
+    'swapped-case': 1, 'basic-raw': 1, 'token-scheme': 1, 'no-scheme': 1, 'prefixed-char': 1, 'space-inside': 1, 'two-headers': 1,
+  } satisfies Record<AuthVariant, 1>) as AuthVariant[];
+  // Keys of the lengths around the redactor's thresholds (4 and 8 characters), none of whose letters is in the words around them.
+  const KEYS = ['Q', 'q7Z', 'Qz7Wk', 'Qz7Wk9p', 'Qz7/k9p+', 'sk+live/Qz7Wk9pM2-Hq4'];
+  const hex = (c: string): string => (c.codePointAt(0) ?? 0).toString(16);
+  const ENCODINGS: Array<[string, (text: string) => string, (text: string) => string]> = [
+    ['raw', (x) => x, (x) => x],
+    ['JSON-escaped (\\uXXXX)', (x) => [...x].map((c) => `\\u${hex(c).padStart(4, '0')}`).join(''), (x) => x.replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))],
+    ['JSON with escaped slashes', (x) => x.replace(/\//g, '\\/'), (x) => x.replace(/\\\//g, '/')],
+    ['percent-encoded', (x) => [...x].map((c) => `%${hex(c).padStart(2, '0').toUpperCase()}`).join(''), (x) => x.replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))],
+    ['URL-encoded', (x) => encodeURIComponent(x), (x) => x.replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))],
+    ['HTML character references', (x) => [...x].map((c) => `&#x${hex(c)};`).join(''), (x) => x.replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))],
+    ['HTML decimal references', (x) => [...x].map((c) => `&#${c.codePointAt(0) ?? 0};`).join(''), (x) => x.replace(/&#(\d+);/g, (_, d: string) => String.fromCharCode(Number(d)))],
+  ];
+  let checked = 0;
+  for (const key of KEYS) {
+    const redact = makeRedactor(key);
+    for (const variant of VARIANTS) {
+      const headers = [authorizationHeader(variant, key) ?? []].flat();
+      for (const header of headers) {
+        // What follows the scheme: the key itself, or what the suite derived from it (or a wrong token, which is no secret).
+        const credential = header.replace(/^(?:Bearer|bearer|Basic|Token) /, '');
+        const fromKey = !/^wrong-/.test(credential) && credential !== '';
+        for (const [encoding, encode, decode] of ENCODINGS) {
+          const out = decode(redact(`{"authorization": "${encode(header)}", "after": 1}`));
+          const left = fromKey ? [credential, key].filter((secret) => out.includes(secret)) : [];
+          t.same(left, [], `key of ${key.length}, ${variant}, ${encoding}: ${out}`);
+          checked += 1;
+        }
+      }
+    }
+  }
+  // 15 headers a key: none sends none, two-headers two.
+  t.equal(checked, KEYS.length * 15 * ENCODINGS.length, 'every key, header and encoding');
+});
+
+t.test('keyDerivedSecrets lists what the variants send, read off the same table', async (t) => {
+  const key = 'Qz7Wk';
+  t.same(keyDerivedSecrets(key).sort(), [key, Buffer.from(`${key}:`).toString('base64'), `${key}x`, 'Qz7W', 'qZ7wK', `x${key}`, 'Qz7 Wk'].sort());
+  t.same(keyDerivedSecrets(''), [], 'no key, nothing derived (not the x a variant adds)');
+  for (const variant of ['valid', 'swapped-case', 'space-inside', 'removed-char', 'basic-scheme', 'appended-char'] as const) {
+    const header = authorizationHeader(variant, key) as string;
+    t.ok(keyDerivedSecrets(key).some((secret) => header.endsWith(` ${secret}`)), `${variant}: ${header} ends with a listed string`);
+  }
+});
+
+t.test('the redactor stays linear on long runs of escapes and keeps any depth of backslashes', async (t) => {
+  for (const key of ['Q', 'q7Z', 'sk+live/Qz7Wk9pM2-Hq4']) {
+    const redact = makeRedactor(key);
+    for (const [name, text] of [['backslashes', '\\'.repeat(1024 * 1024)], ['ampersands', '&#'.repeat(512 * 1024)], ['percent signs', '%'.repeat(1024 * 1024)]] as const) {
+      const started = performance.now();
+      redact(text);
+      t.ok(performance.now() - started < 1000, `key of ${key.length}, 1 MB of ${name}: ${(performance.now() - started).toFixed(0)} ms`);
+    }
+    const deep = `${'\\'.repeat(63)}u${(key.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}${key.slice(1)}`;
+    t.equal(redact(`a ${deep} b`), 'a [REDACTED] b', `key of ${key.length}: escaped six times deep`);
+  }
+  const slashKey = 'ab\\';
+  // The key as it is, then with its first character escaped: the second starts right after the first one's backslash.
+  const twice = `ab\\\\u0061b\\`;
+  t.equal(makeRedactor(slashKey)(`${twice} end`), '[REDACTED][REDACTED] end', 'a key ending in a backslash, then the key escaped: both');
 });

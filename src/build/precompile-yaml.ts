@@ -3,8 +3,9 @@
  * once, written to dist/loader/parsed-yaml.json by the digest of their text, each with its value and where each value
  * stands. A run then reads them without loading the YAML parser; a file whose text differs is parsed as ever.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { listYamlFiles } from '../loader/cases.js';
+import { readInputFile } from '../loader/input-file.js';
 import { packagePath } from '../loader/package-paths.js';
 import { PARSED_YAML_FILE, parseYamlText, yamlDigest, type ParsedYamlEntry } from '../loader/yaml-file.js';
 import { stringifyExactJson } from '../model/json.js';
@@ -13,9 +14,11 @@ import { stringifyExactJson } from '../model/json.js';
 const files = (await Promise.all(['scenarios', 'suites', 'schemas'].map((folder) => listYamlFiles(packagePath(folder), new Set())))).flat();
 const parsed: Record<string, ParsedYamlEntry> = {};
 for (const file of files) {
-  const text = await readFile(file, 'utf8');
-  const { value, locations } = await parseYamlText(file, text);
+  // Read as a run reads it (UTF-8 only, a byte order mark dropped), so the digest is that of the text a run looks up.
+  const text = await readInputFile(file).catch(() => undefined);
   // A file with a problem is left to the run, which reports it where it stands.
+  if (text === undefined) continue;
+  const { value, locations } = await parseYamlText(file, text);
   if (value !== undefined && locations !== undefined) parsed[yamlDigest(text)] = { value: stringifyExactJson(value), locations };
 }
 const out = packagePath('dist', 'loader', PARSED_YAML_FILE);

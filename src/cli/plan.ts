@@ -12,7 +12,7 @@ import { proxyCredentials, proxyEnvironment, proxyFor } from '../http/proxy.js';
 import { DEFAULT_PACING, type PacingOptions } from '../http/pacer.js';
 import { checkDisabledIds, loadConfig, productionMark, refuseProductionLoad, type SuiteConfig } from '../loader/config.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
-import { readInputFile } from '../loader/input-file.js';
+import { fileWhere, readInputFile } from '../loader/input-file.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
 import { packagePath } from '../loader/package-paths.js';
 import { readBaseline, readLoadReport } from '../loader/report-files.js';
@@ -37,17 +37,18 @@ const DEFAULT_MAX_WRITES = 500;
 /** The largest key or CA file read: a PEM bundle of many certificates fits. */
 const SECRET_FILE_BYTES = 1024 * 1024;
 
-async function readSecretFile(file: string, what: string): Promise<string> {
+/** Reads a key or certificate file; `secret`: a problem does not tell its bytes (an API key, a private key). */
+async function readSecretFile(file: string, what: string, secret: boolean): Promise<string> {
   try {
-    return (await readInputFile(file, SECRET_FILE_BYTES)).trim();
+    return (await readInputFile(file, SECRET_FILE_BYTES, secret)).trim();
   } catch (error) {
-    throw new RunError('ERR_CONFIG', `${what} ${file}: ${(error as Error).message}`);
+    throw new RunError('ERR_CONFIG', `${what} ${fileWhere(file, error)}: ${(error as Error).message}`);
   }
 }
 
 async function resolveApiKey(flags: { 'api-key-file'?: string }, embedded: boolean, env: Env): Promise<string> {
   if (flags['api-key-file'] !== undefined) {
-    const key = await readSecretFile(flags['api-key-file'], '--api-key-file');
+    const key = await readSecretFile(flags['api-key-file'], '--api-key-file', true);
     if (key === '') throw new RunError('ERR_CONFIG', `--api-key-file ${flags['api-key-file']}: the file is empty`);
     return key;
   }
@@ -127,7 +128,7 @@ type TargetFlags = Pick<RunFlags, 'base-url' | 'api-key-file' | 'ca-file' | 'cli
 
 async function resolveTarget(flags: TargetFlags, env: Env, config: SuiteConfig | undefined): Promise<Target> {
   const baseUrl = resolveBaseUrl(flags, env);
-  const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file');
+  const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file', false);
   const apiKey = await resolveApiKey(flags, baseUrl === undefined, env);
   const clientCertificate = await resolveClientCertificate(flags, baseUrl, env);
   // The configuration's headers first, then the flags': a name given again takes the later value.
@@ -154,8 +155,8 @@ async function resolveClientCertificate(flags: TargetFlags, baseUrl: string | un
   if (certFile === undefined && keyFile === undefined) return undefined;
   if (certFile === undefined || keyFile === undefined) throw new RunError('ERR_USAGE', `${certFile === undefined ? '--client-key needs --client-cert' : '--client-cert needs --client-key'}: mutual TLS takes the certificate and its key`);
   if (baseUrl === undefined || !baseUrl.startsWith('https:')) throw new RunError('ERR_USAGE', '--client-cert: mutual TLS needs an https --base-url');
-  const cert = await readSecretFile(certFile, '--client-cert');
-  const key = await readSecretFile(keyFile, '--client-key');
+  const cert = await readSecretFile(certFile, '--client-cert', false);
+  const key = await readSecretFile(keyFile, '--client-key', true);
   const passphrase = env['PETSTORE_CLIENT_KEY_PASSPHRASE'] || undefined;
   const certificate: ClientCertificate = { cert, key, ...(passphrase === undefined ? {} : { passphrase }) };
   try {

@@ -7,40 +7,59 @@ function swapCase(key: string): string {
   return [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 }
 
+/** The key in two halves with a space between them (the first half the longer). */
+function splitBySpace(key: string): string {
+  const half = Math.ceil(key.length / 2);
+  return `${key.slice(0, half)} ${key.slice(half)}`;
+}
+
+const wrongToken = (): string => `wrong-${randomBytes(12).toString('hex')}`;
+
+/** One Authorization header a variant sends: its scheme ('' for none) and what follows it, built from the key or not. */
+type SentHeader = { scheme: string; fromKey: (key: string) => string } | { scheme: string; unrelated: () => string };
+
+/**
+ * The Authorization headers each variant sends (none, one, or two): authorizationHeader builds them from this table, and
+ * keyDerivedSecrets reads off it what the redactor must remove, so the two cannot drift apart.
+ */
+const SENT: Record<AuthVariant, readonly SentHeader[]> = {
+  valid: [{ scheme: 'Bearer', fromKey: (key) => key }],
+  none: [],
+  'wrong-token': [{ scheme: 'Bearer', unrelated: wrongToken }],
+  'empty-bearer': [{ scheme: 'Bearer', unrelated: () => '' }],
+  'basic-scheme': [{ scheme: 'Basic', fromKey: (key) => Buffer.from(`${key}:`).toString('base64') }],
+  'appended-char': [{ scheme: 'Bearer', fromKey: (key) => `${key}x` }],
+  'removed-char': [{ scheme: 'Bearer', fromKey: (key) => key.slice(0, -1) }],
+  'lowercase-scheme': [{ scheme: 'bearer', fromKey: (key) => key }],
+  'swapped-case': [{ scheme: 'Bearer', fromKey: swapCase }],
+  'basic-raw': [{ scheme: 'Basic', fromKey: (key) => key }],
+  'token-scheme': [{ scheme: 'Token', fromKey: (key) => key }],
+  'no-scheme': [{ scheme: '', fromKey: (key) => key }],
+  'prefixed-char': [{ scheme: 'Bearer', fromKey: (key) => `x${key}` }],
+  'space-inside': [{ scheme: 'Bearer', fromKey: splitBySpace }],
+  'two-headers': [
+    { scheme: 'Bearer', fromKey: (key) => key },
+    { scheme: 'Bearer', unrelated: wrongToken },
+  ],
+};
+
 /** The Authorization header value sent for a variant (two values for two headers), or undefined for none. */
 export function authorizationHeader(variant: AuthVariant, apiKey: string): string | string[] | undefined {
-  switch (variant) {
-    case 'valid':
-      return `Bearer ${apiKey}`;
-    case 'none':
-      return undefined;
-    case 'wrong-token':
-      return `Bearer wrong-${randomBytes(12).toString('hex')}`;
-    case 'empty-bearer':
-      return 'Bearer ';
-    case 'basic-scheme':
-      return `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`;
-    case 'appended-char':
-      return `Bearer ${apiKey}x`;
-    case 'removed-char':
-      return `Bearer ${apiKey.slice(0, -1)}`;
-    case 'lowercase-scheme':
-      return `bearer ${apiKey}`;
-    case 'swapped-case':
-      return `Bearer ${swapCase(apiKey)}`;
-    case 'basic-raw':
-      return `Basic ${apiKey}`;
-    case 'token-scheme':
-      return `Token ${apiKey}`;
-    case 'no-scheme':
-      return apiKey;
-    case 'prefixed-char':
-      return `Bearer x${apiKey}`;
-    case 'space-inside':
-      return `Bearer ${apiKey.slice(0, Math.ceil(apiKey.length / 2))} ${apiKey.slice(Math.ceil(apiKey.length / 2))}`;
-    case 'two-headers':
-      return [`Bearer ${apiKey}`, `Bearer wrong-${randomBytes(12).toString('hex')}`];
-  }
+  const values = SENT[variant].map((sent) => {
+    const credential = 'fromKey' in sent ? sent.fromKey(apiKey) : sent.unrelated();
+    return sent.scheme === '' ? credential : `${sent.scheme} ${credential}`;
+  });
+  return values.length <= 1 ? values[0] : values;
+}
+
+/**
+ * Every string the suite derives from the key and sends itself after a scheme, the key first: the key less its last
+ * character, in swapped case, split by a space, with a character added, the base64 of `key:`. The redactor removes each.
+ */
+export function keyDerivedSecrets(apiKey: string): string[] {
+  if (apiKey === '') return [];
+  const derived = Object.values(SENT).flatMap((headers) => headers.flatMap((sent) => ('fromKey' in sent ? [sent.fromKey(apiKey)] : [])));
+  return [...new Set([apiKey, ...derived])].filter((secret) => secret !== '');
 }
 
 /** The header as reports show it: the key never appears, the variant is named instead. */
@@ -101,13 +120,24 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Every way one character of a secret may be written in output: itself, JSON `\uXXXX` (any number of backslashes), percent-encoded, an HTML or XML character reference. */
-function characterForms(c: string): string {
+/** Hex digits in either case (encodeURIComponent writes %2F, others %2f; \u002B and \u002b), whatever the pattern's flags. */
+function anyCaseHex(hex: string): string {
+  return hex.replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
+}
+
+/**
+ * Every way one character of a secret may be written in output: itself, JSON `\uXXXX` (any number of backslashes),
+ * percent-encoded, an HTML or XML character reference. `runStart`: a form led by backslashes matches only from the first
+ * backslash of a run: the same match as from further inside it, found once instead of from each backslash (a run of n
+ * backslashes cost n² steps, seconds for 64 KB). Exact only for a pattern none of whose matches ends in a backslash.
+ */
+function characterForms(c: string, runStart = false): string {
   const code = c.codePointAt(0) ?? 0;
-  const hex = code.toString(16).padStart(4, '0');
-  const utf8 = [...Buffer.from(c)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-  const forms = [escapeRegExp(c), `\\\\+u${hex}`, utf8, `&#0*${code};`, `&#x0*${code.toString(16)};`];
-  if (BACKSLASHED.has(c)) forms.push(`\\\\+${escapeRegExp(c)}`);
+  const hex = anyCaseHex(code.toString(16).padStart(4, '0'));
+  const utf8 = [...Buffer.from(c)].map((b) => `%${anyCaseHex(b.toString(16).padStart(2, '0'))}`).join('');
+  const backslashes = runStart ? '(?<!\\\\)\\\\+' : '\\\\+';
+  const forms = [escapeRegExp(c), `${backslashes}u${hex}`, utf8, `&#0*${code};`, `&#[xX]0*${anyCaseHex(code.toString(16))};`];
+  if (BACKSLASHED.has(c)) forms.push(`${backslashes}${escapeRegExp(c)}`);
   const entity = ENTITIES[c];
   if (entity !== undefined) forms.push(`&${entity};`);
   return `(?:${forms.join('|')})`;
@@ -133,24 +163,47 @@ function base64Forms(secret: string): string[] {
 const ESCAPES = /[\\%&]/;
 
 /** A base64 character as output may write it: letters and digits as they are (no encoder escapes them alone), `+ / = - _` in every form. */
-function base64CharacterForms(c: string): string {
-  return /[A-Za-z0-9]/.test(c) ? c : characterForms(c);
+function base64CharacterForms(c: string, runStart = false): string {
+  return /[A-Za-z0-9]/.test(c) ? c : characterForms(c, runStart);
 }
 
-/** Removes every form of one secret from a text. */
-function secretRedactor(secret: string): (text: string) => string {
-  // The secret itself is always redacted; the forms derived from it only when long enough not to match ordinary text.
-  const shortened = secret.slice(0, -1);
-  const encoded = [...new Set(base64Forms(secret))].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
-  const forms = [...new Set([secret, ...(shortened.length >= 4 ? [shortened] : []), ...encoded])];
+/** A string as a pattern of its characters, each in every form `forms` gives (the first one's backslashed forms from a run's start when `runStart`). */
+function spelled(text: string, forms: (c: string, runStart: boolean) => string, runStart: boolean): string {
+  return [...text].map((c, i) => forms(c, runStart && i === 0)).join('');
+}
+
+/**
+ * Removes every form of one secret from a text: the secret, its base64 forms, and `derived`, the strings the suite itself
+ * derives from it and sends (keyDerivedSecrets: for the key only), each in every encoding characterForms knows.
+ */
+function secretRedactor(secret: string, derived: readonly string[] = []): (text: string) => string {
   // Letter case is ignored only for a secret long enough that ignoring it cannot match ordinary words.
   const caseless = secret.length >= MIN_CASELESS_LENGTH;
+  const flags = caseless ? 'i' : '';
+  // The secret less its last character: always when the suite sends it so, else only when long enough not to match ordinary text.
+  const shortened = secret.slice(0, -1);
+  const withShortened = shortened !== '' && (shortened.length >= MIN_SECRET_LENGTH || derived.includes(shortened));
+  // A derived string that holds the secret (a character added) loses it to the secret's own alternative, which is all that is
+  // secret in it; the key less its last character is that alternative already. The rest is matched in every encoding, Basic's
+  // base64 and the key in swapped case among them (ignoring case matches its letters written as they are, not \u0071 for \u0051).
+  const extra = [...new Set(derived)].filter((form) => form !== '' && !form.includes(secret) && !(withShortened && form === shortened));
+  const encoded = [...new Set(base64Forms(secret))].filter((form) => form.length >= 4 && !extra.includes(form));
+  // No match can end in a backslash unless the secret holds one: only then may a match start right after another's backslash.
+  const runStart = !secret.includes('\\');
   // The secret less its last character is the secret with that character optional: one alternative, not two (the pattern's size is its cost).
-  const whole = shortened.length >= 4 ? `${[...shortened].map(characterForms).join('')}(?:${characterForms(secret.slice(-1))})?` : [...secret].map(characterForms).join('');
-  const pattern = new RegExp([whole, ...encoded.map((form) => [...form].map(base64CharacterForms).join(''))].join('|'), caseless ? 'gi' : 'g');
+  const whole = withShortened ? `${spelled(shortened, characterForms, runStart)}(?:${characterForms(secret.slice(-1))})?` : spelled(secret, characterForms, runStart);
+  // Longest first: where one alternative is a beginning of another (the key less its last character, and the key split by
+  // a space), the longer is tried first and nothing of it is left behind.
+  const alternatives: Array<[length: number, pattern: string]> = [
+    [secret.length, whole],
+    ...extra.map((form): [number, string] => [form.length, spelled(form, characterForms, runStart)]),
+    ...encoded.map((form): [number, string] => [form.length, spelled(form, base64CharacterForms, runStart)]),
+  ];
+  const pattern = new RegExp(alternatives.sort((a, b) => b[0] - a[0]).map(([, alternative]) => alternative).join('|'), `g${flags}`);
   // Without a backslash, a percent sign or an ampersand, only a form written literally can be in the text, and a pattern of
   // the literal forms alone (compared as the full pattern compares) rules that out far faster (every response body passes here).
-  const literal = new RegExp(forms.map(escapeRegExp).join('|'), caseless ? 'i' : '');
+  const forms = [...new Set([secret, ...(withShortened ? [shortened] : []), ...extra, ...encoded])];
+  const literal = new RegExp(forms.map(escapeRegExp).join('|'), flags);
   return (text) => (ESCAPES.test(text) || literal.test(text) ? text.replace(pattern, '[REDACTED]') : text);
 }
 
@@ -158,12 +211,13 @@ function secretRedactor(secret: string): (text: string) => string {
  * Removes every form of the key (and of the run's other secrets: secret --header values, proxy credentials) from text
  * bound for output: the secret itself in any letter case (a server that compares case-insensitively accepts it so), less
  * its last character, its base64 forms, and each written in any of the encodings output may carry (JSON escapes,
- * percent-encoding, HTML and XML references).
+ * percent-encoding, HTML and XML references). Every string the suite derives from the key and sends itself (the auth
+ * variants: swapped case, split by a space, less its last character, Basic's base64) is removed too, whatever the key's length.
  */
 export function makeRedactor(apiKey: string, otherSecrets: readonly string[] = []): (text: string) => string {
   // Another secret of fewer than 4 characters would blank out ordinary letters everywhere: such a one is never echoed, not redacted.
   const secrets = [apiKey, ...otherSecrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH)];
-  const redactors = [...new Set(secrets)].filter((secret) => secret !== '').map(secretRedactor);
+  const redactors = [...new Set(secrets)].filter((secret) => secret !== '').map((secret) => secretRedactor(secret, secret === apiKey ? keyDerivedSecrets(apiKey) : []));
   if (redactors.length === 0) return (text) => text;
   return (text) => redactors.reduce((redacted, redact) => redact(redacted), text);
 }

@@ -1,5 +1,5 @@
 /** Earlier reports given as input: a baseline to compare a load with, and the load reports `merge` combines. */
-import { readInputFile } from './input-file.js';
+import { fileWhere, readInputFile } from './input-file.js';
 
 /** The largest report.json read back (a baseline, a shard to merge). */
 const MAX_REPORT_BYTES = 256 * 1024 * 1024;
@@ -10,7 +10,7 @@ async function readJson(file: string, what: string): Promise<unknown> {
   try {
     return JSON.parse(await readInputFile(file, MAX_REPORT_BYTES));
   } catch (error) {
-    throw new RunError('ERR_CONFIG', `${what}${file}: ${error instanceof SyntaxError ? 'not JSON' : (error as Error).message}`);
+    throw new RunError('ERR_CONFIG', `${what}${fileWhere(file, error)}: ${error instanceof SyntaxError ? 'not JSON' : (error as Error).message}`);
   }
 }
 

@@ -6,7 +6,7 @@ import type { Document, LineCounter, Node } from 'yaml';
 import { RunError, type RunErrorCode } from '../model/errors.js';
 import { parseExactJson, toValidationView, type JsonValue } from '../model/json.js';
 import { formatAjvErrors } from './ajv-errors.js';
-import { InputFileError, readInputFile } from './input-file.js';
+import { InputFileError, InvalidUtf8Error, readInputFile } from './input-file.js';
 
 /** How many times a YAML file may expand an alias: enough for any real file, far from a "billion laughs" one. */
 const MAX_ALIAS_COUNT = 100;
@@ -156,7 +156,8 @@ export async function readYamlSource(file: string): Promise<{ source?: YamlSourc
     text = await readInputFile(file);
   } catch (error) {
     const message = error instanceof InputFileError && error.message.startsWith('cannot read') ? `cannot read the file (${error.code})` : (error as Error).message;
-    return { problems: [{ file, line: 1, column: 1, message }] };
+    // A file that is not UTF-8 is refused where its first bad byte stands, before its text is looked up or parsed.
+    return { problems: [{ file, line: error instanceof InvalidUtf8Error ? error.line : 1, column: error instanceof InvalidUtf8Error ? error.column : 1, message }] };
   }
   const built = (await buildParsedYaml())[yamlDigest(text)];
   if (built !== undefined) return { source: sourceOf(file, parseExactJson(built.value), built.locations), problems: [] };

@@ -44,3 +44,33 @@ export function invalidUtf8Offset(bytes: Uint8Array, cut = false): number | unde
   }
   return undefined;
 }
+
+/** Where a text stops being UTF-8: the first invalid byte, its line and column, and the bytes of the sequence it would start. */
+export interface Utf8Position {
+  /** Byte offset of the first invalid byte. */
+  offset: number;
+  /** 1-based line: one more than the line feeds before the byte. */
+  line: number;
+  /**
+   * 1-based column: one more than the characters (Unicode code points, so an emoji is one) of the valid text between the
+   * line's start and the byte, which is what an editor opening the file as UTF-8 shows before the damage.
+   */
+  column: number;
+  /** The byte and those after it that its sequence would take (one byte when it can start none), cut at the end of the text. */
+  bytes: number[];
+}
+
+/** The first invalid byte of a text and where it stands, or undefined when all of it is valid UTF-8. */
+export function invalidUtf8Position(bytes: Uint8Array): Utf8Position | undefined {
+  const offset = invalidUtf8Offset(bytes);
+  if (offset === undefined) return undefined;
+  // (lastIndexOf from -1 would search from the end.)
+  const lineStart = offset === 0 ? 0 : bytes.lastIndexOf(0x0a, offset - 1) + 1;
+  let line = 1;
+  for (let i = bytes.indexOf(0x0a); i !== -1 && i < offset; i = bytes.indexOf(0x0a, i + 1)) line++;
+  // Everything before the offset is valid UTF-8, so it decodes without a replacement character.
+  const column = [...Buffer.from(bytes.buffer, bytes.byteOffset + lineStart, offset - lineStart).toString('utf8')].length + 1;
+  const lead = bytes[offset] as number;
+  const length = Math.max(1, sequenceLength(lead));
+  return { offset, line, column, bytes: [...bytes.subarray(offset, offset + length)] };
+}
