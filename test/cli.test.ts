@@ -212,12 +212,33 @@ t.test('Ctrl-C during the checks: exit 130, and the reports say what ran', async
   const reports = await tempDir();
   const { code, stdout } = await interruptCli(['--base-url', server.baseUrl, '--report-dir', reports, '--reporter', 'json,console'], { PETSTORE_API_KEY: KEY }, () => served > 6);
   t.equal(code, 130);
-  t.match(stdout, /interrupted: \d+ cases? not run/);
+  t.match(stdout, /interrupted: \d+ of \d+ planned cases? not run/);
   const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { interrupted?: boolean; cases: Array<{ outcome: string; reason?: string }> };
   t.equal(report.interrupted, true);
   t.ok(report.cases.some((c) => c.reason === 'interrupted before it ran'), 'unstarted checks are skipped as interrupted');
   t.ok(report.cases.some((c) => c.outcome === 'passed'), 'the checks that ran are kept');
   t.same(await reportSchemaProblems(report), [], 'the report is valid');
+});
+
+t.test('Ctrl-C before any case ran: every planned case is in the report, not run, and the summary counts them', async (t) => {
+  let served = 0;
+  const server = await startReferenceServer({
+    apiKey: KEY,
+    wrap: (next) => async (req) => {
+      served += 1;
+      // The first listing (the check that this is a pet store) hangs until the run gives up on it.
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      return next(req);
+    },
+  });
+  t.teardown(() => server.close());
+  const reports = await tempDir();
+  const { code, stdout } = await interruptCli(['--base-url', server.baseUrl, '--report-dir', reports, '--reporter', 'json,console'], { PETSTORE_API_KEY: KEY }, () => served >= 1);
+  t.equal(code, 130);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { cases: Array<{ skip?: string; reason?: string }> };
+  t.ok(report.cases.length > 100, `the report holds the ${report.cases.length} planned cases`);
+  t.ok(report.cases.every((c) => c.skip === 'interrupted' && c.reason === 'not run: the run was interrupted before it reached this case'), 'each one not run, and why');
+  t.match(stdout, new RegExp(`verdict: INCOMPLETE \\(interrupted: ${report.cases.length} of ${report.cases.length} planned cases not run\\)`));
 });
 
 t.test('an empty store cannot show getPet: the deprecation checks are skipped, not failed', async (t) => {

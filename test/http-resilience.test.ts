@@ -10,6 +10,7 @@ import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions, type Outgoing
 import { Pacer, retryAfterMs } from '../dist/http/pacer.js';
 import { preflight } from '../dist/http/preflight.js';
 import { RunError } from '../dist/model/errors.js';
+import type { ServerWait } from '../dist/model/exchange.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, count: number) => void;
 
@@ -58,8 +59,8 @@ t.test('Retry-After: delay-seconds or an HTTP date, nothing else', async (t) => 
 t.test('the pacer: a wait longer than the cap, or beyond the budget, is refused; concurrent pauses share their time', async (t) => {
   const pacer = new Pacer({ maxWaitMs: 2000, waitBudgetMs: 1500 });
   t.same(pacer.pause(3000), { kind: 'too-long', askedMs: 3000 });
-  t.equal(pacer.pause(1000), undefined, 'one second fits');
-  t.equal(pacer.pause(900), undefined, 'a pause inside the current one costs nothing more');
+  t.match(pacer.pause(1000), { kind: 'granted', addedMs: 1000, spentMs: 1000 }, 'one second fits');
+  t.match(pacer.pause(900), { kind: 'granted', addedMs: 0, spentMs: 1000 }, 'a pause inside the current one costs nothing more');
   t.match(pacer.pause(1600), { kind: 'budget' }, 'what would extend the pause beyond the budget is refused');
   t.equal(pacer.totals.throttledResponses, 4);
   t.ok(pacer.totals.waitedMs <= 1100, `waited ${pacer.totals.waitedMs} ms, not the sum of the asks`);
@@ -80,9 +81,15 @@ t.test('429 and 503 with Retry-After are waited out, counted, never answers', as
     if (n === 3) return json(res, 200, '[]');
     return json(res, 503, '{"code":"down","message":"down","status":503}');
   });
-  const patient = client(t, base);
+  const told: ServerWait[] = [];
+  const patient = client(t, base, { onWait: (wait) => told.push(wait) });
   const exchange = await patient.send(list);
   t.equal(exchange.response.status, 200);
+  t.match(told, [
+    { method: 'GET', target: '/pets', status: 429, retryAfter: '0', waitMs: 250, addedMs: 250, spentMs: 250, budgetMs: 300_000 },
+    { method: 'GET', target: '/pets', status: 503, retryAfter: '0', waitMs: 500, addedMs: 500, spentMs: 750, budgetMs: 300_000 },
+  ], 'each wait is told as it begins: what asked, how long, and the budget spent');
+  t.same(patient.traffic.waits, told, 'the report keeps every wait');
   t.same(exchange.throttled, { responses: 2, waitedMs: 750 }, 'the evidence says how often it was asked to wait, and for how long (Retry-After: 0 still backs off: 250 ms, then 500 ms)');
   t.equal((await patient.send(list)).response.status, 503, 'a 503 without Retry-After is an answer (a 5xx), judged as such');
   t.match(patient.traffic, { throttledResponses: 2, connectionRetries: 0 });

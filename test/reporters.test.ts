@@ -5,7 +5,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { RunError } from '../dist/model/errors.js';
-import { type RunReport } from '../dist/model/results.js';
+import { type CaseResult, type RunReport } from '../dist/model/results.js';
 import { ConsoleReporter } from '../dist/reporters/console-reporter.js';
 import { FileReporter } from '../dist/reporters/file-reporter.js';
 import { HtmlReporter, renderHtml } from '../dist/reporters/html-reporter.js';
@@ -47,6 +47,30 @@ import { junitValidity, validateJunit, xmllintMissing } from './xml-tools.js';
     reporter.onRunEnd(report);
     await new Promise((resolve) => setImmediate(resolve));
   }
+
+  t.test('a wait the server asked for: in place of the progress on a terminal, a line of its own in a log from 5 s on, nothing when quiet', async (t) => {
+    const wait = (waitMs: number) => ({ at: '2026-11-26T10:00:00.000Z', method: 'GET', target: '/pets?limit=5', status: 503, retryAfter: String(waitMs / 1000), waitMs, addedMs: waitMs, spentMs: 15_000, budgetMs: 300_000 });
+    const line = 'waiting 5.0 s as the server asked (503, Retry-After: 5, to GET /pets?limit=5); 15.0 s of the 300.0 s wait budget used';
+    const rows: Array<[string, boolean, boolean, number, string]> = [
+      ['a log, a wait of 5 s', false, false, 5000, `${line}\n`],
+      ['a log, a wait of 4.9 s', false, false, 4900, ''],
+      ['a terminal, a wait of 1 s: shown in place, no newline', true, false, 1000, line.replace('5.0 s as', '1.0 s as').replace('Retry-After: 5,', 'Retry-After: 1,')],
+      ['quiet, a wait of 60 s', false, true, 60_000, ''],
+    ];
+    for (const [name, isTTY, quiet, ms, expected] of rows) {
+      const { reporter, text } = capture(isTTY, false, quiet);
+      reporter.onWait(wait(ms));
+      await new Promise((resolve) => setImmediate(resolve));
+      t.equal(text(), expected, name);
+    }
+    const { reporter, text } = capture(true, false, false);
+    const report = hostileReport();
+    reporter.onRunStart(report.meta, report.cases);
+    reporter.onWait(wait(5000));
+    reporter.onCaseEnd(report.cases[0] as CaseResult);
+    await new Promise((resolve) => setImmediate(resolve));
+    t.match(text(), /wait budget used\r\u001b\[K/, 'the next case clears the wait from the terminal line');
+  });
 
   t.test('a warning or an error repeated word for word is shown once, with how many cases share it; failures each whole', async (t) => {
     const { reporter, text } = capture(false, false, false);

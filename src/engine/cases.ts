@@ -128,8 +128,9 @@ function judgeTransport(error: TransportError, step: number, disabled: ReadonlyM
 }
 
 function excerpt(text: string, bytes: number): { text: string; cut: boolean } {
-  if (Buffer.byteLength(text) <= bytes) return { text, cut: false };
-  return { text: Buffer.from(text).subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, ''), cut: true };
+  if (text.length <= bytes / 3 || Buffer.byteLength(text) <= bytes) return { text, cut: false };
+  // A character takes at least one byte: the first `bytes` characters hold the excerpt, and only they are encoded.
+  return { text: Buffer.from(text.slice(0, bytes)).subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, ''), cut: true };
 }
 
 function evidenceOf(exchange: Exchange, step: number, startedAt: Date, attempts: number, excerptBytes: number): ExchangeEvidence {

@@ -120,6 +120,8 @@ function httpOptions(plan: RunPlan, baseUrl: string, embedded: boolean): HttpCli
 interface ReportParts {
   meta: RunMeta;
   startedAt: Date;
+  /** Every case the plan holds: one that a stopped or interrupted run never reached is in the report, not run, with why. */
+  planned: readonly CaseInfo[];
   results: CaseResult[];
   strict: boolean;
   interrupted: boolean;
@@ -139,9 +141,18 @@ function requestsBySuite(results: readonly CaseResult[]): Record<string, number>
   return counts;
 }
 
+/** The planned cases a run that stopped (or was interrupted) never reached, skipped with the reason. */
+function notReached(parts: ReportParts): CaseResult[] {
+  if (parts.stopped === undefined && !parts.interrupted) return [];
+  const reached = new Set(parts.results.map((r) => r.id));
+  const why = parts.interrupted || parts.stopped === undefined ? 'not run: the run was interrupted before it reached this case' : `not run: the run stopped before it reached this case (${parts.stopped.message})`;
+  return parts.planned.filter((info) => !reached.has(info.id)).map((info) => skippedCase(info, 'interrupted', why));
+}
+
 function reportOf(parts: ReportParts): RunReport {
+  const cases = [...parts.results, ...notReached(parts)];
   const counts = emptyCounts();
-  for (const r of parts.results) counts[r.outcome] += 1;
+  for (const r of cases) counts[r.outcome] += 1;
   const finished = new Date();
   const { client, created, load, stopped } = parts;
   return {
@@ -158,8 +169,8 @@ function reportOf(parts: ReportParts): RunReport {
     createdPets: { count: created.count, namedWith: parts.meta.runId, ...(parts.filled > 0 ? { toJudge: parts.filled } : {}) },
     ...(parts.interrupted ? { interrupted: true as const } : {}),
     ...(stopped === undefined ? {} : { stopped: { code: stopped.code, message: stopped.message } }),
-    cases: parts.results,
-    warnings: warningsOf(parts.results),
+    cases,
+    warnings: warningsOf(cases),
     ...(load === undefined ? {} : { load }),
   };
 }
@@ -176,7 +187,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
   const server = await embeddedServer(plan);
   const baseUrl = plan.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
   // Only the cases use the suite's own client; a load verifies its target with one of its own.
-  const client = plan.conformance === undefined ? undefined : new HttpClient({ ...httpOptions(plan, baseUrl, server !== undefined), ...(abort === undefined ? {} : { abort }) });
+  const client = plan.conformance === undefined ? undefined : new HttpClient({ ...httpOptions(plan, baseUrl, server !== undefined), ...(abort === undefined ? {} : { abort }), onWait: (wait) => listener.onWait?.(wait) });
   const created = new CreatedPets();
   const results: CaseResult[] = [];
   const meta: RunMeta = {
@@ -191,13 +202,14 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     deprecations: deprecationsOf(plan),
     disabled: plan.disabled.map(({ id, reason }) => ({ id, reason })),
   };
-  const parts: ReportParts = { meta, startedAt, results, strict: plan.strict, interrupted: false, client, created, filled: 0, load: undefined, phaseRequests: {} };
+  const conformance = plan.conformance;
+  const profile = plan.load?.profile ?? plan.merge?.loads[0]?.profile;
+  const createdPetInfos = CREATED_PET_CASES.filter((c) => conformance?.createdPetCases.includes(c.id) === true);
+  const planned = [...(conformance?.cases.map(caseInfo) ?? []), ...createdPetInfos, ...(conformance?.fuzz === undefined ? [] : fuzzCaseInfos(plan.contract)), ...(conformance?.stateful === undefined ? [] : [STATEFUL_CASE]), ...(profile === undefined ? [] : [loadCaseInfo(profile)])];
+  const parts: ReportParts = { meta, startedAt, planned, results, strict: plan.strict, interrupted: false, client, created, filled: 0, load: undefined, phaseRequests: {} };
   try {
-    const conformance = plan.conformance;
     if (conformance !== undefined && client !== undefined) await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
-    const profile = plan.load?.profile ?? plan.merge?.loads[0]?.profile;
-    const createdPetInfos = CREATED_PET_CASES.filter((c) => conformance?.createdPetCases.includes(c.id) === true);
-    await listener.onRunStart?.(meta, [...(conformance?.cases.map(caseInfo) ?? []), ...createdPetInfos, ...(conformance?.fuzz === undefined ? [] : fuzzCaseInfos(plan.contract)), ...(conformance?.stateful === undefined ? [] : [STATEFUL_CASE]), ...(profile === undefined ? [] : [loadCaseInfo(profile)])]);
+    await listener.onRunStart?.(meta, planned);
     if (conformance !== undefined && client !== undefined) {
       const { categoryId } = conformance;
       const stop = signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]);

@@ -1,7 +1,7 @@
 /** The one HTTP client of a run: a bounded undici Agent bound to the base URL's origin. */
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { parseExactJson, stringifyExactJson, type JsonValue } from '../model/json.js';
-import type { Exchange, ReceivedResponse, SentRequest } from '../model/exchange.js';
+import type { Exchange, ReceivedResponse, SentRequest, ServerWait } from '../model/exchange.js';
 import type { AuthVariant, OperationName } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
@@ -9,7 +9,7 @@ import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import { authorizationHeader, describeAuthorization } from './credentials.js';
 import { routeTo, runRedactor, sentHeaders, serviceTls, shownHeaders } from './connection.js';
 import { guardSignal } from './deadline.js';
-import { DEFAULT_PACING, Pacer, retryAfterMs, type PacingOptions, type WaitRefusal } from './pacer.js';
+import { DEFAULT_PACING, Pacer, retryAfterMs, type PacingOptions, type WaitGranted, type WaitRefusal } from './pacer.js';
 
 /** Bounds and identity of the client, and how it reaches the service (trust, client certificate, proxy, extra headers). */
 export interface HttpClientOptions extends ConnectionSettings {
@@ -25,6 +25,8 @@ export interface HttpClientOptions extends ConnectionSettings {
   pacing?: PacingOptions;
   /** Aborts the requests in flight: the run was interrupted and their grace ran out. */
   abort?: AbortSignal;
+  /** Told of every wait the server asks for, as it begins (so that a person sees why nothing moves). */
+  onWait?: (wait: ServerWait) => void;
 }
 
 /** Sensible bounds for a functional run. */
@@ -106,6 +108,8 @@ export interface TrafficTotals {
   waitedMs: number;
   /** Idempotent requests sent again on a fresh connection after a kept-alive one closed under them. */
   connectionRetries: number;
+  /** Every wait that added to the time the run waited, in order. */
+  waits: ServerWait[];
 }
 
 /** Sends requests to one origin with bounded time and size; never follows redirects; waits when the server asks; stops when it is gone. */
@@ -125,6 +129,7 @@ export class HttpClient {
   private answered = 0;
   private failuresInARow = 0;
   private connectionRetries = 0;
+  private readonly waits: ServerWait[] = [];
 
   constructor(options: HttpClientOptions) {
     this.options = options;
@@ -259,9 +264,28 @@ export class HttpClient {
       const backoff = Math.min(THROTTLE_BACKOFF_MS * 2 ** (throttled - 1), this.pacer.options.maxWaitMs);
       const ms = Math.max(Number.isNaN(asked) ? 1000 : asked, backoff);
       waitedMs += ms;
-      const refusal = this.pacer.pause(ms);
-      if (refusal !== undefined) throw this.stop(this.waitRefused(refusal, received, sent));
+      const granted = this.pacer.pause(ms);
+      if (granted.kind !== 'granted') throw this.stop(this.waitRefused(granted, received, sent));
+      if (granted.addedMs > 0) this.noteWait(ms, granted, received, sent);
     }
+  }
+
+  /** Records a wait that added to the run's waiting, and tells whoever listens. */
+  private noteWait(waitMs: number, granted: WaitGranted, received: ReceivedResponse, sent: SentRequest): void {
+    const retryAfter = received.headers['retry-after'];
+    const wait: ServerWait = {
+      at: new Date().toISOString(),
+      method: sent.method,
+      target: sent.target,
+      status: received.status,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+      waitMs: Math.round(waitMs),
+      addedMs: Math.round(granted.addedMs),
+      spentMs: Math.round(granted.spentMs),
+      budgetMs: this.pacer.options.waitBudgetMs,
+    };
+    this.waits.push(wait);
+    this.options.onWait?.(wait);
   }
 
   /** The wait a throttling response asks for (ms; NaN for a 429 that names none), or undefined when the response is an answer. */
@@ -312,22 +336,8 @@ export class HttpClient {
   }
 
   private async readResponse(response: Dispatcher.ResponseData): Promise<ReceivedResponse> {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    let truncated = false;
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      const room = this.options.maxResponseBytes - bytes;
-      if (chunk.length > room) {
-        chunks.push(chunk.subarray(0, room));
-        bytes += room;
-        truncated = true;
-        response.body.destroy();
-        break;
-      }
-      chunks.push(chunk);
-      bytes += chunk.length;
-    }
-    const raw = Buffer.concat(chunks);
+    const { raw, truncated } = await readBounded(response, this.options.maxResponseBytes);
+    const bytes = raw.length;
     const invalidUtf8At = invalidUtf8Offset(raw, truncated);
     // Parsing the redacted text means no check message can quote a key the server echoed back.
     const bodyText = this.redact(raw.toString('utf8'));
@@ -354,13 +364,39 @@ export class HttpClient {
 
   /** Throttling and connection retries so far. */
   get traffic(): TrafficTotals {
-    return { ...this.pacer.totals, connectionRetries: this.connectionRetries };
+    return { ...this.pacer.totals, connectionRetries: this.connectionRetries, waits: [...this.waits] };
   }
 
   /** Closes every connection. */
   async close(): Promise<void> {
     await this.agent.close();
   }
+}
+
+/**
+ * Reads the body into one buffer of at most `max` bytes, sized by Content-Length when the server gives one (grown
+ * otherwise), each chunk copied in and released as it arrives: a list of chunks joined at the end holds every byte twice.
+ */
+async function readBounded(response: Dispatcher.ResponseData, max: number): Promise<{ raw: Buffer; truncated: boolean }> {
+  const declared = Number(response.headers['content-length']);
+  let buffer = Buffer.allocUnsafe(Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, max) : Math.min(64 * 1024, max));
+  let length = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    const room = max - length;
+    const taken = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (length + taken.length > buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(max, Math.max(buffer.length * 2, length + taken.length)));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    taken.copy(buffer, length);
+    length += taken.length;
+    if (chunk.length > room) {
+      response.body.destroy();
+      return { raw: buffer.subarray(0, length), truncated: true };
+    }
+  }
+  return { raw: buffer.subarray(0, length), truncated: false };
 }
 
 function lowerCaseKeys(record: Record<string, string>): Record<string, string> {

@@ -30,6 +30,13 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 /** Why a wait cannot be made: it is longer than the per-wait cap, or the budget is spent. */
 export type WaitRefusal = { kind: 'too-long'; askedMs: number } | { kind: 'budget'; spentMs: number };
 
+/** A wait made: how much it added to the pause already under way (0 when it ends inside it), and the waiting spent so far. */
+export interface WaitGranted {
+  kind: 'granted';
+  addedMs: number;
+  spentMs: number;
+}
+
 /** Spaces a client's requests and holds them while the server asked to wait; counts what the waiting cost. */
 export class Pacer {
   private readonly intervalMs: number;
@@ -50,8 +57,8 @@ export class Pacer {
     if (at > now) await sleep(at - now, undefined, signal === undefined ? {} : { signal });
   }
 
-  /** Records a throttled response asking for `ms` of quiet; every request waits it out. Returns why it cannot, when it cannot. */
-  pause(ms: number): WaitRefusal | undefined {
+  /** Records a throttled response asking for `ms` of quiet; every request waits it out. Returns what it added, or why it cannot be made. */
+  pause(ms: number): WaitGranted | WaitRefusal {
     this.throttledResponses += 1;
     if (ms > this.options.maxWaitMs) return { kind: 'too-long', askedMs: ms };
     const now = performance.now();
@@ -61,7 +68,7 @@ export class Pacer {
     if (this.waited + extension > this.options.waitBudgetMs) return { kind: 'budget', spentMs: this.waited };
     this.waited += extension;
     this.pausedUntil = Math.max(this.pausedUntil, until);
-    return undefined;
+    return { kind: 'granted', addedMs: extension, spentMs: this.waited };
   }
 
   /** Throttled responses received and the time spent waiting for them, for the report. */

@@ -1,4 +1,5 @@
 /** The events a run emits; reporters listen to them. Every method is optional. */
+import type { ServerWait } from './exchange.js';
 import type { LoadProgress } from './load.js';
 import type { CaseInfo, CaseResult, RunMeta, RunReport } from './results.js';
 
@@ -8,6 +9,8 @@ export interface RunListener {
   onRunStart?(meta: RunMeta, cases: readonly CaseInfo[]): void | Promise<void>;
   onCaseStart?(info: CaseInfo): void;
   onCaseEnd?(result: CaseResult): void;
+  /** The server asked the suite to wait (429, 503 with Retry-After), and it waits: nothing moves until the wait is over. */
+  onWait?(wait: ServerWait): void;
   /** Once a second while a load profile runs. */
   onLoadProgress?(progress: LoadProgress): void;
   /** The load has stopped (before its result is judged). */

@@ -42,3 +42,23 @@ export interface Exchange {
   /** Responses that asked the suite to wait (429, or 503 with Retry-After) before this one, and the time waited. */
   throttled?: { responses: number; waitedMs: number };
 }
+
+/** One wait the server asked for (429, or 503 with Retry-After): what asked, for how long, and how much of the run's wait budget is spent. */
+export interface ServerWait {
+  /** When the wait began. */
+  at: string;
+  method: string;
+  /** The target relative to the base URL, query included. */
+  target: string;
+  status: number;
+  /** The Retry-After the server sent, as sent; absent when it sent none. */
+  retryAfter?: string;
+  /** How long from `at` nothing is sent: what the server asked, or the backoff when that is longer. */
+  waitMs: number;
+  /** What this wait added to the time the run waited (less than waitMs when it began during another). */
+  addedMs: number;
+  /** The waiting the run has done, this wait included; concurrent requests throttled together share one wait. */
+  spentMs: number;
+  /** All the waiting the run may do (--wait-budget). */
+  budgetMs: number;
+}

@@ -1,4 +1,5 @@
 /** The result model: what a run found, in the shape the JSON report stores it. A case is what a file declares; a check is a registered rule that judges it. */
+import type { ServerWait } from './exchange.js';
 import type { LoadReport } from './load.js';
 import type { OperationName } from './scenario.js';
 
@@ -155,7 +156,7 @@ export interface RunReport {
   /** Requests sent to the server by the suite's own client, preflight and retries included (load traffic is in `load`). */
   requests: number;
   /** What the suite's own client did besides plain exchanges: responses that asked it to wait (429, 503 with Retry-After), the time it waited, requests sent again on a fresh connection. */
-  traffic?: { throttledResponses: number; waitedMs: number; connectionRetries: number };
+  traffic?: { throttledResponses: number; waitedMs: number; connectionRetries: number; waits: ServerWait[] };
   /** Pets the run created; each one's name starts with the run id. */
   createdPets: {
     count: number;

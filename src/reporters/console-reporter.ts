@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { emptyCounts, type CaseInfo, type CaseResult, type Outcome, type RunMeta, type RunReport } from '../model/results.js';
 import type { Reporter } from './reporter.js';
-import { countdownSentence, decidingExchange, groupedByProblem, LABELS, oneLine, problemLocation, problemMessages, requestsText, safeText } from './report-view.js';
+import type { ServerWait } from '../model/exchange.js';
+import { countdownSentence, decidingExchange, groupedByProblem, LABELS, oneLine, problemLocation, problemMessages, requestsText, safeText, waitLine } from './report-view.js';
 
 /** Where and how the console reporter writes. */
 export interface ConsoleOptions {
@@ -22,6 +23,9 @@ const COLORS: Record<Outcome | 'dim' | 'bold', [number, number]> = {
   bold: [1, 22],
 };
 
+
+/** A wait at least this long gets a line of its own in a log that is not a terminal. */
+const LOGGED_WAIT_MS = 5_000;
 
 /** Progress of one suite while the run goes on. */
 interface SuiteProgress {
@@ -96,6 +100,19 @@ export class ConsoleReporter implements Reporter {
     }
   }
 
+  /** A terminal shows every wait in place of the progress line until the next case ends; a log gets a line for each long one. */
+  onWait(wait: ServerWait): void {
+    if (this.options.quiet) return;
+    const line = this.paint('dim', safeText(waitLine(wait)));
+    if (this.showsProgress) {
+      this.clearProgress();
+      this.options.stream.write(line);
+      this.progressShown = true;
+    } else if (wait.waitMs >= LOGGED_WAIT_MS) {
+      this.write(line);
+    }
+  }
+
   private suiteLine(name: string, suite: SuiteProgress): string {
     const worst = (['failed', 'errored', 'warned', 'passed', 'skipped'] as const).find((o) => suite.counts[o] > 0) ?? 'passed';
     const mark = { failed: '✗', errored: '!', warned: '~', passed: '✓', skipped: '-' }[worst];
@@ -124,8 +141,9 @@ export class ConsoleReporter implements Reporter {
     this.write(`${counts} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${requestsText(report)})`)}`);
     const verdict = { passed: this.paint('passed', 'PASSED'), failed: this.paint('failed', 'FAILED'), incomplete: this.paint('errored', 'INCOMPLETE') }[report.verdict];
     const notRun = report.cases.filter((c) => c.skip === 'interrupted').length;
-    const interrupted = report.interrupted === true ? ` ${this.paint('errored', `(interrupted: ${notRun} case${notRun === 1 ? '' : 's'} not run)`)}` : '';
-    this.write(`verdict: ${verdict}${interrupted}`);
+    const cut = report.interrupted === true ? 'interrupted' : report.stopped !== undefined ? 'stopped' : undefined;
+    const unfinished = cut === undefined ? '' : ` ${this.paint('errored', `(${cut}: ${notRun} of ${report.cases.length} planned case${report.cases.length === 1 ? '' : 's'} not run)`)}`;
+    this.write(`verdict: ${verdict}${unfinished}`);
   }
 
   private notes(report: RunReport): string[] {
@@ -141,7 +159,8 @@ export class ConsoleReporter implements Reporter {
     }
     const traffic = report.traffic;
     if (traffic !== undefined && traffic.throttledResponses > 0) {
-      notes.push(`rate limits: ${traffic.throttledResponses} response${traffic.throttledResponses === 1 ? '' : 's'} asked the suite to wait; it waited ${(traffic.waitedMs / 1000).toFixed(1)} s (never a verdict)`);
+      const waits = traffic.waits.length;
+      notes.push(`rate limits: ${traffic.throttledResponses} response${traffic.throttledResponses === 1 ? '' : 's'} asked the suite to wait; it waited ${(traffic.waitedMs / 1000).toFixed(1)} s in ${waits} wait${waits === 1 ? '' : 's'} (never a verdict)`);
     }
     if (traffic !== undefined && traffic.connectionRetries > 0) {
       notes.push(`connections: ${traffic.connectionRetries} request${traffic.connectionRetries === 1 ? ' was' : 's were'} sent again on a fresh connection after a kept-alive one closed under ${traffic.connectionRetries === 1 ? 'it' : 'them'}`);

@@ -1,4 +1,5 @@
 /** What every renderer reads out of a report the same way: reasons, the failing exchange, evidence as text, the deprecation countdown. */
+import type { ServerWait } from '../model/exchange.js';
 import type { CaseResult, CheckOutcome, ExchangeEvidence, Outcome, RunMeta, RunReport, SourceLocation } from '../model/results.js';
 
 /** The longest message a renderer shows whole; longer ones are cut (a server may say a lot). */
@@ -163,6 +164,13 @@ export function groupedByProblem(results: readonly CaseResult[]): CaseResult[][]
     else group.push(result);
   }
   return [...groups.values()];
+}
+
+/** A wait the server asked for, in words: `waiting 5.0 s as the server asked (503, Retry-After: 5, to GET /pets); 15.0 s of the 300 s wait budget used`. */
+export function waitLine(wait: ServerWait): string {
+  const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+  const asked = wait.retryAfter === undefined ? `${wait.status}` : `${wait.status}, Retry-After: ${wait.retryAfter}`;
+  return `waiting ${s(wait.waitMs)} as the server asked (${asked}, to ${wait.method} ${wait.target}); ${s(wait.spentMs)} of the ${s(wait.budgetMs)} wait budget used`;
 }
 
 /** The requests a run sent, the load's counted apart: `18 requests + 78466 load requests`. */

@@ -1,5 +1,6 @@
 /** The reporter interface (optional event methods) and a fan-out that keeps one broken reporter from losing the others. */
 import type { RunListener } from '../model/events.js';
+import type { ServerWait } from '../model/exchange.js';
 import type { LoadProgress } from '../model/load.js';
 import type { CaseInfo, CaseResult, RunMeta, RunReport } from '../model/results.js';
 
@@ -68,6 +69,10 @@ export class ReporterFanOut implements RunListener {
 
   onCaseEnd(result: CaseResult): void {
     this.syncEach('onCaseEnd', (r) => r.onCaseEnd?.(result));
+  }
+
+  onWait(wait: ServerWait): void {
+    this.syncEach('onWait', (r) => r.onWait?.(wait));
   }
 
   onLoadProgress(progress: LoadProgress): void {
