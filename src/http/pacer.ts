@@ -64,7 +64,7 @@ export class Pacer {
     const now = performance.now();
     const until = now + ms;
     // Concurrent requests throttled together share one pause: only the time that extends it is spent.
-    const extension = Math.max(0, until - Math.max(now, this.pausedUntil));
+    const extension = this.pausedUntil <= now ? ms : Math.max(0, until - this.pausedUntil);
     if (this.waited + extension > this.options.waitBudgetMs) return { kind: 'budget', spentMs: this.waited };
     this.waited += extension;
     this.pausedUntil = Math.max(this.pausedUntil, until);
