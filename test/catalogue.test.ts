@@ -1,10 +1,10 @@
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { REGISTRY } from '../dist/checks/registry.js';
-import { loadCaseInputs } from '../dist/engine/plan.js';
-import { PACKAGE_FOLDERS } from '../dist/matrix/matrix.js';
-import { renderCatalogue } from '../dist/reporters/catalogue.js';
+import { REGISTRY } from '../src/checks/registry.js';
+import { loadCaseInputs } from '../src/engine/plan.js';
+import { PACKAGE_FOLDERS } from '../src/matrix/matrix.js';
+import { renderCatalogue } from '../src/reporters/catalogue.js';
 import { root } from './helpers.js';
 
 t.test('docs/checks.md matches the registry and the cases (npm run catalogue regenerates it)', async (t) => {

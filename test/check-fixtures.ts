@@ -2,12 +2,12 @@
 import type { Test } from 'tap';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadContract } from '../dist/loader/contract.js';
-import type { Contract } from '../dist/model/contract.js';
-import type { Exchange } from '../dist/model/exchange.js';
-import { parseExactJson } from '../dist/model/json.js';
-import type { Failure } from '../dist/model/results.js';
-import type { OperationName } from '../dist/model/scenario.js';
+import { loadContract } from '../src/loader/contract.js';
+import type { Contract } from '../src/model/contract.js';
+import type { Exchange } from '../src/model/exchange.js';
+import { parseExactJson } from '../src/model/json.js';
+import type { Failure } from '../src/model/results.js';
+import type { OperationName } from '../src/model/scenario.js';
 
 // The project root, as test/helpers.ts computes it (not imported from there: it loads the whole CLI, most of a second).
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -3,10 +3,10 @@
  * step declared, whether the check applies to it, and what it concludes (with every typed failure field that matters).
  */
 import t from 'tap';
-import { EXCHANGE_CHECKS } from '../dist/checks/exchange-checks.js';
-import { exchangeChecks } from '../dist/checks/registry.js';
-import type { ExchangeContext, Judgement } from '../dist/model/check.js';
-import type { Expectations } from '../dist/model/scenario.js';
+import { EXCHANGE_CHECKS } from '../src/checks/exchange-checks.js';
+import { exchangeChecks } from '../src/checks/registry.js';
+import type { ExchangeContext, Judgement } from '../src/model/check.js';
+import type { Expectations } from '../src/model/scenario.js';
 import { assertFailure, contract, exchange, type ExchangeSpec as Response, type FailureWant } from './check-fixtures.js';
 
 interface RowBase {

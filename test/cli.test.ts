@@ -6,8 +6,8 @@ import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createPetStore, startReferenceServer, toNodeHandler, type PetRequest } from '../dist/server/reference-server.js';
-import { VARIANTS, variantServerOptions } from '../dist/server/variants.js';
+import { createPetStore, startReferenceServer, toNodeHandler, type PetRequest } from '../src/server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../src/server/variants.js';
 import { interruptCli, reportSchemaProblems, runCli, runRealCli, tempDir } from './helpers.js';
 
 const KEY = 'cli-secret-key-4f9a2b';
@@ -110,7 +110,7 @@ t.test('a rejected key stops the run with exit 2 rather than failing every check
 });
 
 t.test('the real process answers --version and --help without loading the rest of the CLI', async (t) => {
-  const { quickAnswer } = await import('../dist/cli/args.js');
+  const { quickAnswer } = await import('../src/cli/args.js');
   t.equal(quickAnswer(['--version'], () => '9.9.9'), '9.9.9\n');
   t.equal(quickAnswer(['-V'], () => '9.9.9'), '9.9.9\n');
   t.match(quickAnswer(['help'], () => ''), /^petstore-conformance: conformance and load tests/);
@@ -292,7 +292,7 @@ t.test('a configuration file supplies defaults; flags win; a production URL is n
 });
 
 t.test('colour follows the conventions: NO_COLOR non-empty disables, set but empty does not; FORCE_COLOR forces (0 or false turns it off)', async (t) => {
-  const { useColor } = await import('../dist/cli/plan.js');
+  const { useColor } = await import('../src/cli/plan.js');
   const rows: Array<[string, { 'no-color'?: boolean }, Record<string, string>, boolean, boolean]> = [
     ['a terminal', {}, {}, true, true],
     ['a log', {}, {}, false, false],
@@ -363,7 +363,7 @@ t.test('--reporter json:- writes the canonical report to stdout alone; the conso
 });
 
 t.test('--check runs only the cases its globs match; --skip-check disables what it matches, with the flag as the reason; a glob that matches nothing is one line', async (t) => {
-  const { idGlob } = await import('../dist/cli/plan.js');
+  const { idGlob } = await import('../src/cli/plan.js');
   const rows: Array<[string, string, boolean]> = [
     ['auth.*', 'auth.listPets.missing', true],
     ['auth.*', 'xauth.listPets', false],

@@ -5,10 +5,10 @@ import { createServer as createHttpServer, request as httpRequest, type Incoming
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
-import { makeRedactor } from '../dist/http/credentials.js';
-import { extraHeader, parseHeaderFlag, SECRET_HEADER_SHOWN } from '../dist/http/extra-headers.js';
-import { bypassesProxy, proxyCredentials, proxyEnvironment, proxyFor } from '../dist/http/proxy.js';
-import { createPetStore, startReferenceServer, toNodeHandler } from '../dist/server/reference-server.js';
+import { makeRedactor } from '../src/http/credentials.js';
+import { extraHeader, parseHeaderFlag, SECRET_HEADER_SHOWN } from '../src/http/extra-headers.js';
+import { bypassesProxy, proxyCredentials, proxyEnvironment, proxyFor } from '../src/http/proxy.js';
+import { createPetStore, startReferenceServer, toNodeHandler } from '../src/server/reference-server.js';
 import { listenLocally, runCli, tempDir } from './helpers.js';
 import { certificate, clientCertificate } from './tls-fixtures.js';
 

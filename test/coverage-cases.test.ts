@@ -2,8 +2,8 @@
 import t from 'tap';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { coverageCases } from '../dist/loader/coverage-cases.js';
-import { loadContract } from '../dist/loader/contract.js';
+import { coverageCases } from '../src/loader/coverage-cases.js';
+import { loadContract } from '../src/loader/contract.js';
 import { root, tempDir } from './helpers.js';
 
 const contract = await loadContract(path.join(root, 'schemas'));

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { curlCommand, shellQuote } from '../dist/http/curl-command.js';
-import type { SentRequest } from '../dist/model/exchange.js';
-import type { AuthVariant } from '../dist/model/scenario.js';
+import { curlCommand, shellQuote } from '../src/http/curl-command.js';
+import type { SentRequest } from '../src/model/exchange.js';
+import type { AuthVariant } from '../src/model/scenario.js';
 
 const KEY = 'curl-secret-key-77aa';
 

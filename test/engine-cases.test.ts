@@ -4,13 +4,13 @@
  * transport failures, Ctrl-C and the created-pet cases. No network: a scripted client answers every request.
  */
 import t from 'tap';
-import { caseInfo, guarded, outcomeOf, runCases, skippedCase, type CaseRunOptions } from '../dist/engine/cases.js';
-import { CreatedPets, createdPetCases } from '../dist/engine/created-pets.js';
-import { TransportError, type HttpClient, type OutgoingRequest } from '../dist/http/client.js';
-import type { Judgement } from '../dist/model/check.js';
-import type { JsonValue } from '../dist/model/json.js';
-import type { CaseResult, Level, Outcome } from '../dist/model/results.js';
-import type { CaseSpec, StepSpec } from '../dist/model/scenario.js';
+import { caseInfo, guarded, outcomeOf, runCases, skippedCase, type CaseRunOptions } from '../src/engine/cases.js';
+import { CreatedPets, createdPetCases } from '../src/engine/created-pets.js';
+import { TransportError, type HttpClient, type OutgoingRequest } from '../src/http/client.js';
+import type { Judgement } from '../src/model/check.js';
+import type { JsonValue } from '../src/model/json.js';
+import type { CaseResult, Level, Outcome } from '../src/model/results.js';
+import type { CaseSpec, StepSpec } from '../src/model/scenario.js';
 import { contract, exchange, pets, type ExchangeSpec } from './check-fixtures.js';
 
 /** A scripted server: answers each request with the next response of the script (the last one repeats) and records what was sent. */

@@ -10,8 +10,8 @@ import { gzipSync } from 'node:zlib';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { RunReport } from '../dist/model/results.js';
-import { startReferenceServer, type PetResponse } from '../dist/server/reference-server.js';
+import type { RunReport } from '../src/model/results.js';
+import { startReferenceServer, type PetResponse } from '../src/server/reference-server.js';
 import { reportSchemaProblems, runCli, tempDir } from './helpers.js';
 
 const KEY = 'bounds-fault-key-77d2e1';

@@ -77,9 +77,9 @@ t.test('a base URL that carries the key in its query is refused without echoing 
 });
 
 t.test('the output boundary: every file reporter and the console stream write through the redactor, whatever the report holds', async (t) => {
-  const { createReporters, REPORTER_NAMES } = await import('../dist/reporters/reporter-registry.js');
-  const { redactingStream } = await import('../dist/reporters/redacting-stream.js');
-  const { makeRedactor } = await import('../dist/http/credentials.js');
+  const { createReporters, REPORTER_NAMES } = await import('../src/reporters/reporter-registry.js');
+  const { redactingStream } = await import('../src/reporters/redacting-stream.js');
+  const { makeRedactor } = await import('../src/http/credentials.js');
   const { hostileReport } = await import('./report-fixture.js');
   const { PassThrough } = await import('node:stream');
   const redact = makeRedactor(KEY);

@@ -6,8 +6,8 @@
 import t from 'tap';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunReport } from '../dist/model/results.js';
-import { startReferenceServer, type RunningServer } from '../dist/server/reference-server.js';
+import type { RunReport } from '../src/model/results.js';
+import { startReferenceServer, type RunningServer } from '../src/server/reference-server.js';
 import { reportSchemaProblems, runCli, signalCli, tempDir } from './helpers.js';
 
 const KEY = 'signal-fault-key-3f9a2c';

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createPetStore, toNodeHandler } from '../dist/server/reference-server.js';
+import { createPetStore, toNodeHandler } from '../src/server/reference-server.js';
 import { reportSchemaProblems, runCli, tempDir } from './helpers.js';
 import { certificate } from './tls-fixtures.js';
 

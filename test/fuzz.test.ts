@@ -2,9 +2,9 @@
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunReport } from '../dist/model/results.js';
-import { startReferenceServer } from '../dist/server/reference-server.js';
-import { VARIANTS, variantServerOptions } from '../dist/server/variants.js';
+import type { RunReport } from '../src/model/results.js';
+import { startReferenceServer } from '../src/server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../src/server/variants.js';
 import { runCli, tempDir } from './helpers.js';
 
 const KEY = 'fuzz-test-key-8c21aa';

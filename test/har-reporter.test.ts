@@ -2,10 +2,10 @@
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeRedactor } from '../dist/http/credentials.js';
-import type { ExchangeEvidence, RunReport } from '../dist/model/results.js';
-import { renderHar } from '../dist/reporters/har-reporter.js';
-import { createReporters } from '../dist/reporters/reporter-registry.js';
+import { makeRedactor } from '../src/http/credentials.js';
+import type { ExchangeEvidence, RunReport } from '../src/model/results.js';
+import { renderHar } from '../src/reporters/har-reporter.js';
+import { createReporters } from '../src/reporters/reporter-registry.js';
 import { harSchemaProblems, harSchemas, tempDir } from './helpers.js';
 import { hostileReport } from './report-fixture.js';
 

@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { PassThrough } from 'node:stream';
-import { cli as command } from '../dist/cli/command.js';
-import { createAjv } from '../dist/loader/ajv.js';
-import { formatAjvErrors } from '../dist/loader/ajv-errors.js';
+import { cli as command } from '../src/cli/command.js';
+import { createAjv } from '../src/loader/ajv.js';
+import { formatAjvErrors } from '../src/loader/ajv-errors.js';
 
 /** The project root. */
 export const root = fileURLToPath(new URL('../', import.meta.url));

@@ -6,11 +6,11 @@
 import t, { type Test } from 'tap';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions, type OutgoingRequest } from '../dist/http/client.js';
-import { Pacer, retryAfterMs } from '../dist/http/pacer.js';
-import { preflight } from '../dist/http/preflight.js';
-import { RunError } from '../dist/model/errors.js';
-import type { ServerWait } from '../dist/model/exchange.js';
+import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions, type OutgoingRequest } from '../src/http/client.js';
+import { Pacer, retryAfterMs } from '../src/http/pacer.js';
+import { preflight } from '../src/http/preflight.js';
+import { RunError } from '../src/model/errors.js';
+import type { ServerWait } from '../src/model/exchange.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, count: number) => void;
 

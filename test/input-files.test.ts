@@ -4,10 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
-import { decodeInputFile, InputFileError, InvalidUtf8Error, MAX_INPUT_FILE_BYTES, readInputFile } from '../dist/loader/input-file.js';
-import { loadContract } from '../dist/loader/contract.js';
-import { loadProfile } from '../dist/loader/load-profiles.js';
-import { PARSED_YAML_FILE, yamlDigest } from '../dist/loader/yaml-file.js';
+import { decodeInputFile, InputFileError, InvalidUtf8Error, MAX_INPUT_FILE_BYTES, readInputFile } from '../src/loader/input-file.js';
+import { loadContract } from '../src/loader/contract.js';
+import { loadProfile } from '../src/loader/load-profiles.js';
+import { PARSED_YAML_FILE, yamlDigest } from '../src/loader/yaml-file.js';
 import { listenLocally, root, runCli, tempDir } from './helpers.js';
 
 const reason = (promise: Promise<unknown>): Promise<string> =>

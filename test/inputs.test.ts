@@ -6,16 +6,16 @@
 import t from 'tap';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { dateFlag, intFlag, parseLoadFlags, parseRunFlags, shareFlag, splitCommand } from '../dist/cli/args.js';
-import { authorizationHeader, describeAuthorization, keyDerivedSecrets, makeRedactor } from '../dist/http/credentials.js';
-import { checkDisabledIds, loadConfig, productionMark } from '../dist/loader/config.js';
-import { loadContract } from '../dist/loader/contract.js';
-import { generateCases } from '../dist/loader/generated-cases.js';
-import type { Contract, OperationInfo } from '../dist/model/contract.js';
-import { RunError } from '../dist/model/errors.js';
-import type { JsonValue } from '../dist/model/json.js';
-import type { AuthVariant, OperationName } from '../dist/model/scenario.js';
-import { fillTemplate, fillText } from '../dist/model/template.js';
+import { dateFlag, intFlag, parseLoadFlags, parseRunFlags, shareFlag, splitCommand } from '../src/cli/args.js';
+import { authorizationHeader, describeAuthorization, keyDerivedSecrets, makeRedactor } from '../src/http/credentials.js';
+import { checkDisabledIds, loadConfig, productionMark } from '../src/loader/config.js';
+import { loadContract } from '../src/loader/contract.js';
+import { generateCases } from '../src/loader/generated-cases.js';
+import type { Contract, OperationInfo } from '../src/model/contract.js';
+import { RunError } from '../src/model/errors.js';
+import type { JsonValue } from '../src/model/json.js';
+import type { AuthVariant, OperationName } from '../src/model/scenario.js';
+import { fillTemplate, fillText } from '../src/model/template.js';
 import { root, tempDir } from './helpers.js';
 
 const contract = await loadContract(path.join(root, 'schemas'));

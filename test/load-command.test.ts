@@ -4,10 +4,10 @@ import { createServer } from 'node:https';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { LoadReport } from '../dist/model/load.js';
-import type { RunReport } from '../dist/model/results.js';
-import { withLoadFaults, type LoadFault } from '../dist/server/load-faults.js';
-import { createPetStore, startReferenceServer, toNodeHandler } from '../dist/server/reference-server.js';
+import type { LoadReport } from '../src/model/load.js';
+import type { RunReport } from '../src/model/results.js';
+import { withLoadFaults, type LoadFault } from '../src/server/load-faults.js';
+import { createPetStore, startReferenceServer, toNodeHandler } from '../src/server/reference-server.js';
 import { interruptCli, root, runCli, runRealCli, tempDir } from './helpers.js';
 
 const KEY = 'load-secret-key-7c1d9e';

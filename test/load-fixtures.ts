@@ -1,6 +1,6 @@
 /** Fixtures of the load tests. */
-import { encodeHistogram, latencyHistogram } from '../dist/load/latency-histogram.js';
-import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadProfile, type RawLoadRun } from '../dist/model/load.js';
+import { encodeHistogram, latencyHistogram } from '../src/load/latency-histogram.js';
+import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadProfile, type RawLoadRun } from '../src/model/load.js';
 
 /** The counts of a run in which nothing failed, was late or was left in flight. */
 const NO_FAILURES = { errors: 0, timeouts: 0, resets: 0, inFlightAtStop: 0, behindSchedule: 0, connectionRetries: 0, non2xx: 0, mismatches: 0 };

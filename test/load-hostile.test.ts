@@ -9,9 +9,9 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type Socket } from 'node:net';
 import path from 'node:path';
-import type { LoadReport } from '../dist/model/load.js';
-import type { RunReport } from '../dist/model/results.js';
-import { createPetStore, toNodeHandler } from '../dist/server/reference-server.js';
+import type { LoadReport } from '../src/model/load.js';
+import type { RunReport } from '../src/model/results.js';
+import { createPetStore, toNodeHandler } from '../src/server/reference-server.js';
 import { cli, listenLocally, root, runCli, tempDir } from './helpers.js';
 import { certificate } from './tls-fixtures.js';
 

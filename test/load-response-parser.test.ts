@@ -1,6 +1,6 @@
 /** The load connections' HTTP/1.1 response parser: framing, fed whole and split at every byte. */
 import t from 'tap';
-import { MAX_HEAD_BYTES, ProtocolError, ResponseParser } from '../dist/load/response-parser.js';
+import { MAX_HEAD_BYTES, ProtocolError, ResponseParser } from '../src/load/response-parser.js';
 
 interface Seen {
   responses: Array<{ status: number; body: string; close: boolean }>;

@@ -1,15 +1,15 @@
 import t from 'tap';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadContract } from '../dist/loader/contract.js';
-import { loadProfile } from '../dist/loader/load-profiles.js';
-import { buildLoadReport, executeLoad, refuseProduction } from '../dist/load/load-run.js';
-import { judgeLoad } from '../dist/engine/run.js';
+import { loadContract } from '../src/loader/contract.js';
+import { loadProfile } from '../src/loader/load-profiles.js';
+import { buildLoadReport, executeLoad, refuseProduction } from '../src/load/load-run.js';
+import { judgeLoad } from '../src/engine/run.js';
 import { metricsOf } from './load-fixtures.js';
-import { DEFAULT_HTTP_OPTIONS } from '../dist/http/client.js';
-import { RunError } from '../dist/model/errors.js';
-import { withLoadFaults, type LoadFault } from '../dist/server/load-faults.js';
-import { startReferenceServer } from '../dist/server/reference-server.js';
+import { DEFAULT_HTTP_OPTIONS } from '../src/http/client.js';
+import { RunError } from '../src/model/errors.js';
+import { withLoadFaults, type LoadFault } from '../src/server/load-faults.js';
+import { startReferenceServer } from '../src/server/reference-server.js';
 import { root, tempDir } from './helpers.js';
 
 

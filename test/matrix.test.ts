@@ -1,10 +1,10 @@
 import t from 'tap';
-import { exchangeChecks, expectationCheck, transportChecks } from '../dist/checks/registry.js';
-import { CREATED_PET_CASES } from '../dist/engine/created-pets.js';
-import { loadCaseInputs } from '../dist/engine/plan.js';
-import { PACKAGE_FOLDERS, runMatrix } from '../dist/matrix/matrix.js';
-import type { Expectations } from '../dist/model/scenario.js';
-import { VARIANTS } from '../dist/server/variants.js';
+import { exchangeChecks, expectationCheck, transportChecks } from '../src/checks/registry.js';
+import { CREATED_PET_CASES } from '../src/engine/created-pets.js';
+import { loadCaseInputs } from '../src/engine/plan.js';
+import { PACKAGE_FOLDERS, runMatrix } from '../src/matrix/matrix.js';
+import type { Expectations } from '../src/model/scenario.js';
+import { VARIANTS } from '../src/server/variants.js';
 
 /** The expectation keys a block uses, `when` branches included. */
 function keysOf(expectations: Expectations | undefined): string[] {

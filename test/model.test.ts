@@ -3,8 +3,8 @@ import t from 'tap';
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { isInteger, parse } from 'lossless-json';
-import { jsonEqual, parseExactJson, showJson, type JsonValue, stringifyExactJson, toValidationView } from '../dist/model/json.js';
-import { PetCatalogue, seedCatalogue } from '../dist/server/store.js';
+import { jsonEqual, parseExactJson, showJson, type JsonValue, stringifyExactJson, toValidationView } from '../src/model/json.js';
+import { PetCatalogue, seedCatalogue } from '../src/server/store.js';
 
 // json.test.ts
 {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { request } from 'undici';
-import { parseExactJson, type JsonValue } from '../dist/model/json.js';
-import { pathAndQuery, startReferenceServer, type ReferenceServerOptions } from '../dist/server/reference-server.js';
+import { parseExactJson, type JsonValue } from '../src/model/json.js';
+import { pathAndQuery, startReferenceServer, type ReferenceServerOptions } from '../src/server/reference-server.js';
 
 const KEY = 'test-key-0123456789';
 

@@ -1,6 +1,6 @@
 /** A report built by hand for renderer tests: every outcome, and server output as hostile as it gets. */
-import type { LoadMetrics, LoadReport } from '../dist/model/load.js';
-import type { CaseResult, RunReport } from '../dist/model/results.js';
+import type { LoadMetrics, LoadReport } from '../src/model/load.js';
+import type { CaseResult, RunReport } from '../src/model/results.js';
 import { profileOf } from './load-fixtures.js';
 
 /** Text a hostile server might send: markup, CDATA ends, control characters, lone surrogates, non-characters. */

@@ -1,7 +1,7 @@
 /** What every reporter says of a failure: the same finding on many items of a listing is one line naming the items. */
 import t from 'tap';
-import type { CheckOutcome } from '../dist/model/results.js';
-import { failureLines } from '../dist/reporters/report-view.js';
+import type { CheckOutcome } from '../src/model/results.js';
+import { failureLines } from '../src/reporters/report-view.js';
 
 const statusOf = (i: number, got = 'available'): { message: string; pointer: string } => ({ message: `[${i}] status: expected "pending", got "${got}"`, pointer: `/${i}/status` });
 

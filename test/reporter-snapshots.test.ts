@@ -1,15 +1,15 @@
 import t from 'tap';
 import { PassThrough } from 'node:stream';
-import { loadCaseInputs } from '../dist/engine/plan.js';
-import { executePlan } from '../dist/engine/run.js';
-import { DEFAULT_HTTP_OPTIONS } from '../dist/http/client.js';
-import { DEFAULT_PACING } from '../dist/http/pacer.js';
-import { PACKAGE_FOLDERS } from '../dist/matrix/matrix.js';
-import { ConsoleReporter } from '../dist/reporters/console-reporter.js';
-import { renderJunit } from '../dist/reporters/junit-reporter.js';
-import { renderMarkdown } from '../dist/reporters/markdown-reporter.js';
-import { startReferenceServer } from '../dist/server/reference-server.js';
-import { VARIANTS, variantServerOptions } from '../dist/server/variants.js';
+import { loadCaseInputs } from '../src/engine/plan.js';
+import { executePlan } from '../src/engine/run.js';
+import { DEFAULT_HTTP_OPTIONS } from '../src/http/client.js';
+import { DEFAULT_PACING } from '../src/http/pacer.js';
+import { PACKAGE_FOLDERS } from '../src/matrix/matrix.js';
+import { ConsoleReporter } from '../src/reporters/console-reporter.js';
+import { renderJunit } from '../src/reporters/junit-reporter.js';
+import { renderMarkdown } from '../src/reporters/markdown-reporter.js';
+import { startReferenceServer } from '../src/server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../src/server/variants.js';
 
 /** What changes from run to run: run ids, ports, times, durations and the random ids a run makes up. */
 function scrub(text: string): string {

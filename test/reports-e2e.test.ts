@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startReferenceServer } from '../dist/server/reference-server.js';
+import { startReferenceServer } from '../src/server/reference-server.js';
 import { harSchemaProblems, runCli, tempDir } from './helpers.js';
 import { junitValidity } from './xml-tools.js';
 

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadContract } from '../dist/loader/contract.js';
-import { loadCases } from '../dist/loader/cases.js';
-import { PARSED_YAML_FILE, parseYamlText, readYamlSource, yamlDigest, type ParsedYamlEntry } from '../dist/loader/yaml-file.js';
-import { RunError } from '../dist/model/errors.js';
+import { loadContract } from '../src/loader/contract.js';
+import { loadCases } from '../src/loader/cases.js';
+import { PARSED_YAML_FILE, parseYamlText, readYamlSource, yamlDigest, type ParsedYamlEntry } from '../src/loader/yaml-file.js';
+import { RunError } from '../src/model/errors.js';
 import { root, tempDir } from './helpers.js';
 
 const schemasDir = path.join(root, 'schemas');

@@ -2,16 +2,17 @@ import t from 'tap';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createConfig, lint } from '@redocly/openapi-core';
 import { Document, Spectral, type RulesetDefinition } from '@stoplight/spectral-core';
 import Parsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { createAjv } from '../dist/loader/ajv.js';
-import { ajvFailures } from '../dist/loader/ajv-errors.js';
-import { loadContract, loadSchemaDocuments, schemaDigest } from '../dist/loader/contract.js';
-import { toValidationView, type JsonValue } from '../dist/model/json.js';
-import type { SchemaName } from '../dist/model/scenario.js';
+import { createAjv } from '../src/loader/ajv.js';
+import { ajvFailures } from '../src/loader/ajv-errors.js';
+import { loadContract, loadSchemaDocuments, schemaDigest } from '../src/loader/contract.js';
+import { toValidationView, type JsonValue } from '../src/model/json.js';
+import type { SchemaName } from '../src/model/scenario.js';
 import { root } from './helpers.js';
 
 const schemasDir = path.join(root, 'schemas');
@@ -106,7 +107,8 @@ t.test("openapi.yaml is clean under Redocly's recommended rules and Spectral's o
 
 t.test('the validators precompiled at build time serve the schemas they came from, judge as ajv does, and give way to ajv when a schema changed', async (t) => {
   const documents = await loadSchemaDocuments(schemasDir);
-  const precompiled = await import('../dist/loader/precompiled-validators.js');
+  // What the build wrote (tap's `before` builds dist/), as a run loads it.
+  const precompiled = (await import(pathToFileURL(path.join(root, 'dist', 'loader', 'precompiled-validators.js')).href)) as { digest: string; exportsById: Record<string, unknown> };
   t.equal(precompiled.digest, schemaDigest(documents), 'the build compiled these very schemas');
   t.same(Object.keys(precompiled.exportsById).sort(), [...documents.keys()].sort(), 'one validator per schema');
   const ajv = createAjv();

@@ -1,6 +1,6 @@
 /** UTF-8 validation with the offset of the first invalid byte (RFC 3629), as wire.json-body reports it. */
 import t from 'tap';
-import { invalidUtf8Offset, invalidUtf8Position } from '../dist/model/utf8.js';
+import { invalidUtf8Offset, invalidUtf8Position } from '../src/model/utf8.js';
 
 const rows: Array<{ name: string; bytes: number[]; cut?: boolean; offset: number | undefined }> = [
   { name: 'ASCII', bytes: [0x5b, 0x5d], offset: undefined },

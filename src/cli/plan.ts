@@ -15,7 +15,7 @@ import { loadContract, type LoadedContract } from '../loader/contract.js';
 import { fileWhere, readInputFile } from '../loader/input-file.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
 import { packagePath } from '../loader/package-paths.js';
-import { readBaseline, readLoadReport } from '../loader/report-files.js';
+import { readBaseline, readLoadReports } from '../loader/report-files.js';
 import type { ClientCertificate } from '../model/connection.js';
 import type { CaseSpec } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
@@ -322,7 +322,7 @@ export async function planMerge(positionals: readonly string[], flags: LoadFlags
   if (flags.workers !== undefined) throw new RunError('ERR_USAGE', "'merge' generates no load: --workers belongs to run --load and load");
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   refuseOverwrite(reportDir, positionals.map((file): [string, string] => ['merge input', file]));
-  const loads = await Promise.all(positionals.map(readLoadReport));
+  const loads = await readLoadReports(positionals);
   const { baseline } = await loadPlan((loads[0] as (typeof loads)[number]).profile, flags, reportDir);
   const merge = baseline === undefined ? { loads } : { loads, baseline };
   return { plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: { merged: [...positionals] } }, reportDir };

@@ -3,6 +3,8 @@
  * budget on connections of its own; their raw runs are combined exactly into one (counts add, histograms merge).
  */
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { packagePath } from '../loader/package-paths.js';
 import { RunError } from '../model/errors.js';
@@ -48,7 +50,9 @@ export class StageWorkers {
   /** Starts `count` workers and waits until each has compiled its contract. */
   static async start(count: number, apiKey: string, secrets: readonly string[] = []): Promise<StageWorkers> {
     const setup: WorkerSetup = { schemasDir: packagePath('schemas'), apiKey, secrets };
-    const workers = Array.from({ length: count }, () => new Worker(new URL('./stage-worker.js', import.meta.url), { workerData: setup }));
+    // The worker's module beside this one: stage-worker.js when built, stage-worker.ts when the tests run the source.
+    const entry = new URL(`./stage-worker${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+    const workers = Array.from({ length: count }, () => new Worker(entry, { workerData: setup }));
     const pool = new StageWorkers(workers);
     try {
       await Promise.all(workers.map((worker) => pool.next(worker, 'ready')));

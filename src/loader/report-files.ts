@@ -1,10 +1,10 @@
 /** Earlier reports given as input: a baseline to compare a load with, and the load reports `merge` combines. */
+import { RunError } from '../model/errors.js';
+import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadReport } from '../model/load.js';
 import { fileWhere, readInputFile } from './input-file.js';
 
 /** The largest report.json read back (a baseline, a shard to merge). */
 const MAX_REPORT_BYTES = 256 * 1024 * 1024;
-import { RunError } from '../model/errors.js';
-import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadReport } from '../model/load.js';
 
 async function readJson(file: string, what: string): Promise<unknown> {
   try {
@@ -22,6 +22,15 @@ export async function readBaseline(file: string): Promise<LoadMetrics> {
     throw new RunError('ERR_CONFIG', `--baseline ${file}: not the report.json of a load run (no load.metrics)`);
   }
   return metrics;
+}
+
+/** Reads the load parts of reports to merge, side by side; the problem of the first file named is the one told, whichever read ends first. */
+export async function readLoadReports(files: readonly string[]): Promise<LoadReport[]> {
+  const reads = await Promise.allSettled(files.map(readLoadReport));
+  return reads.map((read) => {
+    if (read.status === 'rejected') throw read.reason;
+    return read.value;
+  });
 }
 
 /** Reads the load part of a report.json to merge; one without raw results is a usage error. */
