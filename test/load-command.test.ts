@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { LoadReport } from '../src/model/load.js';
 import type { RunReport } from '../src/model/results.js';
-import { withLoadFaults, type LoadFault } from '../src/server/load-faults.js';
+import { withLoadFaults, type LoadFault } from './fixtures/load-faults.js';
 import { createPetStore, startReferenceServer, toNodeHandler } from '../src/server/reference-server.js';
 import { interruptCli, root, runCli, runRealCli, tempDir } from './helpers.js';
 

@@ -8,7 +8,7 @@ import { judgeLoad } from '../src/engine/run.js';
 import { metricsOf } from './load-fixtures.js';
 import { DEFAULT_HTTP_OPTIONS } from '../src/http/client.js';
 import { RunError } from '../src/model/errors.js';
-import { withLoadFaults, type LoadFault } from '../src/server/load-faults.js';
+import { withLoadFaults, type LoadFault } from './fixtures/load-faults.js';
 import { startReferenceServer } from '../src/server/reference-server.js';
 import { root, tempDir } from './helpers.js';
 

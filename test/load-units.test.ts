@@ -11,7 +11,7 @@ import { loadContract } from '../src/loader/contract.js';
 import { loadProfile, resolveProfilePath } from '../src/loader/load-profiles.js';
 import { readBaseline, readLoadReport } from '../src/loader/report-files.js';
 import { RunError } from '../src/model/errors.js';
-import { withLoadFaults } from '../src/server/load-faults.js';
+import { withLoadFaults } from './fixtures/load-faults.js';
 import { startReferenceServer } from '../src/server/reference-server.js';
 import { listenLocally, root, tempDir } from './helpers.js';
 import { metricsOf, rawRunOf } from './load-fixtures.js';

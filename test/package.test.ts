@@ -21,6 +21,7 @@ t.test('the packed tarball installs without a build and runs from the install', 
   t.ok(files.includes('LICENSE') && files.includes('README.md') && files.includes('dist/cli/main.js'), 'LICENSE, README and the CLI are in');
   t.ok(files.some((f) => f.startsWith('schemas/')) && files.some((f) => f.startsWith('scenarios/')) && files.some((f) => f.startsWith('suites/')), 'schemas, scenarios and suites are in');
   t.same(files.filter((f) => /\.map$|\.d\.ts$|^dist\/(bench|matrix|build)\/|^src\/|^test\//.test(f)), [], 'no source maps without sources, no dev-only tools, no sources or tests');
+  t.same(files.filter((f) => /fault|fixture/.test(f)), [], 'no test-only server or fault fixture');
   t.ok(files.includes('dist/loader/precompiled-validators.js') && files.includes('dist/loader/parsed-yaml.json'), 'what the build precompiled is in: an install neither compiles schemas nor parses its own YAML');
 
   // Installed as npm lays a package out: the tarball unpacked under node_modules, beside its dependencies (this checkout's,
