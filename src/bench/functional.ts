@@ -55,7 +55,7 @@ for (let i = 0; i < RUNS; i++) {
   bareWalls.push(timed([packagePath('dist', 'bench', 'bare-run.js'), String(report.requests)]));
 }
 process.stdout.write(
-  [
+  `${[
     `functional run against the embedded server, ${RUNS} runs:`,
     `  wall time (process start to exit): median ${median(walls).toFixed(0)} ms (min ${Math.min(...walls).toFixed(0)}, max ${Math.max(...walls).toFixed(0)})`,
     `  checks phase (report durationMs):  median ${median(inRun).toFixed(0)} ms`,
@@ -63,5 +63,5 @@ process.stdout.write(
     `  bare cost (node, reference server, as many requests at concurrency 4): median ${median(bareWalls).toFixed(0)} ms`,
     `  run / bare cost: ${median(walls.map((w, i) => w / (bareWalls[i] as number))).toFixed(2)} (median of the per-round ratios; goal within 1.3)`,
     `start-up, ${RUNS} interleaved rounds: node -e 0 ${median(bare).toFixed(0)} ms; --version ${median(version).toFixed(0)} ms (${(median(version) / median(bare)).toFixed(2)} × node -e 0); --help ${median(help).toFixed(0)} ms (${(median(help) / median(bare)).toFixed(2)} ×; goal within 2 ×)`,
-  ].join('\n') + '\n',
+  ].join('\n')}\n`,
 );

@@ -1,7 +1,7 @@
 /** Runs cases: fills templates, sends each step, has every registered check that applies judge each exchange, emits events. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exchangeChecks, expectationCheck, transportChecks } from '../checks/registry.js';
-import { HttpClient, TransportError, type OutgoingRequest } from '../http/client.js';
+import { type HttpClient, TransportError, type OutgoingRequest } from '../http/client.js';
 import { curlCommand } from '../http/curl-command.js';
 import { boundedText, MAX_FAILURES } from '../model/bounded-text.js';
 import type { CheckMeta, Judgement } from '../model/check.js';

@@ -3,7 +3,7 @@
  * count what the store holds and create what is missing, named with the run id (never in read-only mode). A case whose
  * requirement still is not met is skipped with the reason, never reported as passed.
  */
-import { HttpClient, TransportError } from '../http/client.js';
+import { type HttpClient, TransportError } from '../http/client.js';
 import { mapConcurrently } from '../model/concurrency.js';
 import type { Contract } from '../model/contract.js';
 import { RunError } from '../model/errors.js';

@@ -2,7 +2,7 @@
 import { RunError } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { ReceivedResponse } from '../model/exchange.js';
-import { HttpClient, TransportError } from './client.js';
+import { type HttpClient, TransportError } from './client.js';
 
 /** Why a listing is not a pet store's, with a hint at the likely mistake; undefined when it is one (200 and a JSON array). */
 function notAListing(response: ReceivedResponse, url: string, base: URL): string | undefined {

@@ -400,7 +400,10 @@ class Stage {
     const flight = connection.inFlight;
     this.detach(connection);
     if (flight === undefined) return;
-    if (!flight.written || CERTIFICATE_CODES.test(cause.code)) return this.failed(connection, flight, cause);
+    if (!flight.written || CERTIFICATE_CODES.test(cause.code)) {
+      this.failed(connection, flight, cause);
+      return;
+    }
     if (flight.afterIdle && !flight.answerStarted && !flight.retried) {
       flight.retried = true;
       flight.written = false;

@@ -70,7 +70,9 @@ export class StageWorkers {
     const budgets = shares(options.maxRequests, count);
     const first = options.sampling === undefined ? [] : shares(options.sampling.first, count);
     const latest = new Map<Worker, LoadProgress>();
-    const stop = (): void => this.workers.forEach((worker) => worker.postMessage({ type: 'stop' } satisfies ToWorker));
+    const stop = (): void => {
+      for (const worker of this.workers) worker.postMessage({ type: 'stop' } satisfies ToWorker);
+    };
     options.signal?.addEventListener('abort', stop, { once: true });
     try {
       const runs = await Promise.all(

@@ -1,4 +1,5 @@
 /** Loads scenarios/*.yaml into cases: every file validated against schemas/scenario.schema.json first. */
+import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { RunError } from '../model/errors.js';
@@ -14,7 +15,7 @@ const OTHER_KINDS = new Set(['load']);
 
 /** Every YAML file below a folder, sorted, skipping the folders of other file kinds. */
 export async function listYamlFiles(dir: string, skip: ReadonlySet<string> = OTHER_KINDS): Promise<string[]> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {

@@ -80,7 +80,7 @@ function locationsOf(doc: Document, lineCounter: LineCounter, yaml: typeof impor
         visit(pair.value, child);
       }
     } else if (yaml.isSeq(node)) {
-      node.items.forEach((item, index) => visit(item, [...path, index]));
+      for (const [index, item] of node.items.entries()) visit(item, [...path, index]);
     }
   };
   visit(doc.contents, []);

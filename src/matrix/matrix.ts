@@ -87,7 +87,7 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
   }
   if (variant.verdict === 'unrunnable') {
     const stopped = row.stoppedWith;
-    row.correct = stopped !== undefined && stopped.includes(variant.stopsWith ?? '') && !stopped.includes('\n');
+    row.correct = stopped?.includes(variant.stopsWith ?? '') === true && !stopped.includes('\n');
     if (row.correct) delete row.problem;
     else if (stopped === undefined) row.problem = `a run that cannot be completed was judged ${row.verdict ?? ''}`;
     return row;
