@@ -91,6 +91,14 @@ t.test('schemas/config.schema.json holds exactly the configuration keys the tabl
   }
 });
 
+t.test('meta.options in schemas/report.schema.json names every option the table records, and nothing else but the proxy and a merge\'s reports', async (t) => {
+  const schema = JSON.parse(await readFile(path.join(root, 'schemas/report.schema.json'), 'utf8')) as { $defs: { meta: { properties: { options: { properties: Record<string, unknown> } } } } };
+  const recorded = optionEntries().flatMap(([, spec]) => ('option' in spec.recorded ? [spec.recorded.option] : []));
+  // Not options: the proxy comes from HTTPS_PROXY and the others, the merged reports are merge's arguments.
+  t.same(Object.keys(schema.$defs.meta.properties.options.properties).sort(), [...recorded, 'proxy', 'merged'].sort());
+  for (const [name, spec] of optionEntries()) t.ok(Object.values(spec.recorded)[0], `--${name}: recorded, recorded elsewhere, or why not`);
+});
+
 /** A configuration file in a fresh folder, loaded as a run loads it. */
 async function configOf(text: string): Promise<SuiteConfig> {
   const dir = await tempDir();
