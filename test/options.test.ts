@@ -85,6 +85,8 @@ t.test('schemas/config.schema.json holds exactly the configuration keys the tabl
   t.same(Object.keys(schema.properties), [...Object.keys(fromTable), ...fileOnly], 'in the table\'s order, then the file-only keys');
   const keys = optionEntries().flatMap(([, spec]) => (spec.configKey === undefined ? [] : [spec.configKey]));
   t.equal(new Set(keys).size, keys.length, 'no two options share a key');
+  const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+  t.same([...keys, ...fileOnly].filter((key) => !readme.includes(`\`${key}\``)), [], 'the README lists every key');
   for (const [name, spec] of optionEntries()) {
     t.ok((spec.configKey === undefined) !== (spec.noConfig === undefined), `--${name}: a configuration key or a reason for none, not both`);
     if (spec.noConfig !== undefined) t.ok(spec.noConfig.length > 10, `--${name} has no key because ${spec.noConfig}`);
