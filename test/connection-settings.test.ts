@@ -257,5 +257,5 @@ t.test('headers from the configuration file, added to by --header; a header the 
   await writeFile(config, 'headers:\n  Authorization: Bearer x\n');
   const owned = await runCli(['run', '--config', config], { PETSTORE_API_KEY: KEY });
   t.equal(owned.code, 2);
-  t.match(owned.stderr, /team\.yaml: headers: Authorization cannot be set/);
+  t.match(owned.stderr, /team\.yaml:2:3: headers: Authorization cannot be set/, 'where the header stands in the file');
 });

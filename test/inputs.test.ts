@@ -6,7 +6,8 @@
 import t from 'tap';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { dateFlag, intFlag, parseLoadFlags, parseRunFlags, shareFlag, splitCommand } from '../src/cli/args.js';
+import { parseFlags, parseLoadFlags, splitCommand } from '../src/cli/args.js';
+import { settle } from '../src/cli/settings.js';
 import { authorizationHeader, describeAuthorization, keyDerivedSecrets, makeRedactor } from '../src/http/credentials.js';
 import { checkDisabledIds, loadConfig, productionMark } from '../src/loader/config.js';
 import { loadContract } from '../src/loader/contract.js';
@@ -168,22 +169,22 @@ t.test('flags: bounds, dates, shares, commands; the key is never taken on the co
     ['1e1', undefined],
     [' 8', undefined],
   ];
+  // --concurrency=TEXT: any text reaches the option, a leading '-' too; none given, the table's default.
+  const concurrency = (value: string | undefined): number => settle('run', value === undefined ? {} : parseFlags('run', [`--concurrency=${value}`]), {}).values.concurrency;
   for (const [value, expected] of ints) {
-    if (expected !== undefined) t.equal(intFlag('concurrency', value, 4, 1, 64), expected, `--concurrency ${JSON.stringify(value)}`);
-    else t.throws(() => intFlag('concurrency', value, 4, 1, 64), { code: 'ERR_USAGE', message: `--concurrency must be a whole number from 1 to 64, got '${value as string}'` }, `--concurrency ${JSON.stringify(value)} refused`);
+    if (expected !== undefined) t.equal(concurrency(value), expected, `--concurrency ${JSON.stringify(value)}`);
+    else t.throws(() => concurrency(value), { code: 'ERR_USAGE', message: `--concurrency must be a whole number from 1 to 64, got '${value as string}'` }, `--concurrency ${JSON.stringify(value)} refused`);
   }
 
-  const before = Date.now();
-  const now = dateFlag(undefined).getTime();
-  t.ok(now >= before && now <= Date.now(), 'no --now: the current time');
-  t.equal(dateFlag('2030-12-06').toISOString(), '2030-12-06T12:00:00.000Z', 'a day means its noon, UTC: the same day in every time zone');
-  t.equal(dateFlag('2030-12-06T23:30:00+02:00').toISOString(), '2030-12-06T21:30:00.000Z', 'a timestamp is taken as is');
-  for (const bad of ['soon', '2030-13-01', '']) t.throws(() => dateFlag(bad), { code: 'ERR_USAGE', message: `--now must be a date such as 2030-12-05 (or an ISO timestamp), got '${bad}'` }, `--now ${JSON.stringify(bad)} refused`);
-  t.equal(thrown(() => dateFlag('2030-02-31'))?.code, 'ERR_USAGE', 'a day that does not exist is refused');
-  t.equal(thrown(() => dateFlag('1'))?.code, 'ERR_USAGE', 'a bare number is not a date');
+  const now = (value: string): Date | undefined => parseFlags('run', [`--now=${value}`]).now;
+  t.equal(settle('run', {}, {}).values.now, undefined, 'no --now: no date, so the plan takes the current time');
+  t.equal(now('2030-12-06')?.toISOString(), '2030-12-06T12:00:00.000Z', 'a day means its noon, UTC: the same day in every time zone');
+  t.equal(now('2030-12-06T23:30:00+02:00')?.toISOString(), '2030-12-06T21:30:00.000Z', 'a timestamp is taken as is');
+  for (const bad of ['soon', '2030-13-01', '']) t.throws(() => now(bad), { code: 'ERR_USAGE', message: `--now must be a date such as 2030-12-05 (or an ISO timestamp), got '${bad}'` }, `--now ${JSON.stringify(bad)} refused`);
+  t.equal(thrown(() => now('2030-02-31'))?.code, 'ERR_USAGE', 'a day that does not exist is refused');
+  t.equal(thrown(() => now('1'))?.code, 'ERR_USAGE', 'a bare number is not a date');
 
-  const shares: Array<[string | undefined, number | undefined]> = [
-    [undefined, 0.1],
+  const shares: Array<[string, number | undefined]> = [
     ['0.2', 0.2],
     ['0', 0],
     ['10', 10],
@@ -193,9 +194,11 @@ t.test('flags: bounds, dates, shares, commands; the key is never taken on the co
     ['10.5', undefined],
     ['20%', undefined],
   ];
+  const tolerance = (value: string): number | undefined => parseFlags('load', [`--baseline-tolerance=${value}`])['baseline-tolerance'];
+  t.equal(settle('load', {}, {}).values['baseline-tolerance'], undefined, "none given: the profile's tolerance applies");
   for (const [value, expected] of shares) {
-    if (expected !== undefined) t.equal(shareFlag('baseline-tolerance', value, 0.1), expected, `--baseline-tolerance ${JSON.stringify(value)}`);
-    else t.throws(() => shareFlag('baseline-tolerance', value, 0.1), { code: 'ERR_USAGE', message: /^--baseline-tolerance must be a share such as 0\.1/ }, `--baseline-tolerance ${JSON.stringify(value)} refused`);
+    if (expected !== undefined) t.equal(tolerance(value), expected, `--baseline-tolerance ${JSON.stringify(value)}`);
+    else t.throws(() => tolerance(value), { code: 'ERR_USAGE', message: /^--baseline-tolerance must be a share such as 0\.1/ }, `--baseline-tolerance ${JSON.stringify(value)} refused`);
   }
 
   const commands: Array<[string[], { command: string; args: string[] }]> = [
@@ -218,18 +221,18 @@ t.test('flags: bounds, dates, shares, commands; the key is never taken on the co
   const secret = 'sk-live-do-not-echo';
   const keyOnCommandLine: string[][] = [[`--api-key=${secret}`], ['--api-key', secret], ['--suite', 'auth', `--api-key=${secret}`], ['--api-key']];
   for (const argv of keyOnCommandLine) {
-    const error = thrown(() => parseRunFlags(argv));
+    const error = thrown(() => parseFlags('run', argv));
     t.match(error, { code: 'ERR_USAGE', message: /^--api-key is not accepted .*PETSTORE_API_KEY.*--api-key-file/ }, `${argv.length} arguments refused`);
     t.notOk(`${error?.message ?? ''}${error?.details.join('') ?? ''}`.includes(secret), 'the refused key is not echoed');
   }
   const loadError = thrown(() => parseLoadFlags(['smoke', `--api-key=${secret}`], 'load'));
   t.match(loadError?.message, /^--api-key is not accepted/, 'load refuses it too');
   t.notOk(loadError?.message.includes(secret));
-  const misspelt = thrown(() => parseRunFlags([`--apikey=${secret}`]));
+  const misspelt = thrown(() => parseFlags('run', [`--apikey=${secret}`]));
   t.equal(misspelt?.message, "unknown option '--apikey' for 'run' (see --help)", 'a misspelt option is named without its value');
-  t.equal(parseRunFlags(['--api-key-file', 'key.txt'])['api-key-file'], 'key.txt', '--api-key-file is not mistaken for --api-key');
-  t.throws(() => parseRunFlags(['--bogus']), { message: /unknown option '--bogus' for 'run'/ });
-  t.throws(() => parseRunFlags(['--base-url']), { message: '--base-url needs a value (see --help)' });
+  t.equal(parseFlags('run', ['--api-key-file', 'key.txt'])['api-key-file'], 'key.txt', '--api-key-file is not mistaken for --api-key');
+  t.throws(() => parseFlags('run', ['--bogus']), { message: /unknown option '--bogus' for 'run'/ });
+  t.throws(() => parseFlags('run', ['--base-url']), { message: '--base-url needs a value (see --help)' });
   t.same(parseLoadFlags(['smoke', '-q'], 'load').positionals, ['smoke']);
 });
 
@@ -240,12 +243,15 @@ t.test('the configuration file: located problems, paths relative to it, disable 
   await writeFile(file, 'baseUrl: https://staging.example.com/v1\napiKeyFile: ./key\ncaFile: certs/ca.pem\nreportDir: /var/reports\ncategoryId: 9223372036854775807\nconcurrency: 8\nproduction: ["https://api.example.com/v1"]\ndisable:\n  - { id: auth.www-authenticate, reason: "gateway strips it" }\n  - { id: no.such.check, reason: typo }\n');
   const config = await loadConfig(file, validate, dir);
   t.equal(config.file, 'team.yaml', 'shown relative to the display root');
-  t.equal(config.baseUrl, 'https://staging.example.com/v1');
-  t.equal(config.apiKeyFile, path.join(dir, 'key'), 'relative to the file');
-  t.equal(config.caFile, path.join(dir, 'certs/ca.pem'), 'relative to the file');
-  t.equal(config.reportDir, '/var/reports', 'an absolute path stays');
-  t.equal(config.categoryId, '9223372036854775807', 'int64 kept exactly');
-  t.equal(config.concurrency, 8);
+  t.equal(config.values['baseUrl'], 'https://staging.example.com/v1');
+  // The option table reads the file's values: paths relative to the file, int64 exact.
+  const { values } = settle('run', {}, {}, config);
+  t.equal(values['base-url'], 'https://staging.example.com/v1');
+  t.equal(values['api-key-file'], path.join(dir, 'key'), 'relative to the file');
+  t.equal(values['ca-file'], path.join(dir, 'certs/ca.pem'), 'relative to the file');
+  t.equal(values['report-dir'], '/var/reports', 'an absolute path stays');
+  t.equal(values['category-id'], 9223372036854775807n, 'int64 kept exactly');
+  t.equal(values.concurrency, 8);
   t.same(config.production, ['https://api.example.com/v1']);
   t.strictSame(config.disable, [
     { id: 'auth.www-authenticate', reason: 'gateway strips it', source: { file: 'team.yaml', line: 9, column: 11 } },
@@ -258,7 +264,7 @@ t.test('the configuration file: located problems, paths relative to it, disable 
 
   const minimal = path.join(dir, 'minimal.yaml');
   await writeFile(minimal, 'categoryId: 7\n');
-  t.match(await loadConfig(minimal, validate, dir), { categoryId: '7', production: [], disable: [] }, 'defaults of an almost empty file');
+  t.match(await loadConfig(minimal, validate, dir), { values: { categoryId: 7 }, production: [], disable: [] }, 'defaults of an almost empty file');
 
   const problems: Array<[string, string, RegExp]> = [
     ['an unknown key', 'baseUrl: https://x/v1\nconcurency: 4\n', /^bad\.yaml:2:1: unknown key 'concurency'/],

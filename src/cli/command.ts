@@ -14,12 +14,13 @@ import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { redactingStream } from '../reporters/redacting-stream.js';
 import { prepareReportDir, PREVIOUS_FOLDER } from '../reporters/report-dir.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
-import { createReporters, parseReporterNames, STDOUT_JSON, writesFiles, type ReporterName } from '../reporters/reporter-registry.js';
+import { createReporters, STDOUT_JSON, writesFiles } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../server/variants.js';
 import { EXIT, type StopSignal } from './exit-codes.js';
-import { commandHelp, HELP, intFlag, parseLoadFlags, parseRunFlags, parseServeFlags, splitCommand } from './args.js';
+import { commandHelp, HELP, parseFlags, parseLoadFlags, splitCommand } from './args.js';
 import { packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
+import { settle } from './settings.js';
 
 /** What a command reads and writes: the process's own streams and environment, or a test's. */
 export interface CliIo {
@@ -50,9 +51,10 @@ function exitCodeOf(report: RunReport, reporterFailures: number, signal: AbortSi
   return code === EXIT.passed && reporterFailures > 0 ? EXIT.cannotRun : code;
 }
 
-/** Runs a plan with the chosen reporters and turns the report into an exit code. */
-async function execute(planned: PlannedRun, reporterNames: readonly ReporterName[], flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
+/** Runs a plan with its reporters and turns the report into an exit code; `flags`: --quiet and --no-color, which only flags set. */
+async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
   const quiet = flags.quiet === true;
+  const reporterNames = planned.reporters;
   // Redaction is a property of every output: the console streams and every file pass through one redactor, after formatting.
   const redact = runRedactor(planned.plan.target.apiKey, planned.plan.target);
   const stdout = redactingStream(io.stdout, redact);
@@ -79,41 +81,38 @@ async function execute(planned: PlannedRun, reporterNames: readonly ReporterName
 }
 
 async function runCommand(args: string[], io: CliIo): Promise<number> {
-  const flags = parseRunFlags(args);
-  if (flags.help) return printHelp(io, 'run');
-  if (flags.version) return printVersion(io);
-  const reporterNames = parseReporterNames(flags.reporter);
-  return execute(await planRun(flags, io.env), reporterNames, flags, io);
+  const flags = parseFlags('run', args);
+  if (flags.help === true) return printHelp(io, 'run');
+  if (flags.version === true) return printVersion(io);
+  return execute(await planRun(flags, io.env), flags, io);
 }
 
 async function loadOrMergeCommand(command: 'load' | 'merge', args: string[], io: CliIo): Promise<number> {
   const { positionals, flags } = parseLoadFlags(args, command);
   if (flags.help === true) return printHelp(io, command);
-  const planned = command === 'load' ? await planLoad(positionals, flags, io.env) : await planMerge(positionals, flags);
-  // Load and merge write report.json and print unless told otherwise; --reporter chooses as for `run`.
-  return execute(planned, flags.reporter === undefined ? ['console', 'json'] : parseReporterNames(flags.reporter), flags, io);
+  const planned = command === 'load' ? await planLoad(positionals, flags, io.env) : await planMerge(positionals, flags, io.env);
+  return execute(planned, flags, io);
 }
 
 async function catalogueCommand(args: string[], io: CliIo): Promise<number> {
-  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) return printHelp(io, 'catalogue');
-  if (args.length > 0) throw new RunError('ERR_USAGE', "'catalogue' takes no arguments (see catalogue --help)");
+  if (parseFlags('catalogue', args).help === true) return printHelp(io, 'catalogue');
   const inputs = await loadCaseInputs(packageFolders([]), []);
   io.stdout.write(renderCatalogue(inputs.cases));
   return EXIT.passed;
 }
 
 async function serveCommand(args: string[], io: CliIo): Promise<number> {
-  const flags = parseServeFlags(args);
-  if (flags.help) return printHelp(io, 'serve');
-  const variant = flags.variant === undefined ? undefined : VARIANTS.find((v) => v.name === flags.variant);
-  if (flags.variant !== undefined && variant === undefined) throw new RunError('ERR_USAGE', `unknown variant '${flags.variant}'; the variants are: ${VARIANTS.map((v) => v.name).join(', ')}`);
-  const port = intFlag('port', flags.port, 8080, 0, 65535);
-  const host = flags.host ?? '127.0.0.1';
+  const flags = parseFlags('serve', args);
+  if (flags.help === true) return printHelp(io, 'serve');
+  const { values } = settle('serve', flags, io.env);
+  const variant = values.variant === undefined ? undefined : VARIANTS.find((v) => v.name === values.variant);
+  if (values.variant !== undefined && variant === undefined) throw new RunError('ERR_USAGE', `unknown variant '${values.variant}'; the variants are: ${VARIANTS.map((v) => v.name).join(', ')}`);
+  const { port, host } = values;
   const fromEnv = io.env['PETSTORE_API_KEY'];
   const apiKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEVELOPMENT_API_KEY;
   let server: RunningServer;
   try {
-    server = await startReferenceServer({ apiKey, host, port, ...(flags['big-ids'] === true ? { firstId: BIG_IDS_FROM } : {}), ...(variant ? variantServerOptions(variant) : {}) });
+    server = await startReferenceServer({ apiKey, host, port, ...(values['big-ids'] ? { firstId: BIG_IDS_FROM } : {}), ...(variant ? variantServerOptions(variant) : {}) });
   } catch (error) {
     throw new RunError('ERR_SERVER_START', `cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

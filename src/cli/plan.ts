@@ -6,33 +6,29 @@ import { CREATED_PET_CASES } from '../engine/created-pets.js';
 import { fuzzCaseInfos } from '../engine/fuzz.js';
 import { knownIds, loadCaseInputs, type CaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
 import { STATEFUL_CASE } from '../engine/stateful.js';
-import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
-import { extraHeader, headerSecrets, parseHeaderFlag } from '../http/extra-headers.js';
+import { headerSecrets } from '../http/extra-headers.js';
 import { proxyCredentials, proxyEnvironment, proxyFor } from '../http/proxy.js';
-import { DEFAULT_PACING, type PacingOptions } from '../http/pacer.js';
+import type { PacingOptions } from '../http/pacer.js';
 import { checkDisabledIds, loadConfig, productionMark, refuseProductionLoad, type SuiteConfig } from '../loader/config.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
 import { fileWhere, readInputFile } from '../loader/input-file.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
 import { packagePath } from '../loader/package-paths.js';
 import { readBaseline, readLoadReports } from '../loader/report-files.js';
-import type { ClientCertificate } from '../model/connection.js';
+import { REQUEST_BOUNDS, type ClientCertificate } from '../model/connection.js';
 import type { CaseSpec } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
-import { safeUrl } from '../model/safe-url.js';
-import type { JsonValue } from '../model/json.js';
-import { MAX_WORKERS, type LoadProfile } from '../model/load.js';
-import { dateFlag, intFlag, optionNames, shareFlag, type LoadFlags, type RunFlags } from './args.js';
+import type { LoadProfile } from '../model/load.js';
+import { parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
+import { PHASES, type GivenValues, type OptionCommand } from './options.js';
+import { labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
+
+export type { Env } from './settings.js';
 
 /** The package's own contract: read and compiled once per process, whatever asks for it. */
 function packageContract(): Promise<LoadedContract> {
   return loadContract(packagePath('schemas'));
 }
-
-/** Examples each property of the fuzzing phase draws by default: enough to find the bug classes the matrix holds, quick on a staging. */
-const DEFAULT_MAX_EXAMPLES = 30;
-/** The most pets a run creates by default: a full run against the embedded server creates about 80. */
-const DEFAULT_MAX_WRITES = 500;
 
 /** The largest key or CA file read: a PEM bundle of many certificates fits. */
 const SECRET_FILE_BYTES = 1024 * 1024;
@@ -46,69 +42,31 @@ async function readSecretFile(file: string, what: string, secret: boolean): Prom
   }
 }
 
-async function resolveApiKey(flags: { 'api-key-file'?: string }, embedded: boolean, env: Env): Promise<string> {
-  if (flags['api-key-file'] !== undefined) {
-    const key = await readSecretFile(flags['api-key-file'], '--api-key-file', true);
-    if (key === '') throw new RunError('ERR_CONFIG', `--api-key-file ${flags['api-key-file']}: the file is empty`);
+/**
+ * The API key: a key file given as a flag; else PETSTORE_API_KEY (the key itself, which wins over a key file the
+ * configuration names); else the configuration's key file; else, for the embedded server, a random one.
+ */
+async function resolveApiKey(settled: Settled, embedded: boolean, env: Env): Promise<string> {
+  const file = settled.values['api-key-file'];
+  const fromEnv = env['PETSTORE_API_KEY'];
+  const envKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
+  if (file !== undefined && (settled.origins['api-key-file']?.layer === 'flag' || envKey === undefined)) {
+    const label = labelOf(settled, 'api-key-file');
+    const key = await readSecretFile(file, label, true);
+    if (key === '') throw new RunError('ERR_CONFIG', `${label} ${file}: the file is empty`);
     return key;
   }
-  const fromEnv = env['PETSTORE_API_KEY'];
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (envKey !== undefined) return envKey;
   if (embedded) return `embedded-${randomBytes(18).toString('base64url')}`;
   throw new RunError('ERR_CONFIG', 'no API key: set PETSTORE_API_KEY or pass --api-key-file FILE');
 }
 
-function resolveBaseUrl(flags: { 'base-url'?: string }, env: Env): string | undefined {
-  const raw = flags['base-url'] ?? (env['PETSTORE_BASE_URL'] || undefined);
-  if (raw === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    // Text that is no URL may still hold a key: only its length is told.
-    throw new RunError('ERR_USAGE', `--base-url is not a URL (${raw.length} characters; it must start with http:// or https://)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RunError('ERR_USAGE', `--base-url must be http or https, got '${url.protocol}'`);
-  if (url.username !== '' || url.password !== '') throw new RunError('ERR_USAGE', '--base-url must not carry credentials; use PETSTORE_API_KEY');
-  if (url.search !== '' || url.hash !== '') throw new RunError('ERR_USAGE', `--base-url must not have a query or fragment: '${safeUrl(raw)}' (the query is not shown: it may hold a secret)`);
-  return url.href.replace(/\/$/, '');
-}
-
-function parseCategoryId(value: string | undefined): JsonValue {
-  if (value === undefined) return 1;
-  if (!/^-?\d{1,19}$/.test(value)) throw new RunError('ERR_USAGE', `--category-id must be an int64 integer, got '${value}'`);
-  const big = BigInt(value);
-  return Number.isSafeInteger(Number(big)) ? Number(big) : big;
-}
-
-/** Flags, with those left unset filled from the configuration file; flags and environment variables win. */
-async function withConfig<F extends { config?: string }>(flags: F, command: 'run' | 'load', env: Env): Promise<{ flags: F; config: SuiteConfig | undefined }> {
-  const file = flags.config ?? (env['PETSTORE_CONFIG'] || undefined);
-  if (file === undefined) return { flags, config: undefined };
+/** A command's options settled, with the configuration file (named by --config or PETSTORE_CONFIG) as their second layer. */
+async function settleWithConfig(command: OptionCommand, flags: GivenValues, env: Env): Promise<Settled & { config: SuiteConfig | undefined }> {
+  const file = settle(command, flags, env).values.config;
+  if (file === undefined) return { ...settle(command, flags, env), config: undefined };
   const config = await loadConfig(path.resolve(file), (await packageContract()).fileValidator('config.schema.json'), process.cwd());
-  const set = (name: string): boolean => (env[name] ?? '') !== '';
-  const defaults: Record<string, string | boolean | string[] | undefined> = {
-    'base-url': set('PETSTORE_BASE_URL') ? undefined : config.baseUrl,
-    'api-key-file': set('PETSTORE_API_KEY') ? undefined : config.apiKeyFile,
-    'category-id': set('PETSTORE_CATEGORY_ID') ? undefined : config.categoryId,
-    'ca-file': config.caFile,
-    'client-cert': config.clientCert,
-    'client-key': config.clientKey,
-    suite: config.suites,
-    reporter: config.reporters,
-    'report-dir': config.reportDir,
-    'read-only': config.readOnly,
-    strict: config.strict,
-    concurrency: config.concurrency === undefined ? undefined : String(config.concurrency),
-    'consistency-window': config.consistencyWindowMs === undefined ? undefined : String(config.consistencyWindowMs),
-    timeout: config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
-    'rate-limit': config.rateLimit === undefined ? undefined : String(config.rateLimit),
-    'max-wait': config.maxWaitSeconds === undefined ? undefined : String(config.maxWaitSeconds),
-    'wait-budget': config.waitBudgetSeconds === undefined ? undefined : String(config.waitBudgetSeconds),
-  };
-  const accepted = optionNames(command);
-  const filled = Object.fromEntries(Object.entries(defaults).filter(([name, value]) => value !== undefined && accepted.has(name)));
-  return { flags: { ...filled, ...flags }, config };
+  return { ...settle(command, flags, env, config), config };
 }
 
 /** The production entry of the configuration a base URL falls under, if any. */
@@ -123,17 +81,14 @@ function refuseProduction(baseUrl: string | undefined, config: SuiteConfig | und
   refuseProductionLoad(baseUrl, profile.production, profile.file, allowed);
 }
 
-/** The flags that say how to reach the service. */
-type TargetFlags = Pick<RunFlags, 'base-url' | 'api-key-file' | 'ca-file' | 'client-cert' | 'client-key' | 'header'>;
-
-async function resolveTarget(flags: TargetFlags, env: Env, config: SuiteConfig | undefined): Promise<Target> {
-  const baseUrl = resolveBaseUrl(flags, env);
-  const ca = flags['ca-file'] === undefined ? undefined : await readSecretFile(flags['ca-file'], '--ca-file', false);
-  const apiKey = await resolveApiKey(flags, baseUrl === undefined, env);
-  const clientCertificate = await resolveClientCertificate(flags, baseUrl, env);
-  // The configuration's headers first, then the flags': a name given again takes the later value.
-  const given = [...Object.entries(config?.headers ?? {}).map(([name, value]) => extraHeader(name, value, `${config?.file ?? 'config'}: headers`)), ...(flags.header ?? []).map(parseHeaderFlag)];
-  const headers = [...new Map(given.map((h) => [h.name.toLowerCase(), h])).values()];
+async function resolveTarget(settled: Settled, env: Env): Promise<Target> {
+  const { values } = settled;
+  const baseUrl = values['base-url'];
+  const ca = values['ca-file'] === undefined ? undefined : await readSecretFile(values['ca-file'], labelOf(settled, 'ca-file'), false);
+  const apiKey = await resolveApiKey(settled, baseUrl === undefined, env);
+  const clientCertificate = await resolveClientCertificate(settled, baseUrl, env);
+  // The configuration's headers, then the flags': a name given again took the later value.
+  const headers = values.header ?? [];
   // The embedded server is reached directly; a proxy variable that is not a URL stops only a run that would use it.
   const proxies = baseUrl === undefined ? undefined : proxyEnvironment(env);
   const secrets = [...headerSecrets(headers), ...(proxies === undefined ? [] : proxyCredentials(env)), ...(clientCertificate?.passphrase === undefined ? [] : [clientCertificate.passphrase])];
@@ -149,14 +104,14 @@ async function resolveTarget(flags: TargetFlags, env: Env, config: SuiteConfig |
 }
 
 /** --client-cert and --client-key, together, for an https service; a pair that does not load is one line. */
-async function resolveClientCertificate(flags: TargetFlags, baseUrl: string | undefined, env: Env): Promise<ClientCertificate | undefined> {
-  const certFile = flags['client-cert'];
-  const keyFile = flags['client-key'];
+async function resolveClientCertificate(settled: Settled, baseUrl: string | undefined, env: Env): Promise<ClientCertificate | undefined> {
+  const certFile = settled.values['client-cert'];
+  const keyFile = settled.values['client-key'];
   if (certFile === undefined && keyFile === undefined) return undefined;
   if (certFile === undefined || keyFile === undefined) throw new RunError('ERR_USAGE', `${certFile === undefined ? '--client-key needs --client-cert' : '--client-cert needs --client-key'}: mutual TLS takes the certificate and its key`);
   if (baseUrl === undefined || !baseUrl.startsWith('https:')) throw new RunError('ERR_USAGE', '--client-cert: mutual TLS needs an https --base-url');
-  const cert = await readSecretFile(certFile, '--client-cert', false);
-  const key = await readSecretFile(keyFile, '--client-key', true);
+  const cert = await readSecretFile(certFile, labelOf(settled, 'client-cert'), false);
+  const key = await readSecretFile(keyFile, labelOf(settled, 'client-key'), true);
   const passphrase = env['PETSTORE_CLIENT_KEY_PASSPHRASE'] || undefined;
   const certificate: ClientCertificate = { cert, key, ...(passphrase === undefined ? {} : { passphrase }) };
   try {
@@ -169,14 +124,10 @@ async function resolveClientCertificate(flags: TargetFlags, baseUrl: string | un
   return certificate;
 }
 
-/** What report.json records of how the service was reached: header names (not values), the proxy without credentials, mutual TLS. */
-function connectionRecord(target: Target): Record<string, string | boolean | string[]> {
+/** What report.json records of the proxy the environment chose, without its credentials (the options record the headers and mutual TLS). */
+function proxyRecord(target: Target): { proxy?: string } {
   const proxy = target.baseUrl === undefined || target.proxies === undefined ? undefined : proxyFor(new URL(target.baseUrl), target.proxies);
-  return {
-    ...(target.headers === undefined ? {} : { headers: target.headers.map((h) => h.name) }),
-    ...(proxy === undefined ? {} : { proxy: proxy.url }),
-    ...(target.clientCertificate === undefined ? {} : { clientCertificate: true }),
-  };
+  return proxy === undefined ? {} : { proxy: proxy.url };
 }
 
 /** The folders of the package's inputs, with the user's scenario folders after its own. */
@@ -201,35 +152,25 @@ async function readProfile(argument: string): Promise<LoadProfile> {
   return loadProfile(file, (await packageContract()).fileValidator('load-profile.schema.json'), packagePath());
 }
 
-/** The environment variables a run reads (PETSTORE_*, NO_COLOR). */
-export type Env = Readonly<Record<string, string | undefined>>;
-
-type LoadFlagSet = Pick<LoadFlags, 'baseline' | 'baseline-tolerance' | 'allow-production-load' | 'workers'>;
-
-async function loadPlan(declared: LoadProfile, flags: LoadFlagSet, reportDir: string): Promise<LoadPlan> {
-  const profile = flags.workers === undefined ? declared : { ...declared, workers: intFlag('workers', flags.workers, 1, 1, MAX_WORKERS) };
-  const plan: LoadPlan = { profile, allowProductionLoad: flags['allow-production-load'] === true };
-  const tolerance = shareFlag('baseline-tolerance', flags['baseline-tolerance'], profile.baselineTolerance);
-  if (flags.baseline !== undefined) {
-    refuseOverwrite(reportDir, [['--baseline', flags.baseline]]);
-    plan.baseline = { file: flags.baseline, metrics: await readBaseline(flags.baseline), tolerance };
+async function loadPlan(declared: LoadProfile, settled: Settled, reportDir: string): Promise<LoadPlan> {
+  const { values } = settled;
+  const profile = values.workers === undefined ? declared : { ...declared, workers: values.workers };
+  const plan: LoadPlan = { profile, allowProductionLoad: values['allow-production-load'] };
+  const tolerance = values['baseline-tolerance'] ?? profile.baselineTolerance;
+  if (values.baseline !== undefined) {
+    refuseOverwrite(reportDir, [['--baseline', values.baseline]]);
+    plan.baseline = { file: values.baseline, metrics: await readBaseline(values.baseline), tolerance };
   }
   return plan;
 }
 
 /** `--rate-limit N` (or `N/s`), `--max-wait S`, `--wait-budget S`. */
-function pacingOf(flags: Pick<RunFlags, 'rate-limit' | 'max-wait' | 'wait-budget'>): PacingOptions {
-  const rate = flags['rate-limit']?.replace(/\/s$/, '');
-  const pacing: PacingOptions = {
-    maxWaitMs: intFlag('max-wait', flags['max-wait'], DEFAULT_PACING.maxWaitMs / 1000, 0, 3600) * 1000,
-    waitBudgetMs: intFlag('wait-budget', flags['wait-budget'], DEFAULT_PACING.waitBudgetMs / 1000, 0, 86_400) * 1000,
-  };
-  if (rate !== undefined) pacing.ratePerSecond = intFlag('rate-limit', rate, 0, 1, 100_000);
+function pacingOf(settled: Settled): PacingOptions {
+  const { values } = settled;
+  const pacing: PacingOptions = { maxWaitMs: values['max-wait'] * 1000, waitBudgetMs: values['wait-budget'] * 1000 };
+  if (values['rate-limit'] !== undefined) pacing.ratePerSecond = values['rate-limit'];
   return pacing;
 }
-
-/** The phases `--phase` names: the declared and contract-generated cases (examples), and the three generated phases. */
-const PHASES = ['examples', 'coverage', 'fuzz', 'stateful'] as const;
 
 /** The suites a run selects: --suite, narrowed (or, alone, given) by --phase; empty selects all. */
 function selectPhases(suites: readonly string[], phases: readonly string[], all: readonly string[]): string[] {
@@ -240,92 +181,103 @@ function selectPhases(suites: readonly string[], phases: readonly string[], all:
   return suites.length === 0 ? phased : suites.filter((s) => phased.includes(s));
 }
 
-/** A plan and where its reports go. */
+/** A plan, where its reports go and which reporters write them. */
 export interface PlannedRun {
   plan: RunPlan;
   reportDir: string;
+  reporters: ReporterName[];
   /** A line to show before the run (e.g. that a production URL is run read-only). */
   notice?: string;
 }
 
 /** `run [--load PROFILE]`: the conformance cases, and a load profile when asked. */
-export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
-  const { flags, config } = await withConfig(parsed, 'run', env);
-  const target = await resolveTarget(flags, env, config);
+export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun> {
+  const settled = await settleWithConfig('run', flags, env);
+  const { values, config } = settled;
+  const target = await resolveTarget(settled, env);
   const production = productionOf(target.baseUrl, config);
   // A production service is never written to, whatever the flags say: the configuration marked it.
-  const readOnly = flags['read-only'] === true || production !== undefined;
-  const inputs = await loadCaseInputs(packageFolders(flags.scenarios ?? []), flags.suite ?? []);
-  const selectedSuites = selectPhases(flags.suite ?? [], flags.phase ?? [], inputs.suites.map((s) => s.name));
-  const { cases, createdPetCases, phase } = selectCases(inputs, selectedSuites, flags.check ?? []);
-  const skipped = skippedIds(flags['skip-check'] ?? [], knownIds(cases));
-  const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
-  const profile = flags.load === undefined ? undefined : await readProfile(flags.load);
-  if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, flags['allow-production-load'] === true);
+  const readOnly = values['read-only'] || production !== undefined;
+  const inputs = await loadCaseInputs(packageFolders(values.scenarios ?? []), values.suite ?? []);
+  const selectedSuites = selectPhases(values.suite ?? [], values.phase ?? [], inputs.suites.map((s) => s.name));
+  const { cases, createdPetCases, phase } = selectCases(inputs, selectedSuites, values.check ?? []);
+  const skipped = skippedIds(values['skip-check'] ?? [], knownIds(cases));
+  const reportDir = path.resolve(values['report-dir']);
+  const reporters = parseReporterNames(values.reporter);
+  const profile = values.load === undefined ? undefined : await readProfile(values.load);
+  if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
   // Every id the package knows, not only the selected ones: a team's disable list holds ids of every suite.
   if (config !== undefined) checkDisabledIds(config, new Set([...knownIds(inputs.cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
-  const concurrency = intFlag('concurrency', flags.concurrency, 4, 1, 64);
-  const consistencyWindowMs = intFlag('consistency-window', flags['consistency-window'], 2_000, 0, 120_000);
-  const categoryId = parseCategoryId(flags['category-id'] ?? (env['PETSTORE_CATEGORY_ID'] || undefined));
-  const pacing = pacingOf(flags);
+  const pacing = pacingOf(settled);
   // The fuzzing phase draws from a seed: given, or random and recorded so that --seed replays the run's requests.
-  const seed = intFlag('seed', flags.seed, randomInt(2 ** 31), 0, 2 ** 31 - 1);
-  const maxExamples = intFlag('max-examples', flags['max-examples'], DEFAULT_MAX_EXAMPLES, 1, 10_000);
-  const maxWrites = intFlag('max-writes', flags['max-writes'], DEFAULT_MAX_WRITES, 0, 1_000_000);
+  const seed = values.seed ?? randomInt(2 ** 31);
+  const maxExamples = values['max-examples'];
   const fuzz = phase('fuzz') ? { seed, maxExamples } : undefined;
   // A sequence is several requests: a third as many sequences as examples.
   const stateful = phase('stateful') ? { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)) } : undefined;
+  // The seed and the examples change nothing when no generated phase runs: recorded only when one does.
+  const generated = fuzz !== undefined || stateful !== undefined;
   const plan: RunPlan = {
     ...basePlan(inputs.contract, target, config, skipped),
-    conformance: { cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), createdPetCases, readOnly, concurrency, consistencyWindowMs, categoryId, pacing, maxWrites, ...(fuzz === undefined ? {} : { fuzz }), ...(stateful === undefined ? {} : { stateful }) },
-    now: dateFlag(flags.now),
-    strict: flags.strict === true,
-    requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
-    maxResponseBytes: intFlag('max-response-bytes', flags['max-response-bytes'], DEFAULT_HTTP_OPTIONS.maxResponseBytes, 1024, 1024 ** 3),
-    recordedOptions: {
+    conformance: {
+      cases,
+      suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name),
+      createdPetCases,
       readOnly,
-      strict: flags.strict === true,
-      concurrency,
-      consistencyWindowMs,
-      categoryId: String(categoryId),
-      reportDir,
-      maxWaitSeconds: pacing.maxWaitMs / 1000,
-      waitBudgetSeconds: pacing.waitBudgetMs / 1000,
-      ...(pacing.ratePerSecond === undefined ? {} : { rateLimit: pacing.ratePerSecond }),
-      ...(profile === undefined ? {} : { profile: profile.name }),
-      maxWrites,
-      ...(fuzz === undefined && stateful === undefined ? {} : { seed, maxExamples }),
-      ...connectionRecord(target),
+      concurrency: values.concurrency,
+      consistencyWindowMs: values['consistency-window'],
+      categoryId: values['category-id'],
+      pacing,
+      maxWrites: values['max-writes'],
+      ...(fuzz === undefined ? {} : { fuzz }),
+      ...(stateful === undefined ? {} : { stateful }),
+    },
+    now: values.now ?? new Date(),
+    strict: values.strict,
+    requestTimeoutMs: values.timeout,
+    maxResponseBytes: values['max-response-bytes'],
+    recordedOptions: {
+      ...recordedOptions('run', settled, { 'read-only': readOnly, 'report-dir': reportDir, load: profile?.name, seed: generated ? seed : undefined, 'max-examples': generated ? maxExamples : undefined }),
+      ...proxyRecord(target),
     },
   };
-  if (profile !== undefined) plan.load = await loadPlan(profile, flags, reportDir);
-  const notice = production !== undefined && flags['read-only'] !== true ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only` : undefined;
-  return notice === undefined ? { plan, reportDir } : { plan, reportDir, notice };
+  if (profile !== undefined) plan.load = await loadPlan(profile, settled, reportDir);
+  const notice = production !== undefined && !values['read-only'] ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only` : undefined;
+  return notice === undefined ? { plan, reportDir, reporters } : { plan, reportDir, reporters, notice };
 }
 
+/** What `load` and `merge` write unless told otherwise: the console and report.json. */
+const LOAD_REPORTERS = ['console', 'json'];
+
 /** `load PROFILE`: the profile alone against the service (or the embedded reference server). */
-export async function planLoad(positionals: readonly string[], parsed: LoadFlags, env: Env): Promise<PlannedRun> {
+export async function planLoad(positionals: readonly string[], flags: GivenValues, env: Env): Promise<PlannedRun> {
   if (positionals.length !== 1) throw new RunError('ERR_USAGE', `'load' takes one profile (a name in scenarios/load or a file), got ${positionals.length}`);
   const profile = await readProfile(positionals[0] as string);
-  const { flags, config } = await withConfig(parsed, 'load', env);
-  const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
-  const load = await loadPlan(profile, flags, reportDir);
-  const target = await resolveTarget(flags, env, config);
-  refuseProduction(target.baseUrl, config, profile, flags['allow-production-load'] === true);
+  const settled = await settleWithConfig('load', flags, env);
+  const { values, config } = settled;
+  const reportDir = path.resolve(values['report-dir']);
+  const reporters = parseReporterNames(values.reporter ?? LOAD_REPORTERS);
+  const load = await loadPlan(profile, settled, reportDir);
+  const target = await resolveTarget(settled, env);
+  refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
   if (config !== undefined) checkDisabledIds(config, knownIds([]).add(`load.${profile.name}`));
-  return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: { profile: profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }), ...connectionRecord(target) } }, reportDir };
+  const recorded = { ...recordedOptions('load', settled, { load: profile.name, 'report-dir': reportDir }), ...proxyRecord(target) };
+  return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: recorded }, reportDir, reporters };
 }
 
 /** `merge REPORT...`: the raw results of runs made at once on several machines, judged again by the first one's thresholds. */
-export async function planMerge(positionals: readonly string[], flags: LoadFlags): Promise<PlannedRun> {
+export async function planMerge(positionals: readonly string[], flags: GivenValues, env: Env): Promise<PlannedRun> {
   if (positionals.length < 1) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
-  if (flags.workers !== undefined) throw new RunError('ERR_USAGE', "'merge' generates no load: --workers belongs to run --load and load");
-  const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
+  // A merge reads no configuration file: it reaches no service, and its reports go where its flags say.
+  const settled = settle('merge', flags, env);
+  const reportDir = path.resolve(settled.values['report-dir']);
+  const reporters = parseReporterNames(settled.values.reporter ?? LOAD_REPORTERS);
   refuseOverwrite(reportDir, positionals.map((file): [string, string] => ['merge input', file]));
   const loads = await readLoadReports(positionals);
-  const { baseline } = await loadPlan((loads[0] as (typeof loads)[number]).profile, flags, reportDir);
+  const { baseline } = await loadPlan((loads[0] as (typeof loads)[number]).profile, settled, reportDir);
   const merge = baseline === undefined ? { loads } : { loads, baseline };
-  return { plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: { merged: [...positionals] } }, reportDir };
+  const recorded = { ...recordedOptions('merge', settled, { 'report-dir': reportDir }), merged: [...positionals] };
+  return { plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: recorded }, reportDir, reporters };
 }
 
 /** What a run judges: the cases of the selected suites that --check names (all without it), the created-pet cases alike, and whether each generated phase runs. */
@@ -368,8 +320,8 @@ function basePlan(contract: LoadedContract, target: Target, config: SuiteConfig 
     target,
     now: new Date(),
     strict: false,
-    requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
-    maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
+    requestTimeoutMs: REQUEST_BOUNDS.requestTimeoutMs,
+    maxResponseBytes: REQUEST_BOUNDS.maxResponseBytes,
     excerptBytes: 2048,
     disabled: [...(config?.disable ?? []).map(({ id, reason }) => ({ id, reason })), ...skipped],
   };

@@ -5,7 +5,7 @@ import type { Exchange, ReceivedResponse, SentRequest, ServerWait } from '../mod
 import type { AuthVariant, OperationName } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
-import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
+import { REQUEST_BOUNDS, type ConnectionSettings, type ProxyRoute } from '../model/connection.js';
 import { authorizationHeader, describeAuthorization } from './credentials.js';
 import { routeTo, runRedactor, sentHeaders, serviceTls, shownHeaders } from './connection.js';
 import { guardSignal } from './deadline.js';
@@ -33,8 +33,7 @@ export interface HttpClientOptions extends ConnectionSettings {
 export const DEFAULT_HTTP_OPTIONS = {
   connectTimeoutMs: 5_000,
   headersTimeoutMs: 10_000,
-  requestTimeoutMs: 15_000,
-  maxResponseBytes: 4 * 1024 * 1024,
+  ...REQUEST_BOUNDS,
   connections: 8,
 } as const;
 

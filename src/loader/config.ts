@@ -2,32 +2,21 @@
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { RunError } from '../model/errors.js';
+import type { JsonValue } from '../model/json.js';
 import type { SourceLocation } from '../model/results.js';
 import { displayName } from './cases.js';
 import { problemsError, validateYamlFile } from './yaml-file.js';
 
-/** A loaded configuration; paths are already resolved against the file's folder. */
+/** A loaded configuration: its values as the file holds them (the option table reads them), and where each stands. */
 export interface SuiteConfig {
+  /** The file, as messages name it. */
   file: string;
-  baseUrl?: string;
-  apiKeyFile?: string;
-  caFile?: string;
-  clientCert?: string;
-  clientKey?: string;
-  /** Headers sent on every request, as --header sends them. */
-  headers?: Record<string, string>;
-  categoryId?: string;
-  suites?: string[];
-  reporters?: string[];
-  reportDir?: string;
-  readOnly?: boolean;
-  strict?: boolean;
-  concurrency?: number;
-  consistencyWindowMs?: number;
-  timeoutMs?: number;
-  rateLimit?: number;
-  maxWaitSeconds?: number;
-  waitBudgetSeconds?: number;
+  /** The folder its paths are relative to. */
+  dir: string;
+  /** Every key the file sets, valid against the schema. */
+  values: Readonly<Record<string, JsonValue>>;
+  /** Where the value at a path (or, with `key`, the key) stands. */
+  locate(path: ReadonlyArray<string | number>, key?: boolean): SourceLocation;
   production: string[];
   /** Checks or cases switched off by id, each with the reason the report shows. */
   disable: Array<{ id: string; reason: string; source: SourceLocation }>;
@@ -37,20 +26,20 @@ export interface SuiteConfig {
 export async function loadConfig(file: string, validate: ValidateFunction, displayRoot: string): Promise<SuiteConfig> {
   const display = displayName(file, displayRoot);
   const { source, problems } = await validateYamlFile(file, validate, display);
-  const raw = (source?.value ?? {}) as Record<string, unknown>;
+  const raw = (source?.value ?? {}) as Record<string, JsonValue>;
   ((raw['production'] as string[] | undefined) ?? []).forEach((url, index) => {
     if (source && !URL.canParse(url)) problems.push({ file: display, ...source.locate(['production', index]), message: `production entry '${url}' is not a URL` });
   });
   const disable = ((raw['disable'] as Array<{ id: string; reason: string }> | undefined) ?? []).map((entry, index) => ({ ...entry, source: { file: display, ...(source?.locate(['disable', index, 'id']) ?? { line: 1, column: 1 }) } }));
   if (!source || problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
-  const relative = (key: string): string | undefined => (typeof raw[key] === 'string' ? path.resolve(path.dirname(file), raw[key]) : undefined);
-  const config: SuiteConfig = { ...(raw as Omit<SuiteConfig, 'file' | 'production' | 'disable'>), file: display, production: (raw['production'] as string[] | undefined) ?? [], disable };
-  for (const key of ['apiKeyFile', 'caFile', 'clientCert', 'clientKey', 'reportDir'] as const) {
-    const resolved = relative(key);
-    if (resolved !== undefined) config[key] = resolved;
-  }
-  if (raw['categoryId'] !== undefined) config.categoryId = String(raw['categoryId']);
-  return config;
+  return {
+    file: display,
+    dir: path.dirname(file),
+    values: raw,
+    locate: (at, key = false) => ({ file: display, ...source.locate(at, key) }),
+    production: (raw['production'] as string[] | undefined) ?? [],
+    disable,
+  };
 }
 
 /** The production entry a base URL falls under (same origin, path at or below the entry's), if any. */

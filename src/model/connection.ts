@@ -1,5 +1,8 @@
 /** How every request of a run reaches the service besides its base URL and key: trust, client certificate, proxy, extra headers. */
 
+/** The deadline of one whole exchange and the largest body read, unless a run says otherwise (--timeout, --max-response-bytes). */
+export const REQUEST_BOUNDS = { requestTimeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 } as const;
+
 /** A client certificate for mutual TLS, in PEM. */
 export interface ClientCertificate {
   cert: string;

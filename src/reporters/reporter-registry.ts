@@ -9,18 +9,9 @@ import { JsonReporter, StdoutJsonReporter } from './json-reporter.js';
 import { JunitReporter } from './junit-reporter.js';
 import { MarkdownReporter } from './markdown-reporter.js';
 import type { Reporter } from './reporter.js';
+import { DEFAULT_REPORTERS, REPORTER_NAMES, STDOUT_JSON, type ReporterName } from './reporter-names.js';
 
-/** Every reporter name `--reporter` takes. */
-export const REPORTER_NAMES = ['console', 'json', 'junit', 'html', 'markdown', 'har'] as const;
-
-/** `--reporter json:-`: report.json's content on standard output instead of in the report folder. */
-export const STDOUT_JSON = 'json:-';
-
-/** A reporter name (STDOUT_JSON among them). */
-export type ReporterName = (typeof REPORTER_NAMES)[number] | typeof STDOUT_JSON;
-
-/** What `run` writes when `--reporter` names none: every reporter but har, which holds the evidence report.json already has, for HTTP tools. */
-export const DEFAULT_REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit', 'html', 'markdown'];
+export { DEFAULT_REPORTERS, REPORTER_NAMES, STDOUT_JSON, type ReporterName };
 
 /** The names in the order reporters run. */
 const ORDER: readonly ReporterName[] = ['console', 'json', STDOUT_JSON, 'junit', 'html', 'markdown', 'har'];
