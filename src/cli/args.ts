@@ -37,7 +37,10 @@ function takenBy(token: string): string | undefined {
 }
 
 /** The flags' text read by each option's kind: a bad value is one line that names the flag. */
-function readFlags(values: Record<string, string | boolean | Array<string | boolean> | undefined>, command: OptionCommand): GivenValues {
+/** What node:util's parseArgs gives: each flag's text, texts, or presence. */
+type ParsedValues = Record<string, string | boolean | Array<string | boolean> | undefined>;
+
+function readFlags(values: ParsedValues, command: OptionCommand): GivenValues {
   const given: Partial<Record<OptionName, unknown>> = {};
   for (const [name, spec] of optionEntries(command)) {
     const value = values[name];
@@ -57,9 +60,13 @@ export function parseFlags(command: OptionCommand, args: readonly string[]): Giv
       throw new RunError('ERR_USAGE', '--api-key is not accepted (a key on the command line leaks); set PETSTORE_API_KEY or use --api-key-file FILE');
     }
   }
-  let values;
+  return readFlags(parsedOrExplained(command, args), command);
+}
+
+/** node:util's parse of the flags; each of its complaints becomes one line that says what to do. */
+function parsedOrExplained(command: OptionCommand, args: readonly string[]): ParsedValues {
   try {
-    values = parseArgs({ args: [...args], options: parseArgsOptions(command), strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: [...args], options: parseArgsOptions(command), strict: true, allowPositionals: false }).values;
   } catch (error) {
     const code = (error as { code?: string }).code;
     const unknown = /'([^']+)'/.exec((error as Error).message)?.[1];
@@ -74,7 +81,6 @@ export function parseFlags(command: OptionCommand, args: readonly string[]): Giv
     }
     throw new RunError('ERR_USAGE', `${(error as Error).message.split('\n')[0] ?? 'bad arguments'} (see --help)`);
   }
-  return readFlags(values, command);
 }
 
 /** Parses `load PROFILE [options]` and `merge FILE... [options]`: the leading arguments, then the flags. */
