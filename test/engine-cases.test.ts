@@ -12,6 +12,7 @@ import type { JsonValue } from '../src/model/json.js';
 import type { CaseResult, Level, Outcome } from '../src/model/results.js';
 import type { CaseSpec, StepSpec } from '../src/model/scenario.js';
 import { contract, exchange, pets, type ExchangeSpec } from './check-fixtures.js';
+import { virtualClock } from './helpers.js';
 
 /** A scripted server: answers each request with the next response of the script (the last one repeats) and records what was sent. */
 function scriptedClient(script: Array<ExchangeSpec | Error>): { client: HttpClient; sent: OutgoingRequest[] } {
@@ -168,18 +169,21 @@ t.test('captures feed later steps; a missing capture fails expect.capture', asyn
 
 t.test('read-after-write retries within the window, then fails; other steps never retry', async (t) => {
   const step: StepSpec = { request: list, expect: { status: 200, minItems: 1 }, readAfterWrite: true };
-  const late = await run([spec([step])], [{ body: '[]' }, { body: pets(1) }], { consistencyWindowMs: 2_000 });
+  const late = await run([spec([step])], [{ body: '[]' }, { body: pets(1) }], { consistencyWindowMs: 2_000, waitClock: virtualClock() });
   t.equal(late.results[0]?.outcome, 'passed', 'seen on the second read');
   t.equal(late.results[0]?.retries, 1);
   t.equal(late.sent.length, 2);
   t.equal(late.results[0]?.exchanges.length, 1, 'one piece of evidence per step, the last attempt');
   t.equal(late.results[0]?.exchanges[0]?.attempts, 2);
   t.equal(late.results[0]?.checks.filter((c) => c.id === 'expect.minItems').length, 1, 'only the last attempt is judged');
-  const never = await run([spec([step])], [{ body: '[]' }], { consistencyWindowMs: 120 });
+  // On a virtual clock the window is exact: reads at 0, 50, 150, 350, 750, 1250 and 1750 ms; the next would come after the window.
+  const clock = virtualClock();
+  const never = await run([spec([step])], [{ body: '[]' }], { consistencyWindowMs: 2_000, waitClock: clock });
   t.equal(never.results[0]?.outcome, 'failed');
-  t.ok(never.sent.length >= 2 && never.sent.length <= 3, `retried before failing, within the window (${never.sent.length} sends)`);
-  t.equal(never.results[0]?.retries, never.sent.length - 1);
-  t.equal(never.results[0]?.exchanges[0]?.attempts, never.sent.length);
+  t.same(clock.slept, [50, 100, 200, 400, 500, 500], 'the backoff doubles from 50 ms up to 500 ms, and stops before the window ends');
+  t.equal(never.sent.length, 7, 'retried before failing, within the window');
+  t.equal(never.results[0]?.retries, 6);
+  t.equal(never.results[0]?.exchanges[0]?.attempts, 7);
   const noWindow = await run([spec([step])], [{ body: '[]' }, { body: pets(1) }], { consistencyWindowMs: 0 });
   t.match(noWindow, { results: [{ outcome: 'failed', retries: 0 }], sent: { length: 1 } }, 'no window, no retry');
   const plain = await run([spec([{ ...step, readAfterWrite: false }])], [{ body: '[]' }, { body: pets(1) }], { consistencyWindowMs: 2_000 });

@@ -1,14 +1,17 @@
 /**
- * Fault suite, signals and reports: SIGINT, SIGTERM, SIGHUP and a second signal stop `run`, `run --load` and `load` within
- * 2 s with every report written and marked interrupted; a run stopped by an error keeps what it measured; no earlier
- * run's report is ever left for this run's; a report folder that cannot be written stops the run before any request.
+ * Fault suite, signals and reports: SIGINT, SIGTERM, SIGHUP and a second signal stop `run`, `run --load` and `load` with
+ * every report written and marked interrupted; a run stopped by an error keeps what it measured; no earlier run's report
+ * is ever left for this run's; a report folder that cannot be written stops the run before any request. What a stopped run
+ * does is tested in this process, stopped as the process entry stops it (stopOnSignals) with a short grace; the entry's own
+ * wiring (each signal, the 1 s grace, a second signal, the process ending within 2 s) on the real process, three times.
  */
 import t from 'tap';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { EXIT, INTERRUPT_GRACE_MS, LAST_RESORT_MS, stopOnSignals, type StopSignal } from '../src/cli/exit-codes.js';
 import type { RunReport } from '../src/model/results.js';
 import { startReferenceServer, type RunningServer } from '../src/server/reference-server.js';
-import { reportSchemaProblems, runCli, signalCli, tempDir } from './helpers.js';
+import { reportSchemaProblems, runCli, signalCli, stopCli, tempDir, type SignalledRun } from './helpers.js';
 
 const KEY = 'signal-fault-key-3f9a2c';
 
@@ -35,31 +38,50 @@ async function reportIn(dir: string): Promise<RunReport> {
 
 const SHORT_LOAD = 'title: long load\nconnections: 2\nduration: 20\nmaxRequests: 1000000\ntimeout: 5\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 1000 } }\n';
 
-const cases: Array<{ name: string; command: (base: string, reports: string, profile: string) => string[]; signals: NodeJS.Signals[]; code: number; hangAfter: number }> = [
-  { name: 'run, SIGTERM during the verified first request', command: (base, reports) => ['run', '--base-url', base, '--report-dir', reports], signals: ['SIGTERM'], code: 143, hangAfter: 0 },
-  { name: 'run, SIGTERM while requests hang', command: (base, reports) => ['run', '--base-url', base, '--report-dir', reports], signals: ['SIGTERM'], code: 143, hangAfter: 12 },
-  { name: 'run, SIGHUP while requests hang', command: (base, reports) => ['run', '--base-url', base, '--report-dir', reports], signals: ['SIGHUP'], code: 129, hangAfter: 12 },
-  { name: 'run, Ctrl-C twice while requests hang', command: (base, reports) => ['run', '--base-url', base, '--report-dir', reports], signals: ['SIGINT', 'SIGINT'], code: 130, hangAfter: 12 },
-  { name: 'load, SIGTERM mid-load', command: (base, reports, profile) => ['load', profile, '--base-url', base, '--report-dir', reports, '--reporter', 'console,json,junit,html,markdown'], signals: ['SIGTERM'], code: 143, hangAfter: 400 },
-  { name: 'run --load, SIGHUP then SIGTERM during the load', command: (base, reports, profile) => ['run', '--load', profile, '--base-url', base, '--report-dir', reports, '--suite', 'auth'], signals: ['SIGHUP', 'SIGTERM'], code: 129, hangAfter: 600 },
+type Command = (base: string, reports: string, profile: string) => string[];
+const runCommand: Command = (base, reports) => ['run', '--base-url', base, '--report-dir', reports];
+
+/** Each way of stopping a run: where it runs (`real`: the process itself), what it runs, the signals, the exit code, when they come. */
+const cases: Array<{ name: string; real: boolean; command: Command; signals: StopSignal[]; code: number; hangAfter: number }> = [
+  { name: 'run, SIGTERM during the verified first request', real: false, command: runCommand, signals: ['SIGTERM'], code: 143, hangAfter: 0 },
+  { name: 'run, SIGTERM while requests hang', real: true, command: runCommand, signals: ['SIGTERM'], code: 143, hangAfter: 12 },
+  { name: 'run, SIGHUP while requests hang', real: false, command: runCommand, signals: ['SIGHUP'], code: 129, hangAfter: 12 },
+  { name: 'run, Ctrl-C twice while requests hang', real: true, command: runCommand, signals: ['SIGINT', 'SIGINT'], code: 130, hangAfter: 12 },
+  { name: 'load, SIGTERM mid-load', real: false, command: (base, reports, profile) => ['load', profile, '--base-url', base, '--report-dir', reports, '--reporter', 'console,json,junit,html,markdown'], signals: ['SIGTERM'], code: 143, hangAfter: 400 },
+  { name: 'run --load, SIGHUP then SIGTERM during the load', real: true, command: (base, reports, profile) => ['run', '--load', profile, '--base-url', base, '--report-dir', reports, '--suite', 'auth'], signals: ['SIGHUP', 'SIGTERM'], code: 129, hangAfter: 600 },
 ];
+
+/** The grace of the runs stopped in this process: short, so that requests left hanging are aborted soon. */
+const GRACE_MS = 50;
 
 // Each case mostly waits (for the server to be hit, for the grace to run out): two at a time keeps the file short.
 t.jobs = 2;
 
 for (const c of cases) {
-  t.test(`${c.name}: exit ${c.code} within 2 s, every report written and marked interrupted, the key nowhere`, { buffered: true }, async (t) => {
+  const where = c.real ? 'the real process exits' : 'stopped in process, it ends';
+  t.test(`${c.name}: ${where} ${c.code} within 2 s, every report written and marked interrupted, the key nowhere`, { buffered: true }, async (t) => {
     const server = await storeThatHangsAfter(c.hangAfter);
     const reports = await tempDir();
     const profile = path.join(await tempDir(), 'long.yaml');
     await writeFile(profile, SHORT_LOAD);
-    // The signal comes once the server has served (or held) a few more requests than it answers: the run is mid-flight.
+    // The signal comes once the server holds two requests it will not answer (the first, when it answers none): the run
+    // is mid-flight. (A load's two connections then both wait, and nothing more is sent until its 5 s timeout.)
     // A second signal follows at once: later, a run that stopped its load at the first one may already be exiting, and a
     // signal that lands while Node tears the process down ends it by that signal.
-    const run = await signalCli(c.command(server.baseUrl, reports, profile), { PETSTORE_API_KEY: KEY }, () => server.served() > c.hangAfter + (c.hangAfter === 0 ? 0 : 2), c.signals, 20);
-    t.equal(run.code, c.code, run.stderr);
-    t.ok((run.exitAfterMs ?? Infinity) < 2_000, `exited ${Math.round(run.exitAfterMs ?? -1)} ms after the first signal`);
-    t.match(run.stderr, new RegExp(`${c.signals[0] as string}: stopping; requests in flight get 1 s`), 'it says that it is stopping');
+    const ready = (): boolean => server.served() >= c.hangAfter + (c.hangAfter === 0 ? 1 : 2);
+    const args = c.command(server.baseUrl, reports, profile);
+    const env = { PETSTORE_API_KEY: KEY };
+    let stopped: SignalledRun & { said: string };
+    if (c.real) {
+      const done = await signalCli(args, env, ready, c.signals, 20);
+      stopped = { ...done, said: done.stderr };
+    } else {
+      stopped = await stopCli(args, env, ready, c.signals, { graceMs: GRACE_MS, gapMs: 20 });
+    }
+    t.equal(stopped.code, c.code, stopped.stderr);
+    t.ok((stopped.exitAfterMs ?? Infinity) < 2_000, `ended ${Math.round(stopped.exitAfterMs ?? -1)} ms after the first signal`);
+    const grace = c.real ? INTERRUPT_GRACE_MS : GRACE_MS;
+    t.match(stopped.said, `${c.signals[0] as string}: stopping; requests in flight get ${grace / 1000} s`, 'it says that it is stopping');
     const report = await reportIn(reports);
     t.equal(report.interrupted, true);
     t.not(report.verdict, 'passed', `an interrupted run never passes (${report.verdict})`);
@@ -67,9 +89,41 @@ for (const c of cases) {
       const text = await readFile(path.join(reports, file), 'utf8').catch(() => '');
       t.ok(text.length > 0 && !text.includes(KEY), `${file} written, without the key`);
     }
-    t.notOk(run.stdout.includes(KEY) || run.stderr.includes(KEY), 'the key is in no output');
+    t.notOk(stopped.stdout.includes(KEY) || stopped.stderr.includes(KEY), 'the key is in no output');
   });
 }
+
+t.test('what each signal does: the first stops the run and starts the grace, a second aborts at once, and the last resort ends the process', async (t) => {
+  const timers: Array<{ run: () => void; ms: number }> = [];
+  const said: string[] = [];
+  const exits: number[] = [];
+  const stopping = stopOnSignals({ serving: false, write: (line) => said.push(line), exit: (code) => exits.push(code), schedule: (run, ms) => timers.push({ run, ms }) });
+  t.notOk(stopping.interruption.aborted || stopping.abortion.aborted, 'nothing is stopped before a signal');
+  stopping.onSignal('SIGHUP');
+  t.equal(stopping.interruption.reason, 'SIGHUP', 'the first signal stops the run, named by it');
+  t.notOk(stopping.abortion.aborted, 'the requests in flight get their grace');
+  t.same(said, ['petstore-conformance: SIGHUP: stopping; requests in flight get 1 s, then the reports are written (a second signal aborts them now)\n']);
+  t.same(timers.map((x) => x.ms), [INTERRUPT_GRACE_MS]);
+  timers[0]?.run();
+  t.equal(stopping.abortion.reason, 'SIGHUP', 'when the grace runs out, what is in flight is aborted');
+  stopping.onSignal('SIGTERM');
+  t.same(timers.map((x) => x.ms), [INTERRUPT_GRACE_MS, LAST_RESORT_MS], 'a later signal sets the last resort');
+  t.equal(said.length, 1, 'nothing more to say: the requests were aborted already');
+  timers[1]?.run();
+  t.same(exits, [EXIT.interrupted.SIGTERM], 'the last resort exits by the signal that set it');
+  t.equal(said.at(-1), 'petstore-conformance: interrupted\n');
+
+  const early: Array<() => void> = [];
+  const twice = stopOnSignals({ serving: false, write: (line) => said.push(line), exit: (code) => exits.push(code), graceMs: 250, schedule: (run) => early.push(run) });
+  twice.onSignal('SIGINT');
+  t.match(said.at(-1), 'requests in flight get 0.25 s', 'the line says the grace it gives');
+  twice.onSignal('SIGINT');
+  t.equal(twice.abortion.reason, 'SIGINT', 'a second signal aborts what is in flight at once');
+  t.equal(said.at(-1), 'petstore-conformance: aborting the requests in flight; writing the reports\n');
+  const serve = stopOnSignals({ serving: true, write: (line) => said.push(line), exit: (code) => exits.push(code), schedule: () => undefined });
+  serve.onSignal('SIGTERM');
+  t.equal(said.at(-1), 'petstore-conformance: SIGTERM: stopping the reference server\n', 'serve only says that it stops');
+});
 
 t.test('Ctrl-C stops a run within 2 s while a read waits out a 20 s consistency window, and judges no write it gave no time to show', async (t) => {
   let reads = 0;
@@ -77,9 +131,9 @@ t.test('Ctrl-C stops a run within 2 s while a read waits out a 20 s consistency 
   const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => (req) => (req.method === 'GET' && /\/pets\/\d+$/.test(req.path) ? (reads++, Promise.resolve({ status: 404, headers: { 'content-type': 'application/json' }, body: '{"code":"not_found","message":"no","status":404}' })) : next(req)) });
   t.teardown(() => server.close());
   const reports = await tempDir();
-  const run = await signalCli(['run', '--base-url', server.baseUrl, '--report-dir', reports, '--consistency-window', '20000', '--suite', 'lifecycle'], { PETSTORE_API_KEY: KEY }, () => reads > 8, ['SIGINT']);
-  t.equal(run.code, 130, run.stderr);
-  t.ok((run.exitAfterMs ?? Infinity) < 2_000, `exited ${Math.round(run.exitAfterMs ?? -1)} ms after Ctrl-C`);
+  const stopped = await stopCli(['run', '--base-url', server.baseUrl, '--report-dir', reports, '--consistency-window', '20000', '--suite', 'lifecycle'], { PETSTORE_API_KEY: KEY }, () => reads > 2, ['SIGINT'], { graceMs: GRACE_MS });
+  t.equal(stopped.code, 130, stopped.stderr);
+  t.ok((stopped.exitAfterMs ?? Infinity) < 2_000, `ended ${Math.round(stopped.exitAfterMs ?? -1)} ms after Ctrl-C`);
   const report = await reportIn(reports);
   const waiting = report.cases.filter((c) => c.skip === 'interrupted' && /waited for a write to show/.test(c.reason ?? ''));
   t.ok(waiting.length > 0, 'the cases stopped mid-wait are skipped as interrupted');

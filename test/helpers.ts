@@ -11,6 +11,8 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { PassThrough } from 'node:stream';
 import { cli as command } from '../src/cli/command.js';
+import { stopOnSignals, type StopSignal } from '../src/cli/exit-codes.js';
+import type { Clock } from '../src/model/clock.js';
 import { createAjv } from '../src/loader/ajv.js';
 import { formatAjvErrors } from '../src/loader/ajv-errors.js';
 
@@ -77,11 +79,17 @@ async function checkWrittenReport(args: readonly string[], since: number): Promi
   if (problems.length > 0) throw new Error(`${file} does not match schemas/report.schema.json:\n${problems.join('\n')}`);
 }
 
+/** The signals the process entry hands the command: the first stop, and the abort of what is in flight. */
+export interface StopSignals {
+  signal: AbortSignal;
+  abort?: AbortSignal;
+}
+
 /**
  * Runs the CLI's command in this process (no start-up cost) with a clean environment (plus `env`), as the
  * real CLI would: same streams, exit code and files; a report.json it writes is validated against its schema.
  */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+export async function runCli(args: string[], env: Record<string, string> = {}, stop: StopSignals = { signal: new AbortController().signal }): Promise<CliResult> {
   const since = Date.now() - 1_000;
   let stdout = '';
   let stderr = '';
@@ -90,7 +98,7 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
     stream.on('data', (d: Buffer) => append(d.toString()));
     return stream;
   };
-  const code = await command(args, { stdout: sink((x) => (stdout += x)), stderr: sink((x) => (stderr += x)), env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env }, signal: new AbortController().signal });
+  const code = await command(args, { stdout: sink((x) => (stdout += x)), stderr: sink((x) => (stderr += x)), env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env }, ...stop });
   await new Promise((resolve) => setImmediate(resolve));
   await checkWrittenReport(args, since);
   return { code, stdout, stderr };
@@ -165,6 +173,42 @@ export function signalCli(args: string[], env: Record<string, string>, ready: ()
   });
 }
 
+/** What an in-process run stopped by signals did, and what the process entry said as each signal came. */
+export interface StoppedRun extends SignalledRun {
+  said: string;
+}
+
+/**
+ * Runs the CLI's command in this process and stops it as the process entry does (stopOnSignals): `signals` are handed to it
+ * once `ready()` holds (polled), `gapMs` apart, and the requests in flight get `graceMs` (1 s in the real process). What a
+ * stopped run does is tested here, without a process to start; the entry's own wiring, once, on the real process. A run
+ * still going `timeoutMs` after it began fails the test, as does one the entry would have had to end (its last resort).
+ */
+export async function stopCli(args: string[], env: Record<string, string>, ready: () => boolean, signals: readonly StopSignal[] = ['SIGINT'], options: { graceMs?: number; gapMs?: number; timeoutMs?: number } = {}): Promise<StoppedRun> {
+  const { graceMs = 50, gapMs = 0, timeoutMs = 30_000 } = options;
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (run: () => void, ms: number): void => void timers.add(setTimeout(run, ms));
+  let said = '';
+  let firstSignalAt: number | undefined;
+  let fail: (why: string) => void = () => undefined;
+  const failed = new Promise<never>((_resolve, reject) => (fail = (why) => reject(new Error(`${why} (the entry said: ${JSON.stringify(said)})`))));
+  later(() => fail(`the run did not end within ${timeoutMs} ms`), timeoutMs);
+  const stopping = stopOnSignals({ serving: args[0] === 'serve', write: (line) => (said += line), exit: (code) => fail(`the entry's last resort would have ended the process with ${code}: the run did not end`), graceMs, schedule: later });
+  const poll = setInterval(() => {
+    if (!ready()) return;
+    clearInterval(poll);
+    firstSignalAt = performance.now();
+    signals.forEach((signal, i) => (i === 0 ? stopping.onSignal(signal) : later(() => stopping.onSignal(signal), i * gapMs)));
+  }, 5);
+  timers.add(poll);
+  try {
+    const result = await Promise.race([runCli(args, env, { signal: stopping.interruption, abort: stopping.abortion }), failed]);
+    return { ...result, said, exitAfterMs: firstSignalAt === undefined ? undefined : performance.now() - firstSignalAt };
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
+  }
+}
+
 /** Starts the CLI and sends it Ctrl-C once `ready()` holds (polled), so the interrupt lands mid-run however slow the machine; bounded by a kill. */
 export async function interruptCli(args: string[], env: Record<string, string>, ready: () => boolean, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string }> {
   const { code, stdout } = await signalCli(args, env, ready, ['SIGINT'], 0, timeoutMs);
@@ -184,4 +228,29 @@ export async function listenLocally(server: Server, scheme = 'http'): Promise<st
     await new Promise((resolve) => server.close(resolve));
   });
   return `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+/** A virtual clock and the waits made on it. */
+export interface VirtualClock extends Clock {
+  /** Every wait asked of it, in order (ms). */
+  readonly slept: number[];
+}
+
+/**
+ * A clock on which a wait takes no time: sleep moves it forward by what was asked and resolves at once (rejecting, as the real
+ * one does, when the signal has aborted). Waits that overlap in real time add up on it, so it suits a test that waits one at a time.
+ */
+export function virtualClock(start = 0): VirtualClock {
+  let now = start;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => now,
+    sleep: (ms, signal) => {
+      if (signal?.aborted === true) return Promise.reject(signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted', 'AbortError'));
+      slept.push(ms);
+      now += ms;
+      return Promise.resolve();
+    },
+  };
 }

@@ -11,6 +11,7 @@ import { Pacer, retryAfterMs } from '../src/http/pacer.js';
 import { preflight } from '../src/http/preflight.js';
 import { RunError } from '../src/model/errors.js';
 import type { ServerWait } from '../src/model/exchange.js';
+import { virtualClock } from './helpers.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, count: number) => void;
 
@@ -66,6 +67,7 @@ t.test('the pacer: a wait longer than the cap, or beyond the budget, is refused;
   t.ok(pacer.totals.waitedMs <= 1100, `waited ${pacer.totals.waitedMs} ms, not the sum of the asks`);
 });
 
+// The one test of the pacer on the real clock: the waits below are made on a virtual one.
 t.test('--rate-limit spaces the requests', async (t) => {
   const base = await serve(t, (_req, res) => json(res, 200, '[]'));
   const paced = client(t, base, { pacing: { ratePerSecond: 50, maxWaitMs: 1000, waitBudgetMs: 1000 } });
@@ -82,7 +84,8 @@ t.test('429 and 503 with Retry-After are waited out, counted, never answers', as
     return json(res, 503, '{"code":"down","message":"down","status":503}');
   });
   const told: ServerWait[] = [];
-  const patient = client(t, base, { onWait: (wait) => told.push(wait) });
+  const clock = virtualClock();
+  const patient = client(t, base, { onWait: (wait) => told.push(wait), waitClock: clock });
   const exchange = await patient.send(list);
   t.equal(exchange.response.status, 200);
   t.match(told, [
@@ -91,6 +94,7 @@ t.test('429 and 503 with Retry-After are waited out, counted, never answers', as
   ], 'each wait is told as it begins: what asked, how long, and the budget spent');
   t.same(patient.traffic.waits, told, 'the report keeps every wait');
   t.same(exchange.throttled, { responses: 2, waitedMs: 750 }, 'the evidence says how often it was asked to wait, and for how long (Retry-After: 0 still backs off: 250 ms, then 500 ms)');
+  t.same(clock.slept, [250, 500], 'and the client waited just that before each request sent again');
   t.equal((await patient.send(list)).response.status, 503, 'a 503 without Retry-After is an answer (a 5xx), judged as such');
   t.match(patient.traffic, { throttledResponses: 2, connectionRetries: 0 });
   t.equal(patient.requestCount, 4, 'every send is counted');
@@ -107,9 +111,11 @@ t.test('a wait longer than --max-wait, or a spent budget, stops the client: ever
   t.equal(await stopped.send(list).catch((e: unknown) => e), error, 'nothing more is sent');
 
   const always = await serve(t, (_req, res) => json(res, 429, '{}', { 'retry-after': '0' }));
-  const budget = client(t, always, { pacing: { maxWaitMs: 60_000, waitBudgetMs: 1000 } });
+  const clock = virtualClock();
+  const budget = client(t, always, { pacing: { maxWaitMs: 60_000, waitBudgetMs: 1000 }, waitClock: clock });
   const spent = await budget.send(list).catch((e: unknown) => e);
-  t.match(spent, { code: 'ERR_RATE_LIMITED', message: /kept rate-limiting the run \(429 to GET \/pets\): 0\.[78] s spent waiting used up the budget of 1 s \(--wait-budget\)/ }, 'Retry-After: 0 forever backs off (250, 500 ms) until the budget is spent (0.75 s, shown rounded either way as timers fire)');
+  t.match(spent, { code: 'ERR_RATE_LIMITED', message: /kept rate-limiting the run \(429 to GET \/pets\): 0\.8 s spent waiting used up the budget of 1 s \(--wait-budget\)/ }, 'Retry-After: 0 forever backs off (250, 500 ms) until the budget is spent (0.75 s, shown rounded)');
+  t.same(clock.slept, [250, 500], 'the 1000 ms the third backoff asks for would pass the budget: refused, not waited');
 });
 
 t.test('a kept-alive connection closed under a request: an idempotent one is sent once more on a fresh connection, a POST is not', async (t) => {

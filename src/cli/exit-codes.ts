@@ -9,8 +9,68 @@ export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: { SIGINT:
 /** How long requests in flight may still finish after the first signal. */
 export const INTERRUPT_GRACE_MS = 1_000;
 
+/** However the run is stuck, a second signal ends the process this long after it. */
+export const LAST_RESORT_MS = 5_000;
+
 /** What a run says when a signal stops it; `serve` writes no reports, so it says only that it stops. */
-export function stoppingLine(signal: StopSignal, serving = false): string {
+export function stoppingLine(signal: StopSignal, serving = false, graceMs = INTERRUPT_GRACE_MS): string {
   if (serving) return `petstore-conformance: ${signal}: stopping the reference server`;
-  return `petstore-conformance: ${signal}: stopping; requests in flight get ${INTERRUPT_GRACE_MS / 1000} s, then the reports are written (a second signal aborts them now)`;
+  return `petstore-conformance: ${signal}: stopping; requests in flight get ${graceMs / 1000} s, then the reports are written (a second signal aborts them now)`;
+}
+
+/** Sets a timer that does not keep the process alive. */
+export type Schedule = (run: () => void, ms: number) => void;
+
+/** How a process stops on its signals: where it says so, how it exits, and the timers it sets (real ones by default). */
+export interface StoppingOptions {
+  /** `serve` stops at once: it has no run to report. */
+  serving: boolean;
+  /** Writes a line (with its newline) where the person who sent the signal sees it. */
+  write: (line: string) => void;
+  /** Ends the process: the last resort, when a run still has not ended this long after a second signal. */
+  exit: (code: number) => void;
+  graceMs?: number;
+  lastResortMs?: number;
+  schedule?: Schedule;
+}
+
+/** The two stages of stopping, as signals to the command, and what each signal does to them. */
+export interface Stopping {
+  /** The first signal (its name is the reason): the run stops starting work (or stops its load) and still reports. */
+  readonly interruption: AbortSignal;
+  /** The grace after the first signal ran out, or a second signal came: requests in flight are aborted; the reports are still written. */
+  readonly abortion: AbortSignal;
+  onSignal(name: StopSignal): void;
+}
+
+const unrefTimer: Schedule = (run, ms) => void setTimeout(run, ms).unref();
+
+/**
+ * The first signal stops the run cleanly (it still reports) and gives the requests in flight a grace, then aborts them; a
+ * second signal aborts them at once, and ends the process if the run has still not ended `lastResortMs` later.
+ */
+export function stopOnSignals(options: StoppingOptions): Stopping {
+  const { serving, write, exit, graceMs = INTERRUPT_GRACE_MS, lastResortMs = LAST_RESORT_MS, schedule = unrefTimer } = options;
+  const interruption = new AbortController();
+  const abortion = new AbortController();
+  return {
+    interruption: interruption.signal,
+    abortion: abortion.signal,
+    onSignal(name) {
+      if (!interruption.signal.aborted) {
+        write(`${stoppingLine(name, serving, graceMs)}\n`);
+        interruption.abort(name);
+        schedule(() => abortion.abort(name), graceMs);
+        return;
+      }
+      if (!abortion.signal.aborted) {
+        write('petstore-conformance: aborting the requests in flight; writing the reports\n');
+        abortion.abort(name);
+      }
+      schedule(() => {
+        write('petstore-conformance: interrupted\n');
+        exit(EXIT.interrupted[name]);
+      }, lastResortMs);
+    },
+  };
 }

@@ -4,31 +4,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { packageVersion } from '../loader/package-paths.js';
 import { quickAnswer } from './args.js';
-import { EXIT, INTERRUPT_GRACE_MS, stoppingLine, type StopSignal } from './exit-codes.js';
-
-/** The first signal stops the run cleanly (it still reports); in-flight requests get a short grace, then are aborted. */
-const interruption = new AbortController();
-/** Aborts what is in flight: the grace ran out, or a second signal came. The reports are still written. */
-const abortion = new AbortController();
-/** However the run is stuck, a second signal ends the process this long after it. */
-const LAST_RESORT_MS = 5_000;
-
-function onSignal(name: StopSignal): void {
-  if (!interruption.signal.aborted) {
-    process.stderr.write(`${stoppingLine(name, argv[0] === 'serve')}\n`);
-    interruption.abort(name);
-    setTimeout(() => abortion.abort(name), INTERRUPT_GRACE_MS).unref();
-    return;
-  }
-  if (!abortion.signal.aborted) {
-    process.stderr.write('petstore-conformance: aborting the requests in flight; writing the reports\n');
-    abortion.abort(name);
-  }
-  setTimeout(() => {
-    process.stderr.write('petstore-conformance: interrupted\n');
-    process.exit(EXIT.interrupted[name]);
-  }, LAST_RESORT_MS).unref();
-}
+import { stopOnSignals } from './exit-codes.js';
 
 /** More heap than a whole run ever uses (under 40 MB, load included): a run past it is reading large bodies. */
 const LARGE_HEAP_BYTES = 64 * 1024 * 1024;
@@ -56,7 +32,8 @@ if (quick !== undefined) {
   process.stdout.write(quick);
 } else {
   capHeapGrowthOnceLarge();
-  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, () => onSignal(name));
+  const stopping = stopOnSignals({ serving: argv[0] === 'serve', write: (line) => process.stderr.write(line), exit: (code) => process.exit(code) });
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, () => stopping.onSignal(name));
   const { cli } = await import('./command.js');
-  process.exitCode = await cli(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: interruption.signal, abort: abortion.signal });
+  process.exitCode = await cli(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: stopping.interruption, abort: stopping.abortion });
 }

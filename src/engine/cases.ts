@@ -1,9 +1,9 @@
 /** Runs cases: fills templates, sends each step, has every registered check that applies judge each exchange, emits events. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { exchangeChecks, expectationCheck, transportChecks } from '../checks/registry.js';
 import { type HttpClient, TransportError, type OutgoingRequest } from '../http/client.js';
 import { curlCommand } from '../http/curl-command.js';
 import { boundedText, MAX_FAILURES } from '../model/bounded-text.js';
+import { REAL_CLOCK, type Clock } from '../model/clock.js';
 import type { CheckMeta, Judgement } from '../model/check.js';
 import { mapConcurrently } from '../model/concurrency.js';
 import type { Contract } from '../model/contract.js';
@@ -43,6 +43,8 @@ export interface CaseRunOptions {
   signal?: AbortSignal;
   /** The most pets the run may create (--max-writes); a case that writes once they exist is skipped. */
   maxWrites?: number;
+  /** What a read-after-write step's window and backoff are measured by (default: the real clock). */
+  waitClock?: Clock;
 }
 
 /** Whether the run created as many pets as it may. */
@@ -244,9 +246,10 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
     return result;
   };
   const vars = new Map(options.variables);
+  const clock = options.waitClock ?? REAL_CLOCK;
   for (const [index, step] of spec.steps.entries()) {
     const request = requestOf(spec, step, vars, options.contract);
-    const deadline = performance.now() + options.consistencyWindowMs;
+    const deadline = clock.now() + options.consistencyWindowMs;
     let attempts = 0;
     let exchange: Exchange;
     let judged: CheckOutcome[];
@@ -270,10 +273,10 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
       judged = judgeStep(exchange, step, index, spec.level, vars, options.contract, options.disabled);
       // Only what the step expects of the write may not show yet; a rule every exchange must keep (no 5xx, JSON) is judged at once.
       const failedChecks = judged.filter((c) => c.outcome === 'failed');
-      const retry = step.readAfterWrite === true && failedChecks.length > 0 && failedChecks.every((c) => c.id.startsWith('expect.')) && performance.now() + backoff < deadline;
+      const retry = step.readAfterWrite === true && failedChecks.length > 0 && failedChecks.every((c) => c.id.startsWith('expect.')) && clock.now() + backoff < deadline;
       if (!retry) break;
       // A stopping run does not wait out the consistency window (it may be 20 s), nor judges a write it gave no time to show.
-      const interrupted = options.signal?.aborted === true || (await sleep(backoff, false, options.signal === undefined ? {} : { signal: options.signal }).catch(() => true));
+      const interrupted = options.signal?.aborted === true || (await clock.sleep(backoff, options.signal).then(() => false, () => true));
       if (interrupted) return finish('skipped', `not finished: interrupted while step ${index + 1} waited for a write to show`, 'interrupted');
     }
     result.retries += attempts - 1;

@@ -5,6 +5,7 @@ import type { Exchange, ReceivedResponse, SentRequest, ServerWait } from '../mod
 import type { AuthVariant, OperationName } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
+import type { Clock } from '../model/clock.js';
 import { REQUEST_BOUNDS, type ConnectionSettings, type ProxyRoute } from '../model/connection.js';
 import { authorizationHeader, describeAuthorization } from './credentials.js';
 import { routeTo, runRedactor, sentHeaders, serviceTls, shownHeaders } from './connection.js';
@@ -27,6 +28,8 @@ export interface HttpClientOptions extends ConnectionSettings {
   abort?: AbortSignal;
   /** Told of every wait the server asks for, as it begins (so that a person sees why nothing moves). */
   onWait?: (wait: ServerWait) => void;
+  /** What the pacer waits by (default: the real clock). */
+  waitClock?: Clock;
 }
 
 /** Sensible bounds for a functional run. */
@@ -136,7 +139,7 @@ export class HttpClient {
     this.redact = runRedactor(options.apiKey, options);
     this.proxy = routeTo(this.base, options);
     this.extraHeaders = { sent: sentHeaders(options), shown: shownHeaders(options) };
-    this.pacer = new Pacer(options.pacing ?? DEFAULT_PACING);
+    this.pacer = new Pacer(options.pacing ?? DEFAULT_PACING, options.waitClock);
     this.agent = this.newAgent(options.connections);
   }
 

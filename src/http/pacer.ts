@@ -3,7 +3,7 @@
  * asked to wait (429, or 503 with Retry-After). Rate limits are never a verdict on the contract (reading-the-contract.md):
  * the suite waits as asked, within a per-wait cap and a run-wide budget, and a run that would exceed them could not be completed.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { REAL_CLOCK, type Clock } from '../model/clock.js';
 
 /** Bounds on waiting for a server that asks the suite to slow down. */
 export interface PacingOptions {
@@ -45,23 +45,26 @@ export class Pacer {
   private waited = 0;
   private throttledResponses = 0;
 
-  constructor(readonly options: PacingOptions) {
+  constructor(
+    readonly options: PacingOptions,
+    private readonly clock: Clock = REAL_CLOCK,
+  ) {
     this.intervalMs = options.ratePerSecond === undefined ? 0 : 1000 / options.ratePerSecond;
   }
 
   /** Waits for this request's turn: after any pause the server asked for, and one rate interval after the previous request. */
   async turn(signal?: AbortSignal): Promise<void> {
-    const now = performance.now();
+    const now = this.clock.now();
     const at = Math.max(now, this.pausedUntil, this.nextSlot);
     this.nextSlot = at + this.intervalMs;
-    if (at > now) await sleep(at - now, undefined, signal === undefined ? {} : { signal });
+    if (at > now) await this.clock.sleep(at - now, signal);
   }
 
   /** Records a throttled response asking for `ms` of quiet; every request waits it out. Returns what it added, or why it cannot be made. */
   pause(ms: number): WaitGranted | WaitRefusal {
     this.throttledResponses += 1;
     if (ms > this.options.maxWaitMs) return { kind: 'too-long', askedMs: ms };
-    const now = performance.now();
+    const now = this.clock.now();
     const until = now + ms;
     // Concurrent requests throttled together share one pause: only the time that extends it is spent.
     const extension = this.pausedUntil <= now ? ms : Math.max(0, until - this.pausedUntil);
