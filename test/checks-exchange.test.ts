@@ -36,7 +36,7 @@ function table(id: string, rows: Row[]): void {
       if (row.outcome !== 'failed') continue;
       const failures = judgement.outcome === 'failed' ? judgement.failures : [];
       t.equal(failures.length, row.count ?? row.failures.length, `${row.name}: failure count`, todo);
-      row.failures.forEach((want, i) => assertFailure(t, failures[i], want, `${row.name} [${i}]`, todo));
+      for (const [i, want] of row.failures.entries()) assertFailure(t, failures[i], want, `${row.name} [${i}]`, todo);
     }
   });
 }

@@ -36,7 +36,7 @@ function table(key: string, rows: Row[]): void {
       if (row.outcome !== 'failed' && row.outcome !== 'warned') continue;
       const failures = judgement.outcome === 'failed' || judgement.outcome === 'warned' ? judgement.failures : [];
       t.equal(failures.length, row.count ?? row.failures.length, `${row.name}: failure count`, todo);
-      row.failures.forEach((want, i) => assertFailure(t, failures[i], want, `${row.name} [${i}]`, todo));
+      for (const [i, want] of row.failures.entries()) assertFailure(t, failures[i], want, `${row.name} [${i}]`, todo);
     }
   });
 }

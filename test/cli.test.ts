@@ -129,7 +129,10 @@ t.test('--help and --version', async (t) => {
 
 t.test('--read-only sends no write and says so', async (t) => {
   const methods: string[] = [];
-  const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => (req: PetRequest) => (methods.push(req.method), next(req)) });
+  const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => (req: PetRequest) => {
+    methods.push(req.method);
+    return next(req);
+  } });
   t.teardown(() => server.close());
   const reports = await tempDir();
   const result = await runCli(['--base-url', server.baseUrl, '--read-only', '--report-dir', reports], { PETSTORE_API_KEY: KEY });
@@ -218,7 +221,10 @@ t.test('Ctrl-C before any case ran: every planned case is in the report, not run
   const server = await startReferenceServer({
     apiKey: KEY,
     // The first listing (the check that this is a pet store) hangs until the run gives up on it.
-    wrap: () => () => (served++, new Promise(() => undefined)),
+    wrap: () => () => {
+      served++;
+      return new Promise(() => undefined);
+    },
   });
   t.teardown(() => {
     server.server.closeAllConnections();
@@ -247,7 +253,10 @@ t.test('an empty store cannot show getPet: the deprecation checks are skipped, n
 
 t.test('a configuration file supplies defaults; flags win; a production URL is never written to', async (t) => {
   const methods: string[] = [];
-  const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => (req: PetRequest) => (methods.push(req.method), next(req)) });
+  const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => (req: PetRequest) => {
+    methods.push(req.method);
+    return next(req);
+  } });
   t.teardown(() => server.close());
   const dir = await tempDir();
   await writeFile(path.join(dir, 'key'), KEY);
@@ -280,7 +289,7 @@ t.test('a configuration file supplies defaults; flags win; a production URL is n
   await writeFile(config, 'baseUrl: ftp://nope\nconcurency: 3\n');
   const bad = await runCli(['--config', config]);
   t.equal(bad.code, 2);
-  t.match(bad.stderr, /2 problems in the configuration file:\n  .*petstore\.yaml:1:10: \/baseUrl: must match pattern/);
+  t.match(bad.stderr, /2 problems in the configuration file:\n {2}.*petstore\.yaml:1:10: \/baseUrl: must match pattern/);
 });
 
 t.test('colour follows the conventions: NO_COLOR non-empty disables, set but empty does not; FORCE_COLOR forces (0 or false turns it off)', async (t) => {

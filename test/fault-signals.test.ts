@@ -128,7 +128,11 @@ t.test('what each signal does: the first stops the run and starts the grace, a s
 t.test('Ctrl-C stops a run within 2 s while a read waits out a 20 s consistency window, and judges no write it gave no time to show', async (t) => {
   let reads = 0;
   // A store whose writes never show: every read of one pet is a 404, so each read-after-write step retries for the whole window.
-  const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => (req) => (req.method === 'GET' && /\/pets\/\d+$/.test(req.path) ? (reads++, Promise.resolve({ status: 404, headers: { 'content-type': 'application/json' }, body: '{"code":"not_found","message":"no","status":404}' })) : next(req)) });
+  const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => (req) => {
+    if (req.method !== 'GET' || !/\/pets\/\d+$/.test(req.path)) return next(req);
+    reads++;
+    return Promise.resolve({ status: 404, headers: { 'content-type': 'application/json' }, body: '{"code":"not_found","message":"no","status":404}' });
+  } });
   t.teardown(() => server.close());
   const reports = await tempDir();
   const stopped = await stopCli(['run', '--base-url', server.baseUrl, '--report-dir', reports, '--consistency-window', '20000', '--suite', 'lifecycle'], { PETSTORE_API_KEY: KEY }, () => reads > 2, ['SIGINT'], { graceMs: GRACE_MS });
@@ -163,7 +167,10 @@ t.test('a server that dies mid-run: exit 2 with one line, and reports that say s
 
 t.test('a report folder that cannot be written stops the run before any request', async (t) => {
   let served = 0;
-  const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => (req) => (served++, next(req)) });
+  const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => (req) => {
+    served++;
+    return next(req);
+  } });
   t.teardown(() => server.close());
   const dir = await tempDir();
   const file = path.join(dir, 'not-a-folder');

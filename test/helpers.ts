@@ -36,7 +36,8 @@ let reportValidator: ValidateFunction | undefined;
 
 /** The problems of a report.json value against schemas/report.schema.json; empty when it is valid. */
 export async function reportSchemaProblems(report: unknown): Promise<string[]> {
-  const validate = (reportValidator ??= createAjv().compile(JSON.parse(await readFile(path.join(root, 'schemas/report.schema.json'), 'utf8')) as object));
+  reportValidator ??= createAjv().compile(JSON.parse(await readFile(path.join(root, 'schemas/report.schema.json'), 'utf8')) as object);
+  const validate = reportValidator;
   return validate(report) ? [] : formatAjvErrors(validate.errors);
 }
 
@@ -161,7 +162,7 @@ export function signalCli(args: string[], env: Record<string, string>, ready: ()
     if (!ready()) return;
     clearInterval(poll);
     firstSignalAt = performance.now();
-    signals.forEach((signal, i) => timers.push(setTimeout(() => child.kill(signal), i * gapMs)));
+    for (const [i, signal] of signals.entries()) timers.push(setTimeout(() => child.kill(signal), i * gapMs));
   }, 10);
   return new Promise((resolve) => {
     child.on('close', (code) => {
@@ -198,7 +199,10 @@ export async function stopCli(args: string[], env: Record<string, string>, ready
     if (!ready()) return;
     clearInterval(poll);
     firstSignalAt = performance.now();
-    signals.forEach((signal, i) => (i === 0 ? stopping.onSignal(signal) : later(() => stopping.onSignal(signal), i * gapMs)));
+    for (const [i, signal] of signals.entries()) {
+      if (i === 0) stopping.onSignal(signal);
+      else later(() => stopping.onSignal(signal), i * gapMs);
+    }
   }, 5);
   timers.add(poll);
   try {
