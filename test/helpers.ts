@@ -74,7 +74,10 @@ async function checkWrittenReport(args: readonly string[], since: number): Promi
   const dir = at >= 0 ? args[at + 1] : undefined;
   if (dir === undefined) return;
   const file = path.join(dir, 'report.json');
-  const written = await stat(file).then((s) => s.mtimeMs >= since, () => false);
+  const written = await stat(file).then(
+    (s) => s.mtimeMs >= since,
+    () => false,
+  );
   if (!written) return;
   const problems = await reportSchemaProblems(JSON.parse(await readFile(file, 'utf8')));
   if (problems.length > 0) throw new Error(`${file} does not match schemas/report.schema.json:\n${problems.join('\n')}`);
@@ -90,7 +93,11 @@ export interface StopSignals {
  * Runs the CLI's command in this process (no start-up cost) with a clean environment (plus `env`), as the
  * real CLI would: same streams, exit code and files; a report.json it writes is validated against its schema.
  */
-export async function runCli(args: string[], env: Record<string, string> = {}, stop: StopSignals = { signal: new AbortController().signal }): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  stop: StopSignals = { signal: new AbortController().signal },
+): Promise<CliResult> {
   const since = Date.now() - 1_000;
   let stdout = '';
   let stderr = '';
@@ -99,7 +106,12 @@ export async function runCli(args: string[], env: Record<string, string> = {}, s
     stream.on('data', (d: Buffer) => append(d.toString()));
     return stream;
   };
-  const code = await command(args, { stdout: sink((x) => (stdout += x)), stderr: sink((x) => (stderr += x)), env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env }, ...stop });
+  const code = await command(args, {
+    stdout: sink((x) => (stdout += x)),
+    stderr: sink((x) => (stderr += x)),
+    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env },
+    ...stop,
+  });
   await new Promise((resolve) => setImmediate(resolve));
   await checkWrittenReport(args, since);
   return { code, stdout, stderr };
@@ -149,8 +161,18 @@ export interface SignalledRun {
  * Starts the CLI and sends it `signals` once `ready()` holds (polled), one after another `gapMs` apart, so that they land
  * mid-run however slow the machine; bounded by a kill.
  */
-export function signalCli(args: string[], env: Record<string, string>, ready: () => boolean, signals: readonly NodeJS.Signals[] = ['SIGINT'], gapMs = 300, timeoutMs = 30_000): Promise<SignalledRun> {
-  const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function signalCli(
+  args: string[],
+  env: Record<string, string>,
+  ready: () => boolean,
+  signals: readonly NodeJS.Signals[] = ['SIGINT'],
+  gapMs = 300,
+  timeoutMs = 30_000,
+): Promise<SignalledRun> {
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   let firstSignalAt: number | undefined;
@@ -185,16 +207,30 @@ export interface StoppedRun extends SignalledRun {
  * stopped run does is tested here, without a process to start; the entry's own wiring, once, on the real process. A run
  * still going `timeoutMs` after it began fails the test, as does one the entry would have had to end (its last resort).
  */
-export async function stopCli(args: string[], env: Record<string, string>, ready: () => boolean, signals: readonly StopSignal[] = ['SIGINT'], options: { graceMs?: number; gapMs?: number; timeoutMs?: number } = {}): Promise<StoppedRun> {
+export async function stopCli(
+  args: string[],
+  env: Record<string, string>,
+  ready: () => boolean,
+  signals: readonly StopSignal[] = ['SIGINT'],
+  options: { graceMs?: number; gapMs?: number; timeoutMs?: number } = {},
+): Promise<StoppedRun> {
   const { graceMs = 50, gapMs = 0, timeoutMs = 30_000 } = options;
   const timers = new Set<NodeJS.Timeout>();
   const later = (run: () => void, ms: number): void => void timers.add(setTimeout(run, ms));
   let said = '';
   let firstSignalAt: number | undefined;
   let fail: (why: string) => void = () => undefined;
-  const failed = new Promise<never>((_resolve, reject) => (fail = (why) => reject(new Error(`${why} (the entry said: ${JSON.stringify(said)})`))));
+  const failed = new Promise<never>(
+    (_resolve, reject) => (fail = (why) => reject(new Error(`${why} (the entry said: ${JSON.stringify(said)})`))),
+  );
   later(() => fail(`the run did not end within ${timeoutMs} ms`), timeoutMs);
-  const stopping = stopOnSignals({ serving: args[0] === 'serve', write: (line) => (said += line), exit: (code) => fail(`the entry's last resort would have ended the process with ${code}: the run did not end`), graceMs, schedule: later });
+  const stopping = stopOnSignals({
+    serving: args[0] === 'serve',
+    write: (line) => (said += line),
+    exit: (code) => fail(`the entry's last resort would have ended the process with ${code}: the run did not end`),
+    graceMs,
+    schedule: later,
+  });
   const poll = setInterval(() => {
     if (!ready()) return;
     clearInterval(poll);
@@ -214,7 +250,12 @@ export async function stopCli(args: string[], env: Record<string, string>, ready
 }
 
 /** Starts the CLI and sends it Ctrl-C once `ready()` holds (polled), so the interrupt lands mid-run however slow the machine; bounded by a kill. */
-export async function interruptCli(args: string[], env: Record<string, string>, ready: () => boolean, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string }> {
+export async function interruptCli(
+  args: string[],
+  env: Record<string, string>,
+  ready: () => boolean,
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; stdout: string }> {
   const { code, stdout } = await signalCli(args, env, ready, ['SIGINT'], 0, timeoutMs);
   return { code, stdout };
 }
@@ -251,7 +292,8 @@ export function virtualClock(start = 0): VirtualClock {
     slept,
     now: () => now,
     sleep: (ms, signal) => {
-      if (signal?.aborted === true) return Promise.reject(signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted', 'AbortError'));
+      if (signal?.aborted === true)
+        return Promise.reject(signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted', 'AbortError'));
       slept.push(ms);
       now += ms;
       return Promise.resolve();

@@ -12,7 +12,6 @@ import { withLoadFaults, type LoadFault } from './fixtures/load-faults.js';
 import { startReferenceServer } from '../src/server/reference-server.js';
 import { root, tempDir } from './helpers.js';
 
-
 const KEY = 'load-run-key-5a8e21';
 const schemasDir = path.join(root, 'schemas');
 const validateProfile = (await loadContract(schemasDir)).fileValidator('load-profile.schema.json');
@@ -40,7 +39,12 @@ async function rampAgainst(faults: LoadFault[]) {
   const server = await startReferenceServer({ apiKey: KEY, wrap: withLoadFaults(faults) });
   try {
     const profile = await profileFrom(ramp);
-    const stages = await executeLoad({ profile, http: { ...DEFAULT_HTTP_OPTIONS, baseUrl: server.baseUrl, apiKey: KEY }, contract: await loadContract(schemasDir), allowProductionLoad: false });
+    const stages = await executeLoad({
+      profile,
+      http: { ...DEFAULT_HTTP_OPTIONS, baseUrl: server.baseUrl, apiKey: KEY },
+      contract: await loadContract(schemasDir),
+      allowProductionLoad: false,
+    });
     const report = buildLoadReport(profile, server.baseUrl, stages, 1);
     return { report, result: judgeLoad(report, new Map(), 0) };
   } finally {
@@ -51,9 +55,16 @@ async function rampAgainst(faults: LoadFault[]) {
 t.test('a ramp stops at the first stage that breaks a bound and reports the highest rate that held', async (t) => {
   const slow = await rampAgainst(['load-slow']);
   t.equal(slow.report.highestRateHeld, 5, 'four connections waiting 250 ms each cannot reach 35/s');
-  t.same(slow.report.stages.map((s) => s.rate), [5, 35], 'the ramp stopped at the first breach');
+  t.same(
+    slow.report.stages.map((s) => s.rate),
+    [5, 35],
+    'the ramp stopped at the first breach',
+  );
   t.same(slow.report.stages.at(-1)?.breached, ['rps'], 'the 35/s stage did not reach its rate');
-  t.ok(slow.result.checks.every((c) => c.outcome === 'passed'), 'the rate the profile requires (5/s) held');
+  t.ok(
+    slow.result.checks.every((c) => c.outcome === 'passed'),
+    'the rate the profile requires (5/s) held',
+  );
   t.match(slow.result.checks.find((c) => c.id === 'load.capacity')?.message, /the highest rate that held is 5\/s; 35\/s broke rps/);
 });
 

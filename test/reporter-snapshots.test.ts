@@ -42,7 +42,17 @@ t.test('console, JUnit and Markdown of a real failing run, noise scrubbed', asyn
     {
       contract: inputs.contract,
       target: { baseUrl: server.baseUrl, apiKey },
-      conformance: { cases: inputs.cases, suites: ['auth'], createdPetCases: [], readOnly: false, concurrency: 1, consistencyWindowMs: 0, categoryId: 1, pacing: DEFAULT_PACING, maxWrites: 500 },
+      conformance: {
+        cases: inputs.cases,
+        suites: ['auth'],
+        createdPetCases: [],
+        readOnly: false,
+        concurrency: 1,
+        consistencyWindowMs: 0,
+        categoryId: 1,
+        pacing: DEFAULT_PACING,
+        maxWrites: 500,
+      },
       now: new Date('2026-11-22T12:00:00Z'),
       strict: false,
       requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
@@ -54,7 +64,8 @@ t.test('console, JUnit and Markdown of a real failing run, noise scrubbed', asyn
     new ConsoleReporter({ stream, color: false, quiet: false }),
   );
   t.equal(report.verdict, 'failed');
-  for (const text of [consoleText, renderJunit(report), renderMarkdown(report, ['report.json'])]) t.notMatch(text, apiKey, 'the key is in no output');
+  for (const text of [consoleText, renderJunit(report), renderMarkdown(report, ['report.json'])])
+    t.notMatch(text, apiKey, 'the key is in no output');
   t.matchSnapshot(scrub(consoleText), 'console');
   t.matchSnapshot(scrub(renderJunit(report)), 'junit.xml');
   t.matchSnapshot(scrub(renderMarkdown(report, ['report.json'])), 'summary.md');

@@ -20,7 +20,11 @@ export function parseArgsOptions(command: OptionCommand): Record<string, ParseAr
   return Object.fromEntries(
     optionEntries(command).map(([name, spec]) => [
       name,
-      { type: spec.kind.boolean === true ? 'boolean' : 'string', ...(spec.kind.repeatable === true ? { multiple: true } : {}), ...(spec.short === undefined ? {} : { short: spec.short }) },
+      {
+        type: spec.kind.boolean === true ? 'boolean' : 'string',
+        ...(spec.kind.repeatable === true ? { multiple: true } : {}),
+        ...(spec.short === undefined ? {} : { short: spec.short }),
+      },
     ]),
   );
 }
@@ -57,7 +61,10 @@ export function parseFlags(command: OptionCommand, args: readonly string[]): Giv
   for (const arg of args) {
     // A key on the command line leaks into shell history and process lists; never echo it.
     if (/^--api-key(=|$)/.test(arg)) {
-      throw new RunError('ERR_USAGE', '--api-key is not accepted (a key on the command line leaks); set PETSTORE_API_KEY or use --api-key-file FILE');
+      throw new RunError(
+        'ERR_USAGE',
+        '--api-key is not accepted (a key on the command line leaks); set PETSTORE_API_KEY or use --api-key-file FILE',
+      );
     }
   }
   return readFlags(parsedOrExplained(command, args), command);
@@ -72,9 +79,13 @@ function parsedOrExplained(command: OptionCommand, args: readonly string[]): Par
     const unknown = /'([^']+)'/.exec((error as Error).message)?.[1];
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) {
       const others = takenBy(unknown);
-      throw new RunError('ERR_USAGE', `unknown option '${optionName(unknown)}' for '${command}'${others === undefined ? '' : ` (it is for: ${others})`} (see --help)`);
+      throw new RunError(
+        'ERR_USAGE',
+        `unknown option '${optionName(unknown)}' for '${command}'${others === undefined ? '' : ` (it is for: ${others})`} (see --help)`,
+      );
     }
-    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new RunError('ERR_USAGE', `'${command}' takes no positional arguments (see --help)`);
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      throw new RunError('ERR_USAGE', `'${command}' takes no positional arguments (see --help)`);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       const option = /--[a-z-]+/.exec((error as Error).message)?.[0] ?? 'an option';
       throw new RunError('ERR_USAGE', `${option} needs a value (see --help)`);
@@ -159,10 +170,15 @@ export function shownDefault(spec: AnyOptionSpec): string | undefined {
 
 /** One option's lines of the help: the flag, what it does, then its variable, bounds and default in one parenthesis. */
 function optionHelp(name: string, spec: AnyOptionSpec): string {
-  const bounds = spec.showBounds === true && spec.kind.bounds !== undefined ? `${spec.kind.bounds.min}..${spec.kind.bounds.max}` : undefined;
+  const bounds =
+    spec.showBounds === true && spec.kind.bounds !== undefined ? `${spec.kind.bounds.min}..${spec.kind.bounds.max}` : undefined;
   const fallback = shownDefault(spec);
   // A no-break space keeps `default:` with what follows it on one line; the lines turn it back into a space.
-  const notes = [spec.env === undefined ? undefined : `or ${spec.env}`, bounds, fallback === undefined ? undefined : `default:\u00a0${fallback}`].filter((note) => note !== undefined);
+  const notes = [
+    spec.env === undefined ? undefined : `or ${spec.env}`,
+    bounds,
+    fallback === undefined ? undefined : `default:\u00a0${fallback}`,
+  ].filter((note) => note !== undefined);
   const text = `${spec.help}${notes.length === 0 ? '' : ` (${notes.join('; ')})`}${spec.more ?? ''}`;
   const flag = `  ${shownFlag(name, spec)}`;
   const [first = '', ...rest] = wrap(text, HELP_WIDTH - HELP_COLUMN);
@@ -178,7 +194,11 @@ function optionsHelp(command?: OptionCommand): string {
     .map(([section, { title, footer }]) => {
       const entries = optionEntries(command).filter(([, spec]) => spec.section === section);
       if (entries.length === 0) return '';
-      const lines = [title, ...entries.map(([name, spec]) => optionHelp(name, spec)), ...(footer === undefined ? [] : wrap(footer, HELP_WIDTH - 2).map((line) => `  ${line}`))];
+      const lines = [
+        title,
+        ...entries.map(([name, spec]) => optionHelp(name, spec)),
+        ...(footer === undefined ? [] : wrap(footer, HELP_WIDTH - 2).map((line) => `  ${line}`)),
+      ];
       return `${lines.join('\n')}\n\n`;
     })
     .join('');
@@ -195,10 +215,19 @@ export const HELP = `${USAGE}${optionsHelp()}${EXIT_HELP}`;
 /** What each command does, and how it is called. */
 const COMMAND_USAGE: Record<OptionCommand, { usage: string; what: string }> = {
   run: { usage: 'petstore-conformance [run] [options]', what: 'test a pet store (the default command)' },
-  load: { usage: 'petstore-conformance load PROFILE [options]', what: 'load listPets with a profile (a name in scenarios/load: smoke, nightly, stress; or a file)' },
-  merge: { usage: 'petstore-conformance merge REPORT... [options]', what: 'merge the load reports of several machines and judge them by the same thresholds' },
+  load: {
+    usage: 'petstore-conformance load PROFILE [options]',
+    what: 'load listPets with a profile (a name in scenarios/load: smoke, nightly, stress; or a file)',
+  },
+  merge: {
+    usage: 'petstore-conformance merge REPORT... [options]',
+    what: 'merge the load reports of several machines and judge them by the same thresholds',
+  },
   serve: { usage: 'petstore-conformance serve [options]', what: 'run the reference pet store' },
-  catalogue: { usage: 'petstore-conformance catalogue', what: 'print the catalogue of checks and cases (Markdown), as docs/checks.md holds it' },
+  catalogue: {
+    usage: 'petstore-conformance catalogue',
+    what: 'print the catalogue of checks and cases (Markdown), as docs/checks.md holds it',
+  },
 };
 
 /** The help of one command: its usage line and the options it takes (the exit codes for those that judge). */
@@ -207,4 +236,3 @@ export function commandHelp(command: OptionCommand): string {
   const judges = command === 'run' || command === 'load' || command === 'merge';
   return `petstore-conformance ${command}: ${what}\n\nUsage:\n  ${usage}\n\n${optionsHelp(command)}${judges ? EXIT_HELP : ''}`;
 }
-

@@ -53,7 +53,10 @@ export type Recorded = { readonly option: string } | { readonly in: string } | {
 
 /** The help sections, in the order the whole help shows them. */
 export const SECTIONS = {
-  service: { title: 'Service options (run, load):', footer: 'HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured (not for the embedded server).' },
+  service: {
+    title: 'Service options (run, load):',
+    footer: 'HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured (not for the embedded server).',
+  },
   run: { title: 'Run options:' },
   load: { title: 'Load options (run --load, load, merge):' },
   output: { title: 'Output options (run, load, merge):' },
@@ -115,7 +118,13 @@ function text(schema: JsonObject = { type: 'string', minLength: 1 }): ValueKind<
 
 /** A file or folder: a flag's is taken as given (relative to the working folder), a configuration file's relative to that file. */
 function filePath(): ValueKind<string> {
-  return { type: 'path', schema: { type: 'string', minLength: 1 }, parse: (texts) => last(texts), fromFile: (value, file) => path.resolve(file.dir, String(value)), record: (value) => value };
+  return {
+    type: 'path',
+    schema: { type: 'string', minLength: 1 },
+    parse: (texts) => last(texts),
+    fromFile: (value, file) => path.resolve(file.dir, String(value)),
+    record: (value) => value,
+  };
 }
 
 /** Files or folders, repeatable; relative to the configuration file as `filePath`. */
@@ -144,14 +153,22 @@ function list(items: JsonObject): ValueKind<string[]> {
 
 /** A flag without a value: given means true. */
 function flag(): ValueKind<boolean> {
-  return { type: 'boolean', boolean: true, schema: { type: 'boolean' }, parse: () => true, fromFile: (value) => value === true, record: (value) => value };
+  return {
+    type: 'boolean',
+    boolean: true,
+    schema: { type: 'boolean' },
+    parse: () => true,
+    fromFile: (value) => value === true,
+    record: (value) => value,
+  };
 }
 
 /** A whole number within bounds; `suffix` may follow it in a flag (`--rate-limit 10/s`). */
 function integer(min: number, max: number, suffix?: string): ValueKind<number> {
   const check = (value: string, label: string): number => {
     const digits = suffix !== undefined && value.endsWith(suffix) ? value.slice(0, -suffix.length) : value;
-    if (!/^\d+$/.test(digits) || Number(digits) < min || Number(digits) > max) throw usage(`${label} must be a whole number from ${min} to ${max}, got '${value}'`);
+    if (!/^\d+$/.test(digits) || Number(digits) < min || Number(digits) > max)
+      throw usage(`${label} must be a whole number from ${min} to ${max}, got '${value}'`);
     return Number(digits);
   };
   return {
@@ -186,7 +203,13 @@ function share(max: number): ValueKind<number> {
     if (!/^\d+(\.\d+)?$/.test(value) || Number(value) > max) throw usage(`${label} must be a share such as 0.1 (10 %), got '${value}'`);
     return Number(value);
   };
-  return { type: 'share', schema: { type: 'number', minimum: 0, maximum: max }, parse: (texts, label) => check(last(texts), label), fromFile: (value, file) => check(String(value), file.at()), record: (value) => value };
+  return {
+    type: 'share',
+    schema: { type: 'number', minimum: 0, maximum: max },
+    parse: (texts, label) => check(last(texts), label),
+    fromFile: (value, file) => check(String(value), file.at()),
+    record: (value) => value,
+  };
 }
 
 function isRealDay(day: string): boolean {
@@ -200,10 +223,17 @@ function date(): ValueKind<Date> {
     const day = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(value);
     const parsed = new Date(day?.[2] === undefined ? `${value}T12:00:00Z` : value);
     // A day that does not exist (2030-02-31) would roll over into the next month: refuse it rather than test another day.
-    if (day === null || Number.isNaN(parsed.getTime()) || !isRealDay(day[1] as string)) throw usage(`${label} must be a date such as 2030-12-05 (or an ISO timestamp), got '${value}'`);
+    if (day === null || Number.isNaN(parsed.getTime()) || !isRealDay(day[1] as string))
+      throw usage(`${label} must be a date such as 2030-12-05 (or an ISO timestamp), got '${value}'`);
     return parsed;
   };
-  return { type: 'date', schema: { type: 'string' }, parse: (texts, label) => check(last(texts), label), fromFile: (value, file) => check(String(value), file.at()), record: (value) => value.toISOString() };
+  return {
+    type: 'date',
+    schema: { type: 'string' },
+    parse: (texts, label) => check(last(texts), label),
+    fromFile: (value, file) => check(String(value), file.at()),
+    record: (value) => value.toISOString(),
+  };
 }
 
 /** The service's base URL: http or https, no credentials, no query or fragment; kept without a trailing slash. */
@@ -218,10 +248,17 @@ function baseUrl(): ValueKind<string> {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usage(`${label} must be http or https, got '${url.protocol}'`);
     if (url.username !== '' || url.password !== '') throw usage(`${label} must not carry credentials; use PETSTORE_API_KEY`);
-    if (url.search !== '' || url.hash !== '') throw usage(`${label} must not have a query or fragment: '${safeUrl(raw)}' (the query is not shown: it may hold a secret)`);
+    if (url.search !== '' || url.hash !== '')
+      throw usage(`${label} must not have a query or fragment: '${safeUrl(raw)}' (the query is not shown: it may hold a secret)`);
     return url.href.replace(/\/$/, '');
   };
-  return { type: 'url', schema: { type: 'string', pattern: '^https?://' }, parse: (texts, label) => check(last(texts), label), fromFile: (value, file) => check(String(value), file.at()), record: (value) => value };
+  return {
+    type: 'url',
+    schema: { type: 'string', pattern: '^https?://' },
+    parse: (texts, label) => check(last(texts), label),
+    fromFile: (value, file) => check(String(value), file.at()),
+    record: (value) => value,
+  };
 }
 
 /** One header per name: a name given again takes the later value, in the place of the first. */
@@ -236,7 +273,10 @@ function headers(): ValueKind<ExtraHeader[]> {
     repeatable: true,
     schema: { type: 'object', propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, additionalProperties: { type: 'string' } },
     parse: (texts) => byName(texts.map((header) => parseHeaderFlag(header))),
-    fromFile: (value, file) => Object.entries(typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}).map(([name, text]) => extraHeader(name, String(text), file.at([name], true))),
+    fromFile: (value, file) =>
+      Object.entries(typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}).map(([name, text]) =>
+        extraHeader(name, String(text), file.at([name], true)),
+      ),
     // Header names, never their values: a value may be a secret.
     record: (value) => value.map((header) => header.name),
     merge: (earlier, later) => byName([...earlier, ...later]),
@@ -255,180 +295,340 @@ const SERVE_HAS_NO_FILE = 'serve reads no configuration file';
 export const OPTIONS = {
   // Reaching the service.
   config: option({
-    kind: filePath(), arg: 'FILE', commands: RUN_AND_LOAD, section: 'service', env: 'PETSTORE_CONFIG',
-    help: 'defaults from a YAML file', more: '; environment variables and flags override it (schemas/config.schema.json)',
-    noConfig: 'it names the configuration file itself', recorded: { not: 'what the file sets is recorded as the options it sets' },
+    kind: filePath(),
+    arg: 'FILE',
+    commands: RUN_AND_LOAD,
+    section: 'service',
+    env: 'PETSTORE_CONFIG',
+    help: 'defaults from a YAML file',
+    more: '; environment variables and flags override it (schemas/config.schema.json)',
+    noConfig: 'it names the configuration file itself',
+    recorded: { not: 'what the file sets is recorded as the options it sets' },
   }),
   'base-url': option({
-    kind: baseUrl(), arg: 'URL', commands: RUN_AND_LOAD, section: 'service', env: 'PETSTORE_BASE_URL', configKey: 'baseUrl',
-    help: 'the service under test, ending in /v1', more: '; without one, an embedded reference server on 127.0.0.1 is tested',
+    kind: baseUrl(),
+    arg: 'URL',
+    commands: RUN_AND_LOAD,
+    section: 'service',
+    env: 'PETSTORE_BASE_URL',
+    configKey: 'baseUrl',
+    help: 'the service under test, ending in /v1',
+    more: '; without one, an embedded reference server on 127.0.0.1 is tested',
     recorded: { in: 'meta.baseUrl' },
   }),
   'api-key-file': option({
-    kind: filePath(), arg: 'FILE', commands: RUN_AND_LOAD, section: 'service', configKey: 'apiKeyFile',
+    kind: filePath(),
+    arg: 'FILE',
+    commands: RUN_AND_LOAD,
+    section: 'service',
+    configKey: 'apiKeyFile',
     // PETSTORE_API_KEY is the key itself, not this option's value: it wins over the file's apiKeyFile and loses to the flag.
-    help: 'read the API key from FILE (or set PETSTORE_API_KEY)', fileHelp: 'a file holding the API key (PETSTORE_API_KEY, the key itself, wins over it)',
+    help: 'read the API key from FILE (or set PETSTORE_API_KEY)',
+    fileHelp: 'a file holding the API key (PETSTORE_API_KEY, the key itself, wins over it)',
     recorded: { not: 'the key is never recorded' },
   }),
   'ca-file': option({
-    kind: filePath(), arg: 'FILE', commands: RUN_AND_LOAD, section: 'service', configKey: 'caFile',
+    kind: filePath(),
+    arg: 'FILE',
+    commands: RUN_AND_LOAD,
+    section: 'service',
+    configKey: 'caFile',
     help: 'extra trusted CA certificates (PEM)',
     recorded: { not: 'it decides whether the service can be reached (exit 2), not a verdict' },
   }),
   'client-cert': option({
-    kind: filePath(), arg: 'FILE', commands: RUN_AND_LOAD, section: 'service', configKey: 'clientCert',
-    help: 'a client certificate for mutual TLS (PEM), with --client-key FILE', fileHelp: 'a client certificate for mutual TLS (PEM), with clientKey',
-    recorded: { option: 'clientCertificate' }, record: () => true,
+    kind: filePath(),
+    arg: 'FILE',
+    commands: RUN_AND_LOAD,
+    section: 'service',
+    configKey: 'clientCert',
+    help: 'a client certificate for mutual TLS (PEM), with --client-key FILE',
+    fileHelp: 'a client certificate for mutual TLS (PEM), with clientKey',
+    recorded: { option: 'clientCertificate' },
+    record: () => true,
   }),
   'client-key': option({
-    kind: filePath(), arg: 'FILE', commands: RUN_AND_LOAD, section: 'service', configKey: 'clientKey',
+    kind: filePath(),
+    arg: 'FILE',
+    commands: RUN_AND_LOAD,
+    section: 'service',
+    configKey: 'clientKey',
     help: 'its private key (PEM; an encrypted one reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)',
     fileHelp: "the client certificate's private key (PEM; an encrypted one reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)",
     recorded: { not: 'a secret; clientCertificate records that mutual TLS was used' },
   }),
   header: option({
-    kind: headers(), short: 'H', arg: 'NAME:VALUE', commands: RUN_AND_LOAD, section: 'service', configKey: 'headers',
-    help: "send this header on every request (repeatable), e.g. a tenant or tracing header; a value that looks secret is never shown. Not Authorization, Host, Content-Type or the framing headers.",
-    fileHelp: 'headers sent on every request (a tenant, a tracing header), by name; --header wins for a name given again. Not Authorization, Host, Content-Type or the framing headers',
+    kind: headers(),
+    short: 'H',
+    arg: 'NAME:VALUE',
+    commands: RUN_AND_LOAD,
+    section: 'service',
+    configKey: 'headers',
+    help: 'send this header on every request (repeatable), e.g. a tenant or tracing header; a value that looks secret is never shown. Not Authorization, Host, Content-Type or the framing headers.',
+    fileHelp:
+      'headers sent on every request (a tenant, a tracing header), by name; --header wins for a name given again. Not Authorization, Host, Content-Type or the framing headers',
     recorded: { option: 'headers' },
   }),
 
   // What a run judges, and how.
   suite: option({
-    kind: list({ type: 'string', pattern: '^[a-z][a-z0-9-]*$' }), arg: 'NAME', commands: ['run'], section: 'run', configKey: 'suites',
+    kind: list({ type: 'string', pattern: '^[a-z][a-z0-9-]*$' }),
+    arg: 'NAME',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'suites',
     help: 'run only this suite (repeatable): contract, auth, limits, filters, lifecycle, errors, deprecation, versioning, coverage, fuzz, stateful',
     fileHelp: 'the suites to run (all without it)',
     recorded: { in: 'meta.suites' },
   }),
   check: option({
-    kind: list({ type: 'string', minLength: 1 }), arg: 'GLOB', commands: ['run'], section: 'run', configKey: 'checks',
+    kind: list({ type: 'string', minLength: 1 }),
+    arg: 'GLOB',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'checks',
     help: "run only the cases whose id matches (repeatable; * and ?), e.g. 'auth.*'",
     fileHelp: "run only the cases whose id matches one of these globs (* and ?), e.g. 'auth.*'",
     recorded: { option: 'checks' },
   }),
   'skip-check': option({
-    kind: list({ type: 'string', minLength: 1 }), arg: 'GLOB', commands: ['run'], section: 'run',
+    kind: list({ type: 'string', minLength: 1 }),
+    arg: 'GLOB',
+    commands: ['run'],
+    section: 'run',
     help: "judge no check or case whose id matches (repeatable), as the configuration's disable list does; the report names each with the flag as its reason",
-    noConfig: "the configuration's disable list does this, with a reason of its own for each id", recorded: { in: 'meta.disabled' },
+    noConfig: "the configuration's disable list does this, with a reason of its own for each id",
+    recorded: { in: 'meta.disabled' },
   }),
   phase: option({
-    kind: list({ enum: [...PHASES] }), arg: 'NAME', commands: ['run'], section: 'run', configKey: 'phases',
+    kind: list({ enum: [...PHASES] }),
+    arg: 'NAME',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'phases',
     help: `run only these phases (repeatable): examples (the declared and contract cases), ${PHASES.slice(1).join(', ')}`,
     fileHelp: `run only these phases: examples (the declared and contract cases), ${PHASES.slice(1).join(', ')}`,
     recorded: { in: 'meta.suites' },
   }),
   scenarios: option({
-    kind: filePaths(), arg: 'DIR', commands: ['run'], section: 'run', configKey: 'scenarios',
-    help: 'also run the scenario files in DIR (repeatable)', fileHelp: 'folders of scenario files to run as well',
+    kind: filePaths(),
+    arg: 'DIR',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'scenarios',
+    help: 'also run the scenario files in DIR (repeatable)',
+    fileHelp: 'folders of scenario files to run as well',
     recorded: { option: 'scenarios' },
   }),
   now: option({
-    kind: date(), arg: 'DATE', commands: ['run'], section: 'run', shownDefault: 'now',
+    kind: date(),
+    arg: 'DATE',
+    commands: ['run'],
+    section: 'run',
+    shownDefault: 'now',
     help: "the suite's clock: a day (2030-12-06) or an ISO timestamp",
-    noConfig: "one run's clock: a date kept in a team's file would go stale", recorded: { in: 'meta.clock' },
+    noConfig: "one run's clock: a date kept in a team's file would go stale",
+    recorded: { in: 'meta.clock' },
   }),
   'read-only': option({
-    kind: flag(), commands: ['run'], section: 'run', configKey: 'readOnly', default: false,
+    kind: flag(),
+    commands: ['run'],
+    section: 'run',
+    configKey: 'readOnly',
+    default: false,
     help: 'send nothing that writes (for production)',
     recorded: { option: 'readOnly' },
   }),
   strict: option({
-    kind: flag(), commands: ['run'], section: 'run', configKey: 'strict', default: false,
+    kind: flag(),
+    commands: ['run'],
+    section: 'run',
+    configKey: 'strict',
+    default: false,
     help: 'warnings fail the run',
     recorded: { option: 'strict' },
   }),
   'category-id': option({
-    kind: int64(), arg: 'N', commands: ['run'], section: 'run', env: 'PETSTORE_CATEGORY_ID', configKey: 'categoryId', default: 1,
+    kind: int64(),
+    arg: 'N',
+    commands: ['run'],
+    section: 'run',
+    env: 'PETSTORE_CATEGORY_ID',
+    configKey: 'categoryId',
+    default: 1,
     help: 'a category that exists on the server',
     recorded: { option: 'categoryId' },
   }),
   concurrency: option({
-    kind: integer(1, 64), arg: 'N', commands: ['run'], section: 'run', configKey: 'concurrency', default: 4,
+    kind: integer(1, 64),
+    arg: 'N',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'concurrency',
+    default: 4,
     help: 'cases run at once',
     recorded: { option: 'concurrency' },
   }),
   'consistency-window': option({
-    kind: integer(0, 120_000), arg: 'MS', commands: ['run'], section: 'run', configKey: 'consistencyWindowMs', default: 2_000,
+    kind: integer(0, 120_000),
+    arg: 'MS',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'consistencyWindowMs',
+    default: 2_000,
     help: 'how long a read retries to see a write',
     recorded: { option: 'consistencyWindowMs' },
   }),
   timeout: option({
-    kind: integer(100, 600_000), arg: 'MS', commands: ['run'], section: 'run', configKey: 'timeoutMs', default: REQUEST_BOUNDS.requestTimeoutMs,
+    kind: integer(100, 600_000),
+    arg: 'MS',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'timeoutMs',
+    default: REQUEST_BOUNDS.requestTimeoutMs,
     help: 'deadline of one whole request',
     recorded: { option: 'timeoutMs' },
   }),
   'rate-limit': option({
-    kind: integer(1, 100_000, '/s'), arg: 'N', commands: ['run'], section: 'run', configKey: 'rateLimit',
+    kind: integer(1, 100_000, '/s'),
+    arg: 'N',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'rateLimit',
     help: "send at most N requests per second (a staging's published limit)",
     recorded: { option: 'rateLimit' },
   }),
   'max-wait': option({
-    kind: integer(0, 3_600), arg: 'S', commands: ['run'], section: 'run', configKey: 'maxWaitSeconds', default: DEFAULT_PACING.maxWaitMs / 1000,
-    help: 'the longest wait a 429/503 Retry-After may ask for', more: '; a longer one stops the run (exit 2: rate limits are not a verdict)',
+    kind: integer(0, 3_600),
+    arg: 'S',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'maxWaitSeconds',
+    default: DEFAULT_PACING.maxWaitMs / 1000,
+    help: 'the longest wait a 429/503 Retry-After may ask for',
+    more: '; a longer one stops the run (exit 2: rate limits are not a verdict)',
     recorded: { option: 'maxWaitSeconds' },
   }),
   'wait-budget': option({
-    kind: integer(0, 86_400), arg: 'S', commands: ['run'], section: 'run', configKey: 'waitBudgetSeconds', default: DEFAULT_PACING.waitBudgetMs / 1000,
+    kind: integer(0, 86_400),
+    arg: 'S',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'waitBudgetSeconds',
+    default: DEFAULT_PACING.waitBudgetMs / 1000,
     help: 'all the waiting a run may do for rate limits',
     recorded: { option: 'waitBudgetSeconds' },
   }),
   'max-response-bytes': option({
-    kind: integer(1024, 1024 ** 3), arg: 'N', commands: ['run'], section: 'run', configKey: 'maxResponseBytes', default: REQUEST_BOUNDS.maxResponseBytes,
+    kind: integer(1024, 1024 ** 3),
+    arg: 'N',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'maxResponseBytes',
+    default: REQUEST_BOUNDS.maxResponseBytes,
     help: 'response size cap',
     recorded: { option: 'maxResponseBytes' },
   }),
   seed: option({
-    kind: integer(0, 2 ** 31 - 1), arg: 'N', commands: ['run'], section: 'run', shownDefault: 'random, printed; the same seed replays the same requests',
+    kind: integer(0, 2 ** 31 - 1),
+    arg: 'N',
+    commands: ['run'],
+    section: 'run',
+    shownDefault: 'random, printed; the same seed replays the same requests',
     help: "the fuzzing phase's seed",
-    noConfig: "it replays one run: a seed kept in a team's file would send the same generated requests on every run", recorded: { option: 'seed' },
+    noConfig: "it replays one run: a seed kept in a team's file would send the same generated requests on every run",
+    recorded: { option: 'seed' },
   }),
   'max-examples': option({
-    kind: integer(1, 10_000), arg: 'N', commands: ['run'], section: 'run', configKey: 'maxExamples', default: 30,
-    help: 'examples each fuzzing property draws', more: '; the stateful phase draws a third as many sequences',
+    kind: integer(1, 10_000),
+    arg: 'N',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'maxExamples',
+    default: 30,
+    help: 'examples each fuzzing property draws',
+    more: '; the stateful phase draws a third as many sequences',
     recorded: { option: 'maxExamples' },
   }),
   'max-writes': option({
-    kind: integer(0, 1_000_000), arg: 'N', commands: ['run'], section: 'run', configKey: 'maxWrites', default: 500,
-    help: 'the most pets a run creates', more: '; cases that write once they exist are skipped',
+    kind: integer(0, 1_000_000),
+    arg: 'N',
+    commands: ['run'],
+    section: 'run',
+    configKey: 'maxWrites',
+    default: 500,
+    help: 'the most pets a run creates',
+    more: '; cases that write once they exist are skipped',
     recorded: { option: 'maxWrites' },
   }),
   load: option({
-    kind: text(), arg: 'PROFILE', commands: ['run'], section: 'run',
+    kind: text(),
+    arg: 'PROFILE',
+    commands: ['run'],
+    section: 'run',
     help: 'also run a load profile and add it to the report',
-    noConfig: 'a load is asked for by one run (run --load, or the load command): a file would add one to every run', recorded: { option: 'profile' },
+    noConfig: 'a load is asked for by one run (run --load, or the load command): a file would add one to every run',
+    recorded: { option: 'profile' },
   }),
 
   // Load.
   baseline: option({
-    kind: filePath(), arg: 'FILE', commands: REPORTING, section: 'load',
+    kind: filePath(),
+    arg: 'FILE',
+    commands: REPORTING,
+    section: 'load',
     help: 'compare with an earlier report.json (p50, p99, rps, error rate)',
-    noConfig: "the report of one earlier run, chosen for each comparison", recorded: { option: 'baseline' },
+    noConfig: 'the report of one earlier run, chosen for each comparison',
+    recorded: { option: 'baseline' },
   }),
   'baseline-tolerance': option({
-    kind: share(10), arg: 'X', commands: REPORTING, section: 'load', shownDefault: "the profile's, else 0.1",
+    kind: share(10),
+    arg: 'X',
+    commands: REPORTING,
+    section: 'load',
+    shownDefault: "the profile's, else 0.1",
     help: 'allowed regression as a share',
-    noConfig: 'the load profile holds its default (baselineTolerance)', recorded: { option: 'baselineTolerance' },
+    noConfig: 'the load profile holds its default (baselineTolerance)',
+    recorded: { option: 'baselineTolerance' },
   }),
   'allow-production-load': option({
-    kind: flag(), commands: ['run', 'load'], section: 'load', default: false,
+    kind: flag(),
+    commands: ['run', 'load'],
+    section: 'load',
+    default: false,
     help: 'load a base URL the profile or the configuration marks as production',
-    noConfig: "it lifts the guard a file's production list sets: it must be given on the command line each time", recorded: { not: 'it allows a run; it changes no verdict' },
+    noConfig: "it lifts the guard a file's production list sets: it must be given on the command line each time",
+    recorded: { not: 'it allows a run; it changes no verdict' },
   }),
   workers: option({
-    kind: integer(1, MAX_WORKERS), arg: 'N', commands: ['run', 'load'], section: 'load', showBounds: true,
+    kind: integer(1, MAX_WORKERS),
+    arg: 'N',
+    commands: ['run', 'load'],
+    section: 'load',
+    showBounds: true,
     shownDefault: "the profile's, else half the cores, at most 8 and at most one per connection",
     help: 'worker threads generating the load',
-    noConfig: 'the load profile holds its default (workers)', recorded: { option: 'workers' },
+    noConfig: 'the load profile holds its default (workers)',
+    recorded: { option: 'workers' },
   }),
 
   // Output.
   'report-dir': option({
-    kind: filePath(), arg: 'DIR', commands: REPORTING, section: 'output', configKey: 'reportDir', default: 'reports',
+    kind: filePath(),
+    arg: 'DIR',
+    commands: REPORTING,
+    section: 'output',
+    configKey: 'reportDir',
+    default: 'reports',
     help: 'where reports go',
     recorded: { option: 'reportDir' },
   }),
   reporter: option({
-    kind: list({ enum: [...REPORTER_NAMES] }), arg: 'LIST', commands: REPORTING, section: 'output', configKey: 'reporters',
+    kind: list({ enum: [...REPORTER_NAMES] }),
+    arg: 'LIST',
+    commands: REPORTING,
+    section: 'output',
+    configKey: 'reporters',
     shownDefault: 'all but har; for load and merge: console,json',
     help: `${REPORTER_NAMES.join(', ')}, comma-separated or repeated`,
     more: '. Files: report.json, junit.xml, report.html, summary.md, report.har (the evidence as an HTTP Archive for HTTP tools); json:- prints report.json to standard output, the console to standard error',
@@ -436,49 +636,87 @@ export const OPTIONS = {
     recorded: { not: 'it chooses the files written, not what they say' },
   }),
   quiet: option({
-    kind: flag(), short: 'q', commands: REPORTING, section: 'output', default: false,
+    kind: flag(),
+    short: 'q',
+    commands: REPORTING,
+    section: 'output',
+    default: false,
     help: 'print only failures and the verdict',
-    noConfig: 'how much one terminal shows', recorded: { not: 'it changes what is printed, not a verdict' },
+    noConfig: 'how much one terminal shows',
+    recorded: { not: 'it changes what is printed, not a verdict' },
   }),
   'no-color': option({
-    kind: flag(), commands: REPORTING, section: 'output', default: false,
+    kind: flag(),
+    commands: REPORTING,
+    section: 'output',
+    default: false,
     // NO_COLOR and FORCE_COLOR are the colour conventions (no-color.org), read with the terminal, not as this flag's layer.
     help: 'no colours (a non-empty NO_COLOR too; FORCE_COLOR forces them)',
-    noConfig: "colour is the terminal's (NO_COLOR, FORCE_COLOR)", recorded: { not: 'it changes what is printed, not a verdict' },
+    noConfig: "colour is the terminal's (NO_COLOR, FORCE_COLOR)",
+    recorded: { not: 'it changes what is printed, not a verdict' },
   }),
 
   // The reference server.
   port: option({
-    kind: integer(0, 65_535), arg: 'N', commands: SERVE, section: 'serve', default: 8080,
-    help: 'port', more: '; 0 picks a free one',
-    noConfig: SERVE_HAS_NO_FILE, recorded: { not: 'serve writes no report' },
+    kind: integer(0, 65_535),
+    arg: 'N',
+    commands: SERVE,
+    section: 'serve',
+    default: 8080,
+    help: 'port',
+    more: '; 0 picks a free one',
+    noConfig: SERVE_HAS_NO_FILE,
+    recorded: { not: 'serve writes no report' },
   }),
   host: option({
-    kind: text(), arg: 'HOST', commands: SERVE, section: 'serve', default: '127.0.0.1',
+    kind: text(),
+    arg: 'HOST',
+    commands: SERVE,
+    section: 'serve',
+    default: '127.0.0.1',
     help: 'address',
-    noConfig: SERVE_HAS_NO_FILE, recorded: { not: 'serve writes no report' },
+    noConfig: SERVE_HAS_NO_FILE,
+    recorded: { not: 'serve writes no report' },
   }),
   'big-ids': option({
-    kind: flag(), commands: SERVE, section: 'serve', default: false,
+    kind: flag(),
+    commands: SERVE,
+    section: 'serve',
+    default: false,
     help: 'hand out ids above 2^53 (to test int64 exactness)',
-    noConfig: SERVE_HAS_NO_FILE, recorded: { not: 'serve writes no report' },
+    noConfig: SERVE_HAS_NO_FILE,
+    recorded: { not: 'serve writes no report' },
   }),
   variant: option({
-    kind: text(), arg: 'NAME', commands: SERVE, section: 'serve',
+    kind: text(),
+    arg: 'NAME',
+    commands: SERVE,
+    section: 'serve',
     help: 'serve a variant of the catalogue (an unknown name lists them)',
-    noConfig: SERVE_HAS_NO_FILE, recorded: { not: 'serve writes no report' },
+    noConfig: SERVE_HAS_NO_FILE,
+    recorded: { not: 'serve writes no report' },
   }),
 
   // Every command.
   help: option({
-    kind: flag(), short: 'h', commands: ['run', 'load', 'merge', 'serve', 'catalogue'], section: 'general', default: false,
+    kind: flag(),
+    short: 'h',
+    commands: ['run', 'load', 'merge', 'serve', 'catalogue'],
+    section: 'general',
+    default: false,
     help: "this help (COMMAND --help: that command's)",
-    noConfig: 'it prints this text and runs nothing', recorded: { not: 'it runs nothing' },
+    noConfig: 'it prints this text and runs nothing',
+    recorded: { not: 'it runs nothing' },
   }),
   version: option({
-    kind: flag(), short: 'V', commands: ['run'], section: 'general', default: false,
+    kind: flag(),
+    short: 'V',
+    commands: ['run'],
+    section: 'general',
+    default: false,
     help: 'the version',
-    noConfig: 'it prints the version and runs nothing', recorded: { not: 'it runs nothing' },
+    noConfig: 'it prints the version and runs nothing',
+    recorded: { not: 'it runs nothing' },
   }),
 } as const;
 
@@ -489,7 +727,9 @@ export type OptionName = keyof typeof OPTIONS;
 export type ValueOf<K extends OptionName> = (typeof OPTIONS)[K] extends OptionSpec<infer T> ? T : never;
 
 /** Every option's value once the layers are merged: never undefined where the table gives a default. */
-export type OptionValues = { readonly [K in OptionName]: (typeof OPTIONS)[K] extends { readonly default: unknown } ? ValueOf<K> : ValueOf<K> | undefined };
+export type OptionValues = {
+  readonly [K in OptionName]: (typeof OPTIONS)[K] extends { readonly default: unknown } ? ValueOf<K> : ValueOf<K> | undefined;
+};
 
 /** Values given with flags (or any one layer): each option only when given. */
 export type GivenValues = { [K in OptionName]?: ValueOf<K> };

@@ -62,7 +62,11 @@ async function resolveApiKey(settled: Settled, embedded: boolean, env: Env): Pro
 }
 
 /** A command's options settled, with the configuration file (named by --config or PETSTORE_CONFIG) as their second layer. */
-async function settleWithConfig(command: OptionCommand, flags: GivenValues, env: Env): Promise<Settled & { config: SuiteConfig | undefined }> {
+async function settleWithConfig(
+  command: OptionCommand,
+  flags: GivenValues,
+  env: Env,
+): Promise<Settled & { config: SuiteConfig | undefined }> {
   const file = settle(command, flags, env).values.config;
   if (file === undefined) return { ...settle(command, flags, env), config: undefined };
   const config = await loadConfig(path.resolve(file), (await packageContract()).fileValidator('config.schema.json'), process.cwd());
@@ -91,7 +95,11 @@ async function resolveTarget(settled: Settled, env: Env): Promise<Target> {
   const headers = values.header ?? [];
   // The embedded server is reached directly; a proxy variable that is not a URL stops only a run that would use it.
   const proxies = baseUrl === undefined ? undefined : proxyEnvironment(env);
-  const secrets = [...headerSecrets(headers), ...(proxies === undefined ? [] : proxyCredentials(env)), ...(clientCertificate?.passphrase === undefined ? [] : [clientCertificate.passphrase])];
+  const secrets = [
+    ...headerSecrets(headers),
+    ...(proxies === undefined ? [] : proxyCredentials(env)),
+    ...(clientCertificate?.passphrase === undefined ? [] : [clientCertificate.passphrase]),
+  ];
   return {
     apiKey,
     ...(baseUrl === undefined ? {} : { baseUrl }),
@@ -108,8 +116,13 @@ async function resolveClientCertificate(settled: Settled, baseUrl: string | unde
   const certFile = settled.values['client-cert'];
   const keyFile = settled.values['client-key'];
   if (certFile === undefined && keyFile === undefined) return undefined;
-  if (certFile === undefined || keyFile === undefined) throw new RunError('ERR_USAGE', `${certFile === undefined ? '--client-key needs --client-cert' : '--client-cert needs --client-key'}: mutual TLS takes the certificate and its key`);
-  if (baseUrl === undefined || !baseUrl.startsWith('https:')) throw new RunError('ERR_USAGE', '--client-cert: mutual TLS needs an https --base-url');
+  if (certFile === undefined || keyFile === undefined)
+    throw new RunError(
+      'ERR_USAGE',
+      `${certFile === undefined ? '--client-key needs --client-cert' : '--client-cert needs --client-key'}: mutual TLS takes the certificate and its key`,
+    );
+  if (baseUrl === undefined || !baseUrl.startsWith('https:'))
+    throw new RunError('ERR_USAGE', '--client-cert: mutual TLS needs an https --base-url');
   const cert = await readSecretFile(certFile, labelOf(settled, 'client-cert'), false);
   const key = await readSecretFile(keyFile, labelOf(settled, 'client-key'), true);
   const passphrase = env['PETSTORE_CLIENT_KEY_PASSPHRASE'] || undefined;
@@ -119,14 +132,18 @@ async function resolveClientCertificate(settled: Settled, baseUrl: string | unde
   } catch (error) {
     // OpenSSL's words ('key values mismatch', 'bad decrypt') without its error-queue prefix.
     const reason = (error as Error).message.replace(/^error:[0-9A-Fa-f]+:[^:]*::?/, '');
-    throw new RunError('ERR_CONFIG', `--client-cert ${certFile} with --client-key ${keyFile}: ${reason}${/decrypt|passphrase/i.test(reason) && passphrase === undefined ? ' (an encrypted key reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)' : ''}`);
+    throw new RunError(
+      'ERR_CONFIG',
+      `--client-cert ${certFile} with --client-key ${keyFile}: ${reason}${/decrypt|passphrase/i.test(reason) && passphrase === undefined ? ' (an encrypted key reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)' : ''}`,
+    );
   }
   return certificate;
 }
 
 /** What report.json records of the proxy the environment chose, without its credentials (the options record the headers and mutual TLS). */
 function proxyRecord(target: Target): { proxy?: string } {
-  const proxy = target.baseUrl === undefined || target.proxies === undefined ? undefined : proxyFor(new URL(target.baseUrl), target.proxies);
+  const proxy =
+    target.baseUrl === undefined || target.proxies === undefined ? undefined : proxyFor(new URL(target.baseUrl), target.proxies);
   return proxy === undefined ? {} : { proxy: proxy.url };
 }
 
@@ -144,7 +161,11 @@ export function packageFolders(extraScenarioDirs: readonly string[]): InputFolde
 function refuseOverwrite(reportDir: string, inputs: ReadonlyArray<[string, string]>): void {
   const output = path.join(reportDir, 'report.json');
   const clash = inputs.find(([, file]) => path.resolve(file) === output);
-  if (clash) throw new RunError('ERR_USAGE', `${clash[0]} ${clash[1]} is the report this run writes; copy it elsewhere first or choose another --report-dir`);
+  if (clash)
+    throw new RunError(
+      'ERR_USAGE',
+      `${clash[0]} ${clash[1]} is the report this run writes; copy it elsewhere first or choose another --report-dir`,
+    );
 }
 
 async function readProfile(argument: string): Promise<LoadProfile> {
@@ -199,7 +220,11 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   // A production service is never written to, whatever the flags say: the configuration marked it.
   const readOnly = values['read-only'] || production !== undefined;
   const inputs = await loadCaseInputs(packageFolders(values.scenarios ?? []), values.suite ?? []);
-  const selectedSuites = selectPhases(values.suite ?? [], values.phase ?? [], inputs.suites.map((s) => s.name));
+  const selectedSuites = selectPhases(
+    values.suite ?? [],
+    values.phase ?? [],
+    inputs.suites.map((s) => s.name),
+  );
   const { cases, createdPetCases, phase } = selectCases(inputs, selectedSuites, values.check ?? []);
   const skipped = skippedIds(values['skip-check'] ?? [], knownIds(cases));
   const reportDir = path.resolve(values['report-dir']);
@@ -207,7 +232,8 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   const profile = values.load === undefined ? undefined : await readProfile(values.load);
   if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
   // Every id the package knows, not only the selected ones: a team's disable list holds ids of every suite.
-  if (config !== undefined) checkDisabledIds(config, new Set([...knownIds(inputs.cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
+  if (config !== undefined)
+    checkDisabledIds(config, new Set([...knownIds(inputs.cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
   const pacing = pacingOf(settled);
   // The fuzzing phase draws from a seed: given, or random and recorded so that --seed replays the run's requests.
   const seed = values.seed ?? randomInt(2 ** 31);
@@ -237,12 +263,21 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     requestTimeoutMs: values.timeout,
     maxResponseBytes: values['max-response-bytes'],
     recordedOptions: {
-      ...recordedOptions('run', settled, { 'read-only': readOnly, 'report-dir': reportDir, load: profile?.name, seed: generated ? seed : undefined, 'max-examples': generated ? maxExamples : undefined }),
+      ...recordedOptions('run', settled, {
+        'read-only': readOnly,
+        'report-dir': reportDir,
+        load: profile?.name,
+        seed: generated ? seed : undefined,
+        'max-examples': generated ? maxExamples : undefined,
+      }),
       ...proxyRecord(target),
     },
   };
   if (profile !== undefined) plan.load = await loadPlan(profile, settled, reportDir);
-  const notice = production !== undefined && !values['read-only'] ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only` : undefined;
+  const notice =
+    production !== undefined && !values['read-only']
+      ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only`
+      : undefined;
   return notice === undefined ? { plan, reportDir, reporters } : { plan, reportDir, reporters, notice };
 }
 
@@ -251,7 +286,8 @@ const LOAD_REPORTERS = ['console', 'json'];
 
 /** `load PROFILE`: the profile alone against the service (or the embedded reference server). */
 export async function planLoad(positionals: readonly string[], flags: GivenValues, env: Env): Promise<PlannedRun> {
-  if (positionals.length !== 1) throw new RunError('ERR_USAGE', `'load' takes one profile (a name in scenarios/load or a file), got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new RunError('ERR_USAGE', `'load' takes one profile (a name in scenarios/load or a file), got ${positionals.length}`);
   const profile = await readProfile(positionals[0] as string);
   const settled = await settleWithConfig('load', flags, env);
   const { values, config } = settled;
@@ -272,25 +308,45 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
   const settled = settle('merge', flags, env);
   const reportDir = path.resolve(settled.values['report-dir']);
   const reporters = parseReporterNames(settled.values.reporter ?? LOAD_REPORTERS);
-  refuseOverwrite(reportDir, positionals.map((file): [string, string] => ['merge input', file]));
+  refuseOverwrite(
+    reportDir,
+    positionals.map((file): [string, string] => ['merge input', file]),
+  );
   const loads = await readLoadReports(positionals);
   const { baseline } = await loadPlan((loads[0] as (typeof loads)[number]).profile, settled, reportDir);
   const merge = baseline === undefined ? { loads } : { loads, baseline };
   const recorded = { ...recordedOptions('merge', settled, { 'report-dir': reportDir }), merged: [...positionals] };
-  return { plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: recorded }, reportDir, reporters };
+  return {
+    plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: recorded },
+    reportDir,
+    reporters,
+  };
 }
 
 /** What a run judges: the cases of the selected suites that --check names (all without it), the created-pet cases alike, and whether each generated phase runs. */
-function selectCases(inputs: CaseInputs, selectedSuites: readonly string[], globs: readonly string[]): { cases: CaseSpec[]; createdPetCases: string[]; phase: (name: 'fuzz' | 'stateful') => boolean } {
+function selectCases(
+  inputs: CaseInputs,
+  selectedSuites: readonly string[],
+  globs: readonly string[],
+): { cases: CaseSpec[]; createdPetCases: string[]; phase: (name: 'fuzz' | 'stateful') => boolean } {
   const inSelection = (suite: string): boolean => selectedSuites.length === 0 || selectedSuites.includes(suite);
   const only = globs.map((glob) => ({ glob, pattern: idGlob(glob) }));
   const checked = (id: string): boolean => only.length === 0 || only.some(({ pattern }) => pattern.test(id));
   const inSuites = inputs.cases.filter((c) => inSelection(c.suite));
   const createdInSuites = CREATED_PET_CASES.filter((c) => inSelection(c.suite)).map((c) => c.id);
   const generatedIds = { fuzz: fuzzCaseInfos(inputs.contract).map((c) => c.id), stateful: [STATEFUL_CASE.id] };
-  const candidates = [...inSuites.map((c) => c.id), ...createdInSuites, ...Object.entries(generatedIds).flatMap(([suite, ids]) => (inSelection(suite) ? ids : []))];
+  const candidates = [
+    ...inSuites.map((c) => c.id),
+    ...createdInSuites,
+    ...Object.entries(generatedIds).flatMap(([suite, ids]) => (inSelection(suite) ? ids : [])),
+  ];
   // A glob that names nothing is a typo: it never silently runs everything, or nothing.
-  for (const { glob, pattern } of only) if (!candidates.some((id) => pattern.test(id))) throw new RunError('ERR_USAGE', `--check '${glob}' matches no case${selectedSuites.length === 0 ? '' : ' of the selected suites'}; see docs/checks.md or the catalogue command for the ids`);
+  for (const { glob, pattern } of only)
+    if (!candidates.some((id) => pattern.test(id)))
+      throw new RunError(
+        'ERR_USAGE',
+        `--check '${glob}' matches no case${selectedSuites.length === 0 ? '' : ' of the selected suites'}; see docs/checks.md or the catalogue command for the ids`,
+      );
   return {
     cases: inSuites.filter((c) => checked(c.id)),
     createdPetCases: createdInSuites.filter(checked),
@@ -301,20 +357,34 @@ function selectCases(inputs: CaseInputs, selectedSuites: readonly string[], glob
 
 /** A glob over ids (`*` any run of characters, `?` one), as a whole-id pattern. */
 export function idGlob(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 }
 
 /** The check and case ids each --skip-check glob names, with the flag as the reason; a glob that names nothing is a usage error. */
 function skippedIds(globs: readonly string[], known: ReadonlySet<string>): Array<{ id: string; reason: string }> {
   return globs.flatMap((glob) => {
     const ids = [...known].filter((id) => idGlob(glob).test(id));
-    if (ids.length === 0) throw new RunError('ERR_USAGE', `--skip-check '${glob}' matches no check or case; see docs/checks.md or the catalogue command for the ids`);
+    if (ids.length === 0)
+      throw new RunError(
+        'ERR_USAGE',
+        `--skip-check '${glob}' matches no check or case; see docs/checks.md or the catalogue command for the ids`,
+      );
     return ids.map((id) => ({ id, reason: `--skip-check ${glob}` }));
   });
 }
 
 /** The settings a load or a merge shares with a run, at their defaults. */
-function basePlan(contract: LoadedContract, target: Target, config: SuiteConfig | undefined, skipped: ReadonlyArray<{ id: string; reason: string }> = []): Omit<RunPlan, 'recordedOptions'> {
+function basePlan(
+  contract: LoadedContract,
+  target: Target,
+  config: SuiteConfig | undefined,
+  skipped: ReadonlyArray<{ id: string; reason: string }> = [],
+): Omit<RunPlan, 'recordedOptions'> {
   return {
     contract,
     target,

@@ -4,7 +4,16 @@
  * is one line that names its flag, its variable or its place in the file. Nothing is turned back into flag text.
  */
 import type { SuiteConfig } from '../loader/config.js';
-import { optionEntries, type AnyOptionSpec, type GivenValues, type OptionCommand, type OptionName, type OptionValues, type RecordedValue, type ValueOf } from './options.js';
+import {
+  optionEntries,
+  type AnyOptionSpec,
+  type GivenValues,
+  type OptionCommand,
+  type OptionName,
+  type OptionValues,
+  type RecordedValue,
+  type ValueOf,
+} from './options.js';
 
 /** The environment variables a run reads (PETSTORE_*, NO_COLOR). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -49,7 +58,8 @@ function candidates(name: OptionName, spec: AnyOptionSpec, flags: GivenValues, e
   if (file !== undefined) found.push(file);
   const variable = spec.env;
   const text = variable === undefined ? undefined : env[variable];
-  if (variable !== undefined && text !== undefined && text !== '') found.push({ origin: { layer: 'env', label: variable }, read: () => spec.kind.parse([text], variable) });
+  if (variable !== undefined && text !== undefined && text !== '')
+    found.push({ origin: { layer: 'env', label: variable }, read: () => spec.kind.parse([text], variable) });
   const given: unknown = flags[name];
   if (given !== undefined) found.push({ origin: { layer: 'flag', label: `--${name}` }, read: () => given });
   return found;
@@ -74,7 +84,8 @@ export function settle(command: OptionCommand, flags: GivenValues, env: Env, con
       continue;
     }
     const merge = spec.kind.merge?.bind(spec.kind);
-    values[name] = merge === undefined ? winner.read() : found.map((candidate) => candidate.read()).reduce((earlier, later) => merge(earlier, later));
+    values[name] =
+      merge === undefined ? winner.read() : found.map((candidate) => candidate.read()).reduce((earlier, later) => merge(earlier, later));
     origins[name] = winner.origin;
   }
   // Each value was read by its own option's kind, and every option with a default has one.

@@ -28,9 +28,13 @@ export async function loadConfig(file: string, validate: ValidateFunction, displ
   const { source, problems } = await validateYamlFile(file, validate, display);
   const raw = (source?.value ?? {}) as Record<string, JsonValue>;
   ((raw['production'] as string[] | undefined) ?? []).forEach((url, index) => {
-    if (source && !URL.canParse(url)) problems.push({ file: display, ...source.locate(['production', index]), message: `production entry '${url}' is not a URL` });
+    if (source && !URL.canParse(url))
+      problems.push({ file: display, ...source.locate(['production', index]), message: `production entry '${url}' is not a URL` });
   });
-  const disable = ((raw['disable'] as Array<{ id: string; reason: string }> | undefined) ?? []).map((entry, index) => ({ ...entry, source: { file: display, ...(source?.locate(['disable', index, 'id']) ?? { line: 1, column: 1 }) } }));
+  const disable = ((raw['disable'] as Array<{ id: string; reason: string }> | undefined) ?? []).map((entry, index) => ({
+    ...entry,
+    source: { file: display, ...(source?.locate(['disable', index, 'id']) ?? { line: 1, column: 1 }) },
+  }));
   if (!source || problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
   return {
     file: display,
@@ -55,12 +59,19 @@ export function productionMark(baseUrl: string, production: readonly string[]): 
 export function checkDisabledIds(config: SuiteConfig, knownIds: ReadonlySet<string>): void {
   const problems = config.disable
     .filter((entry) => !knownIds.has(entry.id))
-    .map((entry) => ({ ...entry.source, message: `disable: no check or case has the id '${entry.id}' (petstore-conformance catalogue lists them)` }));
+    .map((entry) => ({
+      ...entry.source,
+      message: `disable: no check or case has the id '${entry.id}' (petstore-conformance catalogue lists them)`,
+    }));
   if (problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
 }
 
 /** Refuses load against a base URL that a production list (of a configuration file or a profile, `where`) names, unless allowed. */
 export function refuseProductionLoad(baseUrl: string, production: readonly string[], where: string, allowed: boolean): void {
   const mark = productionMark(baseUrl, production);
-  if (mark !== undefined && !allowed) throw new RunError('ERR_CONFIG', `${baseUrl} is marked production in ${where} (${mark}); refusing to load it without --allow-production-load`);
+  if (mark !== undefined && !allowed)
+    throw new RunError(
+      'ERR_CONFIG',
+      `${baseUrl} is marked production in ${where} (${mark}); refusing to load it without --allow-production-load`,
+    );
 }
