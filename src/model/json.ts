@@ -83,11 +83,6 @@ function shapeOf(text: string, limit: number): JsonTextShape {
   return { depth: deepest, members, inexact };
 }
 
-/** How deep arrays and objects nest in JSON text (brackets inside strings do not count), stopping once past `limit`. */
-export function nestingDepth(text: string, limit = Infinity): number {
-  return shapeOf(text, limit).depth;
-}
-
 /** Object members in a parsed value (own keys of every object in it); iterative, so a deep value cannot overflow the stack. */
 function memberCount(root: unknown): number {
   let count = 0;
