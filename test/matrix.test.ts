@@ -1,3 +1,9 @@
+/**
+ * The verdict matrix (npm run matrix): every variant of the reference server judged by a whole run, and every case and check
+ * made to fail by some variant. Of the slow tier, but beside test/fast.test.ts rather than in test/slow/: tap starts its
+ * files in the order of their paths, and these two, the longest, start first, so that the shorter files fill in beside
+ * them instead of leaving one of them to run alone at the end.
+ */
 import t from 'tap';
 import { exchangeChecks, expectationCheck, transportChecks } from '../src/checks/registry.js';
 import { CREATED_PET_CASES } from '../src/engine/created-pets.js';
