@@ -120,7 +120,7 @@ t.test("the reports of an earlier run in the same folder are moved to previous/,
   const dir = await tempDir();
   await writeFile(path.join(dir, 'junit.xml'), '<testsuites name="an earlier run"/>');
   await writeFile(path.join(dir, 'notes.txt'), 'mine');
-  const result = await runCli(['--report-dir', dir, '--reporter', 'console,json']);
+  const result = await runCli(['--report-dir', dir, '--reporter', 'console,json', '--suite', 'limits']);
   t.equal(result.code, 0, result.stderr);
   t.match(result.stdout, /earlier reports moved to .*previous: junit\.xml/);
   t.same((await readdir(dir)).sort(), ['notes.txt', 'previous', 'report.json'], 'no junit.xml of another run beside this report.json; other files untouched');
@@ -129,7 +129,7 @@ t.test("the reports of an earlier run in the same folder are moved to previous/,
 
 t.test('--reporter picks the files; an unknown reporter stops the run before it starts', async (t) => {
   const dir = await tempDir();
-  const result = await runCli(['--report-dir', dir, '--reporter', 'markdown', '--reporter', 'json']);
+  const result = await runCli(['--report-dir', dir, '--reporter', 'markdown', '--reporter', 'json', '--suite', 'limits']);
   t.equal(result.code, 0, result.stderr);
   t.same((await readdir(dir)).sort(), ['report.json', 'summary.md']);
   t.equal(result.stdout, '', 'no console reporter, nothing on the console: whatever prints is a reporter');

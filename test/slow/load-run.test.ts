@@ -48,6 +48,9 @@ async function rampAgainst(faults: LoadFault[]) {
   }
 }
 
+// The two ramps mostly wait (65 requests a second at most): side by side, they take the time of one.
+t.jobs = 2;
+
 t.test('a ramp stops at the first stage that breaks a bound and reports the highest rate that held', async (t) => {
   const slow = await rampAgainst(['load-slow']);
   t.equal(slow.report.highestRateHeld, 5, 'four connections waiting 250 ms each cannot reach 35/s');

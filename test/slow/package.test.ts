@@ -7,9 +7,10 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { root, tempDir } from '../helpers.js';
+import { asUserStarts, root, tempDir } from '../helpers.js';
 
-const run = promisify(execFile);
+const execute = promisify(execFile);
+const run = (command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ stdout: string; stderr: string }> => execute(...asUserStarts(command, args), { ...options, encoding: 'utf8' });
 const KEY = 'package-test-key-5c1e';
 
 t.test('the packed tarball installs without a build and runs from the install', async (t) => {
@@ -42,7 +43,7 @@ t.test('the packed tarball installs without a build and runs from the install', 
   const help = await bin(['--help']);
   t.match(help.stdout, /^petstore-conformance: conformance and load tests/);
 
-  const server = spawn(process.execPath, [main, 'serve', '--port', '0'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(...asUserStarts(process.execPath, [main, 'serve', '--port', '0']), { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
   t.teardown(() => void server.kill('SIGKILL'));
   let serverErr = '';
   server.stderr.on('data', (chunk: Buffer) => (serverErr += chunk.toString()));
