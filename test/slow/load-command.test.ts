@@ -13,16 +13,16 @@ import { certificate } from '../tls-fixtures.js';
 const KEY = 'load-secret-key-7c1d9e';
 
 /**
- * A profile bounded to 0.8 s and 500 requests: against a server that answers at once the budget ends it, in a tenth of a second
+ * A profile bounded to 500 requests and 3 s: against a server that answers at once the budget ends it, in a tenth of a second
  * on this machine. Its p99 bound and timeout are generous: on a busy 2-core machine one stall of the process would decide a
  * tight bound; the test of p99 itself sets a tight one against a server far slower than any stall.
  */
 function profileText(extra = ''): string {
   return `title: short test load
 connections: 2
-duration: 0.8
+duration: 3
 maxRequests: 500
-timeout: 0.8
+timeout: 3
 queries:
   - { weight: 2 }
   - { limit: 5, status: sold, weight: 1 }
@@ -33,6 +33,11 @@ thresholds:
   non2xx: { max: 0 }
   errors: { max: 0 }
 ${extra}`;
+}
+
+/** The profile for `seconds` (its timeout as long), whatever its budget: for the runs a length of time bounds. */
+function lasting(seconds: number, text = profileText()): string {
+  return text.replace('duration: 3', `duration: ${seconds}`).replace('timeout: 3', `timeout: ${seconds}`);
 }
 
 async function writeProfile(text: string, name = 'short.yaml'): Promise<string> {
@@ -83,7 +88,8 @@ t.test('a server that answers 500 now and then fails the non2xx threshold, and o
 });
 
 t.test('a slow server fails the p99 threshold, and only that one', async (t) => {
-  const profile = await writeProfile(profileText().replace('p99: { max: 2000 }', 'p99: { max: 150 }'));
+  // Answers of 250 ms: 0.8 s of them (the budget would take 60 s).
+  const profile = await writeProfile(lasting(0.8, profileText().replace('p99: { max: 2000 }', 'p99: { max: 150 }')));
   const { code, report } = await loadAgainst(['load-slow'], profile);
   t.equal(code, 1);
   const seen = outcomes(report);
@@ -169,7 +175,7 @@ t.test('merge combines the raw results of several runs and judges them by the sa
   const server = await startReferenceServer({ apiKey: KEY });
   t.teardown(() => server.close());
   // Runs of 0.8 s (the budget never ends them first): two made at once start within half of that, however busy the machine.
-  const profile = await writeProfile(profileText().replace('maxRequests: 500', 'maxRequests: 100000'));
+  const profile = await writeProfile(lasting(0.8, profileText().replace('maxRequests: 500', 'maxRequests: 100000')));
   const dirs = [await tempDir(), await tempDir()];
   const runs = await Promise.all(dirs.map((dir) => runCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', dir, '-q'], { PETSTORE_API_KEY: KEY })));
   t.same(runs.map((r) => r.code), [0, 0]);
@@ -235,7 +241,7 @@ t.test('Ctrl-C stops a load cleanly: exit 130 and a report of what was measured'
     },
   });
   t.teardown(() => server.close());
-  const profile = await writeProfile(profileText().replace('duration: 0.8', 'duration: 20').replace('maxRequests: 4000', 'maxRequests: 400000'));
+  const profile = await writeProfile(lasting(20, profileText().replace('maxRequests: 500', 'maxRequests: 400000')));
   const reports = await tempDir();
   // Ctrl-C once the load is well under way.
   const { code } = await stopCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY }, () => served > 300);

@@ -204,7 +204,8 @@ import { request } from 'undici';
     // A stall of a busy machine moves answers from one second to the next, never out of the series.
     const counted = run.throughput.reduce((sum, p, i) => sum + p.rps * (p.t - (run.throughput[i - 1]?.t ?? 0)), 0);
     t.ok(Math.abs(counted - run.responses) < 1, `the series counts every answer: ${counted.toFixed(1)} of ${run.responses} (${JSON.stringify(run.throughput)})`);
-    t.ok((run.throughput[0]?.rps ?? 0) >= 80 && (run.throughput[0]?.rps ?? 0) <= 120, `about 100/s in the first second: ${run.throughput[0]?.rps ?? 0}`);
+    // At most the 100 the schedule sent in that second; at least half of them, however busy the machine.
+    t.ok((run.throughput[0]?.rps ?? 0) >= 50 && (run.throughput[0]?.rps ?? 0) <= 101, `about 100/s in the first second: ${run.throughput[0]?.rps ?? 0}`);
     t.ok(Math.abs(run.requests + run.behindSchedule - 150) <= 2, `100/s for 1.5 s: ${run.requests} requests sent, ${run.behindSchedule} behind schedule at the stop`);
     const metrics = aggregateRuns([run]);
     t.ok(metrics.percentiles.some((p) => !Number.isInteger(p.ms)), `sub-millisecond resolution: ${JSON.stringify(metrics.percentiles)}`);
