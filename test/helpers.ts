@@ -219,12 +219,6 @@ export async function stopCli(args: string[], env: Record<string, string>, ready
   }
 }
 
-/** Starts the CLI and sends it Ctrl-C once `ready()` holds (polled), so the interrupt lands mid-run however slow the machine; bounded by a kill. */
-export async function interruptCli(args: string[], env: Record<string, string>, ready: () => boolean, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string }> {
-  const { code, stdout } = await signalCli(args, env, ready, ['SIGINT'], 0, timeoutMs);
-  return { code, stdout };
-}
-
 /** Listens on 127.0.0.1 (a free port) until the test file ends, then drops every connection; returns the base URL (…/v1). */
 export async function listenLocally(server: Server, scheme = 'http'): Promise<string> {
   const sockets = new Set<Socket>();

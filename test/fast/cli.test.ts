@@ -197,7 +197,7 @@ t.test('Ctrl-C during the checks: exit 130, and the reports say what ran', async
     apiKey: KEY,
     wrap: (next) => async (req) => {
       served += 1;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 25));
       return next(req);
     },
   });
