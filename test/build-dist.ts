@@ -27,7 +27,14 @@ if (Math.max(...inputs.map((input) => latest(path.join(root, input)))) >= builtA
   const run = (args: string[]): void => {
     execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
   };
-  run([createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', path.join('dist', '.tsbuildinfo')]);
+  run([
+    createRequire(import.meta.url).resolve('typescript/bin/tsc'),
+    '-p',
+    'tsconfig.json',
+    '--incremental',
+    '--tsBuildInfoFile',
+    path.join('dist', '.tsbuildinfo'),
+  ]);
   run([path.join('dist', 'build', 'precompile-validators.js')]);
   run([path.join('dist', 'build', 'precompile-yaml.js')]);
   writeFileSync(stamp, `${new Date().toISOString()}\n`);

@@ -36,7 +36,13 @@ export interface ExchangeSpec {
 export function exchange(spec: ExchangeSpec = {}): Exchange {
   const target = spec.target ?? '/pets';
   const bodyText = spec.body ?? '';
-  const response: Exchange['response'] = { status: spec.status ?? 200, headers: spec.headers ?? { 'content-type': 'application/json' }, bodyText, bytes: Buffer.byteLength(bodyText), truncated: spec.truncated ?? false };
+  const response: Exchange['response'] = {
+    status: spec.status ?? 200,
+    headers: spec.headers ?? { 'content-type': 'application/json' },
+    bodyText,
+    bytes: Buffer.byteLength(bodyText),
+    truncated: spec.truncated ?? false,
+  };
   if (spec.invalidUtf8At !== undefined) response.invalidUtf8At = spec.invalidUtf8At;
   if (bodyText.trim() !== '' && spec.truncated !== true) {
     try {
@@ -46,7 +52,14 @@ export function exchange(spec: ExchangeSpec = {}): Exchange {
     }
   }
   return {
-    request: { method: spec.method ?? 'GET', url: spec.url ?? `http://127.0.0.1:9/v1${target}`, target, headers: {}, auth: 'valid', operation: spec.operation ?? 'listPets' },
+    request: {
+      method: spec.method ?? 'GET',
+      url: spec.url ?? `http://127.0.0.1:9/v1${target}`,
+      target,
+      headers: {},
+      auth: 'valid',
+      operation: spec.operation ?? 'listPets',
+    },
     response,
     durationMs: 1,
   };

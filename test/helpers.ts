@@ -36,7 +36,9 @@ let reportValidator: ValidateFunction | undefined;
 
 /** The problems of a report.json value against schemas/report.schema.json; empty when it is valid. */
 export async function reportSchemaProblems(report: unknown): Promise<string[]> {
-  const validate = (reportValidator ??= createAjv().compile(JSON.parse(await readFile(path.join(root, 'schemas/report.schema.json'), 'utf8')) as object));
+  const validate = (reportValidator ??= createAjv().compile(
+    JSON.parse(await readFile(path.join(root, 'schemas/report.schema.json'), 'utf8')) as object,
+  ));
   return validate(report) ? [] : formatAjvErrors(validate.errors);
 }
 
@@ -73,7 +75,10 @@ async function checkWrittenReport(args: readonly string[], since: number): Promi
   const dir = at >= 0 ? args[at + 1] : undefined;
   if (dir === undefined) return;
   const file = path.join(dir, 'report.json');
-  const written = await stat(file).then((s) => s.mtimeMs >= since, () => false);
+  const written = await stat(file).then(
+    (s) => s.mtimeMs >= since,
+    () => false,
+  );
   if (!written) return;
   const problems = await reportSchemaProblems(JSON.parse(await readFile(file, 'utf8')));
   if (problems.length > 0) throw new Error(`${file} does not match schemas/report.schema.json:\n${problems.join('\n')}`);
@@ -89,7 +94,11 @@ export interface StopSignals {
  * Runs the CLI's command in this process (no start-up cost) with a clean environment (plus `env`), as the
  * real CLI would: same streams, exit code and files; a report.json it writes is validated against its schema.
  */
-export async function runCli(args: string[], env: Record<string, string> = {}, stop: StopSignals = { signal: new AbortController().signal }): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  stop: StopSignals = { signal: new AbortController().signal },
+): Promise<CliResult> {
   const since = Date.now() - 1_000;
   let stdout = '';
   let stderr = '';
@@ -98,7 +107,12 @@ export async function runCli(args: string[], env: Record<string, string> = {}, s
     stream.on('data', (d: Buffer) => append(d.toString()));
     return stream;
   };
-  const code = await command(args, { stdout: sink((x) => (stdout += x)), stderr: sink((x) => (stderr += x)), env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env }, ...stop });
+  const code = await command(args, {
+    stdout: sink((x) => (stdout += x)),
+    stderr: sink((x) => (stderr += x)),
+    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env },
+    ...stop,
+  });
   await new Promise((resolve) => setImmediate(resolve));
   await checkWrittenReport(args, since);
   return { code, stdout, stderr };
@@ -125,7 +139,11 @@ export function asUserStarts(command: string, args: readonly string[]): [string,
 export function spawnNode(args: string[], env: Record<string, string>, timeoutMs: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const base: Record<string, string> = { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' };
-    const child = spawn(...asUserStarts(process.execPath, args), { env: { ...base, ...env }, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...asUserStarts(process.execPath, args), {
+      env: { ...base, ...env },
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -157,9 +175,19 @@ export interface SignalledRun {
  * Starts the CLI and sends it `signals` once `ready()` holds (polled), one after another `gapMs` apart, so that they land
  * mid-run however slow the machine; bounded by a kill.
  */
-export function signalCli(args: string[], env: Record<string, string>, ready: () => boolean, signals: readonly NodeJS.Signals[] = ['SIGINT'], gapMs = 300, timeoutMs = 30_000): Promise<SignalledRun> {
+export function signalCli(
+  args: string[],
+  env: Record<string, string>,
+  ready: () => boolean,
+  signals: readonly NodeJS.Signals[] = ['SIGINT'],
+  gapMs = 300,
+  timeoutMs = 30_000,
+): Promise<SignalledRun> {
   // env(1) execs Node: the signals reach the CLI itself.
-  const child = spawn(...asUserStarts(process.execPath, [cli, ...args]), { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...asUserStarts(process.execPath, [cli, ...args]), {
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   let firstSignalAt: number | undefined;
@@ -194,16 +222,30 @@ export interface StoppedRun extends SignalledRun {
  * stopped run does is tested here, without a process to start; the entry's own wiring, once, on the real process. A run
  * still going `timeoutMs` after it began fails the test, as does one the entry would have had to end (its last resort).
  */
-export async function stopCli(args: string[], env: Record<string, string>, ready: () => boolean, signals: readonly StopSignal[] = ['SIGINT'], options: { graceMs?: number; gapMs?: number; timeoutMs?: number } = {}): Promise<StoppedRun> {
+export async function stopCli(
+  args: string[],
+  env: Record<string, string>,
+  ready: () => boolean,
+  signals: readonly StopSignal[] = ['SIGINT'],
+  options: { graceMs?: number; gapMs?: number; timeoutMs?: number } = {},
+): Promise<StoppedRun> {
   const { graceMs = 50, gapMs = 0, timeoutMs = 30_000 } = options;
   const timers = new Set<NodeJS.Timeout>();
   const later = (run: () => void, ms: number): void => void timers.add(setTimeout(run, ms));
   let said = '';
   let firstSignalAt: number | undefined;
   let fail: (why: string) => void = () => undefined;
-  const failed = new Promise<never>((_resolve, reject) => (fail = (why) => reject(new Error(`${why} (the entry said: ${JSON.stringify(said)})`))));
+  const failed = new Promise<never>(
+    (_resolve, reject) => (fail = (why) => reject(new Error(`${why} (the entry said: ${JSON.stringify(said)})`))),
+  );
   later(() => fail(`the run did not end within ${timeoutMs} ms`), timeoutMs);
-  const stopping = stopOnSignals({ serving: args[0] === 'serve', write: (line) => (said += line), exit: (code) => fail(`the entry's last resort would have ended the process with ${code}: the run did not end`), graceMs, schedule: later });
+  const stopping = stopOnSignals({
+    serving: args[0] === 'serve',
+    write: (line) => (said += line),
+    exit: (code) => fail(`the entry's last resort would have ended the process with ${code}: the run did not end`),
+    graceMs,
+    schedule: later,
+  });
   const poll = setInterval(() => {
     if (!ready()) return;
     clearInterval(poll);
@@ -251,7 +293,8 @@ export function virtualClock(start = 0): VirtualClock {
     slept,
     now: () => now,
     sleep: (ms, signal) => {
-      if (signal?.aborted === true) return Promise.reject(signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted', 'AbortError'));
+      if (signal?.aborted === true)
+        return Promise.reject(signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted', 'AbortError'));
       slept.push(ms);
       now += ms;
       return Promise.resolve();

@@ -3,7 +3,16 @@ import { encodeHistogram, latencyHistogram } from '../src/load/latency-histogram
 import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadProfile, type RawLoadRun } from '../src/model/load.js';
 
 /** The counts of a run in which nothing failed, was late or was left in flight. */
-const NO_FAILURES = { errors: 0, timeouts: 0, resets: 0, inFlightAtStop: 0, behindSchedule: 0, connectionRetries: 0, non2xx: 0, mismatches: 0 };
+const NO_FAILURES = {
+  errors: 0,
+  timeouts: 0,
+  resets: 0,
+  inFlightAtStop: 0,
+  behindSchedule: 0,
+  connectionRetries: 0,
+  non2xx: 0,
+  mismatches: 0,
+};
 
 /** Metrics of a clean run: 1000 requests/s for 10 s, no failures; override what a test needs. */
 export function metricsOf(overrides: Partial<LoadMetrics> = {}): LoadMetrics {
@@ -18,7 +27,12 @@ export function metricsOf(overrides: Partial<LoadMetrics> = {}): LoadMetrics {
     sampled: 200,
     statusCodes: { '200': 10_000 },
     errorCauses: [],
-    percentiles: [{ p: 50, ms: 10 }, { p: 90, ms: 20 }, { p: 99, ms: 50 }, { p: 100, ms: 90 }],
+    percentiles: [
+      { p: 50, ms: 10 },
+      { p: 90, ms: 20 },
+      { p: 99, ms: 50 },
+      { p: 100, ms: 90 },
+    ],
     ...overrides,
   };
 }

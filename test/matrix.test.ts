@@ -30,7 +30,9 @@ async function matrixRows(): Promise<MatrixRow[]> {
 
 /** The expectation keys a block uses, `when` branches included. */
 function keysOf(expectations: Expectations | undefined): string[] {
-  return Object.entries(expectations ?? {}).flatMap(([key, value]) => (key === 'when' ? Object.values(value as Record<string, Expectations>).flatMap(keysOf) : [key]));
+  return Object.entries(expectations ?? {}).flatMap(([key, value]) =>
+    key === 'when' ? Object.values(value as Record<string, Expectations>).flatMap(keysOf) : [key],
+  );
 }
 
 t.test('the suite tells every broken variant from every conformant one', async (t) => {
@@ -44,10 +46,18 @@ t.test('the suite tells every broken variant from every conformant one', async (
   t.ok(unrunnable.length >= 3, `${unrunnable.length} variants no run can complete`);
 
   const rows = await matrixRows();
-  t.same(rows.map((r) => r.variant), VARIANTS.map((v) => v.name), 'a row for every variant, in order');
+  t.same(
+    rows.map((r) => r.variant),
+    VARIANTS.map((v) => v.name),
+    'a row for every variant, in order',
+  );
   const verdicts = { broken: 'failed', conformant: 'passed', unrunnable: undefined } as const;
   for (const row of rows) {
-    t.equal(row.verdict, verdicts[row.expected], `${row.variant} is judged ${verdicts[row.expected] ?? 'not at all: the run stops with exit 2'}`);
+    t.equal(
+      row.verdict,
+      verdicts[row.expected],
+      `${row.variant} is judged ${verdicts[row.expected] ?? 'not at all: the run stops with exit 2'}`,
+    );
     t.ok(row.correct, `${row.variant}: ${row.problem ?? 'told apart'}`);
   }
 
@@ -55,7 +65,13 @@ t.test('the suite tells every broken variant from every conformant one', async (
   // (a precondition step only gathers what its case needs: when it fails, the case is not judged, so it cannot fail there).
   const { cases } = await loadCaseInputs(PACKAGE_FOLDERS, []);
   const provoked = new Set(rows.flatMap((r) => [...(r.expected === 'broken' ? r.failed : []), ...r.warned]));
-  const usedKeys = new Set(cases.flatMap((c) => c.steps.filter((s) => s.precondition !== true).flatMap((s) => [...keysOf(s.expect), ...keysOf(s.warn), ...(s.capture === undefined ? [] : ['capture'])])));
+  const usedKeys = new Set(
+    cases.flatMap((c) =>
+      c.steps
+        .filter((s) => s.precondition !== true)
+        .flatMap((s) => [...keysOf(s.expect), ...keysOf(s.warn), ...(s.capture === undefined ? [] : ['capture'])]),
+    ),
+  );
   const catalogue = [
     ...cases.map((c) => c.id),
     ...CREATED_PET_CASES.map((c) => c.id),
@@ -64,5 +80,7 @@ t.test('the suite tells every broken variant from every conformant one', async (
     ...[...usedKeys].map((key) => expectationCheck(key)?.id ?? `unregistered key ${key}`),
   ];
   for (const id of catalogue) t.ok(provoked.has(id), `some variant makes ${id} fail or warn`);
-  for (const variant of VARIANTS) for (const id of [...variant.caughtBy, ...(variant.warnedBy ?? [])]) t.ok(catalogue.includes(id), `${variant.name} names a real case or check: ${id}`);
+  for (const variant of VARIANTS)
+    for (const id of [...variant.caughtBy, ...(variant.warnedBy ?? [])])
+      t.ok(catalogue.includes(id), `${variant.name} names a real case or check: ${id}`);
 });

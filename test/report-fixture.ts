@@ -28,8 +28,18 @@ function result(id: string, outcome: CaseResult['outcome'], extra: Partial<CaseR
 export function hostileReport(): RunReport {
   const exchange = {
     step: 0,
-    request: { method: 'GET', url: 'http://127.0.0.1:9/v1/pets?limit=5', headers: { accept: 'application/json', authorization: 'Bearer <API key>' } },
-    response: { status: 500, headers: { 'content-type': `text/html; x=${HOSTILE}`, 'x-evil': HOSTILE }, body: `${HOSTILE}\n${HOSTILE}`, bytes: 10_485_760, truncated: true },
+    request: {
+      method: 'GET',
+      url: 'http://127.0.0.1:9/v1/pets?limit=5',
+      headers: { accept: 'application/json', authorization: 'Bearer <API key>' },
+    },
+    response: {
+      status: 500,
+      headers: { 'content-type': `text/html; x=${HOSTILE}`, 'x-evil': HOSTILE },
+      body: `${HOSTILE}\n${HOSTILE}`,
+      bytes: 10_485_760,
+      truncated: true,
+    },
     durationMs: 3.2,
     attempts: 1,
     reproduce: `curl -sS -i -X GET 'http://127.0.0.1:9/v1/pets?limit=5' -H 'accept: application/json' -H "Authorization: Bearer $PETSTORE_API_KEY"`,
@@ -37,12 +47,34 @@ export function hostileReport(): RunReport {
   const cases = [
     result('contract.fails', 'failed', {
       reason: `status: ${HOSTILE}`,
-      checks: [{ id: 'expect.status', level: 'fail', outcome: 'failed', step: 0, message: `expected status 200, got 500 (${HOSTILE})`, failures: [{ message: HOSTILE, expected: '200', actual: '500' }, { message: `second ${HOSTILE}`, pointer: '/0' }], source: { file: 'scenarios/list-pets/list.yaml', line: 9, column: 7 } }],
+      checks: [
+        {
+          id: 'expect.status',
+          level: 'fail',
+          outcome: 'failed',
+          step: 0,
+          message: `expected status 200, got 500 (${HOSTILE})`,
+          failures: [
+            { message: HOSTILE, expected: '200', actual: '500' },
+            { message: `second ${HOSTILE}`, pointer: '/0' },
+          ],
+          source: { file: 'scenarios/list-pets/list.yaml', line: 9, column: 7 },
+        },
+      ],
       exchanges: [exchange],
     }),
     result('contract.errors', 'errored', {
       reason: 'step 1: connect ECONNREFUSED (ECONNREFUSED)',
-      exchanges: [{ step: 0, request: exchange.request, error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }, durationMs: 0, attempts: 1, reproduce: exchange.reproduce }],
+      exchanges: [
+        {
+          step: 0,
+          request: exchange.request,
+          error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
+          durationMs: 0,
+          attempts: 1,
+          reproduce: exchange.reproduce,
+        },
+      ],
     }),
     result('contract.warns', 'warned', {
       reason: `headers: ${HOSTILE}`,
@@ -106,20 +138,34 @@ const SAMPLE_METRICS: LoadMetrics = {
   statusCodes: { '200': 26_997, '500': 3 },
   errorCauses: [
     { cause: 'ECONNRESET: read ECONNRESET', count: 1 },
-    { cause: 'ERR_LOAD_TIMEOUT: no complete response within 5 s (the profile\'s timeout)', count: 1 },
+    { cause: "ERR_LOAD_TIMEOUT: no complete response within 5 s (the profile's timeout)", count: 1 },
   ],
   percentiles: SAMPLE_PERCENTILES,
 };
 
 /** A load result of 30 s at 900/s, complete as report.json holds it, and drawn by the charts. */
 export const SAMPLE_LOAD: LoadReport = {
-  profile: profileOf({ name: 'nightly', title: 'Nightly constant-rate load', file: 'scenarios/load/nightly.yaml', connections: 20, duration: 30, maxRequests: 100_000, rate: 900, sampling: { first: 50, every: 50 }, thresholds: { p99: { max: 800 } }, thresholdSources: {} }),
+  profile: profileOf({
+    name: 'nightly',
+    title: 'Nightly constant-rate load',
+    file: 'scenarios/load/nightly.yaml',
+    connections: 20,
+    duration: 30,
+    maxRequests: 100_000,
+    rate: 900,
+    sampling: { first: 50, every: 50 },
+    thresholds: { p99: { max: 800 } },
+    thresholdSources: {},
+  }),
   baseUrl: 'http://127.0.0.1:9/v1',
   metrics: SAMPLE_METRICS,
   stages: [{ rate: 900, metrics: SAMPLE_METRICS, breached: [], raw: [] }],
   violations: [],
   interrupted: false,
   percentiles: SAMPLE_PERCENTILES,
-  throughput: Array.from({ length: 30 }, (_, t) => ({ t: t + 1, rps: Math.round(900 + 250 * Math.sin(t / 4) + (t < 3 ? -600 + t * 200 : 0)) })),
+  throughput: Array.from({ length: 30 }, (_, t) => ({
+    t: t + 1,
+    rps: Math.round(900 + 250 * Math.sin(t / 4) + (t < 3 ? -600 + t * 200 : 0)),
+  })),
   mergedRuns: 1,
 };

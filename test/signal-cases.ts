@@ -35,7 +35,8 @@ export async function reportIn(dir: string): Promise<RunReport> {
   return report;
 }
 
-const LONG_LOAD = 'title: long load\nconnections: 2\nduration: 20\nmaxRequests: 1000000\ntimeout: 5\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 1000 } }\n';
+const LONG_LOAD =
+  'title: long load\nconnections: 2\nduration: 20\nmaxRequests: 1000000\ntimeout: 5\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 1000 } }\n';
 
 type Command = (base: string, reports: string, profile: string) => string[];
 const run: Command = (base, reports) => ['run', '--base-url', base, '--report-dir', reports];
@@ -56,12 +57,40 @@ export const SIGNAL_CASES: readonly SignalCase[] = [
   { name: 'run, SIGTERM while requests hang', real: true, command: run, signals: ['SIGTERM'], code: 143, hangAfter: 12 },
   { name: 'run, SIGHUP while requests hang', real: false, command: run, signals: ['SIGHUP'], code: 129, hangAfter: 12 },
   { name: 'run, Ctrl-C twice while requests hang', real: true, command: run, signals: ['SIGINT', 'SIGINT'], code: 130, hangAfter: 12 },
-  { name: 'load, SIGTERM mid-load', real: false, command: (base, reports, profile) => ['load', profile, '--base-url', base, '--report-dir', reports, '--reporter', 'console,json,junit,html,markdown'], signals: ['SIGTERM'], code: 143, hangAfter: 400 },
-  { name: 'run --load, SIGHUP then SIGTERM during the load', real: true, command: (base, reports, profile) => ['run', '--load', profile, '--base-url', base, '--report-dir', reports, '--suite', 'auth'], signals: ['SIGHUP', 'SIGTERM'], code: 129, hangAfter: 600 },
+  {
+    name: 'load, SIGTERM mid-load',
+    real: false,
+    command: (base, reports, profile) => [
+      'load',
+      profile,
+      '--base-url',
+      base,
+      '--report-dir',
+      reports,
+      '--reporter',
+      'console,json,junit,html,markdown',
+    ],
+    signals: ['SIGTERM'],
+    code: 143,
+    hangAfter: 400,
+  },
+  {
+    name: 'run --load, SIGHUP then SIGTERM during the load',
+    real: true,
+    command: (base, reports, profile) => ['run', '--load', profile, '--base-url', base, '--report-dir', reports, '--suite', 'auth'],
+    signals: ['SIGHUP', 'SIGTERM'],
+    code: 129,
+    hangAfter: 600,
+  },
 ];
 
 /** Stops `args` with `signals` once `ready()` holds: in process or on the real process. `said` is what the process entry wrote. */
-export type Stopper = (args: string[], env: Record<string, string>, ready: () => boolean, signals: readonly StopSignal[]) => Promise<StoppedRun>;
+export type Stopper = (
+  args: string[],
+  env: Record<string, string>,
+  ready: () => boolean,
+  signals: readonly StopSignal[],
+) => Promise<StoppedRun>;
 
 /** Runs the case, stops it with `stop` (whose requests in flight get `graceMs`), and checks what every stopped run must show. */
 export async function checkStoppedRun(t: Test, c: SignalCase, stop: Stopper, graceMs: number): Promise<void> {

@@ -7,7 +7,29 @@ import path from 'node:path';
 export function certificate(dir: string, name: string): { key: Buffer; cert: Buffer } {
   const key = path.join(dir, `${name}.key`);
   const cert = path.join(dir, `${name}.pem`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(key), cert: readFileSync(cert) };
 }
 
@@ -20,7 +42,26 @@ export function clientCertificate(dir: string, passphrase: string): { ca: Buffer
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   run(['req', '-x509', ...ec, '-keyout', file('client-ca.key'), '-out', file('client-ca.pem'), '-days', '1', '-subj', '/CN=client-ca']);
   run(['req', ...ec, '-keyout', file('client.key'), '-out', file('client.csr'), '-subj', '/CN=petstore-conformance']);
-  run(['x509', '-req', '-in', file('client.csr'), '-CA', file('client-ca.pem'), '-CAkey', file('client-ca.key'), '-CAcreateserial', '-out', file('client.pem'), '-days', '1']);
+  run([
+    'x509',
+    '-req',
+    '-in',
+    file('client.csr'),
+    '-CA',
+    file('client-ca.pem'),
+    '-CAkey',
+    file('client-ca.key'),
+    '-CAcreateserial',
+    '-out',
+    file('client.pem'),
+    '-days',
+    '1',
+  ]);
   run(['pkey', '-in', file('client.key'), '-aes256', '-passout', `pass:${passphrase}`, '-out', file('client-encrypted.key')]);
-  return { ca: readFileSync(file('client-ca.pem')), cert: file('client.pem'), key: file('client.key'), encryptedKey: file('client-encrypted.key') };
+  return {
+    ca: readFileSync(file('client-ca.pem')),
+    cert: file('client.pem'),
+    key: file('client.key'),
+    encryptedKey: file('client-encrypted.key'),
+  };
 }

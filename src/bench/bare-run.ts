@@ -14,7 +14,11 @@ let next = 0;
 async function lane(): Promise<void> {
   while (next < count) {
     next += 1;
-    const { statusCode, body } = await pool.request({ method: 'GET', path: '/v1/pets', headers: { authorization: `Bearer ${DEVELOPMENT_API_KEY}` } });
+    const { statusCode, body } = await pool.request({
+      method: 'GET',
+      path: '/v1/pets',
+      headers: { authorization: `Bearer ${DEVELOPMENT_API_KEY}` },
+    });
     await body.text();
     if (statusCode !== 200) throw new Error(`the reference server answered ${statusCode}`);
   }

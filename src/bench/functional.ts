@@ -44,7 +44,10 @@ const requests: number[] = [];
 for (let i = 0; i < RUNS; i++) {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-'));
   const started = performance.now();
-  const result = spawnSync(process.execPath, [cli, 'run', '--quiet', '--reporter', 'json', '--report-dir', dir], { env: { PATH: process.env['PATH'] ?? '' }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cli, 'run', '--quiet', '--reporter', 'json', '--report-dir', dir], {
+    env: { PATH: process.env['PATH'] ?? '' },
+    encoding: 'utf8',
+  });
   walls.push(performance.now() - started);
   if (result.status !== 0) throw new Error(`run ${i + 1} exited ${String(result.status)}: ${result.stderr}`);
   const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as RunReport;

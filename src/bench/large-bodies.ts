@@ -43,7 +43,19 @@ const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 
 // Extra listings, declared as a user would in a scenario file of their own.
 const scenarios = mkdtempSync(path.join(tmpdir(), 'bench-large-scenarios-'));
-const extraCases = Array.from({ length: EXTRA_LISTINGS }, (_, i) => [`  - id: bench.listing-${i + 1}`, `    title: a listing of ${(i % 100) + 1}`, '    clause: "Endpoints › listPets"', '    request:', '      method: GET', '      path: /pets', `      query: { limit: ${(i % 100) + 1} }`, '    expect:', '      status: 200'].join('\n'));
+const extraCases = Array.from({ length: EXTRA_LISTINGS }, (_, i) =>
+  [
+    `  - id: bench.listing-${i + 1}`,
+    `    title: a listing of ${(i % 100) + 1}`,
+    '    clause: "Endpoints › listPets"',
+    '    request:',
+    '      method: GET',
+    '      path: /pets',
+    `      query: { limit: ${(i % 100) + 1} }`,
+    '    expect:',
+    '      status: 200',
+  ].join('\n'),
+);
 writeFileSync(path.join(scenarios, 'listings.yaml'), `operation: listPets\nsuite: contract\ncases:\n${extraCases.join('\n')}\n`);
 
 /** Runs the CLI once; its wall time, exit code, responses and peak RSS (reported by the process itself as it exits). */
@@ -54,7 +66,27 @@ function runOnce(): Promise<{ ms: number; code: number | null; responses: number
   const before = served;
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', hook, packagePath('dist', 'cli', 'main.js'), 'run', '--quiet', '--reporter', 'json', '--report-dir', dir, '--base-url', baseUrl, '--scenarios', scenarios, '--seed', '1'], { env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        hook,
+        packagePath('dist', 'cli', 'main.js'),
+        'run',
+        '--quiet',
+        '--reporter',
+        'json',
+        '--report-dir',
+        dir,
+        '--base-url',
+        baseUrl,
+        '--scenarios',
+        scenarios,
+        '--seed',
+        '1',
+      ],
+      { env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: 'ignore' },
+    );
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = performance.now() - started;
@@ -76,8 +108,12 @@ const runs = [];
 for (let i = 0; i < RUNS; i++) {
   const run = await runOnce();
   runs.push(run);
-  process.stdout.write(`run ${i + 1}: exit ${String(run.code)}, ${run.responses} responses of ${(body.length / 1024 / 1024).toFixed(2)} MiB, ${(run.ms / 1000).toFixed(1)} s, peak RSS ${run.peakMb.toFixed(0)} MB\n`);
+  process.stdout.write(
+    `run ${i + 1}: exit ${String(run.code)}, ${run.responses} responses of ${(body.length / 1024 / 1024).toFixed(2)} MiB, ${(run.ms / 1000).toFixed(1)} s, peak RSS ${run.peakMb.toFixed(0)} MB\n`,
+  );
 }
-process.stdout.write(`median of ${RUNS}: ${(median(runs.map((r) => r.ms)) / 1000).toFixed(1)} s, peak RSS ${median(runs.map((r) => r.peakMb)).toFixed(0)} MB, ${median(runs.map((r) => r.responses))} responses\n`);
+process.stdout.write(
+  `median of ${RUNS}: ${(median(runs.map((r) => r.ms)) / 1000).toFixed(1)} s, peak RSS ${median(runs.map((r) => r.peakMb)).toFixed(0)} MB, ${median(runs.map((r) => r.responses))} responses\n`,
+);
 server.close();
 rmSync(scenarios, { recursive: true, force: true });

@@ -67,7 +67,10 @@ if (cluster.isPrimary && ${processes} > 1) {
 `;
 
 function startProcess(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, args, { env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let seen = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -88,9 +91,24 @@ async function wrk(url: string, threads: number, connections: number): Promise<n
 }
 
 /** Runs one stage as `load` does: in this thread for one worker, on the pool for more. */
-async function stage(baseUrl: string, workers: StageWorkers | undefined, options: Partial<StageOptions> & { sampled: boolean }): Promise<RawLoadRun> {
+async function stage(
+  baseUrl: string,
+  workers: StageWorkers | undefined,
+  options: Partial<StageOptions> & { sampled: boolean },
+): Promise<RawLoadRun> {
   const { sampled, ...rest } = options;
-  const base: StageOptions = { baseUrl, apiKey: KEY, profileName: 'bench', queries: [{ weight: 1 }], connections: SINGLE_CONNECTIONS, durationSeconds: SECONDS, maxRequests: 100_000_000, timeoutSeconds: SECONDS, maxBodyBytes: 4 * 1024 * 1024, ...rest };
+  const base: StageOptions = {
+    baseUrl,
+    apiKey: KEY,
+    profileName: 'bench',
+    queries: [{ weight: 1 }],
+    connections: SINGLE_CONNECTIONS,
+    durationSeconds: SECONDS,
+    maxRequests: 100_000_000,
+    timeoutSeconds: SECONDS,
+    maxBodyBytes: 4 * 1024 * 1024,
+    ...rest,
+  };
   if (workers !== undefined) return workers.run({ ...base, ...(sampled ? { sampling: SAMPLING } : {}) });
   const sampler = sampled ? new ResponseSampler(SAMPLING, await loadContract(packagePath('schemas')), (x) => x) : undefined;
   return runStage({ ...base, ...(sampler ? { sampler } : {}) });
@@ -135,35 +153,57 @@ function pairedRatio(results: Map<string, number[]>, a: string, b: string): numb
 }
 
 function printTable(results: Map<string, number[]>): void {
-  for (const [name, values] of results) console.log(`  ${name.padEnd(44)} ${median(values).toFixed(0).padStart(8)}   (runs: ${values.map((v) => v.toFixed(0)).join(', ')})`);
+  for (const [name, values] of results)
+    console.log(`  ${name.padEnd(44)} ${median(values).toFixed(0).padStart(8)}   (runs: ${values.map((v) => v.toFixed(0)).join(', ')})`);
 }
 
 async function multiCore(fixedUrl: string, pools: Map<number, StageWorkers | undefined>): Promise<void> {
   const variants: Variant[] = THREADS.flatMap((threads) => [
     { name: `wrk -t${threads} -c${CONNECTIONS}`, measure: () => wrk(`${fixedUrl}/pets`, threads, CONNECTIONS) },
-    { name: `runner, ${threads} worker${threads === 1 ? '' : 's'}, -c${CONNECTIONS}, sampling on`, measure: async () => responseRate(await stage(fixedUrl, pools.get(threads), { connections: Math.max(CONNECTIONS, threads), sampled: true })) },
+    {
+      name: `runner, ${threads} worker${threads === 1 ? '' : 's'}, -c${CONNECTIONS}, sampling on`,
+      measure: async () =>
+        responseRate(await stage(fixedUrl, pools.get(threads), { connections: Math.max(CONNECTIONS, threads), sampled: true })),
+    },
   ]);
   const results = await interleaved('multi-core', variants);
-  console.log(`multi-core: fixed 20-pet server in ${SERVER_PROCESSES} process${SERVER_PROCESSES === 1 ? '' : 'es'}, ${RUNS} rounds of ${SECONDS} s; medians in responses/s`);
+  console.log(
+    `multi-core: fixed 20-pet server in ${SERVER_PROCESSES} process${SERVER_PROCESSES === 1 ? '' : 'es'}, ${RUNS} rounds of ${SECONDS} s; medians in responses/s`,
+  );
   printTable(results);
   for (const threads of THREADS) {
-    const ratio = pairedRatio(results, `runner, ${threads} worker${threads === 1 ? '' : 's'}, -c${CONNECTIONS}, sampling on`, `wrk -t${threads} -c${CONNECTIONS}`);
-    console.log(`  runner / wrk at ${String(threads).padStart(2)} thread${threads === 1 ? ' ' : 's'}                 ${ratio.toFixed(2)}   (goal >= 0.80)`);
+    const ratio = pairedRatio(
+      results,
+      `runner, ${threads} worker${threads === 1 ? '' : 's'}, -c${CONNECTIONS}, sampling on`,
+      `wrk -t${threads} -c${CONNECTIONS}`,
+    );
+    console.log(
+      `  runner / wrk at ${String(threads).padStart(2)} thread${threads === 1 ? ' ' : 's'}                 ${ratio.toFixed(2)}   (goal >= 0.80)`,
+    );
   }
 }
 
 async function oneCore(referenceUrl: string, singleUrl: string): Promise<void> {
   const results = await interleaved('one core', [
     { name: 'wrk -t1 → reference', measure: () => wrk(`${referenceUrl}/pets`, 1, SINGLE_CONNECTIONS) },
-    { name: 'runner, sampling off → reference', measure: async () => responseRate(await stage(referenceUrl, undefined, { sampled: false })) },
+    {
+      name: 'runner, sampling off → reference',
+      measure: async () => responseRate(await stage(referenceUrl, undefined, { sampled: false })),
+    },
     { name: 'runner, sampling on → reference', measure: async () => responseRate(await stage(referenceUrl, undefined, { sampled: true })) },
     { name: 'wrk -t1 → bare 20-pet server', measure: () => wrk(`${singleUrl}/pets`, 1, SINGLE_CONNECTIONS) },
   ]);
   console.log(`one core: one server process, ${SINGLE_CONNECTIONS} connections, ${RUNS} rounds of ${SECONDS} s; medians in responses/s`);
   printTable(results);
-  console.log(`  runner / wrk → reference, sampling off       ${pairedRatio(results, 'runner, sampling off → reference', 'wrk -t1 → reference').toFixed(2)}`);
-  console.log(`  runner / wrk → reference, sampling on        ${pairedRatio(results, 'runner, sampling on → reference', 'wrk -t1 → reference').toFixed(2)}   (goal >= 0.80)`);
-  console.log(`  reference listPets / bare 20-pet server      ${pairedRatio(results, 'wrk -t1 → reference', 'wrk -t1 → bare 20-pet server').toFixed(2)}   (goal >= 0.90)`);
+  console.log(
+    `  runner / wrk → reference, sampling off       ${pairedRatio(results, 'runner, sampling off → reference', 'wrk -t1 → reference').toFixed(2)}`,
+  );
+  console.log(
+    `  runner / wrk → reference, sampling on        ${pairedRatio(results, 'runner, sampling on → reference', 'wrk -t1 → reference').toFixed(2)}   (goal >= 0.80)`,
+  );
+  console.log(
+    `  reference listPets / bare 20-pet server      ${pairedRatio(results, 'wrk -t1 → reference', 'wrk -t1 → bare 20-pet server').toFixed(2)}   (goal >= 0.90)`,
+  );
 }
 
 /** How close the achieved rate (requests sent / stage duration) comes to each target, in runs one after another. */
@@ -178,7 +218,9 @@ async function rateAccuracy(fixedUrl: string, workers: StageWorkers | undefined,
       behind.push(run.behindSchedule);
     }
     const signed = (e: number): string => `${e >= 0 ? '+' : ''}${e.toFixed(2)} %`;
-    console.log(`  ${String(rate).padStart(6)}/s → ${signed(median(errors))} (runs ${errors.map(signed).join(', ')}; behind schedule ${behind.join(', ')})   (goal within ±2 %)`);
+    console.log(
+      `  ${String(rate).padStart(6)}/s → ${signed(median(errors))} (runs ${errors.map(signed).join(', ')}; behind schedule ${behind.join(', ')})   (goal within ±2 %)`,
+    );
   }
 }
 
@@ -205,7 +247,12 @@ async function main(): Promise<void> {
     for (const pool of pools.values()) await pool?.close();
     for (const server of [reference, single, fixed]) server.child.kill();
   }
-  console.log(`(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  console.log(
+    `(load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
 }
 
 await main();

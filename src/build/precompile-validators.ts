@@ -32,4 +32,7 @@ const file = packagePath('dist', 'loader', PRECOMPILED_MODULE);
 await writeFile(file, module);
 // Its declarations, for the tests that read it (the contract loader checks its shape itself).
 const validatorNames = Object.values(exportsById).map((name) => `export declare const ${name}: import('ajv').ValidateFunction;`);
-await writeFile(file.replace(/\.js$/, '.d.ts'), ['export declare const digest: string;', 'export declare const exportsById: Record<string, string>;', ...validatorNames, ''].join('\n'));
+await writeFile(
+  file.replace(/\.js$/, '.d.ts'),
+  ['export declare const digest: string;', 'export declare const exportsById: Record<string, string>;', ...validatorNames, ''].join('\n'),
+);

@@ -12,7 +12,12 @@ const noServerError: ExchangeCheck = {
   scope: 'exchange',
   appliesWhen: 'a response has a 5xx status',
   applies: ({ exchange }) => exchange.response.status >= 500,
-  evaluate: ({ exchange }) => failed({ message: `server error ${exchange.response.status} (${describeBody(exchange)})`, expected: 'a status below 500', actual: String(exchange.response.status) }),
+  evaluate: ({ exchange }) =>
+    failed({
+      message: `server error ${exchange.response.status} (${describeBody(exchange)})`,
+      expected: 'a status below 500',
+      actual: String(exchange.response.status),
+    }),
 };
 
 const jsonBody: ExchangeCheck = {
@@ -25,12 +30,25 @@ const jsonBody: ExchangeCheck = {
   applies: ({ exchange }) => exchange.response.status < 500 && (exchange.response.truncated || exchange.response.bodyText.trim() !== ''),
   evaluate({ exchange }) {
     const { response } = exchange;
-    if (response.truncated) return failed({ message: `the body exceeded the response size cap (${response.bytes} bytes read)`, expected: 'a bounded JSON body', actual: `more than ${response.bytes} bytes` });
+    if (response.truncated)
+      return failed({
+        message: `the body exceeded the response size cap (${response.bytes} bytes read)`,
+        expected: 'a bounded JSON body',
+        actual: `more than ${response.bytes} bytes`,
+      });
     if (response.invalidUtf8At !== undefined) {
-      return failed({ message: `the body is not valid UTF-8: byte ${response.invalidUtf8At} starts no valid sequence (RFC 8259 §8.1: JSON exchanged between systems is UTF-8)`, expected: 'UTF-8', actual: `an invalid byte at offset ${response.invalidUtf8At}` });
+      return failed({
+        message: `the body is not valid UTF-8: byte ${response.invalidUtf8At} starts no valid sequence (RFC 8259 §8.1: JSON exchanged between systems is UTF-8)`,
+        expected: 'UTF-8',
+        actual: `an invalid byte at offset ${response.invalidUtf8At}`,
+      });
     }
     if (response.json !== undefined) return passed('the body is JSON');
-    return failed({ message: `the body is not JSON (${response.jsonError ?? 'unparseable'})`, expected: 'JSON', actual: describeBody(exchange) });
+    return failed({
+      message: `the body is not JSON (${response.jsonError ?? 'unparseable'})`,
+      expected: 'JSON',
+      actual: describeBody(exchange),
+    });
   },
 };
 
@@ -45,7 +63,11 @@ const jsonContentType: ExchangeCheck = {
   evaluate({ exchange }) {
     const type = mediaType(exchange.response.headers['content-type']);
     if (isJsonMediaType(type)) return passed(`content type ${type ?? ''}`);
-    return failed({ message: `a JSON body is labelled ${type ?? 'with no content type'}`, expected: 'application/json or application/*+json', actual: type ?? 'none' });
+    return failed({
+      message: `a JSON body is labelled ${type ?? 'with no content type'}`,
+      expected: 'application/json or application/*+json',
+      actual: type ?? 'none',
+    });
   },
 };
 
@@ -66,7 +88,13 @@ const documentedSuccess: ExchangeCheck = {
   evaluate({ exchange, contract }) {
     const schema = contract.operations.get(exchange.request.operation)?.responses.get(exchange.response.status);
     if (schema === undefined) return passed('no body documented');
-    if (exchange.response.json === undefined) return failed({ message: `${exchange.request.operation} ${exchange.response.status} must carry a ${schema} (${describeBody(exchange)})`, expected: `a ${schema}`, actual: describeBody(exchange), pointer: '' });
+    if (exchange.response.json === undefined)
+      return failed({
+        message: `${exchange.request.operation} ${exchange.response.status} must carry a ${schema} (${describeBody(exchange)})`,
+        expected: `a ${schema}`,
+        actual: describeBody(exchange),
+        pointer: '',
+      });
     return schemaJudgement(exchange, schema, contract);
   },
 };
@@ -82,14 +110,27 @@ const errorBody: ExchangeCheck = {
   evaluate({ exchange, contract, declared }) {
     const { json, status } = exchange.response;
     if (declared.schema !== 'Error') {
-      if (json === undefined) return failed({ message: `error ${status} has no Error body (${describeBody(exchange)})`, expected: 'an Error', actual: describeBody(exchange), pointer: '' });
+      if (json === undefined)
+        return failed({
+          message: `error ${status} has no Error body (${describeBody(exchange)})`,
+          expected: 'an Error',
+          actual: describeBody(exchange),
+          pointer: '',
+        });
       const shape = schemaJudgement(exchange, 'Error', contract);
-      if (shape.outcome === 'failed') return failed(shape.failures, `error ${status} body is not a valid Error: ${shape.failures[0]?.message ?? ''}`);
+      if (shape.outcome === 'failed')
+        return failed(shape.failures, `error ${status} body is not a valid Error: ${shape.failures[0]?.message ?? ''}`);
     }
     const stated = isJsonObject(json) ? json['status'] : undefined;
     // Without a status field the case's schema expectation has already said what is wrong.
     if (stated === undefined) return passed('the Error shape is judged by the case');
-    if (String(stated) !== String(status)) return failed({ message: `Error.status is ${String(stated)} but the HTTP status is ${status}`, expected: String(status), actual: String(stated), pointer: '/status' });
+    if (String(stated) !== String(status))
+      return failed({
+        message: `Error.status is ${String(stated)} but the HTTP status is ${status}`,
+        expected: String(status),
+        actual: String(stated),
+        pointer: '/status',
+      });
     return passed(`Error body with status ${status}`);
   },
 };
@@ -104,7 +145,8 @@ const wwwAuthenticate: ExchangeCheck = {
   applies: ({ exchange }) => exchange.response.status === 401,
   evaluate({ exchange }) {
     const header = exchange.response.headers['www-authenticate'];
-    if (header === undefined) return failed({ message: '401 without a WWW-Authenticate header', expected: 'WWW-Authenticate: Bearer ...', actual: 'nothing' });
+    if (header === undefined)
+      return failed({ message: '401 without a WWW-Authenticate header', expected: 'WWW-Authenticate: Bearer ...', actual: 'nothing' });
     // A scheme name can hide inside a quoted parameter (realm="a, Bearer"): only what stands outside quotes counts.
     const unquoted = header.replace(/"(?:[^"\\]|\\.)*"/g, '""');
     if (/^\s*bearer\b/i.test(unquoted) || /,\s*bearer\b/i.test(unquoted)) return passed(`WWW-Authenticate: ${header}`);
@@ -113,4 +155,11 @@ const wwwAuthenticate: ExchangeCheck = {
 };
 
 /** Every exchange check, in the order results list them. */
-export const EXCHANGE_CHECKS: readonly ExchangeCheck[] = [noServerError, jsonBody, jsonContentType, documentedSuccess, errorBody, wwwAuthenticate];
+export const EXCHANGE_CHECKS: readonly ExchangeCheck[] = [
+  noServerError,
+  jsonBody,
+  jsonContentType,
+  documentedSuccess,
+  errorBody,
+  wwwAuthenticate,
+];

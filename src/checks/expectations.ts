@@ -28,7 +28,12 @@ export function describeBody(exchange: Exchange): string {
 function bodyArray(exchange: Exchange): JsonValue[] | Judgement {
   const body = exchange.response.json;
   if (Array.isArray(body)) return body;
-  return failed({ message: `the body is not a JSON array (${describeBody(exchange)})`, expected: 'a JSON array', actual: describeBody(exchange), pointer: '' });
+  return failed({
+    message: `the body is not a JSON array (${describeBody(exchange)})`,
+    expected: 'a JSON array',
+    actual: describeBody(exchange),
+    pointer: '',
+  });
 }
 
 function escapePointer(key: string): string {
@@ -37,10 +42,16 @@ function escapePointer(key: string): string {
 
 /** The fields of `actual` that differ from `expected`, each as a failure at its pointer under `base`. */
 function fieldMismatches(actual: JsonValue | undefined, expected: Record<string, JsonValue>, base = ''): Failure[] {
-  if (!isJsonObject(actual)) return [{ message: `expected an object, got ${showJson(actual)}`, expected: 'an object', actual: showJson(actual), pointer: base }];
+  if (!isJsonObject(actual))
+    return [{ message: `expected an object, got ${showJson(actual)}`, expected: 'an object', actual: showJson(actual), pointer: base }];
   return Object.entries(expected)
     .filter(([k, v]) => !jsonEqual(actual[k], v))
-    .map(([k, v]) => ({ message: `${k}: expected ${showJson(v)}, got ${showJson(actual[k])}`, expected: showJson(v), actual: showJson(actual[k]), pointer: `${base}/${escapePointer(k)}` }));
+    .map(([k, v]) => ({
+      message: `${k}: expected ${showJson(v)}, got ${showJson(actual[k])}`,
+      expected: showJson(v),
+      actual: showJson(actual[k]),
+      pointer: `${base}/${escapePointer(k)}`,
+    }));
 }
 
 function asCount(value: number | string): number {
@@ -66,22 +77,34 @@ function headerProblems(exchange: Exchange, name: string, expected: HeaderExpect
   };
   if (expected.present === true && actual === undefined) problem(`${name} is missing`, `a ${name} header`);
   if (expected.present === false && actual !== undefined) problem(`${name} is present (${actual})`, `no ${name} header`);
-  if (expected.equals !== undefined && actual !== expected.equals) problem(`${name}: expected '${expected.equals}', got ${shown}`, `'${expected.equals}'`);
+  if (expected.equals !== undefined && actual !== expected.equals)
+    problem(`${name}: expected '${expected.equals}', got ${shown}`, `'${expected.equals}'`);
   if (expected.date !== undefined && actual !== undefined) {
     const parsed = new Date(actual);
-    if (!HTTP_DATE.some((form) => form.test(actual.trim())) || Number.isNaN(parsed.getTime())) problem(`${name} is not an HTTP date: '${actual}'`, `an HTTP date on ${expected.date}`);
-    else if (parsed.toISOString().slice(0, 10) !== expected.date) problem(`${name} names ${parsed.toISOString().slice(0, 10)}, expected ${expected.date}`, `an HTTP date on ${expected.date}`);
+    if (!HTTP_DATE.some((form) => form.test(actual.trim())) || Number.isNaN(parsed.getTime()))
+      problem(`${name} is not an HTTP date: '${actual}'`, `an HTTP date on ${expected.date}`);
+    else if (parsed.toISOString().slice(0, 10) !== expected.date)
+      problem(`${name} names ${parsed.toISOString().slice(0, 10)}, expected ${expected.date}`, `an HTTP date on ${expected.date}`);
   }
-  if (expected.structuredDate === true && actual !== undefined && !/^@-?\d+$/.test(actual.trim())) problem(`${name} is not an RFC 9745 date (@<seconds>): '${actual}'`, '@<seconds since the epoch>');
+  if (expected.structuredDate === true && actual !== undefined && !/^@-?\d+$/.test(actual.trim()))
+    problem(`${name} is not an RFC 9745 date (@<seconds>): '${actual}'`, '@<seconds since the epoch>');
   return problems;
 }
 
 /** Validates the body against a schema of the contract: every schema error a failure at its pointer. */
 export function schemaJudgement(exchange: Exchange, schema: SchemaName, contract: Contract): Judgement {
   const body = exchange.response.json;
-  if (body === undefined) return failed({ message: `the body is not a ${schema} (${describeBody(exchange)})`, expected: `a ${schema}`, actual: describeBody(exchange), pointer: '' });
+  if (body === undefined)
+    return failed({
+      message: `the body is not a ${schema} (${describeBody(exchange)})`,
+      expected: `a ${schema}`,
+      actual: describeBody(exchange),
+      pointer: '',
+    });
   const failures = contract.validate(schema, body);
-  return failures.length === 0 ? passed(`body is a ${schema}`) : failed(failures, `the body is not a valid ${schema}: ${failures[0]?.message ?? ''}`);
+  return failures.length === 0
+    ? passed(`body is a ${schema}`)
+    : failed(failures, `the body is not a valid ${schema}: ${failures[0]?.message ?? ''}`);
 }
 
 const status: ExpectationCheck<number | number[]> = {
@@ -96,7 +119,11 @@ const status: ExpectationCheck<number | number[]> = {
     const allowed = Array.isArray(expected) ? expected : [expected];
     const actual = exchange.response.status;
     if (allowed.includes(actual)) return passed(`status ${actual}`);
-    return failed({ message: `expected status ${allowed.join(' or ')}, got ${actual} (${describeBody(exchange)})`, expected: allowed.join(' or '), actual: String(actual) });
+    return failed({
+      message: `expected status ${allowed.join(' or ')}, got ${actual} (${describeBody(exchange)})`,
+      expected: allowed.join(' or '),
+      actual: String(actual),
+    });
   },
 };
 
@@ -111,7 +138,9 @@ const contentType: ExpectationCheck<string> = {
   evaluate({ exchange, expected }) {
     const actual = mediaType(exchange.response.headers['content-type']);
     const ok = actual === expected || (expected === 'application/json' && isJsonMediaType(actual));
-    return ok ? passed(`content type ${actual ?? ''}`) : failed({ message: `expected content type ${expected}, got ${actual ?? 'none'}`, expected, actual: actual ?? 'none' });
+    return ok
+      ? passed(`content type ${actual ?? ''}`)
+      : failed({ message: `expected content type ${expected}, got ${actual ?? 'none'}`, expected, actual: actual ?? 'none' });
   },
 };
 
@@ -139,7 +168,12 @@ const maxItems: ExpectationCheck<number | string> = {
     if (!Array.isArray(items)) return items;
     const max = asCount(expected);
     if (items.length <= max) return passed(`${items.length} items, at most ${max}`);
-    return failed({ message: `expected at most ${max} items, got ${items.length}`, expected: `at most ${max} items`, actual: `${items.length} items`, pointer: '' });
+    return failed({
+      message: `expected at most ${max} items, got ${items.length}`,
+      expected: `at most ${max} items`,
+      actual: `${items.length} items`,
+      pointer: '',
+    });
   },
 };
 
@@ -156,7 +190,12 @@ const minItems: ExpectationCheck<number | string> = {
     if (!Array.isArray(items)) return items;
     const min = asCount(expected);
     if (items.length >= min) return passed(`${items.length} items, at least ${min}`);
-    return failed({ message: `expected at least ${min} items, got ${items.length}`, expected: `at least ${min} items`, actual: `${items.length} items`, pointer: '' });
+    return failed({
+      message: `expected at least ${min} items, got ${items.length}`,
+      expected: `at least ${min} items`,
+      actual: `${items.length} items`,
+      pointer: '',
+    });
   },
 };
 
@@ -173,7 +212,9 @@ const everyItem: ExpectationCheck<Record<string, JsonValue>> = {
     if (!Array.isArray(items)) return items;
     if (items.length === 0) return notJudged('the listing is empty: no item to judge');
     const bad = items.flatMap((item, i) => fieldMismatches(item, expected, `/${i}`).map((f) => ({ ...f, message: `[${i}] ${f.message}` })));
-    return bad.length === 0 ? passed(`all ${items.length} items match`) : failed(bad, `${bad.length} item field(s) differ: ${bad[0]?.message ?? ''}`);
+    return bad.length === 0
+      ? passed(`all ${items.length} items match`)
+      : failed(bad, `${bad.length} item field(s) differ: ${bad[0]?.message ?? ''}`);
   },
 };
 
@@ -203,7 +244,12 @@ const includes: ExpectationCheck<Record<string, JsonValue>> = {
     const items = bodyArray(exchange);
     if (!Array.isArray(items)) return items;
     if (items.some((item) => fieldMismatches(item, expected).length === 0)) return passed('the item is listed');
-    return failed({ message: `no item of ${items.length} has ${showJson(expected)}`, expected: `an item with ${showJson(expected)}`, actual: `${items.length} items without it`, pointer: '' });
+    return failed({
+      message: `no item of ${items.length} has ${showJson(expected)}`,
+      expected: `an item with ${showJson(expected)}`,
+      actual: `${items.length} items without it`,
+      pointer: '',
+    });
   },
 };
 
@@ -231,10 +277,23 @@ const differs: ExpectationCheck<Record<string, JsonValue>> = {
   appliesWhen: 'a step declares `differs`',
   evaluate({ exchange, expected }) {
     const actual = exchange.response.json;
-    if (!isJsonObject(actual)) return failed({ message: `expected an object, got ${describeBody(exchange)}`, expected: 'an object', actual: describeBody(exchange), pointer: '' });
+    if (!isJsonObject(actual))
+      return failed({
+        message: `expected an object, got ${describeBody(exchange)}`,
+        expected: 'an object',
+        actual: describeBody(exchange),
+        pointer: '',
+      });
     const same = Object.entries(expected)
       .filter(([k, v]) => jsonEqual(actual[k], v))
-      .map(([k, v]): Failure => ({ message: `${k} is ${showJson(v)} again`, expected: `not ${showJson(v)}`, actual: showJson(v), pointer: `/${escapePointer(k)}` }));
+      .map(
+        ([k, v]): Failure => ({
+          message: `${k} is ${showJson(v)} again`,
+          expected: `not ${showJson(v)}`,
+          actual: showJson(v),
+          pointer: `/${escapePointer(k)}`,
+        }),
+      );
     return same.length === 0 ? passed('the fields differ') : failed(same, same.map((f) => f.message).join('; '));
   },
 };
@@ -263,7 +322,14 @@ const holdsIfNotFull: ExpectationCheck<Record<string, JsonValue> | Array<Record<
     const wanted = Array.isArray(expected) ? expected : [expected];
     const missing = wanted.filter((w) => !items.some((item) => fieldMismatches(item, w).length === 0));
     if (missing.length === 0) return passed(`all ${wanted.length} listed`);
-    const failures = missing.map((w): Failure => ({ message: `the page holds ${items.length} of at most ${limit}, so it is the whole listing, yet it lacks ${showJson(w)}`, expected: `an item with ${showJson(w)}`, actual: `${items.length} items without it`, pointer: '' }));
+    const failures = missing.map(
+      (w): Failure => ({
+        message: `the page holds ${items.length} of at most ${limit}, so it is the whole listing, yet it lacks ${showJson(w)}`,
+        expected: `an item with ${showJson(w)}`,
+        actual: `${items.length} items without it`,
+        pointer: '',
+      }),
+    );
     return failed(failures, `${failures[0]?.message ?? ''}${missing.length > 1 ? ` and ${missing.length - 1} more` : ''}`);
   },
 };
@@ -281,7 +347,11 @@ const basePath: ExpectationCheck<string> = {
     const target = exchange.request.target.split('?')[0] ?? '';
     const base = path.endsWith(target) ? path.slice(0, path.length - target.length) : path;
     if (base.endsWith(expected)) return passed(`base path ${base}`);
-    return failed({ message: `the base URL's path is '${base || '/'}', which does not end in ${expected}`, expected: `a path ending in ${expected}`, actual: base || '/' });
+    return failed({
+      message: `the base URL's path is '${base || '/'}', which does not end in ${expected}`,
+      expected: `a path ending in ${expected}`,
+      actual: base || '/',
+    });
   },
 };
 
@@ -296,10 +366,31 @@ const capture: ExpectationCheck<Record<string, string>> = {
   evaluate({ exchange, expected }) {
     const missing = Object.entries(expected)
       .filter(([, pointer]) => resolvePointer(exchange.response.json, pointer) === undefined)
-      .map(([name, pointer]): Failure => ({ message: `nothing at ${pointer} in the response body to capture as {${name}}`, expected: `a value at ${pointer}`, actual: describeBody(exchange), pointer }));
+      .map(
+        ([name, pointer]): Failure => ({
+          message: `nothing at ${pointer} in the response body to capture as {${name}}`,
+          expected: `a value at ${pointer}`,
+          actual: describeBody(exchange),
+          pointer,
+        }),
+      );
     return missing.length === 0 ? passed(`captured ${Object.keys(expected).join(', ')}`) : failed(missing);
   },
 };
 
 /** Every expectation check, one per scenario key. `when` is structural: the engine resolves it. */
-export const EXPECTATION_CHECKS: readonly ExpectationCheck[] = [status, contentType, schema, maxItems, minItems, everyItem, body, includes, headers, differs, holdsIfNotFull, basePath, capture] as ExpectationCheck[];
+export const EXPECTATION_CHECKS: readonly ExpectationCheck[] = [
+  status,
+  contentType,
+  schema,
+  maxItems,
+  minItems,
+  everyItem,
+  body,
+  includes,
+  headers,
+  differs,
+  holdsIfNotFull,
+  basePath,
+  capture,
+] as ExpectationCheck[];

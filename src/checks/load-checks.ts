@@ -1,6 +1,15 @@
 /** Run-scope checks over a load profile's figures: thresholds, the capacity of a ramp, the comparison with a baseline. */
 import { couldNotTest, failed, passed, type Judgement, type RunCheck } from '../model/check.js';
-import { METRICS, type BaselineComparison, type LatencyMetric, type LoadMetrics, type LoadProfile, type LoadStage, type Metric, type Threshold } from '../model/load.js';
+import {
+  METRICS,
+  type BaselineComparison,
+  type LatencyMetric,
+  type LoadMetrics,
+  type LoadProfile,
+  type LoadStage,
+  type Metric,
+  type Threshold,
+} from '../model/load.js';
 
 /** Failed requests, requests reset on a busy connection and wrong answers fail a profile even when it names no bound for them. */
 const IMPLICIT: Partial<Record<Metric, Threshold>> = { errors: { max: 0 }, resets: { max: 0 }, non2xx: { max: 0 }, mismatches: { max: 0 } };
@@ -75,12 +84,26 @@ export function judgeThreshold(metric: Metric, threshold: Threshold, metrics: Lo
   if (isLatency(metric) && metrics.responses === 0) {
     // Requests that were never answered have no latency to bound: a silent server must not pass a latency threshold.
     const bound = `at most ${threshold.max ?? Infinity} ms`;
-    return { metric, threshold, actual, ok: false, bound, message: `no response in ${metrics.durationSeconds} s (${metrics.requests} requests sent, ${metrics.inFlightAtStop} still in flight at the stop): latency cannot be shown ${bound}` };
+    return {
+      metric,
+      threshold,
+      actual,
+      ok: false,
+      bound,
+      message: `no response in ${metrics.durationSeconds} s (${metrics.requests} requests sent, ${metrics.inFlightAtStop} still in flight at the stop): latency cannot be shown ${bound}`,
+    };
   }
   if (threshold.maxRate !== undefined) {
     const share = metrics.requests === 0 ? 0 : actual / metrics.requests;
     const bound = `at most ${percent(threshold.maxRate)} % of requests`;
-    return { metric, threshold, actual, ok: share <= threshold.maxRate, bound, message: `${actual} ${unit} of ${metrics.requests} requests (${(share * 100).toFixed(3)} %; ${bound} allowed)` };
+    return {
+      metric,
+      threshold,
+      actual,
+      ok: share <= threshold.maxRate,
+      bound,
+      message: `${actual} ${unit} of ${metrics.requests} requests (${(share * 100).toFixed(3)} %; ${bound} allowed)`,
+    };
   }
   if (threshold.min !== undefined || extraMin > 0) {
     const floor = Math.max(threshold.min ?? 0, extraMin);
@@ -88,12 +111,21 @@ export function judgeThreshold(metric: Metric, threshold: Threshold, metrics: Lo
     return { metric, threshold, actual, ok: actual >= floor, bound, message: `${actual} ${unit} (at least ${floor} required)` };
   }
   const max = threshold.max ?? Infinity;
-  return { metric, threshold, actual, ok: actual <= max, bound: `at most ${max} ${unit}`, message: `${actual} ${unit} (at most ${max} allowed)` };
+  return {
+    metric,
+    threshold,
+    actual,
+    ok: actual <= max,
+    bound: `at most ${max} ${unit}`,
+    message: `${actual} ${unit} (at most ${max} allowed)`,
+  };
 }
 
 /** Every threshold of the profile judged against one set of metrics. */
 function judgeAll(profile: LoadProfile, metrics: LoadMetrics, floor = 0): ThresholdVerdict[] {
-  return effectiveThresholds(profile).map(([metric, threshold]) => judgeThreshold(metric, threshold, metrics, metric === 'rps' ? floor : 0));
+  return effectiveThresholds(profile).map(([metric, threshold]) =>
+    judgeThreshold(metric, threshold, metrics, metric === 'rps' ? floor : 0),
+  );
 }
 
 /** The metrics a stage broke. */
@@ -118,8 +150,14 @@ function thresholdCheck(metric: Metric): RunCheck {
       const verdict = judgeThreshold(metric, threshold, load.metrics, metric === 'rps' ? rpsFloor(load.profile, load.judgedRate) : 0);
       const at = load.judgedRate === undefined || load.profile.ramp === undefined ? '' : ` at ${load.judgedRate}/s`;
       if (verdict.ok) return passed(`${verdict.message}${at}`);
-      const evidence = metric === 'mismatches' ? load.violations.map((x) => ({ message: `GET ${x.target} → ${x.status}: ${x.problems.join('; ')}`, actual: x.bodyExcerpt })) : [];
-      return failed([{ message: `${verdict.message}${at}`, expected: verdict.bound, actual: `${verdict.actual} ${UNITS[metric]}` }, ...evidence]);
+      const evidence =
+        metric === 'mismatches'
+          ? load.violations.map((x) => ({ message: `GET ${x.target} → ${x.status}: ${x.problems.join('; ')}`, actual: x.bodyExcerpt }))
+          : [];
+      return failed([
+        { message: `${verdict.message}${at}`, expected: verdict.bound, actual: `${verdict.actual} ${UNITS[metric]}` },
+        ...evidence,
+      ]);
     },
   };
 }
@@ -141,7 +179,12 @@ const capacity: RunCheck = {
     const breach = load.stages.find((s) => s.breached.length > 0);
     const heldText = held === undefined ? 'no stage held' : `the highest rate that held is ${held}/s`;
     const breachText = breach === undefined ? '' : `; ${breach.rate ?? 0}/s broke ${breach.breached.join(', ')}`;
-    if (breach !== undefined && (breach.rate ?? 0) <= required) return failed({ message: `${heldText}${breachText}`, expected: `at least ${required}/s held`, actual: held === undefined ? 'none' : `${held}/s` });
+    if (breach !== undefined && (breach.rate ?? 0) <= required)
+      return failed({
+        message: `${heldText}${breachText}`,
+        expected: `at least ${required}/s held`,
+        actual: held === undefined ? 'none' : `${held}/s`,
+      });
     if ((held ?? 0) >= required) return passed(`${heldText}${breachText}`);
     return couldNotTest(`${heldText}${breachText} (the ramp ended before ${required}/s: duration, request budget or Ctrl-C)`);
   },
@@ -188,10 +231,20 @@ function baselineCheck(metric: BaselineComparison['metric']): RunCheck {
       const { file, tolerance } = load.baseline;
       const change = Number.isFinite(c.change) ? `${c.change >= 0 ? '+' : ''}${(c.change * 100).toFixed(1)} %` : 'from 0';
       const message = `${metric} ${c.current} vs baseline ${c.baseline} in ${file} (${change}; a regression is ${direction} by more than ${percent(tolerance)} %)`;
-      return c.regressed ? failed({ message, expected: `not ${direction} than ${c.baseline} by more than ${percent(tolerance)} %`, actual: String(c.current) }) : passed(message);
+      return c.regressed
+        ? failed({
+            message,
+            expected: `not ${direction} than ${c.baseline} by more than ${percent(tolerance)} %`,
+            actual: String(c.current),
+          })
+        : passed(message);
     },
   };
 }
 
 /** Every run-scope check, in the order reports list them. */
-export const LOAD_CHECKS: readonly RunCheck[] = [...METRICS.map(thresholdCheck), capacity, ...(['p50', 'p99', 'rps', 'errorRate'] as const).map(baselineCheck)];
+export const LOAD_CHECKS: readonly RunCheck[] = [
+  ...METRICS.map(thresholdCheck),
+  capacity,
+  ...(['p50', 'p99', 'rps', 'errorRate'] as const).map(baselineCheck),
+];

@@ -17,13 +17,21 @@ export function buildRegistry(checks: readonly Check[]): ReadonlyMap<string, Che
 }
 
 /** Every check by id. To add one: write it beside its kind and list it in one of the arrays below. */
-export const REGISTRY: ReadonlyMap<string, Check> = buildRegistry([...EXPECTATION_CHECKS, undocumentedRequest as ExpectationCheck, ...EXCHANGE_CHECKS, ...TRANSPORT_CHECKS, ...LOAD_CHECKS]);
+export const REGISTRY: ReadonlyMap<string, Check> = buildRegistry([
+  ...EXPECTATION_CHECKS,
+  undocumentedRequest as ExpectationCheck,
+  ...EXCHANGE_CHECKS,
+  ...TRANSPORT_CHECKS,
+  ...LOAD_CHECKS,
+]);
 
 /** The checks that judge every exchange. */
 export const exchangeChecks: readonly ExchangeCheck[] = [...REGISTRY.values()].filter((c): c is ExchangeCheck => c.scope === 'exchange');
 
 /** The checks that judge a request that got no response. */
-export const transportChecks: readonly TransportCheck[] = [...REGISTRY.values()].filter((c): c is TransportCheck => c.scope === 'transport');
+export const transportChecks: readonly TransportCheck[] = [...REGISTRY.values()].filter(
+  (c): c is TransportCheck => c.scope === 'transport',
+);
 
 /** The checks that judge a run's load profile. */
 export const runChecks: readonly RunCheck[] = [...REGISTRY.values()].filter((c): c is RunCheck => c.scope === 'run');

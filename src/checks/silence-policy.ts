@@ -22,7 +22,8 @@ export const undocumentedRequest: ExpectationCheck<UndocumentedRequest> = {
   id: 'expect.undocumented',
   key: 'undocumented',
   title: 'A request the contract gives no response for is refused with a 4xx Error or accepted, never a 5xx',
-  clause: 'reading-the-contract: where the contract is silent, any 4xx Error refuses (the named refusals pass, others warn) and a 2xx that keeps every stated rule accepts',
+  clause:
+    'reading-the-contract: where the contract is silent, any 4xx Error refuses (the named refusals pass, others warn) and a 2xx that keeps every stated rule accepts',
   level: 'fail',
   scope: 'case',
   appliesWhen: 'a step declares `undocumented` (a request the contract names no response for)',
@@ -31,12 +32,24 @@ export const undocumentedRequest: ExpectationCheck<UndocumentedRequest> = {
     const refusals = expected.refusals;
     if (refusals.includes(status)) return passed(`refused with ${status}`);
     if (status >= 400 && status < 500) {
-      return warned({ message: `refused with ${status}: the contract names no response here, and ${refusals.join(' or ')} is what it uses for a request it refuses`, expected: refusals.join(' or '), actual: String(status) });
+      return warned({
+        message: `refused with ${status}: the contract names no response here, and ${refusals.join(' or ')} is what it uses for a request it refuses`,
+        expected: refusals.join(' or '),
+        actual: String(status),
+      });
     }
     if (status >= 200 && status < 300) {
       if (expected.acceptanceRisk === undefined) return passed(`accepted with ${status} (lenient, which the contract allows)`);
-      return warned({ message: `accepted with ${status}: ${expected.acceptanceRisk}`, expected: `a refusal (${refusals.join(' or ')})`, actual: String(status) });
+      return warned({
+        message: `accepted with ${status}: ${expected.acceptanceRisk}`,
+        expected: `a refusal (${refusals.join(' or ')})`,
+        actual: String(status),
+      });
     }
-    return failed({ message: `answered ${status} (${describeBody(exchange)}): a request the contract gives no response for is refused with a 4xx Error or accepted with a 2xx`, expected: `a 4xx Error (${refusals.join(' or ')}) or a 2xx`, actual: String(status) });
+    return failed({
+      message: `answered ${status} (${describeBody(exchange)}): a request the contract gives no response for is refused with a 4xx Error or accepted with a 2xx`,
+      expected: `a 4xx Error (${refusals.join(' or ')}) or a 2xx`,
+      actual: String(status),
+    });
   },
 };

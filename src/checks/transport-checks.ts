@@ -11,7 +11,11 @@ const serverAnswers: TransportCheck = {
   appliesWhen: 'a request got no response (a timeout, a refused or reset connection)',
   evaluate({ message, code, timedOut, answeredMeanwhile }) {
     if (timedOut && answeredMeanwhile > 0) {
-      return failed({ message: `${message}, while the server answered ${answeredMeanwhile} other request${answeredMeanwhile === 1 ? '' : 's'}`, expected: 'a response', actual: `${message} (${code})` });
+      return failed({
+        message: `${message}, while the server answered ${answeredMeanwhile} other request${answeredMeanwhile === 1 ? '' : 's'}`,
+        expected: 'a response',
+        actual: `${message} (${code})`,
+      });
     }
     return couldNotTest(`${message} (${code})`);
   },

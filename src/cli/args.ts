@@ -93,7 +93,10 @@ function parseWith<T extends NonNullable<ParseArgsConfig['options']>>(args: stri
   for (const arg of args) {
     // A key on the command line leaks into shell history and process lists; never echo it.
     if (/^--api-key(=|$)/.test(arg)) {
-      throw new RunError('ERR_USAGE', '--api-key is not accepted (a key on the command line leaks); set PETSTORE_API_KEY or use --api-key-file FILE');
+      throw new RunError(
+        'ERR_USAGE',
+        '--api-key is not accepted (a key on the command line leaks); set PETSTORE_API_KEY or use --api-key-file FILE',
+      );
     }
   }
   try {
@@ -101,8 +104,10 @@ function parseWith<T extends NonNullable<ParseArgsConfig['options']>>(args: stri
   } catch (error) {
     const code = (error as { code?: string }).code;
     const unknown = /'([^']+)'/.exec((error as Error).message)?.[1];
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) throw new RunError('ERR_USAGE', `unknown option '${optionName(unknown)}' for '${command}' (see --help)`);
-    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new RunError('ERR_USAGE', `'${command}' takes no positional arguments (see --help)`);
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown)
+      throw new RunError('ERR_USAGE', `unknown option '${optionName(unknown)}' for '${command}' (see --help)`);
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      throw new RunError('ERR_USAGE', `'${command}' takes no positional arguments (see --help)`);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       const option = /--[a-z-]+/.exec((error as Error).message)?.[0] ?? 'an option';
       throw new RunError('ERR_USAGE', `${option} needs a value (see --help)`);
@@ -135,7 +140,8 @@ export function parseLoadFlags(args: string[], command: 'load' | 'merge') {
 /** A share such as 0.1 for --baseline-tolerance, or a usage error. */
 export function shareFlag(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) > 10) throw new RunError('ERR_USAGE', `--${name} must be a share such as 0.1 (10 %), got '${value}'`);
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) > 10)
+    throw new RunError('ERR_USAGE', `--${name} must be a share such as 0.1 (10 %), got '${value}'`);
   return Number(value);
 }
 

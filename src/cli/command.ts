@@ -51,7 +51,12 @@ function exitCodeOf(report: RunReport, reporterFailures: number, signal: AbortSi
 }
 
 /** Runs a plan with the chosen reporters and turns the report into an exit code. */
-async function execute(planned: PlannedRun, reporterNames: readonly ReporterName[], flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
+async function execute(
+  planned: PlannedRun,
+  reporterNames: readonly ReporterName[],
+  flags: { quiet?: boolean; 'no-color'?: boolean },
+  io: CliIo,
+): Promise<number> {
   const quiet = flags.quiet === true;
   // Redaction is a property of every output: the console streams and every file pass through one redactor, after formatting.
   const redact = runRedactor(planned.plan.target.apiKey, planned.plan.target);
@@ -64,17 +69,24 @@ async function execute(planned: PlannedRun, reporterNames: readonly ReporterName
   const showsConsole = reporterNames.includes('console');
   const consoleOptions = { stream: human, color: useColor(flags, io.env, jsonOnStdout ? {} : io.stdout), quiet };
   const loadConsole = new LoadConsoleReporter({ stream: human, quiet: quiet || !showsConsole });
-  const fanOut = new ReporterFanOut([...(showsConsole ? [loadConsole] : []), ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, stdout)]);
+  const fanOut = new ReporterFanOut([
+    ...(showsConsole ? [loadConsole] : []),
+    ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, stdout),
+  ]);
   // Before any request: the reports can be written, and no earlier run's report is left where this run's will be.
   if (reporterNames.some(writesFiles)) {
     const moved = await prepareReportDir(planned.reportDir);
-    if (moved.length > 0 && !quiet) human.write(`earlier reports moved to ${path.join(planned.reportDir, PREVIOUS_FOLDER)}: ${moved.join(', ')}\n`);
+    if (moved.length > 0 && !quiet)
+      human.write(`earlier reports moved to ${path.join(planned.reportDir, PREVIOUS_FOLDER)}: ${moved.join(', ')}\n`);
   }
   const report = await executePlan(planned.plan, fanOut, io.signal, io.abort);
   for (const failure of fanOut.failures) stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
   const code = exitCodeOf(report, fanOut.failures.length, io.signal);
   // The console printed the checks' verdict before a report failed: the last line says why the exit code differs from it.
-  if (report.verdict === 'passed' && code === EXIT.cannotRun) stderr.write(`${PROGRAM}: exit 2: the checks passed, but ${fanOut.failures.length === 1 ? 'a report was' : `${fanOut.failures.length} reports were`} not written, so the run cannot be trusted as passed\n`);
+  if (report.verdict === 'passed' && code === EXIT.cannotRun)
+    stderr.write(
+      `${PROGRAM}: exit 2: the checks passed, but ${fanOut.failures.length === 1 ? 'a report was' : `${fanOut.failures.length} reports were`} not written, so the run cannot be trusted as passed\n`,
+    );
   return code;
 }
 
@@ -106,16 +118,26 @@ async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseServeFlags(args);
   if (flags.help) return printHelp(io, 'serve');
   const variant = flags.variant === undefined ? undefined : VARIANTS.find((v) => v.name === flags.variant);
-  if (flags.variant !== undefined && variant === undefined) throw new RunError('ERR_USAGE', `unknown variant '${flags.variant}'; the variants are: ${VARIANTS.map((v) => v.name).join(', ')}`);
+  if (flags.variant !== undefined && variant === undefined)
+    throw new RunError('ERR_USAGE', `unknown variant '${flags.variant}'; the variants are: ${VARIANTS.map((v) => v.name).join(', ')}`);
   const port = intFlag('port', flags.port, 8080, 0, 65535);
   const host = flags.host ?? '127.0.0.1';
   const fromEnv = io.env['PETSTORE_API_KEY'];
   const apiKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEVELOPMENT_API_KEY;
   let server: RunningServer;
   try {
-    server = await startReferenceServer({ apiKey, host, port, ...(flags['big-ids'] === true ? { firstId: BIG_IDS_FROM } : {}), ...(variant ? variantServerOptions(variant) : {}) });
+    server = await startReferenceServer({
+      apiKey,
+      host,
+      port,
+      ...(flags['big-ids'] === true ? { firstId: BIG_IDS_FROM } : {}),
+      ...(variant ? variantServerOptions(variant) : {}),
+    });
   } catch (error) {
-    throw new RunError('ERR_SERVER_START', `cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new RunError(
+      'ERR_SERVER_START',
+      `cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   const keySource = apiKey === DEVELOPMENT_API_KEY ? `the development default '${DEVELOPMENT_API_KEY}'` : 'PETSTORE_API_KEY';
   io.stdout.write(`reference pet store listening on ${server.baseUrl} (API key: ${keySource}); Ctrl-C stops it\n`);

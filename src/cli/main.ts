@@ -32,8 +32,18 @@ if (quick !== undefined) {
   process.stdout.write(quick);
 } else {
   capHeapGrowthOnceLarge();
-  const stopping = stopOnSignals({ serving: argv[0] === 'serve', write: (line) => process.stderr.write(line), exit: (code) => process.exit(code) });
+  const stopping = stopOnSignals({
+    serving: argv[0] === 'serve',
+    write: (line) => process.stderr.write(line),
+    exit: (code) => process.exit(code),
+  });
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, () => stopping.onSignal(name));
   const { cli } = await import('./command.js');
-  process.exitCode = await cli(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: stopping.interruption, abort: stopping.abortion });
+  process.exitCode = await cli(argv, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    signal: stopping.interruption,
+    abort: stopping.abortion,
+  });
 }

@@ -68,9 +68,15 @@ function resolveBaseUrl(flags: { 'base-url'?: string }, env: Env): string | unde
     // Text that is no URL may still hold a key: only its length is told.
     throw new RunError('ERR_USAGE', `--base-url is not a URL (${raw.length} characters; it must start with http:// or https://)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RunError('ERR_USAGE', `--base-url must be http or https, got '${url.protocol}'`);
-  if (url.username !== '' || url.password !== '') throw new RunError('ERR_USAGE', '--base-url must not carry credentials; use PETSTORE_API_KEY');
-  if (url.search !== '' || url.hash !== '') throw new RunError('ERR_USAGE', `--base-url must not have a query or fragment: '${safeUrl(raw)}' (the query is not shown: it may hold a secret)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new RunError('ERR_USAGE', `--base-url must be http or https, got '${url.protocol}'`);
+  if (url.username !== '' || url.password !== '')
+    throw new RunError('ERR_USAGE', '--base-url must not carry credentials; use PETSTORE_API_KEY');
+  if (url.search !== '' || url.hash !== '')
+    throw new RunError(
+      'ERR_USAGE',
+      `--base-url must not have a query or fragment: '${safeUrl(raw)}' (the query is not shown: it may hold a secret)`,
+    );
   return url.href.replace(/\/$/, '');
 }
 
@@ -82,7 +88,11 @@ function parseCategoryId(value: string | undefined): JsonValue {
 }
 
 /** Flags, with those left unset filled from the configuration file; flags and environment variables win. */
-async function withConfig<F extends { config?: string }>(flags: F, command: 'run' | 'load', env: Env): Promise<{ flags: F; config: SuiteConfig | undefined }> {
+async function withConfig<F extends { config?: string }>(
+  flags: F,
+  command: 'run' | 'load',
+  env: Env,
+): Promise<{ flags: F; config: SuiteConfig | undefined }> {
   const file = flags.config ?? (env['PETSTORE_CONFIG'] || undefined);
   if (file === undefined) return { flags, config: undefined };
   const config = await loadConfig(path.resolve(file), (await packageContract()).fileValidator('config.schema.json'), process.cwd());
@@ -132,11 +142,18 @@ async function resolveTarget(flags: TargetFlags, env: Env, config: SuiteConfig |
   const apiKey = await resolveApiKey(flags, baseUrl === undefined, env);
   const clientCertificate = await resolveClientCertificate(flags, baseUrl, env);
   // The configuration's headers first, then the flags': a name given again takes the later value.
-  const given = [...Object.entries(config?.headers ?? {}).map(([name, value]) => extraHeader(name, value, `${config?.file ?? 'config'}: headers`)), ...(flags.header ?? []).map(parseHeaderFlag)];
+  const given = [
+    ...Object.entries(config?.headers ?? {}).map(([name, value]) => extraHeader(name, value, `${config?.file ?? 'config'}: headers`)),
+    ...(flags.header ?? []).map(parseHeaderFlag),
+  ];
   const headers = [...new Map(given.map((h) => [h.name.toLowerCase(), h])).values()];
   // The embedded server is reached directly; a proxy variable that is not a URL stops only a run that would use it.
   const proxies = baseUrl === undefined ? undefined : proxyEnvironment(env);
-  const secrets = [...headerSecrets(headers), ...(proxies === undefined ? [] : proxyCredentials(env)), ...(clientCertificate?.passphrase === undefined ? [] : [clientCertificate.passphrase])];
+  const secrets = [
+    ...headerSecrets(headers),
+    ...(proxies === undefined ? [] : proxyCredentials(env)),
+    ...(clientCertificate?.passphrase === undefined ? [] : [clientCertificate.passphrase]),
+  ];
   return {
     apiKey,
     ...(baseUrl === undefined ? {} : { baseUrl }),
@@ -153,8 +170,13 @@ async function resolveClientCertificate(flags: TargetFlags, baseUrl: string | un
   const certFile = flags['client-cert'];
   const keyFile = flags['client-key'];
   if (certFile === undefined && keyFile === undefined) return undefined;
-  if (certFile === undefined || keyFile === undefined) throw new RunError('ERR_USAGE', `${certFile === undefined ? '--client-key needs --client-cert' : '--client-cert needs --client-key'}: mutual TLS takes the certificate and its key`);
-  if (baseUrl === undefined || !baseUrl.startsWith('https:')) throw new RunError('ERR_USAGE', '--client-cert: mutual TLS needs an https --base-url');
+  if (certFile === undefined || keyFile === undefined)
+    throw new RunError(
+      'ERR_USAGE',
+      `${certFile === undefined ? '--client-key needs --client-cert' : '--client-cert needs --client-key'}: mutual TLS takes the certificate and its key`,
+    );
+  if (baseUrl === undefined || !baseUrl.startsWith('https:'))
+    throw new RunError('ERR_USAGE', '--client-cert: mutual TLS needs an https --base-url');
   const cert = await readSecretFile(certFile, '--client-cert', false);
   const key = await readSecretFile(keyFile, '--client-key', true);
   const passphrase = env['PETSTORE_CLIENT_KEY_PASSPHRASE'] || undefined;
@@ -164,14 +186,18 @@ async function resolveClientCertificate(flags: TargetFlags, baseUrl: string | un
   } catch (error) {
     // OpenSSL's words ('key values mismatch', 'bad decrypt') without its error-queue prefix.
     const reason = (error as Error).message.replace(/^error:[0-9A-Fa-f]+:[^:]*::?/, '');
-    throw new RunError('ERR_CONFIG', `--client-cert ${certFile} with --client-key ${keyFile}: ${reason}${/decrypt|passphrase/i.test(reason) && passphrase === undefined ? ' (an encrypted key reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)' : ''}`);
+    throw new RunError(
+      'ERR_CONFIG',
+      `--client-cert ${certFile} with --client-key ${keyFile}: ${reason}${/decrypt|passphrase/i.test(reason) && passphrase === undefined ? ' (an encrypted key reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)' : ''}`,
+    );
   }
   return certificate;
 }
 
 /** What report.json records of how the service was reached: header names (not values), the proxy without credentials, mutual TLS. */
 function connectionRecord(target: Target): Record<string, string | boolean | string[]> {
-  const proxy = target.baseUrl === undefined || target.proxies === undefined ? undefined : proxyFor(new URL(target.baseUrl), target.proxies);
+  const proxy =
+    target.baseUrl === undefined || target.proxies === undefined ? undefined : proxyFor(new URL(target.baseUrl), target.proxies);
   return {
     ...(target.headers === undefined ? {} : { headers: target.headers.map((h) => h.name) }),
     ...(proxy === undefined ? {} : { proxy: proxy.url }),
@@ -193,7 +219,11 @@ export function packageFolders(extraScenarioDirs: readonly string[]): InputFolde
 function refuseOverwrite(reportDir: string, inputs: ReadonlyArray<[string, string]>): void {
   const output = path.join(reportDir, 'report.json');
   const clash = inputs.find(([, file]) => path.resolve(file) === output);
-  if (clash) throw new RunError('ERR_USAGE', `${clash[0]} ${clash[1]} is the report this run writes; copy it elsewhere first or choose another --report-dir`);
+  if (clash)
+    throw new RunError(
+      'ERR_USAGE',
+      `${clash[0]} ${clash[1]} is the report this run writes; copy it elsewhere first or choose another --report-dir`,
+    );
 }
 
 async function readProfile(argument: string): Promise<LoadProfile> {
@@ -256,14 +286,19 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   // A production service is never written to, whatever the flags say: the configuration marked it.
   const readOnly = flags['read-only'] === true || production !== undefined;
   const inputs = await loadCaseInputs(packageFolders(flags.scenarios ?? []), flags.suite ?? []);
-  const selectedSuites = selectPhases(flags.suite ?? [], flags.phase ?? [], inputs.suites.map((s) => s.name));
+  const selectedSuites = selectPhases(
+    flags.suite ?? [],
+    flags.phase ?? [],
+    inputs.suites.map((s) => s.name),
+  );
   const { cases, createdPetCases, phase } = selectCases(inputs, selectedSuites, flags.check ?? []);
   const skipped = skippedIds(flags['skip-check'] ?? [], knownIds(cases));
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
   const profile = flags.load === undefined ? undefined : await readProfile(flags.load);
   if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, flags['allow-production-load'] === true);
   // Every id the package knows, not only the selected ones: a team's disable list holds ids of every suite.
-  if (config !== undefined) checkDisabledIds(config, new Set([...knownIds(inputs.cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
+  if (config !== undefined)
+    checkDisabledIds(config, new Set([...knownIds(inputs.cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
   const concurrency = intFlag('concurrency', flags.concurrency, 4, 1, 64);
   const consistencyWindowMs = intFlag('consistency-window', flags['consistency-window'], 2_000, 0, 120_000);
   const categoryId = parseCategoryId(flags['category-id'] ?? (env['PETSTORE_CATEGORY_ID'] || undefined));
@@ -277,7 +312,19 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
   const stateful = phase('stateful') ? { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)) } : undefined;
   const plan: RunPlan = {
     ...basePlan(inputs.contract, target, config, skipped),
-    conformance: { cases, suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name), createdPetCases, readOnly, concurrency, consistencyWindowMs, categoryId, pacing, maxWrites, ...(fuzz === undefined ? {} : { fuzz }), ...(stateful === undefined ? {} : { stateful }) },
+    conformance: {
+      cases,
+      suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name),
+      createdPetCases,
+      readOnly,
+      concurrency,
+      consistencyWindowMs,
+      categoryId,
+      pacing,
+      maxWrites,
+      ...(fuzz === undefined ? {} : { fuzz }),
+      ...(stateful === undefined ? {} : { stateful }),
+    },
     now: dateFlag(flags.now),
     strict: flags.strict === true,
     requestTimeoutMs: intFlag('timeout', flags.timeout, DEFAULT_HTTP_OPTIONS.requestTimeoutMs, 100, 600_000),
@@ -299,13 +346,17 @@ export async function planRun(parsed: RunFlags, env: Env): Promise<PlannedRun> {
     },
   };
   if (profile !== undefined) plan.load = await loadPlan(profile, flags, reportDir);
-  const notice = production !== undefined && flags['read-only'] !== true ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only` : undefined;
+  const notice =
+    production !== undefined && flags['read-only'] !== true
+      ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only`
+      : undefined;
   return notice === undefined ? { plan, reportDir } : { plan, reportDir, notice };
 }
 
 /** `load PROFILE`: the profile alone against the service (or the embedded reference server). */
 export async function planLoad(positionals: readonly string[], parsed: LoadFlags, env: Env): Promise<PlannedRun> {
-  if (positionals.length !== 1) throw new RunError('ERR_USAGE', `'load' takes one profile (a name in scenarios/load or a file), got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new RunError('ERR_USAGE', `'load' takes one profile (a name in scenarios/load or a file), got ${positionals.length}`);
   const profile = await readProfile(positionals[0] as string);
   const { flags, config } = await withConfig(parsed, 'load', env);
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
@@ -313,7 +364,18 @@ export async function planLoad(positionals: readonly string[], parsed: LoadFlags
   const target = await resolveTarget(flags, env, config);
   refuseProduction(target.baseUrl, config, profile, flags['allow-production-load'] === true);
   if (config !== undefined) checkDisabledIds(config, knownIds([]).add(`load.${profile.name}`));
-  return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: { profile: profile.name, ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }), ...connectionRecord(target) } }, reportDir };
+  return {
+    plan: {
+      ...basePlan(await packageContract(), target, config),
+      load,
+      recordedOptions: {
+        profile: profile.name,
+        ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }),
+        ...connectionRecord(target),
+      },
+    },
+    reportDir,
+  };
 }
 
 /** `merge REPORT...`: the raw results of runs made at once on several machines, judged again by the first one's thresholds. */
@@ -321,24 +383,43 @@ export async function planMerge(positionals: readonly string[], flags: LoadFlags
   if (positionals.length < 1) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
   if (flags.workers !== undefined) throw new RunError('ERR_USAGE', "'merge' generates no load: --workers belongs to run --load and load");
   const reportDir = path.resolve(flags['report-dir'] ?? 'reports');
-  refuseOverwrite(reportDir, positionals.map((file): [string, string] => ['merge input', file]));
+  refuseOverwrite(
+    reportDir,
+    positionals.map((file): [string, string] => ['merge input', file]),
+  );
   const loads = await readLoadReports(positionals);
   const { baseline } = await loadPlan((loads[0] as (typeof loads)[number]).profile, flags, reportDir);
   const merge = baseline === undefined ? { loads } : { loads, baseline };
-  return { plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: { merged: [...positionals] } }, reportDir };
+  return {
+    plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: { merged: [...positionals] } },
+    reportDir,
+  };
 }
 
 /** What a run judges: the cases of the selected suites that --check names (all without it), the created-pet cases alike, and whether each generated phase runs. */
-function selectCases(inputs: CaseInputs, selectedSuites: readonly string[], globs: readonly string[]): { cases: CaseSpec[]; createdPetCases: string[]; phase: (name: 'fuzz' | 'stateful') => boolean } {
+function selectCases(
+  inputs: CaseInputs,
+  selectedSuites: readonly string[],
+  globs: readonly string[],
+): { cases: CaseSpec[]; createdPetCases: string[]; phase: (name: 'fuzz' | 'stateful') => boolean } {
   const inSelection = (suite: string): boolean => selectedSuites.length === 0 || selectedSuites.includes(suite);
   const only = globs.map((glob) => ({ glob, pattern: idGlob(glob) }));
   const checked = (id: string): boolean => only.length === 0 || only.some(({ pattern }) => pattern.test(id));
   const inSuites = inputs.cases.filter((c) => inSelection(c.suite));
   const createdInSuites = CREATED_PET_CASES.filter((c) => inSelection(c.suite)).map((c) => c.id);
   const generatedIds = { fuzz: fuzzCaseInfos(inputs.contract).map((c) => c.id), stateful: [STATEFUL_CASE.id] };
-  const candidates = [...inSuites.map((c) => c.id), ...createdInSuites, ...Object.entries(generatedIds).flatMap(([suite, ids]) => (inSelection(suite) ? ids : []))];
+  const candidates = [
+    ...inSuites.map((c) => c.id),
+    ...createdInSuites,
+    ...Object.entries(generatedIds).flatMap(([suite, ids]) => (inSelection(suite) ? ids : [])),
+  ];
   // A glob that names nothing is a typo: it never silently runs everything, or nothing.
-  for (const { glob, pattern } of only) if (!candidates.some((id) => pattern.test(id))) throw new RunError('ERR_USAGE', `--check '${glob}' matches no case${selectedSuites.length === 0 ? '' : ' of the selected suites'}; see docs/checks.md or the catalogue command for the ids`);
+  for (const { glob, pattern } of only)
+    if (!candidates.some((id) => pattern.test(id)))
+      throw new RunError(
+        'ERR_USAGE',
+        `--check '${glob}' matches no case${selectedSuites.length === 0 ? '' : ' of the selected suites'}; see docs/checks.md or the catalogue command for the ids`,
+      );
   return {
     cases: inSuites.filter((c) => checked(c.id)),
     createdPetCases: createdInSuites.filter(checked),
@@ -349,20 +430,34 @@ function selectCases(inputs: CaseInputs, selectedSuites: readonly string[], glob
 
 /** A glob over ids (`*` any run of characters, `?` one), as a whole-id pattern. */
 export function idGlob(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 }
 
 /** The check and case ids each --skip-check glob names, with the flag as the reason; a glob that names nothing is a usage error. */
 function skippedIds(globs: readonly string[], known: ReadonlySet<string>): Array<{ id: string; reason: string }> {
   return globs.flatMap((glob) => {
     const ids = [...known].filter((id) => idGlob(glob).test(id));
-    if (ids.length === 0) throw new RunError('ERR_USAGE', `--skip-check '${glob}' matches no check or case; see docs/checks.md or the catalogue command for the ids`);
+    if (ids.length === 0)
+      throw new RunError(
+        'ERR_USAGE',
+        `--skip-check '${glob}' matches no check or case; see docs/checks.md or the catalogue command for the ids`,
+      );
     return ids.map((id) => ({ id, reason: `--skip-check ${glob}` }));
   });
 }
 
 /** The settings a load or a merge shares with a run, at their defaults. */
-function basePlan(contract: LoadedContract, target: Target, config: SuiteConfig | undefined, skipped: ReadonlyArray<{ id: string; reason: string }> = []): Omit<RunPlan, 'recordedOptions'> {
+function basePlan(
+  contract: LoadedContract,
+  target: Target,
+  config: SuiteConfig | undefined,
+  skipped: ReadonlyArray<{ id: string; reason: string }> = [],
+): Omit<RunPlan, 'recordedOptions'> {
   return {
     contract,
     target,

@@ -11,7 +11,17 @@ import { RunError } from '../model/errors.js';
 import type { RunListener } from '../model/events.js';
 import type { Exchange } from '../model/exchange.js';
 import { resolvePointer, type JsonValue } from '../model/json.js';
-import { worstOutcome, type CaseInfo, type CaseResult, type CheckOutcome, type ExchangeEvidence, type Failure, type Level, type Outcome, type SkipCode } from '../model/results.js';
+import {
+  worstOutcome,
+  type CaseInfo,
+  type CaseResult,
+  type CheckOutcome,
+  type ExchangeEvidence,
+  type Failure,
+  type Level,
+  type Outcome,
+  type SkipCode,
+} from '../model/results.js';
 import { expectationEntries, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import type { CreatedPets } from './created-pets.js';
@@ -72,7 +82,13 @@ export function guarded(evaluate: () => Judgement): Judgement {
 }
 
 /** A judgement as the outcome of a check at a level: a failure of a `warn` rule is a warning. */
-export function outcomeOf(check: Pick<CheckMeta, 'id'>, level: Level, step: number, judgement: Judgement, source?: CheckOutcome['source']): CheckOutcome {
+export function outcomeOf(
+  check: Pick<CheckMeta, 'id'>,
+  level: Level,
+  step: number,
+  judgement: Judgement,
+  source?: CheckOutcome['source'],
+): CheckOutcome {
   const outcome: Outcome = judgement.outcome === 'failed' && level === 'warn' ? 'warned' : judgement.outcome;
   const result: CheckOutcome = { id: check.id, level, outcome, step, message: boundedText(judgement.message) };
   if (judgement.outcome === 'failed' || judgement.outcome === 'warned') result.failures = boundedFailures(judgement.failures);
@@ -93,24 +109,53 @@ function boundedFailures(failures: readonly Failure[]): Failure[] {
 }
 
 /** Every check of a step on one exchange: the step's own expectations and captures, then the exchange checks. */
-function judgeStep(exchange: Exchange, step: StepSpec, index: number, caseLevel: Level, vars: Variables, contract: Contract, disabled: ReadonlyMap<string, string>): CheckOutcome[] {
+function judgeStep(
+  exchange: Exchange,
+  step: StepSpec,
+  index: number,
+  caseLevel: Level,
+  vars: Variables,
+  contract: Contract,
+  disabled: ReadonlyMap<string, string>,
+): CheckOutcome[] {
   const results: CheckOutcome[] = [];
   const expected = expectationEntries(step.expect, exchange.response.status);
   const declared: Array<[string, unknown, Level, string]> = [
     ...expected.map((e): [string, unknown, Level, string] => [e.key, e.value, caseLevel, `expect.${e.path}`]),
-    ...expectationEntries(step.warn, exchange.response.status).map((e): [string, unknown, Level, string] => [e.key, e.value, 'warn', `warn.${e.path}`]),
+    ...expectationEntries(step.warn, exchange.response.status).map((e): [string, unknown, Level, string] => [
+      e.key,
+      e.value,
+      'warn',
+      `warn.${e.path}`,
+    ]),
     ...(step.capture === undefined ? [] : [['capture', step.capture, caseLevel, 'capture'] as [string, unknown, Level, string]]),
   ];
   for (const [key, value, level, path] of declared) {
     const check = expectationCheck(key);
     const source = step.sources?.[path];
     if (check === undefined) {
-      results.push(outcomeOf({ id: `expect.${key}` }, level, index, { outcome: 'errored', message: `no check is registered for the expectation '${key}'` }, source));
+      results.push(
+        outcomeOf(
+          { id: `expect.${key}` },
+          level,
+          index,
+          { outcome: 'errored', message: `no check is registered for the expectation '${key}'` },
+          source,
+        ),
+      );
       continue;
     }
     if (disabled.has(check.id)) continue;
     const filled = fillTemplate(value as JsonValue, vars);
-    results.push(outcomeOf(check, level, index, guarded(() => check.evaluate({ exchange, contract, expected: filled })), source));
+    results.push(
+      outcomeOf(
+        check,
+        level,
+        index,
+        guarded(() => check.evaluate({ exchange, contract, expected: filled })),
+        source,
+      ),
+    );
   }
   // What the step's `expect` block declares for this status, so an exchange check does not judge it twice.
   const context = { exchange, contract, declared: Object.fromEntries(expected.map((e) => [e.key, e.value])) as Expectations };
@@ -126,13 +171,28 @@ function judgeStep(exchange: Exchange, step: StepSpec, index: number, caseLevel:
 /** The transport checks on a request that got no response; with every one disabled, the case still could not be tested. */
 function judgeTransport(error: TransportError, step: number, disabled: ReadonlyMap<string, string>): CheckOutcome[] {
   const context = { message: error.message, code: error.code, timedOut: error.timedOut, answeredMeanwhile: error.answeredMeanwhile };
-  return transportChecks.filter((check) => !disabled.has(check.id)).map((check) => outcomeOf(check, check.level, step, guarded(() => check.evaluate(context))));
+  return transportChecks
+    .filter((check) => !disabled.has(check.id))
+    .map((check) =>
+      outcomeOf(
+        check,
+        check.level,
+        step,
+        guarded(() => check.evaluate(context)),
+      ),
+    );
 }
 
 function excerpt(text: string, bytes: number): { text: string; cut: boolean } {
   if (text.length <= bytes / 3 || Buffer.byteLength(text) <= bytes) return { text, cut: false };
   // A character takes at least one byte: the first `bytes` characters hold the excerpt, and only they are encoded.
-  return { text: Buffer.from(text.slice(0, bytes)).subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, ''), cut: true };
+  return {
+    text: Buffer.from(text.slice(0, bytes))
+      .subarray(0, bytes)
+      .toString('utf8')
+      .replace(/\uFFFD$/, ''),
+    cut: true,
+  };
 }
 
 function evidenceOf(exchange: Exchange, step: number, startedAt: Date, attempts: number, excerptBytes: number): ExchangeEvidence {
@@ -157,7 +217,9 @@ function evidenceOf(exchange: Exchange, step: number, startedAt: Date, attempts:
 }
 
 function requestEvidence(request: Exchange['request']): ExchangeEvidence['request'] {
-  return request.body === undefined ? { method: request.method, url: request.url, headers: request.headers } : { method: request.method, url: request.url, headers: request.headers, body: request.body };
+  return request.body === undefined
+    ? { method: request.method, url: request.url, headers: request.headers }
+    : { method: request.method, url: request.url, headers: request.headers, body: request.body };
 }
 
 function round(ms: number): number {
@@ -167,8 +229,10 @@ function round(ms: number): number {
 /** Why a case does not apply today, judged by the suite's clock; undefined when it applies. */
 function clockSkipReason(spec: CaseSpec, now: Date): string | undefined {
   const today = now.toISOString().slice(0, 10);
-  if (spec.clock?.before !== undefined && today >= spec.clock.before) return `applies only before ${spec.clock.before} (the suite's clock says ${today})`;
-  if (spec.clock?.from !== undefined && today < spec.clock.from) return `applies only from ${spec.clock.from} (the suite's clock says ${today})`;
+  if (spec.clock?.before !== undefined && today >= spec.clock.before)
+    return `applies only before ${spec.clock.before} (the suite's clock says ${today})`;
+  if (spec.clock?.from !== undefined && today < spec.clock.from)
+    return `applies only from ${spec.clock.from} (the suite's clock says ${today})`;
   return undefined;
 }
 
@@ -233,7 +297,12 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
   const clockReason = clockSkipReason(spec, options.now);
   if (clockReason !== undefined) return skippedCase(info, 'clock', clockReason);
   if (options.readOnly && spec.writes) return skippedCase(info, 'read-only', 'writes to the server; skipped in read-only mode');
-  if (spec.writes && writeBudgetSpent(options)) return skippedCase(info, 'write-budget', `writes to the server, and the run created the ${options.maxWrites ?? 0} pets --max-writes allows`);
+  if (spec.writes && writeBudgetSpent(options))
+    return skippedCase(
+      info,
+      'write-budget',
+      `writes to the server, and the run created the ${options.maxWrites ?? 0} pets --max-writes allows`,
+    );
   const short = unmetRequirement(spec.requires, options.store, options.readOnly);
   if (short !== undefined) return skippedCase(info, 'precondition', short);
   const started = performance.now();
@@ -263,21 +332,46 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
         exchange = await options.client.send(request);
       } catch (error) {
         if (error instanceof RunError) return finish('skipped', `not finished: ${error.message}`, 'interrupted');
-        if (!(error instanceof TransportError)) return finish('errored', `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`);
-        result.exchanges.push({ step: index, startedAt: startedAt.toISOString(), request: requestEvidence(error.sent), error: { code: error.code, message: error.message }, durationMs: round(performance.now() - sentAt), attempts, reproduce: curlCommand(error.sent) });
+        if (!(error instanceof TransportError))
+          return finish(
+            'errored',
+            `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        result.exchanges.push({
+          step: index,
+          startedAt: startedAt.toISOString(),
+          request: requestEvidence(error.sent),
+          error: { code: error.code, message: error.message },
+          durationMs: round(performance.now() - sentAt),
+          attempts,
+          reproduce: curlCommand(error.sent),
+        });
         result.checks.push(...judgeTransport(error, index, options.disabled));
         const judged = decided(result.checks);
-        return finish(judged.outcome === 'passed' ? 'errored' : judged.outcome, `step ${index + 1}: ${judged.reason ?? `${error.message} (${error.code})`}`);
+        return finish(
+          judged.outcome === 'passed' ? 'errored' : judged.outcome,
+          `step ${index + 1}: ${judged.reason ?? `${error.message} (${error.code})`}`,
+        );
       }
       options.created.observe(exchange);
       judged = judgeStep(exchange, step, index, spec.level, vars, options.contract, options.disabled);
       // Only what the step expects of the write may not show yet; a rule every exchange must keep (no 5xx, JSON) is judged at once.
       const failedChecks = judged.filter((c) => c.outcome === 'failed');
-      const retry = step.readAfterWrite === true && failedChecks.length > 0 && failedChecks.every((c) => c.id.startsWith('expect.')) && clock.now() + backoff < deadline;
+      const retry =
+        step.readAfterWrite === true &&
+        failedChecks.length > 0 &&
+        failedChecks.every((c) => c.id.startsWith('expect.')) &&
+        clock.now() + backoff < deadline;
       if (!retry) break;
       // A stopping run does not wait out the consistency window (it may be 20 s), nor judges a write it gave no time to show.
-      const interrupted = options.signal?.aborted === true || (await clock.sleep(backoff, options.signal).then(() => false, () => true));
-      if (interrupted) return finish('skipped', `not finished: interrupted while step ${index + 1} waited for a write to show`, 'interrupted');
+      const interrupted =
+        options.signal?.aborted === true ||
+        (await clock.sleep(backoff, options.signal).then(
+          () => false,
+          () => true,
+        ));
+      if (interrupted)
+        return finish('skipped', `not finished: interrupted while step ${index + 1} waited for a write to show`, 'interrupted');
     }
     result.retries += attempts - 1;
     result.exchanges.push(evidenceOf(exchange, index, startedAt, attempts, options.excerptBytes));
@@ -303,7 +397,10 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
 export async function runCases(cases: readonly CaseSpec[], options: CaseRunOptions): Promise<CaseResult[]> {
   return mapConcurrently(cases, options.concurrency, async (spec) => {
     options.listener.onCaseStart?.(caseInfo(spec));
-    const result = options.signal?.aborted === true ? skippedCase(caseInfo(spec), 'interrupted', 'interrupted before it ran') : await runCase(spec, options);
+    const result =
+      options.signal?.aborted === true
+        ? skippedCase(caseInfo(spec), 'interrupted', 'interrupted before it ran')
+        : await runCase(spec, options);
     options.listener.onCaseEnd?.(result);
     return result;
   });

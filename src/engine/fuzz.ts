@@ -17,8 +17,23 @@ export interface FuzzOptions {
 }
 
 /** The case each property reports as. */
-const CREATE_INFO: CaseInfo = { id: 'fuzz.createPet.body', title: 'Generated createPet bodies: a valid NewPet is created and echoed exactly; an invalid one is refused with 400 and an Error', clause: 'Endpoints › createPet: 201 with the fields sent; rule 2: invalid values are 400', suite: 'fuzz', operation: 'createPet', level: 'fail' };
-const LIST_INFO: CaseInfo = { id: 'fuzz.listPets.query', title: 'Generated listPets queries: at most limit pets (20 without), only the status asked for; outside the bounds, the contract-silence policy', clause: 'Endpoints › listPets rules 1 and 2; reading-the-contract for values it gives no response for', suite: 'fuzz', operation: 'listPets', level: 'fail' };
+const CREATE_INFO: CaseInfo = {
+  id: 'fuzz.createPet.body',
+  title: 'Generated createPet bodies: a valid NewPet is created and echoed exactly; an invalid one is refused with 400 and an Error',
+  clause: 'Endpoints › createPet: 201 with the fields sent; rule 2: invalid values are 400',
+  suite: 'fuzz',
+  operation: 'createPet',
+  level: 'fail',
+};
+const LIST_INFO: CaseInfo = {
+  id: 'fuzz.listPets.query',
+  title:
+    'Generated listPets queries: at most limit pets (20 without), only the status asked for; outside the bounds, the contract-silence policy',
+  clause: 'Endpoints › listPets rules 1 and 2; reading-the-contract for values it gives no response for',
+  suite: 'fuzz',
+  operation: 'listPets',
+  level: 'fail',
+};
 
 /** A property of the contract: how examples are drawn, and the one-step case that judges each. */
 interface Property<T> {
@@ -47,30 +62,44 @@ function otherThan(type: string): fc.Arbitrary<JsonValue> {
 }
 
 /** createPet bodies drawn from NewPet: valid ones (a name in any Unicode, each status or none) and ones with one field made invalid. */
-function createProperty(contract: Contract, path: string, runId: string, categoryId: JsonValue): Property<{ valid: boolean; body: Record<string, JsonValue> }> {
+function createProperty(
+  contract: Contract,
+  path: string,
+  runId: string,
+  categoryId: JsonValue,
+): Property<{ valid: boolean; body: Record<string, JsonValue> }> {
   const statuses = statusValues(contract);
   const properties = (contract.schemaOf('NewPet')['properties'] ?? {}) as Record<string, Record<string, unknown>>;
   const required = (contract.schemaOf('NewPet')['required'] ?? []) as string[];
-  const valid = fc.record({
-    name: fc.string({ unit: 'grapheme', maxLength: 40 }).map((s) => `${runId} ${s}`),
-    status: fc.option(fc.constantFrom(...statuses), { nil: undefined }),
-  }).map(({ name, status }): Record<string, JsonValue> => (status === undefined ? { name, categoryId } : { name, categoryId, status }));
+  const valid = fc
+    .record({
+      name: fc.string({ unit: 'grapheme', maxLength: 40 }).map((s) => `${runId} ${s}`),
+      status: fc.option(fc.constantFrom(...statuses), { nil: undefined }),
+    })
+    .map(({ name, status }): Record<string, JsonValue> => (status === undefined ? { name, categoryId } : { name, categoryId, status }));
   const fields = Object.keys(properties);
-  const invalid = fc
-    .tuple(valid, fc.constantFrom(...fields), fc.boolean())
-    .chain(([body, field, drop]) => {
-      // A required field dropped, or any field given a value of another type (or, for an enum, a string outside it).
-      if (drop && required.includes(field)) {
-        const { [field]: _gone, ...rest } = body;
-        return fc.constant(rest);
-      }
-      const schema = properties[field] ?? {};
-      const wrong = field === 'status' ? fc.oneof(otherThan('string'), fc.string({ maxLength: 8 }).filter((s) => !statuses.includes(s))) : otherThan(typeof schema['type'] === 'string' ? schema['type'] : 'string');
-      return wrong.map((value) => ({ ...body, [field]: value }));
-    });
+  const invalid = fc.tuple(valid, fc.constantFrom(...fields), fc.boolean()).chain(([body, field, drop]) => {
+    // A required field dropped, or any field given a value of another type (or, for an enum, a string outside it).
+    if (drop && required.includes(field)) {
+      const { [field]: _gone, ...rest } = body;
+      return fc.constant(rest);
+    }
+    const schema = properties[field] ?? {};
+    const wrong =
+      field === 'status'
+        ? fc.oneof(
+            otherThan('string'),
+            fc.string({ maxLength: 8 }).filter((s) => !statuses.includes(s)),
+          )
+        : otherThan(typeof schema['type'] === 'string' ? schema['type'] : 'string');
+    return wrong.map((value) => ({ ...body, [field]: value }));
+  });
   return {
     info: CREATE_INFO,
-    arbitrary: fc.oneof(valid.map((body) => ({ valid: true, body })), invalid.map((body) => ({ valid: false, body }))),
+    arbitrary: fc.oneof(
+      valid.map((body) => ({ valid: true, body })),
+      invalid.map((body) => ({ valid: false, body })),
+    ),
     step: ({ valid: ok, body }) => {
       const expect: Expectations = ok ? { status: 201, body } : { status: 400, schema: 'Error' };
       return { request: { method: 'POST', path, json: body }, expect };
@@ -99,8 +128,22 @@ function listProperty(contract: Contract, path: string): Property<{ limit?: numb
       const inBounds = limit === undefined || (typeof limit === 'number' && limit >= min && limit <= max);
       const known = status === undefined || statuses.includes(status);
       const request: RequestSpec = { method: 'GET', path, query };
-      if (inBounds && known) return { request, expect: { status: 200, maxItems: typeof limit === 'number' ? limit : fallback, ...(status === undefined ? {} : { everyItem: { status } }) } };
-      return { request, expect: { undocumented: { refusals: [400] }, when: { '200': { maxItems: max, ...(known && status !== undefined ? { everyItem: { status } } : {}) } } } };
+      if (inBounds && known)
+        return {
+          request,
+          expect: {
+            status: 200,
+            maxItems: typeof limit === 'number' ? limit : fallback,
+            ...(status === undefined ? {} : { everyItem: { status } }),
+          },
+        };
+      return {
+        request,
+        expect: {
+          undocumented: { refusals: [400] },
+          when: { '200': { maxItems: max, ...(known && status !== undefined ? { everyItem: { status } } : {}) } },
+        },
+      };
     },
   };
 }
@@ -111,7 +154,11 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
   let examples = 0;
   let unsent = 0;
   let minimal: CaseResult | undefined;
-  const spec = (example: T): CaseSpec => ({ ...property.info, writes: property.info.operation === 'createPet', steps: [property.step(example)] });
+  const spec = (example: T): CaseSpec => ({
+    ...property.info,
+    writes: property.info.operation === 'createPet',
+    steps: [property.step(example)],
+  });
   const details = await fc.check(
     fc.asyncProperty(property.arbitrary, async (example) => {
       // Once the run created the pets --max-writes allows, a write is not sent (and not counted as kept).
@@ -129,10 +176,27 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
     { seed: fuzz.seed, numRuns: fuzz.maxExamples, endOnFailure: false, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false },
   );
   const durationMs = Math.round(performance.now() - started);
-  if (examples === 0 && unsent > 0) return { ...property.info, outcome: 'skipped', skip: 'write-budget', reason: `the run created the pets --max-writes allows: none of the ${unsent} examples was sent`, durationMs, checks: [], exchanges: [], retries: 0 };
+  if (examples === 0 && unsent > 0)
+    return {
+      ...property.info,
+      outcome: 'skipped',
+      skip: 'write-budget',
+      reason: `the run created the pets --max-writes allows: none of the ${unsent} examples was sent`,
+      durationMs,
+      checks: [],
+      exchanges: [],
+      retries: 0,
+    };
   if (!details.failed || minimal === undefined) {
     const message = `${details.numRuns - unsent} generated examples kept the contract (seed ${fuzz.seed})${unsent > 0 ? `; ${unsent} more were not sent: --max-writes was reached` : ''}`;
-    return { ...property.info, outcome: 'passed', durationMs, checks: [{ id: property.info.id, level: 'fail', outcome: 'passed', step: 0, message }], exchanges: [], retries: 0 };
+    return {
+      ...property.info,
+      outcome: 'passed',
+      durationMs,
+      checks: [{ id: property.info.id, level: 'fail', outcome: 'passed', step: 0, message }],
+      exchanges: [],
+      retries: 0,
+    };
   }
   const reason = `minimal failing example after ${details.numShrinks} shrinks of ${examples} requests (seed ${fuzz.seed}; --seed ${fuzz.seed} replays it): ${minimal.reason ?? ''}`;
   return { ...minimal, durationMs, reason };
@@ -150,8 +214,25 @@ export async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options:
   const results: CaseResult[] = [];
   for (const property of properties) {
     options.listener.onCaseStart?.(property.info);
-    const skip = options.signal?.aborted === true ? 'interrupted before it ran' : options.readOnly && property.info.operation === 'createPet' ? 'read-only: it writes' : undefined;
-    const result = skip === undefined ? await runProperty(property, fuzz, options) : { ...property.info, outcome: 'skipped' as const, skip: options.readOnly ? ('read-only' as const) : ('interrupted' as const), reason: skip, durationMs: 0, checks: [], exchanges: [], retries: 0 };
+    const skip =
+      options.signal?.aborted === true
+        ? 'interrupted before it ran'
+        : options.readOnly && property.info.operation === 'createPet'
+          ? 'read-only: it writes'
+          : undefined;
+    const result =
+      skip === undefined
+        ? await runProperty(property, fuzz, options)
+        : {
+            ...property.info,
+            outcome: 'skipped' as const,
+            skip: options.readOnly ? ('read-only' as const) : ('interrupted' as const),
+            reason: skip,
+            durationMs: 0,
+            checks: [],
+            exchanges: [],
+            retries: 0,
+          };
     options.listener.onCaseEnd?.(result);
     results.push(result);
   }

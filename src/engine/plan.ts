@@ -44,9 +44,14 @@ export async function loadCaseInputs(folders: InputFolders, selectedSuites: read
   const suites = await loadSuites(folders.suitesDir, contract.fileValidator('suite.schema.json'), folders.displayRoot);
   const names = new Set(suites.map((s) => s.name));
   const unknown = selectedSuites.filter((s) => !names.has(s));
-  if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown suite '${unknown.join("', '")}'; the suites are: ${[...names].join(', ')}`);
+  if (unknown.length > 0)
+    throw new RunError('ERR_USAGE', `unknown suite '${unknown.join("', '")}'; the suites are: ${[...names].join(', ')}`);
   const generated = generateCases(contract);
-  const declared = await loadCases(folders.scenarioDirs, contract.fileValidator('scenario.schema.json'), { suites: names, displayRoot: folders.displayRoot, reservedIds: knownIds(generated) });
+  const declared = await loadCases(folders.scenarioDirs, contract.fileValidator('scenario.schema.json'), {
+    suites: names,
+    displayRoot: folders.displayRoot,
+    reservedIds: knownIds(generated),
+  });
   const all = [...generated, ...declared];
   const cases = selectedSuites.length === 0 ? all : all.filter((c) => selectedSuites.includes(c.suite));
   return { contract, suites, cases };

@@ -52,13 +52,24 @@ export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string
   const context = { load };
   const checks = runChecks
     .filter((check) => !disabled.has(check.id) && check.applies(context))
-    .map((check) => outcomeOf(check, check.level, 0, guarded(() => check.evaluate(context)), check.sourceOf(context)));
+    .map((check) =>
+      outcomeOf(
+        check,
+        check.level,
+        0,
+        guarded(() => check.evaluate(context)),
+        check.sourceOf(context),
+      ),
+    );
   return { ...info, ...decided(checks), durationMs: Math.round(durationMs), checks, exchanges: [], retries: 0 };
 }
 
 /** The load modules (HDR histograms, sockets, worker threads), imported only by runs that load or merge. */
 const loadModules = async () => {
-  const [{ aggregateRuns }, { buildLoadReport, executeLoad }] = await Promise.all([import('../load/aggregate.js'), import('../load/load-run.js')]);
+  const [{ aggregateRuns }, { buildLoadReport, executeLoad }] = await Promise.all([
+    import('../load/aggregate.js'),
+    import('../load/load-run.js'),
+  ]);
   return { aggregateRuns, buildLoadReport, executeLoad };
 };
 
@@ -68,7 +79,8 @@ export async function mergeLoads(loads: readonly LoadReport[], baseline?: Baseli
   const first = loads[0];
   if (first === undefined) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
   const other = loads.find((l) => l.profile.name !== first.profile.name);
-  if (other) throw new RunError('ERR_USAGE', `cannot merge runs of different profiles ('${first.profile.name}' and '${other.profile.name}')`);
+  if (other)
+    throw new RunError('ERR_USAGE', `cannot merge runs of different profiles ('${first.profile.name}' and '${other.profile.name}')`);
   const stageCount = Math.min(...loads.map((l) => l.stages.length));
   const stages: LoadStage[] = [];
   for (let i = 0; i < stageCount; i++) {
@@ -84,7 +96,15 @@ export async function mergeLoads(loads: readonly LoadReport[], baseline?: Baseli
 function deprecationsOf(plan: RunPlan): RunMeta['deprecations'] {
   if (plan.conformance === undefined) return [];
   return [...plan.contract.operations.values()].flatMap((op) =>
-    op.deprecated && op.sunset !== undefined ? [{ operation: op.name, sunset: op.sunset, daysLeft: Math.ceil((Date.parse(`${op.sunset}T00:00:00Z`) - plan.now.getTime()) / 86_400_000) }] : [],
+    op.deprecated && op.sunset !== undefined
+      ? [
+          {
+            operation: op.name,
+            sunset: op.sunset,
+            daysLeft: Math.ceil((Date.parse(`${op.sunset}T00:00:00Z`) - plan.now.getTime()) / 86_400_000),
+          },
+        ]
+      : [],
   );
 }
 
@@ -137,7 +157,8 @@ interface ReportParts {
 /** Requests each suite's cases sent (retries of a read included; the first listing and the store fill belong to none). */
 function requestsBySuite(results: readonly CaseResult[]): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const result of results) counts[result.suite] = (counts[result.suite] ?? 0) + result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
+  for (const result of results)
+    counts[result.suite] = (counts[result.suite] ?? 0) + result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
   return counts;
 }
 
@@ -145,7 +166,10 @@ function requestsBySuite(results: readonly CaseResult[]): Record<string, number>
 function notReached(parts: ReportParts): CaseResult[] {
   if (parts.stopped === undefined && !parts.interrupted) return [];
   const reached = new Set(parts.results.map((r) => r.id));
-  const why = parts.interrupted || parts.stopped === undefined ? 'not run: the run was interrupted before it reached this case' : `not run: the run stopped before it reached this case (${parts.stopped.message})`;
+  const why =
+    parts.interrupted || parts.stopped === undefined
+      ? 'not run: the run was interrupted before it reached this case'
+      : `not run: the run stopped before it reached this case (${parts.stopped.message})`;
   return parts.planned.filter((info) => !reached.has(info.id)).map((info) => skippedCase(info, 'interrupted', why));
 }
 
@@ -187,7 +211,14 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
   const server = await embeddedServer(plan);
   const baseUrl = plan.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
   // Only the cases use the suite's own client; a load verifies its target with one of its own.
-  const client = plan.conformance === undefined ? undefined : new HttpClient({ ...httpOptions(plan, baseUrl, server !== undefined), ...(abort === undefined ? {} : { abort }), onWait: (wait) => listener.onWait?.(wait) });
+  const client =
+    plan.conformance === undefined
+      ? undefined
+      : new HttpClient({
+          ...httpOptions(plan, baseUrl, server !== undefined),
+          ...(abort === undefined ? {} : { abort }),
+          onWait: (wait) => listener.onWait?.(wait),
+        });
   const created = new CreatedPets();
   const results: CaseResult[] = [];
   const meta: RunMeta = {
@@ -205,15 +236,43 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
   const conformance = plan.conformance;
   const profile = plan.load?.profile ?? plan.merge?.loads[0]?.profile;
   const createdPetInfos = CREATED_PET_CASES.filter((c) => conformance?.createdPetCases.includes(c.id) === true);
-  const planned = [...(conformance?.cases.map(caseInfo) ?? []), ...createdPetInfos, ...(conformance?.fuzz === undefined ? [] : fuzzCaseInfos(plan.contract)), ...(conformance?.stateful === undefined ? [] : [STATEFUL_CASE]), ...(profile === undefined ? [] : [loadCaseInfo(profile)])];
-  const parts: ReportParts = { meta, startedAt, planned, results, strict: plan.strict, interrupted: false, client, created, filled: 0, load: undefined, phaseRequests: {} };
+  const planned = [
+    ...(conformance?.cases.map(caseInfo) ?? []),
+    ...createdPetInfos,
+    ...(conformance?.fuzz === undefined ? [] : fuzzCaseInfos(plan.contract)),
+    ...(conformance?.stateful === undefined ? [] : [STATEFUL_CASE]),
+    ...(profile === undefined ? [] : [loadCaseInfo(profile)]),
+  ];
+  const parts: ReportParts = {
+    meta,
+    startedAt,
+    planned,
+    results,
+    strict: plan.strict,
+    interrupted: false,
+    client,
+    created,
+    filled: 0,
+    load: undefined,
+    phaseRequests: {},
+  };
   try {
-    if (conformance !== undefined && client !== undefined) await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
+    if (conformance !== undefined && client !== undefined)
+      await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
     await listener.onRunStart?.(meta, planned);
     if (conformance !== undefined && client !== undefined) {
       const { categoryId } = conformance;
       const stop = signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]);
-      const store = await fillStore(conformance.cases, { client, contract: plan.contract, readOnly: conformance.readOnly, concurrency: conformance.concurrency, runId, categoryId, created, signal: stop });
+      const store = await fillStore(conformance.cases, {
+        client,
+        contract: plan.contract,
+        readOnly: conformance.readOnly,
+        concurrency: conformance.concurrency,
+        runId,
+        categoryId,
+        created,
+        signal: stop,
+      });
       parts.filled = store?.created ?? 0;
       const options = {
         client,
@@ -240,7 +299,12 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       // The created-pet cases judge what every other case wrote, so they run last; without pets they have nothing to judge.
       const specs = createdPetCases(created, plan.contract);
       const wanted = createdPetInfos.map((info) => specs.find((s) => s.id === info.id) ?? info);
-      results.push(...(await runCases(wanted.filter((s): s is CaseSpec => 'steps' in s), options)));
+      results.push(
+        ...(await runCases(
+          wanted.filter((s): s is CaseSpec => 'steps' in s),
+          options,
+        )),
+      );
       for (const info of wanted.filter((s) => !('steps' in s))) {
         const result = skippedCase(info, conformance.readOnly ? 'read-only' : 'precondition', 'the run created no pet to judge');
         listener.onCaseEnd?.(result);
@@ -268,7 +332,17 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       listener.onCaseStart?.(info);
       const loadStarted = performance.now();
       const { buildLoadReport, executeLoad } = await loadModules();
-      const stages = signal?.aborted === true ? [] : await executeLoad({ profile, http: httpOptions(plan, baseUrl, server !== undefined), contract: plan.contract, allowProductionLoad: plan.load.allowProductionLoad, listener, ...(signal === undefined ? {} : { signal }) }).finally(() => listener.onLoadEnd?.());
+      const stages =
+        signal?.aborted === true
+          ? []
+          : await executeLoad({
+              profile,
+              http: httpOptions(plan, baseUrl, server !== undefined),
+              contract: plan.contract,
+              allowProductionLoad: plan.load.allowProductionLoad,
+              listener,
+              ...(signal === undefined ? {} : { signal }),
+            }).finally(() => listener.onLoadEnd?.());
       let result: CaseResult;
       if (stages.length === 0) {
         result = skippedCase(info, 'interrupted', 'interrupted before the load was measured');

@@ -21,7 +21,8 @@ export interface StatefulOptions {
 export const STATEFUL_CASE: CaseInfo = {
   id: 'stateful.pets',
   title: 'Random sequences of createPet, getPet and listPets agree with a model of the pets this run created',
-  clause: 'Created pets carry the fields sent and can be fetched by their id; listPets: at most limit, only that status, a page that is not full holds every match; ids are unique',
+  clause:
+    'Created pets carry the fields sent and can be fetched by their id; listPets: at most limit, only that status, a page that is not full holds every match; ids are unique',
   suite: 'stateful',
   operation: 'listPets',
   level: 'fail',
@@ -53,7 +54,12 @@ function statusValues(contract: Contract): string[] {
 }
 
 /** The commands of the model, derived from the operations the contract has. */
-function commandsOf(contract: Contract, runId: string, categoryId: JsonValue, options: CaseRunOptions): Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> {
+function commandsOf(
+  contract: Contract,
+  runId: string,
+  categoryId: JsonValue,
+  options: CaseRunOptions,
+): Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> {
   const now = options.now;
   const statuses = statusValues(contract);
   const create = contract.operations.get('createPet');
@@ -70,11 +76,19 @@ function commandsOf(contract: Contract, runId: string, categoryId: JsonValue, op
           toString: () => `createPet(${status})`,
           async run(model, real) {
             const name = `${runId} stateful ${tag}`;
-            const result = await real.run({ request: { method: 'POST', path: create.path, json: { name, categoryId, status } }, expect: { status: 201, body: { name, categoryId, status } }, capture: { id: '/id' } }, `createPet ${status}`);
+            const result = await real.run(
+              {
+                request: { method: 'POST', path: create.path, json: { name, categoryId, status } },
+                expect: { status: 201, body: { name, categoryId, status } },
+                capture: { id: '/id' },
+              },
+              `createPet ${status}`,
+            );
             const id = result.exchanges.at(-1)?.response?.body;
             const created = parseId(id);
             if (created === undefined) throw new StepFailed('no id to follow');
-            if (model.pets.some((p) => String(p.id) === String(created))) throw new StepFailed(`id ${String(created)} was given to two pets`);
+            if (model.pets.some((p) => String(p.id) === String(created)))
+              throw new StepFailed(`id ${String(created)} was given to two pets`);
             model.pets.push({ id: created, name, status });
           },
         }),
@@ -90,7 +104,14 @@ function commandsOf(contract: Contract, runId: string, categoryId: JsonValue, op
           toString: () => `getPet(#${n})`,
           async run(model, real) {
             const pet = model.pets[n % model.pets.length] as ModelPet;
-            await real.run({ request: { method: 'GET', path: get.path.replace(/\{[^}]+\}/, String(pet.id)) }, expect: { status: 200, body: { id: pet.id, name: pet.name, status: pet.status } }, readAfterWrite: true }, `getPet ${String(pet.id)}`);
+            await real.run(
+              {
+                request: { method: 'GET', path: get.path.replace(/\{[^}]+\}/, String(pet.id)) },
+                expect: { status: 200, body: { id: pet.id, name: pet.name, status: pet.status } },
+                readAfterWrite: true,
+              },
+              `getPet ${String(pet.id)}`,
+            );
           },
         }),
       ),
@@ -98,21 +119,36 @@ function commandsOf(contract: Contract, runId: string, categoryId: JsonValue, op
   }
   if (list !== undefined) {
     commands.push(
-      fc.record({ status: fc.option(fc.constantFrom(...statuses), { nil: undefined }), limit: fc.option(fc.constantFrom(1, 5, max), { nil: undefined }) }).map(
-        ({ status, limit }): fc.AsyncCommand<Model, Real> => ({
-          check: () => true,
-          toString: () => `listPets(${status ?? 'any'}, ${limit ?? 'default'})`,
-          async run(model, real) {
-            const query: Record<string, string | number> = {};
-            if (status !== undefined) query['status'] = status;
-            if (limit !== undefined) query['limit'] = limit;
-            // Only this run's pets are looked for: a shared staging holds others, and the page may be full of them.
-            const mine = model.pets.filter((p) => status === undefined || p.status === status).map((p) => ({ id: p.id, status: p.status }));
-            const expect: StepSpec['expect'] = { status: 200, maxItems: limit ?? contract.listLimit?.default ?? 20, ...(status === undefined ? {} : { everyItem: { status } }), ...(mine.length > 0 ? { holdsIfNotFull: mine } : {}) };
-            await real.run({ request: { method: 'GET', path: list.path, query }, expect, readAfterWrite: true }, `listPets ${JSON.stringify(query)}`);
-          },
-        }),
-      ),
+      fc
+        .record({
+          status: fc.option(fc.constantFrom(...statuses), { nil: undefined }),
+          limit: fc.option(fc.constantFrom(1, 5, max), { nil: undefined }),
+        })
+        .map(
+          ({ status, limit }): fc.AsyncCommand<Model, Real> => ({
+            check: () => true,
+            toString: () => `listPets(${status ?? 'any'}, ${limit ?? 'default'})`,
+            async run(model, real) {
+              const query: Record<string, string | number> = {};
+              if (status !== undefined) query['status'] = status;
+              if (limit !== undefined) query['limit'] = limit;
+              // Only this run's pets are looked for: a shared staging holds others, and the page may be full of them.
+              const mine = model.pets
+                .filter((p) => status === undefined || p.status === status)
+                .map((p) => ({ id: p.id, status: p.status }));
+              const expect: StepSpec['expect'] = {
+                status: 200,
+                maxItems: limit ?? contract.listLimit?.default ?? 20,
+                ...(status === undefined ? {} : { everyItem: { status } }),
+                ...(mine.length > 0 ? { holdsIfNotFull: mine } : {}),
+              };
+              await real.run(
+                { request: { method: 'GET', path: list.path, query }, expect, readAfterWrite: true },
+                `listPets ${JSON.stringify(query)}`,
+              );
+            },
+          }),
+        ),
     );
   }
   return commands;
@@ -135,8 +171,28 @@ export async function runStateful(contract: Contract, stateful: StatefulOptions,
     options.listener.onCaseEnd?.(result);
     return result;
   };
-  if (options.readOnly) return finish({ ...STATEFUL_CASE, outcome: 'skipped', skip: 'read-only', reason: 'read-only: the sequences create pets', durationMs: 0, checks: [], exchanges: [], retries: 0 });
-  if (writeBudgetSpent(options)) return finish({ ...STATEFUL_CASE, outcome: 'skipped', skip: 'write-budget', reason: `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`, durationMs: 0, checks: [], exchanges: [], retries: 0 });
+  if (options.readOnly)
+    return finish({
+      ...STATEFUL_CASE,
+      outcome: 'skipped',
+      skip: 'read-only',
+      reason: 'read-only: the sequences create pets',
+      durationMs: 0,
+      checks: [],
+      exchanges: [],
+      retries: 0,
+    });
+  if (writeBudgetSpent(options))
+    return finish({
+      ...STATEFUL_CASE,
+      outcome: 'skipped',
+      skip: 'write-budget',
+      reason: `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`,
+      durationMs: 0,
+      checks: [],
+      exchanges: [],
+      retries: 0,
+    });
   const runId = String(options.variables.get('runId') ?? 'run');
   const commands = commandsOf(contract, runId, options.variables.get('categoryId') ?? 1, options);
   let sequence: ExchangeEvidence[] = [];
@@ -165,9 +221,24 @@ export async function runStateful(contract: Contract, stateful: StatefulOptions,
   const durationMs = Math.round(performance.now() - started);
   if (!details.failed || failing === undefined) {
     const message = `${details.numRuns} sequences (${requests} requests) agreed with the model (seed ${stateful.seed})`;
-    return finish({ ...STATEFUL_CASE, outcome: 'passed', durationMs, checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: 'passed', step: 0, message }], exchanges: [], retries: 0 });
+    return finish({
+      ...STATEFUL_CASE,
+      outcome: 'passed',
+      durationMs,
+      checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: 'passed', step: 0, message }],
+      exchanges: [],
+      retries: 0,
+    });
   }
   const shortest = failing.exchanges.map((e, i) => `${i + 1}. ${e.request.method} ${e.request.url}`).join('; ');
   const reason = `shortest failing sequence after ${details.numShrinks} shrinks (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${shortest}: ${failing.result.reason ?? ''}`;
-  return finish({ ...STATEFUL_CASE, outcome: failing.result.outcome, durationMs, reason, checks: failing.result.checks, exchanges: failing.exchanges, retries: 0 });
+  return finish({
+    ...STATEFUL_CASE,
+    outcome: failing.result.outcome,
+    durationMs,
+    reason,
+    checks: failing.result.checks,
+    exchanges: failing.exchanges,
+    retries: 0,
+  });
 }

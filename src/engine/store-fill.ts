@@ -49,7 +49,12 @@ async function countListing(client: HttpClient, path: string, filter: Array<[str
 }
 
 /** The pets still missing for `requirements`, by status ('' for any status), given what was counted. */
-function missingPets(requirements: readonly StoreRequirement[], total: number, byStatus: ReadonlyMap<string, number>, anyStatus: string): Map<string, number> {
+function missingPets(
+  requirements: readonly StoreRequirement[],
+  total: number,
+  byStatus: ReadonlyMap<string, number>,
+  anyStatus: string,
+): Map<string, number> {
   const missing = new Map<string, number>();
   let added = 0;
   for (const status of new Set(requirements.flatMap((r) => (r.status === undefined ? [] : [r.status])))) {
@@ -83,7 +88,10 @@ export async function fillStore(cases: readonly CaseSpec[], options: StoreFillOp
     const all = await countListing(options.client, list.path, [], page);
     if (typeof all === 'string') problems.push(all);
     const counted = typeof all === 'number' ? all : 0;
-    const total = Math.max(counted, [...byStatus.values()].reduce((a, b) => a + b, 0));
+    const total = Math.max(
+      counted,
+      [...byStatus.values()].reduce((a, b) => a + b, 0),
+    );
     const counts = { total, byStatus, created: 0 };
     if (problems.length > 0) return { ...counts, problem: `the store could not be counted: ${problems.join('; ')}` };
     const missing = missingPets(requirements, total, byStatus, statuses[0] ?? 'available');
@@ -91,19 +99,33 @@ export async function fillStore(cases: readonly CaseSpec[], options: StoreFillOp
     return await createMissing(missing, counts, create.path, options);
   } catch (error) {
     if (error instanceof RunError) throw error;
-    if (error instanceof TransportError) return { total: 0, byStatus, created: 0, problem: `the store could not be counted: ${error.message} (${error.code})` };
+    if (error instanceof TransportError)
+      return { total: 0, byStatus, created: 0, problem: `the store could not be counted: ${error.message} (${error.code})` };
     throw error;
   }
 }
 
-async function createMissing(missing: ReadonlyMap<string, number>, counts: { total: number; byStatus: Map<string, number>; created: number }, path: string, options: StoreFillOptions): Promise<StoreCounts> {
+async function createMissing(
+  missing: ReadonlyMap<string, number>,
+  counts: { total: number; byStatus: Map<string, number>; created: number },
+  path: string,
+  options: StoreFillOptions,
+): Promise<StoreCounts> {
   const wanted = [...missing].flatMap(([status, n]) => Array.from({ length: n }, () => status));
   let problem: string | undefined;
   await mapConcurrently(wanted, options.concurrency, async (status, index) => {
     if (problem !== undefined || options.signal?.aborted === true) return;
     const json = { name: `${options.runId} fill ${index + 1}`, categoryId: options.categoryId, status };
     try {
-      const exchange = await options.client.send({ method: 'POST', path, query: [], headers: {}, json, auth: 'valid', operation: 'createPet' });
+      const exchange = await options.client.send({
+        method: 'POST',
+        path,
+        query: [],
+        headers: {},
+        json,
+        auth: 'valid',
+        operation: 'createPet',
+      });
       options.created.observe(exchange);
       if (exchange.response.status !== 201) {
         problem ??= `creating pets to judge by answered ${exchange.response.status}`;
@@ -122,7 +144,11 @@ async function createMissing(missing: ReadonlyMap<string, number>, counts: { tot
 }
 
 /** Why a case cannot be judged with what the store holds ("only 13 pets: limit=20 cannot show a cap"); undefined when it can. */
-export function unmetRequirement(requirement: StoreRequirement | undefined, store: StoreCounts | undefined, readOnly: boolean): string | undefined {
+export function unmetRequirement(
+  requirement: StoreRequirement | undefined,
+  store: StoreCounts | undefined,
+  readOnly: boolean,
+): string | undefined {
   if (requirement === undefined || store === undefined) return undefined;
   const have = requirement.status === undefined ? store.total : (store.byStatus.get(requirement.status) ?? 0);
   if (have >= requirement.pets) return undefined;

@@ -63,7 +63,12 @@ export class TransportError extends Error {
   /** How many other requests the server answered while this one waited. */
   readonly answeredMeanwhile: number;
 
-  constructor(code: string, message: string, sent: SentRequest, timing: { timedOut: boolean; answeredMeanwhile: number } = { timedOut: false, answeredMeanwhile: 0 }) {
+  constructor(
+    code: string,
+    message: string,
+    sent: SentRequest,
+    timing: { timedOut: boolean; answeredMeanwhile: number } = { timedOut: false, answeredMeanwhile: 0 },
+  ) {
     super(message);
     this.name = 'TransportError';
     this.code = code;
@@ -87,9 +92,22 @@ const FAILURES_BEFORE_STOP = 3;
 /** Pulls a stable code and a readable reason out of whatever undici or Node threw; every timeout says which bound it hit. */
 function describeTransportFailure(error: unknown, options: HttpClientOptions): { code: string; message: string } {
   const e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
-  const code = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : typeof e.name === 'string' ? e.name : 'ERR_UNKNOWN';
-  const reason = typeof e.cause?.message === 'string' && e.cause.message !== '' ? e.cause.message : typeof e.message === 'string' ? e.message : String(error);
-  if (code === 'TimeoutError' || code === 'AbortError') return { code: 'ERR_REQUEST_TIMEOUT', message: `no complete response within ${options.requestTimeoutMs} ms` };
+  const code =
+    typeof e.code === 'string'
+      ? e.code
+      : typeof e.cause?.code === 'string'
+        ? e.cause.code
+        : typeof e.name === 'string'
+          ? e.name
+          : 'ERR_UNKNOWN';
+  const reason =
+    typeof e.cause?.message === 'string' && e.cause.message !== ''
+      ? e.cause.message
+      : typeof e.message === 'string'
+        ? e.message
+        : String(error);
+  if (code === 'TimeoutError' || code === 'AbortError')
+    return { code: 'ERR_REQUEST_TIMEOUT', message: `no complete response within ${options.requestTimeoutMs} ms` };
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code, message: `no response headers within ${options.headersTimeoutMs} ms` };
   if (code === 'UND_ERR_BODY_TIMEOUT') return { code, message: `the response body stalled for ${options.requestTimeoutMs} ms` };
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { code, message: `could not connect within ${options.connectTimeoutMs} ms` };
@@ -233,7 +251,13 @@ export class HttpClient {
       try {
         await this.pacer.turn(turn.signal);
       } catch {
-        throw this.stopReason ?? new RunError(this.aborted ? 'ERR_INTERRUPTED' : 'ERR_SERVER_GONE', this.aborted ? 'interrupted while waiting out a rate limit' : 'the run stopped');
+        throw (
+          this.stopReason ??
+          new RunError(
+            this.aborted ? 'ERR_INTERRUPTED' : 'ERR_SERVER_GONE',
+            this.aborted ? 'interrupted while waiting out a rate limit' : 'the run stopped',
+          )
+        );
       } finally {
         turn.dispose();
       }
@@ -246,12 +270,22 @@ export class HttpClient {
         if (this.aborted) throw new RunError('ERR_INTERRUPTED', 'interrupted: the request in flight was aborted');
         const failure = error instanceof AttemptFailure ? error : new AttemptFailure(error, true);
         const { code, message } = describeTransportFailure(failure.cause, this.options);
-        if (connectionRetry === undefined && failure.beforeResponse && IDEMPOTENT_METHODS.has(req.method) && CLOSED_CONNECTION_CODES.has(code)) {
+        if (
+          connectionRetry === undefined &&
+          failure.beforeResponse &&
+          IDEMPOTENT_METHODS.has(req.method) &&
+          CLOSED_CONNECTION_CODES.has(code)
+        ) {
           this.connectionRetries += 1;
           connectionRetry = `the connection closed before any response byte (${code}: ${this.redact(message)}); sent once more on a fresh connection`;
           continue;
         }
-        throw this.noteFailure(new TransportError(code, this.redact(message), sent, { timedOut: TIMEOUT_CODES.has(code), answeredMeanwhile: this.answered - answeredBefore }));
+        throw this.noteFailure(
+          new TransportError(code, this.redact(message), sent, {
+            timedOut: TIMEOUT_CODES.has(code),
+            answeredMeanwhile: this.answered - answeredBefore,
+          }),
+        );
       }
       this.answered += 1;
       this.failuresInARow = 0;
@@ -303,27 +337,50 @@ export class HttpClient {
     const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
     const where = `${sent.method} ${sent.target}`;
     if (refusal.kind === 'too-long') {
-      return new RunError('ERR_RATE_LIMITED', `the server asked the suite to wait ${seconds(refusal.askedMs)} (${received.status}, Retry-After: ${received.headers['retry-after'] ?? ''} to ${where}), longer than one wait may take (${seconds(this.pacer.options.maxWaitMs)}, --max-wait); the run could not be completed`);
+      return new RunError(
+        'ERR_RATE_LIMITED',
+        `the server asked the suite to wait ${seconds(refusal.askedMs)} (${received.status}, Retry-After: ${received.headers['retry-after'] ?? ''} to ${where}), longer than one wait may take (${seconds(this.pacer.options.maxWaitMs)}, --max-wait); the run could not be completed`,
+      );
     }
-    return new RunError('ERR_RATE_LIMITED', `the server kept rate-limiting the run (${received.status} to ${where}): ${seconds(refusal.spentMs)} spent waiting used up the budget of ${seconds(this.pacer.options.waitBudgetMs)} (--wait-budget); the run could not be completed`);
+    return new RunError(
+      'ERR_RATE_LIMITED',
+      `the server kept rate-limiting the run (${received.status} to ${where}): ${seconds(refusal.spentMs)} spent waiting used up the budget of ${seconds(this.pacer.options.waitBudgetMs)} (--wait-budget); the run could not be completed`,
+    );
   }
 
   /** Counts a request that got no answer; enough of them in a row mean the server is gone, and the run stops at once. */
   private noteFailure(error: TransportError): TransportError | RunError {
     this.failuresInARow += 1;
     if (this.failuresInARow < FAILURES_BEFORE_STOP) return error;
-    return this.stop(new RunError('ERR_SERVER_GONE', `the server stopped answering: ${this.failuresInARow} requests in a row got no answer (last: ${error.sent.method} ${error.sent.target}: ${error.message} (${error.code})); the run stopped`));
+    return this.stop(
+      new RunError(
+        'ERR_SERVER_GONE',
+        `the server stopped answering: ${this.failuresInARow} requests in a row got no answer (last: ${error.sent.method} ${error.sent.target}: ${error.message} (${error.code})); the run stopped`,
+      ),
+    );
   }
 
   /** One exchange on the shared pool, or on a fresh connection of its own when `agent` is undefined. */
-  private async attempt(url: URL, method: string, headers: Record<string, string | string[]>, body: string | undefined, agent: Dispatcher | undefined): Promise<ReceivedResponse> {
+  private async attempt(
+    url: URL,
+    method: string,
+    headers: Record<string, string | string[]>,
+    body: string | undefined,
+    agent: Dispatcher | undefined,
+  ): Promise<ReceivedResponse> {
     const dispatcher = agent ?? this.newAgent(1);
     // One deadline for the whole exchange (connect, headers, every byte of the body), whatever pace the body comes at.
     const deadline = guardSignal(this.options.requestTimeoutMs, [this.stopper.signal, this.options.abort]);
     try {
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: body ?? null, dispatcher, signal: deadline.signal });
+        response = await request(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: body ?? null,
+          dispatcher,
+          signal: deadline.signal,
+        });
       } catch (error) {
         throw new AttemptFailure(error, true);
       }

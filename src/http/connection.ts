@@ -31,7 +31,9 @@ export function serviceTls(settings: ConnectionSettings): ServiceTls {
   const client = settings.clientCertificate;
   return {
     ...(ca === undefined ? {} : { ca }),
-    ...(client === undefined ? {} : { cert: client.cert, key: client.key, ...(client.passphrase === undefined ? {} : { passphrase: client.passphrase }) }),
+    ...(client === undefined
+      ? {}
+      : { cert: client.cert, key: client.key, ...(client.passphrase === undefined ? {} : { passphrase: client.passphrase }) }),
   };
 }
 

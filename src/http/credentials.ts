@@ -100,7 +100,8 @@ export function shellAuthorization(variant: AuthVariant): string | undefined {
     'token-scheme': '"Authorization: Token $PETSTORE_API_KEY"',
     'no-scheme': '"Authorization: $PETSTORE_API_KEY"',
     'prefixed-char': '"Authorization: Bearer x$PETSTORE_API_KEY"',
-    'space-inside': '"Authorization: Bearer ${PETSTORE_API_KEY:0:(${#PETSTORE_API_KEY}+1)/2} ${PETSTORE_API_KEY:(${#PETSTORE_API_KEY}+1)/2}"',
+    'space-inside':
+      '"Authorization: Bearer ${PETSTORE_API_KEY:0:(${#PETSTORE_API_KEY}+1)/2} ${PETSTORE_API_KEY:(${#PETSTORE_API_KEY}+1)/2}"',
     'two-headers': '"Authorization: Bearer $PETSTORE_API_KEY" -H \'Authorization: Bearer wrong-token\'',
   };
   return forms[variant];
@@ -192,7 +193,9 @@ function secretRedactor(secret: string, derived: readonly string[] = []): (text:
   const runStart = !secret.includes('\\');
   // The secret less its last character is the secret with that character optional: one alternative, not two (the pattern's size is its cost).
   const last = secret.slice(-1);
-  const whole = withShortened ? `${spelled(shortened, characterForms, runStart)}(?:${characterForms(last)})?` : spelled(secret, characterForms, runStart);
+  const whole = withShortened
+    ? `${spelled(shortened, characterForms, runStart)}(?:${characterForms(last)})?`
+    : spelled(secret, characterForms, runStart);
   // Each alternative in every form, and written literally.
   const alternatives: Array<[length: number, pattern: string, literal: string]> = [
     [secret.length, whole, withShortened ? `${escapeRegExp(shortened)}(?:${escapeRegExp(last)})?` : escapeRegExp(secret)],
@@ -220,7 +223,9 @@ function secretRedactor(secret: string, derived: readonly string[] = []): (text:
 export function makeRedactor(apiKey: string, otherSecrets: readonly string[] = []): (text: string) => string {
   // Another secret of fewer than 4 characters would blank out ordinary letters everywhere: such a one is never echoed, not redacted.
   const secrets = [apiKey, ...otherSecrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH)];
-  const redactors = [...new Set(secrets)].filter((secret) => secret !== '').map((secret) => secretRedactor(secret, secret === apiKey ? keyDerivedSecrets(apiKey) : []));
+  const redactors = [...new Set(secrets)]
+    .filter((secret) => secret !== '')
+    .map((secret) => secretRedactor(secret, secret === apiKey ? keyDerivedSecrets(apiKey) : []));
   if (redactors.length === 0) return (text) => text;
   return (text) => redactors.reduce((redacted, redact) => redact(redacted), text);
 }

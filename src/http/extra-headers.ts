@@ -30,18 +30,24 @@ export const SECRET_HEADER_SHOWN = '<secret, given with --header>';
 
 /** Checks one header; `where` names its source for the one-line error (`--header`, or the configuration file). */
 export function extraHeader(name: string, value: string, where: string): ExtraHeader {
-  if (!TOKEN.test(name)) throw new RunError('ERR_USAGE', `${where}: '${name}' is not a header name (letters, digits and !#$%&'*+.^_\`|~- only)`);
+  if (!TOKEN.test(name))
+    throw new RunError('ERR_USAGE', `${where}: '${name}' is not a header name (letters, digits and !#$%&'*+.^_\`|~- only)`);
   const owned = OWNED.get(name.toLowerCase());
   if (owned !== undefined) throw new RunError('ERR_USAGE', `${where}: ${name} cannot be set: ${owned}`);
   // Field values are visible ASCII, spaces, tabs and obs-text (RFC 9110 §5.5): a line break would smuggle a header in.
-  if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new RunError('ERR_USAGE', `${where}: the value of ${name} holds a line break, a control character or a character beyond Latin-1`);
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(value))
+    throw new RunError('ERR_USAGE', `${where}: the value of ${name} holds a line break, a control character or a character beyond Latin-1`);
   return { name, value: value.trim(), secret: SECRET_NAME.test(name) || SECRET_VALUE.test(value.trim()) };
 }
 
 /** Parses `NAME:VALUE` (or `NAME: VALUE`), as curl's -H takes it. */
 export function parseHeaderFlag(text: string): ExtraHeader {
   const colon = text.indexOf(':');
-  if (colon <= 0) throw new RunError('ERR_USAGE', `--header needs NAME:VALUE, e.g. --header 'X-Tenant: acme' (got ${text.length} characters without a name and a colon)`);
+  if (colon <= 0)
+    throw new RunError(
+      'ERR_USAGE',
+      `--header needs NAME:VALUE, e.g. --header 'X-Tenant: acme' (got ${text.length} characters without a name and a colon)`,
+    );
   return extraHeader(text.slice(0, colon).trim(), text.slice(colon + 1), '--header');
 }
 

@@ -11,9 +11,11 @@ function notAListing(response: ReceivedResponse, url: string, base: URL): string
   const versioned = /\/v\d+\/?$/.test(base.pathname);
   const hint = versioned ? `is ${base.href} the pet store's base URL?` : `does the base URL end in /v1? (it is ${base.href})`;
   if (status === 404 || status === 405) return `GET ${url} answered ${status}: ${hint}`;
-  if (status >= 300 && status < 400) return `GET ${url} answered ${status}, a redirect${response.headers['location'] === undefined ? '' : ` to ${safeUrl(response.headers['location'], url)}`}: give the base URL it points to`;
+  if (status >= 300 && status < 400)
+    return `GET ${url} answered ${status}, a redirect${response.headers['location'] === undefined ? '' : ` to ${safeUrl(response.headers['location'], url)}`}: give the base URL it points to`;
   if (status !== 200) return `GET ${url} answered ${status}: the service cannot list pets, so nothing can be judged`;
-  const what = json === undefined ? `a body that is not JSON (${response.headers['content-type'] ?? 'no content type'})` : 'JSON that is not an array';
+  const what =
+    json === undefined ? `a body that is not JSON (${response.headers['content-type'] ?? 'no content type'})` : 'JSON that is not an array';
   return `GET ${url} answered 200 with ${what}, not a list of pets: ${hint}`;
 }
 
@@ -23,14 +25,23 @@ export async function preflight(client: HttpClient, listPath: string, beforeLoad
   const tail = beforeLoad ? '; no load was sent' : '';
   let response: ReceivedResponse;
   try {
-    response = (await client.send({ method: 'GET', path: listPath, query: [], headers: {}, auth: 'valid', operation: 'listPets' })).response;
+    response = (await client.send({ method: 'GET', path: listPath, query: [], headers: {}, auth: 'valid', operation: 'listPets' }))
+      .response;
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    throw new RunError('ERR_UNREACHABLE', beforeLoad ? `cannot verify ${href} before load: ${error.message} (${error.code})${tail}` : `cannot reach ${href}: ${error.message} (${error.code})`);
+    throw new RunError(
+      'ERR_UNREACHABLE',
+      beforeLoad
+        ? `cannot verify ${href} before load: ${error.message} (${error.code})${tail}`
+        : `cannot reach ${href}: ${error.message} (${error.code})`,
+    );
   }
   const { status } = response;
   if (status === 401 || status === 403) {
-    throw new RunError('ERR_CONFIG', `${href} refused the API key (${status} to GET ${listPath})${beforeLoad ? tail : ': check PETSTORE_API_KEY or --api-key-file'}`);
+    throw new RunError(
+      'ERR_CONFIG',
+      `${href} refused the API key (${status} to GET ${listPath})${beforeLoad ? tail : ': check PETSTORE_API_KEY or --api-key-file'}`,
+    );
   }
   const problem = notAListing(response, client.urlFor(listPath, []).href, client.base);
   if (problem !== undefined) throw new RunError('ERR_UNREACHABLE', `${problem}${tail}`);

@@ -37,7 +37,8 @@ function proxyUrl(found: { name: string; value: string } | undefined): string | 
   } catch {
     throw new RunError('ERR_CONFIG', `${found.name} is not a URL (${found.value.length} characters; e.g. http://proxy.example.com:3128)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RunError('ERR_CONFIG', `${found.name} must be an http:// or https:// proxy, got '${url.protocol}' (${safeUrl(found.value)})`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new RunError('ERR_CONFIG', `${found.name} must be an http:// or https:// proxy, got '${url.protocol}' (${safeUrl(found.value)})`);
   return url.href;
 }
 
@@ -46,7 +47,11 @@ export function proxyEnvironment(env: Readonly<Record<string, string | undefined
   const httpProxy = proxyUrl(variable(env, 'HTTP_PROXY'));
   const httpsProxy = proxyUrl(variable(env, 'HTTPS_PROXY')) ?? httpProxy;
   const noProxy = variable(env, 'NO_PROXY')?.value;
-  return { ...(httpProxy === undefined ? {} : { httpProxy }), ...(httpsProxy === undefined ? {} : { httpsProxy }), ...(noProxy === undefined ? {} : { noProxy }) };
+  return {
+    ...(httpProxy === undefined ? {} : { httpProxy }),
+    ...(httpsProxy === undefined ? {} : { httpsProxy }),
+    ...(noProxy === undefined ? {} : { noProxy }),
+  };
 }
 
 /** True when NO_PROXY exempts the host: `*`, the host itself or a parent domain (`example.com`, `.example.com`, `*.example.com`), with a port when one is given. */
@@ -71,7 +76,9 @@ export function proxyFor(target: URL, proxies: ProxyEnvironment): ProxyRoute | u
   const proxy = target.protocol === 'https:' ? proxies.httpsProxy : proxies.httpProxy;
   if (proxy === undefined || bypassesProxy(target, proxies.noProxy)) return undefined;
   const credentials = userinfo(new URL(proxy));
-  return credentials === undefined ? { url: safeUrl(proxy) } : { url: safeUrl(proxy), authorization: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` };
+  return credentials === undefined
+    ? { url: safeUrl(proxy) }
+    : { url: safeUrl(proxy), authorization: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` };
 }
 
 /** The credentials the proxy variables carry (the password, and user:password), for the redactor; it never throws, so it serves error paths too. */
@@ -80,6 +87,8 @@ export function proxyCredentials(env: Readonly<Record<string, string | undefined
     const value = variable(env, name)?.value;
     if (value === undefined || !URL.canParse(value)) return [];
     const credentials = userinfo(new URL(value));
-    return credentials === undefined || credentials.password === '' ? [] : [credentials.password, `${credentials.user}:${credentials.password}`];
+    return credentials === undefined || credentials.password === ''
+      ? []
+      : [credentials.password, `${credentials.user}:${credentials.password}`];
   });
 }

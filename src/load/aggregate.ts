@@ -27,7 +27,10 @@ function addedCounts(runs: readonly RawLoadRun[]): LoadCounts {
   const errorCauses: ErrorCause[] = Object.entries(causes)
     .map(([cause, count]) => ({ cause, count }))
     .sort((a, b) => b.count - a.count);
-  const counts = Object.fromEntries(ADDED_COUNTS.map((field) => [field, sum(runs, (r) => r[field])])) as Record<(typeof ADDED_COUNTS)[number], number>;
+  const counts = Object.fromEntries(ADDED_COUNTS.map((field) => [field, sum(runs, (r) => r[field])])) as Record<
+    (typeof ADDED_COUNTS)[number],
+    number
+  >;
   return { ...counts, statusCodes, errorCauses };
 }
 
@@ -37,7 +40,11 @@ function addedCounts(runs: readonly RawLoadRun[]): LoadCounts {
  */
 export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
   const histogram = mergeHistograms(runs.map((r) => r.latencyHistogram));
-  const rateOf = (count: (run: RawLoadRun) => number): number => round(sum(runs, (r) => (r.durationSeconds > 0 ? count(r) / r.durationSeconds : 0)), 1);
+  const rateOf = (count: (run: RawLoadRun) => number): number =>
+    round(
+      sum(runs, (r) => (r.durationSeconds > 0 ? count(r) / r.durationSeconds : 0)),
+      1,
+    );
   const targets = runs.map((r) => r.rate).filter((rate): rate is number => rate !== undefined);
   const maxMs = microsToMs(Math.max(0, ...runs.map((r) => r.maxLatencyMicros)));
   // A histogram reads a value back as the top of its bucket (within 0.1 %); never above the exact maximum.
@@ -85,7 +92,10 @@ export function combineConcurrentRuns(runs: readonly RawLoadRun[]): RawLoadRun {
   const seconds = Math.max(...runs.map((r) => r.throughput.length));
   const throughput = Array.from({ length: seconds }, (_, i) => ({
     t: Math.max(...runs.map((r) => r.throughput[i]?.t ?? 0)),
-    rps: round(sum(runs, (r) => r.throughput[i]?.rps ?? 0), 1),
+    rps: round(
+      sum(runs, (r) => r.throughput[i]?.rps ?? 0),
+      1,
+    ),
   }));
   const rates = runs.map((r) => r.rate).filter((rate): rate is number => rate !== undefined);
   const combined: RawLoadRun = {

@@ -7,7 +7,14 @@ const BIT_BUCKET_SIZE = 32;
 
 /** An empty histogram of latencies in µs (1 µs up, resized as needed). */
 export function latencyHistogram(): Histogram {
-  return build({ bitBucketSize: BIT_BUCKET_SIZE, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: SIGNIFICANT_DIGITS, useWebAssembly: false });
+  return build({
+    bitBucketSize: BIT_BUCKET_SIZE,
+    autoResize: true,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 2,
+    numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
+    useWebAssembly: false,
+  });
 }
 
 /** Records one latency given in ms (a float with µs resolution); under 1 µs counts as 1 µs. */

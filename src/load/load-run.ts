@@ -52,7 +52,13 @@ function judgedStage(profile: LoadProfile, stages: readonly LoadStage[]): { stag
 }
 
 /** The load part of the report from measured (or merged) stages; an earlier run's figures are compared when given. */
-export function buildLoadReport(profile: LoadProfile, baseUrl: string, stages: LoadStage[], mergedRuns: number, baseline?: Baseline): LoadReport {
+export function buildLoadReport(
+  profile: LoadProfile,
+  baseUrl: string,
+  stages: LoadStage[],
+  mergedRuns: number,
+  baseline?: Baseline,
+): LoadReport {
   for (const stage of stages) stage.breached = breachedMetrics(profile, stage);
   const judged = judgedStage(profile, stages);
   const report: LoadReport = {
@@ -68,7 +74,12 @@ export function buildLoadReport(profile: LoadProfile, baseUrl: string, stages: L
   };
   if (judged.highestRateHeld !== undefined) report.highestRateHeld = judged.highestRateHeld;
   if (judged.stage.rate !== undefined) report.judgedRate = judged.stage.rate;
-  if (baseline !== undefined) report.baseline = { file: baseline.file, tolerance: baseline.tolerance, comparisons: compareWithBaseline(baseline.metrics, report.metrics, baseline.tolerance) };
+  if (baseline !== undefined)
+    report.baseline = {
+      file: baseline.file,
+      tolerance: baseline.tolerance,
+      comparisons: compareWithBaseline(baseline.metrics, report.metrics, baseline.tolerance),
+    };
   return report;
 }
 
@@ -110,12 +121,25 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
 }
 
 /** The warm-up, then the stages until the duration, the request budget or a ramp's first breach ends them. */
-async function runStages(options: LoadRunOptions, common: Omit<StageOptions, 'durationSeconds' | 'maxRequests'>, stage: (stageOptions: StageOptions, sampled: boolean) => Promise<RawLoadRun>): Promise<LoadStage[]> {
+async function runStages(
+  options: LoadRunOptions,
+  common: Omit<StageOptions, 'durationSeconds' | 'maxRequests'>,
+  stage: (stageOptions: StageOptions, sampled: boolean) => Promise<RawLoadRun>,
+): Promise<LoadStage[]> {
   const { profile } = options;
   let budget = profile.maxRequests;
   const firstRate = stageRates(profile)[0];
   if (profile.warmup > 0 && options.signal?.aborted !== true) {
-    const warm = await stage({ ...common, profileName: `${profile.name} (warm-up)`, ...(firstRate === undefined ? {} : { rate: firstRate }), durationSeconds: profile.warmup, maxRequests: budget }, false);
+    const warm = await stage(
+      {
+        ...common,
+        profileName: `${profile.name} (warm-up)`,
+        ...(firstRate === undefined ? {} : { rate: firstRate }),
+        durationSeconds: profile.warmup,
+        maxRequests: budget,
+      },
+      false,
+    );
     budget -= warm.requests;
   }
   const deadline = performance.now() + profile.duration * 1000;
@@ -139,6 +163,7 @@ async function runStages(options: LoadRunOptions, common: Omit<StageOptions, 'du
     // A ramp stops at its first breach; buildLoadReport records what each stage broke.
     if (breachedMetrics(profile, measured).length > 0 || raw.interrupted) break;
   }
-  if (stages.length === 0 && options.signal?.aborted !== true) throw new RunError('ERR_CONFIG', `load profile ${profile.name}: nothing was measured (the warm-up used the whole request budget)`);
+  if (stages.length === 0 && options.signal?.aborted !== true)
+    throw new RunError('ERR_CONFIG', `load profile ${profile.name}: nothing was measured (the warm-up used the whole request budget)`);
   return stages;
 }

@@ -48,11 +48,16 @@ export function parseHead(head: string, requestMethod = 'GET'): Framing {
     const name = line.slice(0, colon).trim().toLowerCase();
     const value = line.slice(colon + 1).trim();
     if (name === 'content-length') {
-      if (!/^\d{1,15}$/.test(value) || (length !== undefined && length !== Number(value))) throw new ProtocolError(`an invalid Content-Length: ${JSON.stringify(value.slice(0, 40))}`);
+      if (!/^\d{1,15}$/.test(value) || (length !== undefined && length !== Number(value)))
+        throw new ProtocolError(`an invalid Content-Length: ${JSON.stringify(value.slice(0, 40))}`);
       length = Number(value);
     } else if (name === 'transfer-encoding') {
-      const codings = value.toLowerCase().split(',').map((c) => c.trim());
-      if (codings.at(-1) !== 'chunked') throw new ProtocolError(`a Transfer-Encoding this client cannot read: ${JSON.stringify(value.slice(0, 40))}`);
+      const codings = value
+        .toLowerCase()
+        .split(',')
+        .map((c) => c.trim());
+      if (codings.at(-1) !== 'chunked')
+        throw new ProtocolError(`a Transfer-Encoding this client cannot read: ${JSON.stringify(value.slice(0, 40))}`);
       chunked = true;
     } else if (name === 'connection') {
       connection += `,${value.toLowerCase()}`;
@@ -139,7 +144,8 @@ export class ResponseParser {
             return;
           }
           const sizeText = data.toString('latin1', 0, end).split(';')[0]?.trim() ?? '';
-          if (!/^[0-9a-fA-F]{1,12}$/.test(sizeText)) throw new ProtocolError(`an invalid chunk size: ${JSON.stringify(sizeText.slice(0, 20))}`);
+          if (!/^[0-9a-fA-F]{1,12}$/.test(sizeText))
+            throw new ProtocolError(`an invalid chunk size: ${JSON.stringify(sizeText.slice(0, 20))}`);
           this.remaining = parseInt(sizeText, 16);
           data = data.subarray(end + 2);
           this.state = this.remaining === 0 ? 'trailers' : 'chunk-data';

@@ -128,7 +128,9 @@ function prepare(base: URL, query: QueryMix, apiKey: string, settings: Connectio
   const target = `/pets${queryString(query)}`;
   const path = `${base.pathname.replace(/\/$/, '')}${target}`;
   const forwarded = proxy !== undefined && base.protocol === 'http:';
-  const extra = Object.entries({ accept: 'application/json', ...sentHeaders(settings) }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const extra = Object.entries({ accept: 'application/json', ...sentHeaders(settings) })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   const proxyAuthorization = forwarded && proxy.authorization !== undefined ? `Proxy-Authorization: ${proxy.authorization}\r\n` : '';
   const head = `GET ${forwarded ? `${base.origin}${path}` : path} HTTP/1.1\r\nHost: ${base.host}\r\n${extra}${proxyAuthorization}Authorization: Bearer ${apiKey}\r\n\r\n`;
   return { target, query, bytes: Buffer.from(head, 'latin1') };
@@ -140,7 +142,8 @@ const MAX_TUNNEL_HEAD = 16 * 1024;
 /** A socket or TLS failure in words: a certificate that failed verification says so. */
 function describeSocketError(error: NodeJS.ErrnoException): { code: string; message: string } {
   const code = typeof error.code === 'string' ? error.code : 'ERR_LOAD_SOCKET';
-  if (CERTIFICATE_CODES.test(code)) return { code, message: `TLS certificate rejected (${error.message}); nothing was sent on this connection` };
+  if (CERTIFICATE_CODES.test(code))
+    return { code, message: `TLS certificate rejected (${error.message}); nothing was sent on this connection` };
   return { code, message: error.message };
 }
 
@@ -187,7 +190,15 @@ class Stage {
     this.offset = options.scheduleOffset ?? 0;
     const count = Math.max(1, Math.min(options.connections, options.maxRequests));
     for (let i = 0; i < count; i++) {
-      const connection: Connection = { socket: undefined, ready: false, inFlight: undefined, answeredOnSocket: 0, quietSince: 0, failuresInARow: 0, lastError: undefined };
+      const connection: Connection = {
+        socket: undefined,
+        ready: false,
+        inFlight: undefined,
+        answeredOnSocket: 0,
+        quietSince: 0,
+        failuresInARow: 0,
+        lastError: undefined,
+      };
       this.connections.push(connection);
       this.idle.push(connection);
     }
@@ -230,16 +241,30 @@ class Stage {
     if (this.interval !== undefined && this.scheduleTimer === undefined && this.idle.length > 0) {
       const next = this.dueAt(this.dispatched);
       if (next < this.endsAt) {
-        this.scheduleTimer = setTimeout(() => {
-          this.scheduleTimer = undefined;
-          this.dispatch();
-        }, Math.max(0, next - performance.now()));
+        this.scheduleTimer = setTimeout(
+          () => {
+            this.scheduleTimer = undefined;
+            this.dispatch();
+          },
+          Math.max(0, next - performance.now()),
+        );
       }
     }
   }
 
   private send(connection: Connection, request: PreparedRequest, intended: number, now: number): void {
-    const flight: InFlight = { request, intended, sentAt: now, bodyBytes: 0, status: 0, body: undefined, retried: false, written: false, afterIdle: false, answerStarted: false };
+    const flight: InFlight = {
+      request,
+      intended,
+      sentAt: now,
+      bodyBytes: 0,
+      status: 0,
+      body: undefined,
+      retried: false,
+      written: false,
+      afterIdle: false,
+      answerStarted: false,
+    };
     connection.inFlight = flight;
     if (connection.ready && connection.socket !== undefined) {
       flight.written = true;
@@ -254,9 +279,18 @@ class Stage {
     const host = this.base.hostname.replace(/^\[|\]$/g, '');
     const secure = this.base.protocol === 'https:';
     // rejectUnauthorized is explicit: a connection whose certificate fails verification never carries the key.
-    const tlsOptions = { ...(net.isIP(host) === 0 ? { servername: host } : {}), ...serviceTls(this.options), rejectUnauthorized: true, ALPNProtocols: ['http/1.1'] };
+    const tlsOptions = {
+      ...(net.isIP(host) === 0 ? { servername: host } : {}),
+      ...serviceTls(this.options),
+      rejectUnauthorized: true,
+      ALPNProtocols: ['http/1.1'],
+    };
     if (this.proxy === undefined) {
-      this.attach(connection, secure ? tls.connect({ host, port, ...tlsOptions }) : net.connect({ host, port }), secure ? 'secureConnect' : 'connect');
+      this.attach(
+        connection,
+        secure ? tls.connect({ host, port, ...tlsOptions }) : net.connect({ host, port }),
+        secure ? 'secureConnect' : 'connect',
+      );
     } else if (!secure) {
       this.attach(connection, this.connectToProxy(this.proxy), 'connect');
     } else {
@@ -271,7 +305,13 @@ class Stage {
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     if (url.protocol !== 'https:') return net.connect({ host, port });
     const ca = trustedCertificates(this.options.ca);
-    return tls.connect({ host, port, ...(net.isIP(host) === 0 ? { servername: host } : {}), ...(ca === undefined ? {} : { ca }), rejectUnauthorized: true });
+    return tls.connect({
+      host,
+      port,
+      ...(net.isIP(host) === 0 ? { servername: host } : {}),
+      ...(ca === undefined ? {} : { ca }),
+      rejectUnauthorized: true,
+    });
   }
 
   /** Opens a CONNECT tunnel through the proxy, then TLS to the service inside it, verified against the service's certificate. */
@@ -286,7 +326,10 @@ class Stage {
       raw.off('data', onData);
       const status = /^HTTP\/1\.[01] (\d{3})([^\r]*)/.exec(head);
       if (end < 0 || status?.[1] !== '200') {
-        connection.lastError = { code: 'ERR_LOAD_PROXY', message: `the proxy ${proxy.url} did not open a tunnel to ${authority} (${status === null ? 'no HTTP answer' : `${status[1] ?? ''}${status[2] ?? ''}`})` };
+        connection.lastError = {
+          code: 'ERR_LOAD_PROXY',
+          message: `the proxy ${proxy.url} did not open a tunnel to ${authority} (${status === null ? 'no HTTP answer' : `${status[1] ?? ''}${status[2] ?? ''}`})`,
+        };
         raw.destroy();
         return;
       }
@@ -346,7 +389,8 @@ class Stage {
         if (close) this.detach(connection);
         const body = flight.body;
         this.answered(connection, flight);
-        if (body !== undefined) this.options.sampler?.judge(flight.request.target, flight.request.query, flight.status, Buffer.concat(body));
+        if (body !== undefined)
+          this.options.sampler?.judge(flight.request.target, flight.request.query, flight.status, Buffer.concat(body));
       },
     });
     socket.once(readyEvent, () => {
@@ -367,7 +411,8 @@ class Stage {
     socket.on('end', () => {
       if (!live()) return;
       // Closed in the middle of an answer: the server dropped the request (a reset), the framing was not wrong.
-      if (parser.cutShort) connection.lastError ??= { code: 'ERR_LOAD_CLOSED', message: 'the server closed the connection in the middle of a response' };
+      if (parser.cutShort)
+        connection.lastError ??= { code: 'ERR_LOAD_CLOSED', message: 'the server closed the connection in the middle of a response' };
       // A close-delimited answer is complete.
       else this.read(connection, () => parser.end());
       // Nothing more can come on this socket: a request on it is judged now, and the next goes out on a fresh connection
@@ -480,7 +525,10 @@ class Stage {
       this.timeouts += 1;
       this.record(now - flight.intended);
       this.detach(connection);
-      this.failed(connection, flight, { code: 'ERR_LOAD_TIMEOUT', message: `no complete response within ${this.options.timeoutSeconds} s (the profile's timeout)` });
+      this.failed(connection, flight, {
+        code: 'ERR_LOAD_TIMEOUT',
+        message: `no complete response within ${this.options.timeoutSeconds} s (the profile's timeout)`,
+      });
     }
     if (now - this.progress.at >= PROGRESS_MS) {
       this.options.listener?.onLoadProgress?.({

@@ -76,7 +76,12 @@ export class ResponseSampler {
     this.mismatches += 1;
     if (this.violations.length < MAX_EVIDENCE) {
       // Evidence goes into reports: a server that echoes the key must not leak it there.
-      this.violations.push({ target, status, problems: problems.map(this.redact), bodyExcerpt: this.redact(body.slice(0, EXCERPT_CHARACTERS)) });
+      this.violations.push({
+        target,
+        status,
+        problems: problems.map(this.redact),
+        bodyExcerpt: this.redact(body.slice(0, EXCERPT_CHARACTERS)),
+      });
     }
   }
 }

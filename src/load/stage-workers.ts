@@ -21,13 +21,19 @@ export interface WorkerSetup {
 }
 
 /** A worker's share of a stage: plain data, with the sampling it applies instead of a sampler object. */
-export type WorkerStage = Omit<StageOptions, 'apiKey' | 'sampler' | 'listener' | 'signal'> & { sampling?: { first: number; every: number } };
+export type WorkerStage = Omit<StageOptions, 'apiKey' | 'sampler' | 'listener' | 'signal'> & {
+  sampling?: { first: number; every: number };
+};
 
 /** Messages to a worker. */
 export type ToWorker = { type: 'run'; stage: WorkerStage } | { type: 'stop' };
 
 /** Messages from a worker. */
-export type ToMain = { type: 'ready' } | { type: 'progress'; event: LoadProgress } | { type: 'done'; run: RawLoadRun } | { type: 'failed'; message: string };
+export type ToMain =
+  | { type: 'ready' }
+  | { type: 'progress'; event: LoadProgress }
+  | { type: 'done'; run: RawLoadRun }
+  | { type: 'failed'; message: string };
 
 /** Half the cores (the rest stay with the process and whatever else the machine runs), at most 8, at most one per connection. */
 export function defaultWorkers(connections: number): number {
@@ -107,7 +113,11 @@ export class StageWorkers {
   }
 
   /** The worker's next message of a kind (progress passed on meanwhile); a worker that fails or exits rejects. */
-  private next<K extends 'ready' | 'done'>(worker: Worker, kind: K, onProgress?: (event: LoadProgress) => void): Promise<K extends 'done' ? RawLoadRun : undefined> {
+  private next<K extends 'ready' | 'done'>(
+    worker: Worker,
+    kind: K,
+    onProgress?: (event: LoadProgress) => void,
+  ): Promise<K extends 'done' ? RawLoadRun : undefined> {
     type Result = K extends 'done' ? RawLoadRun : undefined;
     return new Promise<Result>((resolve, reject) => {
       const settle = (): void => {

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { RunError } from '../model/errors.js';
 import { isJsonObject, type JsonValue } from '../model/json.js';
 import type { Level, SourceLocation } from '../model/results.js';
-import { expectationEntries, stepsWrite, type CaseSpec, type ClockWindow, type StoreRequirement, type OperationName, type StepSpec } from '../model/scenario.js';
+import {
+  expectationEntries,
+  stepsWrite,
+  type CaseSpec,
+  type ClockWindow,
+  type StoreRequirement,
+  type OperationName,
+  type StepSpec,
+} from '../model/scenario.js';
 import { BUILTIN_VARIABLES, placeholdersIn } from '../model/template.js';
 import type { ValidateFunction } from 'ajv';
 import { problemsError, validateYamlFile, type FileProblem, type YamlSource } from './yaml-file.js';
@@ -75,7 +83,10 @@ function checkVariables(steps: StepSpec[], problemAt: (path: Array<string | numb
     for (const part of ['request', 'expect', 'warn'] as const) {
       for (const name of placeholdersIn(step[part])) {
         if (!known.has(name)) {
-          problemAt([...base, part], `unknown variable {${name}}: use one of ${[...known].map((k) => `{${k}}`).join(', ')} or capture it in an earlier step`);
+          problemAt(
+            [...base, part],
+            `unknown variable {${name}}: use one of ${[...known].map((k) => `{${k}}`).join(', ')} or capture it in an earlier step`,
+          );
         }
       }
     }
@@ -99,13 +110,24 @@ function fileCases(source: YamlSource, options: ScenarioLoadOptions, problems: F
     const suite = (raw['suite'] ?? doc['suite']) as string | undefined;
     if (operation === undefined) problemAt([], `case '${String(raw['id'])}' names no operation (set 'operation' on the case or the file)`);
     if (suite === undefined) problemAt([], `case '${String(raw['id'])}' names no suite (set 'suite' on the case or the file)`);
-    else if (!options.suites.has(suite)) problemAt(raw['suite'] ? ['suite'] : [], `unknown suite '${suite}': define it in suites/ or use one of ${[...options.suites].join(', ')}`);
-    if (options.reservedIds.has(raw['id'] as string)) problemAt(['id'], `'${String(raw['id'])}' is already the id of a registered check or of a case generated from the contract; choose another id`);
+    else if (!options.suites.has(suite))
+      problemAt(
+        raw['suite'] ? ['suite'] : [],
+        `unknown suite '${suite}': define it in suites/ or use one of ${[...options.suites].join(', ')}`,
+      );
+    if (options.reservedIds.has(raw['id'] as string))
+      problemAt(
+        ['id'],
+        `'${String(raw['id'])}' is already the id of a registered check or of a case generated from the contract; choose another id`,
+      );
     const hasSteps = Array.isArray(raw['steps']);
     const steps = toSteps(raw);
     checkVariables(steps, problemAt, hasSteps);
     steps.forEach((step, stepIndex) => {
-      step.sources = expectationSources(step, (p) => ({ file: display, ...source.locate([listKey, index, ...(hasSteps ? ['steps', stepIndex] : []), ...p], true) }));
+      step.sources = expectationSources(step, (p) => ({
+        file: display,
+        ...source.locate([listKey, index, ...(hasSteps ? ['steps', stepIndex] : []), ...p], true),
+      }));
     });
     const where = source.locate([listKey, index]);
     const spec: CaseSpec = {
@@ -145,7 +167,10 @@ export async function loadCases(dirs: readonly string[], validate: ValidateFunct
     const first = firstById.get(spec.id);
     const at = spec.source as SourceLocation;
     if (first) {
-      problems.push({ ...at, message: `duplicate case id '${spec.id}' (first declared at ${first.source?.file ?? ''}:${first.source?.line ?? 0})` });
+      problems.push({
+        ...at,
+        message: `duplicate case id '${spec.id}' (first declared at ${first.source?.file ?? ''}:${first.source?.line ?? 0})`,
+      });
     } else {
       firstById.set(spec.id, spec);
     }

@@ -39,12 +39,22 @@ export async function loadConfig(file: string, validate: ValidateFunction, displ
   const { source, problems } = await validateYamlFile(file, validate, display);
   const raw = (source?.value ?? {}) as Record<string, unknown>;
   ((raw['production'] as string[] | undefined) ?? []).forEach((url, index) => {
-    if (source && !URL.canParse(url)) problems.push({ file: display, ...source.locate(['production', index]), message: `production entry '${url}' is not a URL` });
+    if (source && !URL.canParse(url))
+      problems.push({ file: display, ...source.locate(['production', index]), message: `production entry '${url}' is not a URL` });
   });
-  const disable = ((raw['disable'] as Array<{ id: string; reason: string }> | undefined) ?? []).map((entry, index) => ({ ...entry, source: { file: display, ...(source?.locate(['disable', index, 'id']) ?? { line: 1, column: 1 }) } }));
+  const disable = ((raw['disable'] as Array<{ id: string; reason: string }> | undefined) ?? []).map((entry, index) => ({
+    ...entry,
+    source: { file: display, ...(source?.locate(['disable', index, 'id']) ?? { line: 1, column: 1 }) },
+  }));
   if (!source || problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
-  const relative = (key: string): string | undefined => (typeof raw[key] === 'string' ? path.resolve(path.dirname(file), raw[key]) : undefined);
-  const config: SuiteConfig = { ...(raw as Omit<SuiteConfig, 'file' | 'production' | 'disable'>), file: display, production: (raw['production'] as string[] | undefined) ?? [], disable };
+  const relative = (key: string): string | undefined =>
+    typeof raw[key] === 'string' ? path.resolve(path.dirname(file), raw[key]) : undefined;
+  const config: SuiteConfig = {
+    ...(raw as Omit<SuiteConfig, 'file' | 'production' | 'disable'>),
+    file: display,
+    production: (raw['production'] as string[] | undefined) ?? [],
+    disable,
+  };
   for (const key of ['apiKeyFile', 'caFile', 'clientCert', 'clientKey', 'reportDir'] as const) {
     const resolved = relative(key);
     if (resolved !== undefined) config[key] = resolved;
@@ -66,12 +76,19 @@ export function productionMark(baseUrl: string, production: readonly string[]): 
 export function checkDisabledIds(config: SuiteConfig, knownIds: ReadonlySet<string>): void {
   const problems = config.disable
     .filter((entry) => !knownIds.has(entry.id))
-    .map((entry) => ({ ...entry.source, message: `disable: no check or case has the id '${entry.id}' (petstore-conformance catalogue lists them)` }));
+    .map((entry) => ({
+      ...entry.source,
+      message: `disable: no check or case has the id '${entry.id}' (petstore-conformance catalogue lists them)`,
+    }));
   if (problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
 }
 
 /** Refuses load against a base URL that a production list (of a configuration file or a profile, `where`) names, unless allowed. */
 export function refuseProductionLoad(baseUrl: string, production: readonly string[], where: string, allowed: boolean): void {
   const mark = productionMark(baseUrl, production);
-  if (mark !== undefined && !allowed) throw new RunError('ERR_CONFIG', `${baseUrl} is marked production in ${where} (${mark}); refusing to load it without --allow-production-load`);
+  if (mark !== undefined && !allowed)
+    throw new RunError(
+      'ERR_CONFIG',
+      `${baseUrl} is marked production in ${where} (${mark}); refusing to load it without --allow-production-load`,
+    );
 }

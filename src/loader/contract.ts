@@ -70,7 +70,12 @@ function resolveResponse(doc: Record<string, unknown>, response: unknown): Recor
   return isJsonObject(target) ? target : undefined;
 }
 
-function readOperations(doc: Record<string, unknown>, titlesByFile: Map<string, SchemaName>, file: string, sourceOf: (path: string[]) => SourceLocation): Map<OperationName, OperationInfo> {
+function readOperations(
+  doc: Record<string, unknown>,
+  titlesByFile: Map<string, SchemaName>,
+  file: string,
+  sourceOf: (path: string[]) => SourceLocation,
+): Map<OperationName, OperationInfo> {
   const operations = new Map<OperationName, OperationInfo>();
   const paths = doc['paths'];
   if (!isJsonObject(paths)) throw new RunError('ERR_SCHEMA_INVALID', `${file}: no paths`);
@@ -89,7 +94,12 @@ function readOperations(doc: Record<string, unknown>, titlesByFile: Map<string, 
       }
       const queryParameters = new Map<string, Record<string, unknown>>();
       for (const parameter of Array.isArray(operation['parameters']) ? (operation['parameters'] as unknown[]) : []) {
-        if (isJsonObject(parameter) && parameter['in'] === 'query' && typeof parameter['name'] === 'string' && isJsonObject(parameter['schema'])) {
+        if (
+          isJsonObject(parameter) &&
+          parameter['in'] === 'query' &&
+          typeof parameter['name'] === 'string' &&
+          isJsonObject(parameter['schema'])
+        ) {
           queryParameters.set(parameter['name'], parameter['schema']);
         }
       }
@@ -128,7 +138,8 @@ export function loadContract(schemasDir: string): Promise<LoadedContract> {
 /** A digest of the schema documents' content: the precompiled validators serve only the schemas they were compiled from. */
 export function schemaDigest(documents: SchemaDocuments): string {
   const hash = createHash('sha256');
-  for (const [id, { schema }] of [...documents].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${id}\u0000${JSON.stringify(schema)}\u0000`);
+  for (const [id, { schema }] of [...documents].sort(([a], [b]) => (a < b ? -1 : 1)))
+    hash.update(`${id}\u0000${JSON.stringify(schema)}\u0000`);
   return hash.digest('hex');
 }
 
@@ -195,21 +206,33 @@ async function readContract(schemasDir: string): Promise<LoadedContract> {
   }
   const precompiled = await precompiledValidators(documents);
   // Without them, ajv compiles each schema on first use, once: a run that never validates a Pet never pays for it.
-  const compiled = precompiled === undefined ? await ajvValidators(documents) : (id: string, file: string): ValidateFunction => {
-    const validate = precompiled.get(id);
-    if (validate === undefined) throw new RunError('ERR_SCHEMA_INVALID', `${file}: not among the precompiled validators`);
-    return validate;
-  };
+  const compiled =
+    precompiled === undefined
+      ? await ajvValidators(documents)
+      : (id: string, file: string): ValidateFunction => {
+          const validate = precompiled.get(id);
+          if (validate === undefined) throw new RunError('ERR_SCHEMA_INVALID', `${file}: not among the precompiled validators`);
+          return validate;
+        };
   const openapiFile = path.join(schemasDir, 'openapi.yaml');
   const { source, problems } = await readYamlSource(openapiFile);
-  if (!source || !isJsonObject(source.value)) throw new RunError('ERR_SCHEMA_INVALID', problems[0] ? formatProblem(problems[0]) : `${openapiFile}: not an OpenAPI document`);
-  const operations = readOperations(source.value as Record<string, unknown>, titlesByFile, openapiFile, (p) => ({ file: 'schemas/openapi.yaml', ...source.locate(p) }));
+  if (!source || !isJsonObject(source.value))
+    throw new RunError('ERR_SCHEMA_INVALID', problems[0] ? formatProblem(problems[0]) : `${openapiFile}: not an OpenAPI document`);
+  const operations = readOperations(source.value as Record<string, unknown>, titlesByFile, openapiFile, (p) => ({
+    file: 'schemas/openapi.yaml',
+    ...source.locate(p),
+  }));
   // Each path template as a pattern once, e.g. /pets/{petId} → ^/pets/[^/]+$ (templates hold no other regex syntax).
-  const matchers = [...operations.values()].map((op) => ({ name: op.name, method: op.method, pattern: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+  const matchers = [...operations.values()].map((op) => ({
+    name: op.name,
+    method: op.method,
+    pattern: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }));
   const schemasByName = new Map([...documents.values()].map((d) => [d.schema['title'], d.schema]));
   const limitSchema = operations.get('listPets')?.queryParameters.get('limit');
   const [min, max, fallback] = ['minimum', 'maximum', 'default'].map((key) => limitSchema?.[key]);
-  const listLimit = typeof min === 'number' && typeof max === 'number' && typeof fallback === 'number' ? { min, max, default: fallback } : undefined;
+  const listLimit =
+    typeof min === 'number' && typeof max === 'number' && typeof fallback === 'number' ? { min, max, default: fallback } : undefined;
   return {
     ...(listLimit === undefined ? {} : { listLimit }),
     validate(schema, value) {

@@ -12,8 +12,10 @@ const INT64_MIN = -(2n ** 63n);
 /** The length of `{runId} ` once filled (`pc-20261122T191118-8de6 `): long names are padded to their exact length after it. */
 const RUN_ID_PREFIX_LENGTH = 24;
 
-const INVALID_CLAUSE = 'Endpoints › createPet rule 2 (reading-the-contract: a wrong JSON type, a number that is not an int64, a status outside the enum): 400 with an Error';
-const ROUND_TRIP_CLAUSE = 'reading-the-contract: created pets carry the fields sent; strings round-trip exactly in any Unicode; any valid int64 without a 5xx';
+const INVALID_CLAUSE =
+  'Endpoints › createPet rule 2 (reading-the-contract: a wrong JSON type, a number that is not an int64, a status outside the enum): 400 with an Error';
+const ROUND_TRIP_CLAUSE =
+  'reading-the-contract: created pets carry the fields sent; strings round-trip exactly in any Unicode; any valid int64 without a 5xx';
 
 /** A value of every JSON type but the field's own, each named. */
 function typeSwaps(type: string, valid: JsonValue): Array<[string, JsonValue]> {
@@ -42,7 +44,12 @@ function nameValues(): Array<{ slug: string; words: string; value: string; lenie
     { slug: 'combining', words: 'a name with combining marks', value: '{runId} Zoe\u0308 Ame\u0301lie', lenient: false },
     { slug: 'right-to-left', words: 'a right-to-left name', value: '{runId} كلب שלום', lenient: false },
     { slug: 'emoji', words: 'a name with emoji outside the BMP', value: '{runId} 🐶🦊 🐈‍⬛', lenient: false },
-    { slug: 'control-characters', words: 'a name with control characters (escaped in JSON)', value: '{runId} tab\there\u0001\u001f', lenient: false },
+    {
+      slug: 'control-characters',
+      words: 'a name with control characters (escaped in JSON)',
+      value: '{runId} tab\there\u0001\u001f',
+      lenient: false,
+    },
   ];
 }
 
@@ -60,7 +67,17 @@ function enumNearMisses(values: readonly string[]): Array<[string, string]> {
 }
 
 function coverage(op: OperationInfo, id: string, title: string, clause: string, steps: StepSpec[], clockOf?: OperationInfo): CaseSpec {
-  const spec: CaseSpec = { id: `coverage.${op.name}.${id}`, title, clause, suite: 'coverage', level: 'fail', operation: op.name, source: op.source, writes: stepsWrite(steps), steps };
+  const spec: CaseSpec = {
+    id: `coverage.${op.name}.${id}`,
+    title,
+    clause,
+    suite: 'coverage',
+    level: 'fail',
+    operation: op.name,
+    source: op.source,
+    writes: stepsWrite(steps),
+    steps,
+  };
   const sunset = clockOf?.sunset ?? op.sunset;
   if (sunset !== undefined) spec.clock = { before: sunset };
   return spec;
@@ -77,22 +94,49 @@ function swapCases(op: OperationInfo, properties: Record<string, Record<string, 
   for (const [field, schema] of Object.entries(properties)) {
     const type = typeof schema['type'] === 'string' ? schema['type'] : 'string';
     for (const [slug, value] of typeSwaps(type, valid[field] ?? null)) {
-      cases.push(coverage(op, `${field}.${slug}`, `${field} as ${slug.replace('-', ' ')} (${JSON.stringify(value)}) is refused with 400 and an Error`, INVALID_CLAUSE, [create(op, { ...valid, [field]: value }, { status: 400, schema: 'Error' })]));
+      cases.push(
+        coverage(
+          op,
+          `${field}.${slug}`,
+          `${field} as ${slug.replace('-', ' ')} (${JSON.stringify(value)}) is refused with 400 and an Error`,
+          INVALID_CLAUSE,
+          [create(op, { ...valid, [field]: value }, { status: 400, schema: 'Error' })],
+        ),
+      );
     }
   }
   return cases;
 }
 
 /** Names of every length and script: taken with 201 and given back exactly by the create, a read-back and a listing. */
-function nameCases(op: OperationInfo, get: OperationInfo | undefined, list: OperationInfo | undefined, valid: Record<string, JsonValue>): CaseSpec[] {
+function nameCases(
+  op: OperationInfo,
+  get: OperationInfo | undefined,
+  list: OperationInfo | undefined,
+  valid: Record<string, JsonValue>,
+): CaseSpec[] {
   return nameValues().map(({ slug, words, value, lenient }) => {
     const body = { ...valid, name: value, status: 'pending' };
     // Length is a limit the contract does not state: a refusal warns, a 5xx fails; a script must always round-trip.
-    const created: Expectations = lenient ? { undocumented: { refusals: [] }, when: { '201': { body: { name: value } } } } : { status: 201, body: { name: value } };
+    const created: Expectations = lenient
+      ? { undocumented: { refusals: [] }, when: { '201': { body: { name: value } } } }
+      : { status: 201, body: { name: value } };
     const steps: StepSpec[] = [create(op, body, created, { capture: { petId: '/id' } })];
-    if (!lenient && get !== undefined) steps.push({ request: { method: 'GET', path: get.path.replace(/\{[^}]+\}/, '{petId}') }, expect: { status: 200, body: { name: value } }, readAfterWrite: true });
-    if (!lenient && list !== undefined) steps.push({ request: { method: 'GET', path: list.path, query: { status: 'pending', limit: 100 } }, expect: { status: 200, holdsIfNotFull: { id: '{petId}', name: value } }, readAfterWrite: true });
-    const title = lenient ? `${words} is taken with 201 and given back exactly (a 4xx warns: the contract states no length), never a 5xx` : `${words} is taken with 201 and given back exactly by the create, a read-back and a listing`;
+    if (!lenient && get !== undefined)
+      steps.push({
+        request: { method: 'GET', path: get.path.replace(/\{[^}]+\}/, '{petId}') },
+        expect: { status: 200, body: { name: value } },
+        readAfterWrite: true,
+      });
+    if (!lenient && list !== undefined)
+      steps.push({
+        request: { method: 'GET', path: list.path, query: { status: 'pending', limit: 100 } },
+        expect: { status: 200, holdsIfNotFull: { id: '{petId}', name: value } },
+        readAfterWrite: true,
+      });
+    const title = lenient
+      ? `${words} is taken with 201 and given back exactly (a 4xx warns: the contract states no length), never a 5xx`
+      : `${words} is taken with 201 and given back exactly by the create, a read-back and a listing`;
     return coverage(op, `name.${slug}`, title, ROUND_TRIP_CLAUSE, steps, lenient ? undefined : get);
   });
 }
@@ -109,21 +153,56 @@ function int64Cases(op: OperationInfo, valid: Record<string, JsonValue>): CaseSp
   ];
   const cases = inRange.map(([slug, value]) => {
     const json = Number.isSafeInteger(Number(value)) ? Number(value) : value;
-    return coverage(op, `categoryId.${slug}`, `categoryId ${value} (a valid int64) is taken and echoed exactly, or refused with 400 as an unknown category; never a 5xx`, ROUND_TRIP_CLAUSE, [create(op, { ...valid, categoryId: json }, { status: [201, 400], when: { '201': { body: { categoryId: json } }, '400': { schema: 'Error' } } })]);
+    return coverage(
+      op,
+      `categoryId.${slug}`,
+      `categoryId ${value} (a valid int64) is taken and echoed exactly, or refused with 400 as an unknown category; never a 5xx`,
+      ROUND_TRIP_CLAUSE,
+      [
+        create(
+          op,
+          { ...valid, categoryId: json },
+          { status: [201, 400], when: { '201': { body: { categoryId: json } }, '400': { schema: 'Error' } } },
+        ),
+      ],
+    );
   });
-  cases.push(coverage(op, 'categoryId.below-int64', `categoryId ${INT64_MIN - 1n} (below int64) is refused with 400 and an Error`, INVALID_CLAUSE, [create(op, { ...valid, categoryId: INT64_MIN - 1n }, { status: 400, schema: 'Error' })]));
+  cases.push(
+    coverage(op, 'categoryId.below-int64', `categoryId ${INT64_MIN - 1n} (below int64) is refused with 400 and an Error`, INVALID_CLAUSE, [
+      create(op, { ...valid, categoryId: INT64_MIN - 1n }, { status: 400, schema: 'Error' }),
+    ]),
+  );
   return cases;
 }
 
 /** Status values that are almost an enum value: refused with 400 (a server that folds case or trims is lenient with the enum). */
 function enumCases(op: OperationInfo, values: readonly string[], valid: Record<string, JsonValue>): CaseSpec[] {
-  return enumNearMisses(values).map(([slug, value]) => coverage(op, `status.${slug}`, `status ${JSON.stringify(value)} (not a PetStatus value) is refused with 400 and an Error`, INVALID_CLAUSE, [create(op, { ...valid, status: value }, { status: 400, schema: 'Error' })]));
+  return enumNearMisses(values).map(([slug, value]) =>
+    coverage(
+      op,
+      `status.${slug}`,
+      `status ${JSON.stringify(value)} (not a PetStatus value) is refused with 400 and an Error`,
+      INVALID_CLAUSE,
+      [create(op, { ...valid, status: value }, { status: 400, schema: 'Error' })],
+    ),
+  );
 }
 
 /** Each status at the smallest page: one pet of that status, no other. */
 function listingCases(list: OperationInfo, values: readonly string[], min: number): CaseSpec[] {
   return values.map((status) =>
-    coverage(list, `status-limit.${status}-min`, `status=${status}&limit=${min} returns at most ${min} pet, of status ${status}`, 'Endpoints › listPets rules 1 and 2: only that status, at most limit', [{ request: { method: 'GET', path: list.path, query: { status, limit: min } }, expect: { status: 200, maxItems: min, everyItem: { status } } }]),
+    coverage(
+      list,
+      `status-limit.${status}-min`,
+      `status=${status}&limit=${min} returns at most ${min} pet, of status ${status}`,
+      'Endpoints › listPets rules 1 and 2: only that status, at most limit',
+      [
+        {
+          request: { method: 'GET', path: list.path, query: { status, limit: min } },
+          expect: { status: 200, maxItems: min, everyItem: { status } },
+        },
+      ],
+    ),
   );
 }
 
@@ -136,13 +215,27 @@ export function coverageCases(contract: Contract): CaseSpec[] {
   const statuses = contract.schemaOf('PetStatus')['enum'];
   const values = Array.isArray(statuses) ? statuses.filter((v): v is string => typeof v === 'string') : [];
   const valid: Record<string, JsonValue> = { name: '{runId} coverage', categoryId: '{categoryId}', status: values[0] ?? 'available' };
-  const duplicate: StepSpec = { request: { method: 'POST', path: create.path, headers: { 'Content-Type': 'application/json' }, body: '{"name":"{runId} first","name":"{runId} second","categoryId":{categoryId}}' }, expect: { undocumented: { refusals: [400] } } };
+  const duplicate: StepSpec = {
+    request: {
+      method: 'POST',
+      path: create.path,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"name":"{runId} first","name":"{runId} second","categoryId":{categoryId}}',
+    },
+    expect: { undocumented: { refusals: [400] } },
+  };
   return [
     ...swapCases(create, properties, valid),
     ...nameCases(create, contract.operations.get('getPet'), list, valid),
     ...int64Cases(create, valid),
     ...enumCases(create, values, valid),
-    coverage(create, 'duplicate-keys', 'a body with a duplicate key is refused with 400 or taken with 201, never a 5xx', 'reading-the-contract: requests the contract gives no response for (RFC 8259: names should be unique)', [duplicate]),
+    coverage(
+      create,
+      'duplicate-keys',
+      'a body with a duplicate key is refused with 400 or taken with 201, never a 5xx',
+      'reading-the-contract: requests the contract gives no response for (RFC 8259: names should be unique)',
+      [duplicate],
+    ),
     ...(list === undefined ? [] : listingCases(list, values, contract.listLimit?.min ?? 1)),
   ];
 }

@@ -6,7 +6,15 @@
 import type { JsonValue } from '../model/json.js';
 import { coverageCases } from './coverage-cases.js';
 import type { Contract, OperationInfo } from '../model/contract.js';
-import { stepsWrite, type AuthVariant, type CaseSpec, type Expectations, type OperationName, type RequestSpec, type StepSpec } from '../model/scenario.js';
+import {
+  stepsWrite,
+  type AuthVariant,
+  type CaseSpec,
+  type Expectations,
+  type OperationName,
+  type RequestSpec,
+  type StepSpec,
+} from '../model/scenario.js';
 
 /** Credentials that must be refused, with the words the check titles use. */
 const REFUSED: ReadonlyArray<[AuthVariant, string, string]> = [
@@ -33,7 +41,10 @@ function validRequest(op: OperationInfo, auth: AuthVariant, label: string): Requ
 }
 
 /** A generated case, traced to the operation of the OpenAPI document it is generated from. */
-function generated(op: OperationInfo, fields: Omit<CaseSpec, 'source' | 'writes' | 'operation' | 'level'> & { level?: CaseSpec['level']; operation?: OperationName }): CaseSpec {
+function generated(
+  op: OperationInfo,
+  fields: Omit<CaseSpec, 'source' | 'writes' | 'operation' | 'level'> & { level?: CaseSpec['level']; operation?: OperationName },
+): CaseSpec {
   const spec: CaseSpec = {
     level: 'fail',
     operation: op.name,
@@ -72,7 +83,12 @@ function authCases(contract: Contract): CaseSpec[] {
         title: `${verb} with two Authorization headers (the key and a wrong token) is refused, or warned when accepted`,
         clause: `${AUTH_CLAUSE} (two credentials are not one valid credential; the contract does not say which a server reads)`,
         suite: 'auth',
-        steps: single(validRequest(op, 'two-headers', 'two headers'), { undocumented: { refusals: [401, 400], acceptanceRisk: 'two Authorization headers were accepted: which one the server read is unknown (a proxy may read the other)' } }),
+        steps: single(validRequest(op, 'two-headers', 'two headers'), {
+          undocumented: {
+            refusals: [401, 400],
+            acceptanceRisk: 'two Authorization headers were accepted: which one the server read is unknown (a proxy may read the other)',
+          },
+        }),
       }),
     );
     const accepted = [...op.responses.keys()].filter((s) => s !== 401);
@@ -93,7 +109,10 @@ function authCases(contract: Contract): CaseSpec[] {
           title: `${verb} with an invalid body and no key is refused with 401, not 400`,
           clause: `${AUTH_CLAUSE}, whatever else is wrong with the request`,
           suite: 'auth',
-          steps: single({ method: 'POST', path: op.path, auth: 'none', json: { categoryId: 'not-a-number' } }, { status: 401, schema: 'Error' }),
+          steps: single(
+            { method: 'POST', path: op.path, auth: 'none', json: { categoryId: 'not-a-number' } },
+            { status: 401, schema: 'Error' },
+          ),
         }),
       );
     }
@@ -106,7 +125,8 @@ function limitCases(contract: Contract): CaseSpec[] {
   if (!op || !contract.listLimit) return [];
   const { min, max, default: fallback } = contract.listLimit;
   const clause = `Endpoints › listPets: limit minimum ${min}, maximum ${max}, default ${fallback}`;
-  const listing = (query: RequestSpec['query']): RequestSpec => (query === undefined ? { method: 'GET', path: op.path } : { method: 'GET', path: op.path, query });
+  const listing = (query: RequestSpec['query']): RequestSpec =>
+    query === undefined ? { method: 'GET', path: op.path } : { method: 'GET', path: op.path, query };
   const cases = [
     generated(op, {
       id: 'listPets.limit.default',
@@ -203,7 +223,10 @@ function filterCases(contract: Contract): CaseSpec[] {
         title: `a pet created with status ${status} comes back with status ${status}`,
         clause: 'States and transitions: a new animal is created with the status the client sends',
         suite: 'lifecycle',
-        steps: single({ method: 'POST', path: create.path, json: { name: `{runId} status ${status}`, categoryId: '{categoryId}', status } }, { status: 201, body: { status } }),
+        steps: single(
+          { method: 'POST', path: create.path, json: { name: `{runId} status ${status}`, categoryId: '{categoryId}', status } },
+          { status: 201, body: { status } },
+        ),
       }),
     );
   }
@@ -216,8 +239,15 @@ function filterCases(contract: Contract): CaseSpec[] {
         title: `status=${first} without limit returns at most ${fallback} pets (the default applies with a filter too)`,
         clause: `${clause}; rule 2: when limit is omitted, at most ${fallback} animals are returned`,
         suite: 'limits',
-        requires: { pets: fallback + 1, status: first, because: `a filtered listing without limit cannot show the default cap of ${fallback}` },
-        steps: single({ method: 'GET', path: list.path, query: { status: first } }, { status: 200, maxItems: fallback, everyItem: { status: first } }),
+        requires: {
+          pets: fallback + 1,
+          status: first,
+          because: `a filtered listing without limit cannot show the default cap of ${fallback}`,
+        },
+        steps: single(
+          { method: 'GET', path: list.path, query: { status: first } },
+          { status: 200, maxItems: fallback, everyItem: { status: first } },
+        ),
       }),
     );
   }
@@ -227,7 +257,10 @@ function filterCases(contract: Contract): CaseSpec[] {
       title: 'an unknown status value is refused with a 4xx Error or answered by a 200 within the default page, never a 5xx',
       clause: `${clause} (an unknown value is not described: a 400 Error or a 200 pass, another 4xx Error warns)`,
       suite: 'filters',
-      steps: single({ method: 'GET', path: list.path, query: { status: 'no-such-status' } }, { undocumented: { refusals: [400] }, when: { '200': { maxItems: fallback } } }),
+      steps: single(
+        { method: 'GET', path: list.path, query: { status: 'no-such-status' } },
+        { undocumented: { refusals: [400] }, when: { '200': { maxItems: fallback } } },
+      ),
     }),
   );
   return cases;

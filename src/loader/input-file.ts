@@ -55,7 +55,13 @@ export function decodeInputFile(bytes: Uint8Array, secret = false): string {
   throw new InvalidUtf8Error(bad.line, bad.column, `not valid UTF-8: ${what}; save the file as UTF-8`);
 }
 
-function kindOf(stats: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+function kindOf(stats: {
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
   if (stats.isDirectory()) return 'a directory';
   if (stats.isFIFO()) return 'a named pipe';
   if (stats.isSocket()) return 'a socket';
@@ -64,7 +70,11 @@ function kindOf(stats: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): 
 }
 
 function size(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+    : bytes >= 1024
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${bytes} bytes`;
 }
 
 /**
@@ -81,14 +91,19 @@ export async function readInputFile(file: string, maxBytes = MAX_INPUT_FILE_BYTE
     const stats = await handle.stat();
     if (!stats.isFile()) {
       const kind = kindOf(stats);
-      throw new InputFileError('ERR_NOT_A_FILE', `${kind}${kind === 'not a regular file' ? '' : ', not a regular file'}: only regular files are read`);
+      throw new InputFileError(
+        'ERR_NOT_A_FILE',
+        `${kind}${kind === 'not a regular file' ? '' : ', not a regular file'}: only regular files are read`,
+      );
     }
-    if (stats.size > maxBytes) throw new InputFileError('ERR_FILE_TOO_LARGE', `${size(stats.size)}, above the limit of ${size(maxBytes)} for this file`);
+    if (stats.size > maxBytes)
+      throw new InputFileError('ERR_FILE_TOO_LARGE', `${size(stats.size)}, above the limit of ${size(maxBytes)} for this file`);
     // Room for the file as its size says, and one byte more to see that it ended; a file that grows gets more, up to the limit.
     let buffer = Buffer.allocUnsafe(stats.size + 1);
     let length = 0;
     for (;;) {
-      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(Math.min(buffer.length, maxBytes + 1 - buffer.length))]);
+      if (length === buffer.length)
+        buffer = Buffer.concat([buffer, Buffer.allocUnsafe(Math.min(buffer.length, maxBytes + 1 - buffer.length))]);
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;

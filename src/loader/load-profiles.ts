@@ -17,27 +17,41 @@ export const LOAD_PROFILE_FOLDER = 'load';
 /** Where a profile argument points: a file path as given, else a name under the profiles folder. */
 export async function resolveProfilePath(argument: string, profilesDir: string): Promise<string> {
   if (/[\\/]|\.ya?ml$/.test(argument)) return path.resolve(argument);
-  const names = (await readdir(profilesDir).catch(() => [] as string[])).filter((n) => /\.ya?ml$/.test(n)).map((n) => n.replace(/\.ya?ml$/, ''));
+  const names = (await readdir(profilesDir).catch(() => [] as string[]))
+    .filter((n) => /\.ya?ml$/.test(n))
+    .map((n) => n.replace(/\.ya?ml$/, ''));
   if (!names.includes(argument)) {
-    throw new RunError('ERR_USAGE', `unknown load profile '${argument}'; the profiles are: ${names.sort().join(', ')} (or give a file path)`);
+    throw new RunError(
+      'ERR_USAGE',
+      `unknown load profile '${argument}'; the profiles are: ${names.sort().join(', ')} (or give a file path)`,
+    );
   }
   return path.join(profilesDir, `${argument}.yaml`);
 }
 
-function semanticProblems(doc: Record<string, unknown>, at: (p: Array<string | number>) => { line: number; column: number }, file: string): FileProblem[] {
+function semanticProblems(
+  doc: Record<string, unknown>,
+  at: (p: Array<string | number>) => { line: number; column: number },
+  file: string,
+): FileProblem[] {
   const problems: FileProblem[] = [];
   const problem = (p: Array<string | number>, message: string): void => {
     problems.push({ file, ...at(p), message });
   };
   const ramp = doc['ramp'] as Ramp | undefined;
-  if (ramp !== undefined && doc['rate'] !== undefined) problem(['rate'], "'rate' and 'ramp' exclude each other: a profile runs at one rate or ramps up");
+  if (ramp !== undefined && doc['rate'] !== undefined)
+    problem(['rate'], "'rate' and 'ramp' exclude each other: a profile runs at one rate or ramps up");
   if (ramp !== undefined && ramp.from > ramp.to) problem(['ramp', 'from'], `ramp.from (${ramp.from}) is above ramp.to (${ramp.to})`);
-  if (ramp?.require !== undefined && (ramp.require < ramp.from || ramp.require > ramp.to)) problem(['ramp', 'require'], `ramp.require (${ramp.require}) must lie between from and to`);
+  if (ramp?.require !== undefined && (ramp.require < ramp.from || ramp.require > ramp.to))
+    problem(['ramp', 'require'], `ramp.require (${ramp.require}) must lie between from and to`);
   const timeout = doc['timeout'] as number | undefined;
   const measured = ramp?.stageDuration ?? (doc['duration'] as number | undefined);
   if (timeout !== undefined && measured !== undefined && timeout > measured) {
     const what = ramp === undefined ? 'duration' : 'ramp.stageDuration';
-    problem(['timeout'], `timeout (${timeout} s) is longer than ${what} (${measured} s): a request still unanswered at the stop could never count as a timeout; make timeout at most ${measured}`);
+    problem(
+      ['timeout'],
+      `timeout (${timeout} s) is longer than ${what} (${measured} s): a request still unanswered at the stop could never count as a timeout; make timeout at most ${measured}`,
+    );
   }
   ((doc['production'] as string[] | undefined) ?? []).forEach((url, index) => {
     if (!URL.canParse(url)) problem(['production', index], `production entry '${url}' is not a URL`);
@@ -67,7 +81,9 @@ export async function loadProfile(file: string, validate: ValidateFunction, disp
     maxRequests: doc['maxRequests'] as number,
     warmup: (doc['warmup'] as number | undefined) ?? 0,
     // The default timeout fits the stage, so that a stage can always record one.
-    timeout: (doc['timeout'] as number | undefined) ?? Math.min(DEFAULT_TIMEOUT_SECONDS, (doc['ramp'] as Ramp | undefined)?.stageDuration ?? (doc['duration'] as number)),
+    timeout:
+      (doc['timeout'] as number | undefined) ??
+      Math.min(DEFAULT_TIMEOUT_SECONDS, (doc['ramp'] as Ramp | undefined)?.stageDuration ?? (doc['duration'] as number)),
     queries: (doc['queries'] as QueryMix[]).map((q) => ({ ...q, weight: q.weight ?? 1 })),
     sampling: { first: sampling.first ?? 10, every: sampling.every ?? 50 },
     thresholds,

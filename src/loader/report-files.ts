@@ -10,7 +10,10 @@ async function readJson(file: string, what: string): Promise<unknown> {
   try {
     return JSON.parse(await readInputFile(file, MAX_REPORT_BYTES));
   } catch (error) {
-    throw new RunError('ERR_CONFIG', `${what}${fileWhere(file, error)}: ${error instanceof SyntaxError ? 'not JSON' : (error as Error).message}`);
+    throw new RunError(
+      'ERR_CONFIG',
+      `${what}${fileWhere(file, error)}: ${error instanceof SyntaxError ? 'not JSON' : (error as Error).message}`,
+    );
   }
 }
 
@@ -42,7 +45,10 @@ export async function readLoadReport(file: string): Promise<LoadReport> {
   }
   const other = load.stages.flatMap((s) => s.raw).find((r) => (r as { format?: unknown }).format !== RAW_LOAD_FORMAT);
   if (other !== undefined) {
-    throw new RunError('ERR_CONFIG', `${file}: its raw results are not in the format ${RAW_LOAD_FORMAT} (written by an earlier version, which counted differently); run the load again with this version to merge it`);
+    throw new RunError(
+      'ERR_CONFIG',
+      `${file}: its raw results are not in the format ${RAW_LOAD_FORMAT} (written by an earlier version, which counted differently); run the load again with this version to merge it`,
+    );
   }
   return load;
 }

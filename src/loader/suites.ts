@@ -15,7 +15,9 @@ export async function loadSuites(dir: string, validate: ValidateFunction, displa
   const problems: FileProblem[] = [];
   const suites: SuiteInfo[] = [];
   const files = await listYamlFiles(dir);
-  for (const { source, problems: found } of await Promise.all(files.map((file) => validateYamlFile(file, validate, displayName(file, displayRoot))))) {
+  for (const { source, problems: found } of await Promise.all(
+    files.map((file) => validateYamlFile(file, validate, displayName(file, displayRoot))),
+  )) {
     problems.push(...found);
     if (source) suites.push(source.value as unknown as SuiteInfo);
   }

@@ -104,7 +104,10 @@ function sourceOf(file: string, value: JsonValue, locations: YamlLocations): Yam
 }
 
 /** A YAML text parsed (the yaml library loaded on demand), its syntax problems, and where each of its values stands. */
-export async function parseYamlText(file: string, text: string): Promise<{ value?: JsonValue; locations?: YamlLocations; problems: FileProblem[] }> {
+export async function parseYamlText(
+  file: string,
+  text: string,
+): Promise<{ value?: JsonValue; locations?: YamlLocations; problems: FileProblem[] }> {
   const yaml = await import('yaml');
   const lineCounter = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter, intAsBigInt: true, prettyErrors: false, uniqueKeys: true });
@@ -119,7 +122,16 @@ export async function parseYamlText(file: string, text: string): Promise<{ value
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     // The yaml library refuses an alias expansion past the bound (a "billion laughs" file) by throwing.
-    return { problems: [{ file, line: 1, column: 1, message: `the YAML cannot be expanded: ${(error as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)` }] };
+    return {
+      problems: [
+        {
+          file,
+          line: 1,
+          column: 1,
+          message: `the YAML cannot be expanded: ${(error as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)`,
+        },
+      ],
+    };
   }
   return { value: normaliseNumbers(value), locations: locationsOf(doc, lineCounter, yaml), problems };
 }
@@ -155,9 +167,21 @@ export async function readYamlSource(file: string): Promise<{ source?: YamlSourc
   try {
     text = await readInputFile(file);
   } catch (error) {
-    const message = error instanceof InputFileError && error.message.startsWith('cannot read') ? `cannot read the file (${error.code})` : (error as Error).message;
+    const message =
+      error instanceof InputFileError && error.message.startsWith('cannot read')
+        ? `cannot read the file (${error.code})`
+        : (error as Error).message;
     // A file that is not UTF-8 is refused where its first bad byte stands, before its text is looked up or parsed.
-    return { problems: [{ file, line: error instanceof InvalidUtf8Error ? error.line : 1, column: error instanceof InvalidUtf8Error ? error.column : 1, message }] };
+    return {
+      problems: [
+        {
+          file,
+          line: error instanceof InvalidUtf8Error ? error.line : 1,
+          column: error instanceof InvalidUtf8Error ? error.column : 1,
+          message,
+        },
+      ],
+    };
   }
   const built = (await buildParsedYaml())[yamlDigest(text)];
   if (built !== undefined) return { source: sourceOf(file, parseExactJson(built.value), built.locations), problems: [] };
@@ -190,7 +214,11 @@ export function schemaProblems(source: YamlSource, validate: ValidateFunction, v
     const alternatives = errors.filter((e) => e.keyword === 'required' && /\/(oneOf|anyOf)\//.test(e.schemaPath));
     const others = errors.filter((e) => e.keyword !== 'type' && !alternatives.includes(e));
     const first = alternatives[0];
-    if (first !== undefined) others.push({ ...first, message: `must have one of the properties ${alternatives.map((e) => `'${String(e.params['missingProperty'])}'`).join(' or ')}` });
+    if (first !== undefined)
+      others.push({
+        ...first,
+        message: `must have one of the properties ${alternatives.map((e) => `'${String(e.params['missingProperty'])}'`).join(' or ')}`,
+      });
     // Alternatives of one value: a type mismatch matters only when no branch of the right type complained.
     const messages = others.map((error) => ({ error, text: messageOf(error) }));
     if (others.length === 0 && types.length > 0) {
@@ -212,13 +240,18 @@ export function schemaProblems(source: YamlSource, validate: ValidateFunction, v
 }
 
 function messageOf(error: ErrorObject): string {
-  if (error.keyword === 'additionalProperties') return `unknown key '${String(error.params['additionalProperty'])}' at ${error.instancePath || '(root)'}`;
+  if (error.keyword === 'additionalProperties')
+    return `unknown key '${String(error.params['additionalProperty'])}' at ${error.instancePath || '(root)'}`;
   if (error.keyword === 'false schema') return `${error.instancePath}: not allowed here`;
   return formatAjvErrors([error])[0] ?? error.keyword;
 }
 
 /** Reads a YAML file and validates it against its schema; every problem carries the file's display name. */
-export async function validateYamlFile(file: string, validate: ValidateFunction, display: string): Promise<{ source?: YamlSource; problems: FileProblem[] }> {
+export async function validateYamlFile(
+  file: string,
+  validate: ValidateFunction,
+  display: string,
+): Promise<{ source?: YamlSource; problems: FileProblem[] }> {
   const { source, problems: syntax } = await readYamlSource(file);
   const problems = syntax.map((p) => ({ ...p, file: display }));
   if (source) problems.push(...schemaProblems(source, validate, toValidationView(source.value)).map((p) => ({ ...p, file: display })));

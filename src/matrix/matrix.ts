@@ -37,7 +37,12 @@ export interface MatrixRow {
 }
 
 /** The package's own input folders. */
-export const PACKAGE_FOLDERS: InputFolders = { schemasDir: packagePath('schemas'), scenarioDirs: [packagePath('scenarios')], suitesDir: packagePath('suites'), displayRoot: packagePath() };
+export const PACKAGE_FOLDERS: InputFolders = {
+  schemasDir: packagePath('schemas'),
+  scenarioDirs: [packagePath('scenarios')],
+  suitesDir: packagePath('suites'),
+  displayRoot: packagePath(),
+};
 
 function idsWith(report: RunReport, outcome: 'failed' | 'warned'): string[] {
   const ids = new Set<string>();
@@ -53,7 +58,16 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
   const apiKey = `matrix-${randomBytes(12).toString('hex')}`;
   const server = await startReferenceServer({ apiKey, ...variantServerOptions(variant) });
   const started = performance.now();
-  const row: MatrixRow = { variant: variant.name, description: variant.description, clause: variant.clause, expected: variant.verdict, failed: [], warned: [], correct: false, durationMs: 0 };
+  const row: MatrixRow = {
+    variant: variant.name,
+    description: variant.description,
+    clause: variant.clause,
+    expected: variant.verdict,
+    failed: [],
+    warned: [],
+    correct: false,
+    durationMs: 0,
+  };
   try {
     const baseUrl = variant.basePath === undefined ? server.baseUrl : server.baseUrl.replace(/\/v1$/, variant.basePath);
     const report = await executePlan(
@@ -62,7 +76,19 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
         target: { baseUrl, apiKey },
         // The slowest conformant variant shows a write after 300 ms, so a 600 ms window is enough and keeps broken rows quick.
         // The fuzzing phase runs with a fixed seed, so that the matrix judges the same requests every time.
-        conformance: { cases: inputs.cases, suites: inputs.suites.map((s) => s.name), createdPetCases: CREATED_PET_CASES.map((c) => c.id), readOnly: false, concurrency: 4, consistencyWindowMs: 600, categoryId: 1, pacing: DEFAULT_PACING, maxWrites: 500, fuzz: MATRIX_FUZZ, stateful: MATRIX_STATEFUL },
+        conformance: {
+          cases: inputs.cases,
+          suites: inputs.suites.map((s) => s.name),
+          createdPetCases: CREATED_PET_CASES.map((c) => c.id),
+          readOnly: false,
+          concurrency: 4,
+          consistencyWindowMs: 600,
+          categoryId: 1,
+          pacing: DEFAULT_PACING,
+          maxWrites: 500,
+          fuzz: MATRIX_FUZZ,
+          stateful: MATRIX_STATEFUL,
+        },
         now: variant.clock === undefined ? new Date() : new Date(`${variant.clock}T12:00:00Z`),
         strict: false,
         // A variant that leaves a request unanswered must not hold the matrix for the default 15 s; every other answer comes in milliseconds.
@@ -101,7 +127,9 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
   } else {
     const named = variant.caughtBy.some((id) => row.failed.includes(id));
     row.correct = row.verdict === 'failed' && named;
-    if (!row.correct) row.problem = row.verdict !== 'failed' ? `a broken variant was judged ${row.verdict}` : `none of ${variant.caughtBy.join(', ')} failed`;
+    if (!row.correct)
+      row.problem =
+        row.verdict !== 'failed' ? `a broken variant was judged ${row.verdict}` : `none of ${variant.caughtBy.join(', ')} failed`;
   }
   return row;
 }
@@ -113,25 +141,49 @@ export async function runMatrix(variants: readonly Variant[], concurrency = 6): 
 }
 
 /** Catch rate over broken variants and pass rate over conformant ones. */
-export function matrixRates(rows: readonly MatrixRow[]): { caught: number; broken: number; passed: number; conformant: number; stopped: number; unrunnable: number } {
+export function matrixRates(rows: readonly MatrixRow[]): {
+  caught: number;
+  broken: number;
+  passed: number;
+  conformant: number;
+  stopped: number;
+  unrunnable: number;
+} {
   const of = (expected: Variant['verdict']): { correct: number; all: number } => {
     const some = rows.filter((r) => r.expected === expected);
     return { correct: some.filter((r) => r.correct).length, all: some.length };
   };
   const [broken, conformant, unrunnable] = [of('broken'), of('conformant'), of('unrunnable')];
-  return { caught: broken.correct, broken: broken.all, passed: conformant.correct, conformant: conformant.all, stopped: unrunnable.correct, unrunnable: unrunnable.all };
+  return {
+    caught: broken.correct,
+    broken: broken.all,
+    passed: conformant.correct,
+    conformant: conformant.all,
+    stopped: unrunnable.correct,
+    unrunnable: unrunnable.all,
+  };
 }
 
 /** The matrix as a Markdown table (for the terminal and the README). */
 export function renderMatrix(rows: readonly MatrixRow[]): string {
   const lines = ['| variant | expected | verdict | failed (or warned) cases and checks | told apart |', '|---|---|---|---|---|'];
   for (const r of rows) {
-    const named = r.expected === 'broken' ? r.failed : r.expected === 'unrunnable' ? [`stopped: ${r.stoppedWith ?? ''}`] : r.warned.map((id) => `${id} (warn)`);
+    const named =
+      r.expected === 'broken'
+        ? r.failed
+        : r.expected === 'unrunnable'
+          ? [`stopped: ${r.stoppedWith ?? ''}`]
+          : r.warned.map((id) => `${id} (warn)`);
     const shown = named.slice(0, 4).join(', ') + (named.length > 4 ? `, +${named.length - 4}` : '');
-    lines.push(`| ${r.variant} | ${r.expected} | ${r.verdict ?? 'could not run'} | ${shown || '—'} | ${r.correct ? 'yes' : `**NO**: ${r.problem ?? ''}`} |`);
+    lines.push(
+      `| ${r.variant} | ${r.expected} | ${r.verdict ?? 'could not run'} | ${shown || '—'} | ${r.correct ? 'yes' : `**NO**: ${r.problem ?? ''}`} |`,
+    );
   }
   const rates = matrixRates(rows);
   const pct = (a: number, b: number): string => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(0)}%`);
-  lines.push('', `caught ${rates.caught}/${rates.broken} broken variants (${pct(rates.caught, rates.broken)}); passed ${rates.passed}/${rates.conformant} conformant variants (${pct(rates.passed, rates.conformant)}); stopped ${rates.stopped}/${rates.unrunnable} runs that cannot be completed with exit 2 and one line`);
+  lines.push(
+    '',
+    `caught ${rates.caught}/${rates.broken} broken variants (${pct(rates.caught, rates.broken)}); passed ${rates.passed}/${rates.conformant} conformant variants (${pct(rates.passed, rates.conformant)}); stopped ${rates.stopped}/${rates.unrunnable} runs that cannot be completed with exit 2 and one line`,
+  );
   return lines.join('\n');
 }

@@ -17,7 +17,8 @@ export const MAX_NESTING_DEPTH = 512;
 
 function parseNumber(text: string): number | bigint {
   // Converting a number of millions of digits costs seconds of CPU: refused by its length before any conversion.
-  if (text.length > MAX_NUMBER_LENGTH) throw new SyntaxError(`a number literal of ${text.length} characters (at most ${MAX_NUMBER_LENGTH} are read)`);
+  if (text.length > MAX_NUMBER_LENGTH)
+    throw new SyntaxError(`a number literal of ${text.length} characters (at most ${MAX_NUMBER_LENGTH} are read)`);
   if (isInteger(text)) {
     const n = Number(text);
     return Number.isSafeInteger(n) ? n : BigInt(text);
@@ -67,7 +68,11 @@ function shapeOf(text: string, limit: number): JsonTextShape {
     else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       const start = i;
       let integer = true;
-      for (let d = text.charCodeAt(i + 1); (d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d; d = text.charCodeAt(i + 1)) {
+      for (
+        let d = text.charCodeAt(i + 1);
+        (d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d;
+        d = text.charCodeAt(i + 1)
+      ) {
         if (d === 0x2e || d === 0x65 || d === 0x45) integer = false;
         i += 1;
       }

@@ -110,7 +110,19 @@ export interface LoadCounts {
 }
 
 /** The counts that add up when runs merge, in the order reports list them. */
-export const ADDED_COUNTS = ['requests', 'responses', 'errors', 'timeouts', 'resets', 'inFlightAtStop', 'behindSchedule', 'connectionRetries', 'non2xx', 'mismatches', 'sampled'] as const;
+export const ADDED_COUNTS = [
+  'requests',
+  'responses',
+  'errors',
+  'timeouts',
+  'resets',
+  'inFlightAtStop',
+  'behindSchedule',
+  'connectionRetries',
+  'non2xx',
+  'mismatches',
+  'sampled',
+] as const;
 
 /** The metrics a run produced, as thresholds judge them. */
 export interface LoadMetrics extends LoadCounts {

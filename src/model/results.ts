@@ -187,7 +187,9 @@ export interface RunWarning {
 
 /** The warnings of a run, in case order. */
 export function warningsOf(cases: readonly CaseResult[]): RunWarning[] {
-  return cases.flatMap((c) => c.checks.filter((k) => k.outcome === 'warned').map((k) => ({ case: c.id, check: k.id, step: k.step, message: k.message })));
+  return cases.flatMap((c) =>
+    c.checks.filter((k) => k.outcome === 'warned').map((k) => ({ case: c.id, check: k.id, step: k.step, message: k.message })),
+  );
 }
 
 /** An empty count of outcomes. */

@@ -39,10 +39,19 @@ export function renderCatalogue(cases: readonly CaseSpec[]): string {
   lines.push('', `## Cases (${cases.length})`, '', '| id | suite | level | clause | sends | source |', '|---|---|---|---|---|---|');
   for (const c of [...cases].sort((a, b) => a.id.localeCompare(b.id))) {
     const sends = c.steps.map((s) => `\`${cell(describeRequest(s.request))}\``).join(' then ');
-    lines.push(`| \`${c.id}\` | ${c.suite} | ${c.level} | ${cell(c.clause)} | ${sends} | ${c.source === undefined ? '' : `${c.source.file}:${c.source.line}`} |`);
+    lines.push(
+      `| \`${c.id}\` | ${c.suite} | ${c.level} | ${cell(c.clause)} | ${sends} | ${c.source === undefined ? '' : `${c.source.file}:${c.source.line}`} |`,
+    );
   }
-  lines.push('', `## Cases built from the pets a run created (${CREATED_PET_CASES.length})`, '', '| id | suite | level | clause | sends |', '|---|---|---|---|---|');
-  for (const c of CREATED_PET_CASES) lines.push(`| \`${c.id}\` | ${c.suite} | ${c.level} | ${cell(c.clause)} | GET of each created pet or of each listing by status |`);
+  lines.push(
+    '',
+    `## Cases built from the pets a run created (${CREATED_PET_CASES.length})`,
+    '',
+    '| id | suite | level | clause | sends |',
+    '|---|---|---|---|---|',
+  );
+  for (const c of CREATED_PET_CASES)
+    lines.push(`| \`${c.id}\` | ${c.suite} | ${c.level} | ${cell(c.clause)} | GET of each created pet or of each listing by status |`);
   lines.push('', 'A load profile (`scenarios/load/*.yaml`) is one more case, `load.<profile>`, judged by the `run` checks above.');
   return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,18 @@ import type { Writable } from 'node:stream';
 import { emptyCounts, type CaseInfo, type CaseResult, type Outcome, type RunMeta, type RunReport } from '../model/results.js';
 import type { Reporter } from './reporter.js';
 import type { ServerWait } from '../model/exchange.js';
-import { countdownSentence, decidingExchange, groupedByProblem, LABELS, oneLine, problemLocation, problemMessages, requestsText, safeText, waitLine } from './report-view.js';
+import {
+  countdownSentence,
+  decidingExchange,
+  groupedByProblem,
+  LABELS,
+  oneLine,
+  problemLocation,
+  problemMessages,
+  requestsText,
+  safeText,
+  waitLine,
+} from './report-view.js';
 
 /** Where and how the console reporter writes. */
 export interface ConsoleOptions {
@@ -22,7 +33,6 @@ const COLORS: Record<Outcome | 'dim' | 'bold', [number, number]> = {
   dim: [2, 22],
   bold: [1, 22],
 };
-
 
 /** A wait at least this long gets a line of its own in a log that is not a terminal. */
 const LOGGED_WAIT_MS = 5_000;
@@ -81,7 +91,12 @@ export class ConsoleReporter implements Reporter {
     if (this.options.quiet) return;
     const where = meta.embeddedServer ? `${meta.baseUrl} (embedded reference server)` : meta.baseUrl;
     this.write(`${this.paint('bold', `${meta.tool.name} ${meta.tool.version}`)} → ${where}`);
-    this.write(this.paint('dim', `run ${meta.runId} · clock ${meta.clock.slice(0, 10)} · ${cases.length} case${cases.length === 1 ? '' : 's'} in ${meta.suites.join(', ')}`));
+    this.write(
+      this.paint(
+        'dim',
+        `run ${meta.runId} · clock ${meta.clock.slice(0, 10)} · ${cases.length} case${cases.length === 1 ? '' : 's'} in ${meta.suites.join(', ')}`,
+      ),
+    );
   }
 
   onCaseEnd(result: CaseResult): void {
@@ -95,7 +110,12 @@ export class ConsoleReporter implements Reporter {
     this.clearProgress();
     if (suite && suite.done === suite.total) this.write(this.suiteLine(result.suite, suite));
     if (this.done < this.total) {
-      this.options.stream.write(this.paint('dim', `checking ${this.done}/${this.total}${suite && suite.done < suite.total ? ` · ${result.suite} ${suite.done}/${suite.total}` : ''}`));
+      this.options.stream.write(
+        this.paint(
+          'dim',
+          `checking ${this.done}/${this.total}${suite && suite.done < suite.total ? ` · ${result.suite} ${suite.done}/${suite.total}` : ''}`,
+        ),
+      );
       this.progressShown = true;
     }
   }
@@ -116,7 +136,10 @@ export class ConsoleReporter implements Reporter {
   private suiteLine(name: string, suite: SuiteProgress): string {
     const worst = (['failed', 'errored', 'warned', 'passed', 'skipped'] as const).find((o) => suite.counts[o] > 0) ?? 'passed';
     const mark = { failed: '✗', errored: '!', warned: '~', passed: '✓', skipped: '-' }[worst];
-    const detail = (['passed', 'failed', 'warned', 'errored', 'skipped'] as const).filter((o) => suite.counts[o] > 0).map((o) => `${suite.counts[o]} ${o}`).join(', ');
+    const detail = (['passed', 'failed', 'warned', 'errored', 'skipped'] as const)
+      .filter((o) => suite.counts[o] > 0)
+      .map((o) => `${suite.counts[o]} ${o}`)
+      .join(', ');
     return `${this.paint(worst, mark)} ${name.padEnd(14)} ${this.paint('dim', detail)}`;
   }
 
@@ -130,7 +153,13 @@ export class ConsoleReporter implements Reporter {
       for (const [first, ...same] of groups) {
         if (first === undefined) continue;
         this.printProblem(first);
-        if (same.length > 0) this.write(this.paint('dim', `      the same on ${same.length} more case${same.length === 1 ? '' : 's'}: ${listed(same.map((c) => c.id))}`));
+        if (same.length > 0)
+          this.write(
+            this.paint(
+              'dim',
+              `      the same on ${same.length} more case${same.length === 1 ? '' : 's'}: ${listed(same.map((c) => c.id))}`,
+            ),
+          );
       }
     }
     const counts = (['passed', 'failed', 'warned', 'errored', 'skipped'] as const)
@@ -139,10 +168,17 @@ export class ConsoleReporter implements Reporter {
     this.write();
     if (!this.options.quiet) for (const line of this.notes(report)) this.write(this.paint('dim', line));
     this.write(`${counts} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${requestsText(report)})`)}`);
-    const verdict = { passed: this.paint('passed', 'PASSED'), failed: this.paint('failed', 'FAILED'), incomplete: this.paint('errored', 'INCOMPLETE') }[report.verdict];
+    const verdict = {
+      passed: this.paint('passed', 'PASSED'),
+      failed: this.paint('failed', 'FAILED'),
+      incomplete: this.paint('errored', 'INCOMPLETE'),
+    }[report.verdict];
     const notRun = report.cases.filter((c) => c.skip === 'interrupted').length;
     const cut = report.interrupted === true ? 'interrupted' : report.stopped !== undefined ? 'stopped' : undefined;
-    const unfinished = cut === undefined ? '' : ` ${this.paint('errored', `(${cut}: ${notRun} of ${report.cases.length} planned case${report.cases.length === 1 ? '' : 's'} not run)`)}`;
+    const unfinished =
+      cut === undefined
+        ? ''
+        : ` ${this.paint('errored', `(${cut}: ${notRun} of ${report.cases.length} planned case${report.cases.length === 1 ? '' : 's'} not run)`)}`;
     this.write(`verdict: ${verdict}${unfinished}`);
   }
 
@@ -160,18 +196,24 @@ export class ConsoleReporter implements Reporter {
     const traffic = report.traffic;
     if (traffic !== undefined && traffic.throttledResponses > 0) {
       const waits = traffic.waits.length;
-      notes.push(`rate limits: ${traffic.throttledResponses} response${traffic.throttledResponses === 1 ? '' : 's'} asked the suite to wait; it waited ${(traffic.waitedMs / 1000).toFixed(1)} s in ${waits} wait${waits === 1 ? '' : 's'} (never a verdict)`);
+      notes.push(
+        `rate limits: ${traffic.throttledResponses} response${traffic.throttledResponses === 1 ? '' : 's'} asked the suite to wait; it waited ${(traffic.waitedMs / 1000).toFixed(1)} s in ${waits} wait${waits === 1 ? '' : 's'} (never a verdict)`,
+      );
     }
     if (traffic !== undefined && traffic.connectionRetries > 0) {
-      notes.push(`connections: ${traffic.connectionRetries} request${traffic.connectionRetries === 1 ? ' was' : 's were'} sent again on a fresh connection after a kept-alive one closed under ${traffic.connectionRetries === 1 ? 'it' : 'them'}`);
+      notes.push(
+        `connections: ${traffic.connectionRetries} request${traffic.connectionRetries === 1 ? ' was' : 's were'} sent again on a fresh connection after a kept-alive one closed under ${traffic.connectionRetries === 1 ? 'it' : 'them'}`,
+      );
     }
     const phases = ['coverage', 'fuzz', 'stateful'].filter((suite) => report.requestsBySuite?.[suite] !== undefined);
-    if (phases.length > 0) notes.push(`generated phases: ${phases.map((suite) => `${suite} ${report.requestsBySuite?.[suite] ?? 0} requests`).join(', ')}`);
+    if (phases.length > 0)
+      notes.push(`generated phases: ${phases.map((suite) => `${suite} ${report.requestsBySuite?.[suite] ?? 0} requests`).join(', ')}`);
     const seed = report.meta.options['seed'];
     if (typeof seed === 'number') notes.push(`fuzzing: seed ${seed} (--seed ${seed} replays the same generated requests)`);
     for (const d of report.meta.disabled) notes.push(`disabled by the configuration: ${d.id} (${d.reason})`);
     const retried = report.cases.filter((c) => c.retries > 0);
-    if (retried.length > 0) notes.push(`read-after-write: ${retried.length} cases needed retries to see a write (${retried.map((c) => c.id).join(', ')})`);
+    if (retried.length > 0)
+      notes.push(`read-after-write: ${retried.length} cases needed retries to see a write (${retried.map((c) => c.id).join(', ')})`);
     return notes;
   }
 
@@ -181,11 +223,20 @@ export class ConsoleReporter implements Reporter {
   }
 
   private printProblem(result: CaseResult): void {
-    this.write(`${this.paint(result.outcome, LABELS[result.outcome].padEnd(5))} ${this.paint('bold', result.id)}  ${safeText(result.title)}`);
+    this.write(
+      `${this.paint(result.outcome, LABELS[result.outcome].padEnd(5))} ${this.paint('bold', result.id)}  ${safeText(result.title)}`,
+    );
     for (const line of problemMessages(result)) this.write(`      ${safeText(oneLine(line, 300))}`);
     const exchange = decidingExchange(result);
-    if (exchange) this.write(this.paint('dim', `      ${exchange.request.method} ${safeText(exchange.request.url)}${exchange.response ? ` → ${exchange.response.status}` : ''}`));
-    if (exchange?.reproduce !== undefined && result.outcome !== 'warned') this.write(this.paint('dim', `      reproduce: ${safeText(exchange.reproduce)}`));
+    if (exchange)
+      this.write(
+        this.paint(
+          'dim',
+          `      ${exchange.request.method} ${safeText(exchange.request.url)}${exchange.response ? ` → ${exchange.response.status}` : ''}`,
+        ),
+      );
+    if (exchange?.reproduce !== undefined && result.outcome !== 'warned')
+      this.write(this.paint('dim', `      reproduce: ${safeText(exchange.reproduce)}`));
     const where = problemLocation(result);
     if (where !== undefined) this.write(this.paint('dim', `      ${where}`));
   }

@@ -4,7 +4,13 @@ import { writeFileAtomic } from './atomic-write.js';
 import type { Reporter } from './reporter.js';
 
 /** The file each file reporter writes in the report folder. */
-export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', html: 'report.html', markdown: 'summary.md', har: 'report.har' } as const;
+export const REPORT_FILES = {
+  json: 'report.json',
+  junit: 'junit.xml',
+  html: 'report.html',
+  markdown: 'summary.md',
+  har: 'report.har',
+} as const;
 
 /** Renders the report into `file` when the run ends; a render that throws leaves any earlier file untouched. */
 export class FileReporter implements Reporter {

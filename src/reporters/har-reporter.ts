@@ -88,7 +88,16 @@ function queryString(url: string): HarNameValue[] {
 }
 
 function harRequest(request: ExchangeEvidence['request']): HarRequest {
-  const har: HarRequest = { method: request.method, url: request.url, httpVersion: HTTP_VERSION, cookies: [], headers: nameValues(request.headers), queryString: queryString(request.url), headersSize: -1, bodySize: 0 };
+  const har: HarRequest = {
+    method: request.method,
+    url: request.url,
+    httpVersion: HTTP_VERSION,
+    cookies: [],
+    headers: nameValues(request.headers),
+    queryString: queryString(request.url),
+    headersSize: -1,
+    bodySize: 0,
+  };
   if (request.body !== undefined) {
     har.postData = { mimeType: request.headers['content-type'] ?? UNKNOWN_MIME_TYPE, text: request.body };
     har.bodySize = Buffer.byteLength(request.body);
@@ -100,11 +109,25 @@ function harResponse(exchange: ExchangeEvidence): HarResponse {
   const { response, error } = exchange;
   if (response === undefined) {
     // HAR has no slot for a request that got no response: status 0 and `_error`, as browsers export a failed request.
-    const failed: HarResponse = { status: 0, statusText: '', httpVersion: '', cookies: [], headers: [], content: { size: 0, mimeType: UNKNOWN_MIME_TYPE }, redirectURL: '', headersSize: -1, bodySize: -1 };
+    const failed: HarResponse = {
+      status: 0,
+      statusText: '',
+      httpVersion: '',
+      cookies: [],
+      headers: [],
+      content: { size: 0, mimeType: UNKNOWN_MIME_TYPE },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+    };
     if (error !== undefined) failed._error = `${error.code}: ${error.message}`;
     return failed;
   }
-  const content: HarResponse['content'] = { size: response.bytes, mimeType: response.headers['content-type'] ?? UNKNOWN_MIME_TYPE, text: response.body };
+  const content: HarResponse['content'] = {
+    size: response.bytes,
+    mimeType: response.headers['content-type'] ?? UNKNOWN_MIME_TYPE,
+    text: response.body,
+  };
   if (response.truncated) {
     content.comment = `an excerpt: the report keeps the start of the body only (${response.bytes} bytes were read)`;
     content._truncated = true;
@@ -139,7 +162,8 @@ function harEntry(result: CaseResult, exchange: ExchangeEvidence, runStartedAt: 
     _outcome: result.outcome,
     _attempts: exchange.attempts,
   };
-  if (exchange.startedAt === undefined) entry.comment = 'the report does not say when this request was sent (it predates startedAt): the start of the run stands in for it';
+  if (exchange.startedAt === undefined)
+    entry.comment = 'the report does not say when this request was sent (it predates startedAt): the start of the run stands in for it';
   return entry;
 }
 
@@ -157,7 +181,13 @@ export function renderHar(report: RunReport): string {
     if (result.exchanges.length === 0) continue;
     const own = result.exchanges.map((exchange) => harEntry(result, exchange, meta.startedAt));
     const first = [...own].sort(oldestFirst)[0]?.startedDateTime ?? meta.startedAt;
-    pages.push({ startedDateTime: first, id: result.id, title: `${result.id} (${result.outcome}): ${result.title}`, pageTimings: { onContentLoad: -1, onLoad: -1 }, _outcome: result.outcome });
+    pages.push({
+      startedDateTime: first,
+      id: result.id,
+      title: `${result.id} (${result.outcome}): ${result.title}`,
+      pageTimings: { onContentLoad: -1, onLoad: -1 },
+      _outcome: result.outcome,
+    });
     entries.push(...own);
   }
   const har: Har = {

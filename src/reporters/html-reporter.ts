@@ -4,9 +4,23 @@ import type { CaseResult, ExchangeEvidence, Outcome, RunReport } from '../model/
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { escapeHtml } from './html.js';
 import { loadFigures } from './load-figures.js';
-import { bounded, casesWith, countdownSentence, decidingChecks, decidingExchange, exchangeSections, failureLines, LABELS, located, MAX_DETAILS, oneLine, reasonLine, seconds, verdictLine } from './report-view.js';
+import {
+  bounded,
+  casesWith,
+  countdownSentence,
+  decidingChecks,
+  decidingExchange,
+  exchangeSections,
+  failureLines,
+  LABELS,
+  located,
+  MAX_DETAILS,
+  oneLine,
+  reasonLine,
+  seconds,
+  verdictLine,
+} from './report-view.js';
 import { latencyPercentileChart, loadChartData, throughputChart } from './svg-charts.js';
-
 
 const SECTION_TITLES: Record<Outcome, string> = {
   failed: 'Failures',
@@ -72,7 +86,8 @@ function exchangeHtml(exchange: ExchangeEvidence, total: number, deciding: boole
 
 function reasonsHtml(result: CaseResult): string {
   const deciding = decidingChecks(result);
-  if (deciding.length === 0) return result.reason === undefined ? '' : `<ul class="reasons"><li>${escapeHtml(bounded(result.reason))}</li></ul>`;
+  if (deciding.length === 0)
+    return result.reason === undefined ? '' : `<ul class="reasons"><li>${escapeHtml(bounded(result.reason))}</li></ul>`;
   const items = deciding.map((a) => {
     const lines = failureLines(a);
     const details = lines.length > 1 ? lines.slice(0, MAX_DETAILS).map((d) => `<li>${escapeHtml(bounded(d, 500))}</li>`) : [];
@@ -85,7 +100,8 @@ function reasonsHtml(result: CaseResult): string {
 
 function caseCard(result: CaseResult): string {
   const deciding = decidingExchange(result);
-  const reproduce = deciding?.reproduce === undefined ? '' : `<h4>Reproduce with</h4><pre class="repro">${escapeHtml(deciding.reproduce)}</pre>`;
+  const reproduce =
+    deciding?.reproduce === undefined ? '' : `<h4>Reproduce with</h4><pre class="repro">${escapeHtml(deciding.reproduce)}</pre>`;
   const evidence = result.exchanges.map((e) => exchangeHtml(e, result.exchanges.length, e === deciding)).join('');
   // Failures show their evidence open: it is what the reader came for.
   const open = result.outcome === 'warned' ? '' : ' open';
@@ -95,7 +111,9 @@ function caseCard(result: CaseResult): string {
     `<p class="where">${escapeHtml(result.clause)}${result.source === undefined ? '' : ` · ${escapeHtml(located(result.source) ?? '')}`} · suite ${escapeHtml(result.suite)}</p>`,
     reasonsHtml(result),
     reproduce,
-    evidence === '' ? '' : `<details${open}><summary>Evidence (${result.exchanges.length} exchange${result.exchanges.length === 1 ? '' : 's'})</summary>${evidence}</details>`,
+    evidence === ''
+      ? ''
+      : `<details${open}><summary>Evidence (${result.exchanges.length} exchange${result.exchanges.length === 1 ? '' : 's'})</summary>${evidence}</details>`,
     '</article>',
   ].join('\n');
 }
@@ -114,8 +132,14 @@ function loadTables(report: RunReport): string {
   if (typeof report.load?.metrics?.latency !== 'object' || typeof report.load.profile !== 'object') return '';
   const { figures, thresholds } = loadFigures(report.load, report);
   const rows = figures.map((f) => `<tr><th scope="row">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`);
-  const verdicts = thresholds.map((c) => `<tr class="${c.outcome}"><td><code>${escapeHtml(c.check)}</code></td><td>${LABELS[c.outcome]}</td><td>${escapeHtml(oneLine(c.message, 400))}</td></tr>`);
-  const judged = verdicts.length === 0 ? '' : `<table class="thresholds"><thead><tr><th>check</th><th>verdict</th><th>measured against the bound</th></tr></thead><tbody>${verdicts.join('')}</tbody></table>`;
+  const verdicts = thresholds.map(
+    (c) =>
+      `<tr class="${c.outcome}"><td><code>${escapeHtml(c.check)}</code></td><td>${LABELS[c.outcome]}</td><td>${escapeHtml(oneLine(c.message, 400))}</td></tr>`,
+  );
+  const judged =
+    verdicts.length === 0
+      ? ''
+      : `<table class="thresholds"><thead><tr><th>check</th><th>verdict</th><th>measured against the bound</th></tr></thead><tbody>${verdicts.join('')}</tbody></table>`;
   return `<table class="figures"><tbody>${rows.join('')}</tbody></table>${judged}`;
 }
 
@@ -134,7 +158,11 @@ function loadSection(report: RunReport): string {
 function stageSeconds(load: unknown): number | undefined {
   const stages = (load as { stages?: unknown }).stages;
   if (!Array.isArray(stages)) return undefined;
-  const total = stages.reduce((sum: number, stage: { metrics?: { durationSeconds?: unknown } }) => sum + (typeof stage.metrics?.durationSeconds === 'number' ? stage.metrics.durationSeconds : 0), 0);
+  const total = stages.reduce(
+    (sum: number, stage: { metrics?: { durationSeconds?: unknown } }) =>
+      sum + (typeof stage.metrics?.durationSeconds === 'number' ? stage.metrics.durationSeconds : 0),
+    0,
+  );
   return total > 0 ? total : undefined;
 }
 
@@ -163,11 +191,14 @@ export function renderHtml(report: RunReport): string {
   const order: Outcome[] = ['failed', 'errored', 'warned', 'passed', 'skipped'];
   const counts = order.map((o) => `<a class="c-${o}" href="#${o}"><b>${report.counts[o]}</b>${o}</a>`).join('');
   const countdowns = report.meta.deprecations.map((c) => `<p class="countdown"><b>Deprecation</b> ${escapeHtml(countdownSentence(c))}</p>`);
-  const disabled = report.meta.disabled.map((d) => `<p class="countdown"><b>Disabled by the configuration</b> <code>${escapeHtml(d.id)}</code>: ${escapeHtml(d.reason)}</p>`);
+  const disabled = report.meta.disabled.map(
+    (d) => `<p class="countdown"><b>Disabled by the configuration</b> <code>${escapeHtml(d.id)}</code>: ${escapeHtml(d.reason)}</p>`,
+  );
   const section = (outcome: Outcome): string => {
     const cases = casesWith(report, outcome);
     if (cases.length === 0) return '';
-    const body = outcome === 'passed' ? caseTable(cases, false) : outcome === 'skipped' ? caseTable(cases, true) : cases.map(caseCard).join('\n');
+    const body =
+      outcome === 'passed' ? caseTable(cases, false) : outcome === 'skipped' ? caseTable(cases, true) : cases.map(caseCard).join('\n');
     return `<section id="${outcome}"><h2>${SECTION_TITLES[outcome]} (${cases.length})</h2>${body}</section>`;
   };
   // Load results belong with the problems, before the long list of passes.

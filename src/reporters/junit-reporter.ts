@@ -16,11 +16,19 @@ function outcomeElement(result: CaseResult): XmlNode | undefined {
   switch (result.outcome) {
     case 'failed': {
       const first = result.checks.find((a) => a.outcome === 'failed');
-      return { name: 'failure', attributes: { message: reasonLine(result, 500), type: first?.id ?? 'failed' }, children: [{ cdata: problemText(result) }] };
+      return {
+        name: 'failure',
+        attributes: { message: reasonLine(result, 500), type: first?.id ?? 'failed' },
+        children: [{ cdata: problemText(result) }],
+      };
     }
     case 'errored': {
       const code = result.exchanges.find((e) => e.error !== undefined)?.error?.code;
-      return { name: 'error', attributes: { message: reasonLine(result, 500), type: code ?? 'errored' }, children: [{ cdata: problemText(result) }] };
+      return {
+        name: 'error',
+        attributes: { message: reasonLine(result, 500), type: code ?? 'errored' },
+        children: [{ cdata: problemText(result) }],
+      };
     }
     case 'skipped':
       return { name: 'skipped', attributes: { message: reasonLine(result, 500) } };
@@ -33,7 +41,12 @@ function outcomeElement(result: CaseResult): XmlNode | undefined {
 function loadText(result: CaseResult, report: RunReport): string | undefined {
   if (result.suite !== 'load' || report.load === undefined) return undefined;
   const { heading, figures, thresholds } = loadFigures(report.load, report);
-  return [heading, ...figures.map((f) => `  ${f.label}: ${f.value}`), '', ...thresholds.map((c) => `${LABELS[c.outcome]} ${c.check}: ${oneLine(c.message, 1_000)}`)].join('\n');
+  return [
+    heading,
+    ...figures.map((f) => `  ${f.label}: ${f.value}`),
+    '',
+    ...thresholds.map((c) => `${LABELS[c.outcome]} ${c.check}: ${oneLine(c.message, 1_000)}`),
+  ].join('\n');
 }
 
 function testcase(result: CaseResult, report: RunReport): XmlElement {
@@ -42,9 +55,17 @@ function testcase(result: CaseResult, report: RunReport): XmlElement {
   if (outcome) children.push(outcome);
   // Warnings never fail a case; CI systems show system-out beside it.
   const warnings = warningsText(result);
-  const out = [loadText(result, report), warnings, warnings !== undefined && result.outcome === 'warned' ? problemText(result) : undefined].filter((text): text is string => text !== undefined && text !== '');
+  const out = [
+    loadText(result, report),
+    warnings,
+    warnings !== undefined && result.outcome === 'warned' ? problemText(result) : undefined,
+  ].filter((text): text is string => text !== undefined && text !== '');
   if (out.length > 0) children.push({ name: 'system-out', children: [{ cdata: out.join('\n\n') }] });
-  return { name: 'testcase', attributes: { name: result.id, classname: `${result.suite}.${result.operation}`, time: seconds(result.durationMs) }, children };
+  return {
+    name: 'testcase',
+    attributes: { name: result.id, classname: `${result.suite}.${result.operation}`, time: seconds(result.durationMs) },
+    children,
+  };
 }
 
 function count(checks: readonly CaseResult[], outcome: CaseResult['outcome']): number {
@@ -71,26 +92,34 @@ export function renderJunit(report: RunReport): string {
     ].map(([name, value]) => ({ name: 'property', attributes: { name, value } })),
   };
   const host = new URL(meta.baseUrl).host;
-  const suites = [...casesBySuite(report)].map(([suite, checks], index): XmlElement => ({
-    name: 'testsuite',
-    attributes: {
-      name: suite,
-      tests: checks.length,
-      failures: count(checks, 'failed'),
-      errors: count(checks, 'errored'),
-      skipped: count(checks, 'skipped'),
-      time: seconds(totalMs(checks)),
-      timestamp: meta.startedAt.replace(/\.\d+Z$/, 'Z'),
-      hostname: host,
-      id: index,
-      package: meta.tool.name,
-    },
-    children: [properties, ...checks.map((c) => testcase(c, report))],
-  }));
+  const suites = [...casesBySuite(report)].map(
+    ([suite, checks], index): XmlElement => ({
+      name: 'testsuite',
+      attributes: {
+        name: suite,
+        tests: checks.length,
+        failures: count(checks, 'failed'),
+        errors: count(checks, 'errored'),
+        skipped: count(checks, 'skipped'),
+        time: seconds(totalMs(checks)),
+        timestamp: meta.startedAt.replace(/\.\d+Z$/, 'Z'),
+        hostname: host,
+        id: index,
+        package: meta.tool.name,
+      },
+      children: [properties, ...checks.map((c) => testcase(c, report))],
+    }),
+  );
   // No `skipped` here: the Jenkins JUnit XSD the file is validated against allows it on each testsuite only.
   return serialiseXml({
     name: 'testsuites',
-    attributes: { name: meta.tool.name, tests: report.cases.length, failures: report.counts.failed, errors: report.counts.errored, time: seconds(report.durationMs) },
+    attributes: {
+      name: meta.tool.name,
+      tests: report.cases.length,
+      failures: report.counts.failed,
+      errors: report.counts.errored,
+      time: seconds(report.durationMs),
+    },
     children: suites,
   });
 }

@@ -62,30 +62,59 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
   const figures: Figure[] = [
     { label: 'profile', value: `${profile.name}: ${profile.title}` },
     { label: 'target', value: targetOf(load) },
-    { label: 'duration', value: `${m.durationSeconds} s, ${profile.connections} connections${workersNote(load)}${load.mergedRuns > 1 ? `, ${load.mergedRuns} runs merged` : ''}${load.judgedRate === undefined ? '' : `; judged at the ${load.judgedRate}/s stage`}` },
-    { label: 'requests', value: `${m.requests} = ${m.responses} responses + ${m.errors} errors + ${m.inFlightAtStop} in flight at the stop` },
+    {
+      label: 'duration',
+      value: `${m.durationSeconds} s, ${profile.connections} connections${workersNote(load)}${load.mergedRuns > 1 ? `, ${load.mergedRuns} runs merged` : ''}${load.judgedRate === undefined ? '' : `; judged at the ${load.judgedRate}/s stage`}`,
+    },
+    {
+      label: 'requests',
+      value: `${m.requests} = ${m.responses} responses + ${m.errors} errors + ${m.inFlightAtStop} in flight at the stop`,
+    },
     { label: 'rate achieved', value: `${m.sendRate} requests/s sent${rate}, ${m.rps} responses/s` },
-    { label: 'latency', value: `p50 ${formatMs(m.latency.p50)} · p90 ${formatMs(m.latency.p90)} · p99 ${formatMs(m.latency.p99)} · max ${formatMs(m.latency.max)}` },
+    {
+      label: 'latency',
+      value: `p50 ${formatMs(m.latency.p50)} · p90 ${formatMs(m.latency.p90)} · p99 ${formatMs(m.latency.p99)} · max ${formatMs(m.latency.max)}`,
+    },
     { label: 'errors', value: `${m.errors} (timeouts ${m.timeouts}, resets ${m.resets})` },
     { label: 'non-2xx', value: String(m.non2xx) },
     { label: 'contract violations', value: `${m.mismatches} (${m.sampled} responses sampled)` },
   ];
   const spread = startSpreadSeconds(load);
   if (spread !== undefined && spread > m.durationSeconds / 2) {
-    figures.push({ label: 'warning', value: `the merged runs started up to ${spread.toFixed(1)} s apart, more than half of their ${m.durationSeconds} s: their rates were added as if they loaded the service at once` });
+    figures.push({
+      label: 'warning',
+      value: `the merged runs started up to ${spread.toFixed(1)} s apart, more than half of their ${m.durationSeconds} s: their rates were added as if they loaded the service at once`,
+    });
   }
-  if (m.behindSchedule > 0) figures.push({ label: 'behind schedule', value: `${m.behindSchedule} requests due but never sent: every connection was busy` });
-  if (m.resets > 0) figures.push({ label: 'resets', value: `${m.resets} requests lost on a busy connection the server reset or closed before their complete response (never sent again)` });
-  if (m.connectionRetries > 0) figures.push({ label: 'connection retries', value: `${m.connectionRetries} requests sent again on a fresh connection after the server closed an idle one (not errors)` });
+  if (m.behindSchedule > 0)
+    figures.push({ label: 'behind schedule', value: `${m.behindSchedule} requests due but never sent: every connection was busy` });
+  if (m.resets > 0)
+    figures.push({
+      label: 'resets',
+      value: `${m.resets} requests lost on a busy connection the server reset or closed before their complete response (never sent again)`,
+    });
+  if (m.connectionRetries > 0)
+    figures.push({
+      label: 'connection retries',
+      value: `${m.connectionRetries} requests sent again on a fresh connection after the server closed an idle one (not errors)`,
+    });
   for (const cause of m.errorCauses.slice(0, 3)) figures.push({ label: 'error cause', value: `${cause.count} × ${cause.cause}` });
   if (m.errorCauses.length > 3) figures.push({ label: 'error cause', value: `${m.errorCauses.length - 3} more causes in report.json` });
   if (profile.ramp) {
-    figures.push({ label: 'stages', value: load.stages.map((s) => `${s.rate ?? 0}/s→${s.metrics.rps}${s.breached.length > 0 ? ` (broke ${s.breached.join(', ')})` : ''}`).join(', ') });
+    figures.push({
+      label: 'stages',
+      value: load.stages
+        .map((s) => `${s.rate ?? 0}/s→${s.metrics.rps}${s.breached.length > 0 ? ` (broke ${s.breached.join(', ')})` : ''}`)
+        .join(', '),
+    });
     figures.push({ label: 'highest rate held', value: load.highestRateHeld === undefined ? 'none' : `${load.highestRateHeld}/s` });
   }
   for (const c of load.baseline?.comparisons ?? []) {
     const unit = c.metric === 'p50' || c.metric === 'p99' ? ' ms' : '';
-    figures.push({ label: `baseline ${c.metric}`, value: `${c.baseline}${unit} → ${c.current}${unit} (${signedPercent(c.change)})${c.regressed ? ', regressed' : ''}` });
+    figures.push({
+      label: `baseline ${c.metric}`,
+      value: `${c.baseline}${unit} → ${c.current}${unit} (${signedPercent(c.change)})${c.regressed ? ', regressed' : ''}`,
+    });
   }
   if (load.interrupted) figures.push({ label: 'interrupted', value: 'these are the figures measured until the run was stopped' });
   const loadCase = report?.cases.find((c) => c.suite === 'load');

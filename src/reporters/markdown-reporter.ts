@@ -40,7 +40,11 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
     `| ${counts.passed} | ${counts.failed} | ${counts.warned} | ${counts.errored} | ${counts.skipped} |`,
   ];
   if (report.stopped !== undefined) lines.push('', `⛔ ${escapeMarkdown(report.stopped.message, 500)}`);
-  for (const [outcome, title] of [['failed', 'Failing cases'], ['errored', 'Cases that could not be tested'], ['warned', 'Warnings']] as const) {
+  for (const [outcome, title] of [
+    ['failed', 'Failing cases'],
+    ['errored', 'Cases that could not be tested'],
+    ['warned', 'Warnings'],
+  ] as const) {
     const cases = casesWith(report, outcome);
     if (cases.length === 0) continue;
     lines.push('', `### ${title} (${cases.length})`, '', '| case | reason |', '| --- | --- |');

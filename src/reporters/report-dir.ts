@@ -27,19 +27,29 @@ export async function prepareReportDir(dir: string): Promise<string[]> {
     await writeFile(probe, '');
     await rm(probe, { force: true });
   } catch (error) {
-    throw new RunError('ERR_REPORT_WRITE', `cannot write the reports to ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing was sent`);
+    throw new RunError(
+      'ERR_REPORT_WRITE',
+      `cannot write the reports to ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing was sent`,
+    );
   }
   const moved: string[] = [];
   for (const name of Object.values(REPORT_FILES)) {
     const file = path.join(dir, name);
     const kind = await kindAt(file);
     if (kind === 'none') continue;
-    if (kind === 'other') throw new RunError('ERR_REPORT_WRITE', `cannot write the reports to ${dir}: ${name} there is not a file (a folder or a link); nothing was sent`);
+    if (kind === 'other')
+      throw new RunError(
+        'ERR_REPORT_WRITE',
+        `cannot write the reports to ${dir}: ${name} there is not a file (a folder or a link); nothing was sent`,
+      );
     try {
       await mkdir(path.join(dir, PREVIOUS_FOLDER), { recursive: true });
       await rename(file, path.join(dir, PREVIOUS_FOLDER, name));
     } catch (error) {
-      throw new RunError('ERR_REPORT_WRITE', `cannot move the earlier ${name} in ${dir} aside (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing was sent`);
+      throw new RunError(
+        'ERR_REPORT_WRITE',
+        `cannot move the earlier ${name} in ${dir} aside (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing was sent`,
+      );
     }
     moved.push(name);
   }

@@ -9,7 +9,8 @@ const MAX_MESSAGE_CHARS = 2_000;
 export const MAX_DETAILS = 20;
 
 // C0 and C1 controls, DEL, lone surrogates and the non-characters U+FFFE/U+FFFF: never useful in a report, sometimes harmful.
-const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** The short label of each outcome, as the console and the HTML show it. */
 export const LABELS: Record<Outcome, string> = { failed: 'FAIL', errored: 'ERROR', warned: 'WARN', passed: 'PASS', skipped: 'SKIP' };
@@ -66,15 +67,31 @@ function headerLines(headers: Record<string, string>): string[] {
 /** The sections of one exchange as plain text: request, response (or transport error), reproduction. */
 export function exchangeSections(exchange: ExchangeEvidence): Array<{ title: string; text: string }> {
   const { request, response, error } = exchange;
-  const sections = [{ title: 'Request', text: [`${request.method} ${request.url}`, ...headerLines(request.headers), ...(request.body === undefined ? [] : ['', request.body])].join('\n') }];
+  const sections = [
+    {
+      title: 'Request',
+      text: [
+        `${request.method} ${request.url}`,
+        ...headerLines(request.headers),
+        ...(request.body === undefined ? [] : ['', request.body]),
+      ].join('\n'),
+    },
+  ];
   if (response) {
     const size = `(${response.bytes} bytes${response.truncated ? ', excerpt' : ''})`;
-    sections.push({ title: `Response ${size}`, text: [`HTTP ${response.status}`, ...headerLines(response.headers), '', response.body].join('\n') });
+    sections.push({
+      title: `Response ${size}`,
+      text: [`HTTP ${response.status}`, ...headerLines(response.headers), '', response.body].join('\n'),
+    });
   }
   if (error) sections.push({ title: 'Transport error', text: `${error.code}: ${error.message}` });
   const notes = [
     ...(exchange.connectionRetry === undefined ? [] : [exchange.connectionRetry]),
-    ...(exchange.throttled === undefined ? [] : [`${exchange.throttled.responses} throttled response(s) before this answer; waited ${exchange.throttled.waitedMs} ms as the server asked`]),
+    ...(exchange.throttled === undefined
+      ? []
+      : [
+          `${exchange.throttled.responses} throttled response(s) before this answer; waited ${exchange.throttled.waitedMs} ms as the server asked`,
+        ]),
   ];
   if (notes.length > 0) sections.push({ title: 'Transport', text: notes.join('\n') });
   if (exchange.reproduce !== undefined) sections.push({ title: 'Reproduce with', text: exchange.reproduce });
@@ -93,7 +110,9 @@ export function problemLocation(result: CaseResult): string | undefined {
 
 /** The failures of a check as lines: each message, with where in the body it is when that is known. */
 export function failureLines(check: CheckOutcome): string[] {
-  const lines = (check.failures ?? []).map((f) => (f.pointer === undefined || f.pointer === '' || f.message.includes(f.pointer) ? f.message : `${f.message} (at ${f.pointer})`));
+  const lines = (check.failures ?? []).map((f) =>
+    f.pointer === undefined || f.pointer === '' || f.message.includes(f.pointer) ? f.message : `${f.message} (at ${f.pointer})`,
+  );
   // The same finding on many items of a listing ([0] status…, [1] status…) is one line that names the items.
   const groups = new Map<string, { first: string; items: number[] }>();
   for (const line of lines) {
@@ -103,7 +122,9 @@ export function failureLines(check: CheckOutcome): string[] {
     if (item !== null) group.items.push(Number(item[1]));
     groups.set(key, group);
   }
-  return [...groups].map(([key, { first, items }]) => (items.length < 2 ? first : `${key}, for items ${indexRanges(items)} (${items.length} in all)`));
+  return [...groups].map(([key, { first, items }]) =>
+    items.length < 2 ? first : `${key}, for items ${indexRanges(items)} (${items.length} in all)`,
+  );
 }
 
 /** Item indexes as ranges: 0–17, 19. */
@@ -122,7 +143,12 @@ function indexRanges(indexes: readonly number[]): string {
 /** A failure or warning as plain text: the deciding checks with their failures, where they are declared, then the evidence. */
 export function problemText(result: CaseResult): string {
   const declared = located(result.source);
-  const lines = [`${result.id}: ${result.title}`, `clause: ${result.clause}`, ...(declared === undefined ? [] : [`declared at ${declared}`]), ''];
+  const lines = [
+    `${result.id}: ${result.title}`,
+    `clause: ${result.clause}`,
+    ...(declared === undefined ? [] : [`declared at ${declared}`]),
+    '',
+  ];
   for (const check of decidingChecks(result)) {
     const at = located(check.source);
     lines.push(`step ${check.step + 1}, ${check.id}: ${bounded(check.message)}${at === undefined ? '' : ` (${at})`}`);
@@ -133,7 +159,8 @@ export function problemText(result: CaseResult): string {
   const exchange = decidingExchange(result);
   if (exchange) for (const section of exchangeSections(exchange)) lines.push('', `${section.title}:`, section.text);
   const earlier = result.exchanges.filter((e) => exchange !== undefined && e.step < exchange.step && e.reproduce !== undefined);
-  if (earlier.length > 0) lines.push('', 'The steps before it, to reproduce from the start:', ...earlier.map((e) => `step ${e.step + 1}: ${e.reproduce ?? ''}`));
+  if (earlier.length > 0)
+    lines.push('', 'The steps before it, to reproduce from the start:', ...earlier.map((e) => `step ${e.step + 1}: ${e.reproduce ?? ''}`));
   return safeText(lines.join('\n'));
 }
 
@@ -148,9 +175,14 @@ export function countdownSentence(deprecation: RunMeta['deprecations'][number]):
 export function verdictLine(report: RunReport): string {
   const total = report.cases.length;
   const { failed, errored, warned } = report.counts;
-  if (report.verdict === 'failed') return failed > 0 ? `FAILED: ${failed} of ${total} cases failed` : `FAILED: ${warned} warnings in strict mode`;
-  if (report.stopped !== undefined && report.verdict === 'incomplete') return `INCOMPLETE: the run stopped before its end (${report.stopped.code}) after ${total} case${total === 1 ? '' : 's'}`;
-  if (report.verdict === 'incomplete') return errored > 0 ? `INCOMPLETE: ${errored} of ${total} cases could not be tested` : `INCOMPLETE: interrupted after ${total - report.counts.skipped} of ${total} cases`;
+  if (report.verdict === 'failed')
+    return failed > 0 ? `FAILED: ${failed} of ${total} cases failed` : `FAILED: ${warned} warnings in strict mode`;
+  if (report.stopped !== undefined && report.verdict === 'incomplete')
+    return `INCOMPLETE: the run stopped before its end (${report.stopped.code}) after ${total} case${total === 1 ? '' : 's'}`;
+  if (report.verdict === 'incomplete')
+    return errored > 0
+      ? `INCOMPLETE: ${errored} of ${total} cases could not be tested`
+      : `INCOMPLETE: interrupted after ${total - report.counts.skipped} of ${total} cases`;
   return `PASSED: ${total} case${total === 1 ? '' : 's'}${warned > 0 ? `, ${warned} with warnings` : ''}`;
 }
 

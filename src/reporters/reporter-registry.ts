@@ -30,20 +30,34 @@ export function writesFiles(name: ReporterName): boolean {
   return name !== 'console' && name !== STDOUT_JSON;
 }
 
-
 /** Reads `--reporter` values (repeatable, comma-separated); unknown or no names are a usage error. */
 export function parseReporterNames(values: readonly string[] | undefined): ReporterName[] {
   if (values === undefined) return [...DEFAULT_REPORTERS];
-  const names = values.flatMap((v) => v.split(',')).map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
+  const names = values
+    .flatMap((v) => v.split(','))
+    .map((n) => n.trim().toLowerCase())
+    .filter((n) => n !== '');
   const unknown = names.filter((n) => !(ORDER as readonly string[]).includes(n));
-  if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown reporter '${unknown.join("', '")}'; the reporters are: ${REPORTER_NAMES.join(', ')} (json:- writes the JSON to standard output)`);
+  if (unknown.length > 0)
+    throw new RunError(
+      'ERR_USAGE',
+      `unknown reporter '${unknown.join("', '")}'; the reporters are: ${REPORTER_NAMES.join(', ')} (json:- writes the JSON to standard output)`,
+    );
   if (names.length === 0) throw new RunError('ERR_USAGE', `--reporter needs at least one of: ${REPORTER_NAMES.join(', ')}`);
   return ORDER.filter((n) => names.includes(n));
 }
 
 /** Makes the named reporters; the Markdown summary links the other files written beside it; every file is written through `redact`. */
-export function createReporters(names: readonly ReporterName[], reportDir: string, consoleOptions: ConsoleOptions, redact: (text: string) => string = (text) => text, stdout?: Writable): Reporter[] {
-  const files = names.filter((n): n is Exclude<ReporterName, 'console' | 'markdown' | typeof STDOUT_JSON> => writesFiles(n) && n !== 'markdown').map((n) => REPORT_FILES[n]);
+export function createReporters(
+  names: readonly ReporterName[],
+  reportDir: string,
+  consoleOptions: ConsoleOptions,
+  redact: (text: string) => string = (text) => text,
+  stdout?: Writable,
+): Reporter[] {
+  const files = names
+    .filter((n): n is Exclude<ReporterName, 'console' | 'markdown' | typeof STDOUT_JSON> => writesFiles(n) && n !== 'markdown')
+    .map((n) => REPORT_FILES[n]);
   const makers: Record<ReporterName, () => Reporter> = {
     console: () => new ConsoleReporter(consoleOptions),
     json: () => new JsonReporter(reportDir),

@@ -59,7 +59,9 @@ function frame(title: string, yLabel: string, top: number, step: number, body: s
   const ticks: string[] = [];
   for (let v = 0; v <= top + step / 2; v += step) {
     const y = PAD.top + PLOT_H - (v / top) * PLOT_H;
-    ticks.push(`<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" class="grid"/><text x="${PAD.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${label(v)}</text>`);
+    ticks.push(
+      `<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" class="grid"/><text x="${PAD.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${label(v)}</text>`,
+    );
   }
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(title)}" class="chart">`,
@@ -109,7 +111,18 @@ export function throughputChart(throughput: LoadChartData['throughput'], seconds
   }
   const line = xy.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(' ');
   const base = PAD.top + PLOT_H;
-  const area = xy.length > 0 ? `<polygon points="${PAD.left},${base} ${line} ${(xy.at(-1)?.[0] ?? PAD.left).toFixed(1)},${base}" class="area"/>` : '';
-  const xTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => `<text x="${(PAD.left + f * PLOT_W).toFixed(1)}" y="${base + 16}" text-anchor="middle">${label(Math.round(f * span * 10) / 10)}</text>`);
-  return frame('Throughput over time', 'responses/s', top, step, `${area}<polyline points="${line}" class="line"/>\n${xTicks.join('')}`, 'seconds from the start');
+  const area =
+    xy.length > 0 ? `<polygon points="${PAD.left},${base} ${line} ${(xy.at(-1)?.[0] ?? PAD.left).toFixed(1)},${base}" class="area"/>` : '';
+  const xTicks = [0, 0.25, 0.5, 0.75, 1].map(
+    (f) =>
+      `<text x="${(PAD.left + f * PLOT_W).toFixed(1)}" y="${base + 16}" text-anchor="middle">${label(Math.round(f * span * 10) / 10)}</text>`,
+  );
+  return frame(
+    'Throughput over time',
+    'responses/s',
+    top,
+    step,
+    `${area}<polyline points="${line}" class="line"/>\n${xTicks.join('')}`,
+    'seconds from the start',
+  );
 }

@@ -11,7 +11,16 @@ export interface XmlElement {
 /** A node of the tree: an element, escaped text, or a CDATA section. */
 export type XmlNode = XmlElement | { text: string } | { cdata: string };
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
 
 /** Escapes text for an attribute value (whitespace too, so attribute normalisation keeps it). */
 export function escapeAttribute(value: string): string {
@@ -38,7 +47,8 @@ function serialiseNode(node: XmlNode, indent: string): string {
   const children = node.children ?? [];
   if (children.length === 0) return `${indent}<${node.name}${attributes}/>`;
   // Character content is written inline: indentation inside it would change the text.
-  if (children.every((child) => !('name' in child))) return `${indent}<${node.name}${attributes}>${children.map((c) => serialiseNode(c, '')).join('')}</${node.name}>`;
+  if (children.every((child) => !('name' in child)))
+    return `${indent}<${node.name}${attributes}>${children.map((c) => serialiseNode(c, '')).join('')}</${node.name}>`;
   const inner = children.map((child) => serialiseNode(child, `${indent}  `)).join('\n');
   return `${indent}<${node.name}${attributes}>\n${inner}\n${indent}</${node.name}>`;
 }

@@ -101,9 +101,16 @@ function validateNewPet(body: JsonValue): Validated<Omit<StoredPet, 'id'>> {
   const { name, categoryId, status } = body;
   if (typeof name !== 'string') return { ok: false, message: name === undefined ? 'name is required' : 'name must be a string' };
   if (categoryId === undefined) return { ok: false, message: 'categoryId is required' };
-  const category = typeof categoryId === 'bigint' ? categoryId : typeof categoryId === 'number' && Number.isInteger(categoryId) ? BigInt(categoryId) : undefined;
-  if (category === undefined || category > INT64_MAX || category < -INT64_MAX - 1n) return { ok: false, message: 'categoryId must be an int64 integer' };
-  if (status !== undefined && !(PET_STATUSES as readonly unknown[]).includes(status)) return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}` };
+  const category =
+    typeof categoryId === 'bigint'
+      ? categoryId
+      : typeof categoryId === 'number' && Number.isInteger(categoryId)
+        ? BigInt(categoryId)
+        : undefined;
+  if (category === undefined || category > INT64_MAX || category < -INT64_MAX - 1n)
+    return { ok: false, message: 'categoryId must be an int64 integer' };
+  if (status !== undefined && !(PET_STATUSES as readonly unknown[]).includes(status))
+    return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}` };
   const pet: Omit<StoredPet, 'id'> = { name, categoryId: category };
   if (status !== undefined) pet.status = status as PetStatus;
   return { ok: true, value: pet };
@@ -167,7 +174,9 @@ export function createPetStore(options: ReferenceServerOptions): PetStore {
     if (!req.path.startsWith('/v1/') && req.path !== '/v1') return errorResponse(404, 'not_found', 'the API lives under /v1');
     if (!authorised(req.headers, options.apiKey)) {
       const error = req.headers.authorization === undefined ? '' : ', error="invalid_token"';
-      return errorResponse(401, 'unauthorized', 'a valid bearer API key is required', { 'www-authenticate': `Bearer realm="petstore"${error}` });
+      return errorResponse(401, 'unauthorized', 'a valid bearer API key is required', {
+        'www-authenticate': `Bearer realm="petstore"${error}`,
+      });
     }
     if (req.path === '/v1/pets') {
       if (req.method === 'GET') return listPets(req.query);
@@ -223,7 +232,9 @@ export function pathAndQuery(target: string): { path: string; query: URLSearchPa
     return { path: url.pathname, query: url.searchParams };
   }
   const mark = target.indexOf('?');
-  return mark === -1 ? { path: target, query: new URLSearchParams() } : { path: target.slice(0, mark), query: new URLSearchParams(target.slice(mark + 1)) };
+  return mark === -1
+    ? { path: target, query: new URLSearchParams() }
+    : { path: target.slice(0, mark), query: new URLSearchParams(target.slice(mark + 1)) };
 }
 
 /** The bytes of the last few bodies sent: listings repeat, and are encoded once instead of on every answer. */
@@ -264,17 +275,33 @@ export function toNodeHandler(handle: PetHandler): (req: IncomingMessage, res: S
       const { path, query } = pathAndQuery(req.url ?? '/');
       const reusedConnection = served.has(req.socket);
       served.add(req.socket);
-      const request = (body: Buffer): PetRequest => ({ method: req.method ?? 'GET', path, query, headers: singleCredential(req), body, reusedConnection });
+      const request = (body: Buffer): PetRequest => ({
+        method: req.method ?? 'GET',
+        path,
+        query,
+        headers: singleCredential(req),
+        body,
+        reusedConnection,
+      });
       if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
         // No body: answered in this tick when the handler is synchronous (the conformant one is).
         const response = handle(request(EMPTY));
-        if (response instanceof Promise) response.then((r) => answer(req, res, r), () => fail(res));
+        if (response instanceof Promise)
+          response.then(
+            (r) => answer(req, res, r),
+            () => fail(res),
+          );
         else answer(req, res, response);
         return;
       }
       readBody(req)
-        .then(async (raw) => (raw === 'too-large' ? errorResponse(413, 'body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`) : handle(request(raw))))
-        .then((r) => answer(req, res, r), () => fail(res));
+        .then(async (raw) =>
+          raw === 'too-large' ? errorResponse(413, 'body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`) : handle(request(raw)),
+        )
+        .then(
+          (r) => answer(req, res, r),
+          () => fail(res),
+        );
     } catch {
       fail(res);
     }

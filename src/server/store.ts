@@ -72,7 +72,10 @@ export class PetCatalogue {
 const NAMES = ['Rex', 'Bella', 'Milo', 'Luna', 'Coco', 'Max', 'Nala', 'Otis', 'Pip', 'Zara'];
 
 /** Seeds a catalogue with pets of every status: more than 100 available, fewer pending and sold. */
-export function seedCatalogue(catalogue: PetCatalogue, counts: Record<PetStatus, number> = { available: 110, pending: 30, sold: 20 }): void {
+export function seedCatalogue(
+  catalogue: PetCatalogue,
+  counts: Record<PetStatus, number> = { available: 110, pending: 30, sold: 20 },
+): void {
   let n = 0;
   for (const status of PET_STATUSES) {
     for (let i = 0; i < counts[status]; i++, n++) {

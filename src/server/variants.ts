@@ -4,7 +4,16 @@
  * leaves and must pass. `npm run matrix` and test/matrix.test.ts hold the suite to both.
  */
 import { isJsonObject, parseExactJson, stringifyExactJson, type JsonValue } from '../model/json.js';
-import { authorised, errorResponse, jsonResponse, type PetRequest, type PetResponse, type PetStore, type ReferenceServerOptions, type Wrap } from './reference-server.js';
+import {
+  authorised,
+  errorResponse,
+  jsonResponse,
+  type PetRequest,
+  type PetResponse,
+  type PetStore,
+  type ReferenceServerOptions,
+  type Wrap,
+} from './reference-server.js';
 import { PET_STATUSES, type PetStatus } from './store.js';
 
 /** A named behaviour of the pet store. */
@@ -108,130 +117,701 @@ const RATE_LIMIT = 50;
 const FIRST_SEEDED_PET = '{"id":1,"name":"Rex 1","categoryId":1,"status":"available"}';
 
 const broken: Array<Omit<Variant, 'verdict'>> = [
-  { name: 'auth-off-list', description: 'listPets answers without a key', clause: 'Authentication rule 1 (listPets)', caughtBy: ['auth.listPets.missing'], wrap: skipAuthWhen((r) => isList(r) && r.headers.authorization === undefined) },
-  { name: 'auth-off-create', description: 'createPet answers without a key', clause: 'Authentication rule 1 (createPet)', caughtBy: ['auth.createPet.missing'], wrap: skipAuthWhen((r) => isCreate(r) && r.headers.authorization === undefined) },
-  { name: 'auth-off-get', description: 'getPet answers without a key', clause: 'Authentication rule 1 (getPet)', caughtBy: ['auth.getPet.missing'], wrap: skipAuthWhen((r) => isGet(r) && r.headers.authorization === undefined) },
-  { name: 'auth-accepts-basic', description: 'the key is accepted under the Basic scheme', clause: 'Authentication: scheme HTTP bearer', caughtBy: ['auth.listPets.basic-scheme'], wrap: skipAuthWhen((r) => /^Basic /.test(r.headers.authorization ?? '')) },
-  { name: 'auth-accepts-empty-bearer', description: '"Bearer" with no token is accepted', clause: 'Authentication rule 1 (missing key)', caughtBy: ['auth.listPets.empty-bearer'], wrap: skipAuthWhen((r) => /^Bearer\s*$/.test(r.headers.authorization ?? '')) },
-  { name: 'auth-accepts-any-token', description: 'any bearer token is accepted', clause: 'Authentication rule 1 (invalid key)', caughtBy: ['auth.listPets.wrong-token'], wrap: skipAuthWhen((r) => (bearerToken(r) ?? '') !== '') },
-  { name: 'auth-prefix-compare', description: 'a token is accepted when it starts with the key', clause: 'Authentication rule 1 (invalid key)', caughtBy: ['auth.listPets.appended-char'], wrap: skipAuthWhen((r, s) => (bearerToken(r) ?? '').startsWith(s.apiKey)) },
-  { name: 'auth-truncated-compare', description: 'a token is accepted when the key starts with it', clause: 'Authentication rule 1 (invalid key)', caughtBy: ['auth.listPets.removed-char'], wrap: skipAuthWhen((r, s) => { const t = bearerToken(r) ?? ''; return t.length > 0 && s.apiKey.startsWith(t); }) },
   {
-    name: 'auth-validates-first', description: 'createPet validates the body before the key', clause: 'Authentication rule 1, whatever else is wrong', caughtBy: ['auth.createPet.before-validation'],
-    wrap: before((r) => isCreate(r) && !r.headers.authorization, (req) => { const b = bodyOf(req); return isJsonObject(b) && typeof b['name'] === 'string' ? req : errorResponse(400, 'invalid_pet', 'name is required'); }),
+    name: 'auth-off-list',
+    description: 'listPets answers without a key',
+    clause: 'Authentication rule 1 (listPets)',
+    caughtBy: ['auth.listPets.missing'],
+    wrap: skipAuthWhen((r) => isList(r) && r.headers.authorization === undefined),
   },
-  { name: 'auth-401-empty-body', description: '401 answers carry no body', clause: 'Authentication rule 1: 401 with an Error body', caughtBy: ['auth.listPets.missing', 'expect.schema'], wrap: after((res) => (res.status === 401 ? { status: 401, headers: { 'www-authenticate': 'Bearer' }, body: '' } : res)) },
-  { name: 'auth-403-instead', description: 'a bad key gets 403 instead of 401', clause: 'Authentication rule 1: 401', caughtBy: ['auth.listPets.missing'], wrap: after((res) => (res.status === 401 ? errorResponse(403, 'forbidden', 'no') : res)) },
-  { name: 'limit-default-50', description: 'without limit, 50 pets come back', clause: 'listPets rule 2: default 20', caughtBy: ['listPets.limit.default'], wrap: before((r) => isList(r) && !r.query.has('limit'), (r) => withQuery(r, (q) => q.set('limit', '50'))) },
   {
-    name: 'limit-no-cap', description: 'limit above 100 is served in full', clause: 'Limits: maximum 100', caughtBy: ['listPets.limit.above-max'],
-    wrap: before((r) => isList(r) && Number(r.query.get('limit')) > 100, (r, s) => jsonResponse(200, s.catalogue.pageJson(Number(r.query.get('limit'))))),
+    name: 'auth-off-create',
+    description: 'createPet answers without a key',
+    clause: 'Authentication rule 1 (createPet)',
+    caughtBy: ['auth.createPet.missing'],
+    wrap: skipAuthWhen((r) => isCreate(r) && r.headers.authorization === undefined),
   },
-  { name: 'limit-ignored', description: 'limit is ignored: always 20', clause: 'listPets: limit', caughtBy: ['listPets.limit.min'], wrap: before(isList, (r) => withQuery(r, (q) => q.delete('limit'))) },
   {
-    name: 'limit-off-by-one', description: 'limit N returns N+1 pets', clause: 'listPets: limit is the maximum returned', caughtBy: ['listPets.limit.min'],
-    wrap: before((r) => isList(r) && /^\d+$/.test(r.query.get('limit') ?? ''), (r, s) => jsonResponse(200, s.catalogue.pageJson(Number(r.query.get('limit')) + 1, (r.query.get('status') ?? undefined) as PetStatus | undefined))),
+    name: 'auth-off-get',
+    description: 'getPet answers without a key',
+    clause: 'Authentication rule 1 (getPet)',
+    caughtBy: ['auth.getPet.missing'],
+    wrap: skipAuthWhen((r) => isGet(r) && r.headers.authorization === undefined),
   },
-  { name: 'limit-500-on-malformed', description: 'a non-numeric limit crashes the server', clause: 'reading-the-contract: never a 5xx', caughtBy: ['listPets.limit.not-a-number'], wrap: before((r) => isList(r) && /[a-z]/.test(r.query.get('limit') ?? ''), () => errorResponse(500, 'internal', 'NaN')) },
-  { name: 'limit-zero-returns-all', description: 'limit=0 returns every pet', clause: 'Limits: maximum 100', caughtBy: ['listPets.limit.below-min'], wrap: before((r) => isList(r) && r.query.get('limit') === '0', (_r, s) => jsonResponse(200, s.catalogue.pageJson(s.catalogue.size))) },
-  { name: 'limit-max-rejected', description: 'limit=100 is refused (cap off by one)', clause: 'Limits: maximum 100', caughtBy: ['listPets.limit.max'], wrap: before((r) => isList(r) && r.query.get('limit') === '100', () => errorResponse(400, 'invalid_limit', 'too big')) },
-  { name: 'filter-ignored', description: 'the status filter is ignored', clause: 'listPets rule 1', caughtBy: ['listPets.filter.sold'], wrap: before(isList, (r) => withQuery(r, (q) => q.delete('status'))) },
   {
-    name: 'filter-leaky', description: 'status=pending also returns a sold pet', clause: 'listPets rule 1', caughtBy: ['listPets.filter.pending'],
-    wrap: after((res, req, s) => (isList(req) && req.query.get('status') === 'pending' && res.status === 200 ? mapJson(res, (b) => [...(b as JsonValue[]), ...(parseExactJson(s.catalogue.pageJson(1, 'sold')) as JsonValue[])]) : res)),
+    name: 'auth-accepts-basic',
+    description: 'the key is accepted under the Basic scheme',
+    clause: 'Authentication: scheme HTTP bearer',
+    caughtBy: ['auth.listPets.basic-scheme'],
+    wrap: skipAuthWhen((r) => /^Basic /.test(r.headers.authorization ?? '')),
   },
-  { name: 'filter-500-unknown', description: 'an unknown status value crashes the server', clause: 'reading-the-contract: never a 5xx', caughtBy: ['listPets.filter.unknown-value'], wrap: before((r) => isList(r) && r.query.has('status') && !(PET_STATUSES as readonly string[]).includes(r.query.get('status') ?? ''), () => errorResponse(500, 'internal', 'bad enum')) },
   {
-    name: 'filter-misses-new', description: 'filtered listings show only the seeded pets', clause: 'listPets rule 1: a page that is not full holds every match', caughtBy: ['listPets.filter.pending.created', 'lifecycle.created.listed'],
+    name: 'auth-accepts-empty-bearer',
+    description: '"Bearer" with no token is accepted',
+    clause: 'Authentication rule 1 (missing key)',
+    caughtBy: ['auth.listPets.empty-bearer'],
+    wrap: skipAuthWhen((r) => /^Bearer\s*$/.test(r.headers.authorization ?? '')),
+  },
+  {
+    name: 'auth-accepts-any-token',
+    description: 'any bearer token is accepted',
+    clause: 'Authentication rule 1 (invalid key)',
+    caughtBy: ['auth.listPets.wrong-token'],
+    wrap: skipAuthWhen((r) => (bearerToken(r) ?? '') !== ''),
+  },
+  {
+    name: 'auth-prefix-compare',
+    description: 'a token is accepted when it starts with the key',
+    clause: 'Authentication rule 1 (invalid key)',
+    caughtBy: ['auth.listPets.appended-char'],
+    wrap: skipAuthWhen((r, s) => (bearerToken(r) ?? '').startsWith(s.apiKey)),
+  },
+  {
+    name: 'auth-truncated-compare',
+    description: 'a token is accepted when the key starts with it',
+    clause: 'Authentication rule 1 (invalid key)',
+    caughtBy: ['auth.listPets.removed-char'],
+    wrap: skipAuthWhen((r, s) => {
+      const t = bearerToken(r) ?? '';
+      return t.length > 0 && s.apiKey.startsWith(t);
+    }),
+  },
+  {
+    name: 'auth-validates-first',
+    description: 'createPet validates the body before the key',
+    clause: 'Authentication rule 1, whatever else is wrong',
+    caughtBy: ['auth.createPet.before-validation'],
+    wrap: before(
+      (r) => isCreate(r) && !r.headers.authorization,
+      (req) => {
+        const b = bodyOf(req);
+        return isJsonObject(b) && typeof b['name'] === 'string' ? req : errorResponse(400, 'invalid_pet', 'name is required');
+      },
+    ),
+  },
+  {
+    name: 'auth-401-empty-body',
+    description: '401 answers carry no body',
+    clause: 'Authentication rule 1: 401 with an Error body',
+    caughtBy: ['auth.listPets.missing', 'expect.schema'],
+    wrap: after((res) => (res.status === 401 ? { status: 401, headers: { 'www-authenticate': 'Bearer' }, body: '' } : res)),
+  },
+  {
+    name: 'auth-403-instead',
+    description: 'a bad key gets 403 instead of 401',
+    clause: 'Authentication rule 1: 401',
+    caughtBy: ['auth.listPets.missing'],
+    wrap: after((res) => (res.status === 401 ? errorResponse(403, 'forbidden', 'no') : res)),
+  },
+  {
+    name: 'limit-default-50',
+    description: 'without limit, 50 pets come back',
+    clause: 'listPets rule 2: default 20',
+    caughtBy: ['listPets.limit.default'],
+    wrap: before(
+      (r) => isList(r) && !r.query.has('limit'),
+      (r) => withQuery(r, (q) => q.set('limit', '50')),
+    ),
+  },
+  {
+    name: 'limit-no-cap',
+    description: 'limit above 100 is served in full',
+    clause: 'Limits: maximum 100',
+    caughtBy: ['listPets.limit.above-max'],
+    wrap: before(
+      (r) => isList(r) && Number(r.query.get('limit')) > 100,
+      (r, s) => jsonResponse(200, s.catalogue.pageJson(Number(r.query.get('limit')))),
+    ),
+  },
+  {
+    name: 'limit-ignored',
+    description: 'limit is ignored: always 20',
+    clause: 'listPets: limit',
+    caughtBy: ['listPets.limit.min'],
+    wrap: before(isList, (r) => withQuery(r, (q) => q.delete('limit'))),
+  },
+  {
+    name: 'limit-off-by-one',
+    description: 'limit N returns N+1 pets',
+    clause: 'listPets: limit is the maximum returned',
+    caughtBy: ['listPets.limit.min'],
+    wrap: before(
+      (r) => isList(r) && /^\d+$/.test(r.query.get('limit') ?? ''),
+      (r, s) =>
+        jsonResponse(
+          200,
+          s.catalogue.pageJson(Number(r.query.get('limit')) + 1, (r.query.get('status') ?? undefined) as PetStatus | undefined),
+        ),
+    ),
+  },
+  {
+    name: 'limit-500-on-malformed',
+    description: 'a non-numeric limit crashes the server',
+    clause: 'reading-the-contract: never a 5xx',
+    caughtBy: ['listPets.limit.not-a-number'],
+    wrap: before(
+      (r) => isList(r) && /[a-z]/.test(r.query.get('limit') ?? ''),
+      () => errorResponse(500, 'internal', 'NaN'),
+    ),
+  },
+  {
+    name: 'limit-zero-returns-all',
+    description: 'limit=0 returns every pet',
+    clause: 'Limits: maximum 100',
+    caughtBy: ['listPets.limit.below-min'],
+    wrap: before(
+      (r) => isList(r) && r.query.get('limit') === '0',
+      (_r, s) => jsonResponse(200, s.catalogue.pageJson(s.catalogue.size)),
+    ),
+  },
+  {
+    name: 'limit-max-rejected',
+    description: 'limit=100 is refused (cap off by one)',
+    clause: 'Limits: maximum 100',
+    caughtBy: ['listPets.limit.max'],
+    wrap: before(
+      (r) => isList(r) && r.query.get('limit') === '100',
+      () => errorResponse(400, 'invalid_limit', 'too big'),
+    ),
+  },
+  {
+    name: 'filter-ignored',
+    description: 'the status filter is ignored',
+    clause: 'listPets rule 1',
+    caughtBy: ['listPets.filter.sold'],
+    wrap: before(isList, (r) => withQuery(r, (q) => q.delete('status'))),
+  },
+  {
+    name: 'filter-leaky',
+    description: 'status=pending also returns a sold pet',
+    clause: 'listPets rule 1',
+    caughtBy: ['listPets.filter.pending'],
+    wrap: after((res, req, s) =>
+      isList(req) && req.query.get('status') === 'pending' && res.status === 200
+        ? mapJson(res, (b) => [...(b as JsonValue[]), ...(parseExactJson(s.catalogue.pageJson(1, 'sold')) as JsonValue[])])
+        : res,
+    ),
+  },
+  {
+    name: 'filter-500-unknown',
+    description: 'an unknown status value crashes the server',
+    clause: 'reading-the-contract: never a 5xx',
+    caughtBy: ['listPets.filter.unknown-value'],
+    wrap: before(
+      (r) => isList(r) && r.query.has('status') && !(PET_STATUSES as readonly string[]).includes(r.query.get('status') ?? ''),
+      () => errorResponse(500, 'internal', 'bad enum'),
+    ),
+  },
+  {
+    name: 'filter-misses-new',
+    description: 'filtered listings show only the seeded pets',
+    clause: 'listPets rule 1: a page that is not full holds every match',
+    caughtBy: ['listPets.filter.pending.created', 'lifecycle.created.listed'],
     wrap: (next, store) => {
       const seeded = BigInt(store.catalogue.size);
       return async (req) => {
         const res = await next(req);
-        return isList(req) && req.query.has('status') && res.status === 200 ? mapJson(res, (b) => (b as JsonValue[]).filter((p) => isJsonObject(p) && BigInt(p['id'] as number) <= seeded)) : res;
+        return isList(req) && req.query.has('status') && res.status === 200
+          ? mapJson(res, (b) => (b as JsonValue[]).filter((p) => isJsonObject(p) && BigInt(p['id'] as number) <= seeded))
+          : res;
       };
     },
   },
-  { name: 'create-accepts-missing-name', description: 'a pet without name is created', clause: 'createPet rule 1: name is required', caughtBy: ['createPet.invalid.no-name'], wrap: createBody((b) => { if (b['name'] === undefined) b['name'] = 'unnamed'; }) },
-  { name: 'create-accepts-missing-category', description: 'a pet without categoryId is created', clause: 'createPet rule 1: categoryId is required', caughtBy: ['createPet.invalid.no-category'], wrap: createBody((b) => { if (b['categoryId'] === undefined) b['categoryId'] = 1; }) },
-  { name: 'create-accepts-string-category', description: 'a string categoryId is coerced', clause: 'createPet rule 2: invalid values', caughtBy: ['createPet.invalid.category-string'], wrap: createBody((b) => { if (typeof b['categoryId'] === 'string') b['categoryId'] = 1; }) },
-  { name: 'create-accepts-float-category', description: 'a fractional categoryId is truncated', clause: 'NewPet: categoryId is an integer', caughtBy: ['createPet.invalid.category-float'], wrap: createBody((b) => { const c = b['categoryId']; if (typeof c === 'number' && !Number.isInteger(c)) b['categoryId'] = Math.trunc(c); }) },
-  { name: 'create-accepts-any-status', description: 'an unknown status is dropped, not refused', clause: 'PetStatus enumeration', caughtBy: ['createPet.invalid.status-unknown'], wrap: createBody((b) => { if (!(PET_STATUSES as readonly unknown[]).includes(b['status'])) delete b['status']; }) },
-  { name: 'create-accepts-array-body', description: 'an array body creates its first element', clause: 'createPet: body is NewPet', caughtBy: ['createPet.invalid.array'], wrap: before(isCreate, (r) => { const b = bodyOf(r); return Array.isArray(b) && b[0] !== undefined ? withJsonBody(r, b[0]) : r; }) },
-  { name: 'create-500-on-bad-json', description: 'a body that is not JSON crashes the server', clause: 'createPet rule 2 and never a 5xx', caughtBy: ['createPet.invalid.not-json'], wrap: before((r) => isCreate(r) && r.body.length > 0 && bodyOf(r) === undefined, () => errorResponse(500, 'internal', 'SyntaxError')) },
-  { name: 'create-accepts-empty-body', description: 'an empty body creates a default pet', clause: 'createPet rule 2: a missing body is 400', caughtBy: ['createPet.invalid.no-body'], wrap: before((r) => isCreate(r) && r.body.length === 0, (r) => withJsonBody(r, { name: 'unnamed', categoryId: 1 })) },
-  { name: 'create-returns-200', description: 'createPet answers 200 instead of 201', clause: 'createPet: success 201', caughtBy: ['createPet.created'], wrap: after((res, req) => (isCreate(req) && res.status === 201 ? { ...res, status: 200 } : res)) },
-  { name: 'create-omits-id', description: 'the created Pet comes back without its id', clause: 'createPet: body is Pet including the assigned id', caughtBy: ['createPet.created'], wrap: after((res, req) => (isCreate(req) && res.status === 201 ? mapJson(res, (b) => { const { id: _id, ...rest } = b as Record<string, JsonValue>; return rest; }) : res)) },
-  { name: 'create-drops-status', description: 'the created Pet comes back without the status sent', clause: 'States: a new animal is created with the status the client sends', caughtBy: ['createPet.created'], wrap: after((res, req) => (isCreate(req) && res.status === 201 ? mapJson(res, (b) => { const { status: _s, ...rest } = b as Record<string, JsonValue>; return rest; }) : res)) },
-  { name: 'create-same-id', description: 'every created pet is reported with id 1', clause: 'Pet: id is unique', caughtBy: ['createPet.distinct-ids'], wrap: after((res, req) => (isCreate(req) && res.status === 201 ? mapJson(res, (b) => ({ ...(b as Record<string, JsonValue>), id: 1 })) : res)) },
   {
-    name: 'create-not-persisted', description: 'created pets are answered but never stored', clause: 'createPet: the created pet can be fetched by its id', caughtBy: ['getPet.read-back'],
-    wrap: (next) => { let n = 0n; return async (req) => { const res = await next(req); return isCreate(req) && res.status === 201 ? mapJson(res, (b) => ({ ...(b as Record<string, JsonValue>), id: 10n ** 12n + n++ })) : res; }; },
+    name: 'create-accepts-missing-name',
+    description: 'a pet without name is created',
+    clause: 'createPet rule 1: name is required',
+    caughtBy: ['createPet.invalid.no-name'],
+    wrap: createBody((b) => {
+      if (b['name'] === undefined) b['name'] = 'unnamed';
+    }),
   },
   {
-    name: 'create-uses-client-id', description: 'a client-supplied id is echoed back as the new id', clause: 'Pet rule 1: id is assigned by the service', caughtBy: ['createPet.client-id'],
-    wrap: (next) => async (req) => { const res = await next(req); const sent = isCreate(req) ? bodyOf(req) : undefined; return isJsonObject(sent) && sent['id'] !== undefined && res.status === 201 ? mapJson(res, (b) => ({ ...(b as Record<string, JsonValue>), id: sent['id'] as JsonValue })) : res; },
-  },
-  { name: 'name-emoji-500', description: 'a name with a character outside the BMP crashes the server (utf8mb3)', clause: 'reading-the-contract: strings round-trip in any Unicode, never a 5xx', caughtBy: ['coverage.createPet.name.emoji'], wrap: before((r) => isCreate(r) && /[\u{10000}-\u{10FFFF}]/u.test(r.body.toString('utf8')), () => errorResponse(500, 'internal', 'Incorrect string value')) },
-  { name: 'name-long-500', description: 'a name longer than 255 characters crashes the server', clause: 'reading-the-contract: never a 5xx', caughtBy: ['coverage.createPet.name.length-256', 'coverage.createPet.name.length-10000'], wrap: before((r) => { const b = isCreate(r) ? bodyOf(r) : undefined; return isJsonObject(b) && typeof b['name'] === 'string' && b['name'].length > 255; }, () => errorResponse(500, 'internal', 'value too long for type character varying(255)')) },
-  { name: 'category-int64-max-500', description: 'categoryId 9223372036854775807, a valid int64, crashes the server', clause: 'reading-the-contract: any valid int64 without a 5xx', caughtBy: ['coverage.createPet.categoryId.int64-max'], wrap: before((r) => { const b = isCreate(r) ? bodyOf(r) : undefined; return isJsonObject(b) && b['categoryId'] === 2n ** 63n - 1n; }, () => errorResponse(500, 'internal', 'integer overflow')) },
-  { name: 'name-latin1-mangled', description: 'non-ASCII names are read as Latin-1 and come back mangled', clause: 'reading-the-contract: strings round-trip exactly in any Unicode', caughtBy: ['coverage.createPet.name.latin-1', 'coverage.createPet.name.cjk'], wrap: createBody((b) => { const n = b['name']; if (typeof n === 'string') b['name'] = Buffer.from(n, 'utf8').toString('latin1'); }) },
-  { name: 'auth-key-case-insensitive', description: 'the key is compared without regard to letter case', clause: 'Authentication rule 1: the key is compared exactly', caughtBy: ['auth.listPets.swapped-case'], wrap: skipAuthWhen((r, s) => (bearerToken(r) ?? '').toLowerCase() === s.apiKey.toLowerCase()) },
-  { name: 'auth-scheme-ignored', description: 'the key is accepted under any scheme, or none', clause: 'Authentication: the scheme is Bearer; the key under another scheme is a wrong credential', caughtBy: ['auth.listPets.basic-raw', 'auth.listPets.token-scheme', 'auth.listPets.no-scheme'], wrap: skipAuthWhen((r, s) => (r.headers.authorization ?? '').split(' ').at(-1) === s.apiKey) },
-  { name: 'status-case-folded', description: 'status values in another case are accepted and stored in lower case', clause: 'PetStatus enumeration: a status outside the enum is 400', caughtBy: ['coverage.createPet.status.capitalised', 'coverage.createPet.status.upper-case'], wrap: createBody((b) => { const st = b['status']; if (typeof st === 'string') b['status'] = st.toLowerCase(); }) },
-  { name: 'category-numeric-string-coerced', description: 'categoryId "7", a numeric string, is coerced to 7', clause: 'createPet rule 2: a wrong JSON type is 400', caughtBy: ['coverage.createPet.categoryId.numeric-string'], wrap: createBody((b) => { const c = b['categoryId']; if (typeof c === 'string' && /^-?\d+$/.test(c)) b['categoryId'] = Number(c); }) },
-  { name: 'create-category-as-double', description: 'categoryId goes through a double and loses precision', clause: 'NewPet: categoryId is int64', caughtBy: ['createPet.int64.category'], wrap: after((res, req) => (isCreate(req) && res.status === 201 ? mapJson(res, (b) => { const o = b as Record<string, JsonValue>; const c = o['categoryId']; return { ...o, categoryId: typeof c === 'bigint' ? BigInt(Number(c)) : (c as JsonValue) }; }) : res)) },
-  { name: 'get-unknown-200', description: 'an unknown id returns some other pet', clause: 'getPet rule 3: 404', caughtBy: ['getPet.unknown-id'], wrap: after((res, req) => (isGet(req) && res.status === 404 ? jsonResponse(200, FIRST_SEEDED_PET) : res)) },
-  { name: 'get-unknown-500', description: 'an unknown id crashes the server', clause: 'getPet rule 3: 404', caughtBy: ['getPet.unknown-id'], wrap: after((res, req) => (isGet(req) && res.status === 404 ? errorResponse(500, 'internal', 'null pointer') : res)) },
-  { name: 'get-malformed-500', description: 'a non-numeric id crashes the server', clause: 'getPet: petId is int64; never a 5xx', caughtBy: ['getPet.malformed.not-a-number'], wrap: after((res, req) => (isGet(req) && res.status === 400 ? errorResponse(500, 'internal', 'NumberFormatException') : res)) },
-  { name: 'get-404-plain-text', description: 'getPet answers 404 with a plain-text body', clause: 'Errors: every error body is an Error', caughtBy: ['getPet.unknown-id'], wrap: after((res, req) => (isGet(req) && res.status === 404 ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' } : res)) },
-  { name: 'error-status-mismatch', description: 'Error.status is always 400', clause: 'Errors rule 1: status equals the HTTP status', caughtBy: ['errors.error-body'], wrap: after((res) => (isError(res) ? mapJson(res, (b) => ({ ...(b as Record<string, JsonValue>), status: 400 })) : res)) },
-  { name: 'error-missing-message', description: 'Error bodies lack message', clause: 'Error: message is required', caughtBy: ['errors.error-body'], wrap: after((res) => (isError(res) ? mapJson(res, (b) => { const { message: _m, ...rest } = b as Record<string, JsonValue>; return rest; }) : res)) },
-  { name: 'error-html-400', description: 'createPet answers 400 with an HTML page', clause: 'Errors: every error body is an Error; the wire format is JSON', caughtBy: ['wire.json-body', 'errors.error-body'], wrap: after((res, req) => (isCreate(req) && res.status === 400 ? { status: 400, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>Bad Request</h1></body></html>' } : res)) },
-  { name: 'json-as-text-plain', description: 'JSON bodies are labelled text/plain', clause: 'The wire format is JSON over HTTP', caughtBy: ['wire.json-content-type'], wrap: after((res) => ({ ...res, headers: { ...res.headers, 'content-type': 'text/plain' } })) },
-  {
-    name: 'ids-as-double', description: 'ids above 2^53 are written through a double', clause: 'Pet: id is int64; exact values survive', caughtBy: ['getPet.read-back'], server: { firstId: 2n ** 60n + 1n },
-    wrap: after((res) => mapJson(res, function round(b: JsonValue): JsonValue { if (Array.isArray(b)) return b.map(round); if (isJsonObject(b) && typeof b['id'] === 'bigint') return { ...b, id: BigInt(Number(b['id'])) }; return b; })),
-  },
-  { name: 'get-removed-early', description: 'getPet is already gone (410) before 5 December 2030', clause: 'getPet rule 1: removed on 5 December 2030', caughtBy: ['deprecation.getPet.available'], wrap: before(isGet, () => errorResponse(410, 'gone', 'removed')) },
-  { name: 'get-served-after-removal', description: 'getPet is still served after 5 December 2030', clause: 'getPet rule 1: removed on 5 December 2030', caughtBy: ['deprecation.getPet.removed'], clock: '2030-12-06' },
-  { name: 'sunset-wrong-date', description: 'the Sunset header names the wrong day', clause: 'getPet: removed on 5 December 2030 (RFC 8594 Sunset)', caughtBy: ['deprecation.getPet.available'], wrap: after((res, req) => (isGet(req) && res.headers['sunset'] ? { ...res, headers: { ...res.headers, sunset: 'Wed, 01 Jan 2031 00:00:00 GMT' } } : res)) },
-  {
-    name: 'small-store-ignores-limit', description: 'a store of 13 pets that ignores limit and returns every pet', clause: 'listPets: at most limit items', caughtBy: ['listPets.limit.min'], server: { seed: { available: 5, pending: 5, sold: 3 } },
-    wrap: after((res, r, s) => (isList(r) && res.status === 200 ? jsonResponse(200, s.catalogue.pageJson(s.catalogue.size, (r.query.get('status') ?? undefined) as PetStatus | undefined)) : res)),
+    name: 'create-accepts-missing-category',
+    description: 'a pet without categoryId is created',
+    clause: 'createPet rule 1: categoryId is required',
+    caughtBy: ['createPet.invalid.no-category'],
+    wrap: createBody((b) => {
+      if (b['categoryId'] === undefined) b['categoryId'] = 1;
+    }),
   },
   {
-    name: 'filter-no-default-cap', description: 'with a status filter and no limit, every matching pet is returned', clause: 'listPets rule 2: at most 20 without limit, filtered or not', caughtBy: ['listPets.filter.default-page'],
-    wrap: before((r) => isList(r) && r.query.has('status') && !r.query.has('limit'), (r) => withQuery(r, (q) => q.set('limit', '100'))),
+    name: 'create-accepts-string-category',
+    description: 'a string categoryId is coerced',
+    clause: 'createPet rule 2: invalid values',
+    caughtBy: ['createPet.invalid.category-string'],
+    wrap: createBody((b) => {
+      if (typeof b['categoryId'] === 'string') b['categoryId'] = 1;
+    }),
   },
   {
-    name: 'hangs-on-one-query', description: 'GET /pets?limit=99 is never answered while everything else is', clause: 'reading-the-contract: a valid request left unanswered while the server answers others',
-    caughtBy: ['server.answers'], wrap: (next) => (req) => (isList(req) && req.query.get('limit') === '99' ? new Promise<PetResponse>(() => undefined) : next(req)),
+    name: 'create-accepts-float-category',
+    description: 'a fractional categoryId is truncated',
+    clause: 'NewPet: categoryId is an integer',
+    caughtBy: ['createPet.invalid.category-float'],
+    wrap: createBody((b) => {
+      const c = b['categoryId'];
+      if (typeof c === 'number' && !Number.isInteger(c)) b['categoryId'] = Math.trunc(c);
+    }),
   },
-  { name: 'intermittent-500', description: 'every fifth request fails with 500', clause: 'reading-the-contract: never a 5xx', caughtBy: ['server.no-5xx'], wrap: (next) => { let n = 0; return (req) => (++n % 5 === 0 ? errorResponse(500, 'internal', 'flaky') : next(req)); } },
+  {
+    name: 'create-accepts-any-status',
+    description: 'an unknown status is dropped, not refused',
+    clause: 'PetStatus enumeration',
+    caughtBy: ['createPet.invalid.status-unknown'],
+    wrap: createBody((b) => {
+      if (!(PET_STATUSES as readonly unknown[]).includes(b['status'])) delete b['status'];
+    }),
+  },
+  {
+    name: 'create-accepts-array-body',
+    description: 'an array body creates its first element',
+    clause: 'createPet: body is NewPet',
+    caughtBy: ['createPet.invalid.array'],
+    wrap: before(isCreate, (r) => {
+      const b = bodyOf(r);
+      return Array.isArray(b) && b[0] !== undefined ? withJsonBody(r, b[0]) : r;
+    }),
+  },
+  {
+    name: 'create-500-on-bad-json',
+    description: 'a body that is not JSON crashes the server',
+    clause: 'createPet rule 2 and never a 5xx',
+    caughtBy: ['createPet.invalid.not-json'],
+    wrap: before(
+      (r) => isCreate(r) && r.body.length > 0 && bodyOf(r) === undefined,
+      () => errorResponse(500, 'internal', 'SyntaxError'),
+    ),
+  },
+  {
+    name: 'create-accepts-empty-body',
+    description: 'an empty body creates a default pet',
+    clause: 'createPet rule 2: a missing body is 400',
+    caughtBy: ['createPet.invalid.no-body'],
+    wrap: before(
+      (r) => isCreate(r) && r.body.length === 0,
+      (r) => withJsonBody(r, { name: 'unnamed', categoryId: 1 }),
+    ),
+  },
+  {
+    name: 'create-returns-200',
+    description: 'createPet answers 200 instead of 201',
+    clause: 'createPet: success 201',
+    caughtBy: ['createPet.created'],
+    wrap: after((res, req) => (isCreate(req) && res.status === 201 ? { ...res, status: 200 } : res)),
+  },
+  {
+    name: 'create-omits-id',
+    description: 'the created Pet comes back without its id',
+    clause: 'createPet: body is Pet including the assigned id',
+    caughtBy: ['createPet.created'],
+    wrap: after((res, req) =>
+      isCreate(req) && res.status === 201
+        ? mapJson(res, (b) => {
+            const { id: _id, ...rest } = b as Record<string, JsonValue>;
+            return rest;
+          })
+        : res,
+    ),
+  },
+  {
+    name: 'create-drops-status',
+    description: 'the created Pet comes back without the status sent',
+    clause: 'States: a new animal is created with the status the client sends',
+    caughtBy: ['createPet.created'],
+    wrap: after((res, req) =>
+      isCreate(req) && res.status === 201
+        ? mapJson(res, (b) => {
+            const { status: _s, ...rest } = b as Record<string, JsonValue>;
+            return rest;
+          })
+        : res,
+    ),
+  },
+  {
+    name: 'create-same-id',
+    description: 'every created pet is reported with id 1',
+    clause: 'Pet: id is unique',
+    caughtBy: ['createPet.distinct-ids'],
+    wrap: after((res, req) =>
+      isCreate(req) && res.status === 201 ? mapJson(res, (b) => ({ ...(b as Record<string, JsonValue>), id: 1 })) : res,
+    ),
+  },
+  {
+    name: 'create-not-persisted',
+    description: 'created pets are answered but never stored',
+    clause: 'createPet: the created pet can be fetched by its id',
+    caughtBy: ['getPet.read-back'],
+    wrap: (next) => {
+      let n = 0n;
+      return async (req) => {
+        const res = await next(req);
+        return isCreate(req) && res.status === 201
+          ? mapJson(res, (b) => ({ ...(b as Record<string, JsonValue>), id: 10n ** 12n + n++ }))
+          : res;
+      };
+    },
+  },
+  {
+    name: 'create-uses-client-id',
+    description: 'a client-supplied id is echoed back as the new id',
+    clause: 'Pet rule 1: id is assigned by the service',
+    caughtBy: ['createPet.client-id'],
+    wrap: (next) => async (req) => {
+      const res = await next(req);
+      const sent = isCreate(req) ? bodyOf(req) : undefined;
+      return isJsonObject(sent) && sent['id'] !== undefined && res.status === 201
+        ? mapJson(res, (b) => ({ ...(b as Record<string, JsonValue>), id: sent['id'] as JsonValue }))
+        : res;
+    },
+  },
+  {
+    name: 'name-emoji-500',
+    description: 'a name with a character outside the BMP crashes the server (utf8mb3)',
+    clause: 'reading-the-contract: strings round-trip in any Unicode, never a 5xx',
+    caughtBy: ['coverage.createPet.name.emoji'],
+    wrap: before(
+      (r) => isCreate(r) && /[\u{10000}-\u{10FFFF}]/u.test(r.body.toString('utf8')),
+      () => errorResponse(500, 'internal', 'Incorrect string value'),
+    ),
+  },
+  {
+    name: 'name-long-500',
+    description: 'a name longer than 255 characters crashes the server',
+    clause: 'reading-the-contract: never a 5xx',
+    caughtBy: ['coverage.createPet.name.length-256', 'coverage.createPet.name.length-10000'],
+    wrap: before(
+      (r) => {
+        const b = isCreate(r) ? bodyOf(r) : undefined;
+        return isJsonObject(b) && typeof b['name'] === 'string' && b['name'].length > 255;
+      },
+      () => errorResponse(500, 'internal', 'value too long for type character varying(255)'),
+    ),
+  },
+  {
+    name: 'category-int64-max-500',
+    description: 'categoryId 9223372036854775807, a valid int64, crashes the server',
+    clause: 'reading-the-contract: any valid int64 without a 5xx',
+    caughtBy: ['coverage.createPet.categoryId.int64-max'],
+    wrap: before(
+      (r) => {
+        const b = isCreate(r) ? bodyOf(r) : undefined;
+        return isJsonObject(b) && b['categoryId'] === 2n ** 63n - 1n;
+      },
+      () => errorResponse(500, 'internal', 'integer overflow'),
+    ),
+  },
+  {
+    name: 'name-latin1-mangled',
+    description: 'non-ASCII names are read as Latin-1 and come back mangled',
+    clause: 'reading-the-contract: strings round-trip exactly in any Unicode',
+    caughtBy: ['coverage.createPet.name.latin-1', 'coverage.createPet.name.cjk'],
+    wrap: createBody((b) => {
+      const n = b['name'];
+      if (typeof n === 'string') b['name'] = Buffer.from(n, 'utf8').toString('latin1');
+    }),
+  },
+  {
+    name: 'auth-key-case-insensitive',
+    description: 'the key is compared without regard to letter case',
+    clause: 'Authentication rule 1: the key is compared exactly',
+    caughtBy: ['auth.listPets.swapped-case'],
+    wrap: skipAuthWhen((r, s) => (bearerToken(r) ?? '').toLowerCase() === s.apiKey.toLowerCase()),
+  },
+  {
+    name: 'auth-scheme-ignored',
+    description: 'the key is accepted under any scheme, or none',
+    clause: 'Authentication: the scheme is Bearer; the key under another scheme is a wrong credential',
+    caughtBy: ['auth.listPets.basic-raw', 'auth.listPets.token-scheme', 'auth.listPets.no-scheme'],
+    wrap: skipAuthWhen((r, s) => (r.headers.authorization ?? '').split(' ').at(-1) === s.apiKey),
+  },
+  {
+    name: 'status-case-folded',
+    description: 'status values in another case are accepted and stored in lower case',
+    clause: 'PetStatus enumeration: a status outside the enum is 400',
+    caughtBy: ['coverage.createPet.status.capitalised', 'coverage.createPet.status.upper-case'],
+    wrap: createBody((b) => {
+      const st = b['status'];
+      if (typeof st === 'string') b['status'] = st.toLowerCase();
+    }),
+  },
+  {
+    name: 'category-numeric-string-coerced',
+    description: 'categoryId "7", a numeric string, is coerced to 7',
+    clause: 'createPet rule 2: a wrong JSON type is 400',
+    caughtBy: ['coverage.createPet.categoryId.numeric-string'],
+    wrap: createBody((b) => {
+      const c = b['categoryId'];
+      if (typeof c === 'string' && /^-?\d+$/.test(c)) b['categoryId'] = Number(c);
+    }),
+  },
+  {
+    name: 'create-category-as-double',
+    description: 'categoryId goes through a double and loses precision',
+    clause: 'NewPet: categoryId is int64',
+    caughtBy: ['createPet.int64.category'],
+    wrap: after((res, req) =>
+      isCreate(req) && res.status === 201
+        ? mapJson(res, (b) => {
+            const o = b as Record<string, JsonValue>;
+            const c = o['categoryId'];
+            return { ...o, categoryId: typeof c === 'bigint' ? BigInt(Number(c)) : (c as JsonValue) };
+          })
+        : res,
+    ),
+  },
+  {
+    name: 'get-unknown-200',
+    description: 'an unknown id returns some other pet',
+    clause: 'getPet rule 3: 404',
+    caughtBy: ['getPet.unknown-id'],
+    wrap: after((res, req) => (isGet(req) && res.status === 404 ? jsonResponse(200, FIRST_SEEDED_PET) : res)),
+  },
+  {
+    name: 'get-unknown-500',
+    description: 'an unknown id crashes the server',
+    clause: 'getPet rule 3: 404',
+    caughtBy: ['getPet.unknown-id'],
+    wrap: after((res, req) => (isGet(req) && res.status === 404 ? errorResponse(500, 'internal', 'null pointer') : res)),
+  },
+  {
+    name: 'get-malformed-500',
+    description: 'a non-numeric id crashes the server',
+    clause: 'getPet: petId is int64; never a 5xx',
+    caughtBy: ['getPet.malformed.not-a-number'],
+    wrap: after((res, req) => (isGet(req) && res.status === 400 ? errorResponse(500, 'internal', 'NumberFormatException') : res)),
+  },
+  {
+    name: 'get-404-plain-text',
+    description: 'getPet answers 404 with a plain-text body',
+    clause: 'Errors: every error body is an Error',
+    caughtBy: ['getPet.unknown-id'],
+    wrap: after((res, req) =>
+      isGet(req) && res.status === 404 ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' } : res,
+    ),
+  },
+  {
+    name: 'error-status-mismatch',
+    description: 'Error.status is always 400',
+    clause: 'Errors rule 1: status equals the HTTP status',
+    caughtBy: ['errors.error-body'],
+    wrap: after((res) => (isError(res) ? mapJson(res, (b) => ({ ...(b as Record<string, JsonValue>), status: 400 })) : res)),
+  },
+  {
+    name: 'error-missing-message',
+    description: 'Error bodies lack message',
+    clause: 'Error: message is required',
+    caughtBy: ['errors.error-body'],
+    wrap: after((res) =>
+      isError(res)
+        ? mapJson(res, (b) => {
+            const { message: _m, ...rest } = b as Record<string, JsonValue>;
+            return rest;
+          })
+        : res,
+    ),
+  },
+  {
+    name: 'error-html-400',
+    description: 'createPet answers 400 with an HTML page',
+    clause: 'Errors: every error body is an Error; the wire format is JSON',
+    caughtBy: ['wire.json-body', 'errors.error-body'],
+    wrap: after((res, req) =>
+      isCreate(req) && res.status === 400
+        ? { status: 400, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>Bad Request</h1></body></html>' }
+        : res,
+    ),
+  },
+  {
+    name: 'json-as-text-plain',
+    description: 'JSON bodies are labelled text/plain',
+    clause: 'The wire format is JSON over HTTP',
+    caughtBy: ['wire.json-content-type'],
+    wrap: after((res) => ({ ...res, headers: { ...res.headers, 'content-type': 'text/plain' } })),
+  },
+  {
+    name: 'ids-as-double',
+    description: 'ids above 2^53 are written through a double',
+    clause: 'Pet: id is int64; exact values survive',
+    caughtBy: ['getPet.read-back'],
+    server: { firstId: 2n ** 60n + 1n },
+    wrap: after((res) =>
+      mapJson(res, function round(b: JsonValue): JsonValue {
+        if (Array.isArray(b)) return b.map(round);
+        if (isJsonObject(b) && typeof b['id'] === 'bigint') return { ...b, id: BigInt(Number(b['id'])) };
+        return b;
+      }),
+    ),
+  },
+  {
+    name: 'get-removed-early',
+    description: 'getPet is already gone (410) before 5 December 2030',
+    clause: 'getPet rule 1: removed on 5 December 2030',
+    caughtBy: ['deprecation.getPet.available'],
+    wrap: before(isGet, () => errorResponse(410, 'gone', 'removed')),
+  },
+  {
+    name: 'get-served-after-removal',
+    description: 'getPet is still served after 5 December 2030',
+    clause: 'getPet rule 1: removed on 5 December 2030',
+    caughtBy: ['deprecation.getPet.removed'],
+    clock: '2030-12-06',
+  },
+  {
+    name: 'sunset-wrong-date',
+    description: 'the Sunset header names the wrong day',
+    clause: 'getPet: removed on 5 December 2030 (RFC 8594 Sunset)',
+    caughtBy: ['deprecation.getPet.available'],
+    wrap: after((res, req) =>
+      isGet(req) && res.headers['sunset'] ? { ...res, headers: { ...res.headers, sunset: 'Wed, 01 Jan 2031 00:00:00 GMT' } } : res,
+    ),
+  },
+  {
+    name: 'small-store-ignores-limit',
+    description: 'a store of 13 pets that ignores limit and returns every pet',
+    clause: 'listPets: at most limit items',
+    caughtBy: ['listPets.limit.min'],
+    server: { seed: { available: 5, pending: 5, sold: 3 } },
+    wrap: after((res, r, s) =>
+      isList(r) && res.status === 200
+        ? jsonResponse(200, s.catalogue.pageJson(s.catalogue.size, (r.query.get('status') ?? undefined) as PetStatus | undefined))
+        : res,
+    ),
+  },
+  {
+    name: 'filter-no-default-cap',
+    description: 'with a status filter and no limit, every matching pet is returned',
+    clause: 'listPets rule 2: at most 20 without limit, filtered or not',
+    caughtBy: ['listPets.filter.default-page'],
+    wrap: before(
+      (r) => isList(r) && r.query.has('status') && !r.query.has('limit'),
+      (r) => withQuery(r, (q) => q.set('limit', '100')),
+    ),
+  },
+  {
+    name: 'hangs-on-one-query',
+    description: 'GET /pets?limit=99 is never answered while everything else is',
+    clause: 'reading-the-contract: a valid request left unanswered while the server answers others',
+    caughtBy: ['server.answers'],
+    wrap: (next) => (req) => (isList(req) && req.query.get('limit') === '99' ? new Promise<PetResponse>(() => undefined) : next(req)),
+  },
+  {
+    name: 'intermittent-500',
+    description: 'every fifth request fails with 500',
+    clause: 'reading-the-contract: never a 5xx',
+    caughtBy: ['server.no-5xx'],
+    wrap: (next) => {
+      let n = 0;
+      return (req) => (++n % 5 === 0 ? errorResponse(500, 'internal', 'flaky') : next(req));
+    },
+  },
 ];
 
 const conformant: Array<Omit<Variant, 'verdict'>> = [
   { name: 'reference', description: 'the reference server as it is', clause: 'all', caughtBy: [] },
   {
-    name: 'clamps-limit', description: 'out-of-range or malformed limits are clamped, not refused', clause: 'Limits (silent outside 1..100)', caughtBy: [],
-    wrap: before((r) => isList(r) && r.query.has('limit'), (r) => withQuery(r, (q) => { const n = Number.parseInt(q.getAll('limit')[0] ?? '', 10); q.set('limit', String(Number.isNaN(n) ? 20 : Math.min(100, Math.max(1, n)))); })),
-  },
-  { name: 'extra-fields', description: 'responses carry fields the contract does not name', clause: 'Resources (extra fields are not forbidden)', caughtBy: [], wrap: after((res) => mapJson(res, function extend(b: JsonValue): JsonValue { if (Array.isArray(b)) return b.map(extend); return isJsonObject(b) ? { ...b, tags: ['friendly'], createdAt: '2026-01-01T00:00:00Z' } : b; })) },
-  { name: 'default-status-available', description: 'a pet created without status becomes available', clause: 'States: the default status is not stated', caughtBy: [], wrap: createBody((b) => { if (b['status'] === undefined) b['status'] = 'available'; }) },
-  {
-    name: 'newest-first', description: 'listings are ordered newest first', clause: 'listPets (the order is not stated)', caughtBy: [],
-    wrap: (next, store) => async (req) => { const res = await next(req); if (!isList(req) || res.status !== 200) return res; const limit = Number(req.query.get('limit') ?? '20'); return jsonResponse(200, store.catalogue.pageJson(limit, (req.query.get('status') ?? undefined) as PetStatus | undefined, true)); },
-  },
-  { name: 'malformed-id-404', description: 'malformed petIds get 404 rather than 400', clause: 'getPet (a malformed id is not described)', caughtBy: [], wrap: after((res, req) => (isGet(req) && res.status === 400 ? errorResponse(404, 'not_found', 'no such pet') : res)) },
-  { name: 'rejects-unknown-fields', description: 'unknown body fields are refused with 400', clause: 'NewPet (extra fields are not described)', caughtBy: [], wrap: before(isCreate, (r) => { const b = bodyOf(r); return isJsonObject(b) && Object.keys(b).some((k) => !['name', 'categoryId', 'status'].includes(k)) ? errorResponse(400, 'unknown_field', 'unknown field') : r; }) },
-  { name: 'unsupported-media-type', description: 'a non-JSON content type gets 415 (warned, not failed)', clause: 'createPet: body is application/json', caughtBy: [], warnedBy: ['createPet.invalid.content-type'], wrap: before((r) => isCreate(r) && !/^application\/json/.test(r.headers['content-type'] ?? ''), () => errorResponse(415, 'unsupported_media_type', 'send application/json')) },
-  { name: 'lenient-media-type', description: 'a JSON body labelled text/plain is accepted (warned: a cross-site simple request)', clause: 'createPet (another media type is not described)', caughtBy: [], warnedBy: ['createPet.invalid.content-type'], wrap: before((r) => isCreate(r) && /^text\/plain/.test(r.headers['content-type'] ?? ''), (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'application/json' } })) },
-  {
-    name: 'unprocessable-422', description: 'undocumented conditions (bad limit, unknown status value, malformed petId) get 422 with an Error (warned)', clause: 'reading-the-contract: another 4xx for a request the contract gives no response for warns', caughtBy: [],
-    warnedBy: ['listPets.limit.not-a-number', 'listPets.filter.unknown-value', 'getPet.malformed.not-a-number'], wrap: after((res, req) => ((isList(req) || isGet(req)) && res.status === 400 ? errorResponse(422, 'unprocessable', 'the request is not valid') : res)),
+    name: 'clamps-limit',
+    description: 'out-of-range or malformed limits are clamped, not refused',
+    clause: 'Limits (silent outside 1..100)',
+    caughtBy: [],
+    wrap: before(
+      (r) => isList(r) && r.query.has('limit'),
+      (r) =>
+        withQuery(r, (q) => {
+          const n = Number.parseInt(q.getAll('limit')[0] ?? '', 10);
+          q.set('limit', String(Number.isNaN(n) ? 20 : Math.min(100, Math.max(1, n))));
+        }),
+    ),
   },
   {
-    name: 'rate-limited', description: `at most ${RATE_LIMIT} requests per second; beyond, 429 with Retry-After: 1`, clause: 'reading-the-contract: rate limits are never a verdict on the contract', caughtBy: [],
+    name: 'extra-fields',
+    description: 'responses carry fields the contract does not name',
+    clause: 'Resources (extra fields are not forbidden)',
+    caughtBy: [],
+    wrap: after((res) =>
+      mapJson(res, function extend(b: JsonValue): JsonValue {
+        if (Array.isArray(b)) return b.map(extend);
+        return isJsonObject(b) ? { ...b, tags: ['friendly'], createdAt: '2026-01-01T00:00:00Z' } : b;
+      }),
+    ),
+  },
+  {
+    name: 'default-status-available',
+    description: 'a pet created without status becomes available',
+    clause: 'States: the default status is not stated',
+    caughtBy: [],
+    wrap: createBody((b) => {
+      if (b['status'] === undefined) b['status'] = 'available';
+    }),
+  },
+  {
+    name: 'newest-first',
+    description: 'listings are ordered newest first',
+    clause: 'listPets (the order is not stated)',
+    caughtBy: [],
+    wrap: (next, store) => async (req) => {
+      const res = await next(req);
+      if (!isList(req) || res.status !== 200) return res;
+      const limit = Number(req.query.get('limit') ?? '20');
+      return jsonResponse(200, store.catalogue.pageJson(limit, (req.query.get('status') ?? undefined) as PetStatus | undefined, true));
+    },
+  },
+  {
+    name: 'malformed-id-404',
+    description: 'malformed petIds get 404 rather than 400',
+    clause: 'getPet (a malformed id is not described)',
+    caughtBy: [],
+    wrap: after((res, req) => (isGet(req) && res.status === 400 ? errorResponse(404, 'not_found', 'no such pet') : res)),
+  },
+  {
+    name: 'rejects-unknown-fields',
+    description: 'unknown body fields are refused with 400',
+    clause: 'NewPet (extra fields are not described)',
+    caughtBy: [],
+    wrap: before(isCreate, (r) => {
+      const b = bodyOf(r);
+      return isJsonObject(b) && Object.keys(b).some((k) => !['name', 'categoryId', 'status'].includes(k))
+        ? errorResponse(400, 'unknown_field', 'unknown field')
+        : r;
+    }),
+  },
+  {
+    name: 'unsupported-media-type',
+    description: 'a non-JSON content type gets 415 (warned, not failed)',
+    clause: 'createPet: body is application/json',
+    caughtBy: [],
+    warnedBy: ['createPet.invalid.content-type'],
+    wrap: before(
+      (r) => isCreate(r) && !/^application\/json/.test(r.headers['content-type'] ?? ''),
+      () => errorResponse(415, 'unsupported_media_type', 'send application/json'),
+    ),
+  },
+  {
+    name: 'lenient-media-type',
+    description: 'a JSON body labelled text/plain is accepted (warned: a cross-site simple request)',
+    clause: 'createPet (another media type is not described)',
+    caughtBy: [],
+    warnedBy: ['createPet.invalid.content-type'],
+    wrap: before(
+      (r) => isCreate(r) && /^text\/plain/.test(r.headers['content-type'] ?? ''),
+      (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'application/json' } }),
+    ),
+  },
+  {
+    name: 'unprocessable-422',
+    description: 'undocumented conditions (bad limit, unknown status value, malformed petId) get 422 with an Error (warned)',
+    clause: 'reading-the-contract: another 4xx for a request the contract gives no response for warns',
+    caughtBy: [],
+    warnedBy: ['listPets.limit.not-a-number', 'listPets.filter.unknown-value', 'getPet.malformed.not-a-number'],
+    wrap: after((res, req) =>
+      (isList(req) || isGet(req)) && res.status === 400 ? errorResponse(422, 'unprocessable', 'the request is not valid') : res,
+    ),
+  },
+  {
+    name: 'rate-limited',
+    description: `at most ${RATE_LIMIT} requests per second; beyond, 429 with Retry-After: 1`,
+    clause: 'reading-the-contract: rate limits are never a verdict on the contract',
+    caughtBy: [],
     wrap: (next) => {
       let tokens = RATE_LIMIT;
       let refilled = Date.now();
@@ -246,50 +826,175 @@ const conformant: Array<Omit<Variant, 'verdict'>> = [
     },
   },
   {
-    name: 'closes-idle-connections', description: 'every third GET on a kept-alive connection finds it closed under it (no answer)', clause: 'reading-the-contract: a server may close idle keep-alive connections', caughtBy: [],
+    name: 'closes-idle-connections',
+    description: 'every third GET on a kept-alive connection finds it closed under it (no answer)',
+    clause: 'reading-the-contract: a server may close idle keep-alive connections',
+    caughtBy: [],
     // Only idempotent requests may be sent again, so the race is staged on GETs; a POST caught by it could not be tested by any client.
-    wrap: (next) => { let reused = 0; return (req) => (req.method === 'GET' && req.reusedConnection === true && ++reused % 3 === 0 ? { status: 0, headers: {}, body: '', drop: true } : next(req)); },
+    wrap: (next) => {
+      let reused = 0;
+      return (req) =>
+        req.method === 'GET' && req.reusedConnection === true && ++reused % 3 === 0
+          ? { status: 0, headers: {}, body: '', drop: true }
+          : next(req);
+    },
   },
-  { name: 'big-ids', description: 'ids are handed out above 2^53', clause: 'Pet: id is int64', caughtBy: [], server: { firstId: 2n ** 60n + 7n } },
-  { name: 'connection-close', description: 'every response closes the connection', clause: 'HTTP (connection management is not described)', caughtBy: [], wrap: after((res) => ({ ...res, headers: { ...res.headers, connection: 'close' } })) },
   {
-    name: 'eventual-listing', description: 'a new pet shows in listings only after 300 ms', clause: 'reading-the-contract: read-after-write may be eventually consistent', caughtBy: [],
+    name: 'big-ids',
+    description: 'ids are handed out above 2^53',
+    clause: 'Pet: id is int64',
+    caughtBy: [],
+    server: { firstId: 2n ** 60n + 7n },
+  },
+  {
+    name: 'connection-close',
+    description: 'every response closes the connection',
+    clause: 'HTTP (connection management is not described)',
+    caughtBy: [],
+    wrap: after((res) => ({ ...res, headers: { ...res.headers, connection: 'close' } })),
+  },
+  {
+    name: 'eventual-listing',
+    description: 'a new pet shows in listings only after 300 ms',
+    clause: 'reading-the-contract: read-after-write may be eventually consistent',
+    caughtBy: [],
     wrap: (next) => {
       const born = new Map<string, number>();
       return async (req) => {
         const res = await next(req);
-        if (isCreate(req) && res.status === 201) { const b = jsonOf(res); if (isJsonObject(b)) born.set(String(b['id']), Date.now()); }
+        if (isCreate(req) && res.status === 201) {
+          const b = jsonOf(res);
+          if (isJsonObject(b)) born.set(String(b['id']), Date.now());
+        }
         if (!isList(req) || res.status !== 200) return res;
-        return mapJson(res, (b) => (b as JsonValue[]).filter((p) => !isJsonObject(p) || Date.now() - (born.get(String(p['id'])) ?? 0) >= 300));
+        return mapJson(res, (b) =>
+          (b as JsonValue[]).filter((p) => !isJsonObject(p) || Date.now() - (born.get(String(p['id'])) ?? 0) >= 300),
+        );
       };
     },
   },
-  { name: 'empty-store', description: 'the store starts empty', clause: 'listPets (the contract promises no pets)', caughtBy: [], server: { seed: { available: 0, pending: 0, sold: 0 } } },
-  { name: 'large-store', description: 'a thousand pets of each status: every page is full', clause: 'listPets (pagination beyond limit is not shown)', caughtBy: [], server: { seed: { available: 1000, pending: 1000, sold: 1000 } } },
-  { name: 'no-optional-headers', description: 'no WWW-Authenticate, Deprecation, Sunset or Link headers (warnings only)', clause: 'RFC 6750 / 9745 / 8594 recommendations', caughtBy: [], warnedBy: ['auth.www-authenticate', 'deprecation.getPet.available'], wrap: after((res) => { const { 'www-authenticate': _w, deprecation: _d, sunset: _s, link: _l, ...headers } = res.headers; return { ...res, headers }; }) },
-  { name: 'unknown-status-empty', description: 'an unknown status filter value returns an empty list', clause: 'listPets (an unknown status is not described)', caughtBy: [], wrap: before((r) => isList(r) && r.query.has('status') && !(PET_STATUSES as readonly string[]).includes(r.query.get('status') ?? ''), () => jsonResponse(200, '[]')) },
-  { name: 'rejects-client-id', description: 'a body with an id is refused with 400', clause: 'Pet rule 1: a client does not supply the id', caughtBy: [], wrap: before(isCreate, (r) => { const b = bodyOf(r); return isJsonObject(b) && b['id'] !== undefined ? errorResponse(400, 'id_not_allowed', 'id is assigned by the service') : r; }) },
-  { name: 'removed-on-time', description: 'after 5 December 2030 getPet is gone (410)', clause: 'getPet rule 1', caughtBy: [], server: { now: '2030-12-06T00:00:00Z' }, clock: '2030-12-06' },
-  { name: 'removed-404', description: 'after 5 December 2030 getPet answers 404', clause: 'getPet rule 1', caughtBy: [], server: { now: '2030-12-06T00:00:00Z' }, clock: '2030-12-06', wrap: after((res) => (res.status === 410 ? errorResponse(404, 'not_found', 'no such route') : res)) },
   {
-    name: 'deprecation-true', description: 'getPet says "Deprecation: true" (an older draft\'s form; warned)', clause: 'getPet deprecated (RFC 9745 Deprecation)', caughtBy: [], warnedBy: ['deprecation.getPet.available'],
-    wrap: after((res, req) => (isGet(req) && res.headers['deprecation'] !== undefined ? { ...res, headers: { ...res.headers, deprecation: 'true' } } : res)),
+    name: 'empty-store',
+    description: 'the store starts empty',
+    clause: 'listPets (the contract promises no pets)',
+    caughtBy: [],
+    server: { seed: { available: 0, pending: 0, sold: 0 } },
   },
   {
-    name: 'lowercase-scheme-refused', description: '"bearer" in lower case is refused (warned: schemes are case-insensitive)', clause: 'Authentication (RFC 9110 §11.1)', caughtBy: [],
+    name: 'large-store',
+    description: 'a thousand pets of each status: every page is full',
+    clause: 'listPets (pagination beyond limit is not shown)',
+    caughtBy: [],
+    server: { seed: { available: 1000, pending: 1000, sold: 1000 } },
+  },
+  {
+    name: 'no-optional-headers',
+    description: 'no WWW-Authenticate, Deprecation, Sunset or Link headers (warnings only)',
+    clause: 'RFC 6750 / 9745 / 8594 recommendations',
+    caughtBy: [],
+    warnedBy: ['auth.www-authenticate', 'deprecation.getPet.available'],
+    wrap: after((res) => {
+      const { 'www-authenticate': _w, deprecation: _d, sunset: _s, link: _l, ...headers } = res.headers;
+      return { ...res, headers };
+    }),
+  },
+  {
+    name: 'unknown-status-empty',
+    description: 'an unknown status filter value returns an empty list',
+    clause: 'listPets (an unknown status is not described)',
+    caughtBy: [],
+    wrap: before(
+      (r) => isList(r) && r.query.has('status') && !(PET_STATUSES as readonly string[]).includes(r.query.get('status') ?? ''),
+      () => jsonResponse(200, '[]'),
+    ),
+  },
+  {
+    name: 'rejects-client-id',
+    description: 'a body with an id is refused with 400',
+    clause: 'Pet rule 1: a client does not supply the id',
+    caughtBy: [],
+    wrap: before(isCreate, (r) => {
+      const b = bodyOf(r);
+      return isJsonObject(b) && b['id'] !== undefined ? errorResponse(400, 'id_not_allowed', 'id is assigned by the service') : r;
+    }),
+  },
+  {
+    name: 'removed-on-time',
+    description: 'after 5 December 2030 getPet is gone (410)',
+    clause: 'getPet rule 1',
+    caughtBy: [],
+    server: { now: '2030-12-06T00:00:00Z' },
+    clock: '2030-12-06',
+  },
+  {
+    name: 'removed-404',
+    description: 'after 5 December 2030 getPet answers 404',
+    clause: 'getPet rule 1',
+    caughtBy: [],
+    server: { now: '2030-12-06T00:00:00Z' },
+    clock: '2030-12-06',
+    wrap: after((res) => (res.status === 410 ? errorResponse(404, 'not_found', 'no such route') : res)),
+  },
+  {
+    name: 'deprecation-true',
+    description: 'getPet says "Deprecation: true" (an older draft\'s form; warned)',
+    clause: 'getPet deprecated (RFC 9745 Deprecation)',
+    caughtBy: [],
+    warnedBy: ['deprecation.getPet.available'],
+    wrap: after((res, req) =>
+      isGet(req) && res.headers['deprecation'] !== undefined ? { ...res, headers: { ...res.headers, deprecation: 'true' } } : res,
+    ),
+  },
+  {
+    name: 'lowercase-scheme-refused',
+    description: '"bearer" in lower case is refused (warned: schemes are case-insensitive)',
+    clause: 'Authentication (RFC 9110 §11.1)',
+    caughtBy: [],
     warnedBy: ['auth.listPets.lowercase-scheme', 'auth.createPet.lowercase-scheme', 'auth.getPet.lowercase-scheme'],
-    wrap: before((r) => /^bearer /.test(r.headers.authorization ?? ''), () => errorResponse(401, 'unauthorized', 'use Bearer', { 'www-authenticate': 'Bearer' })),
+    wrap: before(
+      (r) => /^bearer /.test(r.headers.authorization ?? ''),
+      () => errorResponse(401, 'unauthorized', 'use Bearer', { 'www-authenticate': 'Bearer' }),
+    ),
   },
   {
-    name: 'unversioned-base', description: 'the API is served under /api rather than /v1 (warned)', clause: 'Versioning rule 1: /v1 ends the base address', caughtBy: [], warnedBy: ['versioning.base-path'], basePath: '/api',
+    name: 'unversioned-base',
+    description: 'the API is served under /api rather than /v1 (warned)',
+    clause: 'Versioning rule 1: /v1 ends the base address',
+    caughtBy: [],
+    warnedBy: ['versioning.base-path'],
+    basePath: '/api',
     wrap: (next) => (req) => next({ ...req, path: req.path.replace(/^\/api(?=\/|$)/, '/v1') }),
   },
 ];
 
 const unrunnable: Array<Omit<Variant, 'verdict'>> = [
-  { name: 'wrong-base-path', description: 'the base URL given lacks /v1, so GET /pets answers 404', clause: 'Versioning: /v1 ends the base address', caughtBy: [], basePath: '', stopsWith: 'does the base URL end in /v1?' },
-  { name: 'rate-limited-for-a-day', description: 'every request answers 429 with Retry-After: 86400', clause: 'reading-the-contract: rate limits are never a verdict', caughtBy: [], stopsWith: 'longer than one wait may take', wrap: () => () => errorResponse(429, 'too_many_requests', 'come back tomorrow', { 'retry-after': '86400' }) },
-  { name: 'dies-mid-run', description: 'after its 40th request the server closes every connection without answering', clause: 'reading-the-contract: the run could not be completed', caughtBy: [], stopsWith: 'the server stopped answering', wrap: (next) => { let n = 0; return (req) => (++n > 40 ? { status: 0, headers: {}, body: '', drop: true } : next(req)); } },
+  {
+    name: 'wrong-base-path',
+    description: 'the base URL given lacks /v1, so GET /pets answers 404',
+    clause: 'Versioning: /v1 ends the base address',
+    caughtBy: [],
+    basePath: '',
+    stopsWith: 'does the base URL end in /v1?',
+  },
+  {
+    name: 'rate-limited-for-a-day',
+    description: 'every request answers 429 with Retry-After: 86400',
+    clause: 'reading-the-contract: rate limits are never a verdict',
+    caughtBy: [],
+    stopsWith: 'longer than one wait may take',
+    wrap: () => () => errorResponse(429, 'too_many_requests', 'come back tomorrow', { 'retry-after': '86400' }),
+  },
+  {
+    name: 'dies-mid-run',
+    description: 'after its 40th request the server closes every connection without answering',
+    clause: 'reading-the-contract: the run could not be completed',
+    caughtBy: [],
+    stopsWith: 'the server stopped answering',
+    wrap: (next) => {
+      let n = 0;
+      return (req) => (++n > 40 ? { status: 0, headers: {}, body: '', drop: true } : next(req));
+    },
+  },
 ];
 
 /** Every variant: broken first, then conformant, then those no run can complete. */

@@ -8,12 +8,29 @@ import { root } from '../helpers.js';
  * project's own tools: matrix, bench and build). Within a layer a folder imports only itself, except that the
  * engine owns the run and so drives load.
  */
-const LAYER: Record<string, number> = { model: 0, loader: 1, http: 1, checks: 1, server: 1, load: 2, engine: 2, reporters: 3, cli: 4, matrix: 4, bench: 4, build: 4 };
+const LAYER: Record<string, number> = {
+  model: 0,
+  loader: 1,
+  http: 1,
+  checks: 1,
+  server: 1,
+  load: 2,
+  engine: 2,
+  reporters: 3,
+  cli: 4,
+  matrix: 4,
+  bench: 4,
+  build: 4,
+};
 const SAME_LAYER_ALLOWED = new Set(['engine→load']);
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(entries.map((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : Promise.resolve(e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []))));
+  const nested = await Promise.all(
+    entries.map((e) =>
+      e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : Promise.resolve(e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []),
+    ),
+  );
   return nested.flat();
 }
 

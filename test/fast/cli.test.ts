@@ -20,7 +20,11 @@ t.test('with no base URL the embedded server is tested: exit 0, summary, report.
   t.match(result.stdout, /embedded reference server/);
   t.match(result.stdout, /\d+ passed, 0 failed/);
   t.match(result.stdout, /verdict: PASSED/);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { verdict: string; counts: { passed: number; skipped: number }; cases: unknown[] };
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as {
+    verdict: string;
+    counts: { passed: number; skipped: number };
+    cases: unknown[];
+  };
   t.equal(report.verdict, 'passed');
   t.ok(report.cases.length >= 7);
   t.equal(report.counts.passed + report.counts.skipped, report.cases.length, 'nothing failed, warned or errored');
@@ -33,7 +37,11 @@ t.test('against a separately started server: exit 0 with the right key, and the 
   const result = await runCli(['run', '--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY });
   t.equal(result.code, 0, result.stderr);
   const report = await readFile(path.join(reports, 'report.json'), 'utf8');
-  for (const [name, text] of [['stdout', result.stdout], ['stderr', result.stderr], ['report', report]]) {
+  for (const [name, text] of [
+    ['stdout', result.stdout],
+    ['stderr', result.stderr],
+    ['report', report],
+  ]) {
     t.notOk(text?.includes(KEY), `no key in ${name}`);
     t.notOk(text?.includes(KEY.slice(0, -1)), `no shortened key in ${name}`);
   }
@@ -44,33 +52,60 @@ t.test('the key can come from a file', async (t) => {
   t.teardown(() => server.close());
   const dir = await tempDir();
   await writeFile(path.join(dir, 'key'), `${KEY}\n`);
-  const result = await runCli(['--base-url', server.baseUrl, '--api-key-file', path.join(dir, 'key'), '--suite', 'auth', '--report-dir', dir, '-q']);
+  const result = await runCli([
+    '--base-url',
+    server.baseUrl,
+    '--api-key-file',
+    path.join(dir, 'key'),
+    '--suite',
+    'auth',
+    '--report-dir',
+    dir,
+    '-q',
+  ]);
   t.equal(result.code, 0, result.stderr);
 });
 
 t.test('a server that answers without a key fails the run: exit 1, naming the auth checks', async (t) => {
-  const server = await startReferenceServer({ apiKey: KEY, wrap: (next, store) => (req) => next({ ...req, headers: { ...req.headers, authorization: `Bearer ${store.apiKey}` } }) });
+  const server = await startReferenceServer({
+    apiKey: KEY,
+    wrap: (next, store) => (req) => next({ ...req, headers: { ...req.headers, authorization: `Bearer ${store.apiKey}` } }),
+  });
   t.teardown(() => server.close());
   const reports = await tempDir();
   const result = await runCli(['--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY });
   t.equal(result.code, 1);
   t.match(result.stdout, /FAIL\s+auth\.listPets\.missing/);
   t.match(result.stdout, /verdict: FAILED/);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { verdict: string; cases: Array<{ id: string; outcome: string }> };
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as {
+    verdict: string;
+    cases: Array<{ id: string; outcome: string }>;
+  };
   t.equal(report.verdict, 'failed');
   const failed = report.cases.filter((c) => c.outcome === 'failed').map((c) => c.id);
   for (const op of ['listPets', 'createPet', 'getPet']) t.ok(failed.includes(`auth.${op}.missing`), `auth.${op}.missing failed`);
-  t.ok(failed.every((id) => id.startsWith('auth.')), 'only auth checks failed');
+  t.ok(
+    failed.every((id) => id.startsWith('auth.')),
+    'only auth checks failed',
+  );
 });
 
 t.test('what stops a run is one line and exit 2', async (t) => {
   const dir = await tempDir();
-  await writeFile(path.join(dir, 'broken.yaml'), 'cases:\n  - id: x.y\n    title: t\n    clause: c\n    request: { method: GET, path: /pets }\n    expect: { stauts: 200 }\n');
+  await writeFile(
+    path.join(dir, 'broken.yaml'),
+    'cases:\n  - id: x.y\n    title: t\n    clause: c\n    request: { method: GET, path: /pets }\n    expect: { stauts: 200 }\n',
+  );
   const cases: Array<[string, string[], Record<string, string>, RegExp]> = [
     ['malformed scenario', ['--scenarios', dir], {}, /broken\.yaml:6:\d+: unknown key 'stauts'/],
     ['unknown flag', ['--frobnicate'], {}, /unknown option '--frobnicate'/],
     ['unknown command', ['launch'], {}, /unknown command 'launch'/],
-    ['unreachable server', ['--base-url', 'http://127.0.0.1:9/v1'], { PETSTORE_API_KEY: KEY }, /cannot reach http:\/\/127\.0\.0\.1:9\/v1.*ECONNREFUSED/],
+    [
+      'unreachable server',
+      ['--base-url', 'http://127.0.0.1:9/v1'],
+      { PETSTORE_API_KEY: KEY },
+      /cannot reach http:\/\/127\.0\.0\.1:9\/v1.*ECONNREFUSED/,
+    ],
     ['no key for a real server', ['--base-url', 'http://127.0.0.1:9/v1'], {}, /no API key/],
     ['a key on the command line', [`--api-key=${KEY}`], {}, /--api-key is not accepted/],
     ['a bad number', ['--concurrency', 'lots'], {}, /--concurrency must be a whole number/],
@@ -111,11 +146,27 @@ t.test('a rejected key stops the run with exit 2 rather than failing every check
 
 t.test('--version and --help answer without loading the rest of the CLI (the real process asks them: slow/process.test.ts)', async (t) => {
   const { quickAnswer } = await import('../../src/cli/args.js');
-  t.equal(quickAnswer(['--version'], () => '9.9.9'), '9.9.9\n');
-  t.equal(quickAnswer(['-V'], () => '9.9.9'), '9.9.9\n');
-  t.match(quickAnswer(['help'], () => ''), /^petstore-conformance: conformance and load tests/);
-  t.equal(quickAnswer(['run', '--help'], () => ''), undefined, 'anything else goes through the command');
-  t.equal(quickAnswer(['--version', '--quiet'], () => ''), undefined);
+  t.equal(
+    quickAnswer(['--version'], () => '9.9.9'),
+    '9.9.9\n',
+  );
+  t.equal(
+    quickAnswer(['-V'], () => '9.9.9'),
+    '9.9.9\n',
+  );
+  t.match(
+    quickAnswer(['help'], () => ''),
+    /^petstore-conformance: conformance and load tests/,
+  );
+  t.equal(
+    quickAnswer(['run', '--help'], () => ''),
+    undefined,
+    'anything else goes through the command',
+  );
+  t.equal(
+    quickAnswer(['--version', '--quiet'], () => ''),
+    undefined,
+  );
 });
 
 t.test('--help and --version', async (t) => {
@@ -145,9 +196,13 @@ t.test('--strict turns warnings into a failure', async (t) => {
   const server = await startReferenceServer({ apiKey: KEY, ...variantServerOptions(variant) });
   t.teardown(() => server.close());
   // Its missing Deprecation header warns in the deprecation suite (the matrix runs it whole: warnings only).
-  const plain = await runCli(['--base-url', server.baseUrl, '--suite', 'deprecation', '--report-dir', await tempDir(), '-q'], { PETSTORE_API_KEY: KEY });
+  const plain = await runCli(['--base-url', server.baseUrl, '--suite', 'deprecation', '--report-dir', await tempDir(), '-q'], {
+    PETSTORE_API_KEY: KEY,
+  });
   t.equal(plain.code, 0, 'warnings alone pass');
-  const strict = await runCli(['--base-url', server.baseUrl, '--suite', 'deprecation', '--report-dir', await tempDir(), '-q', '--strict'], { PETSTORE_API_KEY: KEY });
+  const strict = await runCli(['--base-url', server.baseUrl, '--suite', 'deprecation', '--report-dir', await tempDir(), '-q', '--strict'], {
+    PETSTORE_API_KEY: KEY,
+  });
   t.equal(strict.code, 1, 'warnings fail under --strict');
 });
 
@@ -187,7 +242,9 @@ t.test('a server whose certificate cannot be verified stops the run with one lin
   t.equal(refused.code, 2);
   t.equal(refused.stderr.trim().split('\n').length, 1, 'one line');
   t.match(refused.stderr, /cannot reach https:\/\/127\.0\.0\.1:\d+\/v1.*certificate/i);
-  const trusted = await runCli(['--base-url', base, '--ca-file', cert, '--suite', 'limits', '--report-dir', dir, '-q'], { PETSTORE_API_KEY: KEY });
+  const trusted = await runCli(['--base-url', base, '--ca-file', cert, '--suite', 'limits', '--report-dir', dir, '-q'], {
+    PETSTORE_API_KEY: KEY,
+  });
   t.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
 });
 
@@ -203,13 +260,26 @@ t.test('Ctrl-C during the checks: exit 130, and the reports say what ran', async
   });
   t.teardown(() => server.close());
   const reports = await tempDir();
-  const { code, stdout } = await stopCli(['--base-url', server.baseUrl, '--report-dir', reports, '--reporter', 'json,console'], { PETSTORE_API_KEY: KEY }, () => served > 6);
+  const { code, stdout } = await stopCli(
+    ['--base-url', server.baseUrl, '--report-dir', reports, '--reporter', 'json,console'],
+    { PETSTORE_API_KEY: KEY },
+    () => served > 6,
+  );
   t.equal(code, 130);
   t.match(stdout, /interrupted: \d+ of \d+ planned cases? not run/);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { interrupted?: boolean; cases: Array<{ outcome: string; reason?: string }> };
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as {
+    interrupted?: boolean;
+    cases: Array<{ outcome: string; reason?: string }>;
+  };
   t.equal(report.interrupted, true);
-  t.ok(report.cases.some((c) => c.reason === 'interrupted before it ran'), 'unstarted checks are skipped as interrupted');
-  t.ok(report.cases.some((c) => c.outcome === 'passed'), 'the checks that ran are kept');
+  t.ok(
+    report.cases.some((c) => c.reason === 'interrupted before it ran'),
+    'unstarted checks are skipped as interrupted',
+  );
+  t.ok(
+    report.cases.some((c) => c.outcome === 'passed'),
+    'the checks that ran are kept',
+  );
   t.same(await reportSchemaProblems(report), [], 'the report is valid');
 });
 
@@ -225,21 +295,38 @@ t.test('Ctrl-C before any case ran: every planned case is in the report, not run
     return server.close();
   });
   const reports = await tempDir();
-  const { code, stdout } = await stopCli(['--base-url', server.baseUrl, '--report-dir', reports, '--reporter', 'json,console'], { PETSTORE_API_KEY: KEY }, () => served >= 1);
+  const { code, stdout } = await stopCli(
+    ['--base-url', server.baseUrl, '--report-dir', reports, '--reporter', 'json,console'],
+    { PETSTORE_API_KEY: KEY },
+    () => served >= 1,
+  );
   t.equal(code, 130);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { cases: Array<{ skip?: string; reason?: string }> };
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as {
+    cases: Array<{ skip?: string; reason?: string }>;
+  };
   t.ok(report.cases.length > 100, `the report holds the ${report.cases.length} planned cases`);
-  t.ok(report.cases.every((c) => c.skip === 'interrupted' && c.reason === 'not run: the run was interrupted before it reached this case'), 'each one not run, and why');
-  t.match(stdout, new RegExp(`verdict: INCOMPLETE \\(interrupted: ${report.cases.length} of ${report.cases.length} planned cases not run\\)`));
+  t.ok(
+    report.cases.every((c) => c.skip === 'interrupted' && c.reason === 'not run: the run was interrupted before it reached this case'),
+    'each one not run, and why',
+  );
+  t.match(
+    stdout,
+    new RegExp(`verdict: INCOMPLETE \\(interrupted: ${report.cases.length} of ${report.cases.length} planned cases not run\\)`),
+  );
 });
 
 t.test('an empty store cannot show getPet: the deprecation checks are skipped, not failed', async (t) => {
   const server = await startReferenceServer({ apiKey: KEY, seed: { available: 0, pending: 0, sold: 0 } });
   t.teardown(() => server.close());
   const reports = await tempDir();
-  const result = await runCli(['--base-url', server.baseUrl, '--suite', 'deprecation', '--read-only', '--report-dir', reports, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
+  const result = await runCli(
+    ['--base-url', server.baseUrl, '--suite', 'deprecation', '--read-only', '--report-dir', reports, '--reporter', 'json'],
+    { PETSTORE_API_KEY: KEY },
+  );
   t.equal(result.code, 0, result.stdout);
-  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { cases: Array<{ id: string; outcome: string; reason?: string }> };
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as {
+    cases: Array<{ id: string; outcome: string; reason?: string }>;
+  };
   const available = report.cases.find((c) => c.id === 'deprecation.getPet.available');
   t.equal(available?.outcome, 'skipped');
   t.match(available?.reason, /precondition of step 1 not met: expected at least 1 items, got 0/);
@@ -252,11 +339,16 @@ t.test('a configuration file supplies defaults; flags win; a production URL is n
   const dir = await tempDir();
   await writeFile(path.join(dir, 'key'), KEY);
   const config = path.join(dir, 'petstore.yaml');
-  await writeFile(config, `baseUrl: ${server.baseUrl}\napiKeyFile: key\nreporters: [json]\nreportDir: out\nsuites: [limits]\nproduction: ["${server.baseUrl}"]\n`);
+  await writeFile(
+    config,
+    `baseUrl: ${server.baseUrl}\napiKeyFile: key\nreporters: [json]\nreportDir: out\nsuites: [limits]\nproduction: ["${server.baseUrl}"]\n`,
+  );
   const result = await runCli(['--config', config]);
   t.equal(result.code, 0, result.stderr);
   t.match(result.stdout, /is marked production in .*petstore\.yaml: read-only/);
-  const report = JSON.parse(await readFile(path.join(dir, 'out', 'report.json'), 'utf8')) as { meta: { suites: string[]; options: { readOnly: boolean } } };
+  const report = JSON.parse(await readFile(path.join(dir, 'out', 'report.json'), 'utf8')) as {
+    meta: { suites: string[]; options: { readOnly: boolean } };
+  };
   t.same(report.meta.suites, ['limits'], 'suites from the file');
   t.equal(report.meta.options.readOnly, true);
   t.same([...new Set(methods)], ['GET'], 'nothing was written');
@@ -267,12 +359,31 @@ t.test('a configuration file supplies defaults; flags win; a production URL is n
   const load = await runCli(['load', 'smoke', '--config', config]);
   t.equal(load.code, 2);
   t.match(load.stderr, /marked production in .*petstore\.yaml.*--allow-production-load/);
-  await writeFile(config, `baseUrl: ${server.baseUrl}\napiKeyFile: key\nreporters: [json]\nreportDir: out\ndisable:\n  - { id: listPets.limit.default, reason: "known bug PET-7" }\n  - { id: server.no-5xx, reason: "a flaky gateway" }\n`);
+  await writeFile(
+    config,
+    `baseUrl: ${server.baseUrl}\napiKeyFile: key\nreporters: [json]\nreportDir: out\ndisable:\n  - { id: listPets.limit.default, reason: "known bug PET-7" }\n  - { id: server.no-5xx, reason: "a flaky gateway" }\n`,
+  );
   t.equal((await runCli(['--config', config, '--suite', 'limits'])).code, 0);
-  const disabled = JSON.parse(await readFile(path.join(dir, 'out', 'report.json'), 'utf8')) as { meta: { disabled: unknown[] }; cases: Array<{ id: string; skip?: string; reason?: string; checks: Array<{ id: string }> }> };
-  t.same(disabled.meta.disabled, [{ id: 'listPets.limit.default', reason: 'known bug PET-7' }, { id: 'server.no-5xx', reason: 'a flaky gateway' }], 'the report says what was disabled and why');
-  t.match(disabled.cases.find((c) => c.id === 'listPets.limit.default'), { skip: 'disabled', reason: /known bug PET-7/ });
-  t.notOk(disabled.cases.some((c) => c.checks.some((k) => k.id === 'server.no-5xx')), 'a disabled check judges nothing');
+  const disabled = JSON.parse(await readFile(path.join(dir, 'out', 'report.json'), 'utf8')) as {
+    meta: { disabled: unknown[] };
+    cases: Array<{ id: string; skip?: string; reason?: string; checks: Array<{ id: string }> }>;
+  };
+  t.same(
+    disabled.meta.disabled,
+    [
+      { id: 'listPets.limit.default', reason: 'known bug PET-7' },
+      { id: 'server.no-5xx', reason: 'a flaky gateway' },
+    ],
+    'the report says what was disabled and why',
+  );
+  t.match(
+    disabled.cases.find((c) => c.id === 'listPets.limit.default'),
+    { skip: 'disabled', reason: /known bug PET-7/ },
+  );
+  t.notOk(
+    disabled.cases.some((c) => c.checks.some((k) => k.id === 'server.no-5xx')),
+    'a disabled check judges nothing',
+  );
   await writeFile(config, `baseUrl: ${server.baseUrl}\napiKeyFile: key\ndisable: [{ id: no.such.check, reason: typo }]\n`);
   const typo = await runCli(['--config', config]);
   t.equal(typo.code, 2);
@@ -283,24 +394,27 @@ t.test('a configuration file supplies defaults; flags win; a production URL is n
   t.match(bad.stderr, /2 problems in the configuration file:\n  .*petstore\.yaml:1:10: \/baseUrl: must match pattern/);
 });
 
-t.test('colour follows the conventions: NO_COLOR non-empty disables, set but empty does not; FORCE_COLOR forces (0 or false turns it off)', async (t) => {
-  const { useColor } = await import('../../src/cli/plan.js');
-  const rows: Array<[string, { 'no-color'?: boolean }, Record<string, string>, boolean, boolean]> = [
-    ['a terminal', {}, {}, true, true],
-    ['a log', {}, {}, false, false],
-    ['NO_COLOR=1', {}, { NO_COLOR: '1' }, true, false],
-    ['NO_COLOR set but empty', {}, { NO_COLOR: '' }, true, true],
-    ['--no-color', { 'no-color': true }, {}, true, false],
-    ['FORCE_COLOR=1 in a log', {}, { FORCE_COLOR: '1' }, false, true],
-    ['FORCE_COLOR=0 on a terminal', {}, { FORCE_COLOR: '0' }, true, false],
-    ['FORCE_COLOR set but empty', {}, { FORCE_COLOR: '' }, false, false],
-    ['FORCE_COLOR=0 in a log', {}, { FORCE_COLOR: '0' }, false, false],
-    ['NO_COLOR wins over FORCE_COLOR', {}, { NO_COLOR: '1', FORCE_COLOR: '1' }, true, false],
-  ];
-  for (const [name, flags, env, tty, expected] of rows) t.equal(useColor(flags, env, { isTTY: tty }), expected, name);
-});
+t.test(
+  'colour follows the conventions: NO_COLOR non-empty disables, set but empty does not; FORCE_COLOR forces (0 or false turns it off)',
+  async (t) => {
+    const { useColor } = await import('../../src/cli/plan.js');
+    const rows: Array<[string, { 'no-color'?: boolean }, Record<string, string>, boolean, boolean]> = [
+      ['a terminal', {}, {}, true, true],
+      ['a log', {}, {}, false, false],
+      ['NO_COLOR=1', {}, { NO_COLOR: '1' }, true, false],
+      ['NO_COLOR set but empty', {}, { NO_COLOR: '' }, true, true],
+      ['--no-color', { 'no-color': true }, {}, true, false],
+      ['FORCE_COLOR=1 in a log', {}, { FORCE_COLOR: '1' }, false, true],
+      ['FORCE_COLOR=0 on a terminal', {}, { FORCE_COLOR: '0' }, true, false],
+      ['FORCE_COLOR set but empty', {}, { FORCE_COLOR: '' }, false, false],
+      ['FORCE_COLOR=0 in a log', {}, { FORCE_COLOR: '0' }, false, false],
+      ['NO_COLOR wins over FORCE_COLOR', {}, { NO_COLOR: '1', FORCE_COLOR: '1' }, true, false],
+    ];
+    for (const [name, flags, env, tty, expected] of rows) t.equal(useColor(flags, env, { isTTY: tty }), expected, name);
+  },
+);
 
-t.test('COMMAND --help prints that command\'s help and exits 0', async (t) => {
+t.test("COMMAND --help prints that command's help and exits 0", async (t) => {
   const rows: Array<[string[], RegExp, RegExp | undefined]> = [
     [['run', '--help'], /^petstore-conformance run: /, /Serve options/],
     [['load', '--help'], /^petstore-conformance load: [\s\S]*Load options/, /Run options/],
@@ -317,34 +431,44 @@ t.test('COMMAND --help prints that command\'s help and exits 0', async (t) => {
   }
 });
 
-t.test('a report that cannot be written after a passing run: exit 2, and the last line says why the verdict above does not stand', async (t) => {
-  const dir = await tempDir();
-  const reports = path.join(dir, 'reports');
-  const store = toNodeHandler(createPetStore({ apiKey: KEY }).handle);
-  let first = true;
-  // The report folder turns into a file during the run (a full or removed volume would do the same).
-  const server = createServer((req, res) => {
-    if (first) {
-      first = false;
-      rmSync(reports, { recursive: true, force: true });
-      writeFileSync(reports, 'not a folder');
-    }
-    store(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => void server.close());
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  const result = await runCli(['--base-url', base, '--suite', 'limits', '--reporter', 'console,json', '--report-dir', reports], { PETSTORE_API_KEY: KEY });
-  t.equal(result.code, 2);
-  t.match(result.stdout, 'verdict: PASSED', 'the checks passed');
-  t.match(result.stderr, /the json reporter failed: .*\npetstore-conformance: exit 2: the checks passed, but a report was not written, so the run cannot be trusted as passed\n$/);
-});
+t.test(
+  'a report that cannot be written after a passing run: exit 2, and the last line says why the verdict above does not stand',
+  async (t) => {
+    const dir = await tempDir();
+    const reports = path.join(dir, 'reports');
+    const store = toNodeHandler(createPetStore({ apiKey: KEY }).handle);
+    let first = true;
+    // The report folder turns into a file during the run (a full or removed volume would do the same).
+    const server = createServer((req, res) => {
+      if (first) {
+        first = false;
+        rmSync(reports, { recursive: true, force: true });
+        writeFileSync(reports, 'not a folder');
+      }
+      store(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => void server.close());
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const result = await runCli(['--base-url', base, '--suite', 'limits', '--reporter', 'console,json', '--report-dir', reports], {
+      PETSTORE_API_KEY: KEY,
+    });
+    t.equal(result.code, 2);
+    t.match(result.stdout, 'verdict: PASSED', 'the checks passed');
+    t.match(
+      result.stderr,
+      /the json reporter failed: .*\npetstore-conformance: exit 2: the checks passed, but a report was not written, so the run cannot be trusted as passed\n$/,
+    );
+  },
+);
 
 t.test('--reporter json:- writes the canonical report to stdout alone; the console goes to stderr; no folder is made', async (t) => {
   const server = await startReferenceServer({ apiKey: KEY });
   t.teardown(() => server.close());
   const dir = path.join(await tempDir(), 'never-made');
-  const result = await runCli(['--base-url', server.baseUrl, '--suite', 'limits', '--reporter', 'console,json:-', '--report-dir', dir], { PETSTORE_API_KEY: KEY });
+  const result = await runCli(['--base-url', server.baseUrl, '--suite', 'limits', '--reporter', 'console,json:-', '--report-dir', dir], {
+    PETSTORE_API_KEY: KEY,
+  });
   t.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as { verdict: string; cases: unknown[] };
   t.equal(report.verdict, 'passed', 'stdout is the JSON and nothing else');
@@ -354,30 +478,57 @@ t.test('--reporter json:- writes the canonical report to stdout alone; the conso
   t.notMatch(result.stdout + result.stderr, KEY);
 });
 
-t.test('--check runs only the cases its globs match; --skip-check disables what it matches, with the flag as the reason; a glob that matches nothing is one line', async (t) => {
-  const { idGlob } = await import('../../src/cli/plan.js');
-  const rows: Array<[string, string, boolean]> = [
-    ['auth.*', 'auth.listPets.missing', true],
-    ['auth.*', 'xauth.listPets', false],
-    ['listPets.limit.?', 'listPets.limit.0', true],
-    ['listPets.limit.?', 'listPets.limit.10', false],
-    ['server.no-5xx', 'server.no-5xx', true],
-    ['a.b', 'aXb', false],
-  ];
-  for (const [glob, id, matches] of rows) t.equal(idGlob(glob).test(id), matches, `${glob} ${matches ? 'matches' : 'does not match'} ${id}`);
-  const server = await startReferenceServer({ apiKey: KEY });
-  t.teardown(() => server.close());
-  const dir = await tempDir();
-  const result = await runCli(['--base-url', server.baseUrl, '--check', 'auth.listPets.*', '--skip-check', 'server.no-5xx', '--reporter', 'json', '--report-dir', dir], { PETSTORE_API_KEY: KEY });
-  t.equal(result.code, 0, result.stderr);
-  const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; checks: Array<{ id: string }> }>; meta: { disabled: Array<{ id: string; reason: string }> } };
-  t.ok(report.cases.length > 0 && report.cases.every((c) => c.id.startsWith('auth.listPets.')), `only the matching cases ran (${report.cases.length})`);
-  t.notOk(report.cases.some((c) => c.checks.some((k) => k.id === 'server.no-5xx')), 'the skipped check judged nothing');
-  t.same(report.meta.disabled, [{ id: 'server.no-5xx', reason: '--skip-check server.no-5xx' }]);
-  const none = await runCli(['--base-url', server.baseUrl, '--check', 'nope.*'], { PETSTORE_API_KEY: KEY });
-  t.equal(none.code, 2);
-  t.match(none.stderr, /^petstore-conformance: --check 'nope\.\*' matches no case; see docs\/checks\.md/);
-  const typo = await runCli(['--base-url', server.baseUrl, '--skip-check', 'server.no-5x'], { PETSTORE_API_KEY: KEY });
-  t.equal(typo.code, 2);
-  t.match(typo.stderr, /--skip-check 'server\.no-5x' matches no check or case/);
-});
+t.test(
+  '--check runs only the cases its globs match; --skip-check disables what it matches, with the flag as the reason; a glob that matches nothing is one line',
+  async (t) => {
+    const { idGlob } = await import('../../src/cli/plan.js');
+    const rows: Array<[string, string, boolean]> = [
+      ['auth.*', 'auth.listPets.missing', true],
+      ['auth.*', 'xauth.listPets', false],
+      ['listPets.limit.?', 'listPets.limit.0', true],
+      ['listPets.limit.?', 'listPets.limit.10', false],
+      ['server.no-5xx', 'server.no-5xx', true],
+      ['a.b', 'aXb', false],
+    ];
+    for (const [glob, id, matches] of rows)
+      t.equal(idGlob(glob).test(id), matches, `${glob} ${matches ? 'matches' : 'does not match'} ${id}`);
+    const server = await startReferenceServer({ apiKey: KEY });
+    t.teardown(() => server.close());
+    const dir = await tempDir();
+    const result = await runCli(
+      [
+        '--base-url',
+        server.baseUrl,
+        '--check',
+        'auth.listPets.*',
+        '--skip-check',
+        'server.no-5xx',
+        '--reporter',
+        'json',
+        '--report-dir',
+        dir,
+      ],
+      { PETSTORE_API_KEY: KEY },
+    );
+    t.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as {
+      cases: Array<{ id: string; checks: Array<{ id: string }> }>;
+      meta: { disabled: Array<{ id: string; reason: string }> };
+    };
+    t.ok(
+      report.cases.length > 0 && report.cases.every((c) => c.id.startsWith('auth.listPets.')),
+      `only the matching cases ran (${report.cases.length})`,
+    );
+    t.notOk(
+      report.cases.some((c) => c.checks.some((k) => k.id === 'server.no-5xx')),
+      'the skipped check judged nothing',
+    );
+    t.same(report.meta.disabled, [{ id: 'server.no-5xx', reason: '--skip-check server.no-5xx' }]);
+    const none = await runCli(['--base-url', server.baseUrl, '--check', 'nope.*'], { PETSTORE_API_KEY: KEY });
+    t.equal(none.code, 2);
+    t.match(none.stderr, /^petstore-conformance: --check 'nope\.\*' matches no case; see docs\/checks\.md/);
+    const typo = await runCli(['--base-url', server.baseUrl, '--skip-check', 'server.no-5x'], { PETSTORE_API_KEY: KEY });
+    t.equal(typo.code, 2);
+    t.match(typo.stderr, /--skip-check 'server\.no-5x' matches no check or case/);
+  },
+);

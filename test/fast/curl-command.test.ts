@@ -19,16 +19,34 @@ function bashWords(lines: readonly string[]): string[][] {
     else words.at(-1)?.push(word);
   }
   words.pop();
-  if (words.length !== lines.length) throw new Error(`bash printed the words of ${words.length} lines of ${lines.length}: ${result.stderr}`);
+  if (words.length !== lines.length)
+    throw new Error(`bash printed the words of ${words.length} lines of ${lines.length}: ${result.stderr}`);
   return words;
 }
 
 function sent(extra: Partial<SentRequest> = {}): SentRequest {
-  return { method: 'POST', url: 'http://127.0.0.1:8080/v1/pets?limit=5', target: '/pets?limit=5', headers: { accept: 'application/json', authorization: 'Bearer <API key>' }, auth: 'valid', operation: 'createPet', ...extra };
+  return {
+    method: 'POST',
+    url: 'http://127.0.0.1:8080/v1/pets?limit=5',
+    target: '/pets?limit=5',
+    headers: { accept: 'application/json', authorization: 'Bearer <API key>' },
+    auth: 'valid',
+    operation: 'createPet',
+    ...extra,
+  };
 }
 
 t.test('shellQuote survives bash for hostile words', async (t) => {
-  const words = ["it's", '$(rm -rf ~) `id` $HOME', 'line\nbreak\ttab', 'esc \u001b[31m bell \u0007 del \u007f', 'back\\slash \\x41', 'unicode ✓ \u2028 sep', "'", ''];
+  const words = [
+    "it's",
+    '$(rm -rf ~) `id` $HOME',
+    'line\nbreak\ttab',
+    'esc \u001b[31m bell \u0007 del \u007f',
+    'back\\slash \\x41',
+    'unicode ✓ \u2028 sep',
+    "'",
+    '',
+  ];
   const printed = bashWords(words.map(shellQuote));
   for (const [index, word] of words.entries()) {
     t.same(printed[index], [word], `hostile word ${index}`);
@@ -37,7 +55,23 @@ t.test('shellQuote survives bash for hostile words', async (t) => {
 });
 
 t.test('every auth variant reads the key from $PETSTORE_API_KEY and never contains it', async (t) => {
-  const variants: AuthVariant[] = ['valid', 'none', 'wrong-token', 'empty-bearer', 'basic-scheme', 'appended-char', 'removed-char', 'lowercase-scheme', 'swapped-case', 'basic-raw', 'token-scheme', 'no-scheme', 'prefixed-char', 'space-inside', 'two-headers'];
+  const variants: AuthVariant[] = [
+    'valid',
+    'none',
+    'wrong-token',
+    'empty-bearer',
+    'basic-scheme',
+    'appended-char',
+    'removed-char',
+    'lowercase-scheme',
+    'swapped-case',
+    'basic-raw',
+    'token-scheme',
+    'no-scheme',
+    'prefixed-char',
+    'space-inside',
+    'two-headers',
+  ];
   const half = Math.ceil(KEY.length / 2);
   const expected: Record<AuthVariant, string | undefined> = {
     valid: `Authorization: Bearer ${KEY}`,
@@ -65,7 +99,10 @@ t.test('every auth variant reads the key from $PETSTORE_API_KEY and never contai
     t.ok(words.includes('http://127.0.0.1:8080/v1/pets?limit=5'), `${auth}: the URL is one word`);
     const authorization = words.find((w) => /^authorization:/i.test(w));
     t.equal(authorization, expected[auth], `${auth}: the header bash builds`);
-    t.notOk(words.some((w) => w.includes('<API key>')), `${auth}: the shown placeholder is not sent`);
+    t.notOk(
+      words.some((w) => w.includes('<API key>')),
+      `${auth}: the shown placeholder is not sent`,
+    );
   }
 });
 
@@ -77,7 +114,7 @@ t.test('a hostile body reaches curl byte for byte', async (t) => {
 });
 
 t.test('a body with a NUL byte is piped from printf', async (t) => {
-  const body = 'a\u0000b%c\\d\'e ✓';
+  const body = "a\u0000b%c\\d'e ✓";
   const command = curlCommand(sent({ body }));
   t.match(command, /^printf '.*' \| curl .* --data-binary @-/);
   const printf = command.slice(0, command.indexOf(' | curl'));

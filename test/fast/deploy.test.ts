@@ -16,16 +16,29 @@ t.test('the Dockerfile: official Node slim image, the packed CLI, non-root, the 
   const text = await readFile(path.join(root, 'Dockerfile'), 'utf8');
   const lines = text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
   const froms = lines.filter((line) => line.startsWith('FROM '));
-  t.ok(froms.length >= 1 && froms.every((line) => /^FROM node:20-slim\b/.test(line)), `every stage on the official Node 20 slim image: ${froms.join('; ')}`);
+  t.ok(
+    froms.length >= 1 && froms.every((line) => /^FROM node:20-slim\b/.test(line)),
+    `every stage on the official Node 20 slim image: ${froms.join('; ')}`,
+  );
   const final = lines.slice(lines.lastIndexOf(froms.at(-1) as string));
-  t.ok(final.some((line) => /^RUN npm install --global .*petstore-conformance-\*\.tgz/.test(line)), 'the final stage installs the packed tarball, as a user would');
-  t.ok(final.some((line) => line === 'USER node'), 'it runs as the unprivileged node user');
+  t.ok(
+    final.some((line) => /^RUN npm install --global .*petstore-conformance-\*\.tgz/.test(line)),
+    'the final stage installs the packed tarball, as a user would',
+  );
+  t.ok(
+    final.some((line) => line === 'USER node'),
+    'it runs as the unprivileged node user',
+  );
   t.ok(final.indexOf('USER node') < final.findIndex((line) => line.startsWith('ENTRYPOINT')), 'USER comes before the entrypoint');
   t.ok(final.includes('ENTRYPOINT ["petstore-conformance"]'), 'the CLI is the entrypoint (exec form, so signals reach it)');
-  t.ok(final.includes('WORKDIR /data') && final.includes('VOLUME ["/data/reports"]'), 'the default report dir (reports/) is the mounted volume');
+  t.ok(
+    final.includes('WORKDIR /data') && final.includes('VOLUME ["/data/reports"]'),
+    'the default report dir (reports/) is the mounted volume',
+  );
   t.notMatch(text, /PETSTORE_API_KEY=|ARG .*KEY|\.key\b(?!.*dockerignore)/, 'no key is baked into the image');
   const ignored = (await readFile(path.join(root, '.dockerignore'), 'utf8')).split('\n');
-  for (const entry of ['.git', 'node_modules', 'reports', '.env']) t.ok(ignored.includes(entry), `.dockerignore keeps ${entry} out of the build context`);
+  for (const entry of ['.git', 'node_modules', 'reports', '.env'])
+    t.ok(ignored.includes(entry), `.dockerignore keeps ${entry} out of the build context`);
 });
 
 t.test('deploy/: an Indexed Job of load shards and a merge Job, valid Kubernetes objects that fit together', async (t) => {

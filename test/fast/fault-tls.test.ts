@@ -11,7 +11,10 @@ import { certificate } from '../tls-fixtures.js';
 const KEY = 'tls-fault-key-5be09d';
 
 /** An https reference store; it counts the requests that carried the key, and can switch to another certificate after the first. */
-async function httpsStore(served: { key: Buffer; cert: Buffer }, after?: { key: Buffer; cert: Buffer }): Promise<{ base: string; withKey: () => number }> {
+async function httpsStore(
+  served: { key: Buffer; cert: Buffer },
+  after?: { key: Buffer; cert: Buffer },
+): Promise<{ base: string; withKey: () => number }> {
   const store = toNodeHandler(createPetStore({ apiKey: KEY }).handle);
   let withKey = 0;
   const server = createServer(served, (req, res) => {
@@ -43,7 +46,10 @@ t.test('a certificate swapped after the verified request: every later request fa
   const dir = await tempDir();
   const store = await httpsStore(certificate(dir, 'trusted'), certificate(dir, 'swapped'));
   const reports = await tempDir();
-  const run = await runCli(['run', '--base-url', store.base, '--ca-file', path.join(dir, 'trusted.pem'), '--report-dir', reports, '--suite', 'contract'], { PETSTORE_API_KEY: KEY });
+  const run = await runCli(
+    ['run', '--base-url', store.base, '--ca-file', path.join(dir, 'trusted.pem'), '--report-dir', reports, '--suite', 'contract'],
+    { PETSTORE_API_KEY: KEY },
+  );
   t.equal(run.code, 2, run.stderr);
   t.equal(store.withKey(), 1, 'only the verified first request carried the key');
   const text = await readFile(path.join(reports, 'report.json'), 'utf8');

@@ -20,10 +20,13 @@ async function serve(t: Test, handler: Handler): Promise<string> {
   let count = 0;
   const server = createServer((req, res) => handler(req, res, ++count));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }
 
@@ -34,7 +37,15 @@ function client(t: Test, baseUrl: string, extra: Partial<HttpClientOptions> = {}
 }
 
 const list: OutgoingRequest = { method: 'GET', path: '/pets', query: [], headers: {}, auth: 'valid', operation: 'listPets' };
-const create: OutgoingRequest = { method: 'POST', path: '/pets', query: [], headers: {}, json: { name: 'x', categoryId: 1 }, auth: 'valid', operation: 'createPet' };
+const create: OutgoingRequest = {
+  method: 'POST',
+  path: '/pets',
+  query: [],
+  headers: {},
+  json: { name: 'x', categoryId: 1 },
+  auth: 'valid',
+  operation: 'createPet',
+};
 
 function json(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -88,12 +99,20 @@ t.test('429 and 503 with Retry-After are waited out, counted, never answers', as
   const patient = client(t, base, { onWait: (wait) => told.push(wait), waitClock: clock });
   const exchange = await patient.send(list);
   t.equal(exchange.response.status, 200);
-  t.match(told, [
-    { method: 'GET', target: '/pets', status: 429, retryAfter: '0', waitMs: 250, addedMs: 250, spentMs: 250, budgetMs: 300_000 },
-    { method: 'GET', target: '/pets', status: 503, retryAfter: '0', waitMs: 500, addedMs: 500, spentMs: 750, budgetMs: 300_000 },
-  ], 'each wait is told as it begins: what asked, how long, and the budget spent');
+  t.match(
+    told,
+    [
+      { method: 'GET', target: '/pets', status: 429, retryAfter: '0', waitMs: 250, addedMs: 250, spentMs: 250, budgetMs: 300_000 },
+      { method: 'GET', target: '/pets', status: 503, retryAfter: '0', waitMs: 500, addedMs: 500, spentMs: 750, budgetMs: 300_000 },
+    ],
+    'each wait is told as it begins: what asked, how long, and the budget spent',
+  );
   t.same(patient.traffic.waits, told, 'the report keeps every wait');
-  t.same(exchange.throttled, { responses: 2, waitedMs: 750 }, 'the evidence says how often it was asked to wait, and for how long (Retry-After: 0 still backs off: 250 ms, then 500 ms)');
+  t.same(
+    exchange.throttled,
+    { responses: 2, waitedMs: 750 },
+    'the evidence says how often it was asked to wait, and for how long (Retry-After: 0 still backs off: 250 ms, then 500 ms)',
+  );
   t.same(clock.slept, [250, 500], 'and the client waited just that before each request sent again');
   t.equal((await patient.send(list)).response.status, 503, 'a 503 without Retry-After is an answer (a 5xx), judged as such');
   t.match(patient.traffic, { throttledResponses: 2, connectionRetries: 0 });
@@ -101,11 +120,17 @@ t.test('429 and 503 with Retry-After are waited out, counted, never answers', as
 });
 
 t.test('a wait longer than --max-wait, or a spent budget, stops the client: every later request gets the same RunError', async (t) => {
-  const base = await serve(t, (_req, res) => json(res, 429, '{"code":"slow","message":"tomorrow","status":429}', { 'retry-after': '86400' }));
+  const base = await serve(t, (_req, res) =>
+    json(res, 429, '{"code":"slow","message":"tomorrow","status":429}', { 'retry-after': '86400' }),
+  );
   const stopped = client(t, base);
   const error = await stopped.send(list).catch((e: unknown) => e);
   t.ok(error instanceof RunError);
-  t.match(error, { code: 'ERR_RATE_LIMITED', message: /asked the suite to wait 86400 s \(429, Retry-After: 86400 to GET \/pets\), longer than one wait may take \(60 s, --max-wait\)/ });
+  t.match(error, {
+    code: 'ERR_RATE_LIMITED',
+    message:
+      /asked the suite to wait 86400 s \(429, Retry-After: 86400 to GET \/pets\), longer than one wait may take \(60 s, --max-wait\)/,
+  });
   t.equal(stopped.stopped, error);
   t.ok(stopped.stopSignal.aborted, 'the run is told to stop');
   t.equal(await stopped.send(list).catch((e: unknown) => e), error, 'nothing more is sent');
@@ -114,28 +139,41 @@ t.test('a wait longer than --max-wait, or a spent budget, stops the client: ever
   const clock = virtualClock();
   const budget = client(t, always, { pacing: { maxWaitMs: 60_000, waitBudgetMs: 1000 }, waitClock: clock });
   const spent = await budget.send(list).catch((e: unknown) => e);
-  t.match(spent, { code: 'ERR_RATE_LIMITED', message: /kept rate-limiting the run \(429 to GET \/pets\): 0\.8 s spent waiting used up the budget of 1 s \(--wait-budget\)/ }, 'Retry-After: 0 forever backs off (250, 500 ms) until the budget is spent (0.75 s, shown rounded)');
+  t.match(
+    spent,
+    {
+      code: 'ERR_RATE_LIMITED',
+      message: /kept rate-limiting the run \(429 to GET \/pets\): 0\.8 s spent waiting used up the budget of 1 s \(--wait-budget\)/,
+    },
+    'Retry-After: 0 forever backs off (250, 500 ms) until the budget is spent (0.75 s, shown rounded)',
+  );
   t.same(clock.slept, [250, 500], 'the 1000 ms the third backoff asks for would pass the budget: refused, not waited');
 });
 
-t.test('a kept-alive connection closed under a request: an idempotent one is sent once more on a fresh connection, a POST is not', async (t) => {
-  const seen = new WeakSet<object>();
-  const base = await serve(t, (req, res) => {
-    // Every request on a connection that already served one finds it closed, without an answer.
-    if (seen.has(req.socket)) return void req.socket.destroy();
-    seen.add(req.socket);
-    json(res, req.method === 'POST' ? 201 : 200, req.method === 'POST' ? '{"id":1,"name":"x","categoryId":1}' : '[]');
-  });
-  const http = client(t, base, { connections: 1 });
-  t.notOk((await http.send(list)).connectionRetry, 'the first request opens the connection');
-  const retried = await http.send(list);
-  t.equal(retried.response.status, 200);
-  t.match(retried.connectionRetry, /^the connection closed before any response byte \((UND_ERR_SOCKET|ECONNRESET)[^)]*\); sent once more on a fresh connection$/);
-  t.notOk((await http.send(list)).connectionRetry, 'the pool opened a new connection for the next request');
-  const post = await http.send(create).catch((e: unknown) => e);
-  t.match(post, { name: 'TransportError', code: /UND_ERR_SOCKET|ECONNRESET/ }, 'a POST that may have been processed is not sent twice');
-  t.equal(http.traffic.connectionRetries, 1);
-});
+t.test(
+  'a kept-alive connection closed under a request: an idempotent one is sent once more on a fresh connection, a POST is not',
+  async (t) => {
+    const seen = new WeakSet<object>();
+    const base = await serve(t, (req, res) => {
+      // Every request on a connection that already served one finds it closed, without an answer.
+      if (seen.has(req.socket)) return void req.socket.destroy();
+      seen.add(req.socket);
+      json(res, req.method === 'POST' ? 201 : 200, req.method === 'POST' ? '{"id":1,"name":"x","categoryId":1}' : '[]');
+    });
+    const http = client(t, base, { connections: 1 });
+    t.notOk((await http.send(list)).connectionRetry, 'the first request opens the connection');
+    const retried = await http.send(list);
+    t.equal(retried.response.status, 200);
+    t.match(
+      retried.connectionRetry,
+      /^the connection closed before any response byte \((UND_ERR_SOCKET|ECONNRESET)[^)]*\); sent once more on a fresh connection$/,
+    );
+    t.notOk((await http.send(list)).connectionRetry, 'the pool opened a new connection for the next request');
+    const post = await http.send(create).catch((e: unknown) => e);
+    t.match(post, { name: 'TransportError', code: /UND_ERR_SOCKET|ECONNRESET/ }, 'a POST that may have been processed is not sent twice');
+    t.equal(http.traffic.connectionRetries, 1);
+  },
+);
 
 t.test('an unanswered request says which bound it hit, and how many others the server answered meanwhile', async (t) => {
   const base = await serve(t, (req, res) => {
@@ -148,14 +186,22 @@ t.test('an unanswered request says which bound it hit, and how many others the s
   const error = await hung;
   t.match(error, { code: 'UND_ERR_HEADERS_TIMEOUT', message: 'no response headers within 300 ms', timedOut: true, answeredMeanwhile: 2 });
   const deadline = client(t, base, { headersTimeoutMs: 2000, requestTimeoutMs: 200 });
-  t.match(await deadline.send({ ...list, query: [['hang', '1']] }).catch((e: unknown) => e), { code: 'ERR_REQUEST_TIMEOUT', message: 'no complete response within 200 ms', timedOut: true, answeredMeanwhile: 0 });
+  t.match(await deadline.send({ ...list, query: [['hang', '1']] }).catch((e: unknown) => e), {
+    code: 'ERR_REQUEST_TIMEOUT',
+    message: 'no complete response within 200 ms',
+    timedOut: true,
+    answeredMeanwhile: 0,
+  });
 });
 
 t.test('a server that is gone stops the client after three requests in a row without an answer; an answer resets the count', async (t) => {
   const http = client(t, 'http://127.0.0.1:9/v1');
   for (let i = 0; i < 2; i++) t.match(await http.send(list).catch((e: unknown) => e), { name: 'TransportError', code: 'ECONNREFUSED' });
   const third = await http.send(list).catch((e: unknown) => e);
-  t.match(third, { code: 'ERR_SERVER_GONE', message: /^the server stopped answering: 3 requests in a row got no answer \(last: GET \/pets: .*ECONNREFUSED.*\); the run stopped$/ });
+  t.match(third, {
+    code: 'ERR_SERVER_GONE',
+    message: /^the server stopped answering: 3 requests in a row got no answer \(last: GET \/pets: .*ECONNREFUSED.*\); the run stopped$/,
+  });
 
   let up = false;
   const flaky = await serve(t, (req, res) => (up ? json(res, 200, '[]') : req.socket.destroy()));
@@ -165,7 +211,11 @@ t.test('a server that is gone stops the client after three requests in a row wit
   up = true;
   await http2.send(list);
   up = false;
-  t.match(await http2.send(create).catch((e: unknown) => e), { name: 'TransportError' }, 'two failures, an answer, a failure: the server is not gone');
+  t.match(
+    await http2.send(create).catch((e: unknown) => e),
+    { name: 'TransportError' },
+    'two failures, an answer, a failure: the server is not gone',
+  );
 });
 
 t.test('the preflight lets through only a pet store listing, with a hint for the likely mistake', async (t) => {
@@ -181,13 +231,19 @@ t.test('the preflight lets through only a pet store listing, with a hint for the
   const rows: Array<[string, RegExp | undefined]> = [
     [base, undefined],
     [origin, /^GET http:\/\/127\.0\.0\.1:\d+\/pets answered 404: does the base URL end in \/v1\?/],
-    [`${origin}/html/v1`, /answered 200 with a body that is not JSON \(text\/html\), not a list of pets: is http:.*\/html\/v1 the pet store's base URL\?$/],
+    [
+      `${origin}/html/v1`,
+      /answered 200 with a body that is not JSON \(text\/html\), not a list of pets: is http:.*\/html\/v1 the pet store's base URL\?$/,
+    ],
     [`${origin}/object/v1`, /answered 200 with JSON that is not an array/],
     [`${origin}/moved/v1`, /answered 301, a redirect to https:\/\/elsewhere\.example\/v1\/pets: give the base URL it points to$/],
     [`${origin}/broken/v1`, /answered 500: the service cannot list pets/],
   ];
   for (const [url, problem] of rows) {
-    const error = await preflight(client(t, url), '/pets', false).then(() => undefined, (e: unknown) => e);
+    const error = await preflight(client(t, url), '/pets', false).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     if (problem === undefined) t.equal(error, undefined, `${url}: a listing passes`);
     else t.match(error, { code: 'ERR_UNREACHABLE', message: problem }, url);
   }

@@ -21,11 +21,24 @@ import { PetCatalogue, seedCatalogue } from '../../src/server/store.js';
 
   t.test('showJson writes a value exactly when it fits, and the start of it with its size when it does not', async (t) => {
     const json = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.bigInt(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.integer(),
+        fc.bigInt(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.string(),
+        fc.boolean(),
+        fc.constant(null),
+        tie('array'),
+        tie('object'),
+      ),
       array: fc.array(tie('value'), { maxLength: 5 }),
       object: fc.dictionary(fc.string(), tie('value'), { maxKeys: 5 }),
     })).value;
-    fc.assert(fc.property(json, (value) => showJson(value as JsonValue) === stringifyExactJson(value)), { numRuns: 300 });
+    fc.assert(
+      fc.property(json, (value) => showJson(value as JsonValue) === stringifyExactJson(value)),
+      { numRuns: 300 },
+    );
     t.pass('300 generated values shown as stringifyExactJson writes them');
     const pets = Array.from({ length: 50_000 }, (_, i) => ({ id: i, name: `pet-${i}` }));
     const shown = showJson(pets);
@@ -54,7 +67,11 @@ import { PetCatalogue, seedCatalogue } from '../../src/server/store.js';
     // lossless-json with the suite's number rule: the reference the fast path is held to.
     const reference = (text: string): { value: unknown } | { error: string } => {
       try {
-        return { value: parse(text, null, (n: string) => (isInteger(n) ? (Number.isSafeInteger(Number(n)) ? Number(n) : BigInt(n)) : Number.parseFloat(n))) };
+        return {
+          value: parse(text, null, (n: string) =>
+            isInteger(n) ? (Number.isSafeInteger(Number(n)) ? Number(n) : BigInt(n)) : Number.parseFloat(n),
+          ),
+        };
       } catch (error) {
         return { error: (error as Error).message };
       }
@@ -67,11 +84,25 @@ import { PetCatalogue, seedCatalogue } from '../../src/server/store.js';
       }
     };
     const key = fc.constantFrom('a', 'b', 'id', '__proto__', 'n\\"a', '\\u0061');
-    const number = fc.oneof(fc.integer().map(String), fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String), fc.double({ noNaN: true, noDefaultInfinity: true }).map(String), fc.constantFrom('-0', '1e400', '1E+2', '0.1e-3', '9007199254740993', '123456789012345.5'));
+    const number = fc.oneof(
+      fc.integer().map(String),
+      fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+      fc.constantFrom('-0', '1e400', '1E+2', '0.1e-3', '9007199254740993', '123456789012345.5'),
+    );
     const { value: json } = fc.letrec<{ value: string; array: string; object: string }>((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, number, fc.string().map((s) => JSON.stringify(s)), fc.constantFrom('true', 'false', 'null', '"\\ud83d"'), tie('array'), tie('object')),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        number,
+        fc.string().map((s) => JSON.stringify(s)),
+        fc.constantFrom('true', 'false', 'null', '"\\ud83d"'),
+        tie('array'),
+        tie('object'),
+      ),
       array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
-      object: fc.array(fc.tuple(key, tie('value')), { maxLength: 4 }).map((members) => `{${members.map(([k, v]) => `"${k}" : ${v}`).join(',')}}`),
+      object: fc
+        .array(fc.tuple(key, tie('value')), { maxLength: 4 })
+        .map((members) => `{${members.map(([k, v]) => `"${k}" : ${v}`).join(',')}}`),
     }));
     const noise = fc.constantFrom('', ' ', ']', ',', 'x', '\n', '"');
     fc.assert(

@@ -36,13 +36,21 @@ t.test('listPets honours the default, the bounds and the filter', async (t) => {
       const filtered = (await call(`${base}/pets?status=${status}&limit=100`)).json as Array<{ status: string }>;
       t.ok(filtered.length > 0 && filtered.every((p) => p.status === status), `only ${status} pets`);
     }
-    t.same((await call(`${base}/pets?status=lost`)).json, { code: 'invalid_status', message: 'status must be one of available, pending, sold', status: 400 });
+    t.same((await call(`${base}/pets?status=lost`)).json, {
+      code: 'invalid_status',
+      message: 'status must be one of available, pending, sold',
+      status: 400,
+    });
   });
 });
 
 t.test('every operation requires the key, with WWW-Authenticate on 401', async (t) => {
   await withServer({}, async (base) => {
-    for (const [method, path] of [['GET', '/pets'], ['POST', '/pets'], ['GET', '/pets/1']] as const) {
+    for (const [method, path] of [
+      ['GET', '/pets'],
+      ['POST', '/pets'],
+      ['GET', '/pets/1'],
+    ] as const) {
       for (const auth of [null, 'Bearer nope', `Basic ${KEY}`, `Bearer ${KEY}x`, `Bearer ${KEY.slice(0, -1)}`]) {
         const res = await call(`${base}${path}`, { method, auth, ...(method === 'POST' ? { body: '{}' } : {}) });
         t.equal(res.status, 401, `${method} ${path} with ${auth === null ? 'no key' : 'a bad key'}`);
@@ -65,7 +73,18 @@ t.test('createPet validates, assigns ids and reads back exactly, beyond 2^53 too
     t.same(read.json, pet);
     t.equal(read.headers['sunset'], 'Thu, 05 Dec 2030 00:00:00 GMT');
     t.equal(read.headers['deprecation'], '@1735689600');
-    for (const bad of ['', 'null', '[]', '{"categoryId":1}', '{"name":"a"}', '{"name":1,"categoryId":1}', '{"name":"a","categoryId":1.5}', '{"name":"a","categoryId":9223372036854775808}', '{"name":"a","categoryId":1,"status":"lost"}', 'nope']) {
+    for (const bad of [
+      '',
+      'null',
+      '[]',
+      '{"categoryId":1}',
+      '{"name":"a"}',
+      '{"name":1,"categoryId":1}',
+      '{"name":"a","categoryId":1.5}',
+      '{"name":"a","categoryId":9223372036854775808}',
+      '{"name":"a","categoryId":1,"status":"lost"}',
+      'nope',
+    ]) {
       const res = await call(`${base}/pets`, { method: 'POST', body: bad });
       t.equal(res.status, 400, `400 for ${bad || 'an empty body'}`);
       t.match(res.json, { status: 400 });
@@ -85,7 +104,24 @@ t.test('getPet is gone on and after its removal date', async (t) => {
 });
 
 t.test('a request target is read as URL parsing reads it, with or without the fast path', async (t) => {
-  const targets = ['/v1/pets', '/v1/pets?limit=5&status=sold', '/v1/pets?limit=1+2', '/v1/pets/', '/v1//pets', '//v1/pets', '/v1/./pets', '/v1/a/../pets', '/v1/pets?limit=%35', '/v1/p%65ts', '/v1\\pets', '/', '/v1/pets?', '/v1/pets?a=1&a=2', '/v1/pets#x', '/v1/pets/9223372036854775807'];
+  const targets = [
+    '/v1/pets',
+    '/v1/pets?limit=5&status=sold',
+    '/v1/pets?limit=1+2',
+    '/v1/pets/',
+    '/v1//pets',
+    '//v1/pets',
+    '/v1/./pets',
+    '/v1/a/../pets',
+    '/v1/pets?limit=%35',
+    '/v1/p%65ts',
+    '/v1\\pets',
+    '/',
+    '/v1/pets?',
+    '/v1/pets?a=1&a=2',
+    '/v1/pets#x',
+    '/v1/pets/9223372036854775807',
+  ];
   for (const target of targets) {
     const url = new URL(target, 'http://localhost');
     const { path, query } = pathAndQuery(target);

@@ -27,7 +27,11 @@ async function matchSnapshotFile(t: Test, name: string, found: string): Promise<
     t.pass(`${name}: snapshot written`);
     return;
   }
-  t.equal(found, await readFile(file, 'utf8').catch(() => `(no snapshot ${path.relative(root, file)}: run tap --snapshot)`), `${name} matches its snapshot`);
+  t.equal(
+    found,
+    await readFile(file, 'utf8').catch(() => `(no snapshot ${path.relative(root, file)}: run tap --snapshot)`),
+    `${name} matches its snapshot`,
+  );
 }
 
 /** What changes from run to run: run ids, ports, times, durations and the random ids a run makes up. */
@@ -61,7 +65,17 @@ t.test('console, JUnit and Markdown of a real failing run, noise scrubbed', asyn
     {
       contract: inputs.contract,
       target: { baseUrl: server.baseUrl, apiKey },
-      conformance: { cases: inputs.cases, suites: ['auth'], createdPetCases: [], readOnly: false, concurrency: 1, consistencyWindowMs: 0, categoryId: 1, pacing: DEFAULT_PACING, maxWrites: 500 },
+      conformance: {
+        cases: inputs.cases,
+        suites: ['auth'],
+        createdPetCases: [],
+        readOnly: false,
+        concurrency: 1,
+        consistencyWindowMs: 0,
+        categoryId: 1,
+        pacing: DEFAULT_PACING,
+        maxWrites: 500,
+      },
       now: new Date('2026-11-22T12:00:00Z'),
       strict: false,
       requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
@@ -73,7 +87,8 @@ t.test('console, JUnit and Markdown of a real failing run, noise scrubbed', asyn
     new ConsoleReporter({ stream, color: false, quiet: false }),
   );
   t.equal(report.verdict, 'failed');
-  for (const text of [consoleText, renderJunit(report), renderMarkdown(report, ['report.json'])]) t.notMatch(text, apiKey, 'the key is in no output');
+  for (const text of [consoleText, renderJunit(report), renderMarkdown(report, ['report.json'])])
+    t.notMatch(text, apiKey, 'the key is in no output');
   await matchSnapshotFile(t, 'console.txt', scrub(consoleText));
   await matchSnapshotFile(t, 'junit.xml', scrub(renderJunit(report)));
   await matchSnapshotFile(t, 'summary.md', scrub(renderMarkdown(report, ['report.json'])));

@@ -26,7 +26,23 @@ import { HOSTILE, hostileReport, SAMPLE_LOAD } from '../report-fixture.js';
 function withLoad(): RunReport {
   const report = hostileReport();
   const check = (id: string, outcome: 'passed' | 'failed', message: string) => ({ id, level: 'fail' as const, outcome, step: 0, message });
-  report.cases.push({ id: 'load.nightly', title: 'Nightly', clause: 'the profile', suite: 'load', operation: 'listPets', level: 'fail', source: { file: 'scenarios/load/nightly.yaml', line: 1, column: 1 }, outcome: 'failed', durationMs: 30_000, checks: [check('load.p99', 'failed', '900 ms (at most 800 allowed)'), check('load.errors', 'passed', '0 failed requests (at most 0 allowed)')], exchanges: [], retries: 0 });
+  report.cases.push({
+    id: 'load.nightly',
+    title: 'Nightly',
+    clause: 'the profile',
+    suite: 'load',
+    operation: 'listPets',
+    level: 'fail',
+    source: { file: 'scenarios/load/nightly.yaml', line: 1, column: 1 },
+    outcome: 'failed',
+    durationMs: 30_000,
+    checks: [
+      check('load.p99', 'failed', '900 ms (at most 800 allowed)'),
+      check('load.errors', 'passed', '0 failed requests (at most 0 allowed)'),
+    ],
+    exchanges: [],
+    retries: 0,
+  });
   return { ...report, load: SAMPLE_LOAD };
 }
 import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
@@ -48,29 +64,48 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     await new Promise((resolve) => setImmediate(resolve));
   }
 
-  t.test('a wait the server asked for: in place of the progress on a terminal, a line of its own in a log from 5 s on, nothing when quiet', async (t) => {
-    const wait = (waitMs: number) => ({ at: '2026-11-26T10:00:00.000Z', method: 'GET', target: '/pets?limit=5', status: 503, retryAfter: String(waitMs / 1000), waitMs, addedMs: waitMs, spentMs: 15_000, budgetMs: 300_000 });
-    const line = 'waiting 5.0 s as the server asked (503, Retry-After: 5, to GET /pets?limit=5); 15.0 s of the 300.0 s wait budget used';
-    const rows: Array<[string, boolean, boolean, number, string]> = [
-      ['a log, a wait of 5 s', false, false, 5000, `${line}\n`],
-      ['a log, a wait of 4.9 s', false, false, 4900, ''],
-      ['a terminal, a wait of 1 s: shown in place, no newline', true, false, 1000, line.replace('5.0 s as', '1.0 s as').replace('Retry-After: 5,', 'Retry-After: 1,')],
-      ['quiet, a wait of 60 s', false, true, 60_000, ''],
-    ];
-    for (const [name, isTTY, quiet, ms, expected] of rows) {
-      const { reporter, text } = capture(isTTY, false, quiet);
-      reporter.onWait(wait(ms));
+  t.test(
+    'a wait the server asked for: in place of the progress on a terminal, a line of its own in a log from 5 s on, nothing when quiet',
+    async (t) => {
+      const wait = (waitMs: number) => ({
+        at: '2026-11-26T10:00:00.000Z',
+        method: 'GET',
+        target: '/pets?limit=5',
+        status: 503,
+        retryAfter: String(waitMs / 1000),
+        waitMs,
+        addedMs: waitMs,
+        spentMs: 15_000,
+        budgetMs: 300_000,
+      });
+      const line = 'waiting 5.0 s as the server asked (503, Retry-After: 5, to GET /pets?limit=5); 15.0 s of the 300.0 s wait budget used';
+      const rows: Array<[string, boolean, boolean, number, string]> = [
+        ['a log, a wait of 5 s', false, false, 5000, `${line}\n`],
+        ['a log, a wait of 4.9 s', false, false, 4900, ''],
+        [
+          'a terminal, a wait of 1 s: shown in place, no newline',
+          true,
+          false,
+          1000,
+          line.replace('5.0 s as', '1.0 s as').replace('Retry-After: 5,', 'Retry-After: 1,'),
+        ],
+        ['quiet, a wait of 60 s', false, true, 60_000, ''],
+      ];
+      for (const [name, isTTY, quiet, ms, expected] of rows) {
+        const { reporter, text } = capture(isTTY, false, quiet);
+        reporter.onWait(wait(ms));
+        await new Promise((resolve) => setImmediate(resolve));
+        t.equal(text(), expected, name);
+      }
+      const { reporter, text } = capture(true, false, false);
+      const report = hostileReport();
+      reporter.onRunStart(report.meta, report.cases);
+      reporter.onWait(wait(5000));
+      reporter.onCaseEnd(report.cases[0] as CaseResult);
       await new Promise((resolve) => setImmediate(resolve));
-      t.equal(text(), expected, name);
-    }
-    const { reporter, text } = capture(true, false, false);
-    const report = hostileReport();
-    reporter.onRunStart(report.meta, report.cases);
-    reporter.onWait(wait(5000));
-    reporter.onCaseEnd(report.cases[0] as CaseResult);
-    await new Promise((resolve) => setImmediate(resolve));
-    t.match(text(), /wait budget used\r\u001b\[K/, 'the next case clears the wait from the terminal line');
-  });
+      t.match(text(), /wait budget used\r\u001b\[K/, 'the next case clears the wait from the terminal line');
+    },
+  );
 
   t.test('a warning or an error repeated word for word is shown once, with how many cases share it; failures each whole', async (t) => {
     const { reporter, text } = capture(false, false, false);
@@ -84,7 +119,10 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     await new Promise((resolve) => setImmediate(resolve));
     const out = text();
     t.equal(out.match(/^WARN /gm)?.length, 1, 'nine identical warnings: one block');
-    t.match(out, 'the same on 8 more cases: contract.warns.1, contract.warns.2, contract.warns.3, contract.warns.4, contract.warns.5, contract.warns.6 and 2 more');
+    t.match(
+      out,
+      'the same on 8 more cases: contract.warns.1, contract.warns.2, contract.warns.3, contract.warns.4, contract.warns.5, contract.warns.6 and 2 more',
+    );
     t.equal(out.match(/^FAIL /gm)?.length, 3, 'each failure keeps its own block and curl');
   });
 
@@ -135,7 +173,20 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
 
   /** Renders a page in headless Chromium and saves a screenshot; bounded in time, no network. */
   function screenshot(page: string, png: string, profile: string): Promise<{ code: number | null; output: string }> {
-    const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, `--screenshot=${png}`, '--window-size=1280,900', `file://${page}`];
+    const args = [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+      `--screenshot=${png}`,
+      '--window-size=1280,900',
+      `file://${page}`,
+    ];
     return new Promise((resolve, reject) => {
       const child = spawn('chromium', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '', HOME: profile } });
       let output = '';
@@ -155,8 +206,14 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.match(html, /<header class="verdict v-failed">[\s\S]*<h1>FAILED<\/h1><span class="what">1 of 5 cases failed<\/span>/);
     t.match(html, /getPet is removed in 1475 days \(2030-12-05, by the suite&#39;s clock\)/);
     const order = ['id="failed"', 'id="errored"', 'id="warned"', 'id="passed"', 'id="skipped"'].map((s) => html.indexOf(s));
-    t.ok(order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] as number))), 'sections in order of urgency');
-    t.match(html, /<pre class="repro">curl -sS -i -X GET &#39;http:\/\/127\.0\.0\.1:9\/v1\/pets\?limit=5&#39; -H &#39;accept: application\/json&#39; -H &quot;Authorization: Bearer \$PETSTORE_API_KEY&quot;<\/pre>/);
+    t.ok(
+      order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] as number))),
+      'sections in order of urgency',
+    );
+    t.match(
+      html,
+      /<pre class="repro">curl -sS -i -X GET &#39;http:\/\/127\.0\.0\.1:9\/v1\/pets\?limit=5&#39; -H &#39;accept: application\/json&#39; -H &quot;Authorization: Bearer \$PETSTORE_API_KEY&quot;<\/pre>/,
+    );
     t.notMatch(html, /id="load"/, 'no load section without load results');
   });
 
@@ -168,20 +225,33 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     // eslint-disable-next-line no-control-regex
     t.notMatch(html, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/, 'no control characters');
     t.notMatch(html, /(src|href)=["']?(https?:)?\/\//i, 'no external asset');
-    t.match(html, `content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`, 'a CSP forbids any request even if escaping failed');
+    t.match(
+      html,
+      `content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`,
+      'a CSP forbids any request even if escaping failed',
+    );
   });
 
   t.test('load results become a table of figures and verdicts above a percentile chart and a throughput chart', async (t) => {
     const html = renderHtml(withLoad());
-    t.match(html, /<section id="load"><h2>Load<\/h2><table class="figures">[\s\S]*<table class="thresholds">[\s\S]*<div class="charts"><figure><svg[^>]*aria-label="Latency by percentile"/);
+    t.match(
+      html,
+      /<section id="load"><h2>Load<\/h2><table class="figures">[\s\S]*<table class="thresholds">[\s\S]*<div class="charts"><figure><svg[^>]*aria-label="Latency by percentile"/,
+    );
     t.match(html, '<th scope="row">requests</th><td>27012 = 27000 responses + 2 errors + 10 in flight at the stop</td>');
     t.match(html, '<th scope="row">rate achieved</th><td>900.4 requests/s sent (target 900/s, +0.0 %), 900 responses/s</td>');
     t.match(html, '<th scope="row">latency</th><td>p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms</td>');
     t.match(html, /<tr class="failed"><td><code>load\.p99<\/code><\/td><td>FAIL<\/td><td>900 ms \(at most 800 allowed\)<\/td><\/tr>/);
     t.match(html, /ECONNRESET: read ECONNRESET/);
     t.match(html, '<th scope="row">errors</th><td>2 (timeouts 1, resets 1)</td>');
-    t.match(html, '<th scope="row">resets</th><td>1 requests lost on a busy connection the server reset or closed before their complete response (never sent again)</td>');
-    t.match(html, '<th scope="row">connection retries</th><td>3 requests sent again on a fresh connection after the server closed an idle one (not errors)</td>');
+    t.match(
+      html,
+      '<th scope="row">resets</th><td>1 requests lost on a busy connection the server reset or closed before their complete response (never sent again)</td>',
+    );
+    t.match(
+      html,
+      '<th scope="row">connection retries</th><td>3 requests sent again on a fresh connection after the server closed an idle one (not errors)</td>',
+    );
     t.match(html, /aria-label="Throughput over time"[\s\S]*<polyline points="[\d., ]+"/);
     t.match(html, />p99\.9</);
     t.ok(html.indexOf('id="load"') < html.indexOf('id="passed"'), 'load before the list of passes');
@@ -190,26 +260,35 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.match(unknownShape, /report\.json holds them/, 'load results in another shape are pointed to, not drawn');
   });
 
-  t.test('headless Chromium renders the report of a failing run; the screenshot is kept', { skip: chromiumMissing() ?? false }, async (t) => {
-    const server = await startReferenceServer({ apiKey: 'html-test-key-1234', wrap: (next, store) => (req) => next({ ...req, headers: { ...req.headers, authorization: `Bearer ${store.apiKey}` } }) });
-    t.teardown(() => server.close());
-    const dir = await tempDir();
-    const run = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'json,html'], { PETSTORE_API_KEY: 'html-test-key-1234' });
-    t.equal(run.code, 1, run.stderr);
-    const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as RunReport;
-    const page = path.join(dir, 'with-load.html');
-    await writeFile(page, renderHtml({ ...report, load: SAMPLE_LOAD } as unknown as RunReport));
-    const png = path.join(dir, 'report.png');
-    const result = await screenshot(page, png, await tempDir('psc-chromium-'));
-    t.equal(result.code, 0, result.output);
-    const bytes = await readFile(png);
-    t.same([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
-    t.equal(bytes.readUInt32BE(16), 1280, 'as wide as the window');
-    t.ok(bytes.length > 30_000, `a page with content, not a blank one (${bytes.length} bytes)`);
-    await mkdir(path.dirname(SCREENSHOT), { recursive: true });
-    await writeFile(SCREENSHOT, bytes);
-    t.ok((await stat(SCREENSHOT)).size > 0, `kept at ${path.relative(root, SCREENSHOT)}`);
-  });
+  t.test(
+    'headless Chromium renders the report of a failing run; the screenshot is kept',
+    { skip: chromiumMissing() ?? false },
+    async (t) => {
+      const server = await startReferenceServer({
+        apiKey: 'html-test-key-1234',
+        wrap: (next, store) => (req) => next({ ...req, headers: { ...req.headers, authorization: `Bearer ${store.apiKey}` } }),
+      });
+      t.teardown(() => server.close());
+      const dir = await tempDir();
+      const run = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'json,html'], {
+        PETSTORE_API_KEY: 'html-test-key-1234',
+      });
+      t.equal(run.code, 1, run.stderr);
+      const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as RunReport;
+      const page = path.join(dir, 'with-load.html');
+      await writeFile(page, renderHtml({ ...report, load: SAMPLE_LOAD } as unknown as RunReport));
+      const png = path.join(dir, 'report.png');
+      const result = await screenshot(page, png, await tempDir('psc-chromium-'));
+      t.equal(result.code, 0, result.output);
+      const bytes = await readFile(png);
+      t.same([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
+      t.equal(bytes.readUInt32BE(16), 1280, 'as wide as the window');
+      t.ok(bytes.length > 30_000, `a page with content, not a blank one (${bytes.length} bytes)`);
+      await mkdir(path.dirname(SCREENSHOT), { recursive: true });
+      await writeFile(SCREENSHOT, bytes);
+      t.ok((await stat(SCREENSHOT)).size > 0, `kept at ${path.relative(root, SCREENSHOT)}`);
+    },
+  );
 
   t.test('the reporter writes report.html', async (t) => {
     const dir = await tempDir();
@@ -234,7 +313,17 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
   });
 
   t.test('latency reads in ms with µs digits under 10 ms, fewer above', async (t) => {
-    const rows: Array<[number, string]> = [[0.213, '0.213 ms'], [0.1, '0.1 ms'], [0.001, '0.001 ms'], [9.9994, '9.999 ms'], [12.344, '12.34 ms'], [61.8, '61.8 ms'], [123.46, '123.5 ms'], [1005.392, '1005 ms'], [0, '0 ms']];
+    const rows: Array<[number, string]> = [
+      [0.213, '0.213 ms'],
+      [0.1, '0.1 ms'],
+      [0.001, '0.001 ms'],
+      [9.9994, '9.999 ms'],
+      [12.344, '12.34 ms'],
+      [61.8, '61.8 ms'],
+      [123.46, '123.5 ms'],
+      [1005.392, '1005 ms'],
+      [0, '0 ms'],
+    ];
     for (const [ms, text] of rows) t.equal(formatMs(ms), text, String(ms));
   });
 
@@ -289,10 +378,20 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.match(xml, '<property name="runVerdict" value="failed"/>', "the run's verdict, named as the run's");
     t.match(xml, /<testsuite name="contract" tests="3" failures="1" errors="1" skipped="0" time="0\.0\d\d"/);
     t.match(xml, /<testsuite name="auth" tests="2" failures="0" errors="0" skipped="1"/);
-    t.match(xml, /<testcase name="contract\.fails" classname="contract\.listPets" time="0\.013">\s*<failure message="status: &lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; \]\]&gt;[^"]*" type="expect.status"><!\[CDATA\[/);
-    t.match(xml, /<testcase name="contract\.errors"[^>]*>\s*<error message="step 1: connect ECONNREFUSED \(ECONNREFUSED\)" type="ECONNREFUSED">/);
+    t.match(
+      xml,
+      /<testcase name="contract\.fails" classname="contract\.listPets" time="0\.013">\s*<failure message="status: &lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; \]\]&gt;[^"]*" type="expect.status"><!\[CDATA\[/,
+    );
+    t.match(
+      xml,
+      /<testcase name="contract\.errors"[^>]*>\s*<error message="step 1: connect ECONNREFUSED \(ECONNREFUSED\)" type="ECONNREFUSED">/,
+    );
     t.match(xml, /<testcase name="auth\.skipped"[^>]*>\s*<skipped message="applies only before 2030-12-05"\/>/);
-    t.match(xml, /<testcase name="contract\.warns"[^>]*>\s*<system-out><!\[CDATA\[WARNING step 1, expect.headers: Cache-Control missing/, 'a warning is visible without failing the case');
+    t.match(
+      xml,
+      /<testcase name="contract\.warns"[^>]*>\s*<system-out><!\[CDATA\[WARNING step 1, expect.headers: Cache-Control missing/,
+      'a warning is visible without failing the case',
+    );
     t.notMatch(xml, /<testcase name="contract\.warns"[^>]*>\s*<(failure|error)/);
     t.match(xml, /<testcase name="auth\.passes" classname="auth\.listPets" time="0\.013"\/>/);
     t.match(xml, 'Reproduce with:\ncurl -sS -i -X GET', 'the failure carries its curl');
@@ -316,7 +415,10 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
 
   t.test('xmllint really rejects what the schema forbids', { skip: xmllintMissing() ?? false }, async (t) => {
     const file = path.join(await tempDir(), 'bad.xml');
-    await writeFile(file, '<?xml version="1.0"?>\n<testsuites><testsuite name="a" tests="1" failures="0" errors="0" time="1e-3"><testcase/></testsuite></testsuites>\n');
+    await writeFile(
+      file,
+      '<?xml version="1.0"?>\n<testsuites><testsuite name="a" tests="1" failures="0" errors="0" time="1e-3"><testcase/></testsuite></testsuites>\n',
+    );
     t.not(validateJunit(file).code, 0);
   });
 }
@@ -367,20 +469,34 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
   });
 
   t.test('an unknown or missing name is a usage error naming the choices', async (t) => {
-    t.throws(() => parseReporterNames(['console,xml']), new RunError('ERR_USAGE', "unknown reporter 'xml'; the reporters are: console, json, junit, html, markdown, har (json:- writes the JSON to standard output)"));
+    t.throws(
+      () => parseReporterNames(['console,xml']),
+      new RunError(
+        'ERR_USAGE',
+        "unknown reporter 'xml'; the reporters are: console, json, junit, html, markdown, har (json:- writes the JSON to standard output)",
+      ),
+    );
     t.throws(() => parseReporterNames([',']), { code: 'ERR_USAGE', message: /needs at least one/ });
   });
 
   t.test('each name makes its reporter; the summary names the files written beside it, report.har among them', async (t) => {
     const dir = await tempDir();
     const reporters = createReporters([...REPORTER_NAMES], dir, { stream: new PassThrough(), color: false, quiet: false });
-    t.same(reporters.map((r) => r.name), [...REPORTER_NAMES]);
+    t.same(
+      reporters.map((r) => r.name),
+      [...REPORTER_NAMES],
+    );
     await Promise.all(reporters.map((r) => r.onRunEnd?.(hostileReport())));
-    t.match(await readFile(path.join(dir, 'summary.md'), 'utf8'), 'Reports written beside this summary: `report.json` · `junit.xml` · `report.html` · `report.har`');
+    t.match(
+      await readFile(path.join(dir, 'summary.md'), 'utf8'),
+      'Reports written beside this summary: `report.json` · `junit.xml` · `report.html` · `report.har`',
+    );
   });
 
   t.test("the configuration file's reporters are the names --reporter takes", async (t) => {
-    const schema = JSON.parse(await readFile(path.join(root, 'schemas/config.schema.json'), 'utf8')) as { properties: { reporters: { items: { enum: string[] } } } };
+    const schema = JSON.parse(await readFile(path.join(root, 'schemas/config.schema.json'), 'utf8')) as {
+      properties: { reporters: { items: { enum: string[] } } };
+    };
     t.same(schema.properties.reporters.items.enum, [...REPORTER_NAMES]);
   });
 }
@@ -399,14 +515,23 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
 
   t.test('a reporter that throws loses nothing of the others', async (t) => {
     const dir = await tempDir();
-    const fanOut = new ReporterFanOut([throwing, new JsonReporter(dir), new JunitReporter(dir), new HtmlReporter(dir), new MarkdownReporter(dir, ['report.json'])]);
+    const fanOut = new ReporterFanOut([
+      throwing,
+      new JsonReporter(dir),
+      new JunitReporter(dir),
+      new HtmlReporter(dir),
+      new MarkdownReporter(dir, ['report.json']),
+    ]);
     const report = hostileReport();
     await fanOut.onRunStart(report.meta, report.cases);
     for (const result of report.cases) fanOut.onCaseEnd(result);
     await fanOut.onRunEnd(report);
     t.same(fanOut.failures, [{ reporter: 'broken', event: 'onRunStart', message: 'cannot start' }]);
     t.same((await readdir(dir)).sort(), ['junit.xml', 'report.html', 'report.json', 'summary.md']);
-    t.same(fanOut.files.map((f) => path.basename(f)), ['report.json', 'junit.xml', 'report.html', 'summary.md']);
+    t.same(
+      fanOut.files.map((f) => path.basename(f)),
+      ['report.json', 'junit.xml', 'report.html', 'summary.md'],
+    );
   });
 
   t.test('a render that throws leaves the earlier file whole and no temporary file behind', async (t) => {
@@ -468,8 +593,14 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     new LoadConsoleReporter({ stream: log, quiet: false }).onRunEnd(withLoad());
     t.match(log.text, /^load nightly: Nightly constant-rate load\n/);
     t.match(log.text, '\n  errors: 2 (timeouts 1, resets 1)\n');
-    t.match(log.text, '\n  resets: 1 requests lost on a busy connection the server reset or closed before their complete response (never sent again)\n');
-    t.match(log.text, '\n  connection retries: 3 requests sent again on a fresh connection after the server closed an idle one (not errors)\n');
+    t.match(
+      log.text,
+      '\n  resets: 1 requests lost on a busy connection the server reset or closed before their complete response (never sent again)\n',
+    );
+    t.match(
+      log.text,
+      '\n  connection retries: 3 requests sent again on a fresh connection after the server closed an idle one (not errors)\n',
+    );
   });
 
   t.test('in a log, a progress line every 10 s of the whole run, stages and warm-up included', async (t) => {
@@ -477,10 +608,15 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     const reporter = new LoadConsoleReporter({ stream: log, quiet: false });
     // A 5 s warm-up, then a measured stage of 30 s: progress comes once a second, each stage counting from 0.
     const seconds = [...Array.from({ length: 5 }, (_, i) => i + 1), ...Array.from({ length: 30 }, (_, i) => i + 1)];
-    for (const elapsedSeconds of seconds) reporter.onLoadProgress({ ...progress, plannedSeconds: 30, elapsedSeconds, requests: elapsedSeconds * 200 });
+    for (const elapsedSeconds of seconds)
+      reporter.onLoadProgress({ ...progress, plannedSeconds: 30, elapsedSeconds, requests: elapsedSeconds * 200 });
     const lines = log.text.trim().split('\n');
     t.equal(lines.length, 3, `at 10, 20 and 30 s of 35: ${log.text}`);
-    t.match(lines[0], /^load smoke: 5\/30 s, 1000 requests, 500 responses, 0 errors, 500 req\/s$/, 'the 10th second is the 5th of the stage');
+    t.match(
+      lines[0],
+      /^load smoke: 5\/30 s, 1000 requests, 500 responses, 0 errors, 500 req\/s$/,
+      'the 10th second is the 5th of the stage',
+    );
     const quiet = sink(false);
     const silent = new LoadConsoleReporter({ stream: quiet, quiet: true });
     for (const elapsedSeconds of seconds) silent.onLoadProgress({ ...progress, elapsedSeconds });
@@ -510,8 +646,22 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.equal((latency.match(/<rect /g) ?? []).length, SAMPLE_LOAD.percentiles.length);
     t.match(latency, />118\.2</, 'values are labelled');
     const throughput = throughputChart(SAMPLE_LOAD.throughput);
-    t.equal((throughput.match(/<polyline points="([^"]+)"/)?.[1] ?? '').split(' ').length, 2 * SAMPLE_LOAD.throughput.length, 'a step for each second');
-    const short = (throughputChart([{ t: 1, rps: 500 }, { t: 2, rps: 400 }], 2).match(/<polyline points="([^"]+)"/)?.[1] ?? '').split(' ').map((p) => Number(p.split(',')[0]));
+    t.equal(
+      (throughput.match(/<polyline points="([^"]+)"/)?.[1] ?? '').split(' ').length,
+      2 * SAMPLE_LOAD.throughput.length,
+      'a step for each second',
+    );
+    const short = (
+      throughputChart(
+        [
+          { t: 1, rps: 500 },
+          { t: 2, rps: 400 },
+        ],
+        2,
+      ).match(/<polyline points="([^"]+)"/)?.[1] ?? ''
+    )
+      .split(' ')
+      .map((p) => Number(p.split(',')[0]));
     t.same([short[0], short.at(-1)], [56, 544], 'a 2 s run spans the whole axis, from 0 s to 2 s');
     t.notMatch(`${latency}${throughput}`, /NaN|Infinity/);
     t.notMatch(throughputChart([]), /NaN|Infinity/, 'no data draws an empty chart');

@@ -12,7 +12,9 @@ const FILES = ['report.json', 'junit.xml', 'report.html', 'summary.md'];
 const SECRETS = [KEY, KEY.slice(0, -1), Buffer.from(`${KEY}:`).toString('base64'), Buffer.from(KEY).toString('base64')];
 
 const HOSTILE_BODY = Buffer.concat([
-  Buffer.from('<script>alert(1)</script> ]]> <!-- </pre></code> & "q" \u0000\u0001\u0007 \u001b[2J\u001b]0;pwned\u0007 <img src=http://example.invalid/x.png> '),
+  Buffer.from(
+    '<script>alert(1)</script> ]]> <!-- </pre></code> & "q" \u0000\u0001\u0007 \u001b[2J\u001b]0;pwned\u0007 <img src=http://example.invalid/x.png> ',
+  ),
   Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xf0, 0x28, 0x8c, 0x28]),
   Buffer.from(' end'),
 ]);
@@ -46,10 +48,11 @@ async function hostileServer(): Promise<{ baseUrl: string; close: () => Promise<
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -61,7 +64,9 @@ t.test('hostile server output through every reporter: valid, escaped, bounded fi
   const server = await hostileServer();
   t.teardown(server.close);
   const dir = await tempDir();
-  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'console,junit,html,markdown,json,har'], { PETSTORE_API_KEY: KEY });
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'console,junit,html,markdown,json,har'], {
+    PETSTORE_API_KEY: KEY,
+  });
   t.equal(result.code, 1, result.stderr);
   const written = [...FILES, 'report.har'];
   t.same((await readdir(dir)).sort(), [...written].sort());
@@ -75,11 +80,19 @@ t.test('hostile server output through every reporter: valid, escaped, bounded fi
     t.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), `${name} is valid UTF-8`);
     t.notOk(hasSecret(bytes.toString('utf8')), `no form of the key in ${name}`);
   }
-  const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as { cases: Array<{ outcome: string; exchanges: Array<{ reproduce?: string; response?: { truncated: boolean; bytes: number } }> }> };
+  const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as {
+    cases: Array<{ outcome: string; exchanges: Array<{ reproduce?: string; response?: { truncated: boolean; bytes: number } }> }>;
+  };
   const failed = report.cases.filter((c) => c.outcome === 'failed');
   t.ok(failed.length > 0, 'the hostile server fails checks');
-  t.ok(failed.every((c) => c.exchanges.some((e) => e.reproduce?.startsWith('curl ') === true)), 'every failure carries a curl');
-  t.ok(report.cases.some((c) => c.exchanges.some((e) => e.response?.truncated === true && e.response.bytes === 4 * 1024 * 1024)), 'the 10 MB body was cut at the cap');
+  t.ok(
+    failed.every((c) => c.exchanges.some((e) => e.reproduce?.startsWith('curl ') === true)),
+    'every failure carries a curl',
+  );
+  t.ok(
+    report.cases.some((c) => c.exchanges.some((e) => e.response?.truncated === true && e.response.bytes === 4 * 1024 * 1024)),
+    'the 10 MB body was cut at the cap',
+  );
   const html = await readFile(path.join(dir, 'report.html'), 'utf8');
   t.notMatch(html, /<script|<img/i, 'no server markup in the HTML');
   t.match(html, '&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -93,7 +106,7 @@ t.test('hostile server output through every reporter: valid, escaped, bounded fi
   t.same(harSchemaProblems(JSON.parse(await readFile(path.join(dir, 'report.har'), 'utf8'))), [], 'report.har is valid HAR');
 });
 
-t.test('npm start\'s default writes all four files, each valid; the key is in none of them', async (t) => {
+t.test("npm start's default writes all four files, each valid; the key is in none of them", async (t) => {
   const server = await startReferenceServer({ apiKey: KEY });
   t.teardown(() => server.close());
   const dir = await tempDir();
@@ -112,7 +125,10 @@ t.test('a report that cannot be written is found before the run: exit 2, one lin
   await mkdir(path.join(dir, 'junit.xml'));
   const result = await runCli(['--report-dir', dir, '-q']);
   t.equal(result.code, 2);
-  t.equal(result.stderr, `petstore-conformance: cannot write the reports to ${dir}: junit.xml there is not a file (a folder or a link); nothing was sent\n`);
+  t.equal(
+    result.stderr,
+    `petstore-conformance: cannot write the reports to ${dir}: junit.xml there is not a file (a folder or a link); nothing was sent\n`,
+  );
   t.same(await readdir(dir), ['junit.xml'], 'nothing written, the folder left as it was');
 });
 
@@ -123,7 +139,11 @@ t.test("the reports of an earlier run in the same folder are moved to previous/,
   const result = await runCli(['--report-dir', dir, '--reporter', 'console,json', '--suite', 'limits']);
   t.equal(result.code, 0, result.stderr);
   t.match(result.stdout, /earlier reports moved to .*previous: junit\.xml/);
-  t.same((await readdir(dir)).sort(), ['notes.txt', 'previous', 'report.json'], 'no junit.xml of another run beside this report.json; other files untouched');
+  t.same(
+    (await readdir(dir)).sort(),
+    ['notes.txt', 'previous', 'report.json'],
+    'no junit.xml of another run beside this report.json; other files untouched',
+  );
   t.equal(await readFile(path.join(dir, 'previous', 'junit.xml'), 'utf8'), '<testsuites name="an earlier run"/>');
 });
 
@@ -136,24 +156,52 @@ t.test('--reporter picks the files; an unknown reporter stops the run before it 
   t.match(await readFile(path.join(dir, 'summary.md'), 'utf8'), /Reports written beside this summary: `report\.json`\n$/);
   const unknown = await runCli(['--report-dir', dir, '--reporter', 'console,pdf']);
   t.equal(unknown.code, 2);
-  t.equal(unknown.stderr, "petstore-conformance: unknown reporter 'pdf'; the reporters are: console, json, junit, html, markdown, har (json:- writes the JSON to standard output)\n");
+  t.equal(
+    unknown.stderr,
+    "petstore-conformance: unknown reporter 'pdf'; the reporters are: console, json, junit, html, markdown, har (json:- writes the JSON to standard output)\n",
+  );
 });
 
-t.test('--reporter har writes report.har alone: valid HAR of the exchanges, the credential as the engine redacted it, no form of the key', async (t) => {
-  const server = await startReferenceServer({ apiKey: KEY });
-  t.teardown(() => server.close());
-  const dir = await tempDir();
-  const before = Date.now();
-  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'har', '--suite', 'contract', '--suite', 'auth'], { PETSTORE_API_KEY: KEY });
-  t.equal(result.code, 0, result.stderr);
-  t.same(await readdir(dir), ['report.har'], 'only the file asked for');
-  const text = await readFile(path.join(dir, 'report.har'), 'utf8');
-  t.notOk(hasSecret(text), 'no form of the key in report.har');
-  const har = JSON.parse(text) as { log: { entries: Array<{ startedDateTime: string; request: { method: string; headers: Array<{ name: string; value: string }>; postData?: unknown }; response: { status: number } }> } };
-  t.same(harSchemaProblems(har), [], 'valid against har-schema');
-  const { entries } = har.log;
-  t.ok(entries.length > 20, `${entries.length} entries`);
-  t.ok(entries.every((e) => e.response.status >= 100 && Date.parse(e.startedDateTime) >= before - 1_000 && Date.parse(e.startedDateTime) <= Date.now()), 'every entry answered, started during this run');
-  t.ok(entries.some((e) => e.request.method === 'POST' && e.request.postData !== undefined), 'a POST carries its body');
-  t.ok(entries.some((e) => e.request.headers.some((h) => h.name === 'authorization' && h.value === 'Bearer <API key>')), 'the credential stays as the engine redacted it');
-});
+t.test(
+  '--reporter har writes report.har alone: valid HAR of the exchanges, the credential as the engine redacted it, no form of the key',
+  async (t) => {
+    const server = await startReferenceServer({ apiKey: KEY });
+    t.teardown(() => server.close());
+    const dir = await tempDir();
+    const before = Date.now();
+    const result = await runCli(
+      ['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'har', '--suite', 'contract', '--suite', 'auth'],
+      { PETSTORE_API_KEY: KEY },
+    );
+    t.equal(result.code, 0, result.stderr);
+    t.same(await readdir(dir), ['report.har'], 'only the file asked for');
+    const text = await readFile(path.join(dir, 'report.har'), 'utf8');
+    t.notOk(hasSecret(text), 'no form of the key in report.har');
+    const har = JSON.parse(text) as {
+      log: {
+        entries: Array<{
+          startedDateTime: string;
+          request: { method: string; headers: Array<{ name: string; value: string }>; postData?: unknown };
+          response: { status: number };
+        }>;
+      };
+    };
+    t.same(harSchemaProblems(har), [], 'valid against har-schema');
+    const { entries } = har.log;
+    t.ok(entries.length > 20, `${entries.length} entries`);
+    t.ok(
+      entries.every(
+        (e) => e.response.status >= 100 && Date.parse(e.startedDateTime) >= before - 1_000 && Date.parse(e.startedDateTime) <= Date.now(),
+      ),
+      'every entry answered, started during this run',
+    );
+    t.ok(
+      entries.some((e) => e.request.method === 'POST' && e.request.postData !== undefined),
+      'a POST carries its body',
+    );
+    t.ok(
+      entries.some((e) => e.request.headers.some((h) => h.name === 'authorization' && h.value === 'Bearer <API key>')),
+      'the credential stays as the engine redacted it',
+    );
+  },
+);

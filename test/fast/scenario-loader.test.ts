@@ -47,8 +47,15 @@ t.test('the shipped scenarios load', async (t) => {
     reservedIds: new Set(),
   });
   t.ok(checks.length > 0);
-  for (const op of ['listPets', 'createPet', 'getPet']) t.ok(checks.some((c) => c.operation === op), `${op} is covered`);
-  t.ok(checks.every((c) => /^scenarios\//.test(c.source?.file ?? '') && (c.source?.line ?? 0) > 0), 'every case knows its file and line');
+  for (const op of ['listPets', 'createPet', 'getPet'])
+    t.ok(
+      checks.some((c) => c.operation === op),
+      `${op} is covered`,
+    );
+  t.ok(
+    checks.every((c) => /^scenarios\//.test(c.source?.file ?? '') && (c.source?.line ?? 0) > 0),
+    'every case knows its file and line',
+  );
 });
 
 t.test('a valid file loads into checks with defaults from the file', async (t) => {
@@ -58,7 +65,11 @@ t.test('a valid file loads into checks with defaults from the file', async (t) =
   t.equal(check?.suite, 'contract');
   t.equal(check?.writes, false);
   t.same(check?.source, { file: 'a.yaml', line: 4, column: 5 });
-  t.same(check?.steps[0]?.sources?.['expect.status'], { file: 'a.yaml', line: 8, column: 15 }, 'each expectation knows its own line, so a failure points at it');
+  t.same(
+    check?.steps[0]?.sources?.['expect.status'],
+    { file: 'a.yaml', line: 8, column: 15 },
+    'each expectation knows its own line, so a failure points at it',
+  );
 });
 
 t.test('every problem of every file is reported at once with file:line:col', async (t) => {
@@ -129,29 +140,48 @@ t.test('load profiles under scenarios/load are not scenario files', async (t) =>
   t.same(await problemsOf(dir), []);
 });
 
-t.test('the YAML files the build parsed read as a fresh parse reads them: the same value, every value and key at the same place', async (t) => {
-  const parsed = JSON.parse(await readFile(path.join(root, 'dist', 'loader', PARSED_YAML_FILE), 'utf8')) as Record<string, ParsedYamlEntry>;
-  const files = ['scenarios/create-pet/create.yaml', 'scenarios/load/smoke.yaml', 'suites/auth.yaml', 'schemas/openapi.yaml'].map((f) => path.join(root, f));
-  for (const file of files) {
-    const text = await readFile(file, 'utf8');
-    const entry = parsed[yamlDigest(text)];
-    t.ok(entry, `${path.relative(root, file)} was parsed by the build`);
-    const fresh = await parseYamlText(file, text);
-    const cached = await readYamlSource(file);
-    t.same(cached.source?.value, fresh.value, `${path.relative(root, file)}: the same value`);
-    const paths = Object.keys(fresh.locations?.values ?? {}).map((key) => (key === '' ? [] : key.split('\u0001')));
-    const located = paths.map((p) => cached.source?.locate([...p, 'no-such-key']));
-    const expected = paths.map((p) => {
-      const [line, column] = fresh.locations?.values[p.join('\u0001')] ?? [1, 1];
-      return { line, column };
-    });
-    t.same(located, expected, `${path.relative(root, file)}: ${paths.length} paths located as a fresh parse locates them (a missing key at its parent)`);
-  }
-  // A file of another text is parsed, not served from the build: its own places.
-  const dir = await tempDir();
-  const changed = path.join(dir, 'smoke.yaml');
-  await writeFile(changed, `# a comment moves everything down one line\n${await readFile(path.join(root, 'scenarios/load/smoke.yaml'), 'utf8')}`);
-  const moved = await readYamlSource(changed);
-  const original = await readYamlSource(path.join(root, 'scenarios/load/smoke.yaml'));
-  t.equal(moved.source?.locate(['title']).line, (original.source?.locate(['title']).line ?? 0) + 1, 'the changed file is located by its own text');
-});
+t.test(
+  'the YAML files the build parsed read as a fresh parse reads them: the same value, every value and key at the same place',
+  async (t) => {
+    const parsed = JSON.parse(await readFile(path.join(root, 'dist', 'loader', PARSED_YAML_FILE), 'utf8')) as Record<
+      string,
+      ParsedYamlEntry
+    >;
+    const files = ['scenarios/create-pet/create.yaml', 'scenarios/load/smoke.yaml', 'suites/auth.yaml', 'schemas/openapi.yaml'].map((f) =>
+      path.join(root, f),
+    );
+    for (const file of files) {
+      const text = await readFile(file, 'utf8');
+      const entry = parsed[yamlDigest(text)];
+      t.ok(entry, `${path.relative(root, file)} was parsed by the build`);
+      const fresh = await parseYamlText(file, text);
+      const cached = await readYamlSource(file);
+      t.same(cached.source?.value, fresh.value, `${path.relative(root, file)}: the same value`);
+      const paths = Object.keys(fresh.locations?.values ?? {}).map((key) => (key === '' ? [] : key.split('\u0001')));
+      const located = paths.map((p) => cached.source?.locate([...p, 'no-such-key']));
+      const expected = paths.map((p) => {
+        const [line, column] = fresh.locations?.values[p.join('\u0001')] ?? [1, 1];
+        return { line, column };
+      });
+      t.same(
+        located,
+        expected,
+        `${path.relative(root, file)}: ${paths.length} paths located as a fresh parse locates them (a missing key at its parent)`,
+      );
+    }
+    // A file of another text is parsed, not served from the build: its own places.
+    const dir = await tempDir();
+    const changed = path.join(dir, 'smoke.yaml');
+    await writeFile(
+      changed,
+      `# a comment moves everything down one line\n${await readFile(path.join(root, 'scenarios/load/smoke.yaml'), 'utf8')}`,
+    );
+    const moved = await readYamlSource(changed);
+    const original = await readYamlSource(path.join(root, 'scenarios/load/smoke.yaml'));
+    t.equal(
+      moved.source?.locate(['title']).line,
+      (original.source?.locate(['title']).line ?? 0) + 1,
+      'the changed file is located by its own text',
+    );
+  },
+);

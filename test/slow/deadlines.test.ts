@@ -40,7 +40,10 @@ function sendFromChild(baseUrl: string, deadlineMs: number, collect: boolean): P
     await client.close();
   `;
   return new Promise((resolve, reject) => {
-    const child = spawn(...asUserStarts(process.execPath, ['--expose-gc', '--input-type=module', '-e', script]), { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...asUserStarts(process.execPath, ['--expose-gc', '--input-type=module', '-e', script]), {
+      env: { PATH: process.env['PATH'] ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -50,7 +53,11 @@ function sendFromChild(baseUrl: string, deadlineMs: number, collect: boolean): P
     child.on('close', () => {
       clearTimeout(killer);
       const line = output.split('\n').find((l) => l.startsWith('{'));
-      resolve(line === undefined ? { code: 'killed', ms: Number.POSITIVE_INFINITY, output } : { ...(JSON.parse(line) as { code: string; ms: number }), output });
+      resolve(
+        line === undefined
+          ? { code: 'killed', ms: Number.POSITIVE_INFINITY, output }
+          : { ...(JSON.parse(line) as { code: string; ms: number }), output },
+      );
     });
   });
 }
@@ -82,11 +89,19 @@ t.test('a run against a store that drips every body after its first answer ends,
   const reports = await tempDir();
   const collecting = ['--expose-gc', '--import', 'data:text/javascript,setInterval(() => globalThis.gc(), 20).unref()'];
   const started = performance.now();
-  const run = await spawnNode([...collecting, cli, 'run', '--base-url', baseUrl, '--report-dir', reports, '--timeout', '1000'], { PETSTORE_API_KEY: 'drip-run-key-4411' }, 30_000);
+  const run = await spawnNode(
+    [...collecting, cli, 'run', '--base-url', baseUrl, '--report-dir', reports, '--timeout', '1000'],
+    { PETSTORE_API_KEY: 'drip-run-key-4411' },
+    30_000,
+  );
   const seconds = (performance.now() - started) / 1000;
   t.ok(run.code === 1 || run.code === 2, `exit ${String(run.code)} (${`${run.stdout}${run.stderr}`.trim().split('\n').at(-1) ?? ''})`);
   t.ok(seconds < 30, `ended in ${seconds.toFixed(1)} s`);
-  t.match(run.stdout, /verdict: INCOMPLETE \(stopped: \d+ of \d+ planned cases? not run\)/, 'the summary counts the cases the run never reached');
+  t.match(
+    run.stdout,
+    /verdict: INCOMPLETE \(stopped: \d+ of \d+ planned cases? not run\)/,
+    'the summary counts the cases the run never reached',
+  );
   const report: unknown = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8'));
   t.same(await reportSchemaProblems(report), [], 'report.json is valid');
 });

@@ -26,14 +26,27 @@ interface Report {
 }
 
 /** Runs the CLI against a base URL: the exit code, the failed cases with their failed check ids, and the ids of the other cases that did not pass. */
-async function judge(baseUrl: string): Promise<{ code: number | null; failed: Record<string, string[]>; warned: string[]; errored: string[] }> {
+async function judge(
+  baseUrl: string,
+): Promise<{ code: number | null; failed: Record<string, string[]>; warned: string[]; errored: string[] }> {
   const dir = await tempDir();
   // A fixed seed: the fuzzing phase sends the same requests every time, so the failures below are exact. A short consistency
   // window: these stores show a write at once or never (Prism stores nothing), so waiting the default 2 s changes no verdict.
-  const result = await runCli(['--base-url', baseUrl, '--report-dir', dir, '--reporter', 'json', '--seed', '1', '--consistency-window', '100'], { PETSTORE_API_KEY: KEY });
+  const result = await runCli(
+    ['--base-url', baseUrl, '--report-dir', dir, '--reporter', 'json', '--seed', '1', '--consistency-window', '100'],
+    { PETSTORE_API_KEY: KEY },
+  );
   const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as Report;
-  const ids = (outcome: string): string[] => report.cases.filter((c) => c.outcome === outcome).map((c) => c.id).sort();
-  const failed = Object.fromEntries(report.cases.filter((c) => c.outcome === 'failed').map((c) => [c.id, [...new Set(c.checks.filter((k) => k.outcome === 'failed').map((k) => k.id))].sort()]));
+  const ids = (outcome: string): string[] =>
+    report.cases
+      .filter((c) => c.outcome === outcome)
+      .map((c) => c.id)
+      .sort();
+  const failed = Object.fromEntries(
+    report.cases
+      .filter((c) => c.outcome === 'failed')
+      .map((c) => [c.id, [...new Set(c.checks.filter((k) => k.outcome === 'failed').map((k) => k.id))].sort()]),
+  );
   return { code: result.code, failed, warned: ids('warned'), errored: ids('errored') };
 }
 
@@ -55,7 +68,13 @@ const PRECISION_LOSS = {
 /** Node keeps the first of two Authorization headers, so the key in the first is accepted: a known risk that warns. */
 const TWO_HEADERS = ['auth.createPet.two-headers', 'auth.getPet.two-headers', 'auth.listPets.two-headers'];
 /** The glue compares "Bearer " exactly (the scheme is case-insensitive) and sends no Deprecation or Sunset header: warnings, not failures. */
-const GLUE_WARNINGS = ['auth.createPet.lowercase-scheme', 'auth.getPet.lowercase-scheme', 'auth.listPets.lowercase-scheme', 'deprecation.getPet.available', ...TWO_HEADERS].sort();
+const GLUE_WARNINGS = [
+  'auth.createPet.lowercase-scheme',
+  'auth.getPet.lowercase-scheme',
+  'auth.listPets.lowercase-scheme',
+  'deprecation.getPet.available',
+  ...TWO_HEADERS,
+].sort();
 
 t.test('Express 5 with express-openapi-validator over schemas/openapi.yaml: exactly its true failures; its 415 only warns', async (t) => {
   const server = await startExpress(KEY);
@@ -63,7 +82,11 @@ t.test('Express 5 with express-openapi-validator over schemas/openapi.yaml: exac
   const { code, failed, warned, errored } = await judge(server.baseUrl);
   t.equal(code, 1, 'the contract is broken');
   t.same(failed, PRECISION_LOSS);
-  t.same(warned, [...GLUE_WARNINGS, 'createPet.invalid.content-type'].sort(), 'a JSON body under text/plain gets 415: another 4xx where the contract names none warns');
+  t.same(
+    warned,
+    [...GLUE_WARNINGS, 'createPet.invalid.content-type'].sort(),
+    'a JSON body under text/plain gets 415: another 4xx where the contract names none warns',
+  );
   t.same(errored, [], 'nothing could not be tested');
 });
 
@@ -100,19 +123,31 @@ t.test("Prism's mock: not a store, and its errors are not Errors, so it fails cl
   t.same(errored, [], 'nothing could not be tested');
   // It serves the paths at the root (warned), says "Deprecation: true" without a Sunset (warned), and takes two Authorization headers (warned).
   t.same(warned, ['deprecation.getPet.available', 'versioning.base-path', ...TWO_HEADERS].sort());
-  t.same([...new Set(Object.values(failed).flat())].sort(), ['errors.error-body', 'expect.body', 'expect.differs', 'expect.everyItem', 'expect.schema', 'expect.status'], 'only these rules are broken');
+  t.same(
+    [...new Set(Object.values(failed).flat())].sort(),
+    ['errors.error-body', 'expect.body', 'expect.differs', 'expect.everyItem', 'expect.schema', 'expect.status'],
+    'only these rules are broken',
+  );
   const rows: Array<[string, string[], string]> = [
     ['auth.listPets.wrong-token', ['expect.schema', 'expect.status'], 'any bearer token is accepted: the key is never compared'],
     ['auth.listPets.swapped-case', ['expect.schema', 'expect.status'], 'the key in another case too'],
     ['auth.listPets.missing', ['errors.error-body'], 'its 401 body is generated from the schema, with status 0'],
     ['createPet.invalid.no-name', ['errors.error-body'], 'its 400 body too'],
-    ['listPets.limit.above-max', ['errors.error-body'], '422 for an undocumented condition would only warn, but its body is a problem+json, not an Error'],
+    [
+      'listPets.limit.above-max',
+      ['errors.error-body'],
+      '422 for an undocumented condition would only warn, but its body is a problem+json, not an Error',
+    ],
     ['getPet.unknown-id', ['expect.schema', 'expect.status'], 'every id answers the example pet: no 404'],
     ['getPet.read-back', ['expect.body'], 'nothing is stored'],
     ['createPet.distinct-ids', ['expect.differs'], 'every pet gets the same id'],
     ['listPets.filter.sold', ['expect.everyItem'], 'the filter is not applied'],
   ];
   for (const [id, checks, why] of rows) t.same(failed[id], checks, `${id}: ${why}`);
-  t.same([failed['fuzz.listPets.query'], failed['fuzz.createPet.body'], failed['stateful.pets']], [['expect.everyItem'], ['errors.error-body'], ['expect.everyItem']], 'fuzzing and the stateful phase find the filter it does not apply and its errors that are not Errors');
+  t.same(
+    [failed['fuzz.listPets.query'], failed['fuzz.createPet.body'], failed['stateful.pets']],
+    [['expect.everyItem'], ['errors.error-body'], ['expect.everyItem']],
+    'fuzzing and the stateful phase find the filter it does not apply and its errors that are not Errors',
+  );
   t.equal(Object.keys(failed).length, 121, 'every other case fails for one of these reasons');
 });

@@ -46,11 +46,17 @@ async function writeProfile(text: string, name = 'short.yaml'): Promise<string> 
   return file;
 }
 
-async function loadAgainst(faults: LoadFault[], profile: string, extraArgs: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; report: RunReport & { load: LoadReport } }> {
+async function loadAgainst(
+  faults: LoadFault[],
+  profile: string,
+  extraArgs: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string; report: RunReport & { load: LoadReport } }> {
   const server = await startReferenceServer({ apiKey: KEY, wrap: withLoadFaults(faults) });
   try {
     const reports = await tempDir();
-    const result = await runCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', reports, ...extraArgs], { PETSTORE_API_KEY: KEY });
+    const result = await runCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', reports, ...extraArgs], {
+      PETSTORE_API_KEY: KEY,
+    });
     const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport & { load: LoadReport };
     return { ...result, report };
   } finally {
@@ -67,7 +73,13 @@ t.test('a conformant server passes a short profile: exit 0, thresholds as checks
   const profile = await writeProfile(profileText());
   const { code, stdout, stderr, report } = await loadAgainst([], profile);
   t.equal(code, 0, stderr);
-  t.same(outcomes(report), { 'load.p99': 'passed', 'load.errors': 'passed', 'load.resets': 'passed', 'load.non2xx': 'passed', 'load.mismatches': 'passed' });
+  t.same(outcomes(report), {
+    'load.p99': 'passed',
+    'load.errors': 'passed',
+    'load.resets': 'passed',
+    'load.non2xx': 'passed',
+    'load.mismatches': 'passed',
+  });
   t.ok(report.load.metrics.responses > 0 && report.load.metrics.requests <= 500, 'bounded by the request budget');
   t.ok(report.load.metrics.sampled >= Math.min(100, report.load.metrics.responses), 'the first responses were all sampled');
   t.match(report.load.stages[0]?.raw[0]?.latencyHistogram, /^[A-Za-z0-9+/=]+$/, 'the raw latency histogram is saved');
@@ -129,9 +141,15 @@ t.test('a profile with mistakes stops before any traffic: every problem at file:
   t.equal(exclusive.code, 2);
   t.match(exclusive.stderr, /both\.yaml:15:7: 'rate' and 'ramp' exclude each other/);
   const goodProfile = await writeProfile(profileText());
-  const noBaseline = await runCli(['load', goodProfile, '--base-url', 'http://127.0.0.1:9/v1', '--baseline', '/nonexistent/report.json'], { PETSTORE_API_KEY: KEY });
+  const noBaseline = await runCli(['load', goodProfile, '--base-url', 'http://127.0.0.1:9/v1', '--baseline', '/nonexistent/report.json'], {
+    PETSTORE_API_KEY: KEY,
+  });
   t.equal(noBaseline.code, 2);
-  t.match(noBaseline.stderr, /^petstore-conformance: --baseline \/nonexistent\/report\.json: cannot read \(ENOENT\)\n$/, 'checked before any traffic');
+  t.match(
+    noBaseline.stderr,
+    /^petstore-conformance: --baseline \/nonexistent\/report\.json: cannot read \(ENOENT\)\n$/,
+    'checked before any traffic',
+  );
   const badTolerance = await runCli(['run', '--load', goodProfile, '--baseline-tolerance', 'lots'], {});
   t.equal(badTolerance.code, 2);
   t.match(badTolerance.stderr, /--baseline-tolerance must be a share such as 0\.1/);
@@ -148,9 +166,14 @@ t.test('safety: production is refused without the flag; the verified request mus
   t.equal(refused.code, 2);
   t.match(refused.stderr, /is marked production in .*refusing to load it without --allow-production-load/);
   t.equal(refused.stdout, '', 'refused while planning: nothing printed, nothing sent');
-  const allowed = await runCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', await tempDir(), '--allow-production-load'], { PETSTORE_API_KEY: KEY });
+  const allowed = await runCli(
+    ['load', profile, '--base-url', server.baseUrl, '--report-dir', await tempDir(), '--allow-production-load'],
+    { PETSTORE_API_KEY: KEY },
+  );
   t.equal(allowed.code, 0, allowed.stderr);
-  const wrongKey = await runCli(['load', profile, '--base-url', server.baseUrl, '--allow-production-load'], { PETSTORE_API_KEY: 'not-the-key' });
+  const wrongKey = await runCli(['load', profile, '--base-url', server.baseUrl, '--allow-production-load'], {
+    PETSTORE_API_KEY: 'not-the-key',
+  });
   t.equal(wrongKey.code, 2);
   t.match(wrongKey.stderr, /refused the API key \(401.*no load was sent/);
 });
@@ -177,9 +200,16 @@ t.test('merge combines the raw results of several runs and judges them by the sa
   // Runs of 0.8 s (the budget never ends them first): two made at once start within half of that, however busy the machine.
   const profile = await writeProfile(lasting(0.8, profileText().replace('maxRequests: 500', 'maxRequests: 100000')));
   const dirs = [await tempDir(), await tempDir()];
-  const runs = await Promise.all(dirs.map((dir) => runCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', dir, '-q'], { PETSTORE_API_KEY: KEY })));
-  t.same(runs.map((r) => r.code), [0, 0]);
-  const singles = await Promise.all(dirs.map(async (dir) => (JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as { load: LoadReport }).load));
+  const runs = await Promise.all(
+    dirs.map((dir) => runCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', dir, '-q'], { PETSTORE_API_KEY: KEY })),
+  );
+  t.same(
+    runs.map((r) => r.code),
+    [0, 0],
+  );
+  const singles = await Promise.all(
+    dirs.map(async (dir) => (JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as { load: LoadReport }).load),
+  );
   const out = await tempDir();
   const merged = await runCli(['merge', ...dirs.map((d) => path.join(d, 'report.json')), '--report-dir', out]);
   t.equal(merged.code, 0, merged.stderr);
@@ -187,9 +217,20 @@ t.test('merge combines the raw results of several runs and judges them by the sa
   t.notMatch(merged.stdout, /warning/, 'runs made at once merge without a warning');
   const report = JSON.parse(await readFile(path.join(out, 'report.json'), 'utf8')) as RunReport & { load: LoadReport };
   t.equal(report.load.mergedRuns, 2);
-  t.equal(report.load.metrics.responses, singles.reduce((sum, l) => sum + l.metrics.responses, 0), 'responses add up');
-  t.ok(report.load.metrics.latency.max >= Math.max(...singles.map((l) => l.metrics.latency.max)) - 1, 'the merged histogram holds both maxima');
-  t.equal(report.load.metrics.resets, singles.reduce((sum, l) => sum + l.metrics.resets, 0), 'resets add up');
+  t.equal(
+    report.load.metrics.responses,
+    singles.reduce((sum, l) => sum + l.metrics.responses, 0),
+    'responses add up',
+  );
+  t.ok(
+    report.load.metrics.latency.max >= Math.max(...singles.map((l) => l.metrics.latency.max)) - 1,
+    'the merged histogram holds both maxima',
+  );
+  t.equal(
+    report.load.metrics.resets,
+    singles.reduce((sum, l) => sum + l.metrics.resets, 0),
+    'resets add up',
+  );
   t.same(Object.keys(outcomes(report)).sort(), ['load.errors', 'load.mismatches', 'load.non2xx', 'load.p99', 'load.resets']);
   const strictProfile = JSON.parse(await readFile(path.join(dirs[0] as string, 'report.json'), 'utf8')) as { load: LoadReport };
   strictProfile.load.profile.thresholds = { rps: { min: 1e9 } };
@@ -199,7 +240,10 @@ t.test('merge combines the raw results of several runs and judges them by the sa
   await writeFile(tampered, JSON.stringify(strictProfile));
   const judged = await runCli(['merge', tampered, path.join(dirs[1] as string, 'report.json'), '--report-dir', out]);
   t.equal(judged.code, 1, 'the thresholds of the first report judge the merged result');
-  t.match(judged.stdout, /warning: the merged runs started up to 360\d\.\d s apart, more than half of their [\d.]+ s: their rates were added as if they loaded the service at once/);
+  t.match(
+    judged.stdout,
+    /warning: the merged runs started up to 360\d\.\d s apart, more than half of their [\d.]+ s: their rates were added as if they loaded the service at once/,
+  );
   const overwrite = await runCli(['merge', path.join(dirs[0] as string, 'report.json'), '--report-dir', dirs[0] as string]);
   t.equal(overwrite.code, 2, 'a merge never overwrites its own input');
   t.match(overwrite.stderr, /merge input .*report\.json is the report this run writes/);
@@ -216,11 +260,23 @@ t.test('--baseline compares with an earlier run and fails on a regression beyond
   const baselineFile = path.join(dir, 'baseline.json');
   // Baselines far from what this machine does, so that the verdict does not hang on timing.
   const slowerBaseline = structuredClone(first.report);
-  slowerBaseline.load.metrics = { ...slowerBaseline.load.metrics, rps: 1, latency: { ...slowerBaseline.load.metrics.latency, p50: 5000, p99: 5000 } };
+  slowerBaseline.load.metrics = {
+    ...slowerBaseline.load.metrics,
+    rps: 1,
+    latency: { ...slowerBaseline.load.metrics.latency, p50: 5000, p99: 5000 },
+  };
   await writeFile(baselineFile, JSON.stringify(slowerBaseline));
   const better = await loadAgainst([], profile, ['--baseline', baselineFile, '--baseline-tolerance', '0.05']);
   t.equal(better.code, 0, better.stdout);
-  t.same(better.report.load.baseline?.comparisons.map((c) => [c.metric, c.regressed]), [['p50', false], ['p99', false], ['rps', false], ['errorRate', false]]);
+  t.same(
+    better.report.load.baseline?.comparisons.map((c) => [c.metric, c.regressed]),
+    [
+      ['p50', false],
+      ['p99', false],
+      ['rps', false],
+      ['errorRate', false],
+    ],
+  );
   t.equal(better.report.load.baseline?.tolerance, 0.05, '--baseline-tolerance overrides the profile');
   const faster = structuredClone(first.report);
   faster.load.metrics.rps = first.report.load.metrics.rps * 100;
@@ -244,7 +300,11 @@ t.test('Ctrl-C stops a load cleanly: exit 130 and a report of what was measured'
   const profile = await writeProfile(lasting(20, profileText().replace('maxRequests: 500', 'maxRequests: 400000')));
   const reports = await tempDir();
   // Ctrl-C once the load is well under way.
-  const { code } = await stopCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY }, () => served > 300);
+  const { code } = await stopCli(
+    ['load', profile, '--base-url', server.baseUrl, '--report-dir', reports],
+    { PETSTORE_API_KEY: KEY },
+    () => served > 300,
+  );
   t.equal(code, 130);
   const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as { load: LoadReport };
   t.equal(report.load.interrupted, true);
@@ -258,11 +318,17 @@ t.test('run --load adds the profile to the conformance run against the embedded 
   const result = await runRealCli(['run', '--load', await writeProfile(profileText()), '--report-dir', reports]);
   t.equal(result.code, 0, result.stderr);
   const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport & { load: LoadReport };
-  t.ok(report.cases.some((c) => c.id === 'auth.listPets.missing'), 'the conformance cases are there');
+  t.ok(
+    report.cases.some((c) => c.id === 'auth.listPets.missing'),
+    'the conformance cases are there',
+  );
   t.ok(outcomes(report)['load.p99'] === 'passed', 'and the load case, judged by its thresholds');
   t.equal(report.counts.passed + report.counts.skipped, report.cases.length, 'nothing failed, warned or errored');
   t.equal(report.load.profile.name, 'short');
-  t.ok(report.load.percentiles.some((q) => q.p === 99), 'the percentile series is in the report');
+  t.ok(
+    report.load.percentiles.some((q) => q.p === 99),
+    'the percentile series is in the report',
+  );
   t.ok(report.load.throughput.length > 0 && report.load.throughput.every((x) => x.rps >= 0), 'and the throughput series');
   const html = await readFile(path.join(reports, 'report.html'), 'utf8');
   t.match(html, /aria-label="Latency by percentile"[\s\S]*aria-label="Throughput over time"/, 'the HTML report draws both charts');
@@ -271,23 +337,33 @@ t.test('run --load adds the profile to the conformance run against the embedded 
   t.equal(badProfile.code, 2, 'a bad profile stops the run before the checks');
 });
 
-t.test('load --reporter writes the chosen reports, each with the load figures and the thresholds measured against their bounds', async (t) => {
-  const reports = await tempDir();
-  const result = await runCli(['load', await writeProfile(profileText()), '--reporter', 'json,junit,html,markdown', '--report-dir', reports]);
-  t.equal(result.code, 0, result.stderr);
-  t.equal(result.stdout, '', 'no console reporter chosen: nothing printed');
-  const junit = await readFile(path.join(reports, 'junit.xml'), 'utf8');
-  t.match(junit, /PASS load\.p99: [\d.]+ ms \(at most 2000 allowed\)/);
-  t.match(junit, /requests: \d+ = \d+ responses \+ 0 errors \+ \d+ in flight at the stop/);
-  t.match(junit, /errors: 0 \(timeouts 0, resets 0\)/);
-  t.match(junit, /PASS load\.resets: 0 requests reset on a busy connection \(at most 0 allowed\)/);
-  const html = await readFile(path.join(reports, 'report.html'), 'utf8');
-  t.match(html, /<table class="figures">.*<th scope="row">latency<\/th><td>p50 [\d.]+ ms/s);
-  const md = await readFile(path.join(reports, 'summary.md'), 'utf8');
-  t.match(md, /\| `load\.errors` \| PASS \| 0 failed requests/);
-  t.match(md, /\| `load\.resets` \| PASS \| 0 requests reset on a busy connection/);
-  t.match(html, /<th scope="row">errors<\/th><td>0 \(timeouts 0, resets 0\)<\/td>/);
-  const bad = await runCli(['load', await writeProfile(profileText()), '--reporter', 'pdf']);
-  t.equal(bad.code, 2);
-  t.match(bad.stderr, /unknown reporter 'pdf'/);
-});
+t.test(
+  'load --reporter writes the chosen reports, each with the load figures and the thresholds measured against their bounds',
+  async (t) => {
+    const reports = await tempDir();
+    const result = await runCli([
+      'load',
+      await writeProfile(profileText()),
+      '--reporter',
+      'json,junit,html,markdown',
+      '--report-dir',
+      reports,
+    ]);
+    t.equal(result.code, 0, result.stderr);
+    t.equal(result.stdout, '', 'no console reporter chosen: nothing printed');
+    const junit = await readFile(path.join(reports, 'junit.xml'), 'utf8');
+    t.match(junit, /PASS load\.p99: [\d.]+ ms \(at most 2000 allowed\)/);
+    t.match(junit, /requests: \d+ = \d+ responses \+ 0 errors \+ \d+ in flight at the stop/);
+    t.match(junit, /errors: 0 \(timeouts 0, resets 0\)/);
+    t.match(junit, /PASS load\.resets: 0 requests reset on a busy connection \(at most 0 allowed\)/);
+    const html = await readFile(path.join(reports, 'report.html'), 'utf8');
+    t.match(html, /<table class="figures">.*<th scope="row">latency<\/th><td>p50 [\d.]+ ms/s);
+    const md = await readFile(path.join(reports, 'summary.md'), 'utf8');
+    t.match(md, /\| `load\.errors` \| PASS \| 0 failed requests/);
+    t.match(md, /\| `load\.resets` \| PASS \| 0 requests reset on a busy connection/);
+    t.match(html, /<th scope="row">errors<\/th><td>0 \(timeouts 0, resets 0\)<\/td>/);
+    const bad = await runCli(['load', await writeProfile(profileText()), '--reporter', 'pdf']);
+    t.equal(bad.code, 2);
+    t.match(bad.stderr, /unknown reporter 'pdf'/);
+  },
+);

@@ -36,12 +36,16 @@ thresholds:
 `;
 
 /** SHORT for `seconds` (its timeout as long): for the cases a length of time bounds. */
-const lasting = (seconds: number, text = SHORT): string => text.replace('duration: 3', `duration: ${seconds}`).replace('timeout: 3', `timeout: ${seconds}`);
+const lasting = (seconds: number, text = SHORT): string =>
+  text.replace('duration: 3', `duration: ${seconds}`).replace('timeout: 3', `timeout: ${seconds}`);
 
 /** The smoke profile (its connections, queries and thresholds), shortened: no warm-up, `duration` s measured, a timeout of `timeout` s. */
 async function shortSmoke(duration: number, timeout: number): Promise<string> {
   const smoke = await readFile(path.join(root, 'scenarios/load/smoke.yaml'), 'utf8');
-  const shortened = smoke.replace(/^duration: .*$/m, `duration: ${duration}`).replace(/^warmup: .*$/m, 'warmup: 0').replace(/^timeout: .*$/m, `timeout: ${timeout}`);
+  const shortened = smoke
+    .replace(/^duration: .*$/m, `duration: ${duration}`)
+    .replace(/^warmup: .*$/m, 'warmup: 0')
+    .replace(/^timeout: .*$/m, `timeout: ${timeout}`);
   const file = path.join(await tempDir(), 'smoke.yaml');
   await writeFile(file, shortened);
   return file;
@@ -74,7 +78,11 @@ async function shortProfile(text = SHORT): Promise<string> {
 /** Every request sent is a response, a failure, or still in flight at the stop. */
 function accountedFor(t: Test, load: LoadReport): void {
   const m = load.metrics;
-  t.equal(m.requests, m.responses + m.errors + m.inFlightAtStop, `every request accounted for: ${m.requests} = ${m.responses} responses + ${m.errors} errors + ${m.inFlightAtStop} in flight`);
+  t.equal(
+    m.requests,
+    m.responses + m.errors + m.inFlightAtStop,
+    `every request accounted for: ${m.requests} = ${m.responses} responses + ${m.errors} errors + ${m.inFlightAtStop} in flight`,
+  );
 }
 
 function outcome(report: Report, id: string): string | undefined {
@@ -83,12 +91,19 @@ function outcome(report: Report, id: string): string | undefined {
 
 t.test('the smoke gate fails a server that stops answering after the first request, and one whose every answer takes 1 s', async (t) => {
   const silent = await listenLocally(createHttpServer(firstThen(() => undefined)));
-  const slow = await listenLocally(createHttpServer(firstThen((_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), 1000))));
+  const slow = await listenLocally(
+    createHttpServer(
+      firstThen((_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), 1000)),
+    ),
+  );
   // Smoke's shape and thresholds for 1 s with a timeout of 0.5 s: every request times out or is still waiting at the stop.
   const smoke = await shortSmoke(1, 0.5);
   // Both runs mostly wait on the servers: side by side, they take the time of one.
   // The hung server is loaded by two worker threads (of the real process): what each leaves unanswered is counted the same way.
-  const [hung, late] = await Promise.all([loadReport([smoke, '--base-url', silent, '--workers', '2'], true), loadReport([smoke, '--base-url', slow])]);
+  const [hung, late] = await Promise.all([
+    loadReport([smoke, '--base-url', silent, '--workers', '2'], true),
+    loadReport([smoke, '--base-url', slow]),
+  ]);
 
   t.equal(hung.code, 1, hung.stdout);
   const m = hung.report.load.metrics;
@@ -97,7 +112,10 @@ t.test('the smoke gate fails a server that stops answering after the first reque
   t.match(hung.stdout, /4 connections on 2 worker threads/);
   t.ok(m.timeouts > 0, `requests older than the 0.5 s timeout count as timeouts (${m.timeouts})`);
   // Requests sent at 0.5 s time out right at the 1 s stop: whether they count as timeouts or in flight is a matter of a few ms.
-  t.ok(m.timeouts + m.inFlightAtStop >= 8, `every unanswered request is counted: ${m.timeouts} timeouts, ${m.inFlightAtStop} in flight at the stop`);
+  t.ok(
+    m.timeouts + m.inFlightAtStop >= 8,
+    `every unanswered request is counted: ${m.timeouts} timeouts, ${m.inFlightAtStop} in flight at the stop`,
+  );
   t.ok(m.latency.max >= 500, `their age is latency of at least that much (max ${m.latency.max} ms)`);
   t.equal(outcome(hung.report, 'load.p99'), 'failed');
   t.match(hung.report.cases.find((c) => c.suite === 'load')?.checks.find((c) => c.id === 'load.p99')?.message, /no response in [\d.]+ s/);
@@ -118,7 +136,11 @@ t.test('a close-delimited HTTP/1.0 server: every answer counted like any other',
       head += chunk.toString('latin1');
       if (!head.includes('\r\n\r\n')) return;
       const authorized = head.includes(`Bearer ${KEY}`);
-      socket.end(authorized ? 'HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n[]' : 'HTTP/1.0 401 Unauthorized\r\nContent-Type: application/json\r\n\r\n{"code":401,"message":"no"}');
+      socket.end(
+        authorized
+          ? 'HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n[]'
+          : 'HTTP/1.0 401 Unauthorized\r\nContent-Type: application/json\r\n\r\n{"code":401,"message":"no"}',
+      );
     });
     socket.on('error', () => undefined);
   });
@@ -129,7 +151,10 @@ t.test('a close-delimited HTTP/1.0 server: every answer counted like any other',
   t.equal(report.load.metrics.errors, 0);
   t.equal(report.load.metrics.statusCodes['200'], report.load.metrics.responses);
   t.match(stdout, `s, 0 requests + ${report.load.metrics.requests} load requests)`, 'the summary line counts the load as the report does');
-  t.ok(report.load.percentiles.some((p) => !Number.isInteger(p.ms)), `report.json holds sub-millisecond percentiles: ${JSON.stringify(report.load.percentiles)}`);
+  t.ok(
+    report.load.percentiles.some((p) => !Number.isInteger(p.ms)),
+    `report.json holds sub-millisecond percentiles: ${JSON.stringify(report.load.percentiles)}`,
+  );
   accountedFor(t, report.load);
 });
 
@@ -156,11 +181,26 @@ t.test('a 200 MB body ends a 1 s profile on time, in bounded memory, counted as 
   const reports = await tempDir();
   const profile = await shortProfile(lasting(1));
   // The real process, to read its own peak memory (resident set) as it exits.
-  const peak = 'import { writeSync } from "node:fs"; process.on("exit", () => writeSync(2, "\\nmax-rss-kb " + process.resourceUsage().maxRSS + "\\n"));';
+  const peak =
+    'import { writeSync } from "node:fs"; process.on("exit", () => writeSync(2, "\\nmax-rss-kb " + process.resourceUsage().maxRSS + "\\n"));';
   const started = performance.now();
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const args = ['--import', `data:text/javascript,${encodeURIComponent(peak)}`, cli, 'load', profile, '--base-url', base, '--report-dir', reports];
-    const child = spawn(...asUserStarts(process.execPath, args), { cwd: root, env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const args = [
+      '--import',
+      `data:text/javascript,${encodeURIComponent(peak)}`,
+      cli,
+      'load',
+      profile,
+      '--base-url',
+      base,
+      '--report-dir',
+      reports,
+    ];
+    const child = spawn(...asUserStarts(process.execPath, args), {
+      cwd: root,
+      env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -175,7 +215,10 @@ t.test('a 200 MB body ends a 1 s profile on time, in bounded memory, counted as 
   t.ok(seconds < 6, `the 1 s profile ended in ${seconds.toFixed(1)} s, start-up included`);
   t.ok(rssMb < 300, `peak memory ${rssMb.toFixed(0)} MB`);
   const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as Report;
-  t.ok(report.load.metrics.mismatches > 0 && report.load.metrics.mismatches === report.load.metrics.responses, 'every oversized answer is a violation');
+  t.ok(
+    report.load.metrics.mismatches > 0 && report.load.metrics.mismatches === report.load.metrics.responses,
+    'every oversized answer is a violation',
+  );
   t.match(report.load.violations[0]?.problems[0], /exceeded the response size cap \(more than 4194304 bytes\)/);
   t.equal(outcome(report, 'load.mismatches'), 'failed');
   accountedFor(t, report.load);
@@ -183,7 +226,10 @@ t.test('a 200 MB body ends a 1 s profile on time, in bounded memory, counted as 
 
 t.test('an https server the --ca-file trusts is loaded over verified TLS on every connection', async (t) => {
   const dir = await tempDir();
-  const base = await listenLocally(createHttpsServer(certificate(dir, 'trusted'), toNodeHandler(createPetStore({ apiKey: KEY }).handle)), 'https');
+  const base = await listenLocally(
+    createHttpsServer(certificate(dir, 'trusted'), toNodeHandler(createPetStore({ apiKey: KEY }).handle)),
+    'https',
+  );
   const { code, report, stdout } = await loadReport([await shortProfile(), '--base-url', base, '--ca-file', path.join(dir, 'trusted.pem')]);
   t.equal(code, 0, stdout);
   t.ok(report.load.metrics.responses > 10, `${report.load.metrics.responses} responses over TLS`);
@@ -207,7 +253,13 @@ t.test('a certificate swapped after the verified request receives no request wit
   });
   const base = await listenLocally(server, 'https');
   // Half a second: every connection after the swap fails its handshake, and tries again (10 ms, doubling).
-  const { code, report, stdout } = await loadReport([await shortProfile(lasting(0.5)), '--base-url', base, '--ca-file', path.join(dir, 'trusted.pem')]);
+  const { code, report, stdout } = await loadReport([
+    await shortProfile(lasting(0.5)),
+    '--base-url',
+    base,
+    '--ca-file',
+    path.join(dir, 'trusted.pem'),
+  ]);
   t.equal(withKeyAfterSwap, 0, 'no request after the swap carried the key');
   t.equal(code, 1, stdout);
   t.equal(report.load.metrics.responses, 0);
@@ -217,40 +269,51 @@ t.test('a certificate swapped after the verified request receives no request wit
   t.notOk(JSON.stringify(report).includes(KEY) || stdout.includes(KEY), 'the key appears nowhere');
 });
 
-t.test('a server that resets every open connection every 100 ms fails the gate: each request lost on a busy connection is a reset', async (t) => {
-  const sockets = new Set<Socket>();
-  let timer: NodeJS.Timeout | undefined;
-  t.teardown(() => clearInterval(timer));
-  const server = createHttpServer(
-    firstThen((_req, res) => {
-      // From the first request of the load on (the verified request before it is answered in peace): an RST on every
-      // connection, busy or not, 10 times a second.
-      timer ??= setInterval(() => {
-        for (const socket of sockets) socket.resetAndDestroy();
-      }, 100);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-    }),
-  );
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  const base = await listenLocally(server);
-  // The smoke profile's 4 connections at full speed, for 0.5 s without warm-up: five rounds of resets.
-  const { code, stdout, report } = await loadReport([await shortSmoke(0.5, 0.5), '--base-url', base]);
-  const m = report.load.metrics;
-  t.equal(code, 1, stdout);
-  t.ok(m.resets > 0, `${m.resets} requests reset on a busy connection`);
-  t.ok(m.resets <= m.errors, 'a reset is a failed request');
-  t.ok(m.responses > 100, `${m.responses} responses between the resets`);
-  t.equal(outcome(report, 'load.resets'), 'failed');
-  t.match(report.cases.find((c) => c.suite === 'load')?.checks.find((c) => c.id === 'load.resets')?.message, new RegExp(`^${m.resets} requests reset on a busy connection \\(at most 0 allowed\\)$`));
-  t.match(stdout, `  errors: ${m.errors} (timeouts ${m.timeouts}, resets ${m.resets})\n`);
-  t.match(stdout, `  resets: ${m.resets} requests lost on a busy connection the server reset or closed before their complete response (never sent again)\n`);
-  t.match(stdout, /ECONNRESET/, 'the cause is named');
-  t.comment(`0.5 s of smoke against resets every 100 ms: ${m.requests} requests, ${m.responses} responses, ${m.errors} errors, ${m.resets} resets, ${m.connectionRetries} connection retries`);
-  accountedFor(t, report.load);
-});
+t.test(
+  'a server that resets every open connection every 100 ms fails the gate: each request lost on a busy connection is a reset',
+  async (t) => {
+    const sockets = new Set<Socket>();
+    let timer: NodeJS.Timeout | undefined;
+    t.teardown(() => clearInterval(timer));
+    const server = createHttpServer(
+      firstThen((_req, res) => {
+        // From the first request of the load on (the verified request before it is answered in peace): an RST on every
+        // connection, busy or not, 10 times a second.
+        timer ??= setInterval(() => {
+          for (const socket of sockets) socket.resetAndDestroy();
+        }, 100);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      }),
+    );
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    const base = await listenLocally(server);
+    // The smoke profile's 4 connections at full speed, for 0.5 s without warm-up: five rounds of resets.
+    const { code, stdout, report } = await loadReport([await shortSmoke(0.5, 0.5), '--base-url', base]);
+    const m = report.load.metrics;
+    t.equal(code, 1, stdout);
+    t.ok(m.resets > 0, `${m.resets} requests reset on a busy connection`);
+    t.ok(m.resets <= m.errors, 'a reset is a failed request');
+    t.ok(m.responses > 100, `${m.responses} responses between the resets`);
+    t.equal(outcome(report, 'load.resets'), 'failed');
+    t.match(
+      report.cases.find((c) => c.suite === 'load')?.checks.find((c) => c.id === 'load.resets')?.message,
+      new RegExp(`^${m.resets} requests reset on a busy connection \\(at most 0 allowed\\)$`),
+    );
+    t.match(stdout, `  errors: ${m.errors} (timeouts ${m.timeouts}, resets ${m.resets})\n`);
+    t.match(
+      stdout,
+      `  resets: ${m.resets} requests lost on a busy connection the server reset or closed before their complete response (never sent again)\n`,
+    );
+    t.match(stdout, /ECONNRESET/, 'the cause is named');
+    t.comment(
+      `0.5 s of smoke against resets every 100 ms: ${m.requests} requests, ${m.responses} responses, ${m.errors} errors, ${m.resets} resets, ${m.connectionRetries} connection retries`,
+    );
+    accountedFor(t, report.load);
+  },
+);
 
 t.test('a server that closes idle connections passes: a close before an idle request is a connection retry, never a reset', async (t) => {
   // A low rate: the connection freed last carries the next request 250 ms later, idle for longer than either server waits.
@@ -268,8 +331,14 @@ t.test('a server that closes idle connections passes: a close before an idle req
   });
   const [timeoutBase, raceBase] = await Promise.all([listenLocally(timeoutServer), listenLocally(raceServer)]);
   const profile = await shortProfile(lowRate);
-  const [closed, raced] = await Promise.all([loadReport([profile, '--base-url', timeoutBase]), loadReport([profile, '--base-url', raceBase])]);
-  for (const [name, run] of [['keepAliveTimeout 100 ms', closed], ['closed as the idle request arrives', raced]] as const) {
+  const [closed, raced] = await Promise.all([
+    loadReport([profile, '--base-url', timeoutBase]),
+    loadReport([profile, '--base-url', raceBase]),
+  ]);
+  for (const [name, run] of [
+    ['keepAliveTimeout 100 ms', closed],
+    ['closed as the idle request arrives', raced],
+  ] as const) {
     const m = run.report.load.metrics;
     t.equal(run.code, 0, `${name}: ${run.stdout}`);
     t.equal(m.resets, 0, `${name}: no reset`);
@@ -277,10 +346,18 @@ t.test('a server that closes idle connections passes: a close before an idle req
     t.ok(m.responses >= 6, `${name}: ${m.responses} responses`);
     t.equal(outcome(run.report, 'load.resets'), 'passed', `${name}: load.resets passes`);
     t.match(run.stdout, '  errors: 0 (timeouts 0, resets 0)\n', `${name}: the figures say so`);
-    t.comment(`${name}: ${m.requests} requests, ${m.responses} responses, ${m.errors} errors, ${m.resets} resets, ${m.connectionRetries} connection retries`);
+    t.comment(
+      `${name}: ${m.requests} requests, ${m.responses} responses, ${m.errors} errors, ${m.resets} resets, ${m.connectionRetries} connection retries`,
+    );
     accountedFor(t, run.report.load);
   }
   const retries = raced.report.load.metrics.connectionRetries;
-  t.ok(retries >= raced.report.load.metrics.requests - 3, `closed under every idle request: ${retries} of ${raced.report.load.metrics.requests} sent again on a fresh connection`);
-  t.match(raced.stdout, `  connection retries: ${retries} requests sent again on a fresh connection after the server closed an idle one (not errors)\n`);
+  t.ok(
+    retries >= raced.report.load.metrics.requests - 3,
+    `closed under every idle request: ${retries} of ${raced.report.load.metrics.requests} sent again on a fresh connection`,
+  );
+  t.match(
+    raced.stdout,
+    `  connection retries: ${retries} requests sent again on a fresh connection after the server closed an idle one (not errors)\n`,
+  );
 });

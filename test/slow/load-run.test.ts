@@ -12,7 +12,6 @@ import { withLoadFaults, type LoadFault } from '../fixtures/load-faults.js';
 import { startReferenceServer } from '../../src/server/reference-server.js';
 import { root, tempDir } from '../helpers.js';
 
-
 const KEY = 'load-run-key-5a8e21';
 const schemasDir = path.join(root, 'schemas');
 const validateProfile = (await loadContract(schemasDir)).fileValidator('load-profile.schema.json');
@@ -46,7 +45,12 @@ async function rampAgainst(faults: LoadFault[], text = ramp) {
   const server = await startReferenceServer({ apiKey: KEY, wrap: withLoadFaults(faults) });
   try {
     const profile = await profileFrom(text);
-    const stages = await executeLoad({ profile, http: { ...DEFAULT_HTTP_OPTIONS, baseUrl: server.baseUrl, apiKey: KEY }, contract: await loadContract(schemasDir), allowProductionLoad: false });
+    const stages = await executeLoad({
+      profile,
+      http: { ...DEFAULT_HTTP_OPTIONS, baseUrl: server.baseUrl, apiKey: KEY },
+      contract: await loadContract(schemasDir),
+      allowProductionLoad: false,
+    });
     const report = buildLoadReport(profile, server.baseUrl, stages, 1);
     return { report, result: judgeLoad(report, new Map(), 0) };
   } finally {
@@ -60,15 +64,25 @@ t.jobs = 2;
 t.test('a ramp stops at the first stage that breaks a bound and reports the highest rate that held', async (t) => {
   const slow = await rampAgainst(['load-slow']);
   t.equal(slow.report.highestRateHeld, 2, 'four connections waiting 250 ms each cannot reach 32/s');
-  t.same(slow.report.stages.map((s) => s.rate), [2, 32], 'the ramp stopped at the first breach');
+  t.same(
+    slow.report.stages.map((s) => s.rate),
+    [2, 32],
+    'the ramp stopped at the first breach',
+  );
   t.same(slow.report.stages.at(-1)?.breached, ['rps'], 'the 32/s stage did not reach its rate');
-  t.ok(slow.result.checks.every((c) => c.outcome === 'passed'), 'the rate the profile requires (2/s) held');
+  t.ok(
+    slow.result.checks.every((c) => c.outcome === 'passed'),
+    'the rate the profile requires (2/s) held',
+  );
   t.match(slow.result.checks.find((c) => c.id === 'load.capacity')?.message, /the highest rate that held is 2\/s; 32\/s broke rps/);
 });
 
 t.test('a ramp that holds every stage reports the last rate', async (t) => {
   const fine = await rampAgainst([], rampTo(12, 10));
-  t.same(fine.report.stages.map((s) => s.rate), [2, 12]);
+  t.same(
+    fine.report.stages.map((s) => s.rate),
+    [2, 12],
+  );
   t.equal(fine.report.highestRateHeld, 12);
   t.ok(fine.report.stages.every((s) => s.breached.length === 0));
   t.ok(fine.report.metrics.requests <= 3000);

@@ -48,7 +48,10 @@ import { request } from 'undici';
   });
 
   t.test('a profile without its ceilings, with unknown keys or metrics, is rejected with every problem located', async (t) => {
-    const details = await profileProblems('bad.yaml', 'title: bad\nqueries: [{ limit: 500 }]\nthresholds:\n  p95: { max: 1 }\n  rps: { max: 3 }\n');
+    const details = await profileProblems(
+      'bad.yaml',
+      'title: bad\nqueries: [{ limit: 500 }]\nthresholds:\n  p95: { max: 1 }\n  rps: { max: 3 }\n',
+    );
     t.ok(details !== undefined, 'refused with a RunError');
     t.match(details, /bad\.yaml:1:1: \(root\): must have required property 'duration'/);
     t.match(details, /bad\.yaml:1:1: \(root\): must have required property 'maxRequests'/);
@@ -59,10 +62,17 @@ import { request } from 'undici';
 
   t.test('a timeout longer than the measured stage is refused at its line; an omitted one fits the stage', async (t) => {
     const base = 'title: t\nduration: 2\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\n';
-    t.match(await profileProblems('long.yaml', `${base}timeout: 5\n`), /long\.yaml:6:10: timeout \(5 s\) is longer than duration \(2 s\): .*make timeout at most 2/);
+    t.match(
+      await profileProblems('long.yaml', `${base}timeout: 5\n`),
+      /long\.yaml:6:10: timeout \(5 s\) is longer than duration \(2 s\): .*make timeout at most 2/,
+    );
     t.equal(await profileProblems('fits.yaml', `${base}timeout: 2\n`), undefined, 'equal to the duration is allowed');
-    const ramp = 'title: r\nduration: 60\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nramp: { from: 1, to: 3, step: 1, stageDuration: 3 }\n';
-    t.match(await profileProblems('ramp.yaml', `${ramp}timeout: 4\n`), /ramp\.yaml:7:10: timeout \(4 s\) is longer than ramp\.stageDuration \(3 s\)/);
+    const ramp =
+      'title: r\nduration: 60\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nramp: { from: 1, to: 3, step: 1, stageDuration: 3 }\n';
+    t.match(
+      await profileProblems('ramp.yaml', `${ramp}timeout: 4\n`),
+      /ramp\.yaml:7:10: timeout \(4 s\) is longer than ramp\.stageDuration \(3 s\)/,
+    );
     const file = path.join(await tempDir(), 'default.yaml');
     await writeFile(file, base);
     t.equal((await loadProfile(file, validateProfile, root)).timeout, 2, 'the default of 10 s shrinks to a 2 s stage');
@@ -73,16 +83,33 @@ import { request } from 'undici';
   t.test('merge refuses raw results of an earlier format (whole-ms histograms, or no resets) with one line', async (t) => {
     const dir = await tempDir();
     const file = path.join(dir, 'old.json');
-    await writeFile(file, JSON.stringify({ load: { profile: { name: 'smoke' }, stages: [{ raw: [{ autocannon: { latencies: 'HISTFAAAA' } }] }] } }));
-    await t.rejects(readLoadReport(file), { code: 'ERR_CONFIG', message: `${file}: its raw results are not in the format petstore-load-raw/3 (written by an earlier version, which counted differently); run the load again with this version to merge it` });
+    await writeFile(
+      file,
+      JSON.stringify({ load: { profile: { name: 'smoke' }, stages: [{ raw: [{ autocannon: { latencies: 'HISTFAAAA' } }] }] } }),
+    );
+    await t.rejects(readLoadReport(file), {
+      code: 'ERR_CONFIG',
+      message: `${file}: its raw results are not in the format petstore-load-raw/3 (written by an earlier version, which counted differently); run the load again with this version to merge it`,
+    });
     // Format 2 sent a request lost on a busy connection again and counted it as a connection retry: its counts would not add up with these.
     const previous = path.join(dir, 'format-2.json');
-    await writeFile(previous, JSON.stringify({ load: { profile: { name: 'smoke' }, stages: [{ raw: [{ ...rawRunOf(), format: 'petstore-load-raw/2', resets: undefined }] }] } }));
-    await t.rejects(readLoadReport(previous), { code: 'ERR_CONFIG', message: /its raw results are not in the format petstore-load-raw\/3/ });
+    await writeFile(
+      previous,
+      JSON.stringify({
+        load: { profile: { name: 'smoke' }, stages: [{ raw: [{ ...rawRunOf(), format: 'petstore-load-raw/2', resets: undefined }] }] },
+      }),
+    );
+    await t.rejects(readLoadReport(previous), {
+      code: 'ERR_CONFIG',
+      message: /its raw results are not in the format petstore-load-raw\/3/,
+    });
   });
 
   t.test('a production entry that is no URL is a located problem, not a crash', async (t) => {
-    const problems = await profileProblems('prod.yaml', 'title: p\nduration: 1\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nproduction: ["https://"]\n');
+    const problems = await profileProblems(
+      'prod.yaml',
+      'title: p\nduration: 1\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\nproduction: ["https://"]\n',
+    );
     t.ok(problems !== undefined, 'refused with a RunError');
     t.match(problems, /prod\.yaml:6:\d+: production entry 'https:\/\/' is not a URL/);
   });
@@ -101,7 +128,11 @@ import { request } from 'undici';
 // load-runner.test.ts
 {
   t.test('the mix is spread by weight, each query as often as its weight', async (t) => {
-    const sequence = weightedSequence([{ weight: 3, id: 'a' }, { weight: 1, id: 'b' }, { weight: 2, id: 'c' }]).map((x) => x.id);
+    const sequence = weightedSequence([
+      { weight: 3, id: 'a' },
+      { weight: 1, id: 'b' },
+      { weight: 2, id: 'c' },
+    ]).map((x) => x.id);
     t.equal(sequence.length, 6);
     t.same([...sequence].sort(), ['a', 'a', 'a', 'b', 'c', 'c']);
     t.notSame(sequence.slice(0, 3), ['a', 'a', 'a'], 'interleaved, not in blocks');
@@ -109,7 +140,18 @@ import { request } from 'undici';
 
   const RUNNER_KEY = 'runner-key-61ad0f';
   const stage = (baseUrl: string, extra: Partial<Parameters<typeof runStage>[0]> = {}) =>
-    runStage({ baseUrl, apiKey: RUNNER_KEY, profileName: 't', queries: [{ weight: 1 }], connections: 2, durationSeconds: 0.5, maxRequests: 100_000, timeoutSeconds: 0.5, maxBodyBytes: 4 << 20, ...extra });
+    runStage({
+      baseUrl,
+      apiKey: RUNNER_KEY,
+      profileName: 't',
+      queries: [{ weight: 1 }],
+      connections: 2,
+      durationSeconds: 0.5,
+      maxRequests: 100_000,
+      timeoutSeconds: 0.5,
+      maxBodyBytes: 4 << 20,
+      ...extra,
+    });
 
   /**
    * A server on 127.0.0.1 that answers the first request of each connection and then, on its second, does `second` to the
@@ -153,7 +195,10 @@ import { request } from 'undici';
     t.equal(run.errors, 0, JSON.stringify(run.errorCauses));
     t.equal(run.resets, 0);
     t.equal(run.responses + run.inFlightAtStop, run.requests, 'every request answered (or in flight at the stop)');
-    t.ok(run.connectionRetries >= run.requests - 3, `${run.connectionRetries} of ${run.requests} requests sent again on a fresh connection`);
+    t.ok(
+      run.connectionRetries >= run.requests - 3,
+      `${run.connectionRetries} of ${run.requests} requests sent again on a fresh connection`,
+    );
   });
 
   t.test('an answer cut short is a reset even on an idle connection: part of the head, or part of the body', async (t) => {
@@ -200,16 +245,35 @@ import { request } from 'undici';
     const server = await startReferenceServer({ apiKey: RUNNER_KEY });
     t.teardown(() => server.close());
     const run = await stage(server.baseUrl, { durationSeconds: 1.5, rate: 100 });
-    t.same(run.throughput.map((p) => Math.round(p.t * 2) / 2), [1, 1.5], 'a point at the end of each second, the last one partial');
+    t.same(
+      run.throughput.map((p) => Math.round(p.t * 2) / 2),
+      [1, 1.5],
+      'a point at the end of each second, the last one partial',
+    );
     // A stall of a busy machine moves answers from one second to the next, never out of the series.
     const counted = run.throughput.reduce((sum, p, i) => sum + p.rps * (p.t - (run.throughput[i - 1]?.t ?? 0)), 0);
-    t.ok(Math.abs(counted - run.responses) < 1, `the series counts every answer: ${counted.toFixed(1)} of ${run.responses} (${JSON.stringify(run.throughput)})`);
+    t.ok(
+      Math.abs(counted - run.responses) < 1,
+      `the series counts every answer: ${counted.toFixed(1)} of ${run.responses} (${JSON.stringify(run.throughput)})`,
+    );
     // At most the 100 the schedule sent in that second; at least half of them, however busy the machine.
-    t.ok((run.throughput[0]?.rps ?? 0) >= 50 && (run.throughput[0]?.rps ?? 0) <= 101, `about 100/s in the first second: ${run.throughput[0]?.rps ?? 0}`);
-    t.ok(Math.abs(run.requests + run.behindSchedule - 150) <= 2, `100/s for 1.5 s: ${run.requests} requests sent, ${run.behindSchedule} behind schedule at the stop`);
+    t.ok(
+      (run.throughput[0]?.rps ?? 0) >= 50 && (run.throughput[0]?.rps ?? 0) <= 101,
+      `about 100/s in the first second: ${run.throughput[0]?.rps ?? 0}`,
+    );
+    t.ok(
+      Math.abs(run.requests + run.behindSchedule - 150) <= 2,
+      `100/s for 1.5 s: ${run.requests} requests sent, ${run.behindSchedule} behind schedule at the stop`,
+    );
     const metrics = aggregateRuns([run]);
-    t.ok(metrics.percentiles.some((p) => !Number.isInteger(p.ms)), `sub-millisecond resolution: ${JSON.stringify(metrics.percentiles)}`);
-    t.ok(metrics.latency.p50 <= metrics.latency.p99 && metrics.latency.p99 <= metrics.latency.max, 'percentiles in order, none above the exact max');
+    t.ok(
+      metrics.percentiles.some((p) => !Number.isInteger(p.ms)),
+      `sub-millisecond resolution: ${JSON.stringify(metrics.percentiles)}`,
+    );
+    t.ok(
+      metrics.latency.p50 <= metrics.latency.p99 && metrics.latency.p99 <= metrics.latency.max,
+      'percentiles in order, none above the exact max',
+    );
   });
 
   t.test('each query becomes its query string', async (t) => {
@@ -226,7 +290,9 @@ import { request } from 'undici';
   t.test('a listing is judged against the Pets schema and the limit and filter of its query', async (t) => {
     t.same(listPetsProblems({ weight: 1, limit: 2, status: 'sold' }, 200, `[${pet(1, 'sold')},${pet(2, 'sold')}]`, contract), []);
     t.match(listPetsProblems({ weight: 1, limit: 1 }, 200, `[${pet(1, 'sold')},${pet(2, 'sold')}]`, contract), ['2 pets for limit 1']);
-    t.match(listPetsProblems({ weight: 1, status: 'sold' }, 200, `[${pet(1, 'sold')},${pet(2, 'pending')}]`, contract), ['item 1 has status "pending" under the filter status=sold']);
+    t.match(listPetsProblems({ weight: 1, status: 'sold' }, 200, `[${pet(1, 'sold')},${pet(2, 'pending')}]`, contract), [
+      'item 1 has status "pending" under the filter status=sold',
+    ]);
     t.match(listPetsProblems({ weight: 1 }, 200, '[{"id":1}]', contract)[0], /Pets schema: .*name/);
     t.match(listPetsProblems({ weight: 1 }, 200, 'oops', contract)[0], /not JSON/);
     const twentyOne = `[${Array.from({ length: 21 }, (_, i) => pet(i + 1, 'available')).join(',')}]`;
@@ -236,13 +302,18 @@ import { request } from 'undici';
 
   t.test('the sample is the first few, then 1 in N; the key never reaches the evidence', async (t) => {
     const sampler = new ResponseSampler({ first: 3, every: 10 }, contract, (text) => text.split('s3cr3t').join('[REDACTED]'));
-    for (let i = 0; i < 50; i++) if (sampler.wants()) sampler.judge('/pets?limit=1', { weight: 1, limit: 1 }, 200, Buffer.from(`[${pet(1, 's3cr3t')}]`));
+    for (let i = 0; i < 50; i++)
+      if (sampler.wants()) sampler.judge('/pets?limit=1', { weight: 1, limit: 1 }, 200, Buffer.from(`[${pet(1, 's3cr3t')}]`));
     t.equal(sampler.sampled, 3 + 5, 'responses 1-3, then 10, 20, 30, 40, 50');
     t.equal(sampler.mismatches, 8);
     t.notMatch(JSON.stringify(sampler.violations), /s3cr3t/);
     const latin1 = new ResponseSampler({ first: 1, every: 0 }, contract, (x) => x);
     if (latin1.wants()) latin1.judge('/pets', { weight: 1 }, 200, Buffer.from(`[${pet(1, 'sold').replace('P1', 'Ren\u00e9')}]`, 'latin1'));
-    t.match(latin1.violations[0]?.problems, ['the body is not valid UTF-8: byte 20 starts no valid sequence (RFC 8259 §8.1)'], 'Latin-1 under load is a violation');
+    t.match(
+      latin1.violations[0]?.problems,
+      ['the body is not valid UTF-8: byte 20 starts no valid sequence (RFC 8259 §8.1)'],
+      'Latin-1 under load is a violation',
+    );
     const capped = new ResponseSampler({ first: 0, every: 0 }, contract, (x) => x);
     capped.oversize('/pets', 200, 4096);
     t.equal(capped.mismatches, 1, 'a body past the cap counts, sampled or not');
@@ -302,7 +373,18 @@ import { request } from 'undici';
       await slow.close();
       await fast.close();
     });
-    const stage = (baseUrl: string, maxRequests: number) => runStage({ baseUrl, apiKey: KEY, profileName: 't', queries: [{ weight: 1 }], connections: 2, durationSeconds: 0.6, maxRequests, timeoutSeconds: 2, maxBodyBytes: 4 << 20 });
+    const stage = (baseUrl: string, maxRequests: number) =>
+      runStage({
+        baseUrl,
+        apiKey: KEY,
+        profileName: 't',
+        queries: [{ weight: 1 }],
+        connections: 2,
+        durationSeconds: 0.6,
+        maxRequests,
+        timeoutSeconds: 2,
+        maxBodyBytes: 4 << 20,
+      });
     // The fast run's budget keeps the slow answers (a handful in 0.6 s) well above 1 % of the merged total, so p99 must fall among them.
     const [a, b] = await Promise.all([stage(slow.baseUrl, 300), stage(fast.baseUrl, 60)]);
     const one = aggregateRuns([a]);
@@ -335,13 +417,34 @@ import { request } from 'undici';
       await server.close();
     });
     const progress: number[] = [];
-    const options = { baseUrl: server.baseUrl, apiKey: KEY, profileName: 'w', queries: [{ weight: 1 }, { limit: 5, status: 'sold' as const, weight: 1 }], connections: 4, durationSeconds: 1.2, maxRequests: 100_000, timeoutSeconds: 1, maxBodyBytes: 4 << 20 };
-    const rated = await pool.run({ ...options, rate: 400, sampling: { first: 10, every: 5 }, listener: { onLoadProgress: (p) => progress.push(p.requests) } });
+    const options = {
+      baseUrl: server.baseUrl,
+      apiKey: KEY,
+      profileName: 'w',
+      queries: [{ weight: 1 }, { limit: 5, status: 'sold' as const, weight: 1 }],
+      connections: 4,
+      durationSeconds: 1.2,
+      maxRequests: 100_000,
+      timeoutSeconds: 1,
+      maxBodyBytes: 4 << 20,
+    };
+    const rated = await pool.run({
+      ...options,
+      rate: 400,
+      sampling: { first: 10, every: 5 },
+      listener: { onLoadProgress: (p) => progress.push(p.requests) },
+    });
     t.equal(rated.workers, 2);
     t.equal(rated.rate, 400, 'the stage keeps its rate; each worker ran half of it');
     t.equal(rated.requests, rated.responses + rated.errors + rated.inFlightAtStop, 'every request accounted for');
-    t.ok(Math.abs(rated.requests + rated.behindSchedule - 480) <= 3, `the two interleaved schedules add up to 400/s for 1.2 s: ${rated.requests} sent + ${rated.behindSchedule} behind`);
-    t.ok(rated.sampled >= 10 && rated.mismatches === 0, `the sample is shared out (${rated.sampled} judged), the reference server conformant`);
+    t.ok(
+      Math.abs(rated.requests + rated.behindSchedule - 480) <= 3,
+      `the two interleaved schedules add up to 400/s for 1.2 s: ${rated.requests} sent + ${rated.behindSchedule} behind`,
+    );
+    t.ok(
+      rated.sampled >= 10 && rated.mismatches === 0,
+      `the sample is shared out (${rated.sampled} judged), the reference server conformant`,
+    );
     t.ok(progress.length >= 1 && progress.every((n) => n > 0), `progress combines the workers' counts: ${progress.join(', ')}`);
     const metrics = aggregateRuns([rated]);
     t.equal(metrics.responses, rated.responses);
@@ -351,13 +454,58 @@ import { request } from 'undici';
   });
 
   t.test('runs of one machine combine: counts, causes and each second add up; evidence stays capped', async (t) => {
-    const base = { ...rawRunOf(), durationSeconds: 2, requests: 10, responses: 9, errors: 1, resets: 1, connectionRetries: 3, statusCodes: { '200': 9 }, errorCauses: [{ cause: 'ECONNRESET: reset', count: 1 }], throughput: [{ t: 1, rps: 5 }, { t: 2, rps: 4 }], maxLatencyMicros: 900 };
+    const base = {
+      ...rawRunOf(),
+      durationSeconds: 2,
+      requests: 10,
+      responses: 9,
+      errors: 1,
+      resets: 1,
+      connectionRetries: 3,
+      statusCodes: { '200': 9 },
+      errorCauses: [{ cause: 'ECONNRESET: reset', count: 1 }],
+      throughput: [
+        { t: 1, rps: 5 },
+        { t: 2, rps: 4 },
+      ],
+      maxLatencyMicros: 900,
+    };
     const violation = { target: '/pets', status: 200, problems: ['x'], bodyExcerpt: '' };
-    const other = { ...base, durationSeconds: 2.01, statusCodes: { '200': 8, '500': 1 }, throughput: [{ t: 1, rps: 6 }, { t: 2.01, rps: 3 }], maxLatencyMicros: 1500, violations: Array.from({ length: 8 }, () => violation), interrupted: true };
+    const other = {
+      ...base,
+      durationSeconds: 2.01,
+      statusCodes: { '200': 8, '500': 1 },
+      throughput: [
+        { t: 1, rps: 6 },
+        { t: 2.01, rps: 3 },
+      ],
+      maxLatencyMicros: 1500,
+      violations: Array.from({ length: 8 }, () => violation),
+      interrupted: true,
+    };
     const combined = combineConcurrentRuns([{ ...base, violations: Array.from({ length: 8 }, () => violation) }, other]);
-    t.match(combined, { requests: 20, responses: 18, errors: 2, resets: 2, connectionRetries: 6, statusCodes: { '200': 17, '500': 1 }, errorCauses: [{ cause: 'ECONNRESET: reset', count: 2 }], maxLatencyMicros: 1500, durationSeconds: 2.01, interrupted: true, workers: 2 });
-    t.same(combined.throughput, [{ t: 1, rps: 11 }, { t: 2.01, rps: 7 }]);
-    t.match(aggregateRuns([base, other]), { errors: 2, resets: 2, connectionRetries: 6, timeouts: 0 }, 'machines merged (shards): resets add up like every count');
+    t.match(combined, {
+      requests: 20,
+      responses: 18,
+      errors: 2,
+      resets: 2,
+      connectionRetries: 6,
+      statusCodes: { '200': 17, '500': 1 },
+      errorCauses: [{ cause: 'ECONNRESET: reset', count: 2 }],
+      maxLatencyMicros: 1500,
+      durationSeconds: 2.01,
+      interrupted: true,
+      workers: 2,
+    });
+    t.same(combined.throughput, [
+      { t: 1, rps: 11 },
+      { t: 2.01, rps: 7 },
+    ]);
+    t.match(
+      aggregateRuns([base, other]),
+      { errors: 2, resets: 2, connectionRetries: 6, timeouts: 0 },
+      'machines merged (shards): resets add up like every count',
+    );
     t.equal(combined.violations.length, 10, 'evidence capped as one sampler caps it');
     t.equal(combineConcurrentRuns([base]), base, 'one run is itself');
   });

@@ -10,7 +10,11 @@ import { promisify } from 'node:util';
 import { asUserStarts, root, tempDir } from '../helpers.js';
 
 const execute = promisify(execFile);
-const run = (command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ stdout: string; stderr: string }> => execute(...asUserStarts(command, args), { ...options, encoding: 'utf8' });
+const run = (
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ stdout: string; stderr: string }> => execute(...asUserStarts(command, args), { ...options, encoding: 'utf8' });
 const KEY = 'package-test-key-5c1e';
 
 t.test('the packed tarball installs without a build and runs from the install', async (t) => {
@@ -19,11 +23,30 @@ t.test('the packed tarball installs without a build and runs from the install', 
   const { stdout: packed } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root });
   const [manifest] = JSON.parse(packed) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const files = (manifest?.files ?? []).map((f) => f.path);
-  t.ok(files.includes('LICENSE') && files.includes('README.md') && files.includes('dist/cli/main.js'), 'LICENSE, README and the CLI are in');
-  t.ok(files.some((f) => f.startsWith('schemas/')) && files.some((f) => f.startsWith('scenarios/')) && files.some((f) => f.startsWith('suites/')), 'schemas, scenarios and suites are in');
-  t.same(files.filter((f) => /\.map$|\.d\.ts$|^dist\/(bench|matrix|build)\/|^src\/|^test\//.test(f)), [], 'no source maps without sources, no dev-only tools, no sources or tests');
-  t.same(files.filter((f) => /fault|fixture/.test(f)), [], 'no test-only server or fault fixture');
-  t.ok(files.includes('dist/loader/precompiled-validators.js') && files.includes('dist/loader/parsed-yaml.json'), 'what the build precompiled is in: an install neither compiles schemas nor parses its own YAML');
+  t.ok(
+    files.includes('LICENSE') && files.includes('README.md') && files.includes('dist/cli/main.js'),
+    'LICENSE, README and the CLI are in',
+  );
+  t.ok(
+    files.some((f) => f.startsWith('schemas/')) &&
+      files.some((f) => f.startsWith('scenarios/')) &&
+      files.some((f) => f.startsWith('suites/')),
+    'schemas, scenarios and suites are in',
+  );
+  t.same(
+    files.filter((f) => /\.map$|\.d\.ts$|^dist\/(bench|matrix|build)\/|^src\/|^test\//.test(f)),
+    [],
+    'no source maps without sources, no dev-only tools, no sources or tests',
+  );
+  t.same(
+    files.filter((f) => /fault|fixture/.test(f)),
+    [],
+    'no test-only server or fault fixture',
+  );
+  t.ok(
+    files.includes('dist/loader/precompiled-validators.js') && files.includes('dist/loader/parsed-yaml.json'),
+    'what the build precompiled is in: an install neither compiles schemas nor parses its own YAML',
+  );
 
   // Installed as npm lays a package out: the tarball unpacked under node_modules, beside its dependencies (this checkout's,
   // since tests reach no registry), its bin run as npm's shim runs it.
@@ -34,8 +57,15 @@ t.test('the packed tarball installs without a build and runs from the install', 
   for (const entry of await readdir(path.join(root, 'node_modules'))) {
     if (!entry.startsWith('.')) await symlink(path.join(root, 'node_modules', entry), path.join(app, 'node_modules', entry));
   }
-  const pkg = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
-  t.same(Object.keys(pkg.scripts).filter((name) => /^(pre|post)?install$|^prepare$/.test(name)), [], 'no script runs at install: nothing is built there');
+  const pkg = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+    scripts: Record<string, string>;
+  };
+  t.same(
+    Object.keys(pkg.scripts).filter((name) => /^(pre|post)?install$|^prepare$/.test(name)),
+    [],
+    'no script runs at install: nothing is built there',
+  );
   const main = path.join(installed, pkg.bin['petstore-conformance'] ?? '');
   t.match(await readFile(main, 'utf8'), /^#!\/usr\/bin\/env node\n/, 'the bin is a node script');
   const env = { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY };
@@ -43,7 +73,11 @@ t.test('the packed tarball installs without a build and runs from the install', 
   const help = await bin(['--help']);
   t.match(help.stdout, /^petstore-conformance: conformance and load tests/);
 
-  const server = spawn(...asUserStarts(process.execPath, [main, 'serve', '--port', '0']), { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(...asUserStarts(process.execPath, [main, 'serve', '--port', '0']), {
+    cwd: app,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   t.teardown(() => void server.kill('SIGKILL'));
   let serverErr = '';
   server.stderr.on('data', (chunk: Buffer) => (serverErr += chunk.toString()));

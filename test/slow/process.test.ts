@@ -21,15 +21,18 @@ t.test('--version and --help answer at once', async (t) => {
 t.jobs = 2;
 
 for (const c of SIGNAL_CASES.filter((x) => x.real)) {
-  t.test(`${c.name}: the real process exits ${c.code} within 2 s, every report written and marked interrupted, the key nowhere`, { buffered: true }, (t) =>
-    checkStoppedRun(
-      t,
-      c,
-      async (args, env, ready, signals) => {
-        const run = await signalCli(args, env, ready, signals, 20);
-        return { ...run, said: run.stderr };
-      },
-      INTERRUPT_GRACE_MS,
-    ),
+  t.test(
+    `${c.name}: the real process exits ${c.code} within 2 s, every report written and marked interrupted, the key nowhere`,
+    { buffered: true },
+    (t) =>
+      checkStoppedRun(
+        t,
+        c,
+        async (args, env, ready, signals) => {
+          const run = await signalCli(args, env, ready, signals, 20);
+          return { ...run, said: run.stderr };
+        },
+        INTERRUPT_GRACE_MS,
+      ),
   );
 }
