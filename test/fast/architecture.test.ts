@@ -1,0 +1,60 @@
+import t from 'tap';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { root } from '../helpers.js';
+
+/**
+ * Imports point one way: model ← loader, http, checks, server ← load, engine ← reporters ← cli (and the
+ * project's own tools: matrix, bench and build). Within a layer a folder imports only itself, except that the
+ * engine owns the run and so drives load.
+ */
+const LAYER: Record<string, number> = {
+  model: 0,
+  loader: 1,
+  http: 1,
+  checks: 1,
+  server: 1,
+  load: 2,
+  engine: 2,
+  reporters: 3,
+  cli: 4,
+  matrix: 4,
+  bench: 4,
+  build: 4,
+};
+const SAME_LAYER_ALLOWED = new Set(['engine→load']);
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((e) =>
+      e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : Promise.resolve(e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []),
+    ),
+  );
+  return nested.flat();
+}
+
+t.test('imports point one way, from the CLI down to the model', async (t) => {
+  const src = path.join(root, 'src');
+  const files = await sourceFiles(src);
+  t.ok(files.length > 40, `${files.length} source files`);
+  const wrong: string[] = [];
+  for (const file of files) {
+    const from = path.relative(src, file).split(path.sep)[0] as string;
+    t.ok(LAYER[from] !== undefined, `src/${from} has a layer`);
+    for (const match of (await readFile(file, 'utf8')).matchAll(/^(?:import|export)[^'"]*from '(\.\.?\/[^']+)'/gm)) {
+      const to = path.relative(src, path.resolve(path.dirname(file), match[1] as string)).split(path.sep)[0] as string;
+      if (to === from) continue;
+      const ok = (LAYER[to] ?? 99) < (LAYER[from] ?? -1) || SAME_LAYER_ALLOWED.has(`${from}→${to}`);
+      if (!ok) wrong.push(`${path.relative(root, file)} imports ${match[1] as string} (${from} → ${to})`);
+    }
+  }
+  t.same(wrong, [], 'no import goes up or sideways');
+});
+
+t.test('only the CLI exits the process', async (t) => {
+  const files = await sourceFiles(path.join(root, 'src'));
+  const exiting: string[] = [];
+  for (const file of files) if (/process\.exit\(/.test(await readFile(file, 'utf8'))) exiting.push(path.relative(root, file));
+  t.same(exiting, ['src/cli/main.ts']);
+});

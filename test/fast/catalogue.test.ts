@@ -1,0 +1,15 @@
+import t from 'tap';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { REGISTRY } from '../../src/checks/registry.js';
+import { loadCaseInputs } from '../../src/engine/plan.js';
+import { PACKAGE_FOLDERS } from '../../src/matrix/matrix.js';
+import { renderCatalogue } from '../../src/reporters/catalogue.js';
+import { root } from '../helpers.js';
+
+t.test('docs/checks.md matches the registry and the cases (npm run catalogue regenerates it)', async (t) => {
+  const inputs = await loadCaseInputs(PACKAGE_FOLDERS, []);
+  const onDisk = await readFile(path.join(root, 'docs', 'checks.md'), 'utf8');
+  t.equal(renderCatalogue(inputs.cases), onDisk);
+  for (const id of [...REGISTRY.keys(), ...inputs.cases.map((c) => c.id)]) t.ok(onDisk.includes(`\`${id}\``), `${id} is listed`);
+});

@@ -1,0 +1,669 @@
+/** The reporters: console, JSON, JUnit, HTML, Markdown, load console and charts, their registry and the fan-out that keeps one failure from losing the others. */
+import t from 'tap';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { RunError } from '../../src/model/errors.js';
+import type { CaseResult, RunReport } from '../../src/model/results.js';
+import { ConsoleReporter } from '../../src/reporters/console-reporter.js';
+import { FileReporter } from '../../src/reporters/file-reporter.js';
+import { HtmlReporter, renderHtml } from '../../src/reporters/html-reporter.js';
+import { JsonReporter } from '../../src/reporters/json-reporter.js';
+import { JunitReporter, renderJunit } from '../../src/reporters/junit-reporter.js';
+import { formatMs } from '../../src/reporters/load-figures.js';
+import { LoadConsoleReporter } from '../../src/reporters/load-console-reporter.js';
+import { escapeMarkdown, MarkdownReporter, renderMarkdown } from '../../src/reporters/markdown-reporter.js';
+import { createReporters, DEFAULT_REPORTERS, parseReporterNames, REPORTER_NAMES } from '../../src/reporters/reporter-registry.js';
+import { type Reporter, ReporterFanOut } from '../../src/reporters/reporter.js';
+import { latencyPercentileChart, loadChartData, niceScale, throughputChart } from '../../src/reporters/svg-charts.js';
+import { cdata, escapeAttribute, serialiseXml } from '../../src/reporters/xml.js';
+import { startReferenceServer } from '../../src/server/reference-server.js';
+import { reportSchemaProblems, root, runCli, tempDir } from '../helpers.js';
+import { HOSTILE, hostileReport, SAMPLE_LOAD } from '../report-fixture.js';
+
+/** The hostile report with the sample load and its load case, whose p99 check failed. */
+function withLoad(): RunReport {
+  const report = hostileReport();
+  const check = (id: string, outcome: 'passed' | 'failed', message: string) => ({ id, level: 'fail' as const, outcome, step: 0, message });
+  report.cases.push({
+    id: 'load.nightly',
+    title: 'Nightly',
+    clause: 'the profile',
+    suite: 'load',
+    operation: 'listPets',
+    level: 'fail',
+    source: { file: 'scenarios/load/nightly.yaml', line: 1, column: 1 },
+    outcome: 'failed',
+    durationMs: 30_000,
+    checks: [
+      check('load.p99', 'failed', '900 ms (at most 800 allowed)'),
+      check('load.errors', 'passed', '0 failed requests (at most 0 allowed)'),
+    ],
+    exchanges: [],
+    retries: 0,
+  });
+  return { ...report, load: SAMPLE_LOAD };
+}
+import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
+
+// console-reporter.test.ts
+{
+  function capture(isTTY: boolean, color: boolean, quiet: boolean): { reporter: ConsoleReporter; text: () => string } {
+    const stream = Object.assign(new PassThrough(), { isTTY });
+    let text = '';
+    stream.on('data', (d: Buffer) => (text += d.toString()));
+    return { reporter: new ConsoleReporter({ stream, color, quiet }), text: () => text };
+  }
+
+  async function play(reporter: ConsoleReporter): Promise<void> {
+    const report = hostileReport();
+    reporter.onRunStart(report.meta, report.cases);
+    for (const result of report.cases) reporter.onCaseEnd(result);
+    reporter.onRunEnd(report);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  t.test(
+    'a wait the server asked for: in place of the progress on a terminal, a line of its own in a log from 5 s on, nothing when quiet',
+    async (t) => {
+      const wait = (waitMs: number) => ({
+        at: '2026-11-26T10:00:00.000Z',
+        method: 'GET',
+        target: '/pets?limit=5',
+        status: 503,
+        retryAfter: String(waitMs / 1000),
+        waitMs,
+        addedMs: waitMs,
+        spentMs: 15_000,
+        budgetMs: 300_000,
+      });
+      const line = 'waiting 5.0 s as the server asked (503, Retry-After: 5, to GET /pets?limit=5); 15.0 s of the 300.0 s wait budget used';
+      const rows: Array<[string, boolean, boolean, number, string]> = [
+        ['a log, a wait of 5 s', false, false, 5000, `${line}\n`],
+        ['a log, a wait of 4.9 s', false, false, 4900, ''],
+        [
+          'a terminal, a wait of 1 s: shown in place, no newline',
+          true,
+          false,
+          1000,
+          line.replace('5.0 s as', '1.0 s as').replace('Retry-After: 5,', 'Retry-After: 1,'),
+        ],
+        ['quiet, a wait of 60 s', false, true, 60_000, ''],
+      ];
+      for (const [name, isTTY, quiet, ms, expected] of rows) {
+        const { reporter, text } = capture(isTTY, false, quiet);
+        reporter.onWait(wait(ms));
+        await new Promise((resolve) => setImmediate(resolve));
+        t.equal(text(), expected, name);
+      }
+      const { reporter, text } = capture(true, false, false);
+      const report = hostileReport();
+      reporter.onRunStart(report.meta, report.cases);
+      reporter.onWait(wait(5000));
+      reporter.onCaseEnd(report.cases[0] as CaseResult);
+      await new Promise((resolve) => setImmediate(resolve));
+      t.match(text(), /wait budget used\r\u001b\[K/, 'the next case clears the wait from the terminal line');
+    },
+  );
+
+  t.test('a warning or an error repeated word for word is shown once, with how many cases share it; failures each whole', async (t) => {
+    const { reporter, text } = capture(false, false, false);
+    const report = hostileReport();
+    const warned = report.cases.find((c) => c.outcome === 'warned');
+    const failed = report.cases.find((c) => c.outcome === 'failed');
+    if (warned === undefined || failed === undefined) return t.fail('the fixture has a warning and a failure');
+    const copies = (base: typeof warned, n: number) => Array.from({ length: n }, (_, i) => ({ ...base, id: `${base.id}.${i + 1}` }));
+    report.cases.push(...copies(warned, 8), ...copies(failed, 2));
+    reporter.onRunEnd(report);
+    await new Promise((resolve) => setImmediate(resolve));
+    const out = text();
+    t.equal(out.match(/^WARN /gm)?.length, 1, 'nine identical warnings: one block');
+    t.match(
+      out,
+      'the same on 8 more cases: contract.warns.1, contract.warns.2, contract.warns.3, contract.warns.4, contract.warns.5, contract.warns.6 and 2 more',
+    );
+    t.equal(out.match(/^FAIL /gm)?.length, 3, 'each failure keeps its own block and curl');
+  });
+
+  t.test('on a terminal: progress suite by suite, then failures with reasons and a curl', async (t) => {
+    const { reporter, text } = capture(true, true, false);
+    await play(reporter);
+    const out = text();
+    t.match(out, /checking 1\/5 · contract 1\/3/, 'a live progress line');
+    t.match(out, /\u001b\[31m✗\u001b\[39m contract\s+\u001b\[2m1 failed, 1 warned, 1 errored/, 'a line when a suite is done');
+    t.match(out, /✓\u001b\[39m auth\s+\u001b\[2m1 passed, 1 skipped/);
+    t.match(out, /\u001b\[31mFAIL \u001b\[39m/, 'coloured on a colour terminal');
+    t.match(out, /reproduce: curl -sS -i -X GET/);
+    t.match(out, /verdict: \u001b\[31mFAILED/);
+  });
+
+  t.test('without a terminal or with NO_COLOR: no progress, no escape sequences, no control characters', async (t) => {
+    const { reporter, text } = capture(false, false, false);
+    await play(reporter);
+    const out = text();
+    t.notMatch(out, /checking \d/);
+    // eslint-disable-next-line no-control-regex
+    t.notMatch(out, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, 'only newlines');
+    t.match(out, /FAIL {2}contract\.fails/);
+    t.match(out, /WARN {2}contract\.warns/);
+    t.match(out, /ERROR contract\.errors/);
+    t.match(out, /1 passed, 1 failed, 1 warned, 1 errored, 1 skipped/);
+  });
+
+  t.test('--quiet: failures and the verdict only, even on a terminal', async (t) => {
+    const { reporter, text } = capture(true, false, true);
+    await play(reporter);
+    const out = text();
+    t.notMatch(out, /petstore-conformance 0\.1\.0|checking|WARN/);
+    t.match(out, /FAIL {2}contract\.fails/);
+    t.match(out, /verdict: FAILED/);
+  });
+}
+
+// html-reporter.test.ts
+{
+  /** Where tests keep the last screenshot, for people to look at. */
+  const SCREENSHOT = path.join(root, '.tap/report-screenshot.png');
+
+  function chromiumMissing(): string | undefined {
+    if (spawnSync('chromium', ['--version']).error === undefined) return undefined;
+    return 'chromium is not installed and .ci/run could not install it (Debian package chromium): the screenshot test is skipped';
+  }
+
+  /** Renders a page in headless Chromium and saves a screenshot; bounded in time, no network. */
+  function screenshot(page: string, png: string, profile: string): Promise<{ code: number | null; output: string }> {
+    const args = [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+      `--screenshot=${png}`,
+      '--window-size=1280,900',
+      `file://${page}`,
+    ];
+    return new Promise((resolve, reject) => {
+      const child = spawn('chromium', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '', HOME: profile } });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, output });
+      });
+    });
+  }
+
+  t.test('the verdict, the counts and the countdown come first; failures before warnings before passes', async (t) => {
+    const html = renderHtml(hostileReport());
+    t.match(html, /<header class="verdict v-failed">[\s\S]*<h1>FAILED<\/h1><span class="what">1 of 5 cases failed<\/span>/);
+    t.match(html, /getPet is removed in 1475 days \(2030-12-05, by the suite&#39;s clock\)/);
+    const order = ['id="failed"', 'id="errored"', 'id="warned"', 'id="passed"', 'id="skipped"'].map((s) => html.indexOf(s));
+    t.ok(
+      order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] as number))),
+      'sections in order of urgency',
+    );
+    t.match(
+      html,
+      /<pre class="repro">curl -sS -i -X GET &#39;http:\/\/127\.0\.0\.1:9\/v1\/pets\?limit=5&#39; -H &#39;accept: application\/json&#39; -H &quot;Authorization: Bearer \$PETSTORE_API_KEY&quot;<\/pre>/,
+    );
+    t.notMatch(html, /id="load"/, 'no load section without load results');
+  });
+
+  t.test('every server-supplied string is escaped; the page needs nothing from outside', async (t) => {
+    const html = renderHtml(hostileReport());
+    t.equal((html.match(/<script/gi) ?? []).length, 0, 'no script element');
+    t.match(html, '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    t.notMatch(html, /<\/pre><!--/, 'a server cannot close our elements');
+    // eslint-disable-next-line no-control-regex
+    t.notMatch(html, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/, 'no control characters');
+    t.notMatch(html, /(src|href)=["']?(https?:)?\/\//i, 'no external asset');
+    t.match(
+      html,
+      `content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`,
+      'a CSP forbids any request even if escaping failed',
+    );
+  });
+
+  t.test('load results become a table of figures and verdicts above a percentile chart and a throughput chart', async (t) => {
+    const html = renderHtml(withLoad());
+    t.match(
+      html,
+      /<section id="load"><h2>Load<\/h2><table class="figures">[\s\S]*<table class="thresholds">[\s\S]*<div class="charts"><figure><svg[^>]*aria-label="Latency by percentile"/,
+    );
+    t.match(html, '<th scope="row">requests</th><td>27012 = 27000 responses + 2 errors + 10 in flight at the stop</td>');
+    t.match(html, '<th scope="row">rate achieved</th><td>900.4 requests/s sent (target 900/s, +0.0 %), 900 responses/s</td>');
+    t.match(html, '<th scope="row">latency</th><td>p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms</td>');
+    t.match(html, /<tr class="failed"><td><code>load\.p99<\/code><\/td><td>FAIL<\/td><td>900 ms \(at most 800 allowed\)<\/td><\/tr>/);
+    t.match(html, /ECONNRESET: read ECONNRESET/);
+    t.match(html, '<th scope="row">errors</th><td>2 (timeouts 1, resets 1)</td>');
+    t.match(
+      html,
+      '<th scope="row">resets</th><td>1 requests lost on a busy connection the server reset or closed before their complete response (never sent again)</td>',
+    );
+    t.match(
+      html,
+      '<th scope="row">connection retries</th><td>3 requests sent again on a fresh connection after the server closed an idle one (not errors)</td>',
+    );
+    t.match(html, /aria-label="Throughput over time"[\s\S]*<polyline points="[\d., ]+"/);
+    t.match(html, />p99\.9</);
+    t.ok(html.indexOf('id="load"') < html.indexOf('id="passed"'), 'load before the list of passes');
+    const unknownShape = renderHtml({ ...hostileReport(), load: { requests: 5 } } as unknown as RunReport);
+    t.notMatch(unknownShape, /class="figures"/, 'figures only from a load section of the known shape');
+    t.match(unknownShape, /report\.json holds them/, 'load results in another shape are pointed to, not drawn');
+  });
+
+  t.test(
+    'headless Chromium renders the report of a failing run; the screenshot is kept',
+    { skip: chromiumMissing() ?? false },
+    async (t) => {
+      const server = await startReferenceServer({
+        apiKey: 'html-test-key-1234',
+        wrap: (next, store) => (req) => next({ ...req, headers: { ...req.headers, authorization: `Bearer ${store.apiKey}` } }),
+      });
+      t.teardown(() => server.close());
+      const dir = await tempDir();
+      const run = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'json,html'], {
+        PETSTORE_API_KEY: 'html-test-key-1234',
+      });
+      t.equal(run.code, 1, run.stderr);
+      const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as RunReport;
+      const page = path.join(dir, 'with-load.html');
+      await writeFile(page, renderHtml({ ...report, load: SAMPLE_LOAD } as unknown as RunReport));
+      const png = path.join(dir, 'report.png');
+      const result = await screenshot(page, png, await tempDir('psc-chromium-'));
+      t.equal(result.code, 0, result.output);
+      const bytes = await readFile(png);
+      t.same([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
+      t.equal(bytes.readUInt32BE(16), 1280, 'as wide as the window');
+      t.ok(bytes.length > 30_000, `a page with content, not a blank one (${bytes.length} bytes)`);
+      await mkdir(path.dirname(SCREENSHOT), { recursive: true });
+      await writeFile(SCREENSHOT, bytes);
+      t.ok((await stat(SCREENSHOT)).size > 0, `kept at ${path.relative(root, SCREENSHOT)}`);
+    },
+  );
+
+  t.test('the reporter writes report.html', async (t) => {
+    const dir = await tempDir();
+    const reporter = new HtmlReporter(dir);
+    await reporter.onRunEnd(hostileReport());
+    t.same(reporter.files, [path.join(dir, 'report.html')]);
+    t.match(await readFile(path.join(dir, 'report.html'), 'utf8'), /^<!doctype html>/);
+  });
+}
+
+// json-reporter.test.ts
+{
+  t.test('report.json is the report, exactly, and matches its schema', async (t) => {
+    const dir = await tempDir();
+    await new JsonReporter(dir).onRunEnd(hostileReport());
+    const text = await readFile(path.join(dir, 'report.json'), 'utf8');
+    const report = JSON.parse(text) as unknown;
+    t.same(report, JSON.parse(JSON.stringify(hostileReport())));
+    t.same(await reportSchemaProblems(report), []);
+    const bytes = await readFile(path.join(dir, 'report.json'));
+    t.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), 'valid UTF-8 even with lone surrogates in the input');
+  });
+
+  t.test('latency reads in ms with µs digits under 10 ms, fewer above', async (t) => {
+    const rows: Array<[number, string]> = [
+      [0.213, '0.213 ms'],
+      [0.1, '0.1 ms'],
+      [0.001, '0.001 ms'],
+      [9.9994, '9.999 ms'],
+      [12.344, '12.34 ms'],
+      [61.8, '61.8 ms'],
+      [123.46, '123.5 ms'],
+      [1005.392, '1005 ms'],
+      [0, '0 ms'],
+    ];
+    for (const [ms, text] of rows) t.equal(formatMs(ms), text, String(ms));
+  });
+
+  t.test('JUnit and Markdown carry the load figures and every threshold measured against its bound, passed ones too', async (t) => {
+    const xml = renderJunit(withLoad());
+    const out = /<testcase name="load\.nightly"[\s\S]*?<system-out><!\[CDATA\[([\s\S]*?)\]\]><\/system-out>/.exec(xml)?.[1] ?? '';
+    t.match(out, /^load nightly: Nightly constant-rate load\n/);
+    t.match(out, '  requests: 27012 = 27000 responses + 2 errors + 10 in flight at the stop');
+    t.match(out, 'FAIL load.p99: 900 ms (at most 800 allowed)');
+    t.match(out, 'PASS load.errors: 0 failed requests (at most 0 allowed)');
+    t.match(out, '  errors: 2 (timeouts 1, resets 1)\n');
+    t.match(out, '  resets: 1 requests lost on a busy connection');
+    t.match(out, '  connection retries: 3 requests sent again on a fresh connection after the server closed an idle one (not errors)');
+    const md = renderMarkdown(withLoad());
+    t.match(md, '| errors | 2 (timeouts 1, resets 1) |');
+    t.match(md, '| resets | 1 requests lost on a busy connection');
+    t.match(md, '| connection retries | 3 requests sent again on a fresh connection after the server closed an idle one (not errors) |');
+    t.match(md, '### load nightly: Nightly constant-rate load');
+    t.match(md, '| latency | p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms |');
+    t.match(md, '| `load.p99` | FAIL | 900 ms (at most 800 allowed) |');
+    t.notMatch(renderMarkdown(hostileReport()), /### load/, 'no load section without a load');
+  });
+
+  t.test('the schema accepts a load section and rejects what the format does not have', async (t) => {
+    t.same(await reportSchemaProblems({ ...hostileReport(), load: SAMPLE_LOAD }), []);
+    const report = hostileReport();
+    t.not((await reportSchemaProblems({ ...report, verdict: 'maybe' })).length, 0, 'an unknown verdict');
+    t.not((await reportSchemaProblems({ ...report, extra: 1 })).length, 0, 'an unknown top-level field');
+    const { counts: _counts, ...withoutCounts } = report;
+    t.not((await reportSchemaProblems(withoutCounts)).length, 0, 'missing counts');
+    const badCurl = hostileReport();
+    (badCurl.cases[0]?.exchanges[0] as { reproduce?: string }).reproduce = 'rm -rf /';
+    t.not((await reportSchemaProblems(badCurl)).length, 0, 'a reproduction that is not a curl');
+  });
+}
+
+// junit-reporter.test.ts
+{
+  t.test('the XML tree escapes attributes and text and splits CDATA ends', async (t) => {
+    t.equal(escapeAttribute('a"b<c>&d\'e\nf\u0000g'), 'a&quot;b&lt;c&gt;&amp;d&apos;e&#10;fg');
+    t.equal(cdata('x]]>y'), '<![CDATA[x]]]]><![CDATA[>y]]>');
+    t.equal(cdata('\u0001\u001b\ud800ok\ufffe'), '<![CDATA[ok]]>', 'characters XML 1.0 forbids are removed');
+    const xml = serialiseXml({ name: 'a', attributes: { v: '<x>' }, children: [{ name: 'b', children: [{ text: '</b><evil/>' }] }] });
+    t.match(xml, '<b>&lt;/b&gt;&lt;evil/&gt;</b>');
+    t.notMatch(xml, '<evil/>');
+  });
+
+  t.test('one testsuite per suite, one testcase per check, each outcome as JUnit says', async (t) => {
+    const xml = renderJunit(hostileReport());
+    t.match(xml, /<testsuites name="petstore-conformance" tests="5" failures="1" errors="1" time="1\.000">/);
+    t.notMatch(xml, 'name="verdict"', 'no suite carries a verdict of its own it does not have');
+    t.match(xml, '<property name="runVerdict" value="failed"/>', "the run's verdict, named as the run's");
+    t.match(xml, /<testsuite name="contract" tests="3" failures="1" errors="1" skipped="0" time="0\.0\d\d"/);
+    t.match(xml, /<testsuite name="auth" tests="2" failures="0" errors="0" skipped="1"/);
+    t.match(
+      xml,
+      /<testcase name="contract\.fails" classname="contract\.listPets" time="0\.013">\s*<failure message="status: &lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; \]\]&gt;[^"]*" type="expect.status"><!\[CDATA\[/,
+    );
+    t.match(
+      xml,
+      /<testcase name="contract\.errors"[^>]*>\s*<error message="step 1: connect ECONNREFUSED \(ECONNREFUSED\)" type="ECONNREFUSED">/,
+    );
+    t.match(xml, /<testcase name="auth\.skipped"[^>]*>\s*<skipped message="applies only before 2030-12-05"\/>/);
+    t.match(
+      xml,
+      /<testcase name="contract\.warns"[^>]*>\s*<system-out><!\[CDATA\[WARNING step 1, expect.headers: Cache-Control missing/,
+      'a warning is visible without failing the case',
+    );
+    t.notMatch(xml, /<testcase name="contract\.warns"[^>]*>\s*<(failure|error)/);
+    t.match(xml, /<testcase name="auth\.passes" classname="auth\.listPets" time="0\.013"\/>/);
+    t.match(xml, 'Reproduce with:\ncurl -sS -i -X GET', 'the failure carries its curl');
+    t.notMatch(xml, /\d[eE][+-]?\d+"/, 'times in plain decimal');
+  });
+
+  t.test('hostile server output stays inside its text and the file is schema-valid', async (t) => {
+    const dir = await tempDir();
+    const reporter = new JunitReporter(dir);
+    await reporter.onRunEnd(hostileReport());
+    const file = path.join(dir, 'junit.xml');
+    t.same(reporter.files, [file]);
+    const xml = await readFile(file, 'utf8');
+    const markup = xml.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '');
+    t.notMatch(markup, /<script/i, 'outside CDATA sections, no markup from the server becomes an element');
+    // eslint-disable-next-line no-control-regex
+    t.notMatch(xml, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/, 'no character XML 1.0 forbids');
+    t.ok(HOSTILE.includes(']]>') && xml.includes(']]]]><![CDATA[>'), 'CDATA ends are split');
+    t.equal(...junitValidity(file));
+  });
+
+  t.test('xmllint really rejects what the schema forbids', { skip: xmllintMissing() ?? false }, async (t) => {
+    const file = path.join(await tempDir(), 'bad.xml');
+    await writeFile(
+      file,
+      '<?xml version="1.0"?>\n<testsuites><testsuite name="a" tests="1" failures="0" errors="0" time="1e-3"><testcase/></testsuite></testsuites>\n',
+    );
+    t.not(validateJunit(file).code, 0);
+  });
+}
+
+// markdown-reporter.test.ts
+{
+  t.test('verdict, counts, failing checks with one-line reasons, links to the other files', async (t) => {
+    const md = renderMarkdown(hostileReport(), ['report.json', 'junit.xml', 'report.html']);
+    t.match(md, /^## ❌ FAILED: 1 of 5 cases failed · Pet Store conformance\n/);
+    t.match(md, '| passed | failed | warned | errored | skipped |\n| ---: | ---: | ---: | ---: | ---: |\n| 1 | 1 | 1 | 1 | 1 |');
+    t.match(md, /### Failing cases \(1\)\n\n\| case \| reason \|\n\| --- \| --- \|\n\| `contract\.fails` \| status: &lt;script&gt;/);
+    t.match(md, /### Cases that could not be tested \(1\)[\s\S]*`contract\.errors` \| step 1: connect ECONNREFUSED/);
+    t.match(md, /### Warnings \(1\)/);
+    t.match(md, "getPet is removed in 1475 days (2030-12-05, by the suite's clock)");
+    t.match(md, 'Reports written beside this summary: `report.json` · `junit.xml` · `report.html`');
+    t.notMatch(md, /(?<!\\)\]\((?!https?:\/\/)/, 'no relative links: they are dead inside a step summary');
+  });
+
+  t.test('server text cannot break the table, add markup or links', async (t) => {
+    const md = renderMarkdown(hostileReport());
+    t.notMatch(md, /<script/i);
+    // eslint-disable-next-line no-control-regex
+    t.notMatch(md, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028]/, 'no control characters, one line per row');
+    for (const row of md.split('\n').filter((l) => l.startsWith('| `'))) {
+      t.equal(row.replace(/\\\|/g, '').split('|').length, 4, 'two cells in each row');
+    }
+    t.equal(escapeMarkdown('a|b*c_[x](y)`z`<i>&'), 'a\\|b\\*c\\_\\[x\\](y)\\`z\\`&lt;i&gt;&amp;');
+    t.ok(escapeMarkdown('x'.repeat(1000)).length <= 200, 'a reason is one bounded line');
+  });
+
+  t.test('a passed run says so', async (t) => {
+    const report = { ...hostileReport(), verdict: 'passed' as const, counts: { passed: 1, failed: 0, warned: 0, errored: 0, skipped: 0 } };
+    report.cases = report.cases.filter((c) => c.outcome === 'passed');
+    const md = renderMarkdown(report);
+    t.match(md, /^## ✅ PASSED: 1 case\b/);
+    t.notMatch(md, /###/);
+  });
+}
+
+// reporter-registry.test.ts
+{
+  t.test('names come comma-separated or repeated; the default is every reporter but har', async (t) => {
+    t.same(parseReporterNames(undefined), ['console', 'json', 'junit', 'html', 'markdown']);
+    t.same(parseReporterNames(undefined), [...DEFAULT_REPORTERS]);
+    t.same(parseReporterNames(['junit,console', ' HTML ']), ['console', 'junit', 'html']);
+    t.same(parseReporterNames(['json', 'json']), ['json']);
+    t.same(parseReporterNames(['har,markdown,json']), ['json', 'markdown', 'har'], 'har is named, never implied');
+  });
+
+  t.test('an unknown or missing name is a usage error naming the choices', async (t) => {
+    t.throws(
+      () => parseReporterNames(['console,xml']),
+      new RunError(
+        'ERR_USAGE',
+        "unknown reporter 'xml'; the reporters are: console, json, junit, html, markdown, har (json:- writes the JSON to standard output)",
+      ),
+    );
+    t.throws(() => parseReporterNames([',']), { code: 'ERR_USAGE', message: /needs at least one/ });
+  });
+
+  t.test('each name makes its reporter; the summary names the files written beside it, report.har among them', async (t) => {
+    const dir = await tempDir();
+    const reporters = createReporters([...REPORTER_NAMES], dir, { stream: new PassThrough(), color: false, quiet: false });
+    t.same(
+      reporters.map((r) => r.name),
+      [...REPORTER_NAMES],
+    );
+    await Promise.all(reporters.map((r) => r.onRunEnd?.(hostileReport())));
+    t.match(
+      await readFile(path.join(dir, 'summary.md'), 'utf8'),
+      'Reports written beside this summary: `report.json` · `junit.xml` · `report.html` · `report.har`',
+    );
+  });
+
+  t.test("the configuration file's reporters are the names --reporter takes", async (t) => {
+    const schema = JSON.parse(await readFile(path.join(root, 'schemas/config.schema.json'), 'utf8')) as {
+      properties: { reporters: { items: { enum: string[] } } };
+    };
+    t.same(schema.properties.reporters.items.enum, [...REPORTER_NAMES]);
+  });
+}
+
+// reporter.test.ts
+{
+  const throwing: Reporter = {
+    name: 'broken',
+    onRunStart() {
+      throw new Error('cannot start');
+    },
+    onRunEnd() {
+      throw new Error('never called: the reporter is already out');
+    },
+  };
+
+  t.test('a reporter that throws loses nothing of the others', async (t) => {
+    const dir = await tempDir();
+    const fanOut = new ReporterFanOut([
+      throwing,
+      new JsonReporter(dir),
+      new JunitReporter(dir),
+      new HtmlReporter(dir),
+      new MarkdownReporter(dir, ['report.json']),
+    ]);
+    const report = hostileReport();
+    await fanOut.onRunStart(report.meta, report.cases);
+    for (const result of report.cases) fanOut.onCaseEnd(result);
+    await fanOut.onRunEnd(report);
+    t.same(fanOut.failures, [{ reporter: 'broken', event: 'onRunStart', message: 'cannot start' }]);
+    t.same((await readdir(dir)).sort(), ['junit.xml', 'report.html', 'report.json', 'summary.md']);
+    t.same(
+      fanOut.files.map((f) => path.basename(f)),
+      ['report.json', 'junit.xml', 'report.html', 'summary.md'],
+    );
+  });
+
+  t.test('a render that throws leaves the earlier file whole and no temporary file behind', async (t) => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'report.html');
+    await writeFile(file, 'the report of last night');
+    const reporter = new FileReporter('html', file, () => {
+      throw new Error('render failed');
+    });
+    await t.rejects(reporter.onRunEnd(hostileReport()), /render failed/);
+    t.equal(await readFile(file, 'utf8'), 'the report of last night');
+    t.same(await readdir(dir), ['report.html']);
+    t.same(reporter.files, []);
+  });
+
+  t.test('a file that cannot be replaced fails that reporter alone', async (t) => {
+    const dir = await tempDir();
+    await mkdir(path.join(dir, 'junit.xml'));
+    const fanOut = new ReporterFanOut([new JunitReporter(dir), new JsonReporter(dir)]);
+    await fanOut.onRunEnd(hostileReport());
+    t.equal(fanOut.failures.length, 1);
+    t.equal(fanOut.failures[0]?.reporter, 'junit');
+    t.same((await readdir(dir)).sort(), ['junit.xml', 'report.json'], 'no temporary file left');
+  });
+}
+
+// load-console-reporter.test.ts
+{
+  function sink(isTTY: boolean): Writable & { isTTY: boolean; text: string } {
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        stream.text += chunk.toString();
+        done();
+      },
+    }) as Writable & { isTTY: boolean; text: string };
+    stream.isTTY = isTTY;
+    stream.text = '';
+    return stream;
+  }
+
+  const progress = { profile: 'smoke', elapsedSeconds: 1, plannedSeconds: 2, requests: 502, responses: 500, errors: 0, rps: 500 };
+
+  t.test('live progress is shown on a terminal only, and cleared at the end', async (t) => {
+    const tty = sink(true);
+    const reporter = new LoadConsoleReporter({ stream: tty, quiet: false });
+    reporter.onLoadProgress(progress);
+    reporter.onLoadEnd();
+    t.match(tty.text, /load smoke: 1\/2 s, 502 requests, 500 responses, 0 errors, 500 req\/s/);
+    t.match(tty.text, /\r\u001b\[K$/);
+    const file = sink(false);
+    const quiet = new LoadConsoleReporter({ stream: file, quiet: false });
+    quiet.onLoadProgress(progress);
+    quiet.onLoadEnd();
+    t.equal(file.text, '', 'nothing in a log file before 10 s');
+  });
+
+  t.test('the figures at the end: resets among the errors, and connection retries counted apart', async (t) => {
+    const log = sink(false);
+    new LoadConsoleReporter({ stream: log, quiet: false }).onRunEnd(withLoad());
+    t.match(log.text, /^load nightly: Nightly constant-rate load\n/);
+    t.match(log.text, '\n  errors: 2 (timeouts 1, resets 1)\n');
+    t.match(
+      log.text,
+      '\n  resets: 1 requests lost on a busy connection the server reset or closed before their complete response (never sent again)\n',
+    );
+    t.match(
+      log.text,
+      '\n  connection retries: 3 requests sent again on a fresh connection after the server closed an idle one (not errors)\n',
+    );
+  });
+
+  t.test('in a log, a progress line every 10 s of the whole run, stages and warm-up included', async (t) => {
+    const log = sink(false);
+    const reporter = new LoadConsoleReporter({ stream: log, quiet: false });
+    // A 5 s warm-up, then a measured stage of 30 s: progress comes once a second, each stage counting from 0.
+    const seconds = [...Array.from({ length: 5 }, (_, i) => i + 1), ...Array.from({ length: 30 }, (_, i) => i + 1)];
+    for (const elapsedSeconds of seconds)
+      reporter.onLoadProgress({ ...progress, plannedSeconds: 30, elapsedSeconds, requests: elapsedSeconds * 200 });
+    const lines = log.text.trim().split('\n');
+    t.equal(lines.length, 3, `at 10, 20 and 30 s of 35: ${log.text}`);
+    t.match(
+      lines[0],
+      /^load smoke: 5\/30 s, 1000 requests, 500 responses, 0 errors, 500 req\/s$/,
+      'the 10th second is the 5th of the stage',
+    );
+    const quiet = sink(false);
+    const silent = new LoadConsoleReporter({ stream: quiet, quiet: true });
+    for (const elapsedSeconds of seconds) silent.onLoadProgress({ ...progress, elapsedSeconds });
+    t.equal(quiet.text, '', 'quiet is quiet');
+  });
+}
+
+// svg-charts.test.ts
+{
+  t.test('axes end on round numbers just above the data', async (t) => {
+    t.same(niceScale(118.2), { top: 125, step: 25 });
+    t.same(niceScale(1150), { top: 1250, step: 250 });
+    t.same(niceScale(4), { top: 4, step: 1 });
+    t.same(niceScale(0), { top: 1, step: 0.25 }, 'an empty series still has an axis');
+  });
+
+  t.test('chart data is read only when both series have the chart shape', async (t) => {
+    t.same(loadChartData(SAMPLE_LOAD), { percentiles: SAMPLE_LOAD.percentiles, throughput: SAMPLE_LOAD.throughput });
+    t.equal(loadChartData({ percentiles: [{ p: 50, ms: 'fast' }], throughput: [] }), undefined);
+    t.equal(loadChartData({ percentiles: [] }), undefined);
+    t.equal(loadChartData(null), undefined);
+  });
+
+  t.test('the charts are standalone SVG with a bar per percentile and a line over time', async (t) => {
+    const latency = latencyPercentileChart(SAMPLE_LOAD.percentiles);
+    t.match(latency, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    t.equal((latency.match(/<rect /g) ?? []).length, SAMPLE_LOAD.percentiles.length);
+    t.match(latency, />118\.2</, 'values are labelled');
+    const throughput = throughputChart(SAMPLE_LOAD.throughput);
+    t.equal(
+      (throughput.match(/<polyline points="([^"]+)"/)?.[1] ?? '').split(' ').length,
+      2 * SAMPLE_LOAD.throughput.length,
+      'a step for each second',
+    );
+    const short = (
+      throughputChart(
+        [
+          { t: 1, rps: 500 },
+          { t: 2, rps: 400 },
+        ],
+        2,
+      ).match(/<polyline points="([^"]+)"/)?.[1] ?? ''
+    )
+      .split(' ')
+      .map((p) => Number(p.split(',')[0]));
+    t.same([short[0], short.at(-1)], [56, 544], 'a 2 s run spans the whole axis, from 0 s to 2 s');
+    t.notMatch(`${latency}${throughput}`, /NaN|Infinity/);
+    t.notMatch(throughputChart([]), /NaN|Infinity/, 'no data draws an empty chart');
+  });
+}

@@ -1,0 +1,207 @@
+import t from 'tap';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { startReferenceServer } from '../../src/server/reference-server.js';
+import { harSchemaProblems, runCli, tempDir } from '../helpers.js';
+import { junitValidity } from '../xml-tools.js';
+
+const KEY = 'hostile-run-secret-9f3c1e';
+const FILES = ['report.json', 'junit.xml', 'report.html', 'summary.md'];
+const SECRETS = [KEY, KEY.slice(0, -1), Buffer.from(`${KEY}:`).toString('base64'), Buffer.from(KEY).toString('base64')];
+
+const HOSTILE_BODY = Buffer.concat([
+  Buffer.from(
+    '<script>alert(1)</script> ]]> <!-- </pre></code> & "q" \u0000\u0001\u0007 \u001b[2J\u001b]0;pwned\u0007 <img src=http://example.invalid/x.png> ',
+  ),
+  Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xf0, 0x28, 0x8c, 0x28]),
+  Buffer.from(' end'),
+]);
+
+/** A server that answers everything with hostile output (but the first listing, so the preflight sees a pet store), echoes the credential it gets, and sends 10 MB for getPet. */
+function hostileHandler(state: { listed: boolean }, req: IncomingMessage, res: ServerResponse): void {
+  res.on('error', () => undefined);
+  if (!state.listed && req.url === '/v1/pets') {
+    state.listed = true;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('[]');
+    return;
+  }
+  const echo = req.headers.authorization ?? 'none';
+  const headers = { 'content-type': 'text/html; charset=<script>', 'x-echo': echo, 'x-hostile': '<script>]]>\u00ff' };
+  if (req.url?.startsWith('/v1/pets/')) {
+    res.writeHead(200, headers);
+    const chunk = Buffer.alloc(1024 * 1024, `A<script>]]>\u0007${echo}`);
+    for (let i = 0; i < 10; i++) res.write(chunk);
+    res.end();
+    return;
+  }
+  res.writeHead(req.method === 'POST' ? 500 : 200, headers);
+  res.end(Buffer.concat([HOSTILE_BODY, Buffer.from(` you sent: ${echo}`)]));
+}
+
+async function hostileServer(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const state = { listed: false };
+  const server = createServer((req, res) => hostileHandler(state, req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function hasSecret(text: string): boolean {
+  return SECRETS.some((s) => text.includes(s));
+}
+
+t.test('hostile server output through every reporter: valid, escaped, bounded files, and no key anywhere', async (t) => {
+  const server = await hostileServer();
+  t.teardown(server.close);
+  const dir = await tempDir();
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'console,junit,html,markdown,json,har'], {
+    PETSTORE_API_KEY: KEY,
+  });
+  t.equal(result.code, 1, result.stderr);
+  const written = [...FILES, 'report.har'];
+  t.same((await readdir(dir)).sort(), [...written].sort());
+  t.notOk(hasSecret(result.stdout), 'no form of the key in stdout');
+  t.notOk(hasSecret(result.stderr), 'no form of the key in stderr');
+  // eslint-disable-next-line no-control-regex
+  t.notMatch(result.stdout, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, 'the console passes no control character through');
+  for (const name of written) {
+    const bytes = await readFile(path.join(dir, name));
+    t.ok(bytes.length < 1_000_000, `${name} is bounded (${bytes.length} bytes) though a body was 10 MB`);
+    t.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), `${name} is valid UTF-8`);
+    t.notOk(hasSecret(bytes.toString('utf8')), `no form of the key in ${name}`);
+  }
+  const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as {
+    cases: Array<{ outcome: string; exchanges: Array<{ reproduce?: string; response?: { truncated: boolean; bytes: number } }> }>;
+  };
+  const failed = report.cases.filter((c) => c.outcome === 'failed');
+  t.ok(failed.length > 0, 'the hostile server fails checks');
+  t.ok(
+    failed.every((c) => c.exchanges.some((e) => e.reproduce?.startsWith('curl ') === true)),
+    'every failure carries a curl',
+  );
+  t.ok(
+    report.cases.some((c) => c.exchanges.some((e) => e.response?.truncated === true && e.response.bytes === 4 * 1024 * 1024)),
+    'the 10 MB body was cut at the cap',
+  );
+  const html = await readFile(path.join(dir, 'report.html'), 'utf8');
+  t.notMatch(html, /<script|<img/i, 'no server markup in the HTML');
+  t.match(html, '&lt;script&gt;alert(1)&lt;/script&gt;');
+  // eslint-disable-next-line no-control-regex
+  t.notMatch(html, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/);
+  const markdown = await readFile(path.join(dir, 'summary.md'), 'utf8');
+  t.notMatch(markdown, /<script|<img/i, 'no server markup in the Markdown');
+  const junit = await readFile(path.join(dir, 'junit.xml'), 'utf8');
+  t.notMatch(junit.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, ''), /<script/i, 'server markup only inside CDATA');
+  t.equal(...junitValidity(path.join(dir, 'junit.xml')));
+  t.same(harSchemaProblems(JSON.parse(await readFile(path.join(dir, 'report.har'), 'utf8'))), [], 'report.har is valid HAR');
+});
+
+t.test("npm start's default writes all four files, each valid; the key is in none of them", async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const dir = await tempDir();
+  const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir], { PETSTORE_API_KEY: KEY });
+  t.equal(result.code, 0, result.stderr);
+  for (const name of FILES) {
+    t.match(result.stdout, `report: ${path.relative(process.cwd(), path.join(dir, name))}`, `${name} is announced`);
+    const text = await readFile(path.join(dir, name), 'utf8');
+    t.notOk(hasSecret(text), `no form of the key in ${name}`);
+  }
+  t.equal(...junitValidity(path.join(dir, 'junit.xml')));
+});
+
+t.test('a report that cannot be written is found before the run: exit 2, one line, nothing sent or written', async (t) => {
+  const dir = await tempDir();
+  await mkdir(path.join(dir, 'junit.xml'));
+  const result = await runCli(['--report-dir', dir, '-q']);
+  t.equal(result.code, 2);
+  t.equal(
+    result.stderr,
+    `petstore-conformance: cannot write the reports to ${dir}: junit.xml there is not a file (a folder or a link); nothing was sent\n`,
+  );
+  t.same(await readdir(dir), ['junit.xml'], 'nothing written, the folder left as it was');
+});
+
+t.test("the reports of an earlier run in the same folder are moved to previous/, never left for this run's", async (t) => {
+  const dir = await tempDir();
+  await writeFile(path.join(dir, 'junit.xml'), '<testsuites name="an earlier run"/>');
+  await writeFile(path.join(dir, 'notes.txt'), 'mine');
+  const result = await runCli(['--report-dir', dir, '--reporter', 'console,json', '--suite', 'limits']);
+  t.equal(result.code, 0, result.stderr);
+  t.match(result.stdout, /earlier reports moved to .*previous: junit\.xml/);
+  t.same(
+    (await readdir(dir)).sort(),
+    ['notes.txt', 'previous', 'report.json'],
+    'no junit.xml of another run beside this report.json; other files untouched',
+  );
+  t.equal(await readFile(path.join(dir, 'previous', 'junit.xml'), 'utf8'), '<testsuites name="an earlier run"/>');
+});
+
+t.test('--reporter picks the files; an unknown reporter stops the run before it starts', async (t) => {
+  const dir = await tempDir();
+  const result = await runCli(['--report-dir', dir, '--reporter', 'markdown', '--reporter', 'json', '--suite', 'limits']);
+  t.equal(result.code, 0, result.stderr);
+  t.same((await readdir(dir)).sort(), ['report.json', 'summary.md']);
+  t.equal(result.stdout, '', 'no console reporter, nothing on the console: whatever prints is a reporter');
+  t.match(await readFile(path.join(dir, 'summary.md'), 'utf8'), /Reports written beside this summary: `report\.json`\n$/);
+  const unknown = await runCli(['--report-dir', dir, '--reporter', 'console,pdf']);
+  t.equal(unknown.code, 2);
+  t.equal(
+    unknown.stderr,
+    "petstore-conformance: unknown reporter 'pdf'; the reporters are: console, json, junit, html, markdown, har (json:- writes the JSON to standard output)\n",
+  );
+});
+
+t.test(
+  '--reporter har writes report.har alone: valid HAR of the exchanges, the credential as the engine redacted it, no form of the key',
+  async (t) => {
+    const server = await startReferenceServer({ apiKey: KEY });
+    t.teardown(() => server.close());
+    const dir = await tempDir();
+    const before = Date.now();
+    const result = await runCli(
+      ['--base-url', server.baseUrl, '--report-dir', dir, '--reporter', 'har', '--suite', 'contract', '--suite', 'auth'],
+      { PETSTORE_API_KEY: KEY },
+    );
+    t.equal(result.code, 0, result.stderr);
+    t.same(await readdir(dir), ['report.har'], 'only the file asked for');
+    const text = await readFile(path.join(dir, 'report.har'), 'utf8');
+    t.notOk(hasSecret(text), 'no form of the key in report.har');
+    const har = JSON.parse(text) as {
+      log: {
+        entries: Array<{
+          startedDateTime: string;
+          request: { method: string; headers: Array<{ name: string; value: string }>; postData?: unknown };
+          response: { status: number };
+        }>;
+      };
+    };
+    t.same(harSchemaProblems(har), [], 'valid against har-schema');
+    const { entries } = har.log;
+    t.ok(entries.length > 20, `${entries.length} entries`);
+    t.ok(
+      entries.every(
+        (e) => e.response.status >= 100 && Date.parse(e.startedDateTime) >= before - 1_000 && Date.parse(e.startedDateTime) <= Date.now(),
+      ),
+      'every entry answered, started during this run',
+    );
+    t.ok(
+      entries.some((e) => e.request.method === 'POST' && e.request.postData !== undefined),
+      'a POST carries its body',
+    );
+    t.ok(
+      entries.some((e) => e.request.headers.some((h) => h.name === 'authorization' && h.value === 'Bearer <API key>')),
+      'the credential stays as the engine redacted it',
+    );
+  },
+);

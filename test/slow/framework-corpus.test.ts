@@ -1,0 +1,153 @@
+/**
+ * Servers built the way teams build them, with a framework's own validation and error handling and minimal glue.
+ * Each has its expected exit code and the exact set of failed cases, every one judged against the contract.
+ */
+import t from 'tap';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runCli, tempDir } from '../helpers.js';
+import { start as startExpress } from '../fixtures/frameworks/express-store.js';
+import { start as startFastify } from '../fixtures/frameworks/fastify-store.js';
+import { start as startPrism } from '../fixtures/frameworks/prism-mock.js';
+
+const KEY = 'framework-corpus-key';
+
+// Prism takes a second or more to start: it starts now, while the other frameworks are judged.
+const prism = startPrism().then(
+  (server) => {
+    t.teardown(server.close);
+    return server;
+  },
+  (error: unknown) => error as Error,
+);
+
+interface Report {
+  cases: Array<{ id: string; outcome: string; checks: Array<{ id: string; outcome: string }> }>;
+}
+
+/** Runs the CLI against a base URL: the exit code, the failed cases with their failed check ids, and the ids of the other cases that did not pass. */
+async function judge(
+  baseUrl: string,
+): Promise<{ code: number | null; failed: Record<string, string[]>; warned: string[]; errored: string[] }> {
+  const dir = await tempDir();
+  // A fixed seed: the fuzzing phase sends the same requests every time, so the failures below are exact. A short consistency
+  // window: these stores show a write at once or never (Prism stores nothing), so waiting the default 2 s changes no verdict.
+  const result = await runCli(
+    ['--base-url', baseUrl, '--report-dir', dir, '--reporter', 'json', '--seed', '1', '--consistency-window', '100'],
+    { PETSTORE_API_KEY: KEY },
+  );
+  const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as Report;
+  const ids = (outcome: string): string[] =>
+    report.cases
+      .filter((c) => c.outcome === outcome)
+      .map((c) => c.id)
+      .sort();
+  const failed = Object.fromEntries(
+    report.cases
+      .filter((c) => c.outcome === 'failed')
+      .map((c) => [c.id, [...new Set(c.checks.filter((k) => k.outcome === 'failed').map((k) => k.id))].sort()]),
+  );
+  return { code: result.code, failed, warned: ids('warned'), errored: ids('errored') };
+}
+
+/**
+ * int64 values beyond 2^53 through JSON.parse: 2^53 + 1 comes back as 2^53, the int64 bounds come back rounded beyond
+ * int64, values beyond int64 are accepted, rounded; the listing and the read-back then hold those out-of-range values.
+ */
+const PRECISION_LOSS = {
+  'coverage.createPet.categoryId.int64-max': ['contract.response-schema', 'expect.body'],
+  'coverage.createPet.categoryId.int64-min': ['contract.response-schema', 'expect.body'],
+  'coverage.createPet.categoryId.above-safe': ['expect.body'],
+  'coverage.createPet.categoryId.below-int64': ['contract.response-schema', 'expect.schema', 'expect.status'],
+  'createPet.int64.category': ['expect.body'],
+  'createPet.invalid.category-beyond-int64': ['contract.response-schema', 'expect.schema', 'expect.status'],
+  'lifecycle.created.read-back': ['contract.response-schema'],
+  'lifecycle.created.listed': ['contract.response-schema'],
+  'stateful.pets': ['contract.response-schema'],
+};
+/** Node keeps the first of two Authorization headers, so the key in the first is accepted: a known risk that warns. */
+const TWO_HEADERS = ['auth.createPet.two-headers', 'auth.getPet.two-headers', 'auth.listPets.two-headers'];
+/** The glue compares "Bearer " exactly (the scheme is case-insensitive) and sends no Deprecation or Sunset header: warnings, not failures. */
+const GLUE_WARNINGS = [
+  'auth.createPet.lowercase-scheme',
+  'auth.getPet.lowercase-scheme',
+  'auth.listPets.lowercase-scheme',
+  'deprecation.getPet.available',
+  ...TWO_HEADERS,
+].sort();
+
+t.test('Express 5 with express-openapi-validator over schemas/openapi.yaml: exactly its true failures; its 415 only warns', async (t) => {
+  const server = await startExpress(KEY);
+  t.teardown(server.close);
+  const { code, failed, warned, errored } = await judge(server.baseUrl);
+  t.equal(code, 1, 'the contract is broken');
+  t.same(failed, PRECISION_LOSS);
+  t.same(
+    warned,
+    [...GLUE_WARNINGS, 'createPet.invalid.content-type'].sort(),
+    'a JSON body under text/plain gets 415: another 4xx where the contract names none warns',
+  );
+  t.same(errored, [], 'nothing could not be tested');
+});
+
+t.test('Fastify 5 with JSON-schema routes: exactly its true failures', async (t) => {
+  const server = await startFastify(KEY);
+  t.teardown(server.close);
+  const { code, failed, warned, errored } = await judge(server.baseUrl);
+  t.equal(code, 1, 'the contract is broken');
+  t.same(failed, {
+    ...PRECISION_LOSS,
+    // Fastify's default Ajv coerces types: 42 becomes "42", null becomes "" or 0, true becomes 1, "7" becomes 7, [x] becomes x; the contract says 400.
+    'coverage.createPet.name.number': ['expect.schema', 'expect.status'],
+    'coverage.createPet.name.boolean': ['expect.schema', 'expect.status'],
+    'coverage.createPet.name.array': ['expect.schema', 'expect.status'],
+    'coverage.createPet.categoryId.numeric-string': ['expect.schema', 'expect.status'],
+    'coverage.createPet.categoryId.boolean': ['expect.schema', 'expect.status'],
+    'coverage.createPet.categoryId.array': ['expect.schema', 'expect.status'],
+    'coverage.createPet.status.array': ['expect.schema', 'expect.status'],
+    'fuzz.createPet.body': ['expect.schema', 'expect.status'],
+    'createPet.invalid.name-number': ['expect.schema', 'expect.status'],
+    'createPet.invalid.name-null': ['expect.schema', 'expect.status'],
+    'createPet.invalid.category-null': ['expect.schema', 'expect.status'],
+    'createPet.invalid.category-boolean': ['expect.schema', 'expect.status'],
+  });
+  t.same(warned, GLUE_WARNINGS);
+  t.same(errored, [], 'nothing could not be tested');
+});
+
+t.test("Prism's mock: not a store, and its errors are not Errors, so it fails clause by clause", async (t) => {
+  const server = await prism;
+  if (server instanceof Error) throw server;
+  const { code, failed, warned, errored } = await judge(server.baseUrl);
+  t.equal(code, 1);
+  t.same(errored, [], 'nothing could not be tested');
+  // It serves the paths at the root (warned), says "Deprecation: true" without a Sunset (warned), and takes two Authorization headers (warned).
+  t.same(warned, ['deprecation.getPet.available', 'versioning.base-path', ...TWO_HEADERS].sort());
+  t.same(
+    [...new Set(Object.values(failed).flat())].sort(),
+    ['errors.error-body', 'expect.body', 'expect.differs', 'expect.everyItem', 'expect.schema', 'expect.status'],
+    'only these rules are broken',
+  );
+  const rows: Array<[string, string[], string]> = [
+    ['auth.listPets.wrong-token', ['expect.schema', 'expect.status'], 'any bearer token is accepted: the key is never compared'],
+    ['auth.listPets.swapped-case', ['expect.schema', 'expect.status'], 'the key in another case too'],
+    ['auth.listPets.missing', ['errors.error-body'], 'its 401 body is generated from the schema, with status 0'],
+    ['createPet.invalid.no-name', ['errors.error-body'], 'its 400 body too'],
+    [
+      'listPets.limit.above-max',
+      ['errors.error-body'],
+      '422 for an undocumented condition would only warn, but its body is a problem+json, not an Error',
+    ],
+    ['getPet.unknown-id', ['expect.schema', 'expect.status'], 'every id answers the example pet: no 404'],
+    ['getPet.read-back', ['expect.body'], 'nothing is stored'],
+    ['createPet.distinct-ids', ['expect.differs'], 'every pet gets the same id'],
+    ['listPets.filter.sold', ['expect.everyItem'], 'the filter is not applied'],
+  ];
+  for (const [id, checks, why] of rows) t.same(failed[id], checks, `${id}: ${why}`);
+  t.same(
+    [failed['fuzz.listPets.query'], failed['fuzz.createPet.body'], failed['stateful.pets']],
+    [['expect.everyItem'], ['errors.error-body'], ['expect.everyItem']],
+    'fuzzing and the stateful phase find the filter it does not apply and its errors that are not Errors',
+  );
+  t.equal(Object.keys(failed).length, 121, 'every other case fails for one of these reasons');
+});
