@@ -19,7 +19,7 @@ import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '.
 import { VARIANTS, variantServerOptions } from '../server/variants.js';
 import { EXIT, type StopSignal } from './exit-codes.js';
 import { commandHelp, HELP, parseFlags, parseLoadFlags, splitCommand } from './args.js';
-import { packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
+import { MIN_KEY_CHARACTERS, packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
 import { settle } from './settings.js';
 
 /** What a command reads and writes: the process's own streams and environment, or a test's. */
@@ -55,7 +55,8 @@ function exitCodeOf(report: RunReport, reporterFailures: number, signal: AbortSi
 async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
   const quiet = flags.quiet === true;
   const reporterNames = planned.reporters;
-  // Redaction is a property of every output: the console streams and every file pass through one redactor, after formatting.
+  // Redaction is a property of every output: the console streams pass through one redactor after formatting; every file
+  // and the JSON on standard output are rendered from the report's values redacted by it, so their structure never is.
   const redact = runRedactor(planned.plan.target.apiKey, planned.plan.target);
   const stdout = redactingStream(io.stdout, redact);
   const stderr = redactingStream(io.stderr, redact);
@@ -68,7 +69,7 @@ async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'
   const loadConsole = new LoadConsoleReporter({ stream: human, quiet: quiet || !showsConsole });
   const fanOut = new ReporterFanOut([
     ...(showsConsole ? [loadConsole] : []),
-    ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, stdout),
+    ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout),
   ]);
   // Before any request: the reports can be written, and no earlier run's report is left where this run's will be.
   if (reporterNames.some(writesFiles)) {
@@ -177,7 +178,9 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
     return await dispatch(argv, io);
   } catch (error) {
     // The secrets may be known from the environment only, here: whatever stopped the run is redacted all the same.
-    const redact = makeRedactor(io.env['PETSTORE_API_KEY'] ?? '', proxyCredentials(io.env));
+    const envKey = io.env['PETSTORE_API_KEY'] ?? '';
+    // A key too short to be used is refused before anything is sent: the line that says so is not redacted out of its words.
+    const redact = makeRedactor(envKey.length < MIN_KEY_CHARACTERS ? '' : envKey, proxyCredentials(io.env));
     if (error instanceof RunError) {
       io.stderr.write(redact(`${PROGRAM}: ${error.message}\n`));
       for (const detail of error.details) io.stderr.write(redact(`  ${detail}\n`));

@@ -47,6 +47,21 @@ async function readSecretFile(file: string, what: string, secret: boolean): Prom
  * configuration names); else the configuration's key file; else, for the embedded server, a random one.
  */
 async function resolveApiKey(settled: Settled, embedded: boolean, env: Env): Promise<string> {
+  const { key, from } = await findApiKey(settled, embedded, env);
+  // A short key is found inside ordinary words and numbers: redacting it would garble every output, and guessing it is cheap.
+  if ([...key].length < MIN_KEY_CHARACTERS)
+    throw new RunError(
+      'ERR_CONFIG',
+      `the API key from ${from} has ${[...key].length} character${[...key].length === 1 ? '' : 's'}; the suite needs at least ${MIN_KEY_CHARACTERS} (a key that short would be redacted out of ordinary words in every report)`,
+    );
+  return key;
+}
+
+/** The fewest characters an API key may have. */
+export const MIN_KEY_CHARACTERS = 8;
+
+/** Where the key comes from, and the key; see resolveApiKey. */
+async function findApiKey(settled: Settled, embedded: boolean, env: Env): Promise<{ key: string; from: string }> {
   const file = settled.values['api-key-file'];
   const fromEnv = env['PETSTORE_API_KEY'];
   const envKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
@@ -54,10 +69,10 @@ async function resolveApiKey(settled: Settled, embedded: boolean, env: Env): Pro
     const label = labelOf(settled, 'api-key-file');
     const key = await readSecretFile(file, label, true);
     if (key === '') throw new RunError('ERR_CONFIG', `${label} ${file}: the file is empty`);
-    return key;
+    return { key, from: `${label} ${file}` };
   }
-  if (envKey !== undefined) return envKey;
-  if (embedded) return `embedded-${randomBytes(18).toString('base64url')}`;
+  if (envKey !== undefined) return { key: envKey, from: 'PETSTORE_API_KEY' };
+  if (embedded) return { key: `embedded-${randomBytes(18).toString('base64url')}`, from: 'the embedded server' };
   throw new RunError('ERR_CONFIG', 'no API key: set PETSTORE_API_KEY or pass --api-key-file FILE');
 }
 

@@ -236,7 +236,7 @@ export class HttpClient {
       auth: req.auth,
       operation: req.operation,
     };
-    if (body !== undefined) sent.body = this.redact(body);
+    if (body !== undefined) sent.body = body;
     if (req.json !== undefined) sent.json = req.json;
     // Two Authorization headers (an auth mutation) go out as two fields, not one joined value.
     const wire: Record<string, string | string[]> = authorization === undefined ? headers : { ...headers, authorization };
@@ -398,11 +398,11 @@ export class HttpClient {
     const { raw, truncated } = await readBounded(response, this.options.maxResponseBytes);
     const bytes = raw.length;
     const invalidUtf8At = invalidUtf8Offset(raw, truncated);
-    // Parsing the redacted text means no check message can quote a key the server echoed back.
-    const bodyText = this.redact(raw.toString('utf8'));
+    // Checks judge what the server sent; a key it echoed back is redacted where the report and the outputs quote it.
+    const bodyText = raw.toString('utf8');
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
-      if (value !== undefined) headers[name.toLowerCase()] = this.redact(Array.isArray(value) ? value.join(', ') : value);
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
     const received: ReceivedResponse = { status: response.statusCode, headers, bodyText, bytes, truncated };
     if (invalidUtf8At !== undefined) received.invalidUtf8At = invalidUtf8At;

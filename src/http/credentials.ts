@@ -13,6 +13,9 @@ function splitBySpace(key: string): string {
   return `${key.slice(0, half)} ${key.slice(half)}`;
 }
 
+/** What a redacted secret reads as. */
+export const REDACTED_MARK = '[REDACTED]';
+
 const wrongToken = (): string => `wrong-${randomBytes(12).toString('hex')}`;
 
 /** One Authorization header a variant sends: its scheme ('' for none) and what follows it, built from the key or not. */
@@ -210,7 +213,7 @@ function secretRedactor(secret: string, derived: readonly string[] = []): (text:
   // alternatives alone (the same, in the same order, compared as the full pattern compares) match what the full pattern
   // matches, far faster (every response body passes here, and a 4 MB one that holds the key took the full pattern seconds).
   const literal = new RegExp(alternatives.map(([, , plain]) => plain).join('|'), `g${flags}`);
-  return (text) => text.replace(ESCAPES.test(text) ? pattern : literal, '[REDACTED]');
+  return (text) => text.replace(ESCAPES.test(text) ? pattern : literal, REDACTED_MARK);
 }
 
 /**

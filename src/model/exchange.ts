@@ -2,7 +2,7 @@
 import type { JsonValue } from './json.js';
 import type { AuthVariant, OperationName } from './scenario.js';
 
-/** A request as the engine sent it (credential already redacted in `headers`). */
+/** A request as the engine sent it: `headers` name the credential instead of holding it; the body is as sent. */
 export interface SentRequest {
   method: string;
   url: string;

@@ -1,6 +1,7 @@
 /** A reporter that renders the finished report into one file, written atomically. */
 import type { RunReport } from '../model/results.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { redactValues } from './redact-values.js';
 import type { Reporter } from './reporter.js';
 
 /** The file each file reporter writes in the report folder. */
@@ -16,7 +17,7 @@ export const REPORT_FILES = {
 export class FileReporter implements Reporter {
   readonly name: string;
   readonly files: string[] = [];
-  /** Applied to the rendered file before it is written: whoever makes the reporters sets the run's redactor. */
+  /** Applied to every value of the report before it is rendered (never to its structure): whoever makes the reporters sets the run's redactor. */
   redact: (text: string) => string = (text) => text;
   private readonly file: string;
   private readonly render: (report: RunReport) => string;
@@ -28,7 +29,7 @@ export class FileReporter implements Reporter {
   }
 
   async onRunEnd(report: RunReport): Promise<void> {
-    await writeFileAtomic(this.file, this.redact(this.render(report)));
+    await writeFileAtomic(this.file, this.render(redactValues(report, this.redact)));
     this.files.push(this.file);
   }
 }

@@ -4,6 +4,7 @@ import type { Writable } from 'node:stream';
 import { stringifyExactJson } from '../model/json.js';
 import type { RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
+import { redactValues } from './redact-values.js';
 import type { Reporter } from './reporter.js';
 
 /** The canonical report as JSON text (exact integers). */
@@ -22,12 +23,16 @@ export class JsonReporter extends FileReporter {
 export class StdoutJsonReporter implements Reporter {
   readonly name = 'json:-';
   private readonly stream: Writable;
+  private readonly redact: (text: string) => string;
 
-  constructor(stream: Writable) {
+  /** `stream` is the raw standard output: the report's values are redacted here, so that its structure never is. */
+  constructor(stream: Writable, redact: (text: string) => string = (text) => text) {
     this.stream = stream;
+    this.redact = redact;
   }
 
   onRunEnd(report: RunReport): Promise<void> {
-    return new Promise((resolve, reject) => this.stream.write(renderJson(report), (error) => (error ? reject(error) : resolve())));
+    const text = renderJson(redactValues(report, this.redact));
+    return new Promise((resolve, reject) => this.stream.write(text, (error) => (error ? reject(error) : resolve())));
   }
 }

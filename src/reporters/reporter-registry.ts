@@ -38,7 +38,10 @@ export function parseReporterNames(values: readonly string[] | undefined): Repor
   return ORDER.filter((n) => names.includes(n));
 }
 
-/** Makes the named reporters; the Markdown summary links the other files written beside it; every file is written through `redact`. */
+/**
+ * Makes the named reporters; the Markdown summary links the other files written beside it; every file, and the JSON on
+ * `stdout` (the raw stream), is rendered from the report's values redacted by `redact`.
+ */
 export function createReporters(
   names: readonly ReporterName[],
   reportDir: string,
@@ -52,7 +55,7 @@ export function createReporters(
   const makers: Record<ReporterName, () => Reporter> = {
     console: () => new ConsoleReporter(consoleOptions),
     json: () => new JsonReporter(reportDir),
-    [STDOUT_JSON]: () => new StdoutJsonReporter(stdout ?? consoleOptions.stream),
+    [STDOUT_JSON]: () => new StdoutJsonReporter(stdout ?? consoleOptions.stream, redact),
     junit: () => new JunitReporter(reportDir),
     html: () => new HtmlReporter(reportDir),
     markdown: () => new MarkdownReporter(reportDir, files),
