@@ -1,6 +1,7 @@
 /** Runs cases: fills templates, sends each step, has every registered check that applies judge each exchange, emits events. */
 import { exchangeChecks, expectationCheck, transportChecks } from '../checks/registry.js';
-import { type HttpClient, TransportError, type OutgoingRequest } from '../http/client.js';
+import { TransportError, type OutgoingRequest } from '../http/client.js';
+import { type Sender, WriteRefused } from '../http/write-gate.js';
 import { curlCommand } from '../http/curl-command.js';
 import { boundedText, MAX_FAILURES } from '../model/bounded-text.js';
 import { REAL_CLOCK, type Clock } from '../model/clock.js';
@@ -29,7 +30,8 @@ import { unmetRequirement, type StoreCounts } from './store-fill.js';
 
 /** What the engine needs to run cases. */
 export interface CaseRunOptions {
-  client: HttpClient;
+  /** The client behind the run's write gate. */
+  client: Sender;
   contract: Contract;
   /** Values of the built-in variables (runId, categoryId, unknownPetId). */
   variables: Variables;
@@ -332,6 +334,7 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
         exchange = await options.client.send(request);
       } catch (error) {
         if (error instanceof RunError) return finish('skipped', `not finished: ${error.message}`, 'interrupted');
+        if (error instanceof WriteRefused) return finish('skipped', `step ${index + 1} ${error.message}`, error.reason);
         if (!(error instanceof TransportError))
           return finish(
             'errored',

@@ -2,6 +2,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { runChecks } from '../checks/registry.js';
 import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions } from '../http/client.js';
+import { WriteGate } from '../http/write-gate.js';
 import { connectionOf } from '../http/connection.js';
 import { preflight } from '../http/preflight.js';
 import { packageVersion } from '../loader/package-paths.js';
@@ -263,8 +264,10 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     if (conformance !== undefined && client !== undefined) {
       const { categoryId } = conformance;
       const stop = signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]);
+      // Every phase writes through one gate: read-only mode and --max-writes hold whichever phase sends.
+      const gate = new WriteGate(client, { readOnly: conformance.readOnly, maxWrites: conformance.maxWrites });
       const store = await fillStore(conformance.cases, {
-        client,
+        client: gate,
         contract: plan.contract,
         readOnly: conformance.readOnly,
         concurrency: conformance.concurrency,
@@ -275,7 +278,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       });
       parts.filled = store?.created ?? 0;
       const options = {
-        client,
+        client: gate,
         contract: plan.contract,
         variables: new Map<string, JsonValue>([
           ['runId', runId],

@@ -3,7 +3,8 @@
  * count what the store holds and create what is missing, named with the run id (never in read-only mode). A case whose
  * requirement still is not met is skipped with the reason, never reported as passed.
  */
-import { type HttpClient, TransportError } from '../http/client.js';
+import { TransportError } from '../http/client.js';
+import { type Sender, WriteRefused } from '../http/write-gate.js';
 import { mapConcurrently } from '../model/concurrency.js';
 import type { Contract } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
@@ -25,7 +26,8 @@ export interface StoreCounts {
 
 /** How the store is filled. */
 export interface StoreFillOptions {
-  client: HttpClient;
+  /** The client behind the run's write gate. */
+  client: Sender;
   contract: Contract;
   readOnly: boolean;
   concurrency: number;
@@ -37,7 +39,7 @@ export interface StoreFillOptions {
 }
 
 /** How many pets a listing holds, at least: a page of `page` items, else the default page; or why it could not be counted. */
-async function countListing(client: HttpClient, path: string, filter: Array<[string, string]>, page: string): Promise<number | string> {
+async function countListing(client: Sender, path: string, filter: Array<[string, string]>, page: string): Promise<number | string> {
   let shown = '';
   // A server that refuses the largest page is judged by its own case; the default page still gives a lower bound.
   for (const query of [[...filter, ['limit', page]], filter] as Array<Array<[string, string]>>) {
@@ -132,6 +134,10 @@ async function createMissing(
         return;
       }
     } catch (error) {
+      if (error instanceof WriteRefused) {
+        problem ??= `no pet created to judge by: the request ${error.message}`;
+        return;
+      }
       if (!(error instanceof TransportError)) throw error;
       problem ??= `creating pets to judge by failed: ${error.message} (${error.code})`;
       return;
