@@ -1,5 +1,5 @@
 /** The pets a run creates: counted for the report, and judged once more, by cases built from them, after every other case. */
-import type { Contract } from '../model/contract.js';
+import { type Contract, listLimitOf } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { CaseInfo } from '../model/results.js';
@@ -81,7 +81,7 @@ export function createdPetCases(created: CreatedPets, contract: Contract): CaseS
     cases.push(spec);
   }
   if (listPets) {
-    const limit = contract.listLimit?.max ?? 100;
+    const limit = listLimitOf(contract).max;
     const byStatus = new Map<string, JsonObject[]>();
     for (const pet of pets) {
       if (typeof pet['status'] === 'string') byStatus.set(pet['status'], [...(byStatus.get(pet['status']) ?? []), pet]);

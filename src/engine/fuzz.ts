@@ -4,7 +4,7 @@
  * is shrunk to a minimal example, reported with its curl.
  */
 import fc from 'fast-check';
-import type { Contract } from '../model/contract.js';
+import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseInfo, CaseResult } from '../model/results.js';
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
@@ -40,11 +40,6 @@ interface Property<T> {
   info: CaseInfo;
   arbitrary: fc.Arbitrary<T>;
   step(example: T): StepSpec;
-}
-
-function statusValues(contract: Contract): string[] {
-  const values = contract.schemaOf('PetStatus')['enum'];
-  return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** A value of any JSON type but `type`, for the invalid bodies. */
@@ -109,7 +104,7 @@ function createProperty(
 
 /** listPets queries: limit inside and outside its bounds (and not a number), status of the enum or not, each present or not. */
 function listProperty(contract: Contract, path: string): Property<{ limit?: number | string; status?: string }> {
-  const { min, max, default: fallback } = contract.listLimit ?? { min: 1, max: 100, default: 20 };
+  const { min, max, default: fallback } = listLimitOf(contract);
   const statuses = statusValues(contract);
   const arbitrary = fc.record(
     {

@@ -5,7 +5,7 @@
  * staging are tolerated (only this run's pets are looked for), and so is the consistency window (reads retry within it).
  */
 import fc from 'fast-check';
-import type { Contract } from '../model/contract.js';
+import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseInfo, CaseResult, ExchangeEvidence } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
@@ -48,11 +48,6 @@ interface Real {
 /** A step that failed its checks: the sequence fails, and fast-check shrinks it. */
 class StepFailed extends Error {}
 
-function statusValues(contract: Contract): string[] {
-  const values = contract.schemaOf('PetStatus')['enum'];
-  return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
-}
-
 /** The commands of the model, derived from the operations the contract has. */
 function commandsOf(
   contract: Contract,
@@ -65,7 +60,7 @@ function commandsOf(
   const create = contract.operations.get('createPet');
   const get = contract.operations.get('getPet');
   const list = contract.operations.get('listPets');
-  const max = contract.listLimit?.max ?? 100;
+  const max = listLimitOf(contract).max;
   const commands: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [];
   if (create !== undefined) {
     commands.push(
@@ -138,7 +133,7 @@ function commandsOf(
                 .map((p) => ({ id: p.id, status: p.status }));
               const expect: StepSpec['expect'] = {
                 status: 200,
-                maxItems: limit ?? contract.listLimit?.default ?? 20,
+                maxItems: limit ?? listLimitOf(contract).default,
                 ...(status === undefined ? {} : { everyItem: { status } }),
                 ...(mine.length > 0 ? { holdsIfNotFull: mine } : {}),
               };

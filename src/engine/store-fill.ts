@@ -6,7 +6,7 @@
 import { TransportError } from '../http/client.js';
 import { type Sender, WriteRefused } from '../http/write-gate.js';
 import { mapConcurrently } from '../model/concurrency.js';
-import type { Contract } from '../model/contract.js';
+import { type Contract, listLimitOf } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseSpec, StoreRequirement } from '../model/scenario.js';
@@ -77,7 +77,7 @@ export async function fillStore(cases: readonly CaseSpec[], options: StoreFillOp
   const list = options.contract.operations.get('listPets');
   const create = options.contract.operations.get('createPet');
   if (requirements.length === 0 || list === undefined) return undefined;
-  const page = String(options.contract.listLimit?.max ?? 100);
+  const page = String(listLimitOf(options.contract).max);
   const statuses = [...new Set(requirements.flatMap((r) => (r.status === undefined ? [] : [r.status])))];
   const byStatus = new Map<string, number>();
   const problems: string[] = [];

@@ -1,5 +1,5 @@
 /** Conformance under load: a sample of listPets responses judged against the Pets schema and the rules of its query. */
-import type { Contract } from '../model/contract.js';
+import { type Contract, listLimitOf } from '../model/contract.js';
 import { isJsonObject, parseExactJson, showJson, type JsonValue } from '../model/json.js';
 import type { QueryMix, SampleViolation } from '../model/load.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
@@ -21,7 +21,7 @@ export function listPetsProblems(query: QueryMix, status: number, body: string, 
   }
   const problems = contract.validate('Pets', json).map((e) => `Pets schema: ${e.message}`);
   if (!Array.isArray(json)) return problems;
-  const fallback = contract.listLimit?.default ?? 20;
+  const fallback = listLimitOf(contract).default;
   const limit = query.limit ?? fallback;
   if (json.length > limit) problems.push(`${json.length} pets for limit ${query.limit ?? `omitted (default ${fallback})`}`);
   if (query.status !== undefined) {

@@ -3,7 +3,7 @@
  * the contract changes them. For each NewPet field, every JSON type swap; for integers, the int64 boundaries; for strings,
  * lengths and scripts that must round-trip exactly; for enums, near misses; duplicate keys; each status at the smallest page.
  */
-import type { Contract, OperationInfo } from '../model/contract.js';
+import { type Contract, listLimitOf, type OperationInfo, statusValues } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import { stepsWrite, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
 
@@ -212,8 +212,7 @@ export function coverageCases(contract: Contract): CaseSpec[] {
   const list = contract.operations.get('listPets');
   if (create === undefined) return [];
   const properties = (contract.schemaOf('NewPet')['properties'] ?? {}) as Record<string, Record<string, unknown>>;
-  const statuses = contract.schemaOf('PetStatus')['enum'];
-  const values = Array.isArray(statuses) ? statuses.filter((v): v is string => typeof v === 'string') : [];
+  const values = statusValues(contract);
   const valid: Record<string, JsonValue> = { name: '{runId} coverage', categoryId: '{categoryId}', status: values[0] ?? 'available' };
   const duplicate: StepSpec = {
     request: {
@@ -236,6 +235,6 @@ export function coverageCases(contract: Contract): CaseSpec[] {
       'reading-the-contract: requests the contract gives no response for (RFC 8259: names should be unique)',
       [duplicate],
     ),
-    ...(list === undefined ? [] : listingCases(list, values, contract.listLimit?.min ?? 1)),
+    ...(list === undefined ? [] : listingCases(list, values, listLimitOf(contract).min)),
   ];
 }

@@ -5,7 +5,7 @@
  */
 import type { JsonValue } from '../model/json.js';
 import { coverageCases } from './coverage-cases.js';
-import type { Contract, OperationInfo } from '../model/contract.js';
+import { type Contract, listLimitOf, type OperationInfo, statusValues } from '../model/contract.js';
 import {
   stepsWrite,
   type AuthVariant,
@@ -179,15 +179,10 @@ function limitCases(contract: Contract): CaseSpec[] {
   return cases;
 }
 
-function statusValues(contract: Contract): string[] {
-  const values = contract.schemaOf('PetStatus')['enum'];
-  return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
-}
-
 function filterCases(contract: Contract): CaseSpec[] {
   const list = contract.operations.get('listPets');
   const create = contract.operations.get('createPet');
-  const max = contract.listLimit?.max ?? 100;
+  const max = listLimitOf(contract).max;
   if (!list?.queryParameters.has('status')) return [];
   const clause = 'Endpoints › listPets rule 1: when status is given, only animals with that status are returned';
   const cases: CaseSpec[] = [];
@@ -230,7 +225,7 @@ function filterCases(contract: Contract): CaseSpec[] {
       }),
     );
   }
-  const fallback = contract.listLimit?.default ?? 20;
+  const fallback = listLimitOf(contract).default;
   const first = statusValues(contract)[0];
   if (first !== undefined) {
     cases.push(

@@ -28,9 +28,30 @@ export interface Contract {
   validate(schema: SchemaName, value: JsonValue): Failure[];
   operations: ReadonlyMap<OperationName, OperationInfo>;
   /** listPets' page size: minimum, maximum and default, from the `limit` parameter; undefined when not documented. */
-  listLimit?: { min: number; max: number; default: number };
+  listLimit?: ListLimit;
   /** The operation a request addresses, by method and path (relative to the base URL). */
   operationFor(method: string, path: string): OperationName | undefined;
   /** The schema document of a named resource. */
   schemaOf(name: SchemaName): Record<string, unknown>;
+}
+
+/** listPets' page size as the contract states it (limit 1..100, default 20): what the suite assumes where the document is silent. */
+export const STATED_LIST_LIMIT: Readonly<ListLimit> = { min: 1, max: 100, default: 20 };
+
+/** listPets' page size: minimum, maximum and default. */
+export interface ListLimit {
+  min: number;
+  max: number;
+  default: number;
+}
+
+/** listPets' page size bounds: the document's, else the contract's stated ones. */
+export function listLimitOf(contract: Pick<Contract, 'listLimit'>): Readonly<ListLimit> {
+  return contract.listLimit ?? STATED_LIST_LIMIT;
+}
+
+/** The PetStatus values, in the order the schema lists them (none when it lists none). */
+export function statusValues(contract: Pick<Contract, 'schemaOf'>): string[] {
+  const values = contract.schemaOf('PetStatus')['enum'];
+  return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
 }

@@ -2,8 +2,11 @@
 import type { JsonValue } from './json.js';
 import type { CaseInfo, SourceLocation } from './results.js';
 
-/** The operations of the contract. */
-export type OperationName = 'listPets' | 'createPet' | 'getPet';
+/** The operations of the contract, by operationId: the one list (the scenario schema's enum and the OpenAPI document are held to it by a test). */
+export const OPERATION_NAMES = ['listPets', 'createPet', 'getPet'] as const;
+
+/** An operation of the contract. */
+export type OperationName = (typeof OPERATION_NAMES)[number];
 
 /** The named resource schemas in schemas/. */
 export type SchemaName = 'PetStatus' | 'NewPet' | 'Pet' | 'Pets' | 'Error';
