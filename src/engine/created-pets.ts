@@ -4,8 +4,8 @@ import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { CaseInfo } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
-import { runCases, skippedCase } from './cases.js';
-import { caseOptions, reportCase, type Phase } from './phase.js';
+import { reportCase, runCases, skippedCase } from './cases.js';
+import { caseOptions, type Phase } from './phase.js';
 import type { RunPlan } from './plan.js';
 
 /** At most this many created pets are read back, so a large run stays polite to the server. */

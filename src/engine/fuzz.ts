@@ -8,8 +8,8 @@ import type { Contract } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseInfo, CaseResult } from '../model/results.js';
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
-import { caseOptions, everyCaseDisabled, reportCase, type Phase } from './phase.js';
-import { disabledCase, runCase, skippedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
+import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
+import { disabledCase, reportCase, runCase, skippedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
 
 /** What the fuzzing phase is told: the seed it replays and how many examples each property draws. */
 export interface FuzzOptions {

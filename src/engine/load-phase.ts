@@ -4,8 +4,8 @@ import type { Baseline } from '../model/check.js';
 import { RunError } from '../model/errors.js';
 import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
 import type { CaseInfo, CaseResult } from '../model/results.js';
-import { decided, disabledCase, guarded, outcomeOf, skippedCase } from './cases.js';
-import { reportCase, type Phase } from './phase.js';
+import { decided, disabledCase, guarded, outcomeOf, reportCase, skippedCase } from './cases.js';
+import type { Phase } from './phase.js';
 
 /** The case a load profile is: its thresholds are the checks that judge it. */
 export function loadCaseInfo(profile: LoadProfile): CaseInfo {

@@ -10,7 +10,7 @@ import type { LoadProfile, LoadReport } from '../model/load.js';
 import type { CaseInfo, CaseResult, SkipCode } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
 import type { Variables } from '../model/template.js';
-import { disabledCase, skippedCase, type CaseRunOptions } from './cases.js';
+import { disabledCase, reportCase, skippedCase, type CaseRunOptions } from './cases.js';
 import type { CreatedPets } from './created-pets.js';
 import type { RunPlan } from './plan.js';
 import type { StoreCounts } from './store-fill.js';
@@ -94,23 +94,6 @@ export function everyCaseDisabled(plan: RunPlan, cases: readonly CaseInfo[]): Ph
   return cases.length > 0 && cases.every((c) => ids.has(c.id))
     ? { code: 'disabled', reason: 'every case of the phase is disabled' }
     : undefined;
-}
-
-/**
- * Runs one case with its events paired: onCaseStart, the result, onCaseEnd. What stops the run inside it (a load that
- * cannot start) still ends the case for the listeners, not finished, before it goes on up.
- */
-export async function reportCase(listener: RunListener, info: CaseInfo, run: () => Promise<CaseResult> | CaseResult): Promise<CaseResult> {
-  listener.onCaseStart?.(info);
-  let result: CaseResult;
-  try {
-    result = await run();
-  } catch (error) {
-    listener.onCaseEnd?.(skippedCase(info, 'interrupted', `not finished: ${error instanceof Error ? error.message : String(error)}`));
-    throw error;
-  }
-  listener.onCaseEnd?.(result);
-  return result;
 }
 
 /** The cases of a phase that does not run, each not judged: its own disabled reason when it has one, else the phase's. */

@@ -9,8 +9,8 @@ import type { Contract } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseInfo, CaseResult, ExchangeEvidence } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
-import { runCase, skippedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
-import { caseOptions, everyCaseDisabled, reportCase, type Phase } from './phase.js';
+import { reportCase, runCase, skippedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
+import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
 
 /** What the stateful phase is told: the seed it replays and how many sequences it draws. */
 export interface StatefulOptions {
