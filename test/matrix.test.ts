@@ -8,7 +8,7 @@ import t from 'tap';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { exchangeChecks, expectationCheck, transportChecks } from '../src/checks/registry.js';
-import { CREATED_PET_CASES } from '../src/engine/created-pets.js';
+import { phaseCases } from '../src/engine/phases.js';
 import { loadCaseInputs } from '../src/engine/plan.js';
 import { PACKAGE_FOLDERS, type MatrixRow } from '../src/matrix/matrix.js';
 import type { Expectations } from '../src/model/scenario.js';
@@ -63,7 +63,7 @@ t.test('the suite tells every broken variant from every conformant one', async (
 
   // Every case, every exchange check and every expectation check the shipped cases judge by must be made to fail or warn by some variant
   // (a precondition step only gathers what its case needs: when it fails, the case is not judged, so it cannot fail there).
-  const { cases } = await loadCaseInputs(PACKAGE_FOLDERS, []);
+  const { contract, cases } = await loadCaseInputs(PACKAGE_FOLDERS, []);
   const provoked = new Set(rows.flatMap((r) => [...(r.expected === 'broken' ? r.failed : []), ...r.warned]));
   const usedKeys = new Set(
     cases.flatMap((c) =>
@@ -73,8 +73,8 @@ t.test('the suite tells every broken variant from every conformant one', async (
     ),
   );
   const catalogue = [
-    ...cases.map((c) => c.id),
-    ...CREATED_PET_CASES.map((c) => c.id),
+    // Every case of every phase: the declared ones, the created-pet ones, the fuzzing properties and the stateful sequences.
+    ...phaseCases({ contract, cases }).map((c) => c.id),
     ...exchangeChecks.map((c) => c.id),
     ...transportChecks.map((c) => c.id),
     ...[...usedKeys].map((key) => expectationCheck(key)?.id ?? `unregistered key ${key}`),

@@ -105,7 +105,7 @@ async function loadOrMergeCommand(command: 'load' | 'merge', args: string[], io:
 async function catalogueCommand(args: string[], io: CliIo): Promise<number> {
   if (parseFlags('catalogue', args).help === true) return printHelp(io, 'catalogue');
   const inputs = await loadCaseInputs(packageFolders([]), []);
-  io.stdout.write(renderCatalogue(inputs.cases));
+  io.stdout.write(renderCatalogue(inputs));
   return EXIT.passed;
 }
 

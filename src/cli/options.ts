@@ -4,6 +4,7 @@
  * configuration schema's properties and meta.options are read off it. Loaded by `--help`, so it imports nothing heavy.
  */
 import path from 'node:path';
+import { GENERATED_SUITES } from '../engine/phases.js';
 import { extraHeader, parseHeaderFlag } from '../http/extra-headers.js';
 import { DEFAULT_PACING } from '../http/pacer.js';
 import { REQUEST_BOUNDS, type ExtraHeader } from '../model/connection.js';
@@ -283,8 +284,8 @@ function headers(): ValueKind<ExtraHeader[]> {
   };
 }
 
-/** The phases `--phase` names: the declared and contract-generated cases (examples), and the three generated phases. */
-export const PHASES = ['examples', 'coverage', 'fuzz', 'stateful'] as const;
+/** The phases `--phase` names, as Schemathesis names them: the declared and contract-generated cases (examples), and each generated suite. */
+export const PHASE_NAMES = ['examples', ...GENERATED_SUITES] as const;
 
 const RUN_AND_LOAD: readonly OptionCommand[] = ['run', 'load'];
 const REPORTING: readonly OptionCommand[] = ['run', 'load', 'merge'];
@@ -401,13 +402,13 @@ export const OPTIONS = {
     recorded: { in: 'meta.disabled' },
   }),
   phase: option({
-    kind: list({ enum: [...PHASES] }),
+    kind: list({ enum: [...PHASE_NAMES] }),
     arg: 'NAME',
     commands: ['run'],
     section: 'run',
     configKey: 'phases',
-    help: `run only these phases (repeatable): examples (the declared and contract cases), ${PHASES.slice(1).join(', ')}`,
-    fileHelp: `run only these phases: examples (the declared and contract cases), ${PHASES.slice(1).join(', ')}`,
+    help: `run only these phases (repeatable): examples (the declared and contract cases), ${PHASE_NAMES.slice(1).join(', ')}`,
+    fileHelp: `run only these phases: examples (the declared and contract cases), ${PHASE_NAMES.slice(1).join(', ')}`,
     recorded: { in: 'meta.suites' },
   }),
   scenarios: option({

@@ -2,10 +2,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import path from 'node:path';
-import { CREATED_PET_CASES } from '../engine/created-pets.js';
-import { fuzzCaseInfos } from '../engine/fuzz.js';
+import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
+import { FUZZ_PHASE } from '../engine/fuzz.js';
+import type { Phase } from '../engine/phase.js';
+import { PHASES } from '../engine/phases.js';
 import { knownIds, loadCaseInputs, type CaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
-import { STATEFUL_CASE } from '../engine/stateful.js';
+import { STATEFUL_PHASE } from '../engine/stateful.js';
 import { headerSecrets } from '../http/extra-headers.js';
 import { proxyCredentials, proxyEnvironment, proxyFor } from '../http/proxy.js';
 import type { PacingOptions } from '../http/pacer.js';
@@ -16,11 +18,12 @@ import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/
 import { packagePath } from '../loader/package-paths.js';
 import { readBaseline, readLoadReports } from '../loader/report-files.js';
 import { REQUEST_BOUNDS, type ClientCertificate } from '../model/connection.js';
+import type { CaseInfo } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
 import type { LoadProfile } from '../model/load.js';
 import { parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
-import { PHASES, type GivenValues, type OptionCommand } from './options.js';
+import { PHASE_NAMES, type GivenValues, type OptionCommand } from './options.js';
 import { labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
 
 export type { Env } from './settings.js';
@@ -210,10 +213,11 @@ function pacingOf(settled: Settled): PacingOptions {
 
 /** The suites a run selects: --suite, narrowed (or, alone, given) by --phase; empty selects all. */
 function selectPhases(suites: readonly string[], phases: readonly string[], all: readonly string[]): string[] {
-  const unknown = phases.filter((p) => !(PHASES as readonly string[]).includes(p));
-  if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown phase '${unknown.join("', '")}'; the phases are: ${PHASES.join(', ')}`);
+  const names: readonly string[] = PHASE_NAMES;
+  const unknown = phases.filter((p) => !names.includes(p));
+  if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown phase '${unknown.join("', '")}'; the phases are: ${names.join(', ')}`);
   if (phases.length === 0) return [...suites];
-  const phased = all.filter((name) => ((PHASES as readonly string[]).includes(name) ? phases.includes(name) : phases.includes('examples')));
+  const phased = all.filter((name) => (names.includes(name) ? phases.includes(name) : phases.includes('examples')));
   return suites.length === 0 ? phased : suites.filter((s) => phased.includes(s));
 }
 
@@ -241,21 +245,21 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     inputs.suites.map((s) => s.name),
   );
   const { cases, createdPetCases, phase } = selectCases(inputs, selectedSuites, values.check ?? []);
-  const skipped = skippedIds(values['skip-check'] ?? [], knownIds(cases));
+  // --skip-check knows what --check does and more: every case of every phase, selected or not, as the configuration's disable list.
+  const skipped = skippedIds(values['skip-check'] ?? [], knownIds(inputs));
   const reportDir = path.resolve(values['report-dir']);
   const reporters = parseReporterNames(values.reporter);
   const profile = values.load === undefined ? undefined : await readProfile(values.load);
   if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
   // Every id the package knows, not only the selected ones: a team's disable list holds ids of every suite.
-  if (config !== undefined)
-    checkDisabledIds(config, new Set([...knownIds(inputs.cases), ...(profile === undefined ? [] : [`load.${profile.name}`])]));
+  if (config !== undefined) checkDisabledIds(config, knownIds(profile === undefined ? inputs : { ...inputs, profile }));
   const pacing = pacingOf(settled);
   // The fuzzing phase draws from a seed: given, or random and recorded so that --seed replays the run's requests.
   const seed = values.seed ?? randomInt(2 ** 31);
   const maxExamples = values['max-examples'];
-  const fuzz = phase('fuzz') ? { seed, maxExamples } : undefined;
+  const fuzz = phase(FUZZ_PHASE) ? { seed, maxExamples } : undefined;
   // A sequence is several requests: a third as many sequences as examples.
-  const stateful = phase('stateful') ? { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)) } : undefined;
+  const stateful = phase(STATEFUL_PHASE) ? { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)) } : undefined;
   // The seed and the examples change nothing when no generated phase runs: recorded only when one does.
   const generated = fuzz !== undefined || stateful !== undefined;
   const plan: RunPlan = {
@@ -311,7 +315,7 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
   const load = await loadPlan(profile, settled, reportDir);
   const target = await resolveTarget(settled, env);
   refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
-  if (config !== undefined) checkDisabledIds(config, knownIds([]).add(`load.${profile.name}`));
+  if (config !== undefined) checkDisabledIds(config, knownIds({ contract: await packageContract(), cases: [], profile }));
   const recorded = { ...recordedOptions('load', settled, { load: profile.name, 'report-dir': reportDir }), ...proxyRecord(target) };
   return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: recorded }, reportDir, reporters };
 }
@@ -338,35 +342,31 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
   };
 }
 
-/** What a run judges: the cases of the selected suites that --check names (all without it), the created-pet cases alike, and whether each generated phase runs. */
+/** What a run judges: every case a phase can report, of the selected suites, that --check names (all without it); a generated phase runs whole when one of its cases is selected. */
 function selectCases(
   inputs: CaseInputs,
   selectedSuites: readonly string[],
   globs: readonly string[],
-): { cases: CaseSpec[]; createdPetCases: string[]; phase: (name: 'fuzz' | 'stateful') => boolean } {
-  const inSelection = (suite: string): boolean => selectedSuites.length === 0 || selectedSuites.includes(suite);
+): { cases: CaseSpec[]; createdPetCases: string[]; phase: (phase: Phase) => boolean } {
+  const inSelection = (info: CaseInfo): boolean => selectedSuites.length === 0 || selectedSuites.includes(info.suite);
   const only = globs.map((glob) => ({ glob, pattern: idGlob(glob) }));
-  const checked = (id: string): boolean => only.length === 0 || only.some(({ pattern }) => pattern.test(id));
-  const inSuites = inputs.cases.filter((c) => inSelection(c.suite));
-  const createdInSuites = CREATED_PET_CASES.filter((c) => inSelection(c.suite)).map((c) => c.id);
-  const generatedIds = { fuzz: fuzzCaseInfos(inputs.contract).map((c) => c.id), stateful: [STATEFUL_CASE.id] };
-  const candidates = [
-    ...inSuites.map((c) => c.id),
-    ...createdInSuites,
-    ...Object.entries(generatedIds).flatMap(([suite, ids]) => (inSelection(suite) ? ids : [])),
-  ];
+  const checked = (info: CaseInfo): boolean => only.length === 0 || only.some(({ pattern }) => pattern.test(info.id));
+  const candidates = PHASES.flatMap((phase) => phase.cases(inputs)).filter(inSelection);
   // A glob that names nothing is a typo: it never silently runs everything, or nothing.
   for (const { glob, pattern } of only)
-    if (!candidates.some((id) => pattern.test(id)))
+    if (!candidates.some((c) => pattern.test(c.id)))
       throw new RunError(
         'ERR_USAGE',
         `--check '${glob}' matches no case${selectedSuites.length === 0 ? '' : ' of the selected suites'}; see docs/checks.md or the catalogue command for the ids`,
       );
+  const selected = new Set(candidates.filter(checked).map((c) => c.id));
+  const phase = (p: Phase): boolean => p.cases(inputs).some((c) => selected.has(c.id));
   return {
-    cases: inSuites.filter((c) => checked(c.id)),
-    createdPetCases: createdInSuites.filter(checked),
-    // A generated phase runs whole when it is selected and, under --check, when a glob names one of its cases.
-    phase: (name) => inSelection(name) && generatedIds[name].some(checked),
+    cases: inputs.cases.filter((c) => selected.has(c.id)),
+    createdPetCases: CREATED_PETS_PHASE.cases(inputs)
+      .filter((c) => selected.has(c.id))
+      .map((c) => c.id),
+    phase,
   };
 }
 

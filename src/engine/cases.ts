@@ -396,15 +396,28 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
   return finish(outcome, reason);
 }
 
+/**
+ * Runs one case with its events paired: onCaseStart, the result, onCaseEnd. What stops the run inside it (a load that
+ * cannot start) still ends the case for the listeners, not finished, before it goes on up.
+ */
+export async function reportCase(listener: RunListener, info: CaseInfo, run: () => Promise<CaseResult> | CaseResult): Promise<CaseResult> {
+  listener.onCaseStart?.(info);
+  let result: CaseResult;
+  try {
+    result = await run();
+  } catch (error) {
+    listener.onCaseEnd?.(skippedCase(info, 'interrupted', `not finished: ${error instanceof Error ? error.message : String(error)}`));
+    throw error;
+  }
+  listener.onCaseEnd?.(result);
+  return result;
+}
+
 /** Runs cases with bounded concurrency; results come back in the order of `cases`. */
 export async function runCases(cases: readonly CaseSpec[], options: CaseRunOptions): Promise<CaseResult[]> {
-  return mapConcurrently(cases, options.concurrency, async (spec) => {
-    options.listener.onCaseStart?.(caseInfo(spec));
-    const result =
-      options.signal?.aborted === true
-        ? skippedCase(caseInfo(spec), 'interrupted', 'interrupted before it ran')
-        : await runCase(spec, options);
-    options.listener.onCaseEnd?.(result);
-    return result;
-  });
+  return mapConcurrently(cases, options.concurrency, (spec) =>
+    reportCase(options.listener, caseInfo(spec), () =>
+      options.signal?.aborted === true ? skippedCase(caseInfo(spec), 'interrupted', 'interrupted before it ran') : runCase(spec, options),
+    ),
+  );
 }

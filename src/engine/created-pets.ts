@@ -4,6 +4,9 @@ import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { CaseInfo } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
+import { reportCase, runCases, skippedCase } from './cases.js';
+import { caseOptions, type Phase } from './phase.js';
+import type { RunPlan } from './plan.js';
 
 /** At most this many created pets are read back, so a large run stays polite to the server. */
 const MAX_READ_BACK = 50;
@@ -97,3 +100,35 @@ export function createdPetCases(created: CreatedPets, contract: Contract): CaseS
   }
   return cases;
 }
+
+/** The created-pet cases a plan runs: those of the selected suites that --check names. */
+function plannedCreatedPetCases(plan: RunPlan): CaseInfo[] {
+  return CREATED_PET_CASES.filter((c) => plan.conformance?.createdPetCases.includes(c.id) === true);
+}
+
+/** The cases over what every other case wrote: they run after the declared cases; without pets they have nothing to judge. */
+export const CREATED_PETS_PHASE: Phase = {
+  id: 'created-pets',
+  title: 'every pet the run created, read back by its id and looked for in the listings of its status',
+  sends: 'GET of each created pet or of each listing by status',
+  cases: () => CREATED_PET_CASES,
+  enabled: (plan) => plannedCreatedPetCases(plan).length > 0,
+  planned: plannedCreatedPetCases,
+  skipReason: () => undefined,
+  async run(context) {
+    const options = caseOptions(context);
+    const specs = createdPetCases(context.created, context.plan.contract);
+    const wanted = plannedCreatedPetCases(context.plan).map((info) => specs.find((s) => s.id === info.id) ?? info);
+    const results = await runCases(
+      wanted.filter((s): s is CaseSpec => 'steps' in s),
+      options,
+    );
+    for (const info of wanted.filter((s) => !('steps' in s)))
+      results.push(
+        await reportCase(context.listener, info, () =>
+          skippedCase(info, options.readOnly ? 'read-only' : 'precondition', 'the run created no pet to judge'),
+        ),
+      );
+    return results;
+  },
+};

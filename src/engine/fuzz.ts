@@ -8,7 +8,8 @@ import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseInfo, CaseResult } from '../model/results.js';
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
-import { runCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
+import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
+import { disabledCase, reportCase, runCase, skippedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
 
 /** What the fuzzing phase is told: the seed it replays and how many examples each property draws. */
 export interface FuzzOptions {
@@ -173,14 +174,12 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
   const durationMs = Math.round(performance.now() - started);
   if (examples === 0 && unsent > 0)
     return {
-      ...property.info,
-      outcome: 'skipped',
-      skip: 'write-budget',
-      reason: `the run created the pets --max-writes allows: none of the ${unsent} examples was sent`,
+      ...skippedCase(
+        property.info,
+        'write-budget',
+        `the run created the pets --max-writes allows: none of the ${unsent} examples was sent`,
+      ),
       durationMs,
-      checks: [],
-      exchanges: [],
-      retries: 0,
     };
   if (!details.failed || minimal === undefined) {
     const message = `${details.numRuns - unsent} generated examples kept the contract (seed ${fuzz.seed})${unsent > 0 ? `; ${unsent} more were not sent: --max-writes was reached` : ''}`;
@@ -207,30 +206,20 @@ export async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options:
   if (list !== undefined) properties.push(listProperty(contract, list.path) as Property<never>);
   if (create !== undefined) properties.push(createProperty(contract, create.path, runId, categoryId) as Property<never>);
   const results: CaseResult[] = [];
-  for (const property of properties) {
-    options.listener.onCaseStart?.(property.info);
-    const skip =
-      options.signal?.aborted === true
-        ? 'interrupted before it ran'
-        : options.readOnly && property.info.operation === 'createPet'
-          ? 'read-only: it writes'
-          : undefined;
-    const result =
-      skip === undefined
-        ? await runProperty(property, fuzz, options)
-        : {
-            ...property.info,
-            outcome: 'skipped' as const,
-            skip: options.readOnly ? ('read-only' as const) : ('interrupted' as const),
-            reason: skip,
-            durationMs: 0,
-            checks: [],
-            exchanges: [],
-            retries: 0,
-          };
-    options.listener.onCaseEnd?.(result);
-    results.push(result);
-  }
+  for (const property of properties)
+    results.push(
+      await reportCase(
+        options.listener,
+        property.info,
+        () =>
+          disabledCase(property.info, options.disabled) ??
+          (options.signal?.aborted === true
+            ? skippedCase(property.info, 'interrupted', 'interrupted before it ran')
+            : options.readOnly && property.info.operation === 'createPet'
+              ? skippedCase(property.info, 'read-only', 'read-only: it writes')
+              : runProperty(property, fuzz, options)),
+      ),
+    );
   return results;
 }
 
@@ -238,3 +227,19 @@ export async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options:
 export function fuzzCaseInfos(contract: Contract): CaseInfo[] {
   return [...(contract.operations.has('listPets') ? [LIST_INFO] : []), ...(contract.operations.has('createPet') ? [CREATE_INFO] : [])];
 }
+
+/** The fuzzing phase, whole when its suite is selected (and, under --check, a glob names one of its cases). */
+export const FUZZ_PHASE: Phase = {
+  id: 'fuzz',
+  title: 'property-based generation of createPet bodies and listPets queries from the schemas, valid and invalid',
+  countsRequests: true,
+  sends: 'generated requests, --max-examples of them per property, drawn from --seed; a failure is shrunk to a minimal example',
+  cases: (inputs) => fuzzCaseInfos(inputs.contract),
+  enabled: (plan) => plan.conformance?.fuzz !== undefined,
+  planned: (plan) => fuzzCaseInfos(plan.contract),
+  skipReason: (plan) => everyCaseDisabled(plan, fuzzCaseInfos(plan.contract)),
+  async run(context) {
+    const fuzz = context.plan.conformance?.fuzz;
+    return fuzz === undefined ? [] : runFuzzing(context.plan.contract, fuzz, caseOptions(context));
+  },
+};

@@ -11,7 +11,8 @@ import type { JsonValue } from '../model/json.js';
 import type { LoadProfile, LoadReport } from '../model/load.js';
 import type { DisabledCheck, RunMeta } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
-import { CREATED_PET_CASES } from './created-pets.js';
+import type { PhaseInputs } from './phase.js';
+import { phaseCases } from './phases.js';
 import type { ConnectionSettings } from '../model/connection.js';
 import type { FuzzOptions } from './fuzz.js';
 import type { StatefulOptions } from './stateful.js';
@@ -33,9 +34,9 @@ export interface CaseInputs {
   cases: CaseSpec[];
 }
 
-/** Every id a user may name (to disable it): the registered checks and every case the suite can run. */
-export function knownIds(cases: readonly CaseSpec[]): Set<string> {
-  return new Set([...REGISTRY.keys(), ...cases.map((c) => c.id), ...CREATED_PET_CASES.map((c) => c.id)]);
+/** Every id a user may name (to disable it): the registered checks and every case a phase can report. */
+export function knownIds(inputs: PhaseInputs): Set<string> {
+  return new Set([...REGISTRY.keys(), ...phaseCases(inputs).map((c) => c.id)]);
 }
 
 /** Loads the contract, the suites and the cases (generated and declared), keeping only the cases of the selected suites. */
@@ -50,7 +51,7 @@ export async function loadCaseInputs(folders: InputFolders, selectedSuites: read
   const declared = await loadCases(folders.scenarioDirs, contract.fileValidator('scenario.schema.json'), {
     suites: names,
     displayRoot: folders.displayRoot,
-    reservedIds: knownIds(generated),
+    reservedIds: knownIds({ contract, cases: generated }),
   });
   const all = [...generated, ...declared];
   const cases = selectedSuites.length === 0 ? all : all.filter((c) => selectedSuites.includes(c.suite));

@@ -1,25 +1,23 @@
-/** The whole run, owned here: the embedded server, the preflight, the cases, the load or the merge, the run checks and the one verdict. */
+/** The whole run, owned here: the embedded server, the client, a loop over the phases the plan enables (PHASES), and the one verdict. */
 import { randomBytes, randomInt } from 'node:crypto';
-import { runChecks } from '../checks/registry.js';
 import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions } from '../http/client.js';
 import { WriteGate } from '../http/write-gate.js';
 import { connectionOf } from '../http/connection.js';
-import { preflight } from '../http/preflight.js';
 import { packageVersion } from '../loader/package-paths.js';
-import type { Baseline } from '../model/check.js';
+import { REAL_CLOCK } from '../model/clock.js';
 import { RunError } from '../model/errors.js';
 import type { RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
-import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
-import type { CaseSpec } from '../model/scenario.js';
+import type { LoadReport } from '../model/load.js';
 import { emptyCounts, verdictOf, warningsOf, type CaseInfo, type CaseResult, type RunMeta, type RunReport } from '../model/results.js';
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
-import { runFuzzing, fuzzCaseInfos } from './fuzz.js';
-import { runStateful, STATEFUL_CASE } from './stateful.js';
-import { caseInfo, decided, disabledCase, guarded, outcomeOf, runCases, skippedCase } from './cases.js';
-import { CREATED_PET_CASES, CreatedPets, createdPetCases } from './created-pets.js';
-import { fillStore } from './store-fill.js';
+import { skippedCase } from './cases.js';
+import { CreatedPets } from './created-pets.js';
+import { skipPhase, type Phase, type PhaseContext } from './phase.js';
+import { PHASES } from './phases.js';
 import type { RunPlan } from './plan.js';
+
+export { judgeLoad, mergeLoads } from './load-phase.js';
 
 /** A run id that names what the run creates, e.g. pc-20261121T220500-3fa2. */
 function newRunId(now = new Date()): string {
@@ -29,69 +27,6 @@ function newRunId(now = new Date()): string {
 /** An id no pet is likely to have: random, below 2^53 so the case does not also test int64 parsing. */
 function unknownPetId(): number {
   return 2 ** 52 + randomInt(2 ** 47);
-}
-
-/** The case a load profile is: its thresholds are the checks that judge it. */
-function loadCaseInfo(profile: LoadProfile): CaseInfo {
-  return {
-    id: `load.${profile.name}`,
-    title: profile.title,
-    clause: `load profile ${profile.name}: every threshold it states (and no failed request, non-2xx answer or sampled contract breach unless it allows some)`,
-    suite: 'load',
-    operation: 'listPets',
-    level: 'fail',
-    // The case is the whole profile file.
-    source: { file: profile.file, line: 1, column: 1 },
-  };
-}
-
-/** Judges a load result by every run check that applies: the load case's result. */
-export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string>, durationMs: number): CaseResult {
-  const info = loadCaseInfo(load.profile);
-  const skipped = disabledCase(info, disabled);
-  if (skipped !== undefined) return skipped;
-  const context = { load };
-  const checks = runChecks
-    .filter((check) => !disabled.has(check.id) && check.applies(context))
-    .map((check) =>
-      outcomeOf(
-        check,
-        check.level,
-        0,
-        guarded(() => check.evaluate(context)),
-        check.sourceOf(context),
-      ),
-    );
-  return { ...info, ...decided(checks), durationMs: Math.round(durationMs), checks, exchanges: [], retries: 0 };
-}
-
-/** The load modules (HDR histograms, sockets, worker threads), imported only by runs that load or merge. */
-const loadModules = async () => {
-  const [{ aggregateRuns }, { buildLoadReport, executeLoad }] = await Promise.all([
-    import('../load/aggregate.js'),
-    import('../load/load-run.js'),
-  ]);
-  return { aggregateRuns, buildLoadReport, executeLoad };
-};
-
-/** Merges the load reports of runs made at once on several machines: raw results added stage by stage, rates summed. */
-export async function mergeLoads(loads: readonly LoadReport[], baseline?: Baseline): Promise<LoadReport> {
-  const { aggregateRuns, buildLoadReport } = await loadModules();
-  const first = loads[0];
-  if (first === undefined) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
-  const other = loads.find((l) => l.profile.name !== first.profile.name);
-  if (other)
-    throw new RunError('ERR_USAGE', `cannot merge runs of different profiles ('${first.profile.name}' and '${other.profile.name}')`);
-  const stageCount = Math.min(...loads.map((l) => l.stages.length));
-  const stages: LoadStage[] = [];
-  for (let i = 0; i < stageCount; i++) {
-    const raw = loads.flatMap((l) => (l.stages[i] as LoadStage).raw);
-    const stage: LoadStage = { metrics: aggregateRuns(raw), breached: [], raw };
-    const rate = first.stages[i]?.rate;
-    if (rate !== undefined) stage.rate = rate * loads.length;
-    stages.push(stage);
-  }
-  return buildLoadReport(first.profile, first.baseUrl, stages, loads.length, baseline);
 }
 
 function deprecationsOf(plan: RunPlan): RunMeta['deprecations'] {
@@ -200,28 +135,46 @@ function reportOf(parts: ReportParts): RunReport {
   };
 }
 
+/** Runs one phase: its events around it, its cases not judged (with why) when it cannot run for the plan, its requests counted when it keeps only failures. */
+async function runPhase(phase: Phase, context: PhaseContext, phaseRequests: Record<string, number>): Promise<CaseResult[]> {
+  if (phase.gate === true) return phase.run(context);
+  const { listener, plan, client } = context;
+  const info = { id: phase.id, title: phase.title };
+  listener.onPhaseStart?.(info);
+  const skip = phase.skipReason(plan);
+  let results: CaseResult[];
+  if (skip !== undefined) results = await skipPhase(context, phase.planned(plan), skip);
+  else if (phase.countsRequests === true && client !== undefined) {
+    // The generated phases keep only their failing requests as evidence: their traffic is counted at the client.
+    const before = client.requestCount;
+    results = await phase.run(context);
+    phaseRequests[phase.id] = client.requestCount - before;
+  } else results = await phase.run(context);
+  listener.onPhaseEnd?.(info, results);
+  return results;
+}
+
 /**
- * Runs a plan to its final report, emitting events on the way. A RunError that stops the run once it began (the server
- * gone, a load that cannot start) still ends in a report that says so, holding every result measured until then, and
- * is thrown after it. `abort` aborts the requests in flight (the run was interrupted and their grace ran out).
+ * Runs a plan to its final report, emitting events on the way: each phase of PHASES the plan enables, in order. A
+ * RunError that stops the run once it began (the server gone, a load that cannot start) still ends in a report that
+ * says so, holding every result measured until then, and is thrown after it. `abort` aborts the requests in flight (the
+ * run was interrupted and their grace ran out).
  */
 export async function executePlan(plan: RunPlan, listener: RunListener, signal?: AbortSignal, abort?: AbortSignal): Promise<RunReport> {
   const startedAt = new Date();
   const runId = newRunId(startedAt);
-  const disabled = new Map(plan.disabled.map((d) => [d.id, d.reason]));
   const server = await embeddedServer(plan);
   const baseUrl = plan.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
-  // Only the cases use the suite's own client; a load verifies its target with one of its own.
+  const http = httpOptions(plan, baseUrl, server !== undefined);
+  // Only the conformance phases use the suite's own client; a load verifies its target with one of its own.
   const client =
     plan.conformance === undefined
       ? undefined
       : new HttpClient({
-          ...httpOptions(plan, baseUrl, server !== undefined),
+          ...http,
           ...(abort === undefined ? {} : { abort }),
           onWait: (wait) => listener.onWait?.(wait),
         });
-  const created = new CreatedPets();
-  const results: CaseResult[] = [];
   const meta: RunMeta = {
     tool: { name: 'petstore-conformance', version: packageVersion() },
     runId,
@@ -234,142 +187,65 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     deprecations: deprecationsOf(plan),
     disabled: plan.disabled.map(({ id, reason }) => ({ id, reason })),
   };
-  const conformance = plan.conformance;
-  const profile = plan.load?.profile ?? plan.merge?.loads[0]?.profile;
-  const createdPetInfos = CREATED_PET_CASES.filter((c) => conformance?.createdPetCases.includes(c.id) === true);
-  const planned = [
-    ...(conformance?.cases.map(caseInfo) ?? []),
-    ...createdPetInfos,
-    ...(conformance?.fuzz === undefined ? [] : fuzzCaseInfos(plan.contract)),
-    ...(conformance?.stateful === undefined ? [] : [STATEFUL_CASE]),
-    ...(profile === undefined ? [] : [loadCaseInfo(profile)]),
-  ];
-  const parts: ReportParts = {
+  const context: PhaseContext = {
+    plan,
+    runId,
+    baseUrl,
+    embedded: server !== undefined,
+    client,
+    // Every phase writes through one gate: read-only mode and --max-writes hold whichever phase sends.
+    sender:
+      client === undefined || plan.conformance === undefined
+        ? undefined
+        : new WriteGate(client, { readOnly: plan.conformance.readOnly, maxWrites: plan.conformance.maxWrites }),
+    http,
+    listener,
+    disabled: new Map(plan.disabled.map((d) => [d.id, d.reason])),
+    variables: new Map<string, JsonValue>([
+      ['runId', runId],
+      ['categoryId', plan.conformance?.categoryId ?? 1],
+      ['unknownPetId', unknownPetId()],
+    ]),
+    created: new CreatedPets(),
+    clock: REAL_CLOCK,
+    signal,
+    stop: client === undefined ? signal : signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]),
+    abort,
+  };
+  const phases = PHASES.filter((phase) => phase.enabled(plan));
+  const results: CaseResult[] = [];
+  const phaseRequests: Record<string, number> = {};
+  const parts = (): ReportParts => ({
     meta,
     startedAt,
-    planned,
+    planned: phases.flatMap((phase) => phase.planned(plan)),
     results,
     strict: plan.strict,
-    interrupted: false,
+    interrupted: signal?.aborted === true || context.load?.interrupted === true,
     client,
-    created,
-    filled: 0,
-    load: undefined,
-    phaseRequests: {},
-  };
+    created: context.created,
+    filled: context.store?.created ?? 0,
+    load: context.load,
+    phaseRequests,
+  });
+  let started = false;
   try {
-    if (conformance !== undefined && client !== undefined)
-      await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
-    await listener.onRunStart?.(meta, planned);
-    if (conformance !== undefined && client !== undefined) {
-      const { categoryId } = conformance;
-      const stop = signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]);
-      // Every phase writes through one gate: read-only mode and --max-writes hold whichever phase sends.
-      const gate = new WriteGate(client, { readOnly: conformance.readOnly, maxWrites: conformance.maxWrites });
-      const store = await fillStore(conformance.cases, {
-        client: gate,
-        contract: plan.contract,
-        readOnly: conformance.readOnly,
-        concurrency: conformance.concurrency,
-        runId,
-        categoryId,
-        created,
-        signal: stop,
-      });
-      parts.filled = store?.created ?? 0;
-      const options = {
-        client: gate,
-        contract: plan.contract,
-        variables: new Map<string, JsonValue>([
-          ['runId', runId],
-          ['categoryId', categoryId],
-          ['unknownPetId', unknownPetId()],
-        ]),
-        now: plan.now,
-        readOnly: conformance.readOnly,
-        concurrency: conformance.concurrency,
-        consistencyWindowMs: conformance.consistencyWindowMs,
-        excerptBytes: plan.excerptBytes,
-        disabled,
-        listener,
-        created,
-        ...(store === undefined ? {} : { store }),
-        // The client stops the run when the server is gone or asks for more waiting than allowed; Ctrl-C stops it too.
-        signal: stop,
-        maxWrites: conformance.maxWrites,
-      };
-      results.push(...(await runCases(conformance.cases, options)));
-      // The created-pet cases judge what every other case wrote, so they run last; without pets they have nothing to judge.
-      const specs = createdPetCases(created, plan.contract);
-      const wanted = createdPetInfos.map((info) => specs.find((s) => s.id === info.id) ?? info);
-      results.push(
-        ...(await runCases(
-          wanted.filter((s): s is CaseSpec => 'steps' in s),
-          options,
-        )),
-      );
-      for (const info of wanted.filter((s) => !('steps' in s))) {
-        const result = skippedCase(info, conformance.readOnly ? 'read-only' : 'precondition', 'the run created no pet to judge');
-        listener.onCaseEnd?.(result);
-        results.push(result);
+    for (const phase of phases) {
+      if (phase.gate !== true && !started) {
+        started = true;
+        await listener.onRunStart?.(meta, parts().planned);
       }
-      // The generated phases keep only their failing requests as evidence: their traffic is counted at the client.
-      const counted = async <T>(suite: string, phase: () => Promise<T>): Promise<T> => {
-        const before = client.requestCount;
-        const out = await phase();
-        parts.phaseRequests[suite] = client.requestCount - before;
-        return out;
-      };
-      if (conformance.fuzz !== undefined) {
-        const fuzz = conformance.fuzz;
-        results.push(...(await counted('fuzz', () => runFuzzing(plan.contract, fuzz, options))));
-      }
-      if (conformance.stateful !== undefined) {
-        const stateful = conformance.stateful;
-        results.push(await counted('stateful', () => runStateful(plan.contract, stateful, options)));
-      }
-      if (client.stopped !== undefined) throw client.stopped;
+      results.push(...(await runPhase(phase, context, phaseRequests)));
+      // A client that stopped (the server gone, a wait longer than allowed) ends the run at the end of the phase it stopped in.
+      if (client?.stopped !== undefined) throw client.stopped;
     }
-    if (plan.load !== undefined && profile !== undefined) {
-      const info = loadCaseInfo(profile);
-      listener.onCaseStart?.(info);
-      const loadStarted = performance.now();
-      const { buildLoadReport, executeLoad } = await loadModules();
-      const stages =
-        signal?.aborted === true
-          ? []
-          : await executeLoad({
-              profile,
-              http: httpOptions(plan, baseUrl, server !== undefined),
-              contract: plan.contract,
-              allowProductionLoad: plan.load.allowProductionLoad,
-              listener,
-              ...(signal === undefined ? {} : { signal }),
-            }).finally(() => listener.onLoadEnd?.());
-      let result: CaseResult;
-      if (stages.length === 0) {
-        result = skippedCase(info, 'interrupted', 'interrupted before the load was measured');
-      } else {
-        parts.load = buildLoadReport(profile, baseUrl, stages, 1, plan.load.baseline);
-        result = judgeLoad(parts.load, disabled, performance.now() - loadStarted);
-      }
-      listener.onCaseEnd?.(result);
-      results.push(result);
-    }
-    if (plan.merge !== undefined) {
-      parts.load = await mergeLoads(plan.merge.loads, plan.merge.baseline);
-      const result = judgeLoad(parts.load, disabled, 0);
-      listener.onCaseEnd?.(result);
-      results.push(result);
-    }
-    parts.interrupted = signal?.aborted === true || parts.load?.interrupted === true;
-    const report = reportOf(parts);
+    const report = reportOf(parts());
     await listener.onRunEnd?.(report);
     return report;
   } catch (error) {
     if (!(error instanceof RunError)) throw error;
     // Whatever stopped the run once it began leaves reports that say so, with every result measured until then.
-    await listener.onRunEnd?.(reportOf({ ...parts, interrupted: signal?.aborted === true, stopped: error }));
+    await listener.onRunEnd?.(reportOf({ ...parts(), interrupted: signal?.aborted === true, stopped: error }));
     throw error;
   } finally {
     await client?.close();

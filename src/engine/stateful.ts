@@ -9,7 +9,8 @@ import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseInfo, CaseResult, ExchangeEvidence } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
-import { runCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
+import { reportCase, runCase, skippedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
+import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
 
 /** What the stateful phase is told: the seed it replays and how many sequences it draws. */
 export interface StatefulOptions {
@@ -158,36 +159,15 @@ function parseId(body: string | undefined): JsonValue | undefined {
   return Number.isSafeInteger(n) ? n : BigInt(digits);
 }
 
-/** Runs the stateful phase: sequences drawn by the seed; a failing one is shrunk and reported step by step. */
-export async function runStateful(contract: Contract, stateful: StatefulOptions, options: CaseRunOptions): Promise<CaseResult> {
-  options.listener.onCaseStart?.(STATEFUL_CASE);
+/** Runs the stateful phase's sequences, drawn by the seed; a failing one is shrunk and reported step by step. */
+async function runStateful(contract: Contract, stateful: StatefulOptions, options: CaseRunOptions): Promise<CaseResult> {
   const started = performance.now();
-  const finish = (result: CaseResult): CaseResult => {
-    options.listener.onCaseEnd?.(result);
-    return result;
-  };
-  if (options.readOnly)
-    return finish({
-      ...STATEFUL_CASE,
-      outcome: 'skipped',
-      skip: 'read-only',
-      reason: 'read-only: the sequences create pets',
-      durationMs: 0,
-      checks: [],
-      exchanges: [],
-      retries: 0,
-    });
   if (writeBudgetSpent(options))
-    return finish({
-      ...STATEFUL_CASE,
-      outcome: 'skipped',
-      skip: 'write-budget',
-      reason: `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`,
-      durationMs: 0,
-      checks: [],
-      exchanges: [],
-      retries: 0,
-    });
+    return skippedCase(
+      STATEFUL_CASE,
+      'write-budget',
+      `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`,
+    );
   const runId = String(options.variables.get('runId') ?? 'run');
   const commands = commandsOf(contract, runId, options.variables.get('categoryId') ?? 1, options);
   let sequence: ExchangeEvidence[] = [];
@@ -216,18 +196,18 @@ export async function runStateful(contract: Contract, stateful: StatefulOptions,
   const durationMs = Math.round(performance.now() - started);
   if (!details.failed || failing === undefined) {
     const message = `${details.numRuns} sequences (${requests} requests) agreed with the model (seed ${stateful.seed})`;
-    return finish({
+    return {
       ...STATEFUL_CASE,
       outcome: 'passed',
       durationMs,
       checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: 'passed', step: 0, message }],
       exchanges: [],
       retries: 0,
-    });
+    };
   }
   const shortest = failing.exchanges.map((e, i) => `${i + 1}. ${e.request.method} ${e.request.url}`).join('; ');
   const reason = `shortest failing sequence after ${details.numShrinks} shrinks (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${shortest}: ${failing.result.reason ?? ''}`;
-  return finish({
+  return {
     ...STATEFUL_CASE,
     outcome: failing.result.outcome,
     durationMs,
@@ -235,5 +215,25 @@ export async function runStateful(contract: Contract, stateful: StatefulOptions,
     checks: failing.result.checks,
     exchanges: failing.exchanges,
     retries: 0,
-  });
+  };
 }
+
+/** The stateful phase, whole when its suite is selected (and, under --check, a glob names its case); never in read-only mode. */
+export const STATEFUL_PHASE: Phase = {
+  id: 'stateful',
+  title: 'random sequences of createPet, getPet and listPets checked against a model of the pets this run created',
+  countsRequests: true,
+  sends: 'sequences of up to 8 createPet, getPet and listPets requests, a third as many as --max-examples, drawn from --seed',
+  cases: () => [STATEFUL_CASE],
+  enabled: (plan) => plan.conformance?.stateful !== undefined,
+  planned: () => [STATEFUL_CASE],
+  skipReason: (plan) =>
+    everyCaseDisabled(plan, [STATEFUL_CASE]) ??
+    (plan.conformance?.readOnly === true ? { code: 'read-only', reason: 'read-only: the sequences create pets' } : undefined),
+  async run(context) {
+    const stateful = context.plan.conformance?.stateful;
+    if (stateful === undefined) return [];
+    const options = caseOptions(context);
+    return [await reportCase(context.listener, STATEFUL_CASE, () => runStateful(context.plan.contract, stateful, options))];
+  },
+};

@@ -1,6 +1,6 @@
 /** The verdict matrix: the engine against every variant of the reference server, in process, and whether it told them apart. */
 import { randomBytes } from 'node:crypto';
-import { CREATED_PET_CASES } from '../engine/created-pets.js';
+import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
 import { loadCaseInputs, type CaseInputs, type InputFolders } from '../engine/plan.js';
 import { executePlan } from '../engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
@@ -79,7 +79,7 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
         conformance: {
           cases: inputs.cases,
           suites: inputs.suites.map((s) => s.name),
-          createdPetCases: CREATED_PET_CASES.map((c) => c.id),
+          createdPetCases: CREATED_PETS_PHASE.cases(inputs).map((c) => c.id),
           readOnly: false,
           concurrency: 4,
           consistencyWindowMs: 600,

@@ -3,10 +3,23 @@ import type { ServerWait } from './exchange.js';
 import type { LoadProgress } from './load.js';
 import type { CaseInfo, CaseResult, RunMeta, RunReport } from './results.js';
 
-/** A listener for the events of a run (the shape every reporter has). */
+/** A phase of a run (the store fill, the declared cases, fuzzing, a load...), as events name it. */
+export interface PhaseInfo {
+  id: string;
+  title: string;
+}
+
+/**
+ * A listener for the events of a run (the shape every reporter has). Begin and end events come in pairs: every
+ * onCaseEnd follows its onCaseStart, every onPhaseEnd its onPhaseStart, both inside onRunStart and onRunEnd.
+ */
 export interface RunListener {
   /** The run is about to send its first case (after the preflight). */
   onRunStart?(meta: RunMeta, cases: readonly CaseInfo[]): void | Promise<void>;
+  /** A phase begins (one the plan runs; its cases may still all be reported not judged, with why). */
+  onPhaseStart?(phase: PhaseInfo): void;
+  /** A phase is over: the results of its cases, in the order of the report. */
+  onPhaseEnd?(phase: PhaseInfo, results: readonly CaseResult[]): void;
   onCaseStart?(info: CaseInfo): void;
   onCaseEnd?(result: CaseResult): void;
   /** The server asked the suite to wait (429, 503 with Retry-After), and it waits: nothing moves until the wait is over. */

@@ -1,6 +1,7 @@
 /** The console: progress on a TTY, then failures, warnings and the counts. */
 import path from 'node:path';
 import type { Writable } from 'node:stream';
+import { GENERATED_SUITES } from '../engine/phases.js';
 import { emptyCounts, type CaseInfo, type CaseResult, type Outcome, type RunMeta, type RunReport } from '../model/results.js';
 import type { Reporter } from './reporter.js';
 import type { ServerWait } from '../model/exchange.js';
@@ -205,7 +206,7 @@ export class ConsoleReporter implements Reporter {
         `connections: ${traffic.connectionRetries} request${traffic.connectionRetries === 1 ? ' was' : 's were'} sent again on a fresh connection after a kept-alive one closed under ${traffic.connectionRetries === 1 ? 'it' : 'them'}`,
       );
     }
-    const phases = ['coverage', 'fuzz', 'stateful'].filter((suite) => report.requestsBySuite?.[suite] !== undefined);
+    const phases = GENERATED_SUITES.filter((suite) => report.requestsBySuite?.[suite] !== undefined);
     if (phases.length > 0)
       notes.push(`generated phases: ${phases.map((suite) => `${suite} ${report.requestsBySuite?.[suite] ?? 0} requests`).join(', ')}`);
     const seed = report.meta.options['seed'];

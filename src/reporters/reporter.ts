@@ -1,5 +1,5 @@
 /** The reporter interface (optional event methods) and a fan-out that keeps one broken reporter from losing the others. */
-import type { RunListener } from '../model/events.js';
+import type { PhaseInfo, RunListener } from '../model/events.js';
 import type { ServerWait } from '../model/exchange.js';
 import type { LoadProgress } from '../model/load.js';
 import type { CaseInfo, CaseResult, RunMeta, RunReport } from '../model/results.js';
@@ -61,6 +61,14 @@ export class ReporterFanOut implements RunListener {
 
   async onRunStart(meta: RunMeta, cases: readonly CaseInfo[]): Promise<void> {
     await this.asyncEach('onRunStart', (r) => r.onRunStart?.(meta, cases));
+  }
+
+  onPhaseStart(phase: PhaseInfo): void {
+    this.syncEach('onPhaseStart', (r) => r.onPhaseStart?.(phase));
+  }
+
+  onPhaseEnd(phase: PhaseInfo, results: readonly CaseResult[]): void {
+    this.syncEach('onPhaseEnd', (r) => r.onPhaseEnd?.(phase, results));
   }
 
   onCaseStart(info: CaseInfo): void {

@@ -1,0 +1,132 @@
+/** The load phases: a load profile measured against the service, or the load reports of several machines merged; each one case. */
+import { runChecks } from '../checks/registry.js';
+import type { Baseline } from '../model/check.js';
+import { RunError } from '../model/errors.js';
+import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
+import type { CaseInfo, CaseResult } from '../model/results.js';
+import { decided, disabledCase, guarded, outcomeOf, reportCase, skippedCase } from './cases.js';
+import type { Phase } from './phase.js';
+
+/** The case a load profile is: its thresholds are the checks that judge it. */
+export function loadCaseInfo(profile: LoadProfile): CaseInfo {
+  return {
+    id: `load.${profile.name}`,
+    title: profile.title,
+    clause: `load profile ${profile.name}: every threshold it states (and no failed request, non-2xx answer or sampled contract breach unless it allows some)`,
+    suite: 'load',
+    operation: 'listPets',
+    level: 'fail',
+    // The case is the whole profile file.
+    source: { file: profile.file, line: 1, column: 1 },
+  };
+}
+
+/** Judges a load result by every run check that applies: the load case's result. */
+export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string>, durationMs: number): CaseResult {
+  const info = loadCaseInfo(load.profile);
+  const skipped = disabledCase(info, disabled);
+  if (skipped !== undefined) return skipped;
+  const context = { load };
+  const checks = runChecks
+    .filter((check) => !disabled.has(check.id) && check.applies(context))
+    .map((check) =>
+      outcomeOf(
+        check,
+        check.level,
+        0,
+        guarded(() => check.evaluate(context)),
+        check.sourceOf(context),
+      ),
+    );
+  return { ...info, ...decided(checks), durationMs: Math.round(durationMs), checks, exchanges: [], retries: 0 };
+}
+
+/** The load modules (HDR histograms, sockets, worker threads), imported only by runs that load or merge. */
+const loadModules = async () => {
+  const [{ aggregateRuns }, { buildLoadReport, executeLoad }] = await Promise.all([
+    import('../load/aggregate.js'),
+    import('../load/load-run.js'),
+  ]);
+  return { aggregateRuns, buildLoadReport, executeLoad };
+};
+
+/** Merges the load reports of runs made at once on several machines: raw results added stage by stage, rates summed. */
+export async function mergeLoads(loads: readonly LoadReport[], baseline?: Baseline): Promise<LoadReport> {
+  const { aggregateRuns, buildLoadReport } = await loadModules();
+  const first = loads[0];
+  if (first === undefined) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
+  const other = loads.find((l) => l.profile.name !== first.profile.name);
+  if (other)
+    throw new RunError('ERR_USAGE', `cannot merge runs of different profiles ('${first.profile.name}' and '${other.profile.name}')`);
+  const stageCount = Math.min(...loads.map((l) => l.stages.length));
+  const stages: LoadStage[] = [];
+  for (let i = 0; i < stageCount; i++) {
+    const raw = loads.flatMap((l) => (l.stages[i] as LoadStage).raw);
+    const stage: LoadStage = { metrics: aggregateRuns(raw), breached: [], raw };
+    const rate = first.stages[i]?.rate;
+    if (rate !== undefined) stage.rate = rate * loads.length;
+    stages.push(stage);
+  }
+  return buildLoadReport(first.profile, first.baseUrl, stages, loads.length, baseline);
+}
+
+/** The load a plan measures: its profile, run against the service with connections of its own, then judged. */
+export const LOAD_PHASE: Phase = {
+  id: 'load',
+  title: 'a load profile, measured against the service and judged by its thresholds',
+  sends: "the profile's requests, at its rates, from connections of its own",
+  idPattern: 'load.<profile>',
+  cases: (inputs) => (inputs.profile === undefined ? [] : [loadCaseInfo(inputs.profile)]),
+  enabled: (plan) => plan.load !== undefined,
+  planned: (plan) => (plan.load === undefined ? [] : [loadCaseInfo(plan.load.profile)]),
+  skipReason: () => undefined,
+  async run(context) {
+    const load = context.plan.load;
+    if (load === undefined) return [];
+    const { profile } = load;
+    const { listener, signal } = context;
+    const result = await reportCase(listener, loadCaseInfo(profile), async () => {
+      const loadStarted = performance.now();
+      const { buildLoadReport, executeLoad } = await loadModules();
+      const stages =
+        signal?.aborted === true
+          ? []
+          : await executeLoad({
+              profile,
+              http: context.http,
+              contract: context.plan.contract,
+              allowProductionLoad: load.allowProductionLoad,
+              listener,
+              ...(signal === undefined ? {} : { signal }),
+            }).finally(() => listener.onLoadEnd?.());
+      if (stages.length === 0) return skippedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');
+      context.load = buildLoadReport(profile, context.baseUrl, stages, 1, load.baseline);
+      return judgeLoad(context.load, context.disabled, performance.now() - loadStarted);
+    });
+    return [result];
+  },
+};
+
+/** The load reports of several machines, merged stage by stage and judged again by the first one's thresholds. */
+export const MERGE_PHASE: Phase = {
+  id: 'merge',
+  title: "the load reports of runs made at once on several machines, merged and judged by the first one's thresholds",
+  sends: 'nothing: it reads the report.json files of the runs',
+  cases: () => [],
+  enabled: (plan) => plan.merge !== undefined,
+  planned: (plan) => {
+    const profile = plan.merge?.loads[0]?.profile;
+    return profile === undefined ? [] : [loadCaseInfo(profile)];
+  },
+  skipReason: () => undefined,
+  async run(context) {
+    const merge = context.plan.merge;
+    const profile = merge?.loads[0]?.profile;
+    if (merge === undefined || profile === undefined) return [];
+    const result = await reportCase(context.listener, loadCaseInfo(profile), async () => {
+      context.load = await mergeLoads(merge.loads, merge.baseline);
+      return judgeLoad(context.load, context.disabled, 0);
+    });
+    return [result];
+  },
+};

@@ -1,0 +1,87 @@
+/**
+ * PHASES: every phase of a run, in the order a run takes them (and its report lists their cases). Selection (--suite,
+ * --phase, --check, --skip-check, the configuration's disable list), the plan, the catalogue, the events and the matrix
+ * read this one list.
+ */
+import { preflight } from '../http/preflight.js';
+import type { CaseInfo } from '../model/results.js';
+import { caseInfo, runCases } from './cases.js';
+import { CREATED_PETS_PHASE } from './created-pets.js';
+import { FUZZ_PHASE } from './fuzz.js';
+import { LOAD_PHASE, MERGE_PHASE } from './load-phase.js';
+import { caseOptions, type Phase, type PhaseInputs } from './phase.js';
+import { STATEFUL_PHASE } from './stateful.js';
+import { fillStore } from './store-fill.js';
+
+/** The service answers the listing as a pet store should, or the run stops with one line before it starts. */
+const PREFLIGHT_PHASE: Phase = {
+  id: 'preflight',
+  title: 'the base URL answers the listing as a pet store (else the run stops with one line)',
+  gate: true,
+  cases: () => [],
+  enabled: (plan) => plan.conformance !== undefined,
+  planned: () => [],
+  skipReason: () => undefined,
+  async run({ client, plan }) {
+    if (client !== undefined) await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
+    return [];
+  },
+};
+
+/** Before the cases that need pets: what the store holds is counted, and what is missing created (see store-fill.ts). */
+const STORE_FILL_PHASE: Phase = {
+  id: 'store-fill',
+  title: 'the store counted, and the pets the cases need created, named with the run id',
+  cases: () => [],
+  enabled: (plan) => plan.conformance !== undefined,
+  planned: () => [],
+  skipReason: () => undefined,
+  async run(context) {
+    const { sender, plan } = context;
+    const conformance = plan.conformance;
+    if (sender === undefined || conformance === undefined) return [];
+    const store = await fillStore(conformance.cases, {
+      client: sender,
+      contract: plan.contract,
+      readOnly: conformance.readOnly,
+      concurrency: conformance.concurrency,
+      runId: context.runId,
+      categoryId: conformance.categoryId,
+      created: context.created,
+      ...(context.stop === undefined ? {} : { signal: context.stop }),
+    });
+    if (store !== undefined) context.store = store;
+    return [];
+  },
+};
+
+/** The cases scenario files declare and those generated from the contract (the examples and coverage phases), at once. */
+const CASES_PHASE: Phase = {
+  id: 'cases',
+  title: 'the cases scenario files declare and those generated from the contract, each step sent and judged',
+  cases: (inputs) => inputs.cases.map(caseInfo),
+  enabled: (plan) => plan.conformance !== undefined,
+  planned: (plan) => plan.conformance?.cases.map(caseInfo) ?? [],
+  skipReason: () => undefined,
+  run: (context) => runCases(context.plan.conformance?.cases ?? [], caseOptions(context)),
+};
+
+/** Every phase, in the order of a run. */
+export const PHASES: readonly Phase[] = [
+  PREFLIGHT_PHASE,
+  STORE_FILL_PHASE,
+  CASES_PHASE,
+  CREATED_PETS_PHASE,
+  FUZZ_PHASE,
+  STATEFUL_PHASE,
+  LOAD_PHASE,
+  MERGE_PHASE,
+];
+
+/** The suites whose cases are generated rather than declared: --phase names them, and `examples` every other suite (as Schemathesis names its phases). */
+export const GENERATED_SUITES = ['coverage', 'fuzz', 'stateful'] as const;
+
+/** Every case any phase can report, given the loaded inputs, in the order of a run. */
+export function phaseCases(inputs: PhaseInputs): CaseInfo[] {
+  return PHASES.flatMap((phase) => phase.cases(inputs));
+}
