@@ -1,6 +1,7 @@
 /** The one registry of checks: every rule the suite judges by, each registered once under a stable id. */
 import type { Check, ExchangeCheck, ExpectationCheck, RunCheck, TransportCheck } from '../model/check.js';
 import { EXCHANGE_CHECKS } from './exchange-checks.js';
+import { INVARIANT_CHECKS } from './invariants.js';
 import { EXPECTATION_CHECKS } from './expectations.js';
 import { LOAD_CHECKS } from './load-checks.js';
 import { undocumentedRequest } from './silence-policy.js';
@@ -21,6 +22,7 @@ export const REGISTRY: ReadonlyMap<string, Check> = buildRegistry([
   ...EXPECTATION_CHECKS,
   undocumentedRequest as ExpectationCheck,
   ...EXCHANGE_CHECKS,
+  ...INVARIANT_CHECKS,
   ...TRANSPORT_CHECKS,
   ...LOAD_CHECKS,
 ]);

@@ -24,6 +24,7 @@ import {
   type SkipCode,
 } from '../model/results.js';
 import { expectationEntries, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
+import type { StoreModel } from '../model/store-model.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import type { CreatedPets } from './created-pets.js';
 import { unmetRequirement, type StoreCounts } from './store-fill.js';
@@ -49,6 +50,8 @@ export interface CaseRunOptions {
   listener: RunListener;
   /** Collects the pets the run creates. */
   created: CreatedPets;
+  /** What the run has seen of the store: the invariants judge each response against it, then it takes the response in. */
+  model?: StoreModel;
   /** What the store holds, for the cases that require pets (see store-fill.ts). */
   store?: StoreCounts;
   /** Ctrl-C: cases not yet started are skipped; those under way finish (their requests are bounded). */
@@ -119,6 +122,7 @@ function judgeStep(
   vars: Variables,
   contract: Contract,
   disabled: ReadonlyMap<string, string>,
+  model: StoreModel | undefined,
 ): CheckOutcome[] {
   const results: CheckOutcome[] = [];
   const expected = expectationEntries(step.expect, exchange.response.status);
@@ -160,7 +164,12 @@ function judgeStep(
     );
   }
   // What the step's `expect` block declares for this status, so an exchange check does not judge it twice.
-  const context = { exchange, contract, declared: Object.fromEntries(expected.map((e) => [e.key, e.value])) as Expectations };
+  const context = {
+    exchange,
+    contract,
+    declared: Object.fromEntries(expected.map((e) => [e.key, e.value])) as Expectations,
+    ...(model === undefined ? {} : { model }),
+  };
   for (const check of exchangeChecks) {
     if (disabled.has(check.id)) continue;
     const applies = guarded(() => (check.applies(context) ? { outcome: 'passed', message: '' } : { outcome: 'skipped', message: '' }));
@@ -357,7 +366,8 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
         );
       }
       options.created.observe(exchange);
-      judged = judgeStep(exchange, step, index, spec.level, vars, options.contract, options.disabled);
+      judged = judgeStep(exchange, step, index, spec.level, vars, options.contract, options.disabled, options.model);
+      options.model?.observe(exchange, `case ${spec.id}`);
       // Only what the step expects of the write may not show yet; a rule every exchange must keep (no 5xx, JSON) is judged at once.
       const failedChecks = judged.filter((c) => c.outcome === 'failed');
       const retry =

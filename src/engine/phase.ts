@@ -4,6 +4,7 @@
  */
 import type { HttpClient, HttpClientOptions } from '../http/client.js';
 import type { Sender } from '../http/write-gate.js';
+import type { StoreModel } from '../model/store-model.js';
 import type { Clock } from '../model/clock.js';
 import type { Contract } from '../model/contract.js';
 import type { RunListener } from '../model/events.js';
@@ -51,6 +52,8 @@ export interface PhaseContext {
   readonly variables: Variables;
   /** Every pet the run created, whichever phase created it. */
   readonly created: CreatedPets;
+  /** What the run has seen of the store, from every phase's responses: what the invariants judge against. */
+  readonly model: StoreModel;
   /** What a read-after-write step's window and backoff are measured by. */
   readonly clock: Clock;
   /** Ctrl-C (or SIGTERM): the run stops starting work and still reports. */
@@ -126,6 +129,7 @@ export function caseOptions(context: PhaseContext): CaseRunOptions {
     disabled: context.disabled,
     listener: context.listener,
     created: context.created,
+    model: context.model,
     ...(context.store === undefined ? {} : { store: context.store }),
     // The client stops the run when the server is gone or asks for more waiting than allowed; Ctrl-C stops it too.
     ...(context.stop === undefined ? {} : { signal: context.stop }),

@@ -48,6 +48,7 @@ const STORE_FILL_PHASE: Phase = {
       runId: context.runId,
       categoryId: conformance.categoryId,
       created: context.created,
+      model: context.model,
       ...(context.stop === undefined ? {} : { signal: context.stop }),
     });
     if (store !== undefined) context.store = store;

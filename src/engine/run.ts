@@ -2,6 +2,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions } from '../http/client.js';
 import { WriteGate } from '../http/write-gate.js';
+import { StoreModel } from '../model/store-model.js';
 import { connectionOf } from '../http/connection.js';
 import { packageVersion } from '../loader/package-paths.js';
 import { REAL_CLOCK } from '../model/clock.js';
@@ -207,6 +208,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       ['unknownPetId', unknownPetId()],
     ]),
     created: new CreatedPets(),
+    model: new StoreModel({ windowMs: plan.conformance?.consistencyWindowMs ?? 0 }),
     clock: REAL_CLOCK,
     signal,
     stop: client === undefined ? signal : signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]),

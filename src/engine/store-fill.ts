@@ -10,6 +10,7 @@ import { type Contract, listLimitOf } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseSpec, StoreRequirement } from '../model/scenario.js';
+import type { StoreModel } from '../model/store-model.js';
 import type { CreatedPets } from './created-pets.js';
 
 /** What the store was found to hold (lower bounds: listings are capped), and what the run added to it. */
@@ -34,16 +35,26 @@ export interface StoreFillOptions {
   runId: string;
   categoryId: JsonValue;
   created: CreatedPets;
+  /** What the run has seen of the store: the fill's listings show what it holds before any case runs. */
+  model?: StoreModel;
   /** Ctrl-C, or the client stopping: no more pets are created. */
   signal?: AbortSignal;
 }
 
 /** How many pets a listing holds, at least: a page of `page` items, else the default page; or why it could not be counted. */
-async function countListing(client: Sender, path: string, filter: Array<[string, string]>, page: string): Promise<number | string> {
+async function countListing(
+  client: Sender,
+  path: string,
+  filter: Array<[string, string]>,
+  page: string,
+  model: StoreModel | undefined,
+): Promise<number | string> {
   let shown = '';
   // A server that refuses the largest page is judged by its own case; the default page still gives a lower bound.
   for (const query of [[...filter, ['limit', page]], filter] as Array<Array<[string, string]>>) {
-    const { response } = await client.send({ method: 'GET', path, query, headers: {}, auth: 'valid', operation: 'listPets' });
+    const exchange = await client.send({ method: 'GET', path, query, headers: {}, auth: 'valid', operation: 'listPets' });
+    model?.observe(exchange, 'the store fill');
+    const { response } = exchange;
     if (response.status === 200 && Array.isArray(response.json)) return response.json.length;
     shown = `GET ${path}${query.length === 0 ? '' : `?${new URLSearchParams(query).toString()}`} answered ${response.status}`;
   }
@@ -83,11 +94,11 @@ export async function fillStore(cases: readonly CaseSpec[], options: StoreFillOp
   const problems: string[] = [];
   try {
     for (const status of statuses) {
-      const count = await countListing(options.client, list.path, [['status', status]], page);
+      const count = await countListing(options.client, list.path, [['status', status]], page, options.model);
       if (typeof count === 'string') problems.push(count);
       else byStatus.set(status, count);
     }
-    const all = await countListing(options.client, list.path, [], page);
+    const all = await countListing(options.client, list.path, [], page, options.model);
     if (typeof all === 'string') problems.push(all);
     const counted = typeof all === 'number' ? all : 0;
     const total = Math.max(
@@ -129,6 +140,7 @@ async function createMissing(
         operation: 'createPet',
       });
       options.created.observe(exchange);
+      options.model?.observe(exchange, 'the store fill');
       if (exchange.response.status !== 201) {
         problem ??= `creating pets to judge by answered ${exchange.response.status}`;
         return;

@@ -4,6 +4,7 @@ import type { Exchange } from './exchange.js';
 import type { LoadMetrics, LoadReport } from './load.js';
 import type { Failure, Level, SourceLocation } from './results.js';
 import type { Expectations } from './scenario.js';
+import type { StoreView } from './store-model.js';
 
 /**
  * Where a check applies: `exchange` judges every response of the run, `case` judges what a case's
@@ -64,6 +65,8 @@ export interface ExchangeContext {
   contract: Contract;
   /** The expectations the step declared for this response (`when` resolved), so a rule is not judged twice. */
   declared: Expectations;
+  /** What the run has seen of the store before this response, for the invariants; absent where no model is kept. */
+  model?: StoreView;
 }
 
 /** A rule that judges every exchange it concerns. */

@@ -4,6 +4,7 @@
  */
 import t from 'tap';
 import { EXCHANGE_CHECKS } from '../../src/checks/exchange-checks.js';
+import { INVARIANT_CHECKS } from '../../src/checks/invariants.js';
 import { exchangeChecks } from '../../src/checks/registry.js';
 import type { ExchangeContext, Judgement } from '../../src/model/check.js';
 import type { Expectations } from '../../src/model/scenario.js';
@@ -449,9 +450,21 @@ table('auth.www-authenticate', [
 t.test('every exchange check is registered, and only the WWW-Authenticate one merely warns', async (t) => {
   t.same(
     exchangeChecks.map((c) => c.id),
-    ['server.no-5xx', 'wire.json-body', 'wire.json-content-type', 'contract.response-schema', 'errors.error-body', 'auth.www-authenticate'],
+    [
+      'server.no-5xx',
+      'wire.json-body',
+      'wire.json-content-type',
+      'contract.response-schema',
+      'errors.error-body',
+      'auth.www-authenticate',
+      ...INVARIANT_CHECKS.map((c) => c.id),
+    ],
   );
-  t.same(exchangeChecks, EXCHANGE_CHECKS, 'the registry holds EXCHANGE_CHECKS, in order');
+  t.same(
+    exchangeChecks,
+    [...EXCHANGE_CHECKS, ...INVARIANT_CHECKS],
+    'the registry holds EXCHANGE_CHECKS, then the store invariants, in order',
+  );
   t.equal(exchangeChecks.find((c) => c.id === 'auth.www-authenticate')?.level, 'warn');
   t.same(
     exchangeChecks.filter((c) => c.level === 'warn').map((c) => c.id),

@@ -6,6 +6,7 @@ import t, { type Test } from 'tap';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { EXCHANGE_CHECKS } from '../../src/checks/exchange-checks.js';
+import { INVARIANT_CHECKS } from '../../src/checks/invariants.js';
 import { EXPECTATION_CHECKS } from '../../src/checks/expectations.js';
 import { undocumentedRequest } from '../../src/checks/silence-policy.js';
 import { TRANSPORT_CHECKS } from '../../src/checks/transport-checks.js';
@@ -846,17 +847,19 @@ t.test('the registry: every check once, fully described, found by id and by expe
   );
   t.same(
     all.map((c) => c.id),
-    [...EXPECTATION_CHECKS, undocumentedRequest, ...EXCHANGE_CHECKS, ...TRANSPORT_CHECKS, ...LOAD_CHECKS].map((c) => c.id),
+    [...EXPECTATION_CHECKS, undocumentedRequest, ...EXCHANGE_CHECKS, ...INVARIANT_CHECKS, ...TRANSPORT_CHECKS, ...LOAD_CHECKS].map(
+      (c) => c.id,
+    ),
     'every check of every kind, in order',
   );
   t.equal(
     all.length,
-    14 + 6 + 1 + 10 + 1 + 4,
-    '14 expectations (the silence policy among them), 6 exchange checks, 1 transport check, 10 thresholds, capacity, 4 baseline comparisons',
+    14 + 6 + 6 + 1 + 10 + 1 + 4,
+    '14 expectations (the silence policy among them), 6 exchange checks, 6 store invariants, 1 transport check, 10 thresholds, capacity, 4 baseline comparisons',
   );
   const prefix: Record<Check['scope'], RegExp> = {
     case: /^expect\.[a-zA-Z]+$/,
-    exchange: /^(server|wire|contract|errors|auth)\.[a-z0-9-]+$/,
+    exchange: /^(server|wire|contract|errors|auth|store)\.[a-z0-9-]+$/,
     transport: /^server\.[a-z-]+$/,
     run: /^load\.[a-zA-Z0-9.]+$/,
   };

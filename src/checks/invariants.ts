@@ -1,0 +1,250 @@
+/**
+ * Invariants of the store, judged on every response that bears on them against what the whole run has seen
+ * (src/model/store-model.ts): a listing against the query it asked, getPet against the id it named, ids handed out once,
+ * pets that read back the same. They apply to every phase's exchanges, whatever case sent them.
+ */
+import { failed, passed, type ExchangeCheck, type ExchangeContext } from '../model/check.js';
+import { listLimitOf } from '../model/contract.js';
+import type { Exchange } from '../model/exchange.js';
+import { isJsonObject, jsonEqual, type JsonObject, showJson } from '../model/json.js';
+import { idDigits, petFields, petsShown, type PetSighting } from '../model/store-model.js';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** At most this many missing pets are named in one failure. */
+const NAMED = 5;
+
+function query(exchange: Exchange): URLSearchParams {
+  return new URL(exchange.request.url).searchParams;
+}
+
+/** The items of a listing answered 200 with an array. */
+function listing(exchange: Exchange): JsonObject[] | undefined {
+  const { request, response } = exchange;
+  if (request.operation !== 'listPets' || response.status !== 200 || !Array.isArray(response.json)) return undefined;
+  return response.json.filter(isJsonObject);
+}
+
+/** The one status value a listing asked for; undefined without one, or with the parameter repeated (the contract is silent). */
+function statusAsked(exchange: Exchange): string | undefined {
+  const values = query(exchange).getAll('status');
+  return values.length === 1 ? values[0] : undefined;
+}
+
+/** The page size a listing asked for: the limit when it is one within bounds, the default without one; undefined otherwise. */
+function validLimit(exchange: Exchange, context: ExchangeContext): number | undefined {
+  const bounds = listLimitOf(context.contract);
+  const values = query(exchange).getAll('limit');
+  if (values.length === 0) return bounds.default;
+  if (values.length > 1 || !/^\d{1,6}$/.test(values[0] as string)) return undefined;
+  const limit = Number(values[0]);
+  return limit >= bounds.min && limit <= bounds.max ? limit : undefined;
+}
+
+function describePet(pet: JsonObject): string {
+  return showJson(petFields(pet), 200);
+}
+
+const listingStatus: ExchangeCheck = {
+  id: 'store.listing-status',
+  title: 'A listing filtered by status holds only pets of exactly that status',
+  clause:
+    'Endpoints › listPets rule 1: with status, only animals with that status; reading: exactly that value, and a value outside the enum matches no pet',
+  level: 'fail',
+  scope: 'exchange',
+  appliesWhen: 'listPets is answered 200 with an array to a request with one status parameter',
+  applies: ({ exchange }) => listing(exchange) !== undefined && statusAsked(exchange) !== undefined,
+  evaluate({ exchange }) {
+    const asked = statusAsked(exchange) as string;
+    const others = (listing(exchange) ?? []).filter((pet) => pet['status'] !== asked);
+    if (others.length === 0) return passed(`every pet has status ${JSON.stringify(asked)}`);
+    return failed(
+      others.slice(0, NAMED).map((pet) => ({
+        message: `status=${JSON.stringify(asked)} answered a pet of status ${showJson(pet['status'] ?? null, 60)}: ${describePet(pet)}`,
+        expected: `only pets whose status is exactly ${JSON.stringify(asked)}`,
+        actual: describePet(pet),
+      })),
+      `status=${JSON.stringify(asked)} answered ${others.length} pet${others.length === 1 ? '' : 's'} of another status`,
+    );
+  },
+};
+
+const listingLimit: ExchangeCheck = {
+  id: 'store.listing-limit',
+  title: 'A listing holds at most limit pets (the default without one; never more than the largest limit)',
+  clause: 'Endpoints › listPets: limit 1..100, default 20; reading: a listing accepted with any other limit still holds at most 100',
+  level: 'fail',
+  scope: 'exchange',
+  appliesWhen: 'listPets is answered 200 with an array',
+  applies: ({ exchange }) => listing(exchange) !== undefined,
+  evaluate(context) {
+    const items = listing(context.exchange) ?? [];
+    const limit = validLimit(context.exchange, context);
+    const bound = limit ?? listLimitOf(context.contract).max;
+    const asked = query(context.exchange).getAll('limit');
+    const what =
+      asked.length === 0
+        ? `no limit (default ${bound})`
+        : limit === undefined
+          ? `limit=${asked.join(',')} (accepted: at most ${bound})`
+          : `limit=${bound}`;
+    if (items.length <= bound) return passed(`${items.length} pets for ${what}`);
+    return failed({ message: `${items.length} pets for ${what}`, expected: `at most ${bound} pets`, actual: `${items.length} pets` });
+  },
+};
+
+const listingComplete: ExchangeCheck = {
+  id: 'store.listing-complete',
+  title: 'A page shorter than its limit holds every matching pet the run has seen',
+  clause: 'reading-the-contract: a page shorter than its limit holds every matching pet, at every limit from 1 to 100',
+  level: 'fail',
+  scope: 'exchange',
+  appliesWhen:
+    'listPets is answered 200 with fewer pets than its limit (within bounds, or the default), and the run has seen a pet the page should hold',
+  applies(context) {
+    const items = listing(context.exchange);
+    const limit = validLimit(context.exchange, context);
+    return context.model !== undefined && items !== undefined && limit !== undefined && items.length < limit;
+  },
+  evaluate(context) {
+    const { exchange } = context;
+    const model = context.model;
+    const items = listing(exchange) ?? [];
+    const status = statusAsked(exchange);
+    if (model === undefined) return passed('no model of the store');
+    if (status === undefined && query(exchange).getAll('status').length > 1)
+      return passed('the status filter is repeated (the contract is silent)');
+    const held = new Set(items.map((pet) => idDigits(pet['id'])));
+    const sentAt = model.sentAt(exchange);
+    const missing: PetSighting[] = [];
+    for (const pet of model.pets())
+      if ((status === undefined || pet.fields['status'] === status) && model.settled(pet, sentAt) && !held.has(pet.id)) missing.push(pet);
+    const limit = validLimit(exchange, context) as number;
+    if (missing.length === 0) return passed(`${items.length} of at most ${limit}: every matching pet seen is there`);
+    return failed(
+      missing.slice(0, NAMED).map((pet) => ({
+        message: `pet ${pet.id} ${showJson(pet.fields, 200)}, shown by ${pet.where}, is missing from a page of ${items.length} (limit ${limit})`,
+        expected: `every pet of ${status === undefined ? 'any status' : `status ${JSON.stringify(status)}`} the run has seen`,
+        actual: `${items.length} pets, without pet ${pet.id}`,
+      })),
+      `a page of ${items.length} for limit ${limit} lacks ${missing.length} matching pet${missing.length === 1 ? '' : 's'} the run has seen (first: pet ${missing[0]?.id}, shown by ${missing[0]?.where})`,
+    );
+  },
+};
+
+/** The pet id a getPet path names, as decimal digits within int64 (`+1`, `01` and `1.0` name pet 1); undefined when it names none. */
+export function requestedId(target: string): string | undefined {
+  const segment = target.split('?')[0]?.split('/').at(-1) ?? '';
+  let text: string;
+  try {
+    text = decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+  const match = /^([+-]?\d+)(?:\.0+)?$/.exec(text);
+  if (match === null) return undefined;
+  const value = BigInt(match[1] as string);
+  return value < INT64_MIN || value > INT64_MAX ? undefined : value.toString();
+}
+
+const getRequestedPet: ExchangeCheck = {
+  id: 'store.get-requested-pet',
+  title: 'getPet answered 200 carries the pet whose id was requested; a malformed or out-of-range id is never answered with a pet',
+  clause: 'Endpoints › getPet: the Pet with the given id; reading: a petId that is no int64 names no animal',
+  level: 'fail',
+  scope: 'exchange',
+  appliesWhen: 'getPet is answered 200 with an object',
+  applies: ({ exchange }) =>
+    exchange.request.operation === 'getPet' && exchange.response.status === 200 && isJsonObject(exchange.response.json),
+  evaluate({ exchange }) {
+    const pet = exchange.response.json as JsonObject;
+    const wanted = requestedId(exchange.request.target);
+    const segment = exchange.request.target.split('?')[0]?.split('/').at(-1) ?? '';
+    if (wanted === undefined)
+      return failed({
+        message: `the petId ${JSON.stringify(segment)} is no int64, and was answered 200 with pet ${describePet(pet)}`,
+        expected: 'a 4xx: the id names no animal',
+        actual: `200 with ${describePet(pet)}`,
+      });
+    const got = idDigits(pet['id']);
+    if (got === wanted) return passed(`pet ${wanted}`);
+    return failed({
+      message: `GET of pet ${wanted} answered pet ${got ?? showJson(pet['id'] ?? null, 60)}: ${describePet(pet)}`,
+      expected: `the pet with id ${wanted}`,
+      actual: describePet(pet),
+      pointer: '/id',
+    });
+  },
+};
+
+const uniqueIds: ExchangeCheck = {
+  id: 'store.unique-ids',
+  title: 'A create hands out an id no other pet has had',
+  clause:
+    'reading-the-contract: each createPet adds an animal (two identical bodies make two pets); an id once seen is never handed to another pet',
+  level: 'fail',
+  scope: 'exchange',
+  appliesWhen: 'createPet is answered 201 with an id the run has already seen',
+  applies: ({ exchange, model }) => {
+    const id = exchange.request.operation === 'createPet' ? petsShown(exchange).map((pet) => idDigits(pet['id']))[0] : undefined;
+    return id !== undefined && model?.pet(id) !== undefined;
+  },
+  evaluate({ exchange, model }) {
+    const pet = petsShown(exchange)[0] as JsonObject;
+    const id = idDigits(pet['id']) as string;
+    const before = model?.pet(id);
+    // A listing sent beside the create may show the new pet before the create's own answer is read: that is this pet.
+    if (before === undefined || (!before.created && before.at >= (model?.sentAt(exchange) ?? 0)))
+      return passed(`pet ${id} is new (a read beside the create showed it first)`);
+    return failed({
+      message: `the create was given id ${id}, which ${before.where} already showed for pet ${showJson(before.fields, 200)}`,
+      expected: 'an id no pet has had',
+      actual: `id ${id}, ${describePet(pet)}`,
+      pointer: '/id',
+    });
+  },
+};
+
+const readsBackSame: ExchangeCheck = {
+  id: 'store.reads-back-same',
+  title: 'A pet seen once reads back the same for the rest of the run',
+  clause: 'reading-the-contract: no operation changes or removes a pet, so a pet seen once reads back the same',
+  level: 'fail',
+  scope: 'exchange',
+  appliesWhen: 'a listing or getPet shows a pet the run has already seen',
+  applies: ({ exchange, model }) =>
+    model !== undefined &&
+    exchange.request.operation !== 'createPet' &&
+    petsShown(exchange).some((pet) => {
+      const id = idDigits(pet['id']);
+      return id !== undefined && model.pet(id) !== undefined;
+    }),
+  evaluate({ exchange, model }) {
+    const changed: Array<{ pet: JsonObject; before: PetSighting }> = [];
+    for (const pet of petsShown(exchange)) {
+      const id = idDigits(pet['id']);
+      const before = id === undefined ? undefined : model?.pet(id);
+      if (before === undefined) continue;
+      const now = petFields(pet);
+      if (!jsonEqual(now, before.fields) && model?.changeReported(before.id, now) !== true) changed.push({ pet: now, before });
+    }
+    if (changed.length === 0) return passed('every pet seen before reads the same');
+    return failed(
+      changed.slice(0, NAMED).map(({ pet, before }) => ({
+        message: `pet ${before.id} was ${showJson(before.fields, 200)} in ${before.where}; here it is ${showJson(pet, 200)}`,
+        expected: showJson(before.fields, 200),
+        actual: showJson(pet, 200),
+      })),
+    );
+  },
+};
+
+/** The store invariants, in the order they are judged. */
+export const INVARIANT_CHECKS: readonly ExchangeCheck[] = [
+  listingStatus,
+  listingLimit,
+  listingComplete,
+  getRequestedPet,
+  uniqueIds,
+  readsBackSame,
+];

@@ -1,0 +1,133 @@
+/**
+ * What the whole run has seen of the store: every pet any response showed, with the exchange that first showed it, and
+ * the ids the creates handed out. The invariants (src/checks/invariants.ts) judge each response against it; it is told of
+ * a response only after the response was judged, so no response is judged against itself.
+ */
+import type { Exchange } from './exchange.js';
+import { isJsonObject, jsonEqual, type JsonObject, type JsonValue, stringifyExactJson } from './json.js';
+
+/** The fields of a pet the contract defines: what must read back the same. */
+export const PET_FIELDS = ['id', 'name', 'categoryId', 'status'] as const;
+
+/** A pet as the run first saw it. */
+export interface PetSighting {
+  /** The id, as decimal digits (exact beyond 2^53). */
+  id: string;
+  /** The contract's fields as that response showed them. */
+  fields: JsonObject;
+  /** The exchange that showed it, in words: `POST /pets (case lifecycle.create)`. */
+  where: string;
+  /** When that response was read (the model's clock, ms). */
+  at: number;
+  /** The pet was handed out by a create (its 201), not only listed or read. */
+  created: boolean;
+}
+
+/** What the invariants read of the model. */
+export interface StoreView {
+  /** The pet with this id (decimal digits), when the run saw one. */
+  pet(id: string): PetSighting | undefined;
+  /** Every pet seen, in the order first seen. */
+  pets(): Iterable<PetSighting>;
+  /** When the exchange's request was sent, on the model's clock (ms). */
+  sentAt(exchange: Exchange): number;
+  /**
+   * Whether the pet must show in a read sent at `sentAt`: a pet a read showed exists, so every read sent after that one
+   * shows it; a pet a create handed out may take the consistency window to show (a staging may be eventually consistent).
+   */
+  settled(pet: PetSighting, sentAt: number): boolean;
+  /** Whether a response already showed pet `id` with these fields, other than first seen: that one was blamed for it. */
+  changeReported(id: string, fields: JsonObject): boolean;
+}
+
+/** The id of a pet as decimal digits, when it is an integer (a number, or an exact bigint). */
+export function idDigits(value: JsonValue | undefined): string | undefined {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value).toString();
+  return undefined;
+}
+
+/** The pets a response body shows: a listing's items, or the one pet of a create or a read. */
+export function petsShown(exchange: Exchange): JsonObject[] {
+  const { response, request } = exchange;
+  const body = response.json;
+  if (request.operation === 'listPets' && response.status === 200 && Array.isArray(body)) return body.filter(isJsonObject);
+  if (request.operation === 'createPet' && response.status === 201 && isJsonObject(body)) return [body];
+  if (request.operation === 'getPet' && response.status === 200 && isJsonObject(body)) return [body];
+  return [];
+}
+
+/** The contract's fields of a pet (those it has). */
+export function petFields(pet: JsonObject): JsonObject {
+  const fields: JsonObject = {};
+  for (const key of PET_FIELDS) {
+    const value = pet[key];
+    if (value !== undefined) fields[key] = value;
+  }
+  return fields;
+}
+
+/** The exchange in words, for a failure that points at it. */
+export function exchangeWhere(exchange: Exchange, label?: string): string {
+  return `${exchange.request.method} ${exchange.request.target}${label === undefined ? '' : ` (${label})`}`;
+}
+
+/** The model of the store a run keeps: told of every response after it was judged. */
+export class StoreModel implements StoreView {
+  private readonly seen = new Map<string, PetSighting>();
+  /** Each other version of a pet a response showed (id, then its fields as JSON): the first response showing it is blamed, once. */
+  private readonly changes = new Set<string>();
+  private readonly now: () => number;
+  private readonly windowMs: number;
+
+  /** `windowMs`: how long a write may take to show in a read (the consistency window); `now`: the model's clock. */
+  constructor(options: { windowMs: number; now?: () => number }) {
+    this.windowMs = options.windowMs;
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  pet(id: string): PetSighting | undefined {
+    return this.seen.get(id);
+  }
+
+  pets(): Iterable<PetSighting> {
+    return this.seen.values();
+  }
+
+  sentAt(exchange: Exchange): number {
+    return this.now() - exchange.durationMs;
+  }
+
+  settled(pet: PetSighting, sentAt: number): boolean {
+    return pet.created ? sentAt - pet.at >= this.windowMs : sentAt > pet.at;
+  }
+
+  changeReported(id: string, fields: JsonObject): boolean {
+    return this.changes.has(changeKey(id, fields));
+  }
+
+  /** How many pets the run has seen. */
+  get size(): number {
+    return this.seen.size;
+  }
+
+  /** Takes in the pets a judged response showed; a pet already seen keeps its first sighting (that is what later ones are held to). */
+  observe(exchange: Exchange, label?: string): void {
+    const created = exchange.request.operation === 'createPet';
+    for (const pet of petsShown(exchange)) {
+      const id = idDigits(pet['id']);
+      if (id === undefined) continue;
+      const first = this.seen.get(id);
+      if (first !== undefined) {
+        const fields = petFields(pet);
+        if (!jsonEqual(fields, first.fields)) this.changes.add(changeKey(id, fields));
+        continue;
+      }
+      this.seen.set(id, { id, fields: petFields(pet), where: exchangeWhere(exchange, label), at: this.now(), created });
+    }
+  }
+}
+
+function changeKey(id: string, fields: JsonObject): string {
+  return `${id}\n${stringifyExactJson(fields)}`;
+}
