@@ -11,11 +11,21 @@ import type { RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
 import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
 import type { CaseSpec } from '../model/scenario.js';
-import { emptyCounts, verdictOf, warningsOf, type CaseInfo, type CaseResult, type RunMeta, type RunReport } from '../model/results.js';
+import {
+  emptyCounts,
+  internalErrorsOf,
+  verdictOf,
+  warningsOf,
+  type CaseInfo,
+  type CaseResult,
+  type RunMeta,
+  type RunReport,
+} from '../model/results.js';
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { runFuzzing, fuzzCaseInfos } from './fuzz.js';
 import { runStateful, STATEFUL_CASE } from './stateful.js';
-import { caseInfo, decided, disabledCase, guarded, outcomeOf, runCases, skippedCase } from './cases.js';
+import { caseInfo, decided, disabledCase, guarded, notJudgedCase, outcomeOf, runCases } from './cases.js';
+import { RunFindings } from './findings.js';
 import { CREATED_PET_CASES, CreatedPets, createdPetCases } from './created-pets.js';
 import { fillStore } from './store-fill.js';
 import type { RunPlan } from './plan.js';
@@ -151,6 +161,8 @@ interface ReportParts {
   load: LoadReport | undefined;
   /** Requests of the phases that keep only failing requests as evidence, counted at the client. */
   phaseRequests: Record<string, number>;
+  /** What the recommendation-level exchange checks found, by check id. */
+  findings: RunFindings;
   stopped?: RunError;
 }
 
@@ -162,7 +174,7 @@ function requestsBySuite(results: readonly CaseResult[]): Record<string, number>
   return counts;
 }
 
-/** The planned cases a run that stopped (or was interrupted) never reached, skipped with the reason. */
+/** The planned cases a run that stopped (or was interrupted) never reached, not judged, with the reason. */
 function notReached(parts: ReportParts): CaseResult[] {
   if (parts.stopped === undefined && !parts.interrupted) return [];
   const reached = new Set(parts.results.map((r) => r.id));
@@ -170,7 +182,7 @@ function notReached(parts: ReportParts): CaseResult[] {
     parts.interrupted || parts.stopped === undefined
       ? 'not run: the run was interrupted before it reached this case'
       : `not run: the run stopped before it reached this case (${parts.stopped.message})`;
-  return parts.planned.filter((info) => !reached.has(info.id)).map((info) => skippedCase(info, 'interrupted', why));
+  return parts.planned.filter((info) => !reached.has(info.id)).map((info) => notJudgedCase(info, 'interrupted', why));
 }
 
 function reportOf(parts: ReportParts): RunReport {
@@ -179,13 +191,22 @@ function reportOf(parts: ReportParts): RunReport {
   for (const r of cases) counts[r.outcome] += 1;
   const finished = new Date();
   const { client, created, load, stopped } = parts;
+  const findings = parts.findings.findings;
+  const internalErrors = internalErrorsOf(cases, parts.findings.internalErrors);
   return {
-    reportVersion: 2,
+    reportVersion: 3,
     meta: parts.meta,
     finishedAt: finished.toISOString(),
     durationMs: finished.getTime() - parts.startedAt.getTime(),
     // A run that stopped before its end cannot pass, whatever it measured until then.
-    verdict: stopped !== undefined && counts.failed === 0 ? 'incomplete' : verdictOf(counts, parts.strict, parts.interrupted),
+    verdict: verdictOf({
+      counts,
+      strict: parts.strict,
+      interrupted: parts.interrupted,
+      stopped: stopped !== undefined,
+      findings: findings.length,
+      internalErrors: internalErrors.length,
+    }),
     counts,
     requests: client?.requestCount ?? 0,
     requestsBySuite: { ...requestsBySuite(parts.results), ...parts.phaseRequests },
@@ -195,6 +216,8 @@ function reportOf(parts: ReportParts): RunReport {
     ...(stopped === undefined ? {} : { stopped: { code: stopped.code, message: stopped.message } }),
     cases,
     warnings: warningsOf(cases),
+    findings,
+    internalErrors,
     ...(load === undefined ? {} : { load }),
   };
 }
@@ -255,6 +278,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     filled: 0,
     load: undefined,
     phaseRequests: {},
+    findings: new RunFindings(),
   };
   try {
     if (conformance !== undefined && client !== undefined)
@@ -294,6 +318,8 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
         // The client stops the run when the server is gone or asks for more waiting than allowed; Ctrl-C stops it too.
         signal: stop,
         maxWrites: conformance.maxWrites,
+        findings: parts.findings,
+        ...(conformance.exchangeChecks === undefined ? {} : { exchangeChecks: conformance.exchangeChecks }),
       };
       results.push(...(await runCases(conformance.cases, options)));
       // The created-pet cases judge what every other case wrote, so they run last; without pets they have nothing to judge.
@@ -306,7 +332,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
         )),
       );
       for (const info of wanted.filter((s) => !('steps' in s))) {
-        const result = skippedCase(info, conformance.readOnly ? 'read-only' : 'precondition', 'the run created no pet to judge');
+        const result = notJudgedCase(info, conformance.readOnly ? 'read-only' : 'precondition', 'the run created no pet to judge');
         listener.onCaseEnd?.(result);
         results.push(result);
       }
@@ -345,7 +371,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
             }).finally(() => listener.onLoadEnd?.());
       let result: CaseResult;
       if (stages.length === 0) {
-        result = skippedCase(info, 'interrupted', 'interrupted before the load was measured');
+        result = notJudgedCase(info, 'interrupted', 'interrupted before the load was measured');
       } else {
         parts.load = buildLoadReport(profile, baseUrl, stages, 1, plan.load.baseline);
         result = judgeLoad(parts.load, disabled, performance.now() - loadStarted);

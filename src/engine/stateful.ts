@@ -9,7 +9,7 @@ import type { Contract } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseInfo, CaseResult, ExchangeEvidence } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
-import { runCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
+import { notJudgedCase, runCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
 
 /** What the stateful phase is told: the seed it replays and how many sequences it draws. */
 export interface StatefulOptions {
@@ -84,6 +84,8 @@ function commandsOf(
               },
               `createPet ${status}`,
             );
+            // Not sent (the run was interrupted, or --max-writes reached meanwhile): the model has no new pet.
+            if (result.outcome === 'not-judged') return;
             const id = result.exchanges.at(-1)?.response?.body;
             const created = parseId(id);
             if (created === undefined) throw new StepFailed('no id to follow');
@@ -171,32 +173,21 @@ export async function runStateful(contract: Contract, stateful: StatefulOptions,
     options.listener.onCaseEnd?.(result);
     return result;
   };
-  if (options.readOnly)
-    return finish({
-      ...STATEFUL_CASE,
-      outcome: 'skipped',
-      skip: 'read-only',
-      reason: 'read-only: the sequences create pets',
-      durationMs: 0,
-      checks: [],
-      exchanges: [],
-      retries: 0,
-    });
+  if (options.readOnly) return finish(notJudgedCase(STATEFUL_CASE, 'read-only', 'read-only: the sequences create pets'));
   if (writeBudgetSpent(options))
-    return finish({
-      ...STATEFUL_CASE,
-      outcome: 'skipped',
-      skip: 'write-budget',
-      reason: `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`,
-      durationMs: 0,
-      checks: [],
-      exchanges: [],
-      retries: 0,
-    });
+    return finish(
+      notJudgedCase(
+        STATEFUL_CASE,
+        'write-budget',
+        `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`,
+      ),
+    );
   const runId = String(options.variables.get('runId') ?? 'run');
   const commands = commandsOf(contract, runId, options.variables.get('categoryId') ?? 1, options);
   let sequence: ExchangeEvidence[] = [];
   let failing: { exchanges: ExchangeEvidence[]; result: CaseResult } | undefined;
+  // The first step that warned, with the sequence up to it: the phase's evidence when no sequence failed.
+  let warned: { exchanges: ExchangeEvidence[]; result: CaseResult } | undefined;
   let requests = 0;
   const real: Real = {
     async run(step, label) {
@@ -204,10 +195,12 @@ export async function runStateful(contract: Contract, stateful: StatefulOptions,
       const result = await runCase(spec, options);
       requests += result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
       sequence.push(...result.exchanges.map((e) => ({ ...e, step: sequence.length })));
-      if (result.outcome === 'failed' || result.outcome === 'errored') {
+      // A step that failed, could not be tested or threw ends its sequence (the worst outcome decides the phase); a warning does not.
+      if (result.outcome === 'failed' || result.outcome === 'could-not-test' || result.outcome === 'internal-error') {
         failing = { exchanges: [...sequence], result };
         throw new StepFailed(result.reason ?? label);
       }
+      if (result.outcome === 'warned' && warned === undefined) warned = { exchanges: [...sequence], result };
       return result;
     },
   };
@@ -219,6 +212,33 @@ export async function runStateful(contract: Contract, stateful: StatefulOptions,
     { seed: stateful.seed, numRuns: stateful.sequences, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false },
   );
   const durationMs = Math.round(performance.now() - started);
+  // A sequence that broke the model itself (an id given to two pets, a create without an id) fails the phase; anything else thrown is a bug here.
+  if (details.failed && failing === undefined) {
+    const thrown = details.errorInstance;
+    const message = thrown instanceof Error ? thrown.message : String(thrown);
+    const model = thrown instanceof StepFailed;
+    return finish({
+      ...STATEFUL_CASE,
+      outcome: model ? 'failed' : 'internal-error',
+      durationMs,
+      reason: `${model ? 'a sequence broke the model' : 'the stateful phase threw'} (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${message}`,
+      checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: model ? 'failed' : 'internal-error', step: 0, message }],
+      exchanges: sequence,
+      retries: 0,
+    });
+  }
+  if (!details.failed && warned !== undefined) {
+    const steps = warned.exchanges.map((e, i) => `${i + 1}. ${e.request.method} ${e.request.url}`).join('; ');
+    return finish({
+      ...STATEFUL_CASE,
+      outcome: 'warned',
+      durationMs,
+      reason: `${details.numRuns} sequences (${requests} requests) agreed with the model (seed ${stateful.seed}), with a warning: ${steps}: ${warned.result.reason ?? ''}`,
+      checks: warned.result.checks,
+      exchanges: warned.exchanges,
+      retries: 0,
+    });
+  }
   if (!details.failed || failing === undefined) {
     const message = `${details.numRuns} sequences (${requests} requests) agreed with the model (seed ${stateful.seed})`;
     return finish({
