@@ -192,7 +192,10 @@ export class ConsoleReporter implements Reporter {
       const text = `${report.counts[o]} ${outcomeWords(o)}`;
       return report.counts[o] > 0 ? this.paint(o, text) : text;
     }).join(', ');
-    const findings = report.findings.length === 0 ? '' : `, ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}`;
+    const found = report.findings.length;
+    const threw = report.internalErrors.length;
+    // Cases are counted above; a finding check that threw decides no case, so the line says it beside them.
+    const findings = `${found === 0 ? '' : `, ${found} finding${found === 1 ? '' : 's'}`}${threw === 0 ? '' : `, ${threw} ${threw === 1 ? 'check or phase' : 'checks or phases'} threw`}`;
     this.write();
     if (!this.options.quiet) for (const line of this.notes(report)) this.write(this.paint('dim', line));
     this.write(`${counts}${findings} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${requestsText(report)})`)}`);
