@@ -24,7 +24,7 @@ function result(id: string, outcome: CaseResult['outcome'], extra: Partial<CaseR
   };
 }
 
-/** A report with a failure, an error, a warning, a pass and a skip, the failure full of hostile server output. */
+/** A report with every outcome (a failure, could not test, an internal error, a warning, a pass, not judged) and a run finding, the failure full of hostile server output. */
 export function hostileReport(): RunReport {
   const exchange = {
     step: 0,
@@ -63,7 +63,7 @@ export function hostileReport(): RunReport {
       ],
       exchanges: [exchange],
     }),
-    result('contract.errors', 'errored', {
+    result('contract.errors', 'could-not-test', {
       reason: 'step 1: connect ECONNREFUSED (ECONNREFUSED)',
       exchanges: [
         {
@@ -82,10 +82,14 @@ export function hostileReport(): RunReport {
       exchanges: [{ ...exchange, response: { ...exchange.response, status: 200 } }],
     }),
     result('auth.passes', 'passed'),
-    result('auth.skipped', 'skipped', { reason: 'applies only before 2030-12-05', skip: 'clock' }),
+    result('auth.skipped', 'not-judged', { reason: 'applies only before 2030-12-05', skip: 'clock' }),
+    result('contract.throws', 'internal-error', {
+      reason: `expect.status: the check threw: ${HOSTILE}`,
+      checks: [{ id: 'expect.status', level: 'fail', outcome: 'internal-error', step: 0, message: `the check threw: ${HOSTILE}` }],
+    }),
   ];
   return {
-    reportVersion: 2,
+    reportVersion: 3,
     meta: {
       tool: { name: 'petstore-conformance', version: '0.1.0' },
       runId: 'pc-20261121T220000-abcd',
@@ -101,11 +105,30 @@ export function hostileReport(): RunReport {
     finishedAt: '2026-11-21T22:00:01.000Z',
     durationMs: 1000,
     verdict: 'failed',
-    counts: { passed: 1, failed: 1, warned: 1, errored: 1, skipped: 1 },
+    counts: { passed: 1, failed: 1, warned: 1, 'not-judged': 1, 'could-not-test': 1, 'internal-error': 1 },
     requests: 6,
     createdPets: { count: 0, namedWith: 'pc-20261121T220000-abcd' },
     cases,
     warnings: [{ case: 'contract.warns', check: 'expect.headers', step: 0, message: `Cache-Control missing ${HOSTILE}` }],
+    findings: [
+      {
+        id: 'auth.www-authenticate',
+        title: 'A 401 names the Bearer scheme in WWW-Authenticate',
+        clause: 'Authentication (RFC 9110 §11.6.1)',
+        count: 7,
+        examples: [
+          {
+            caseId: 'contract.fails',
+            step: 0,
+            message: `401 without a WWW-Authenticate header ${HOSTILE}`,
+            request: 'GET http://127.0.0.1:9/v1/pets?limit=5',
+            status: 401,
+            failures: [{ message: HOSTILE, expected: 'WWW-Authenticate: Bearer ...', actual: 'nothing' }],
+          },
+        ],
+      },
+    ],
+    internalErrors: [{ where: 'expect.status', message: `the check threw: ${HOSTILE}`, count: 1, cases: ['contract.throws'] }],
   };
 }
 

@@ -6,46 +6,36 @@
  * | the server answers                         | verdict |
  * |--------------------------------------------|---------|
  * | a 4xx the case names as a refusal (400)    | pass    |
- * | another 4xx (415, 422, ...)                | warn    |
- * | a 2xx that keeps every stated rule         | pass, or warn when the case names the risk of accepting |
- * | anything else (5xx, 3xx, 1xx)              | fail    |
+ * | another 4xx (415, 422, ...)                | warn (expect.undocumented.refusal-status) |
+ * | a 2xx that keeps every stated rule         | pass, or warn when the case names the risk of accepting (expect.undocumented.acceptance-risk) |
+ * | anything else (5xx, 3xx, 1xx)              | fail (expect.undocumented) |
+ *
+ * The rule and each recommendation are checks of their own (levels fail and warn), judging the same declared expectation.
  *
  * An error body must still be an Error with the matching status (`errors.error-body`), and a 2xx must still keep
  * every stated rule (the case's `when` branches and the exchange checks).
  */
-import { failed, passed, warned, type ExpectationCheck } from '../model/check.js';
+import { failed, passed, type ExpectationCheck } from '../model/check.js';
 import type { UndocumentedRequest } from '../model/scenario.js';
 import { describeBody } from './expectations.js';
 
-/** The policy as a check: `expect.undocumented`. */
+const isRefusal = (status: number): boolean => status >= 400 && status < 500;
+const isAcceptance = (status: number): boolean => status >= 200 && status < 300;
+
+/** The policy's rule as a check: `expect.undocumented`, any 4xx refuses and any 2xx accepts; anything else fails. */
 export const undocumentedRequest: ExpectationCheck<UndocumentedRequest> = {
   id: 'expect.undocumented',
   key: 'undocumented',
   title: 'A request the contract gives no response for is refused with a 4xx Error or accepted, never a 5xx',
-  clause:
-    'reading-the-contract: where the contract is silent, any 4xx Error refuses (the named refusals pass, others warn) and a 2xx that keeps every stated rule accepts',
+  clause: 'reading-the-contract: where the contract is silent, any 4xx Error refuses and a 2xx that keeps every stated rule accepts',
   level: 'fail',
   scope: 'case',
   appliesWhen: 'a step declares `undocumented` (a request the contract names no response for)',
   evaluate({ exchange, expected }) {
     const status = exchange.response.status;
     const refusals = expected.refusals;
-    if (refusals.includes(status)) return passed(`refused with ${status}`);
-    if (status >= 400 && status < 500) {
-      return warned({
-        message: `refused with ${status}: the contract names no response here, and ${refusals.join(' or ')} is what it uses for a request it refuses`,
-        expected: refusals.join(' or '),
-        actual: String(status),
-      });
-    }
-    if (status >= 200 && status < 300) {
-      if (expected.acceptanceRisk === undefined) return passed(`accepted with ${status} (lenient, which the contract allows)`);
-      return warned({
-        message: `accepted with ${status}: ${expected.acceptanceRisk}`,
-        expected: `a refusal (${refusals.join(' or ')})`,
-        actual: String(status),
-      });
-    }
+    if (isRefusal(status)) return passed(`refused with ${status}`);
+    if (isAcceptance(status)) return passed(`accepted with ${status} (lenient, which the contract allows)`);
     return failed({
       message: `answered ${status} (${describeBody(exchange)}): a request the contract gives no response for is refused with a 4xx Error or accepted with a 2xx`,
       expected: `a 4xx Error (${refusals.join(' or ')}) or a 2xx`,
@@ -53,3 +43,52 @@ export const undocumentedRequest: ExpectationCheck<UndocumentedRequest> = {
     });
   },
 };
+
+/** The policy's first recommendation: a refusal uses the status the contract uses for refusals (400; 404 too for a malformed id). */
+export const undocumentedRefusalStatus: ExpectationCheck<UndocumentedRequest> = {
+  id: 'expect.undocumented.refusal-status',
+  key: 'undocumented',
+  title: 'A request the contract gives no response for is refused with the status the contract uses for refusals',
+  clause: 'reading-the-contract: where the contract is silent, 400 (404 for a malformed id) refuses; another 4xx (415, 422, ...) warns',
+  level: 'warn',
+  scope: 'case',
+  appliesWhen: 'a step declares `undocumented` and the server refused it with a 4xx',
+  applies: ({ exchange }) => isRefusal(exchange.response.status),
+  evaluate({ exchange, expected }) {
+    const status = exchange.response.status;
+    const refusals = expected.refusals;
+    if (refusals.includes(status)) return passed(`refused with ${status}`);
+    return failed({
+      message: `refused with ${status}: the contract names no response here, and ${refusals.join(' or ')} is what it uses for a request it refuses`,
+      expected: refusals.join(' or '),
+      actual: String(status),
+    });
+  },
+};
+
+/** The policy's second recommendation: a request whose acceptance carries a known risk (named by the case) is refused. */
+export const undocumentedAcceptanceRisk: ExpectationCheck<UndocumentedRequest> = {
+  id: 'expect.undocumented.acceptance-risk',
+  key: 'undocumented',
+  title: 'A request the contract gives no response for, whose acceptance carries a known risk, is refused',
+  clause: 'reading-the-contract: a lenient acceptance that carries a known risk warns',
+  level: 'warn',
+  scope: 'case',
+  appliesWhen: 'a step declares `undocumented` with an `acceptanceRisk` and the server accepted it with a 2xx',
+  applies: ({ exchange, expected }) => isAcceptance(exchange.response.status) && expected.acceptanceRisk !== undefined,
+  evaluate({ exchange, expected }) {
+    const status = exchange.response.status;
+    return failed({
+      message: `accepted with ${status}: ${expected.acceptanceRisk ?? 'a risk the case names'}`,
+      expected: `a refusal (${expected.refusals.join(' or ')})`,
+      actual: String(status),
+    });
+  },
+};
+
+/** The contract-silence policy's checks: the rule, then its two recommendations. */
+export const SILENCE_POLICY_CHECKS: readonly ExpectationCheck<UndocumentedRequest>[] = [
+  undocumentedRequest,
+  undocumentedRefusalStatus,
+  undocumentedAcceptanceRisk,
+];

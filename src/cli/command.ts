@@ -17,7 +17,7 @@ import { ReporterFanOut } from '../reporters/reporter.js';
 import { createReporters, STDOUT_JSON, writesFiles } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { VARIANTS, variantServerOptions } from '../server/variants.js';
-import { EXIT, type StopSignal } from './exit-codes.js';
+import { bugReportLine, EXIT, EXIT_OF_VERDICT, type StopSignal } from './exit-codes.js';
 import { commandHelp, HELP, parseFlags, parseLoadFlags, splitCommand } from './args.js';
 import { MIN_KEY_CHARACTERS, packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
 import { settle } from './settings.js';
@@ -46,9 +46,16 @@ const BIG_IDS_FROM = 2n ** 60n + 1n;
 /** The exit code of a finished run: its verdict, unless it was interrupted or a report it should have written is missing. */
 function exitCodeOf(report: RunReport, reporterFailures: number, signal: AbortSignal): number {
   if (report.interrupted === true) return EXIT.interrupted[stopSignalOf(signal)];
-  const code = { passed: EXIT.passed, failed: EXIT.failed, incomplete: EXIT.cannotRun }[report.verdict];
+  const code = EXIT_OF_VERDICT[report.verdict];
   // A run that would pass but lost a report cannot be trusted by a pipeline that reads that report.
   return code === EXIT.passed && reporterFailures > 0 ? EXIT.cannotRun : code;
+}
+
+/** Where the run's internal errors happened, in one line: `auth.www-authenticate threw 40 times (the check threw: boom)`. */
+function internalErrorsText(report: RunReport): string {
+  return report.internalErrors
+    .map((e) => `${e.where} threw ${e.count === 1 ? 'once' : `${e.count} times`} (${e.message.split('\n')[0] ?? ''})`)
+    .join('; ');
 }
 
 /** Runs a plan with its reporters and turns the report into an exit code; `flags`: --quiet and --no-color, which only flags set. */
@@ -79,6 +86,8 @@ async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'
   }
   const report = await executePlan(planned.plan, fanOut, io.signal, io.abort);
   for (const failure of fanOut.failures) stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
+  // A bug of ours is reported whatever the verdict, once per check or phase that threw.
+  if (report.internalErrors.length > 0) stderr.write(`${bugReportLine(internalErrorsText(report))}\n`);
   const code = exitCodeOf(report, fanOut.failures.length, io.signal);
   // The console printed the checks' verdict before a report failed: the last line says why the exit code differs from it.
   if (report.verdict === 'passed' && code === EXIT.cannotRun)
@@ -186,8 +195,11 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
       for (const detail of error.details) io.stderr.write(redact(`  ${detail}\n`));
     } else {
       const message = error instanceof Error ? error.message : String(error);
-      io.stderr.write(redact(`${PROGRAM}: internal error: ${message.split('\n')[0] ?? ''}\n`));
+      // Where it was thrown: the first frame of this project's own code, so that the report says which phase.
+      const where = error instanceof Error ? /\/(?:src|dist)\/([\w/.-]+\.[jt]s:\d+)/.exec(error.stack ?? '')?.[1] : undefined;
+      io.stderr.write(redact(`${bugReportLine(`${message.split('\n')[0] ?? ''}${where === undefined ? '' : ` (at ${where})`}`)}\n`));
       if (io.env['PETSTORE_DEBUG']) io.stderr.write(redact(`${error instanceof Error ? (error.stack ?? '') : ''}\n`));
+      if (!io.signal.aborted) return EXIT.internalError;
     }
     // A run a signal stopped (even one that then failed to finish a request) exits as interrupted.
     return io.signal.aborted ? EXIT.interrupted[stopSignalOf(io.signal)] : EXIT.cannotRun;

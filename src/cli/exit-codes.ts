@@ -1,10 +1,34 @@
 /** Exit codes and the words of a stopping run: what the process entry needs before (and without) loading the rest of the CLI. */
 
+import type { Verdict } from '../model/results.js';
+
 /** The signals that stop a run. */
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
-/** Exit codes, as the README documents them: an interrupted run exits 128 + the signal's number. */
-export const EXIT = { passed: 0, failed: 1, cannotRun: 2, interrupted: { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } } as const;
+/**
+ * Exit codes, as the README documents them: 1 the contract is broken, 2 the run could not be run or completed, 3 a check
+ * or phase of this project threw (a bug to report); an interrupted run exits 128 + the signal's number.
+ */
+export const EXIT = {
+  passed: 0,
+  failed: 1,
+  cannotRun: 2,
+  internalError: 3,
+  interrupted: { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 },
+} as const;
+
+/** The exit code of a finished run's verdict: the contract broken first, then a bug of ours, then what could not be run or completed. */
+export const EXIT_OF_VERDICT: Readonly<Record<Verdict, number>> = {
+  passed: EXIT.passed,
+  failed: EXIT.failed,
+  'internal-error': EXIT.internalError,
+  incomplete: EXIT.cannotRun,
+};
+
+/** The line that asks for a bug report, after what threw and where (a check id, a case, a phase). */
+export function bugReportLine(what: string): string {
+  return `petstore-conformance: internal error: ${what}; this is a bug in petstore-conformance, not in the server under test: please report it (with report.json, or this line)`;
+}
 
 /** How long requests in flight may still finish after the first signal. */
 export const INTERRUPT_GRACE_MS = 1_000;

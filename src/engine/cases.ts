@@ -1,11 +1,11 @@
 /** Runs cases: fills templates, sends each step, has every registered check that applies judge each exchange, emits events. */
-import { exchangeChecks, expectationCheck, transportChecks } from '../checks/registry.js';
+import { exchangeChecks as registeredExchangeChecks, expectationChecks, transportChecks } from '../checks/registry.js';
 import { TransportError, type OutgoingRequest } from '../http/client.js';
 import { type Sender, WriteRefused } from '../http/write-gate.js';
 import { curlCommand } from '../http/curl-command.js';
 import { boundedText, MAX_FAILURES } from '../model/bounded-text.js';
 import { REAL_CLOCK, type Clock } from '../model/clock.js';
-import type { CheckMeta, Judgement } from '../model/check.js';
+import type { CheckMeta, ExchangeCheck, Judgement } from '../model/check.js';
 import { mapConcurrently } from '../model/concurrency.js';
 import type { Contract } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
@@ -27,6 +27,7 @@ import { expectationEntries, type CaseSpec, type Expectations, type RequestSpec,
 import type { StoreModel } from '../model/store-model.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import type { CreatedPets } from './created-pets.js';
+import type { RunFindings } from './findings.js';
 import { unmetRequirement, type StoreCounts } from './store-fill.js';
 
 /** What the engine needs to run cases. */
@@ -54,12 +55,16 @@ export interface CaseRunOptions {
   model?: StoreModel;
   /** What the store holds, for the cases that require pets (see store-fill.ts). */
   store?: StoreCounts;
-  /** Ctrl-C: cases not yet started are skipped; those under way finish (their requests are bounded). */
+  /** Ctrl-C: cases not yet started are not judged (interrupted); those under way finish (their requests are bounded). */
   signal?: AbortSignal;
-  /** The most pets the run may create (--max-writes); a case that writes once they exist is skipped. */
+  /** The most pets the run may create (--max-writes); a case that writes once they exist is not judged. */
   maxWrites?: number;
   /** What a read-after-write step's window and backoff are measured by (default: the real clock). */
   waitClock?: Clock;
+  /** Collects what the recommendation-level exchange checks find: run findings, never a case's outcome. */
+  findings: RunFindings;
+  /** The exchange checks every response is judged by (default: the registry's). */
+  exchangeChecks?: readonly ExchangeCheck[];
 }
 
 /** Whether the run created as many pets as it may. */
@@ -77,16 +82,16 @@ function fillQuery(query: RequestSpec['query'], vars: Variables): Array<[string,
   return pairs;
 }
 
-/** Runs a check's rule; a rule that throws could not judge, and the run goes on. */
+/** Runs a check's rule; a rule that throws is an internal error (a bug of this project, never the server's), and the run goes on. */
 export function guarded(evaluate: () => Judgement): Judgement {
   try {
     return evaluate();
   } catch (error) {
-    return { outcome: 'errored', message: `the check could not judge: ${error instanceof Error ? error.message : String(error)}` };
+    return { outcome: 'internal-error', message: `the check threw: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 
-/** A judgement as the outcome of a check at a level: a failure of a `warn` rule is a warning. */
+/** A judgement as the outcome of a check at a level: a failure of a `warn` rule is a warning (the one way to warn). */
 export function outcomeOf(
   check: Pick<CheckMeta, 'id'>,
   level: Level,
@@ -96,7 +101,7 @@ export function outcomeOf(
 ): CheckOutcome {
   const outcome: Outcome = judgement.outcome === 'failed' && level === 'warn' ? 'warned' : judgement.outcome;
   const result: CheckOutcome = { id: check.id, level, outcome, step, message: boundedText(judgement.message) };
-  if (judgement.outcome === 'failed' || judgement.outcome === 'warned') result.failures = boundedFailures(judgement.failures);
+  if (judgement.outcome === 'failed') result.failures = boundedFailures(judgement.failures);
   if (source !== undefined) result.source = source;
   return result;
 }
@@ -113,6 +118,18 @@ function boundedFailures(failures: readonly Failure[]): Failure[] {
   return kept;
 }
 
+/** What the checks said about one exchange: the case's checks, and the recommendation-level exchange checks (run findings). */
+interface StepJudgement {
+  checks: CheckOutcome[];
+  findings: Array<{ check: ExchangeCheck; outcome: CheckOutcome }>;
+}
+
+/** Whether a check applies; a check whose `applies` throws is judged as applying, so that its internal error is reported. */
+function appliesTo(applies: () => boolean): Judgement | boolean {
+  const judged = guarded(() => ({ outcome: applies() ? 'passed' : 'not-judged', message: '' }));
+  return judged.outcome === 'internal-error' ? judged : judged.outcome === 'passed';
+}
+
 /** Every check of a step on one exchange: the step's own expectations and captures, then the exchange checks. */
 function judgeStep(
   exchange: Exchange,
@@ -120,11 +137,11 @@ function judgeStep(
   index: number,
   caseLevel: Level,
   vars: Variables,
-  contract: Contract,
-  disabled: ReadonlyMap<string, string>,
-  model: StoreModel | undefined,
-): CheckOutcome[] {
+  options: Pick<CaseRunOptions, 'contract' | 'disabled' | 'exchangeChecks' | 'model'>,
+): StepJudgement {
+  const { contract, disabled, model } = options;
   const results: CheckOutcome[] = [];
+  const findings: StepJudgement['findings'] = [];
   const expected = expectationEntries(step.expect, exchange.response.status);
   const declared: Array<[string, unknown, Level, string]> = [
     ...expected.map((e): [string, unknown, Level, string] => [e.key, e.value, caseLevel, `expect.${e.path}`]),
@@ -137,31 +154,23 @@ function judgeStep(
     ...(step.capture === undefined ? [] : [['capture', step.capture, caseLevel, 'capture'] as [string, unknown, Level, string]]),
   ];
   for (const [key, value, level, path] of declared) {
-    const check = expectationCheck(key);
+    const checks = expectationChecks(key);
     const source = step.sources?.[path];
-    if (check === undefined) {
-      results.push(
-        outcomeOf(
-          { id: `expect.${key}` },
-          level,
-          index,
-          { outcome: 'errored', message: `no check is registered for the expectation '${key}'` },
-          source,
-        ),
-      );
+    if (checks.length === 0) {
+      const unregistered: Judgement = { outcome: 'internal-error', message: `no check is registered for the expectation '${key}'` };
+      results.push(outcomeOf({ id: `expect.${key}` }, level, index, unregistered, source));
       continue;
     }
-    if (disabled.has(check.id)) continue;
     const filled = fillTemplate(value as JsonValue, vars);
-    results.push(
-      outcomeOf(
-        check,
-        level,
-        index,
-        guarded(() => check.evaluate({ exchange, contract, expected: filled })),
-        source,
-      ),
-    );
+    for (const check of checks) {
+      if (disabled.has(check.id)) continue;
+      const context = { exchange, contract, expected: filled };
+      const applies = check.applies === undefined ? true : appliesTo(() => check.applies?.(context) ?? true);
+      if (applies === false) continue;
+      // A recommendation on a declared expectation warns whatever the case's level; the rule itself takes the case's.
+      const at: Level = check.level === 'warn' ? 'warn' : level;
+      results.push(outcomeOf(check, at, index, applies === true ? guarded(() => check.evaluate(context)) : applies, source));
+    }
   }
   // What the step's `expect` block declares for this status, so an exchange check does not judge it twice.
   const context = {
@@ -170,13 +179,16 @@ function judgeStep(
     declared: Object.fromEntries(expected.map((e) => [e.key, e.value])) as Expectations,
     ...(model === undefined ? {} : { model }),
   };
-  for (const check of exchangeChecks) {
+  for (const check of options.exchangeChecks ?? registeredExchangeChecks) {
     if (disabled.has(check.id)) continue;
-    const applies = guarded(() => (check.applies(context) ? { outcome: 'passed', message: '' } : { outcome: 'skipped', message: '' }));
-    if (applies.outcome === 'skipped') continue;
-    results.push(outcomeOf(check, check.level, index, applies.outcome === 'errored' ? applies : guarded(() => check.evaluate(context))));
+    const applies = appliesTo(() => check.applies(context));
+    if (applies === false) continue;
+    const outcome = outcomeOf(check, check.level, index, applies === true ? guarded(() => check.evaluate(context)) : applies);
+    // A recommendation on every response is a run finding: it never decides whether a case passed or could be judged.
+    if (check.level === 'warn') findings.push({ check, outcome });
+    else results.push(outcome);
   }
-  return results;
+  return { checks: results, findings };
 }
 
 /** The transport checks on a request that got no response; with every one disabled, the case still could not be tested. */
@@ -268,10 +280,10 @@ export function caseInfo(spec: CaseSpec): CaseInfo {
   return source === undefined ? { id, title, clause, suite, operation, level } : { id, title, clause, suite, operation, level, source };
 }
 
-/** A case the configuration disabled, skipped with its reason; undefined when it is not disabled. */
+/** A case the configuration disabled, not judged, with its reason; undefined when it is not disabled. */
 export function disabledCase(info: CaseInfo, disabled: ReadonlyMap<string, string>): CaseResult | undefined {
   const reason = disabled.get(info.id);
-  return reason === undefined ? undefined : skippedCase(info, 'disabled', `disabled by the configuration: ${reason}`);
+  return reason === undefined ? undefined : notJudgedCase(info, 'disabled', `disabled by the configuration: ${reason}`);
 }
 
 /** A case's outcome from its checks, and its reason: the message of the first check that decided it. */
@@ -281,9 +293,9 @@ export function decided(checks: readonly CheckOutcome[]): { outcome: Outcome; re
   return reason === undefined ? { outcome } : { outcome, reason };
 }
 
-/** A case that was not run, and why. */
-export function skippedCase(info: CaseInfo, skip: SkipCode, reason: string): CaseResult {
-  return { ...info, outcome: 'skipped', skip, reason, durationMs: 0, checks: [], exchanges: [], retries: 0 };
+/** A case that was not judged (not run, or nothing to conclude), with the kind of reason and the reason; `durationMs` when it took time. */
+export function notJudgedCase(info: CaseInfo, skip: SkipCode, reason: string, durationMs = 0): CaseResult {
+  return { ...info, outcome: 'not-judged', skip, reason, durationMs, checks: [], exchanges: [], retries: 0 };
 }
 
 function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Contract): OutgoingRequest {
@@ -306,16 +318,16 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
   const disabled = disabledCase(info, options.disabled);
   if (disabled !== undefined) return disabled;
   const clockReason = clockSkipReason(spec, options.now);
-  if (clockReason !== undefined) return skippedCase(info, 'clock', clockReason);
-  if (options.readOnly && spec.writes) return skippedCase(info, 'read-only', 'writes to the server; skipped in read-only mode');
+  if (clockReason !== undefined) return notJudgedCase(info, 'clock', clockReason);
+  if (options.readOnly && spec.writes) return notJudgedCase(info, 'read-only', 'writes to the server; not run in read-only mode');
   if (spec.writes && writeBudgetSpent(options))
-    return skippedCase(
+    return notJudgedCase(
       info,
       'write-budget',
       `writes to the server, and the run created the ${options.maxWrites ?? 0} pets --max-writes allows`,
     );
   const short = unmetRequirement(spec.requires, options.store, options.readOnly);
-  if (short !== undefined) return skippedCase(info, 'precondition', short);
+  if (short !== undefined) return notJudgedCase(info, 'precondition', short);
   const started = performance.now();
   const result: CaseResult = { ...info, outcome: 'passed', durationMs: 0, checks: [], exchanges: [], retries: 0 };
   const finish = (outcome: Outcome, reason?: string, skip?: SkipCode): CaseResult => {
@@ -332,7 +344,7 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
     const deadline = clock.now() + options.consistencyWindowMs;
     let attempts = 0;
     let exchange: Exchange;
-    let judged: CheckOutcome[];
+    let judged: StepJudgement;
     let startedAt: Date;
     for (let backoff = 50; ; backoff = Math.min(backoff * 2, 500)) {
       attempts += 1;
@@ -342,11 +354,12 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
       try {
         exchange = await options.client.send(request);
       } catch (error) {
-        if (error instanceof RunError) return finish('skipped', `not finished: ${error.message}`, 'interrupted');
-        if (error instanceof WriteRefused) return finish('skipped', `step ${index + 1} ${error.message}`, error.reason);
+        if (error instanceof RunError) return finish('not-judged', `not finished: ${error.message}`, 'interrupted');
+        if (error instanceof WriteRefused) return finish('not-judged', `step ${index + 1} ${error.message}`, error.reason);
+        // The client throws only those on purpose: anything else is a bug of this project.
         if (!(error instanceof TransportError))
           return finish(
-            'errored',
+            'internal-error',
             `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
           );
         result.exchanges.push({
@@ -361,15 +374,15 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
         result.checks.push(...judgeTransport(error, index, options.disabled));
         const judged = decided(result.checks);
         return finish(
-          judged.outcome === 'passed' ? 'errored' : judged.outcome,
+          judged.outcome === 'passed' ? 'could-not-test' : judged.outcome,
           `step ${index + 1}: ${judged.reason ?? `${error.message} (${error.code})`}`,
         );
       }
       options.created.observe(exchange);
-      judged = judgeStep(exchange, step, index, spec.level, vars, options.contract, options.disabled, options.model);
+      judged = judgeStep(exchange, step, index, spec.level, vars, options);
       options.model?.observe(exchange, `case ${spec.id}`);
       // Only what the step expects of the write may not show yet; a rule every exchange must keep (no 5xx, JSON) is judged at once.
-      const failedChecks = judged.filter((c) => c.outcome === 'failed');
+      const failedChecks = judged.checks.filter((c) => c.outcome === 'failed');
       const retry =
         step.readAfterWrite === true &&
         failedChecks.length > 0 &&
@@ -384,25 +397,26 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
           () => true,
         ));
       if (interrupted)
-        return finish('skipped', `not finished: interrupted while step ${index + 1} waited for a write to show`, 'interrupted');
+        return finish('not-judged', `not finished: interrupted while step ${index + 1} waited for a write to show`, 'interrupted');
     }
     result.retries += attempts - 1;
     result.exchanges.push(evidenceOf(exchange, index, startedAt, attempts, options.excerptBytes));
     captureVariables(step, exchange, vars);
-    const unmet = step.precondition === true ? unmetPrecondition(judged) : undefined;
+    for (const { check, outcome } of judged.findings) options.findings.record(check, info.id, exchange, outcome);
+    const unmet = step.precondition === true ? unmetPrecondition(judged.checks) : undefined;
     if (unmet !== undefined) {
       // What the step needed is not there (e.g. an empty store): the case cannot be judged, which is not a failure.
-      result.checks.push(...judged.filter((r) => !r.id.startsWith('expect.')));
-      return finish('skipped', `precondition of step ${index + 1} not met: ${unmet}`, 'precondition');
+      result.checks.push(...judged.checks.filter((r) => !r.id.startsWith('expect.')));
+      return finish('not-judged', `precondition of step ${index + 1} not met: ${unmet}`, 'precondition');
     }
-    result.checks.push(...judged);
-    if (worstOutcome(judged) === 'failed') break;
+    result.checks.push(...judged.checks);
+    if (worstOutcome(judged.checks) === 'failed') break;
   }
   const { outcome, reason } = decided(result.checks);
   // A rule that found nothing to judge anywhere in the case (a full page, an empty listing) leaves the case unjudged: never reported as passed.
   const judgedIds = new Set(result.checks.filter((c) => c.outcome === 'passed').map((c) => c.id));
-  const unjudged = outcome === 'passed' ? result.checks.find((c) => c.outcome === 'skipped' && !judgedIds.has(c.id)) : undefined;
-  if (unjudged !== undefined) return finish('skipped', `not judged: ${unjudged.message}`, 'precondition');
+  const unjudged = outcome === 'passed' ? result.checks.find((c) => c.outcome === 'not-judged' && !judgedIds.has(c.id)) : undefined;
+  if (unjudged !== undefined) return finish('not-judged', `not judged: ${unjudged.message}`, 'precondition');
   return finish(outcome, reason);
 }
 
@@ -416,7 +430,7 @@ export async function reportCase(listener: RunListener, info: CaseInfo, run: () 
   try {
     result = await run();
   } catch (error) {
-    listener.onCaseEnd?.(skippedCase(info, 'interrupted', `not finished: ${error instanceof Error ? error.message : String(error)}`));
+    listener.onCaseEnd?.(notJudgedCase(info, 'interrupted', `not finished: ${error instanceof Error ? error.message : String(error)}`));
     throw error;
   }
   listener.onCaseEnd?.(result);
@@ -427,7 +441,7 @@ export async function reportCase(listener: RunListener, info: CaseInfo, run: () 
 export async function runCases(cases: readonly CaseSpec[], options: CaseRunOptions): Promise<CaseResult[]> {
   return mapConcurrently(cases, options.concurrency, (spec) =>
     reportCase(options.listener, caseInfo(spec), () =>
-      options.signal?.aborted === true ? skippedCase(caseInfo(spec), 'interrupted', 'interrupted before it ran') : runCase(spec, options),
+      options.signal?.aborted === true ? notJudgedCase(caseInfo(spec), 'interrupted', 'interrupted before it ran') : runCase(spec, options),
     ),
   );
 }

@@ -4,7 +4,7 @@ import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { CaseInfo } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
-import { reportCase, runCases, skippedCase } from './cases.js';
+import { reportCase, runCases, notJudgedCase } from './cases.js';
 import { caseOptions, type Phase } from './phase.js';
 import type { RunPlan } from './plan.js';
 
@@ -126,7 +126,7 @@ export const CREATED_PETS_PHASE: Phase = {
     for (const info of wanted.filter((s) => !('steps' in s)))
       results.push(
         await reportCase(context.listener, info, () =>
-          skippedCase(info, options.readOnly ? 'read-only' : 'precondition', 'the run created no pet to judge'),
+          notJudgedCase(info, options.readOnly ? 'read-only' : 'precondition', 'the run created no pet to judge'),
         ),
       );
     return results;

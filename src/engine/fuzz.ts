@@ -6,10 +6,10 @@
 import fc from 'fast-check';
 import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
-import type { CaseInfo, CaseResult } from '../model/results.js';
+import { outcomeWords, worstOutcome, type CaseInfo, type CaseResult, type Outcome } from '../model/results.js';
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
 import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
-import { disabledCase, reportCase, runCase, skippedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
+import { disabledCase, notJudgedCase, reportCase, runCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
 
 /** What the fuzzing phase is told: the seed it replays and how many examples each property draws. */
 export interface FuzzOptions {
@@ -144,12 +144,34 @@ function listProperty(contract: Contract, path: string): Property<{ limit?: numb
   };
 }
 
-/** Runs one property: examples drawn by the seed, each sent and judged; the first failure shrunk to a minimal example. */
+/** How the reason names the example that decided a property that did not fail. */
+const FIRST_THAT: Partial<Record<Outcome, string>> = {
+  warned: 'that warned',
+  'could-not-test': 'that could not be tested',
+  'internal-error': 'that met an internal error',
+};
+
+/** The outcomes of a property's examples, counted, in words: `16 passed, 14 warned`. */
+function tally(counts: ReadonlyMap<Outcome, number>): string {
+  const order: readonly Outcome[] = ['passed', 'warned', 'not-judged', 'could-not-test', 'internal-error'];
+  return order
+    .filter((outcome) => (counts.get(outcome) ?? 0) > 0)
+    .map((outcome) => `${counts.get(outcome) ?? 0} ${outcomeWords(outcome)}`)
+    .join(', ');
+}
+
+/**
+ * Runs one property: examples drawn by the seed, each sent and judged. The property reports the worst outcome over its
+ * examples, with the example that caused it as evidence: a failure shrunk to a minimal example, else the first example
+ * that threw, could not be tested or warned.
+ */
 async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options: CaseRunOptions): Promise<CaseResult> {
   const started = performance.now();
   let examples = 0;
   let unsent = 0;
   let minimal: CaseResult | undefined;
+  let worst: CaseResult | undefined;
+  const outcomes = new Map<Outcome, number>();
   const spec = (example: T): CaseSpec => ({
     ...property.info,
     writes: property.info.operation === 'createPet',
@@ -157,14 +179,20 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
   });
   const details = await fc.check(
     fc.asyncProperty(property.arbitrary, async (example) => {
-      // Once the run created the pets --max-writes allows, a write is not sent (and not counted as kept).
+      // Once the run created the pets --max-writes allows, a write is not sent (and not counted as judged).
       if (property.info.operation === 'createPet' && writeBudgetSpent(options)) {
         unsent += 1;
         return true;
       }
       examples += 1;
       const result = await runCase(spec(example), options);
-      if (result.outcome !== 'failed') return true;
+      if (result.outcome !== 'failed') {
+        outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
+        // The first example of the worst outcome so far is the evidence (a warning, could not test, an internal error).
+        const counts = result.outcome !== 'passed' && result.outcome !== 'not-judged';
+        if (counts && (worst === undefined || worstOutcome([worst, result]) !== worst.outcome)) worst = result;
+        return true;
+      }
       // fast-check ends on the smallest example that still fails: the last failure seen is that one.
       minimal = result;
       return false;
@@ -172,28 +200,52 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
     { seed: fuzz.seed, numRuns: fuzz.maxExamples, endOnFailure: false, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false },
   );
   const durationMs = Math.round(performance.now() - started);
+  const notSent = unsent > 0 ? `; ${unsent} more were not sent: --max-writes was reached` : '';
   if (examples === 0 && unsent > 0)
-    return {
-      ...skippedCase(
-        property.info,
-        'write-budget',
-        `the run created the pets --max-writes allows: none of the ${unsent} examples was sent`,
-      ),
+    return notJudgedCase(
+      property.info,
+      'write-budget',
+      `the run created the pets --max-writes allows: none of the ${unsent} examples was sent`,
       durationMs,
-    };
-  if (!details.failed || minimal === undefined) {
-    const message = `${details.numRuns - unsent} generated examples kept the contract (seed ${fuzz.seed})${unsent > 0 ? `; ${unsent} more were not sent: --max-writes was reached` : ''}`;
+    );
+  if (details.failed && minimal !== undefined) {
+    const reason = `minimal failing example after ${details.numShrinks} shrinks of ${examples} requests (seed ${fuzz.seed}; --seed ${fuzz.seed} replays it): ${minimal.reason ?? ''}`;
+    return { ...minimal, durationMs, reason };
+  }
+  // runCase never throws: a property that failed without a failing example is a bug of this phase.
+  if (details.failed) {
+    const message = `the fuzzing phase threw: ${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`;
     return {
       ...property.info,
-      outcome: 'passed',
+      outcome: 'internal-error',
+      reason: message,
       durationMs,
-      checks: [{ id: property.info.id, level: 'fail', outcome: 'passed', step: 0, message }],
+      checks: [{ id: property.info.id, level: 'fail', outcome: 'internal-error', step: 0, message }],
       exchanges: [],
       retries: 0,
     };
   }
-  const reason = `minimal failing example after ${details.numShrinks} shrinks of ${examples} requests (seed ${fuzz.seed}; --seed ${fuzz.seed} replays it): ${minimal.reason ?? ''}`;
-  return { ...minimal, durationMs, reason };
+  const judged = examples - (outcomes.get('not-judged') ?? 0);
+  if (worst !== undefined) {
+    const reason = `${examples} generated examples (seed ${fuzz.seed}; --seed ${fuzz.seed} replays them): ${tally(outcomes)}${notSent}; the first ${FIRST_THAT[worst.outcome] ?? outcomeWords(worst.outcome)}: ${worst.reason ?? ''}`;
+    return { ...worst, durationMs, reason };
+  }
+  if (judged === 0 && examples > 0)
+    return notJudgedCase(
+      property.info,
+      'precondition',
+      `none of the ${examples} generated examples could be judged (seed ${fuzz.seed})`,
+      durationMs,
+    );
+  const message = `${judged} generated examples kept the contract (seed ${fuzz.seed})${judged < examples ? `; ${examples - judged} could not be judged` : ''}${notSent}`;
+  return {
+    ...property.info,
+    outcome: 'passed',
+    durationMs,
+    checks: [{ id: property.info.id, level: 'fail', outcome: 'passed', step: 0, message }],
+    exchanges: [],
+    retries: 0,
+  };
 }
 
 /** The fuzzing phase: each property of the contract over generated requests; writes only when the run may write. */
@@ -214,9 +266,9 @@ export async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options:
         () =>
           disabledCase(property.info, options.disabled) ??
           (options.signal?.aborted === true
-            ? skippedCase(property.info, 'interrupted', 'interrupted before it ran')
+            ? notJudgedCase(property.info, 'interrupted', 'interrupted before it ran')
             : options.readOnly && property.info.operation === 'createPet'
-              ? skippedCase(property.info, 'read-only', 'read-only: it writes')
+              ? notJudgedCase(property.info, 'read-only', 'read-only: it writes')
               : runProperty(property, fuzz, options)),
       ),
     );

@@ -4,7 +4,7 @@ import type { Baseline } from '../model/check.js';
 import { RunError } from '../model/errors.js';
 import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
 import type { CaseInfo, CaseResult } from '../model/results.js';
-import { decided, disabledCase, guarded, outcomeOf, reportCase, skippedCase } from './cases.js';
+import { decided, disabledCase, guarded, outcomeOf, reportCase, notJudgedCase } from './cases.js';
 import type { Phase } from './phase.js';
 
 /** The case a load profile is: its thresholds are the checks that judge it. */
@@ -99,7 +99,7 @@ export const LOAD_PHASE: Phase = {
               listener,
               ...(signal === undefined ? {} : { signal }),
             }).finally(() => listener.onLoadEnd?.());
-      if (stages.length === 0) return skippedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');
+      if (stages.length === 0) return notJudgedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');
       context.load = buildLoadReport(profile, context.baseUrl, stages, 1, load.baseline);
       return judgeLoad(context.load, context.disabled, performance.now() - loadStarted);
     });

@@ -5,6 +5,7 @@
 import type { HttpClient, HttpClientOptions } from '../http/client.js';
 import type { Sender } from '../http/write-gate.js';
 import type { StoreModel } from '../model/store-model.js';
+import type { RunFindings } from './findings.js';
 import type { Clock } from '../model/clock.js';
 import type { Contract } from '../model/contract.js';
 import type { RunListener } from '../model/events.js';
@@ -12,7 +13,7 @@ import type { LoadProfile, LoadReport } from '../model/load.js';
 import type { CaseInfo, CaseResult, SkipCode } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
 import type { Variables } from '../model/template.js';
-import { disabledCase, reportCase, skippedCase, type CaseRunOptions } from './cases.js';
+import { disabledCase, reportCase, notJudgedCase, type CaseRunOptions } from './cases.js';
 import type { CreatedPets } from './created-pets.js';
 import type { RunPlan } from './plan.js';
 import type { StoreCounts } from './store-fill.js';
@@ -54,6 +55,8 @@ export interface PhaseContext {
   readonly created: CreatedPets;
   /** What the run has seen of the store, from every phase's responses: what the invariants judge against. */
   readonly model: StoreModel;
+  /** What the recommendation-level exchange checks found, by check id, from every phase. */
+  readonly findings: RunFindings;
   /** What a read-after-write step's window and backoff are measured by. */
   readonly clock: Clock;
   /** Ctrl-C (or SIGTERM): the run stops starting work and still reports. */
@@ -107,7 +110,7 @@ export async function skipPhase(context: PhaseContext, cases: readonly CaseInfo[
   const results: CaseResult[] = [];
   for (const info of cases)
     results.push(
-      await reportCase(context.listener, info, () => disabledCase(info, context.disabled) ?? skippedCase(info, skip.code, skip.reason)),
+      await reportCase(context.listener, info, () => disabledCase(info, context.disabled) ?? notJudgedCase(info, skip.code, skip.reason)),
     );
   return results;
 }
@@ -130,6 +133,8 @@ export function caseOptions(context: PhaseContext): CaseRunOptions {
     listener: context.listener,
     created: context.created,
     model: context.model,
+    findings: context.findings,
+    ...(conformance.exchangeChecks === undefined ? {} : { exchangeChecks: conformance.exchangeChecks }),
     ...(context.store === undefined ? {} : { store: context.store }),
     // The client stops the run when the server is gone or asks for more waiting than allowed; Ctrl-C stops it too.
     ...(context.stop === undefined ? {} : { signal: context.stop }),

@@ -4,7 +4,7 @@ import { generateCases } from '../loader/generated-cases.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
 import { loadCases } from '../loader/cases.js';
 import { loadSuites, type SuiteInfo } from '../loader/suites.js';
-import type { Baseline } from '../model/check.js';
+import type { Baseline, ExchangeCheck } from '../model/check.js';
 import type { PacingOptions } from '../http/pacer.js';
 import { RunError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
@@ -83,6 +83,8 @@ export interface ConformancePlan {
   stateful?: StatefulOptions;
   /** The most pets the run may create (--max-writes). */
   maxWrites: number;
+  /** The exchange checks every response is judged by (default: the registry's). */
+  exchangeChecks?: readonly ExchangeCheck[];
 }
 
 /** A load profile to run, with what it is compared with. */

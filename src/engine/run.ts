@@ -10,9 +10,19 @@ import { RunError } from '../model/errors.js';
 import type { RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
 import type { LoadReport } from '../model/load.js';
-import { emptyCounts, verdictOf, warningsOf, type CaseInfo, type CaseResult, type RunMeta, type RunReport } from '../model/results.js';
+import {
+  emptyCounts,
+  internalErrorsOf,
+  verdictOf,
+  warningsOf,
+  type CaseInfo,
+  type CaseResult,
+  type RunMeta,
+  type RunReport,
+} from '../model/results.js';
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
-import { skippedCase } from './cases.js';
+import { notJudgedCase } from './cases.js';
+import { RunFindings } from './findings.js';
 import { CreatedPets } from './created-pets.js';
 import { skipPhase, type Phase, type PhaseContext } from './phase.js';
 import { PHASES } from './phases.js';
@@ -88,6 +98,8 @@ interface ReportParts {
   load: LoadReport | undefined;
   /** Requests of the phases that keep only failing requests as evidence, counted at the client. */
   phaseRequests: Record<string, number>;
+  /** What the recommendation-level exchange checks found, by check id. */
+  findings: RunFindings;
   stopped?: RunError;
 }
 
@@ -99,7 +111,7 @@ function requestsBySuite(results: readonly CaseResult[]): Record<string, number>
   return counts;
 }
 
-/** The planned cases a run that stopped (or was interrupted) never reached, skipped with the reason. */
+/** The planned cases a run that stopped (or was interrupted) never reached, not judged, with the reason. */
 function notReached(parts: ReportParts): CaseResult[] {
   if (parts.stopped === undefined && !parts.interrupted) return [];
   const reached = new Set(parts.results.map((r) => r.id));
@@ -107,7 +119,7 @@ function notReached(parts: ReportParts): CaseResult[] {
     parts.interrupted || parts.stopped === undefined
       ? 'not run: the run was interrupted before it reached this case'
       : `not run: the run stopped before it reached this case (${parts.stopped.message})`;
-  return parts.planned.filter((info) => !reached.has(info.id)).map((info) => skippedCase(info, 'interrupted', why));
+  return parts.planned.filter((info) => !reached.has(info.id)).map((info) => notJudgedCase(info, 'interrupted', why));
 }
 
 function reportOf(parts: ReportParts): RunReport {
@@ -116,13 +128,22 @@ function reportOf(parts: ReportParts): RunReport {
   for (const r of cases) counts[r.outcome] += 1;
   const finished = new Date();
   const { client, created, load, stopped } = parts;
+  const findings = parts.findings.findings;
+  const internalErrors = internalErrorsOf(cases, parts.findings.internalErrors);
   return {
-    reportVersion: 2,
+    reportVersion: 3,
     meta: parts.meta,
     finishedAt: finished.toISOString(),
     durationMs: finished.getTime() - parts.startedAt.getTime(),
     // A run that stopped before its end cannot pass, whatever it measured until then.
-    verdict: stopped !== undefined && counts.failed === 0 ? 'incomplete' : verdictOf(counts, parts.strict, parts.interrupted),
+    verdict: verdictOf({
+      counts,
+      strict: parts.strict,
+      interrupted: parts.interrupted,
+      stopped: stopped !== undefined,
+      findings: findings.length,
+      internalErrors: internalErrors.length,
+    }),
     counts,
     requests: client?.requestCount ?? 0,
     requestsBySuite: { ...requestsBySuite(parts.results), ...parts.phaseRequests },
@@ -132,6 +153,8 @@ function reportOf(parts: ReportParts): RunReport {
     ...(stopped === undefined ? {} : { stopped: { code: stopped.code, message: stopped.message } }),
     cases,
     warnings: warningsOf(cases),
+    findings,
+    internalErrors,
     ...(load === undefined ? {} : { load }),
   };
 }
@@ -208,6 +231,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       ['unknownPetId', unknownPetId()],
     ]),
     created: new CreatedPets(),
+    findings: new RunFindings(),
     model: new StoreModel({ windowMs: plan.conformance?.consistencyWindowMs ?? 0 }),
     clock: REAL_CLOCK,
     signal,
@@ -229,6 +253,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     filled: context.store?.created ?? 0,
     load: context.load,
     phaseRequests,
+    findings: context.findings,
   });
   let started = false;
   try {

@@ -9,7 +9,7 @@ import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseInfo, CaseResult, ExchangeEvidence } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
-import { reportCase, runCase, skippedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
+import { reportCase, runCase, notJudgedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
 import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
 
 /** What the stateful phase is told: the seed it replays and how many sequences it draws. */
@@ -80,6 +80,8 @@ function commandsOf(
               },
               `createPet ${status}`,
             );
+            // Not sent (the run was interrupted, or --max-writes reached meanwhile): the model has no new pet.
+            if (result.outcome === 'not-judged') return;
             const id = result.exchanges.at(-1)?.response?.body;
             const created = parseId(id);
             if (created === undefined) throw new StepFailed('no id to follow');
@@ -163,7 +165,7 @@ function parseId(body: string | undefined): JsonValue | undefined {
 async function runStateful(contract: Contract, stateful: StatefulOptions, options: CaseRunOptions): Promise<CaseResult> {
   const started = performance.now();
   if (writeBudgetSpent(options))
-    return skippedCase(
+    return notJudgedCase(
       STATEFUL_CASE,
       'write-budget',
       `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`,
@@ -172,6 +174,8 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, option
   const commands = commandsOf(contract, runId, options.variables.get('categoryId') ?? 1, options);
   let sequence: ExchangeEvidence[] = [];
   let failing: { exchanges: ExchangeEvidence[]; result: CaseResult } | undefined;
+  // The first step that warned, with the sequence up to it: the phase's evidence when no sequence failed.
+  let warned: { exchanges: ExchangeEvidence[]; result: CaseResult } | undefined;
   let requests = 0;
   const real: Real = {
     async run(step, label) {
@@ -179,10 +183,12 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, option
       const result = await runCase(spec, options);
       requests += result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
       sequence.push(...result.exchanges.map((e) => ({ ...e, step: sequence.length })));
-      if (result.outcome === 'failed' || result.outcome === 'errored') {
+      // A step that failed, could not be tested or threw ends its sequence (the worst outcome decides the phase); a warning does not.
+      if (result.outcome === 'failed' || result.outcome === 'could-not-test' || result.outcome === 'internal-error') {
         failing = { exchanges: [...sequence], result };
         throw new StepFailed(result.reason ?? label);
       }
+      if (result.outcome === 'warned' && warned === undefined) warned = { exchanges: [...sequence], result };
       return result;
     },
   };
@@ -194,6 +200,33 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, option
     { seed: stateful.seed, numRuns: stateful.sequences, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false },
   );
   const durationMs = Math.round(performance.now() - started);
+  // A sequence that broke the model itself (an id given to two pets, a create without an id) fails the phase; anything else thrown is a bug here.
+  if (details.failed && failing === undefined) {
+    const thrown = details.errorInstance;
+    const message = thrown instanceof Error ? thrown.message : String(thrown);
+    const model = thrown instanceof StepFailed;
+    return {
+      ...STATEFUL_CASE,
+      outcome: model ? 'failed' : 'internal-error',
+      durationMs,
+      reason: `${model ? 'a sequence broke the model' : 'the stateful phase threw'} (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${message}`,
+      checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: model ? 'failed' : 'internal-error', step: 0, message }],
+      exchanges: sequence,
+      retries: 0,
+    };
+  }
+  if (!details.failed && warned !== undefined) {
+    const steps = warned.exchanges.map((e, i) => `${i + 1}. ${e.request.method} ${e.request.url}`).join('; ');
+    return {
+      ...STATEFUL_CASE,
+      outcome: 'warned',
+      durationMs,
+      reason: `${details.numRuns} sequences (${requests} requests) agreed with the model (seed ${stateful.seed}), with a warning: ${steps}: ${warned.result.reason ?? ''}`,
+      checks: warned.result.checks,
+      exchanges: warned.exchanges,
+      retries: 0,
+    };
+  }
   if (!details.failed || failing === undefined) {
     const message = `${details.numRuns} sequences (${requests} requests) agreed with the model (seed ${stateful.seed})`;
     return {

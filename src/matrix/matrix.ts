@@ -50,6 +50,8 @@ function idsWith(report: RunReport, outcome: 'failed' | 'warned'): string[] {
     if (result.outcome === outcome) ids.add(result.id);
     for (const check of result.checks) if (check.outcome === outcome) ids.add(check.id);
   }
+  // A run finding is a warning of the run, by its check id.
+  if (outcome === 'warned') for (const finding of report.findings) ids.add(finding.id);
   return [...ids].sort();
 }
 

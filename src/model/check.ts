@@ -12,38 +12,37 @@ import type { StoreView } from './store-model.js';
  */
 export type CheckScope = 'exchange' | 'case' | 'run' | 'transport';
 
-/** A check's verdict before its level is applied: passed, failed or warned with typed failures, not judged, or could not test. */
+/**
+ * A check's verdict before its level is applied: passed, failed with typed failures (a warning when the check's level is
+ * `warn`: that is the one way to warn), not judged (nothing to conclude from), could not test (the server or the network
+ * prevented it), or internal error (the check itself threw; only `guarded` makes one).
+ */
 export type Judgement =
   | { outcome: 'passed'; message: string }
   | { outcome: 'failed'; message: string; failures: Failure[] }
-  | { outcome: 'warned'; message: string; failures: Failure[] }
-  | { outcome: 'skipped'; message: string }
-  | { outcome: 'errored'; message: string };
+  | { outcome: 'not-judged'; message: string }
+  | { outcome: 'could-not-test'; message: string }
+  | { outcome: 'internal-error'; message: string };
 
 /** A passing judgement. */
 export function passed(message: string): Judgement {
   return { outcome: 'passed', message };
 }
 
-/** A failing judgement; its message is the first failure's unless given. */
+/** A failing judgement; its message is the first failure's unless given. A failure of a warn-level check is a warning. */
 export function failed(failures: Failure | readonly Failure[], message?: string): Judgement {
   const list = Array.isArray(failures) ? [...(failures as readonly Failure[])] : [failures as Failure];
   return { outcome: 'failed', message: message ?? list[0]?.message ?? 'failed', failures: list };
 }
 
-/** A judgement that keeps every stated rule but names a risk or a departure from common practice (the contract-silence policy's middle verdict). */
-export function warned(failure: Failure): Judgement {
-  return { outcome: 'warned', message: failure.message, failures: [failure] };
-}
-
 /** A judgement that could not be made (nothing to conclude from); never reported as passed. */
 export function notJudged(message: string): Judgement {
-  return { outcome: 'skipped', message };
+  return { outcome: 'not-judged', message };
 }
 
-/** The rule could not be tested (a ramp that ended before the rate it must hold): the run is incomplete. */
+/** The rule could not be tested (a ramp that ended before the rate it must hold, a request that got no answer): the run is incomplete. */
 export function couldNotTest(message: string): Judgement {
-  return { outcome: 'errored', message };
+  return { outcome: 'could-not-test', message };
 }
 
 /** What every check says about itself: the catalogue and the reports show it. */
@@ -86,8 +85,10 @@ export interface ExpectationContext<T = unknown> {
 /** A rule that judges what a case declares under one expectation key (`expect.<key>`). */
 export interface ExpectationCheck<T = unknown> extends CheckMeta {
   scope: 'case';
-  /** The expectation key in scenario files, e.g. `status`. */
+  /** The expectation key in scenario files, e.g. `status`; a recommendation on the same key is a second check (level warn) under its own id. */
   key: string;
+  /** Whether it concerns this exchange (absent: always); one that does not is left out of the case. */
+  applies?(context: ExpectationContext<T>): boolean;
   evaluate(context: ExpectationContext<T>): Judgement;
 }
 

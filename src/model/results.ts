@@ -3,8 +3,20 @@ import type { ServerWait } from './exchange.js';
 import type { LoadReport } from './load.js';
 import type { OperationName } from './scenario.js';
 
-/** How a case or a check ended. `errored` means it could not be tested; it never means the server is wrong. */
-export type Outcome = 'passed' | 'failed' | 'warned' | 'errored' | 'skipped';
+/**
+ * How a case or a check ended, each word meaning one thing: `not-judged` (there was nothing to conclude, or it was not run:
+ * the reason says why), `could-not-test` (the server or the network prevented it; never a verdict on the contract) and
+ * `internal-error` (a check or a phase of this project threw: a bug here, not in the server).
+ */
+export type Outcome = 'passed' | 'failed' | 'warned' | 'not-judged' | 'could-not-test' | 'internal-error';
+
+/** Every outcome, worst first: the order a case's checks decide it by, and the order reports list them in. */
+export const OUTCOMES: readonly Outcome[] = ['failed', 'internal-error', 'could-not-test', 'warned', 'passed', 'not-judged'];
+
+/** The outcomes as people read them: `not judged`, `could not test`, `internal error`. */
+export function outcomeWords(outcome: Outcome): string {
+  return outcome.replace(/-/g, ' ');
+}
 
 /** How much a broken rule weighs: `fail` where the contract speaks, `warn` where practice recommends. */
 export type Level = 'fail' | 'warn';
@@ -96,16 +108,16 @@ export interface CaseInfo {
   source?: SourceLocation;
 }
 
-/** Why a case was not judged, as a stable code (the reason says it in words). */
+/** Why a case was not judged, as a stable code: the kind of its reason (the reason says it in words). */
 export type SkipCode = 'clock' | 'read-only' | 'precondition' | 'interrupted' | 'disabled' | 'write-budget';
 
 /** The result of one case: its outcome, and the outcome of every check that judged it. */
 export interface CaseResult extends CaseInfo {
   outcome: Outcome;
   durationMs: number;
-  /** Why a case was skipped or errored, or a one-line summary of its failure. */
+  /** Why a case was not judged or could not be tested, or a one-line summary of its failure. */
   reason?: string;
-  /** Why it was skipped, when it was. */
+  /** The kind of reason a case was not judged, when it was not. */
   skip?: SkipCode;
   checks: CheckOutcome[];
   exchanges: ExchangeEvidence[];
@@ -140,16 +152,20 @@ export interface RunMeta {
   disabled: DisabledCheck[];
 }
 
-/** The verdict of a whole run; it decides the exit code (0, 1, 2). */
-export type Verdict = 'passed' | 'failed' | 'incomplete';
+/** The verdict of a whole run; it decides the exit code: passed 0, failed 1, incomplete 2, internal-error 3. */
+export type Verdict = 'passed' | 'failed' | 'incomplete' | 'internal-error';
 
 /** The canonical report: every other format renders from this. */
 export interface RunReport {
-  reportVersion: 2;
+  reportVersion: 3;
   meta: RunMeta;
   finishedAt: string;
   durationMs: number;
-  /** passed: nothing failed; failed: a case failed (or warned, in strict mode); incomplete: nothing failed but a case could not be tested, or the run was interrupted. */
+  /**
+   * failed: a case failed (or warned, or a finding was made, in strict mode): the contract is broken; internal-error:
+   * nothing failed but a check or phase of this project threw; incomplete: a case could not be tested, or the run was
+   * interrupted or stopped; passed: none of these.
+   */
   verdict: Verdict;
   /** Cases by outcome. */
   counts: OutcomeCounts;
@@ -166,13 +182,17 @@ export interface RunReport {
   };
   /** Requests the cases of each suite (phase) sent, retries included; load traffic is in `load`. */
   requestsBySuite?: Record<string, number>;
-  /** A signal stopped the run (Ctrl-C, SIGTERM, SIGHUP): the cases it had not started are skipped; the exit code is 130, 143 or 129. */
+  /** A signal stopped the run (Ctrl-C, SIGTERM, SIGHUP): the cases it had not started are not judged; the exit code is 130, 143 or 129. */
   interrupted?: true;
   /** What stopped the run before its end (the server gone, rate limits beyond the budget, a load that could not start): exit 2. */
   stopped?: { code: string; message: string };
   cases: CaseResult[];
-  /** Every warned check of the run, in case order (also inside each case). */
+  /** Every warned check of the run's cases (their declared warn-level expectations), in case order (also inside each case). */
   warnings: RunWarning[];
+  /** Recommendations (warn-level exchange checks) the server's responses did not follow, by check id: never a case's outcome. */
+  findings: Finding[];
+  /** Checks and phases of this project that threw (a bug here, not in the server), by where: exit 3. */
+  internalErrors: InternalError[];
   /** The load profile's result, when the run included one (its thresholds judge the load case). */
   load?: LoadReport;
 }
@@ -185,6 +205,43 @@ export interface RunWarning {
   message: string;
 }
 
+/** One response a finding concerns: the case and step that got it, and what the check said. */
+export interface FindingExample {
+  caseId: string;
+  step: number;
+  message: string;
+  /** The request, as `METHOD url`. */
+  request: string;
+  status: number;
+  failures?: Failure[];
+}
+
+/** A recommendation (a warn-level exchange check) that responses of the run did not follow: one per check id, with a few examples. */
+export interface Finding {
+  id: string;
+  title: string;
+  clause: string;
+  /** How many responses did not follow it. */
+  count: number;
+  /** The first of them (at most MAX_FINDING_EXAMPLES). */
+  examples: FindingExample[];
+}
+
+/** The most examples a finding or an internal error keeps; `count` says how many there were. */
+export const MAX_FINDING_EXAMPLES = 5;
+
+/** A check or phase of this project that threw, once per check id or phase: a bug to report, never a verdict on the server. */
+export interface InternalError {
+  /** The check id or the phase that threw. */
+  where: string;
+  /** What the first of them threw. */
+  message: string;
+  /** How many times it threw. */
+  count: number;
+  /** The cases it threw in (at most MAX_FINDING_EXAMPLES). */
+  cases: string[];
+}
+
 /** The warnings of a run, in case order. */
 export function warningsOf(cases: readonly CaseResult[]): RunWarning[] {
   return cases.flatMap((c) =>
@@ -192,20 +249,55 @@ export function warningsOf(cases: readonly CaseResult[]): RunWarning[] {
   );
 }
 
-/** An empty count of outcomes. */
-export function emptyCounts(): OutcomeCounts {
-  return { passed: 0, failed: 0, warned: 0, errored: 0, skipped: 0 };
+/** The internal errors of a run's cases (a check that threw, or a case that could not go on for a bug of ours), once per where, with those found elsewhere. */
+export function internalErrorsOf(cases: readonly CaseResult[], others: readonly InternalError[] = []): InternalError[] {
+  const byWhere = new Map<string, InternalError>(others.map((e) => [e.where, { ...e, cases: [...e.cases] }]));
+  const add = (where: string, message: string, caseId: string): void => {
+    const known = byWhere.get(where);
+    if (known === undefined) byWhere.set(where, { where, message, count: 1, cases: [caseId] });
+    else {
+      known.count += 1;
+      if (known.cases.length < MAX_FINDING_EXAMPLES && !known.cases.includes(caseId)) known.cases.push(caseId);
+    }
+  };
+  for (const c of cases) {
+    const thrown = c.checks.filter((k) => k.outcome === 'internal-error');
+    for (const k of thrown) add(k.id, k.message, c.id);
+    if (thrown.length === 0 && c.outcome === 'internal-error') add(c.id, c.reason ?? 'internal error', c.id);
+  }
+  return [...byWhere.values()];
 }
 
-/** The outcome of a set of check outcomes: a failure decides, then a check that could not judge, then a warning. */
+/** An empty count of outcomes. */
+export function emptyCounts(): OutcomeCounts {
+  return { passed: 0, failed: 0, warned: 0, 'not-judged': 0, 'could-not-test': 0, 'internal-error': 0 };
+}
+
+/** The outcome of a set of check outcomes: a failure decides, then a check that threw, then one that could not test, then a warning. */
 export function worstOutcome(checks: ReadonlyArray<{ outcome: Outcome }>): Outcome {
-  for (const outcome of ['failed', 'errored', 'warned'] as const) if (checks.some((c) => c.outcome === outcome)) return outcome;
+  for (const outcome of ['failed', 'internal-error', 'could-not-test', 'warned'] as const)
+    if (checks.some((c) => c.outcome === outcome)) return outcome;
   return 'passed';
 }
 
-/** The verdict from the counts: failures first, then cases that could not be tested or an interrupted run. */
-export function verdictOf(counts: OutcomeCounts, strict: boolean, interrupted: boolean): Verdict {
-  if (counts.failed > 0 || (strict && counts.warned > 0)) return 'failed';
-  if (counts.errored > 0 || interrupted) return 'incomplete';
+/** What a run's verdict is decided by. */
+export interface VerdictInputs {
+  counts: OutcomeCounts;
+  strict: boolean;
+  interrupted: boolean;
+  /** The run stopped before its end (the server gone, a budget spent). */
+  stopped: boolean;
+  /** How many run findings there are (warnings, for --strict). */
+  findings: number;
+  /** How many internal errors there are, once per where. */
+  internalErrors: number;
+}
+
+/** The verdict: a broken contract first, then a bug of ours, then what could not be tested, run or finished. */
+export function verdictOf(inputs: VerdictInputs): Verdict {
+  const { counts, strict } = inputs;
+  if (counts.failed > 0 || (strict && (counts.warned > 0 || inputs.findings > 0))) return 'failed';
+  if (inputs.internalErrors > 0 || counts['internal-error'] > 0) return 'internal-error';
+  if (counts['could-not-test'] > 0 || inputs.interrupted || inputs.stopped) return 'incomplete';
   return 'passed';
 }

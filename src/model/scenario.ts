@@ -50,7 +50,7 @@ export interface UndocumentedRequest {
   acceptanceRisk?: string;
 }
 
-/** What the store must hold for a case to be judged: the run creates what is missing, else the case is skipped. */
+/** What the store must hold for a case to be judged: the run creates what is missing, else the case is not judged. */
 export interface StoreRequirement {
   /** At least this many pets (of `status`, when given). */
   pets: number;
@@ -104,7 +104,7 @@ export interface StepSpec {
   capture?: Record<string, string>;
   /** This step reads what an earlier step wrote: retry within the consistency window before failing. */
   readAfterWrite?: boolean;
-  /** This step only gathers what the case needs (e.g. an existing id): when its expectations fail, the case is skipped, not failed. */
+  /** This step only gathers what the case needs (e.g. an existing id): when its expectations fail, the case is not judged, not failed. */
   precondition?: boolean;
   /** Where each expectation is declared, by its path: `expect.status`, `warn.headers`, `expect.when.400.schema`, `capture`. */
   sources?: Record<string, SourceLocation>;
@@ -119,7 +119,7 @@ export interface ClockWindow {
 /** A loaded case (requests and expectations), ready for the engine. */
 export interface CaseSpec extends CaseInfo {
   steps: StepSpec[];
-  /** True when a step writes (POST/PUT/PATCH/DELETE): skipped in read-only mode. */
+  /** True when a step writes (POST/PUT/PATCH/DELETE): not run in read-only mode. */
   writes: boolean;
   clock?: ClockWindow;
   requires?: StoreRequirement;
@@ -127,7 +127,7 @@ export interface CaseSpec extends CaseInfo {
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** True when any step sends a method that writes: such cases are skipped in read-only mode. */
+/** True when any step sends a method that writes: such cases are not run in read-only mode. */
 export function stepsWrite(steps: readonly StepSpec[]): boolean {
   return steps.some((s) => WRITE_METHODS.has(s.request.method));
 }

@@ -2,13 +2,23 @@
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { GENERATED_SUITES } from '../engine/phases.js';
-import { emptyCounts, type CaseInfo, type CaseResult, type Outcome, type RunMeta, type RunReport } from '../model/results.js';
+import {
+  emptyCounts,
+  OUTCOMES,
+  outcomeWords,
+  type CaseInfo,
+  type CaseResult,
+  type Outcome,
+  type RunMeta,
+  type RunReport,
+} from '../model/results.js';
 import type { Reporter } from './reporter.js';
 import type { ServerWait } from '../model/exchange.js';
 import {
   countdownSentence,
   decidingExchange,
   groupedByProblem,
+  internalErrorLine,
   LABELS,
   oneLine,
   problemLocation,
@@ -27,12 +37,26 @@ export interface ConsoleOptions {
 
 const COLORS: Record<Outcome | 'dim' | 'bold', [number, number]> = {
   failed: [31, 39],
-  errored: [35, 39],
+  'internal-error': [35, 39],
+  'could-not-test': [35, 39],
   warned: [33, 39],
   passed: [32, 39],
-  skipped: [90, 39],
+  'not-judged': [90, 39],
   dim: [2, 22],
   bold: [1, 22],
+};
+
+/** The counts in the order the summary line gives them. */
+const COUNTED: readonly Outcome[] = ['passed', 'failed', 'warned', 'not-judged', 'could-not-test', 'internal-error'];
+
+/** A suite's mark on its progress line, by its worst outcome. */
+const MARKS: Record<Outcome, string> = {
+  failed: '✗',
+  'internal-error': '!',
+  'could-not-test': '!',
+  warned: '~',
+  passed: '✓',
+  'not-judged': '-',
 };
 
 /** A wait at least this long gets a line of its own in a log that is not a terminal. */
@@ -135,18 +159,19 @@ export class ConsoleReporter implements Reporter {
   }
 
   private suiteLine(name: string, suite: SuiteProgress): string {
-    const worst = (['failed', 'errored', 'warned', 'passed', 'skipped'] as const).find((o) => suite.counts[o] > 0) ?? 'passed';
-    const mark = { failed: '✗', errored: '!', warned: '~', passed: '✓', skipped: '-' }[worst];
-    const detail = (['passed', 'failed', 'warned', 'errored', 'skipped'] as const)
-      .filter((o) => suite.counts[o] > 0)
-      .map((o) => `${suite.counts[o]} ${o}`)
+    const worst = OUTCOMES.find((o) => suite.counts[o] > 0) ?? 'passed';
+    const mark = MARKS[worst];
+    const detail = COUNTED.filter((o) => suite.counts[o] > 0)
+      .map((o) => `${suite.counts[o]} ${outcomeWords(o)}`)
       .join(', ');
     return `${this.paint(worst, mark)} ${name.padEnd(14)} ${this.paint('dim', detail)}`;
   }
 
   onRunEnd(report: RunReport): void {
     this.clearProgress();
-    const order: Outcome[] = this.options.quiet ? ['failed', 'errored'] : ['failed', 'errored', 'warned'];
+    const order: Outcome[] = this.options.quiet
+      ? ['failed', 'internal-error', 'could-not-test']
+      : ['failed', 'internal-error', 'could-not-test', 'warned'];
     for (const outcome of order) {
       const results = report.cases.filter((c) => c.outcome === outcome);
       // Each failure is shown whole, with its curl; a warning or an error that repeats word for word is shown once.
@@ -163,32 +188,54 @@ export class ConsoleReporter implements Reporter {
           );
       }
     }
-    const counts = (['passed', 'failed', 'warned', 'errored', 'skipped'] as const)
-      .map((o) => (report.counts[o] > 0 ? this.paint(o, `${report.counts[o]} ${o}`) : `${report.counts[o]} ${o}`))
-      .join(', ');
+    if (!this.options.quiet) this.printFindings(report);
+    const counts = COUNTED.map((o) => {
+      const text = `${report.counts[o]} ${outcomeWords(o)}`;
+      return report.counts[o] > 0 ? this.paint(o, text) : text;
+    }).join(', ');
+    const found = report.findings.length;
+    const threw = report.internalErrors.length;
+    // Cases are counted above; a finding check that threw decides no case, so the line says it beside them.
+    const findings = `${found === 0 ? '' : `, ${found} finding${found === 1 ? '' : 's'}`}${threw === 0 ? '' : `, ${threw} ${threw === 1 ? 'check or phase' : 'checks or phases'} threw`}`;
     this.write();
     if (!this.options.quiet) for (const line of this.notes(report)) this.write(this.paint('dim', line));
-    this.write(`${counts} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${requestsText(report)})`)}`);
+    this.write(`${counts}${findings} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${requestsText(report)})`)}`);
     const verdict = {
       passed: this.paint('passed', 'PASSED'),
       failed: this.paint('failed', 'FAILED'),
-      incomplete: this.paint('errored', 'INCOMPLETE'),
+      incomplete: this.paint('could-not-test', 'INCOMPLETE'),
+      'internal-error': this.paint('internal-error', 'INTERNAL ERROR'),
     }[report.verdict];
     const notRun = report.cases.filter((c) => c.skip === 'interrupted').length;
     const cut = report.interrupted === true ? 'interrupted' : report.stopped !== undefined ? 'stopped' : undefined;
     const unfinished =
       cut === undefined
         ? ''
-        : ` ${this.paint('errored', `(${cut}: ${notRun} of ${report.cases.length} planned case${report.cases.length === 1 ? '' : 's'} not run)`)}`;
+        : ` ${this.paint('could-not-test', `(${cut}: ${notRun} of ${report.cases.length} planned case${report.cases.length === 1 ? '' : 's'} not run)`)}`;
     this.write(`verdict: ${verdict}${unfinished}`);
+  }
+
+  /** The run's findings (recommendations its responses did not follow) and its internal errors, each once with an example. */
+  private printFindings(report: RunReport): void {
+    for (const finding of report.findings) {
+      this.write(`${this.paint('warned', 'WARN ')} ${this.paint('bold', finding.id)}  ${safeText(finding.title)}`);
+      const example = finding.examples[0];
+      const responses = `${finding.count} response${finding.count === 1 ? '' : 's'} (a run finding: no case's outcome)`;
+      this.write(
+        `      ${example === undefined ? responses : oneLine(`${responses}; e.g. ${example.caseId} step ${example.step + 1}: ${example.message}`, 300)}`,
+      );
+      if (example !== undefined) this.write(this.paint('dim', `      ${safeText(example.request)} → ${example.status}`));
+    }
+    for (const error of report.internalErrors)
+      this.write(`${this.paint('internal-error', LABELS['internal-error'])} ${safeText(internalErrorLine(error))}`);
   }
 
   private notes(report: RunReport): string[] {
     const notes: string[] = [];
     notes.push(...report.meta.deprecations.map(countdownSentence));
     if (report.meta.options['readOnly'] === true) {
-      const skipped = report.cases.filter((c) => c.skip === 'read-only').length;
-      notes.push(`read-only: nothing was written; ${skipped} cases that write were skipped`);
+      const unjudged = report.cases.filter((c) => c.skip === 'read-only').length;
+      notes.push(`read-only: nothing was written; ${unjudged} cases that write were not run`);
     } else if (report.createdPets.count > 0) {
       const { count, toJudge, namedWith } = report.createdPets;
       const filled = toJudge === undefined ? '' : ` (${toJudge} so that caps and filters could be judged)`;

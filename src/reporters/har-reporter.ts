@@ -66,6 +66,8 @@ interface HarEntry {
   _step: number;
   _outcome: Outcome;
   _attempts: number;
+  /** The run findings this response is an example of (`check id: message`): never the case's outcome. */
+  _findings?: string[];
 }
 
 /** A HAR 1.2 document. */
@@ -146,7 +148,7 @@ function harResponse(exchange: ExchangeEvidence): HarResponse {
   };
 }
 
-function harEntry(result: CaseResult, exchange: ExchangeEvidence, runStartedAt: string): HarEntry {
+function harEntry(result: CaseResult, exchange: ExchangeEvidence, runStartedAt: string, findings: RunReport['findings']): HarEntry {
   // The report times a whole exchange only: all of it is counted as waiting for the response.
   const time = Math.max(0, exchange.durationMs);
   const entry: HarEntry = {
@@ -162,6 +164,10 @@ function harEntry(result: CaseResult, exchange: ExchangeEvidence, runStartedAt: 
     _outcome: result.outcome,
     _attempts: exchange.attempts,
   };
+  const found = findings.flatMap((f) =>
+    f.examples.filter((e) => e.caseId === result.id && e.step === exchange.step).map((e) => `${f.id}: ${e.message}`),
+  );
+  if (found.length > 0) entry._findings = found;
   if (exchange.startedAt === undefined)
     entry.comment = 'the report does not say when this request was sent (it predates startedAt): the start of the run stands in for it';
   return entry;
@@ -179,7 +185,7 @@ export function renderHar(report: RunReport): string {
   const entries: HarEntry[] = [];
   for (const result of report.cases) {
     if (result.exchanges.length === 0) continue;
-    const own = result.exchanges.map((exchange) => harEntry(result, exchange, meta.startedAt));
+    const own = result.exchanges.map((exchange) => harEntry(result, exchange, meta.startedAt, report.findings));
     const first = [...own].sort(oldestFirst)[0]?.startedDateTime ?? meta.startedAt;
     pages.push({
       startedDateTime: first,

@@ -1,6 +1,6 @@
 /** report.html: one self-contained page for people; the verdict at the top, failures first with evidence and a curl to reproduce. */
 import path from 'node:path';
-import type { CaseResult, ExchangeEvidence, Outcome, RunReport } from '../model/results.js';
+import { outcomeWords, type CaseResult, type ExchangeEvidence, type Outcome, type RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { escapeHtml } from './html.js';
 import { loadFigures } from './load-figures.js';
@@ -12,6 +12,7 @@ import {
   decidingExchange,
   exchangeSections,
   failureLines,
+  internalErrorLine,
   LABELS,
   located,
   MAX_DETAILS,
@@ -24,14 +25,15 @@ import { latencyPercentileChart, loadChartData, throughputChart } from './svg-ch
 
 const SECTION_TITLES: Record<Outcome, string> = {
   failed: 'Failures',
-  errored: 'Could not be tested',
+  'internal-error': 'Internal errors (a bug of petstore-conformance)',
+  'could-not-test': 'Could not be tested',
   warned: 'Warnings',
   passed: 'Passed',
-  skipped: 'Skipped',
+  'not-judged': 'Not judged',
 };
 
 const STYLE = `
-:root { --failed: #c62828; --errored: #6a1b9a; --warned: #a15c00; --passed: #2e7d32; --skipped: #616161; --line: #d7dbe0; --soft: #f5f7f9; }
+:root { --failed: #c62828; --internal-error: #6a1b9a; --could-not-test: #6a1b9a; --warned: #a15c00; --passed: #2e7d32; --not-judged: #616161; --line: #d7dbe0; --soft: #f5f7f9; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1d232a; background: #fff; }
 main { max-width: 1180px; margin: 0 auto; padding: 0 24px 48px; }
@@ -42,18 +44,18 @@ header.verdict .what { font-size: 18px; }
 header.verdict dl { flex-basis: 100%; display: flex; flex-wrap: wrap; gap: 4px 24px; margin: 4px 0 0; opacity: .95; }
 header.verdict dt { font-weight: 600; } header.verdict dd { margin: 0 0 0 6px; }
 header.verdict div.meta { display: flex; }
-.v-passed { background: var(--passed); } .v-failed { background: var(--failed); } .v-incomplete { background: var(--errored); }
+.v-passed { background: var(--passed); } .v-failed { background: var(--failed); } .v-incomplete { background: var(--could-not-test); } .v-internal-error { background: var(--internal-error); }
 .counts { display: flex; flex-wrap: wrap; gap: 10px; margin: 16px 0 8px; }
 .counts a { text-decoration: none; color: inherit; border: 1px solid var(--line); border-left: 6px solid; border-radius: 6px; padding: 6px 14px; min-width: 110px; }
 .counts b { font-size: 22px; display: block; }
-.c-failed { border-left-color: var(--failed) !important; } .c-errored { border-left-color: var(--errored) !important; }
-.c-warned { border-left-color: var(--warned) !important; } .c-passed { border-left-color: var(--passed) !important; } .c-skipped { border-left-color: var(--skipped) !important; }
+.c-failed { border-left-color: var(--failed) !important; } .c-internal-error { border-left-color: var(--internal-error) !important; } .c-could-not-test { border-left-color: var(--could-not-test) !important; }
+.c-warned { border-left-color: var(--warned) !important; } .c-passed { border-left-color: var(--passed) !important; } .c-not-judged { border-left-color: var(--not-judged) !important; }
 .countdown { margin: 8px 0 0; padding: 8px 12px; background: var(--soft); border-radius: 6px; }
 h2 { margin: 28px 0 10px; font-size: 20px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
 article { border: 1px solid var(--line); border-left: 6px solid; border-radius: 6px; padding: 10px 14px; margin: 10px 0; }
 article h3 { margin: 0 0 4px; font-size: 15px; }
 .badge { display: inline-block; color: #fff; font-size: 11px; font-weight: 700; padding: 1px 6px; border-radius: 3px; margin-right: 6px; vertical-align: 1px; }
-.b-failed { background: var(--failed); } .b-errored { background: var(--errored); } .b-warned { background: var(--warned); } .b-passed { background: var(--passed); } .b-skipped { background: var(--skipped); }
+.b-failed { background: var(--failed); } .b-internal-error { background: var(--internal-error); } .b-could-not-test { background: var(--could-not-test); } .b-warned { background: var(--warned); } .b-passed { background: var(--passed); } .b-not-judged { background: var(--not-judged); }
 .where { color: #555; margin: 0 0 6px; font-size: 13px; }
 ul.reasons { margin: 4px 0 8px; padding-left: 20px; } ul.reasons ul { color: #444; }
 pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 8px 10px; margin: 4px 0 8px; white-space: pre-wrap; word-break: break-all; font: 12px/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; max-height: 320px; overflow: auto; }
@@ -65,7 +67,7 @@ th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line
 th { background: var(--soft); font-weight: 600; }
 td.num { text-align: right; white-space: nowrap; }
 table.figures th { width: 11em; white-space: nowrap; } table.figures, table.thresholds { margin-bottom: 12px; }
-table.thresholds tr.failed td:nth-child(2) { color: var(--failed); font-weight: 700; } table.thresholds tr.errored td:nth-child(2) { color: var(--errored); font-weight: 700; }
+table.thresholds tr.failed td:nth-child(2) { color: var(--failed); font-weight: 700; } table.thresholds tr.could-not-test td:nth-child(2), table.thresholds tr.internal-error td:nth-child(2) { color: var(--could-not-test); font-weight: 700; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 .charts figure { margin: 0; flex: 1 1 480px; border: 1px solid var(--line); border-radius: 6px; padding: 8px; }
 svg.chart { width: 100%; height: auto; font: 11px system-ui, sans-serif; }
@@ -166,6 +168,33 @@ function stageSeconds(load: unknown): number | undefined {
   return total > 0 ? total : undefined;
 }
 
+/** The run's findings: each recommendation the responses did not follow, with how many and its examples. */
+function findingsSection(report: RunReport): string {
+  if (report.findings.length === 0) return '';
+  const cards = report.findings.map((f) => {
+    const examples = f.examples.map(
+      (e) =>
+        `<li><code>${escapeHtml(e.caseId)}</code> step ${e.step + 1}: ${escapeHtml(bounded(e.message))}<br><code>${escapeHtml(e.request)}</code> → ${e.status}</li>`,
+    );
+    const more = f.count > f.examples.length ? `<li>… and ${f.count - f.examples.length} more responses</li>` : '';
+    return [
+      `<article class="c-warned" id="finding-${escapeHtml(f.id)}">`,
+      `<h3><span class="badge b-warned">${LABELS.warned}</span><code>${escapeHtml(f.id)}</code> ${escapeHtml(f.title)}</h3>`,
+      `<p class="where">${escapeHtml(f.clause)} · ${f.count} response${f.count === 1 ? '' : 's'}</p>`,
+      `<ul class="reasons">${examples.join('')}${more}</ul>`,
+      '</article>',
+    ].join('\n');
+  });
+  return `<section id="findings"><h2>Findings (${report.findings.length}): recommendations the responses did not follow; they decide no case</h2>${cards.join('\n')}</section>`;
+}
+
+/** The checks and phases that threw: a bug of this project, said first so that nobody reads it as the server's fault. */
+function internalErrorsSection(report: RunReport): string {
+  if (report.internalErrors.length === 0) return '';
+  const items = report.internalErrors.map((e) => `<li>${escapeHtml(internalErrorLine(e, 1_000))}</li>`);
+  return `<section id="internal-errors"><h2>Internal errors: a bug of petstore-conformance to report, not a verdict on the server</h2><ul class="reasons">${items.join('')}</ul></section>`;
+}
+
 function header(report: RunReport): string {
   const { meta } = report;
   const facts: Array<[string, string]> = [
@@ -176,10 +205,10 @@ function header(report: RunReport): string {
     ['suites', meta.suites.join(', ')],
     ...(report.stopped === undefined ? [] : [['stopped', bounded(report.stopped.message, 500)] as [string, string]]),
   ];
-  const verdict = report.verdict.toUpperCase();
+  const verdict = report.verdict.replace('-', ' ').toUpperCase();
   return [
     `<header class="verdict v-${report.verdict}"><div class="inner">`,
-    `<h1>${verdict}</h1><span class="what">${escapeHtml(verdictLine(report).replace(/^[A-Z]+: /, ''))}</span>`,
+    `<h1>${verdict}</h1><span class="what">${escapeHtml(verdictLine(report).replace(/^[A-Z ]+: /, ''))}</span>`,
     `<dl>${facts.map(([k, v]) => `<div class="meta"><dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd></div>`).join('')}</dl>`,
     '</div></header>',
   ].join('\n');
@@ -188,8 +217,11 @@ function header(report: RunReport): string {
 /** Renders the report as one self-contained HTML page (inline CSS and SVG, no scripts, no network). */
 export function renderHtml(report: RunReport): string {
   const { meta } = report;
-  const order: Outcome[] = ['failed', 'errored', 'warned', 'passed', 'skipped'];
-  const counts = order.map((o) => `<a class="c-${o}" href="#${o}"><b>${report.counts[o]}</b>${o}</a>`).join('');
+  const order: Outcome[] = ['failed', 'internal-error', 'could-not-test', 'warned', 'passed', 'not-judged'];
+  const counts = [
+    ...order.map((o) => `<a class="c-${o}" href="#${o}"><b>${report.counts[o]}</b>${outcomeWords(o)}</a>`),
+    `<a class="c-warned" href="#findings"><b>${report.findings.length}</b>findings</a>`,
+  ].join('');
   const countdowns = report.meta.deprecations.map((c) => `<p class="countdown"><b>Deprecation</b> ${escapeHtml(countdownSentence(c))}</p>`);
   const disabled = report.meta.disabled.map(
     (d) => `<p class="countdown"><b>Disabled by the configuration</b> <code>${escapeHtml(d.id)}</code>: ${escapeHtml(d.reason)}</p>`,
@@ -198,17 +230,27 @@ export function renderHtml(report: RunReport): string {
     const cases = casesWith(report, outcome);
     if (cases.length === 0) return '';
     const body =
-      outcome === 'passed' ? caseTable(cases, false) : outcome === 'skipped' ? caseTable(cases, true) : cases.map(caseCard).join('\n');
+      outcome === 'passed' ? caseTable(cases, false) : outcome === 'not-judged' ? caseTable(cases, true) : cases.map(caseCard).join('\n');
     return `<section id="${outcome}"><h2>${SECTION_TITLES[outcome]} (${cases.length})</h2>${body}</section>`;
   };
   // Load results belong with the problems, before the long list of passes.
-  const sections = [section('failed'), section('errored'), section('warned'), loadSection(report), section('passed'), section('skipped')];
+  const sections = [
+    internalErrorsSection(report),
+    section('failed'),
+    section('internal-error'),
+    section('could-not-test'),
+    section('warned'),
+    findingsSection(report),
+    loadSection(report),
+    section('passed'),
+    section('not-judged'),
+  ];
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(`${report.verdict.toUpperCase()} · ${meta.tool.name} · ${meta.baseUrl}`)}</title>`,
+    `<title>${escapeHtml(`${report.verdict.replace('-', ' ').toUpperCase()} · ${meta.tool.name} · ${meta.baseUrl}`)}</title>`,
     `<style>${STYLE}</style></head><body>`,
     header(report),
     '<main>',

@@ -3,13 +3,21 @@ import path from 'node:path';
 import type { CaseResult, RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { loadFigures } from './load-figures.js';
-import { casesBySuite, LABELS, oneLine, problemText, reasonLine, seconds } from './report-view.js';
+import { casesBySuite, findingLine, internalErrorLine, LABELS, oneLine, problemText, reasonLine, seconds } from './report-view.js';
 import { serialiseXml, type XmlElement, type XmlNode } from './xml.js';
 
-function warningsText(result: CaseResult): string | undefined {
-  const warnings = result.checks.filter((a) => a.outcome === 'warned');
-  if (warnings.length === 0) return undefined;
-  return warnings.map((a) => `WARNING step ${a.step + 1}, ${a.id}: ${oneLine(a.message, 1_000)}`).join('\n');
+function warningsText(result: CaseResult, report: RunReport): string | undefined {
+  const warnings = result.checks
+    .filter((a) => a.outcome === 'warned')
+    .map((a) => `WARNING step ${a.step + 1}, ${a.id}: ${oneLine(a.message, 1_000)}`);
+  // The run findings this case's responses are examples of: shown beside it, never its outcome.
+  const findings = report.findings.flatMap((f) =>
+    f.examples
+      .filter((e) => e.caseId === result.id)
+      .map((e) => `FINDING step ${e.step + 1}, ${f.id} (a run finding, ${f.count} in all): ${oneLine(e.message, 1_000)}`),
+  );
+  const lines = [...warnings, ...findings];
+  return lines.length === 0 ? undefined : lines.join('\n');
 }
 
 function outcomeElement(result: CaseResult): XmlNode | undefined {
@@ -22,15 +30,16 @@ function outcomeElement(result: CaseResult): XmlNode | undefined {
         children: [{ cdata: problemText(result) }],
       };
     }
-    case 'errored': {
-      const code = result.exchanges.find((e) => e.error !== undefined)?.error?.code;
+    case 'could-not-test':
+    case 'internal-error': {
+      const code = result.outcome === 'could-not-test' ? result.exchanges.find((e) => e.error !== undefined)?.error?.code : undefined;
       return {
         name: 'error',
-        attributes: { message: reasonLine(result, 500), type: code ?? 'errored' },
+        attributes: { message: reasonLine(result, 500), type: code ?? result.outcome },
         children: [{ cdata: problemText(result) }],
       };
     }
-    case 'skipped':
+    case 'not-judged':
       return { name: 'skipped', attributes: { message: reasonLine(result, 500) } };
     default:
       return undefined;
@@ -54,7 +63,7 @@ function testcase(result: CaseResult, report: RunReport): XmlElement {
   const outcome = outcomeElement(result);
   if (outcome) children.push(outcome);
   // Warnings never fail a case; CI systems show system-out beside it.
-  const warnings = warningsText(result);
+  const warnings = warningsText(result, report);
   const out = [
     loadText(result, report),
     warnings,
@@ -89,6 +98,8 @@ export function renderJunit(report: RunReport): string {
       // The run's verdict, named so: a suite of passing cases in a failed run must not read as failed itself.
       ['runVerdict', report.verdict],
       ...report.meta.disabled.map((d) => ['disabled', `${d.id}: ${d.reason}`]),
+      ...report.findings.map((f) => ['finding', findingLine(f, 1_000)]),
+      ...report.internalErrors.map((e) => ['internalError', internalErrorLine(e, 1_000)]),
     ].map(([name, value]) => ({ name: 'property', attributes: { name, value } })),
   };
   const host = new URL(meta.baseUrl).host;
@@ -99,8 +110,8 @@ export function renderJunit(report: RunReport): string {
         name: suite,
         tests: checks.length,
         failures: count(checks, 'failed'),
-        errors: count(checks, 'errored'),
-        skipped: count(checks, 'skipped'),
+        errors: count(checks, 'could-not-test') + count(checks, 'internal-error'),
+        skipped: count(checks, 'not-judged'),
         time: seconds(totalMs(checks)),
         timestamp: meta.startedAt.replace(/\.\d+Z$/, 'Z'),
         hostname: host,
@@ -117,7 +128,7 @@ export function renderJunit(report: RunReport): string {
       name: meta.tool.name,
       tests: report.cases.length,
       failures: report.counts.failed,
-      errors: report.counts.errored,
+      errors: report.counts['could-not-test'] + report.counts['internal-error'],
       time: seconds(report.durationMs),
     },
     children: suites,

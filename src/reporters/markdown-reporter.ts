@@ -3,12 +3,12 @@ import path from 'node:path';
 import type { RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { loadFigures } from './load-figures.js';
-import { casesWith, countdownSentence, LABELS, oneLine, reasonLine, verdictLine } from './report-view.js';
+import { casesWith, countdownSentence, internalErrorLine, LABELS, oneLine, reasonLine, verdictLine } from './report-view.js';
 
 /** How many failing cases the summary lists before it points to the full reports. */
 const MAX_LISTED = 50;
 
-const ICONS: Record<RunReport['verdict'], string> = { passed: '✅', failed: '❌', incomplete: '⚠️' };
+const ICONS: Record<RunReport['verdict'], string> = { passed: '✅', failed: '❌', incomplete: '⚠️', 'internal-error': '🐞' };
 
 /**
  * Text safe inside Markdown (and the HTML that Markdown renderers allow): entities for <, > and &,
@@ -35,14 +35,22 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
     '',
     `${code(meta.baseUrl)}${meta.embeddedServer ? ' (embedded reference server)' : ''} · ${escapeMarkdown(meta.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))} · ${(report.durationMs / 1000).toFixed(1)} s · suite's clock ${escapeMarkdown(meta.clock.slice(0, 10))} · ${escapeMarkdown(`${meta.tool.name} ${meta.tool.version}`)}`,
     '',
-    '| passed | failed | warned | errored | skipped |',
-    '| ---: | ---: | ---: | ---: | ---: |',
-    `| ${counts.passed} | ${counts.failed} | ${counts.warned} | ${counts.errored} | ${counts.skipped} |`,
+    '| passed | failed | warned | not judged | could not test | internal error | findings |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${counts.passed} | ${counts.failed} | ${counts.warned} | ${counts['not-judged']} | ${counts['could-not-test']} | ${counts['internal-error']} | ${report.findings.length} |`,
   ];
+  if (report.internalErrors.length > 0)
+    lines.push(
+      '',
+      '🐞 A check or phase of petstore-conformance threw: a bug to report, not a verdict on the server.',
+      '',
+      ...report.internalErrors.map((e) => `- ${escapeMarkdown(internalErrorLine(e), 500)}`),
+    );
   if (report.stopped !== undefined) lines.push('', `⛔ ${escapeMarkdown(report.stopped.message, 500)}`);
   for (const [outcome, title] of [
     ['failed', 'Failing cases'],
-    ['errored', 'Cases that could not be tested'],
+    ['internal-error', 'Cases an internal error stopped'],
+    ['could-not-test', 'Cases that could not be tested'],
     ['warned', 'Warnings'],
   ] as const) {
     const cases = casesWith(report, outcome);
@@ -50,6 +58,20 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
     lines.push('', `### ${title} (${cases.length})`, '', '| case | reason |', '| --- | --- |');
     for (const result of cases.slice(0, MAX_LISTED)) lines.push(`| ${code(result.id)} | ${escapeMarkdown(reasonLine(result))} |`);
     if (cases.length > MAX_LISTED) lines.push(`| … | ${cases.length - MAX_LISTED} more in the full report |`);
+  }
+  if (report.findings.length > 0) {
+    lines.push(
+      '',
+      `### Findings (${report.findings.length}): recommendations the responses did not follow`,
+      '',
+      '| check | found |',
+      '| --- | --- |',
+    );
+    for (const f of report.findings) {
+      const example = f.examples[0];
+      const eg = example === undefined ? '' : `; e.g. ${code(example.caseId)} step ${example.step + 1}: ${escapeMarkdown(example.message)}`;
+      lines.push(`| ${code(f.id)} | ${f.count} response${f.count === 1 ? '' : 's'}${eg} |`);
+    }
   }
   if (report.load !== undefined) {
     const { heading, figures, thresholds } = loadFigures(report.load, report);

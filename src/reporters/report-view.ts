@@ -1,6 +1,16 @@
 /** What every renderer reads out of a report the same way: reasons, the failing exchange, evidence as text, the deprecation countdown. */
 import type { ServerWait } from '../model/exchange.js';
-import type { CaseResult, CheckOutcome, ExchangeEvidence, Outcome, RunMeta, RunReport, SourceLocation } from '../model/results.js';
+import type {
+  CaseResult,
+  CheckOutcome,
+  ExchangeEvidence,
+  Finding,
+  InternalError,
+  Outcome,
+  RunMeta,
+  RunReport,
+  SourceLocation,
+} from '../model/results.js';
 
 /** The longest message a renderer shows whole; longer ones are cut (a server may say a lot). */
 const MAX_MESSAGE_CHARS = 2_000;
@@ -12,8 +22,15 @@ export const MAX_DETAILS = 20;
 const UNSAFE =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** The short label of each outcome, as the console and the HTML show it. */
-export const LABELS: Record<Outcome, string> = { failed: 'FAIL', errored: 'ERROR', warned: 'WARN', passed: 'PASS', skipped: 'SKIP' };
+/** The label of each outcome, as the console and the HTML show it. */
+export const LABELS: Record<Outcome, string> = {
+  failed: 'FAIL',
+  'internal-error': 'INTERNAL ERROR',
+  'could-not-test': 'COULD NOT TEST',
+  warned: 'WARN',
+  passed: 'PASS',
+  'not-judged': 'NOT JUDGED',
+};
 
 /** Removes characters that no text format of a report may carry (tab, newline and carriage return stay). */
 export function safeText(text: string): string {
@@ -49,7 +66,7 @@ export function problemMessages(result: CaseResult): string[] {
   return messages.length > 0 ? messages : result.reason === undefined ? [] : [result.reason];
 }
 
-/** The one-line reason of a failed, errored, warned or skipped case. */
+/** The one-line reason of a case that did not pass: failed, warned, not judged, could not test or internal error. */
 export function reasonLine(result: CaseResult, max = 200): string {
   return oneLine(result.reason ?? problemMessages(result)[0] ?? result.outcome, max);
 }
@@ -174,16 +191,23 @@ export function countdownSentence(deprecation: RunMeta['deprecations'][number]):
 /** The verdict in one line, e.g. "FAILED: 3 of 40 checks failed". */
 export function verdictLine(report: RunReport): string {
   const total = report.cases.length;
-  const { failed, errored, warned } = report.counts;
+  const { failed, warned } = report.counts;
+  const couldNotTest = report.counts['could-not-test'];
+  const findings = report.findings.length;
   if (report.verdict === 'failed')
-    return failed > 0 ? `FAILED: ${failed} of ${total} cases failed` : `FAILED: ${warned} warnings in strict mode`;
+    return failed > 0 ? `FAILED: ${failed} of ${total} cases failed` : `FAILED: ${warned + findings} warnings in strict mode`;
+  if (report.verdict === 'internal-error') {
+    const where = report.internalErrors.length;
+    return `INTERNAL ERROR: ${where} check${where === 1 ? '' : 's'} or phase${where === 1 ? '' : 's'} of petstore-conformance threw (a bug to report, not a verdict on the server)`;
+  }
   if (report.stopped !== undefined && report.verdict === 'incomplete')
     return `INCOMPLETE: the run stopped before its end (${report.stopped.code}) after ${total} case${total === 1 ? '' : 's'}`;
   if (report.verdict === 'incomplete')
-    return errored > 0
-      ? `INCOMPLETE: ${errored} of ${total} cases could not be tested`
-      : `INCOMPLETE: interrupted after ${total - report.counts.skipped} of ${total} cases`;
-  return `PASSED: ${total} case${total === 1 ? '' : 's'}${warned > 0 ? `, ${warned} with warnings` : ''}`;
+    return couldNotTest > 0
+      ? `INCOMPLETE: ${couldNotTest} of ${total} cases could not be tested`
+      : `INCOMPLETE: interrupted after ${total - report.cases.filter((c) => c.skip === 'interrupted').length} of ${total} cases`;
+  const recommended = findings > 0 ? `, ${findings} finding${findings === 1 ? '' : 's'}` : '';
+  return `PASSED: ${total} case${total === 1 ? '' : 's'}${warned > 0 ? `, ${warned} with warnings` : ''}${recommended}`;
 }
 
 /** Cases of one outcome grouped by what they report (the same messages), in first-seen order: repeats are shown once. */
@@ -222,4 +246,17 @@ export function casesBySuite(report: RunReport): Map<string, CaseResult[]> {
   const suites = new Map<string, CaseResult[]>(report.meta.suites.map((s) => [s, []]));
   for (const result of report.cases) suites.set(result.suite, [...(suites.get(result.suite) ?? []), result]);
   return suites;
+}
+
+/** A finding in one line: `auth.www-authenticate: A 401 names … (40 responses; e.g. auth.listPets.no-key step 1: 401 without …)`. */
+export function findingLine(finding: Finding, max = 300): string {
+  const example = finding.examples[0];
+  const first = example === undefined ? '' : `; e.g. ${example.caseId} step ${example.step + 1}: ${example.message}`;
+  return oneLine(`${finding.id}: ${finding.title} (${finding.count} response${finding.count === 1 ? '' : 's'}${first})`, max);
+}
+
+/** An internal error in one line: `auth.www-authenticate threw 40 times (the check threw: boom), in auth.listPets.no-key, …`. */
+export function internalErrorLine(error: InternalError, max = 300): string {
+  const times = error.count === 1 ? 'once' : `${error.count} times`;
+  return oneLine(`${error.where} threw ${times} (${error.message}), in ${error.cases.join(', ')}`, max);
 }

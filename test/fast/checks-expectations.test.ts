@@ -3,7 +3,7 @@
  * value the case expects, the outcome the check must reach and, for a failure, every typed field that matters.
  */
 import t from 'tap';
-import { EXPECTATION_KEYS, expectationCheck } from '../../src/checks/registry.js';
+import { EXPECTATION_KEYS, expectationCheck, expectationChecks } from '../../src/checks/registry.js';
 import type { Judgement } from '../../src/model/check.js';
 import type { Contract } from '../../src/model/contract.js';
 import { assertFailure, contract, exchange, pets, type ExchangeSpec as Response, type FailureWant } from '../check-fixtures.js';
@@ -20,27 +20,29 @@ interface RowBase {
   todo?: string;
 }
 type Row =
-  | (RowBase & { outcome: 'passed' | 'skipped' })
-  | (RowBase & { outcome: 'failed' | 'warned'; failures: FailureWant[]; count?: number });
+  | (RowBase & { outcome: 'passed' | 'not-judged' })
+  /** The check does not concern this exchange (its `applies` says no): it is left out of the case. */
+  | (RowBase & { outcome: 'does not apply' })
+  | (RowBase & { outcome: 'failed'; failures: FailureWant[]; count?: number });
 
-function table(key: string, rows: Row[]): void {
-  t.test(`expect.${key}`, async (t) => {
-    const check = expectationCheck(key);
-    if (check === undefined) throw new Error(`no check for ${key}`);
-    t.equal(check.id, `expect.${key}`);
+/** A table of rows for the check `id` (by default `expect.<key>`) that judges the expectation `key`. */
+function table(key: string, rows: Row[], id = `expect.${key}`): void {
+  t.test(id, async (t) => {
+    const check = expectationChecks(key).find((c) => c.id === id);
+    if (check === undefined) throw new Error(`no check ${id} for ${key}`);
     t.equal(check.key, key);
     for (const row of rows) {
       const todo = row.todo === undefined ? {} : { todo: row.todo };
-      const judgement: Judgement = check.evaluate({
-        exchange: exchange(row.response),
-        contract: row.contract ?? contract,
-        expected: row.expected,
-      });
+      const context = { exchange: exchange(row.response), contract: row.contract ?? contract, expected: row.expected };
+      const applies = check.applies?.(context) ?? true;
+      t.equal(applies, row.outcome !== 'does not apply', `${row.name}: applies`);
+      if (!applies) continue;
+      const judgement: Judgement = check.evaluate(context);
       t.equal(judgement.outcome, row.outcome, `${row.name}: ${judgement.message}`, todo);
       t.ok(judgement.message.length > 0, `${row.name}: says why`);
       if (row.message !== undefined) t.match(judgement.message, row.message, `${row.name}: message`, todo);
-      if (row.outcome !== 'failed' && row.outcome !== 'warned') continue;
-      const failures = judgement.outcome === 'failed' || judgement.outcome === 'warned' ? judgement.failures : [];
+      if (row.outcome !== 'failed') continue;
+      const failures = judgement.outcome === 'failed' ? judgement.failures : [];
       t.equal(failures.length, row.count ?? row.failures.length, `${row.name}: failure count`, todo);
       for (const [i, want] of row.failures.entries()) assertFailure(t, failures[i], want, `${row.name} [${i}]`, todo);
     }
@@ -334,7 +336,7 @@ table('everyItem', [
     name: 'an empty page shows nothing about its items',
     response: { body: '[]' },
     expected: { status: 'sold' },
-    outcome: 'skipped',
+    outcome: 'not-judged',
     message: /^the listing is empty/,
   },
   {
@@ -701,41 +703,41 @@ table('holdsIfNotFull', [
     name: 'a full default page proves nothing: not judged',
     response: { body: pets(20) },
     expected: { id: 99 },
-    outcome: 'skipped',
+    outcome: 'not-judged',
     message: /the page is full \(20\)/,
   },
   {
     name: 'a full page of the limit asked for: not judged',
     response: { body: pets(3), target: '/pets?limit=3' },
     expected: { id: 99 },
-    outcome: 'skipped',
+    outcome: 'not-judged',
     message: /the page is full \(3\)/,
   },
   {
     name: 'more items than the limit: not judged',
     response: { body: pets(5), target: '/pets?limit=3' },
     expected: { id: 99 },
-    outcome: 'skipped',
+    outcome: 'not-judged',
   },
   {
     name: 'a limit that is no number: not judged',
     response: { body: pets(3), target: '/pets?limit=abc' },
     expected: { id: 99 },
-    outcome: 'skipped',
+    outcome: 'not-judged',
     message: /page size asked for is unknown/,
   },
   {
     name: 'two limits: not judged',
     response: { body: pets(3), target: '/pets?limit=10&limit=20' },
     expected: { id: 99 },
-    outcome: 'skipped',
+    outcome: 'not-judged',
   },
   {
     name: 'no limit and no documented default: not judged',
     contract: noPageSize,
     response: { body: pets(3) },
     expected: { id: 99 },
-    outcome: 'skipped',
+    outcome: 'not-judged',
     message: /page size asked for is unknown/,
   },
   {
@@ -841,26 +843,15 @@ table('capture', [
   },
 ]);
 
-// The contract-silence policy (reading-the-contract.md): the named refusals pass, another 4xx warns, a 2xx accepts (warned when it carries a risk), anything else fails.
+// The contract-silence policy (reading-the-contract.md): its rule (expect.undocumented: any 4xx refuses, any 2xx accepts,
+// anything else fails) and its two recommendations, checks of level warn (another 4xx than the named refusals; accepting a
+// request whose acceptance carries a risk). A failure of a warn-level check is a warning.
 const refusals = { refusals: [400, 404] };
 const risky = { refusals: [400], acceptanceRisk: 'a cross-site simple request' };
 table('undocumented', [
   { name: 'a named refusal', response: { status: 400, body: '{}' }, expected: refusals, outcome: 'passed', message: /^refused with 400$/ },
   { name: 'the other named refusal', response: { status: 404, body: '{}' }, expected: refusals, outcome: 'passed' },
-  {
-    name: '422, as FastAPI answers',
-    response: { status: 422, body: '{}' },
-    expected: refusals,
-    outcome: 'warned',
-    failures: [{ expected: '400 or 404', actual: '422', message: /^refused with 422: the contract names no response here/ }],
-  },
-  {
-    name: '415 for a media type',
-    response: { status: 415, body: '{}' },
-    expected: risky,
-    outcome: 'warned',
-    failures: [{ expected: '400', actual: '415' }],
-  },
+  { name: '422, as FastAPI answers: a refusal', response: { status: 422, body: '{}' }, expected: refusals, outcome: 'passed' },
   {
     name: 'accepted: lenient, which the contract allows',
     response: { status: 200, body: '[]' },
@@ -869,11 +860,10 @@ table('undocumented', [
     message: /^accepted with 200/,
   },
   {
-    name: 'accepted where accepting carries a risk',
+    name: 'accepted where accepting carries a risk: the rule holds',
     response: { status: 201, body: '{}' },
     expected: risky,
-    outcome: 'warned',
-    failures: [{ expected: 'a refusal (400)', actual: '201', message: 'accepted with 201: a cross-site simple request' }],
+    outcome: 'passed',
   },
   {
     name: 'a 5xx is never a refusal',
@@ -891,6 +881,63 @@ table('undocumented', [
     failures: [{ actual: '503' }],
   },
 ]);
+table(
+  'undocumented',
+  [
+    {
+      name: 'a named refusal',
+      response: { status: 400, body: '{}' },
+      expected: refusals,
+      outcome: 'passed',
+      message: /^refused with 400$/,
+    },
+    { name: 'the other named refusal', response: { status: 404, body: '{}' }, expected: refusals, outcome: 'passed' },
+    {
+      name: '422, as FastAPI answers',
+      response: { status: 422, body: '{}' },
+      expected: refusals,
+      outcome: 'failed',
+      failures: [{ expected: '400 or 404', actual: '422', message: /^refused with 422: the contract names no response here/ }],
+    },
+    {
+      name: '415 for a media type',
+      response: { status: 415, body: '{}' },
+      expected: risky,
+      outcome: 'failed',
+      failures: [{ expected: '400', actual: '415' }],
+    },
+    { name: 'an acceptance is not its business', response: { status: 200, body: '[]' }, expected: refusals, outcome: 'does not apply' },
+    { name: 'nor a 5xx', response: { status: 500, body: 'oops' }, expected: refusals, outcome: 'does not apply' },
+  ],
+  'expect.undocumented.refusal-status',
+);
+table(
+  'undocumented',
+  [
+    {
+      name: 'accepted where accepting carries a risk',
+      response: { status: 201, body: '{}' },
+      expected: risky,
+      outcome: 'failed',
+      failures: [{ expected: 'a refusal (400)', actual: '201', message: 'accepted with 201: a cross-site simple request' }],
+    },
+    { name: 'accepted where the case names no risk', response: { status: 200, body: '[]' }, expected: refusals, outcome: 'does not apply' },
+    { name: 'refused', response: { status: 400, body: '{}' }, expected: risky, outcome: 'does not apply' },
+  ],
+  'expect.undocumented.acceptance-risk',
+);
+
+t.test('the rule and its recommendations judge the same expectation, each at its own level and under its own id', async (t) => {
+  t.same(
+    expectationChecks('undocumented').map((c) => [c.id, c.level]),
+    [
+      ['expect.undocumented', 'fail'],
+      ['expect.undocumented.refusal-status', 'warn'],
+      ['expect.undocumented.acceptance-risk', 'warn'],
+    ],
+  );
+  t.equal(expectationCheck('undocumented')?.id, 'expect.undocumented', 'the key names its rule');
+});
 
 t.test('the tables above cover every expectation key, and the default page size they rely on', async (t) => {
   t.same([...EXPECTATION_KEYS].sort(), [

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { EXCHANGE_CHECKS } from '../../src/checks/exchange-checks.js';
 import { INVARIANT_CHECKS } from '../../src/checks/invariants.js';
 import { EXPECTATION_CHECKS } from '../../src/checks/expectations.js';
-import { undocumentedRequest } from '../../src/checks/silence-policy.js';
+import { SILENCE_POLICY_CHECKS } from '../../src/checks/silence-policy.js';
 import { TRANSPORT_CHECKS } from '../../src/checks/transport-checks.js';
 import {
   breachedMetrics,
@@ -668,10 +668,16 @@ t.test('load.capacity: passed, failed, or could not be tested', async (t) => {
       name: 'the ramp ended before the required rate',
       p: ramp,
       extra: { stages: [stage(100, [])], highestRateHeld: 100 },
-      outcome: 'errored',
+      outcome: 'could-not-test',
       message: /^the highest rate that held is 100\/s \(the ramp ended before 200\/s: /,
     },
-    { name: 'no stage ran', p: ramp, extra: { stages: [] }, outcome: 'errored', message: /^no stage held \(the ramp ended before 200\/s/ },
+    {
+      name: 'no stage ran',
+      p: ramp,
+      extra: { stages: [] },
+      outcome: 'could-not-test',
+      message: /^no stage held \(the ramp ended before 200\/s/,
+    },
     {
       name: 'without require, the first rate must hold: it did',
       p: fromOnly,
@@ -847,18 +853,18 @@ t.test('the registry: every check once, fully described, found by id and by expe
   );
   t.same(
     all.map((c) => c.id),
-    [...EXPECTATION_CHECKS, undocumentedRequest, ...EXCHANGE_CHECKS, ...INVARIANT_CHECKS, ...TRANSPORT_CHECKS, ...LOAD_CHECKS].map(
+    [...EXPECTATION_CHECKS, ...SILENCE_POLICY_CHECKS, ...EXCHANGE_CHECKS, ...INVARIANT_CHECKS, ...TRANSPORT_CHECKS, ...LOAD_CHECKS].map(
       (c) => c.id,
     ),
     'every check of every kind, in order',
   );
   t.equal(
     all.length,
-    14 + 6 + 6 + 1 + 10 + 1 + 4,
-    '14 expectations (the silence policy among them), 6 exchange checks, 6 store invariants, 1 transport check, 10 thresholds, capacity, 4 baseline comparisons',
+    16 + 6 + 6 + 1 + 10 + 1 + 4,
+    '16 expectation checks (the silence policy and its two recommendations among them), 6 exchange checks, 6 store invariants, 1 transport check, 10 thresholds, capacity, 4 baseline comparisons',
   );
   const prefix: Record<Check['scope'], RegExp> = {
-    case: /^expect\.[a-zA-Z]+$/,
+    case: /^expect\.[a-zA-Z]+(\.[a-z-]+)?$/,
     exchange: /^(server|wire|contract|errors|auth|store)\.[a-z0-9-]+$/,
     transport: /^server\.[a-z-]+$/,
     run: /^load\.[a-zA-Z0-9.]+$/,

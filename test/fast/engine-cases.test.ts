@@ -4,7 +4,8 @@
  * transport failures, Ctrl-C and the created-pet cases. No network: a scripted client answers every request.
  */
 import t from 'tap';
-import { caseInfo, guarded, outcomeOf, runCases, skippedCase, type CaseRunOptions } from '../../src/engine/cases.js';
+import { caseInfo, guarded, notJudgedCase, outcomeOf, runCases, type CaseRunOptions } from '../../src/engine/cases.js';
+import { RunFindings } from '../../src/engine/findings.js';
 import { CreatedPets, createdPetCases } from '../../src/engine/created-pets.js';
 import { TransportError, type HttpClient, type OutgoingRequest } from '../../src/http/client.js';
 import type { Judgement } from '../../src/model/check.js';
@@ -66,6 +67,7 @@ function options(client: HttpClient, extra: Partial<CaseRunOptions> = {}): CaseR
     disabled: new Map(),
     listener: {},
     created: new CreatedPets(),
+    findings: new RunFindings(),
     ...extra,
   };
 }
@@ -99,8 +101,9 @@ t.test('outcomeOf: a failure of a warn rule is a warning; failures and source on
     ['failed at fail', { outcome: 'failed', message: 'm', failures: [failure] }, 'fail', 'failed', true],
     ['failed at warn', { outcome: 'failed', message: 'm', failures: [failure] }, 'warn', 'warned', true],
     ['passed at warn', { outcome: 'passed', message: 'ok' }, 'warn', 'passed', false],
-    ['errored at warn stays errored', { outcome: 'errored', message: 'could not' }, 'warn', 'errored', false],
-    ['skipped at fail', { outcome: 'skipped', message: 'n/a' }, 'fail', 'skipped', false],
+    ['could not test at warn stays so', { outcome: 'could-not-test', message: 'could not' }, 'warn', 'could-not-test', false],
+    ['an internal error at warn stays one', { outcome: 'internal-error', message: 'threw' }, 'warn', 'internal-error', false],
+    ['not judged at fail', { outcome: 'not-judged', message: 'n/a' }, 'fail', 'not-judged', false],
   ];
   for (const [name, judgement, level, outcome, hasFailures] of rows) {
     const result = outcomeOf({ id: 'x.rule' }, level, 2, judgement, where);
@@ -110,7 +113,7 @@ t.test('outcomeOf: a failure of a warn rule is a warning; failures and source on
   t.notOk('source' in outcomeOf({ id: 'x.rule' }, 'fail', 0, { outcome: 'passed', message: '' }), 'no source invented');
 });
 
-t.test('guarded: a rule that throws could not judge, whatever it throws', async (t) => {
+t.test('guarded: a rule that throws is an internal error (our bug), whatever it throws', async (t) => {
   const rows: Array<[string, () => Judgement, Judgement | RegExp]> = [
     [
       'a judgement passes through',
@@ -122,29 +125,29 @@ t.test('guarded: a rule that throws could not judge, whatever it throws', async 
       () => {
         throw new Error('boom');
       },
-      { outcome: 'errored', message: 'the check could not judge: boom' },
+      { outcome: 'internal-error', message: 'the check threw: boom' },
     ],
     [
       'a string',
       () => {
         throw 'bare';
       },
-      { outcome: 'errored', message: 'the check could not judge: bare' },
+      { outcome: 'internal-error', message: 'the check threw: bare' },
     ],
     [
       'a TypeError from reading a missing body',
       () => ({ outcome: 'passed', message: String((undefined as unknown as { x: number }).x) }),
-      /^the check could not judge: .*undefined/,
+      /^the check threw: .*undefined/,
     ],
   ];
   for (const [name, evaluate, expected] of rows) {
     const got = guarded(evaluate);
-    if (expected instanceof RegExp) t.match(got, { outcome: 'errored', message: expected }, name);
+    if (expected instanceof RegExp) t.match(got, { outcome: 'internal-error', message: expected }, name);
     else t.same(got, expected, name);
   }
 });
 
-t.test('caseInfo and skippedCase: what the catalogue and a skipped result carry', async (t) => {
+t.test('caseInfo and notJudgedCase: what the catalogue and a case not judged carry', async (t) => {
   const full = spec([{ request: list }], { writes: true, clock: { before: '2030-12-05' }, source: { file: 's.yaml', line: 4, column: 3 } });
   t.strictSame(caseInfo(full), {
     id: 'demo.case',
@@ -156,9 +159,9 @@ t.test('caseInfo and skippedCase: what the catalogue and a skipped result carry'
     source: { file: 's.yaml', line: 4, column: 3 },
   });
   t.notOk('source' in caseInfo(spec([])), 'no source key when none is declared');
-  t.strictSame(skippedCase(caseInfo(full), 'clock', 'why'), {
+  t.strictSame(notJudgedCase(caseInfo(full), 'clock', 'why'), {
     ...caseInfo(full),
-    outcome: 'skipped',
+    outcome: 'not-judged',
     skip: 'clock',
     reason: 'why',
     durationMs: 0,
@@ -353,7 +356,7 @@ t.test('a precondition that is not met skips the case: could not be judged, not 
     { request: { method: 'GET', path: '/pets/{petId}' }, expect: { status: 200 } },
   ];
   const rows: Array<[string, ExchangeSpec[], Outcome, string | undefined, number]> = [
-    ['an empty store', [{ body: '[]' }], 'skipped', 'precondition', 1],
+    ['an empty store', [{ body: '[]' }], 'not-judged', 'precondition', 1],
     ['a server error is still a failure', [{ status: 500, body: errorBody(500) }], 'failed', undefined, 1],
     [
       'met: the case goes on',
@@ -368,7 +371,10 @@ t.test('a precondition that is not met skips the case: could not be judged, not 
     t.equal(results[0]?.outcome, outcome, name);
     t.equal(results[0]?.skip, skip, `${name}: skip code`);
     t.equal(sent.length, sends, `${name}: requests sent`);
-    t.notOk(outcome === 'skipped' && results[0]?.checks.some((c) => c.outcome === 'failed'), `${name}: a skipped case carries no failure`);
+    t.notOk(
+      outcome === 'not-judged' && results[0]?.checks.some((c) => c.outcome === 'failed'),
+      `${name}: a case not judged carries no failure`,
+    );
   }
   const empty = await run([spec(steps)], [{ body: '[]' }]);
   t.match(empty.results[0]?.reason, /^precondition of step 1 not met: /);
@@ -410,7 +416,7 @@ t.test('what is not run, and why: clock, read-only, disabled, interrupted', asyn
   ];
   for (const [name, c, extra, skip, reason] of rows) {
     const { results, sent } = await run([c], [{ body: '[]' }], extra);
-    t.match(results[0], { outcome: 'skipped', reason }, name);
+    t.match(results[0], { outcome: 'not-judged', reason }, name);
     t.equal(results[0]?.skip, skip, `${name}: skip code`);
     t.same([results[0]?.checks, results[0]?.exchanges, results[0]?.retries], [[], [], 0], `${name}: nothing judged`);
     t.equal(sent.length, 0, `${name}: nothing sent`);
@@ -440,9 +446,9 @@ t.test('Ctrl-C: every case not yet started is skipped as interrupted, and each s
   t.same(
     before.results.map((r) => [r.outcome, r.skip]),
     [
-      ['skipped', 'interrupted'],
-      ['skipped', 'interrupted'],
-      ['skipped', 'interrupted'],
+      ['not-judged', 'interrupted'],
+      ['not-judged', 'interrupted'],
+      ['not-judged', 'interrupted'],
     ],
   );
   t.same(ends, ['a:interrupted', 'b:interrupted', 'c:interrupted']);
@@ -458,7 +464,7 @@ t.test('Ctrl-C: every case not yet started is skipped as interrupted, and each s
 });
 
 t.test(
-  'a disabled check is not evaluated; an unregistered key or a transport failure could not be tested, and the run goes on',
+  'a disabled check is not evaluated; an unregistered key is an internal error, a transport failure could not be tested, and the run goes on',
   async (t) => {
     const step: StepSpec = { request: list, expect: { status: 200 } };
     const disabled = await run([spec([step])], [{ status: 401, body: '{"no":"error"}' }], {
@@ -490,11 +496,11 @@ t.test(
       sources: { 'expect.bogus': { file: 'c.yaml', line: 5, column: 3 } },
     } as unknown as StepSpec;
     const unknown = await run([spec([bogus], { id: 'bogus.case' }), spec([step], { id: 'next.case' })], [{ body: '[]' }]);
-    t.match(unknown.results[0], { outcome: 'errored', reason: /no check is registered for the expectation 'bogus'/ });
+    t.match(unknown.results[0], { outcome: 'internal-error', reason: /no check is registered for the expectation 'bogus'/ });
     t.match(
       unknown.results[0]?.checks.find((c) => c.id === 'expect.bogus'),
-      { outcome: 'errored', source: { file: 'c.yaml', line: 5 } },
-      'the errored expectation names its line',
+      { outcome: 'internal-error', source: { file: 'c.yaml', line: 5 } },
+      'the expectation no check judges names its line',
     );
     t.equal(
       unknown.results[0]?.checks.find((c) => c.id === 'expect.status')?.outcome,
@@ -505,15 +511,15 @@ t.test(
     const bogusWarn = { request: list, expect: { status: 200 }, warn: { bogus: 1 } } as unknown as StepSpec;
     t.equal(
       (await run([spec([bogusWarn])], [{ body: '[]' }])).results[0]?.outcome,
-      'errored',
-      'an unknown key under warn could not be tested either: not a mere warning',
+      'internal-error',
+      'an unknown key under warn is an internal error too: not a mere warning',
     );
 
     const transport = await run([spec([step], { id: 'down.case' }), spec([step], { id: 'next.case' })], [refused(), { body: '[]' }]);
-    t.match(transport.results[0], { outcome: 'errored', reason: 'step 1: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)' });
+    t.match(transport.results[0], { outcome: 'could-not-test', reason: 'step 1: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)' });
     t.match(
       transport.results[0]?.checks,
-      [{ id: 'server.answers', outcome: 'errored', message: 'connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)' }],
+      [{ id: 'server.answers', outcome: 'could-not-test', message: 'connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)' }],
       'server.answers could not test it: nothing was answered',
     );
     t.equal(transport.results[0]?.checks.length, 1);
@@ -561,25 +567,25 @@ t.test(
     );
     t.match(
       alone.results[0],
-      { outcome: 'errored', reason: 'step 1: no response headers within 10000 ms (UND_ERR_HEADERS_TIMEOUT)' },
+      { outcome: 'could-not-test', reason: 'step 1: no response headers within 10000 ms (UND_ERR_HEADERS_TIMEOUT)' },
       'a timeout while nothing else is answered could not be tested, and says which bound it hit',
     );
     const disabledAnswers = await run([spec([step])], [hung], { disabled: new Map([['server.answers', 'flaky gateway']]) });
     t.match(
       disabledAnswers.results[0],
-      { outcome: 'errored', reason: 'step 1: no response headers within 10000 ms (UND_ERR_HEADERS_TIMEOUT)' },
+      { outcome: 'could-not-test', reason: 'step 1: no response headers within 10000 ms (UND_ERR_HEADERS_TIMEOUT)' },
       'with server.answers disabled the case could not be tested',
     );
     const thrown = await run([spec([step])], [new Error('socket exploded')]);
     t.match(
       thrown.results[0],
-      { outcome: 'errored', reason: /could not be sent: socket exploded/ },
-      'anything else thrown while sending: errored, and the run goes on',
+      { outcome: 'internal-error', reason: /could not be sent: socket exploded/ },
+      'anything else thrown while sending: an internal error (the client throws nothing else on purpose), and the run goes on',
     );
     const rawWindow = await run([spec([{ ...step, readAfterWrite: true }])], [refused()], { consistencyWindowMs: 2_000 });
     t.match(
       rawWindow,
-      { results: [{ outcome: 'errored' }], sent: { length: 1 } },
+      { results: [{ outcome: 'could-not-test' }], sent: { length: 1 } },
       'a transport failure is not retried as a read-after-write',
     );
   },
@@ -673,16 +679,16 @@ t.test('the pets a run created become the read-back and listing cases', async (t
   const renamed = await run([readBackCase], [{ body: pet.replace('"a"', '"b"') }]);
   t.equal(renamed.results[0]?.outcome, 'failed', 'a pet that reads back changed fails');
   const after = await run([readBackCase], [{ body: pet }], { now: new Date('2030-12-05T00:00:00Z') });
-  t.match(after.results[0], { outcome: 'skipped', skip: 'clock' });
+  t.match(after.results[0], { outcome: 'not-judged', skip: 'clock' });
 });
 
 t.test(
-  'nothing that was not judged is reported as passed: a case whose rule found nothing to judge anywhere is skipped with the reason',
+  'nothing that was not judged is reported as passed: a case whose rule found nothing to judge anywhere is not judged, with the reason',
   async (t) => {
     const full = { request: { ...list, query: { limit: 2 } }, expect: { status: 200, holdsIfNotFull: { id: 9 } } };
     const unjudged = await run([spec([full])], [{ body: pets(2) }]);
     t.match(unjudged.results[0], {
-      outcome: 'skipped',
+      outcome: 'not-judged',
       skip: 'precondition',
       reason: 'not judged: the page is full (2); nothing can be concluded',
     });
@@ -690,7 +696,7 @@ t.test(
       unjudged.results[0]?.checks,
       [
         { id: 'expect.status', outcome: 'passed' },
-        { id: 'expect.holdsIfNotFull', outcome: 'skipped' },
+        { id: 'expect.holdsIfNotFull', outcome: 'not-judged' },
       ],
       'the checks still say what was judged',
     );
@@ -700,7 +706,7 @@ t.test(
     );
     t.equal(judgedOnce.results[0]?.outcome, 'passed', 'a rule judged in one step and not in another: the case concluded something');
     const empty = await run([spec([{ request: list, expect: { status: 200, everyItem: { status: 'sold' } } }])], [{ body: '[]' }]);
-    t.match(empty.results[0], { outcome: 'skipped', reason: 'not judged: the listing is empty: no item to judge' });
+    t.match(empty.results[0], { outcome: 'not-judged', reason: 'not judged: the listing is empty: no item to judge' });
   },
 );
 
@@ -710,7 +716,11 @@ t.test('a case that needs more pets than the store holds is skipped with the rea
     requires: { pets: 21, because: 'limit=20 cannot show a cap' },
   });
   const result = await run([needy], [{ body: '[]' }], { store });
-  t.match(result.results[0], { outcome: 'skipped', skip: 'precondition', reason: 'only 13 pets (21 needed): limit=20 cannot show a cap' });
+  t.match(result.results[0], {
+    outcome: 'not-judged',
+    skip: 'precondition',
+    reason: 'only 13 pets (21 needed): limit=20 cannot show a cap',
+  });
   t.equal(result.sent.length, 0);
   const enough = await run(
     [spec([{ request: list, expect: { status: 200 } }], { requires: { pets: 3, status: 'sold', because: 'x' } })],

@@ -91,9 +91,9 @@ t.test('read-only: the created-pet cases and the stateful phase are not judged, 
   const { events, report } = await run(['--read-only', '--suite', 'lifecycle', '--suite', 'fuzz', '--suite', 'stateful']);
   checkPaired(t, events, report);
   const byId = new Map(report.cases.map((c) => [c.id, c]));
-  t.match(byId.get('stateful.pets'), { outcome: 'skipped', skip: 'read-only', reason: 'read-only: the sequences create pets' });
-  t.match(byId.get('lifecycle.created.read-back'), { outcome: 'skipped', skip: 'read-only' });
-  t.match(byId.get('fuzz.createPet.body'), { outcome: 'skipped', skip: 'read-only' });
+  t.match(byId.get('stateful.pets'), { outcome: 'not-judged', skip: 'read-only', reason: 'read-only: the sequences create pets' });
+  t.match(byId.get('lifecycle.created.read-back'), { outcome: 'not-judged', skip: 'read-only' });
+  t.match(byId.get('fuzz.createPet.body'), { outcome: 'not-judged', skip: 'read-only' });
   t.equal(report.requestsBySuite?.['stateful'], 0, 'a phase skipped for the plan sends nothing');
 });
 
@@ -114,9 +114,9 @@ t.test(
     t.same(
       report.cases.map((c) => [c.id, c.outcome, c.skip, c.reason]),
       [
-        ['fuzz.listPets.query', 'skipped', 'disabled', 'disabled by the configuration: --skip-check fuzz.*'],
-        ['fuzz.createPet.body', 'skipped', 'disabled', 'disabled by the configuration: --skip-check fuzz.*'],
-        ['stateful.pets', 'skipped', 'disabled', 'disabled by the configuration: --skip-check stateful.pets'],
+        ['fuzz.listPets.query', 'not-judged', 'disabled', 'disabled by the configuration: --skip-check fuzz.*'],
+        ['fuzz.createPet.body', 'not-judged', 'disabled', 'disabled by the configuration: --skip-check fuzz.*'],
+        ['stateful.pets', 'not-judged', 'disabled', 'disabled by the configuration: --skip-check stateful.pets'],
       ],
     );
     t.equal(report.requests, 1, 'only the preflight: a phase whose every case is disabled sends nothing');
@@ -125,7 +125,7 @@ t.test(
       one.report.cases.map((c) => [c.id, c.outcome]),
       [
         ['fuzz.listPets.query', 'passed'],
-        ['fuzz.createPet.body', 'skipped'],
+        ['fuzz.createPet.body', 'not-judged'],
       ],
       'one property disabled: the other still runs',
     );

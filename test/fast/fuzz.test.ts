@@ -80,6 +80,28 @@ t.test('a listing with one pet too many: the query shrinks to the smallest limit
   t.match(fuzz?.exchanges[0]?.request.url, /[?&]limit=1(&|$)/, `shrunk to limit=1: ${fuzz?.exchanges[0]?.request.url ?? ''}`);
 });
 
+t.test('a property reports the worst outcome over its examples, with the example that caused it as evidence', async (t) => {
+  // 422 for an out-of-range limit keeps every stated rule but warns (expect.undocumented.refusal-status): the phase warns too.
+  const { code, report } = await fuzzAgainst('unprocessable-422', 5);
+  t.equal(code, 0, 'a warning never changes the exit code');
+  const fuzz = report.cases.find((c) => c.id === 'fuzz.listPets.query');
+  t.equal(fuzz?.outcome, 'warned', 'examples that warned make the property warn, not pass');
+  t.match(
+    fuzz?.reason,
+    /^40 generated examples \(seed 5; --seed 5 replays them\): \d+ passed, \d+ warned; the first that warned: /,
+    'how many of each, and which example decided it',
+  );
+  t.match(
+    fuzz?.checks.filter((c) => c.outcome !== 'passed'),
+    [{ id: 'expect.undocumented.refusal-status', level: 'warn', outcome: 'warned' }],
+    'the check that warned, among its checks',
+  );
+  t.equal(fuzz?.exchanges.length, 1, 'the example that warned is the evidence');
+  t.equal(fuzz?.exchanges[0]?.response?.status, 422);
+  t.match(fuzz?.exchanges[0]?.reproduce, /^curl /);
+  t.equal(report.cases.find((c) => c.id === 'fuzz.createPet.body')?.outcome, 'passed', 'the other property kept the contract');
+});
+
 t.test('the reference store keeps every generated property', async (t) => {
   const server = await startReferenceServer({ apiKey: KEY });
   t.teardown(() => server.close());
@@ -154,7 +176,7 @@ t.test('stateful: a store that never keeps what it creates fails on the shortest
 });
 
 t.test(
-  '--max-writes bounds what a run creates: the cases that write once it is reached are skipped, and requests are counted by phase',
+  '--max-writes bounds what a run creates: the cases that write once it is reached are not judged, and requests are counted by phase',
   async (t) => {
     const server = await startReferenceServer({ apiKey: KEY });
     t.teardown(() => server.close());

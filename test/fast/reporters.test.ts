@@ -118,7 +118,7 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     reporter.onRunEnd(report);
     await new Promise((resolve) => setImmediate(resolve));
     const out = text();
-    t.equal(out.match(/^WARN /gm)?.length, 1, 'nine identical warnings: one block');
+    t.equal(out.match(/^WARN {2}contract\.warns/gm)?.length, 1, 'nine identical warnings: one block');
     t.match(
       out,
       'the same on 8 more cases: contract.warns.1, contract.warns.2, contract.warns.3, contract.warns.4, contract.warns.5, contract.warns.6 and 2 more',
@@ -130,9 +130,13 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     const { reporter, text } = capture(true, true, false);
     await play(reporter);
     const out = text();
-    t.match(out, /checking 1\/5 · contract 1\/3/, 'a live progress line');
-    t.match(out, /\u001b\[31m✗\u001b\[39m contract\s+\u001b\[2m1 failed, 1 warned, 1 errored/, 'a line when a suite is done');
-    t.match(out, /✓\u001b\[39m auth\s+\u001b\[2m1 passed, 1 skipped/);
+    t.match(out, /checking 1\/6 · contract 1\/4/, 'a live progress line');
+    t.match(
+      out,
+      /\u001b\[31m✗\u001b\[39m contract\s+\u001b\[2m1 failed, 1 warned, 1 could not test, 1 internal error/,
+      'a line when a suite is done',
+    );
+    t.match(out, /✓\u001b\[39m auth\s+\u001b\[2m1 passed, 1 not judged/);
     t.match(out, /\u001b\[31mFAIL \u001b\[39m/, 'coloured on a colour terminal');
     t.match(out, /reproduce: curl -sS -i -X GET/);
     t.match(out, /verdict: \u001b\[31mFAILED/);
@@ -147,8 +151,14 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.notMatch(out, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, 'only newlines');
     t.match(out, /FAIL {2}contract\.fails/);
     t.match(out, /WARN {2}contract\.warns/);
-    t.match(out, /ERROR contract\.errors/);
-    t.match(out, /1 passed, 1 failed, 1 warned, 1 errored, 1 skipped/);
+    t.match(out, /COULD NOT TEST contract\.errors/);
+    t.match(out, /INTERNAL ERROR contract\.throws/);
+    t.match(out, /INTERNAL ERROR expect\.status threw once \(the check threw: /, 'the internal errors, once per check');
+    t.match(
+      out,
+      /WARN {2}auth\.www-authenticate {2}A 401 names the Bearer scheme in WWW-Authenticate\n {6}7 responses \(a run finding: no case's outcome\); e\.g\. contract\.fails step 1: 401 without/,
+    );
+    t.match(out, /1 passed, 1 failed, 1 warned, 1 not judged, 1 could not test, 1 internal error, 1 finding, 1 check or phase threw/);
   });
 
   t.test('--quiet: failures and the verdict only, even on a terminal', async (t) => {
@@ -203,9 +213,18 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
 
   t.test('the verdict, the counts and the countdown come first; failures before warnings before passes', async (t) => {
     const html = renderHtml(hostileReport());
-    t.match(html, /<header class="verdict v-failed">[\s\S]*<h1>FAILED<\/h1><span class="what">1 of 5 cases failed<\/span>/);
+    t.match(html, /<header class="verdict v-failed">[\s\S]*<h1>FAILED<\/h1><span class="what">1 of 6 cases failed<\/span>/);
     t.match(html, /getPet is removed in 1475 days \(2030-12-05, by the suite&#39;s clock\)/);
-    const order = ['id="failed"', 'id="errored"', 'id="warned"', 'id="passed"', 'id="skipped"'].map((s) => html.indexOf(s));
+    const order = [
+      'id="internal-errors"',
+      'id="failed"',
+      'id="internal-error"',
+      'id="could-not-test"',
+      'id="warned"',
+      'id="findings"',
+      'id="passed"',
+      'id="not-judged"',
+    ].map((s) => html.indexOf(s));
     t.ok(
       order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] as number))),
       'sections in order of urgency',
@@ -373,10 +392,24 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
 
   t.test('one testsuite per suite, one testcase per check, each outcome as JUnit says', async (t) => {
     const xml = renderJunit(hostileReport());
-    t.match(xml, /<testsuites name="petstore-conformance" tests="5" failures="1" errors="1" time="1\.000">/);
+    t.match(xml, /<testsuites name="petstore-conformance" tests="6" failures="1" errors="2" time="1\.000">/);
     t.notMatch(xml, 'name="verdict"', 'no suite carries a verdict of its own it does not have');
     t.match(xml, '<property name="runVerdict" value="failed"/>', "the run's verdict, named as the run's");
-    t.match(xml, /<testsuite name="contract" tests="3" failures="1" errors="1" skipped="0" time="0\.0\d\d"/);
+    t.match(xml, /<testsuite name="contract" tests="4" failures="1" errors="2" skipped="0" time="0\.0\d\d"/);
+    t.match(
+      xml,
+      /<testcase name="contract\.throws"[^>]*>\s*<error message="expect\.status: the check threw: [^"]*" type="internal-error">/,
+    );
+    t.match(
+      xml,
+      /<property name="finding" value="auth\.www-authenticate: A 401 names the Bearer scheme in WWW-Authenticate \(7 responses; e\.g\. contract\.fails step 1: /,
+    );
+    t.match(xml, /<property name="internalError" value="expect\.status threw once /);
+    t.match(
+      xml,
+      /FINDING step 1, auth\.www-authenticate \(a run finding, 7 in all\): 401 without/,
+      'the finding beside the case it was seen in',
+    );
     t.match(xml, /<testsuite name="auth" tests="2" failures="0" errors="0" skipped="1"/);
     t.match(
       xml,
@@ -427,8 +460,14 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
 {
   t.test('verdict, counts, failing checks with one-line reasons, links to the other files', async (t) => {
     const md = renderMarkdown(hostileReport(), ['report.json', 'junit.xml', 'report.html']);
-    t.match(md, /^## ❌ FAILED: 1 of 5 cases failed · Pet Store conformance\n/);
-    t.match(md, '| passed | failed | warned | errored | skipped |\n| ---: | ---: | ---: | ---: | ---: |\n| 1 | 1 | 1 | 1 | 1 |');
+    t.match(md, /^## ❌ FAILED: 1 of 6 cases failed · Pet Store conformance\n/);
+    t.match(
+      md,
+      '| passed | failed | warned | not judged | could not test | internal error | findings |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n| 1 | 1 | 1 | 1 | 1 | 1 | 1 |',
+    );
+    t.match(md, /🐞 A check or phase of petstore-conformance threw[\s\S]*- expect\.status threw once/);
+    t.match(md, /### Cases an internal error stopped \(1\)/);
+    t.match(md, /### Findings \(1\)[\s\S]*\| `auth\.www-authenticate` \| 7 responses; e\.g\. `contract\.fails` step 1: 401 without/);
     t.match(md, /### Failing cases \(1\)\n\n\| case \| reason \|\n\| --- \| --- \|\n\| `contract\.fails` \| status: &lt;script&gt;/);
     t.match(md, /### Cases that could not be tested \(1\)[\s\S]*`contract\.errors` \| step 1: connect ECONNREFUSED/);
     t.match(md, /### Warnings \(1\)/);
@@ -450,7 +489,13 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
   });
 
   t.test('a passed run says so', async (t) => {
-    const report = { ...hostileReport(), verdict: 'passed' as const, counts: { passed: 1, failed: 0, warned: 0, errored: 0, skipped: 0 } };
+    const report = {
+      ...hostileReport(),
+      verdict: 'passed' as const,
+      counts: { passed: 1, failed: 0, warned: 0, 'not-judged': 0, 'could-not-test': 0, 'internal-error': 0 },
+      findings: [],
+      internalErrors: [],
+    };
     report.cases = report.cases.filter((c) => c.outcome === 'passed');
     const md = renderMarkdown(report);
     t.match(md, /^## ✅ PASSED: 1 case\b/);
