@@ -53,6 +53,8 @@ export interface CaseRunOptions {
   created: CreatedPets;
   /** What the run has seen of the store: the invariants judge each response against it, then it takes the response in. */
   model?: StoreModel;
+  /** Told of each exchange once it was judged, as the server sent it (a phase that follows what it created reads it here). */
+  onExchange?: (exchange: Exchange) => void;
   /** What the store holds, for the cases that require pets (see store-fill.ts). */
   store?: StoreCounts;
   /** Ctrl-C: cases not yet started are not judged (interrupted); those under way finish (their requests are bounded). */
@@ -381,6 +383,7 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
       options.created.observe(exchange);
       judged = judgeStep(exchange, step, index, spec.level, vars, options);
       options.model?.observe(exchange, `case ${spec.id}`);
+      options.onExchange?.(exchange);
       // Only what the step expects of the write may not show yet; a rule every exchange must keep (no 5xx, JSON) is judged at once.
       const failedChecks = judged.checks.filter((c) => c.outcome === 'failed');
       const retry =

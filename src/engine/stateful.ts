@@ -6,7 +6,9 @@
  */
 import fc from 'fast-check';
 import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
-import type { JsonValue } from '../model/json.js';
+import type { Exchange } from '../model/exchange.js';
+import { isJsonObject, type JsonValue } from '../model/json.js';
+import { idDigits } from '../model/store-model.js';
 import type { CaseInfo, CaseResult, ExchangeEvidence } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
 import { reportCase, runCase, notJudgedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
@@ -43,7 +45,8 @@ interface Model {
 
 /** The real system: where requests go, and what they showed (for the report). */
 interface Real {
-  run(step: StepSpec, label: string): Promise<CaseResult>;
+  /** Runs one step as a case: its result, and its last exchange as the server sent it (absent when nothing was sent). */
+  run(step: StepSpec, label: string): Promise<{ result: CaseResult; exchange: Exchange | undefined }>;
 }
 
 /** A step that failed its checks: the sequence fails, and fast-check shrinks it. */
@@ -72,7 +75,7 @@ function commandsOf(
           toString: () => `createPet(${status})`,
           async run(model, real) {
             const name = `${runId} stateful ${tag}`;
-            const result = await real.run(
+            const { result, exchange } = await real.run(
               {
                 request: { method: 'POST', path: create.path, json: { name, categoryId, status } },
                 expect: { status: 201, body: { name, categoryId, status } },
@@ -82,8 +85,8 @@ function commandsOf(
             );
             // Not sent (the run was interrupted, or --max-writes reached meanwhile): the model has no new pet.
             if (result.outcome === 'not-judged') return;
-            const id = result.exchanges.at(-1)?.response?.body;
-            const created = parseId(id);
+            const body = exchange?.response.json;
+            const created = isJsonObject(body) && idDigits(body['id']) !== undefined ? body['id'] : undefined;
             if (created === undefined) throw new StepFailed('no id to follow');
             if (model.pets.some((p) => String(p.id) === String(created)))
               throw new StepFailed(`id ${String(created)} was given to two pets`);
@@ -152,15 +155,6 @@ function commandsOf(
   return commands;
 }
 
-/** The id in a create response's body excerpt, exact (an int64 above 2^53 stays a string of its digits). */
-function parseId(body: string | undefined): JsonValue | undefined {
-  const match = /"id"\s*:\s*(-?\d+)/.exec(body ?? '');
-  if (match === null) return undefined;
-  const digits = match[1] as string;
-  const n = Number(digits);
-  return Number.isSafeInteger(n) ? n : BigInt(digits);
-}
-
 /** Runs the stateful phase's sequences, drawn by the seed; a failing one is shrunk and reported step by step. */
 async function runStateful(contract: Contract, stateful: StatefulOptions, options: CaseRunOptions): Promise<CaseResult> {
   const started = performance.now();
@@ -180,7 +174,13 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, option
   const real: Real = {
     async run(step, label) {
       const spec: CaseSpec = { ...STATEFUL_CASE, title: label, writes: step.request.method === 'POST', steps: [step] };
-      const result = await runCase(spec, options);
+      let exchange: Exchange | undefined;
+      const result = await runCase(spec, {
+        ...options,
+        onExchange: (sent) => {
+          exchange = sent;
+        },
+      });
       requests += result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
       sequence.push(...result.exchanges.map((e) => ({ ...e, step: sequence.length })));
       // A step that failed, could not be tested or threw ends its sequence (the worst outcome decides the phase); a warning does not.
@@ -189,7 +189,7 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, option
         throw new StepFailed(result.reason ?? label);
       }
       if (result.outcome === 'warned' && warned === undefined) warned = { exchanges: [...sequence], result };
-      return result;
+      return { result, exchange };
     },
   };
   const details = await fc.check(
