@@ -5,6 +5,7 @@
  */
 import type { JsonValue } from '../model/json.js';
 import { coverageCases } from './coverage-cases.js';
+import { probeCases } from './probe-cases.js';
 import { type Contract, listLimitOf, type OperationInfo, statusValues } from '../model/contract.js';
 import {
   stepsWrite,
@@ -263,5 +264,5 @@ function filterCases(contract: Contract): CaseSpec[] {
 
 /** Every generated case, in a stable order. */
 export function generateCases(contract: Contract): CaseSpec[] {
-  return [...authCases(contract), ...limitCases(contract), ...filterCases(contract), ...coverageCases(contract)];
+  return [...authCases(contract), ...limitCases(contract), ...filterCases(contract), ...probeCases(contract), ...coverageCases(contract)];
 }

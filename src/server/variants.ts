@@ -101,6 +101,13 @@ function after(edit: (res: PetResponse, req: PetRequest, store: PetStore) => Pet
   return (next, store) => async (req) => edit(await next(req), req, store);
 }
 
+/** The value of a decimal digit of any script (Arabic-Indic, Devanagari, full width...): its offset from the script's zero. */
+function digitOf(digit: string): number {
+  const code = digit.codePointAt(0) ?? 0;
+  for (let zero = code; zero >= code - 9; zero--) if (!/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) return code - zero;
+  return 0;
+}
+
 function createBody(edit: (body: Record<string, JsonValue>) => void): Wrap {
   return before(isCreate, (req) => {
     const body = bodyOf(req);
@@ -703,6 +710,104 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     wrap: (next) => {
       let n = 0;
       return (req) => (++n % 5 === 0 ? errorResponse(500, 'internal', 'flaky') : next(req));
+    },
+  },
+  {
+    name: 'filter-lenient',
+    description:
+      'the status filter is read leniently: trimmed, in any letter case, by prefix either way, empty as none; a repeated one crashes',
+    clause: 'reading-the-contract: with status, only pets of exactly that status; a value outside the enum matches no pet',
+    caughtBy: [
+      'listPets.filter.near.prefix',
+      'listPets.filter.near.suffix',
+      'listPets.filter.near.case',
+      'listPets.filter.near.upper',
+      'listPets.filter.near.leading-space',
+      'listPets.filter.near.trailing-space',
+      'listPets.filter.near.empty',
+      'listPets.filter.near.repeated',
+      'store.listing-status',
+    ],
+    wrap: before(
+      (r) => isList(r) && r.query.has('status'),
+      (r) => {
+        const asked = r.query.getAll('status');
+        // As Express's `req.query.status.trim()` does on an array.
+        if (asked.length > 1) return errorResponse(500, 'internal', 'status.trim is not a function');
+        const wanted = (asked[0] ?? '').trim().toLowerCase();
+        const match = PET_STATUSES.find((s) => wanted !== '' && (s.startsWith(wanted) || wanted.startsWith(s)));
+        return withQuery(r, (q) => (match === undefined && wanted === '' ? q.delete('status') : q.set('status', match ?? wanted)));
+      },
+    ),
+  },
+  {
+    name: 'ids-lenient',
+    description:
+      "getPet reads its id leniently: trailing letters dropped, underscores removed, hexadecimal, any script's digits, wrapped to 64 bits",
+    clause: 'reading-the-contract: a malformed or out-of-range petId names no animal, so it is never answered 200 with a pet',
+    caughtBy: [
+      'getPet.malformed.trailing-letters',
+      'getPet.malformed.underscore',
+      'getPet.malformed.hex',
+      'getPet.malformed.arabic-indic',
+      'getPet.malformed.full-width',
+      'getPet.malformed.wrapped',
+      'store.get-requested-pet',
+    ],
+    wrap: before(isGet, (r) => {
+      const raw = decodeURIComponent(r.path.split('/').at(-1) ?? '').replace(/\p{Nd}/gu, (d) => String(digitOf(d)));
+      const hex = /^0x([0-9a-f]+)/i.exec(raw);
+      const digits = hex === null ? /^-?[\d_]+/.exec(raw)?.[0]?.replaceAll('_', '') : undefined;
+      const value =
+        hex !== null
+          ? BigInt(`0x${hex[1] as string}`)
+          : digits !== undefined && digits !== '' && digits !== '-'
+            ? BigInt(digits)
+            : undefined;
+      return value === undefined ? r : { ...r, path: r.path.replace(/[^/]+$/, BigInt.asIntN(64, value).toString()) };
+    }),
+  },
+  {
+    name: 'ids-safe-integers',
+    description: "getPet refuses every id beyond 2^53 with 400 (a validator capped at JavaScript's safe integers, as zod's int() is)",
+    clause: 'reading-the-contract: any id above 2^53 is a valid int64: an unknown one is a 404, never a 400',
+    caughtBy: ['getPet.unknown-id.above-2-53', 'getPet.unknown-id.int64-max', 'getPet.unknown-id.int64-min'],
+    wrap: before(
+      (r) => isGet(r) && !Number.isSafeInteger(Number(r.path.split('/').at(-1))),
+      () => errorResponse(400, 'invalid_id', 'petId must be a safe integer'),
+    ),
+  },
+  {
+    name: 'body-before-auth',
+    description:
+      'createPet parses its body before it looks at the key: a body that is not a JSON object gets 400 whatever the key (as a JSON body parser mounted before auth does)',
+    clause: 'Authentication rule 1: 401 whatever else is wrong with the request',
+    caughtBy: [
+      'auth.createPet.before-validation.malformed-json',
+      'auth.createPet.before-validation.not-json',
+      'auth.createPet.before-validation.empty',
+    ],
+    wrap: before(
+      (r) => isCreate(r) && !isJsonObject(bodyOf(r)),
+      () => errorResponse(400, 'invalid_body', 'the body is not a JSON object'),
+    ),
+  },
+  {
+    name: 'create-idempotent-by-body',
+    description: 'a createPet whose body equals an earlier one answers 201 with the earlier pet (two identical bodies make one pet)',
+    clause: 'reading-the-contract: each createPet adds an animal; two identical bodies make two pets',
+    caughtBy: ['createPet.identical-bodies', 'store.unique-ids'],
+    wrap: (next) => {
+      const earlier = new Map<string, PetResponse>();
+      return async (req) => {
+        if (!isCreate(req)) return next(req);
+        const key = req.body.toString('utf8');
+        const seen = earlier.get(key);
+        if (seen !== undefined) return seen;
+        const res = await next(req);
+        if (res.status === 201) earlier.set(key, res);
+        return res;
+      };
     },
   },
 ];

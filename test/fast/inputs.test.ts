@@ -51,7 +51,18 @@ t.test('generated cases follow the contract: the auth matrix, the limit bounds, 
   ];
   const matrix: Array<[OperationName, string[]]> = [
     ['listPets', [...refused, 'lowercase-scheme', 'two-headers']],
-    ['createPet', [...refused, 'before-validation', 'lowercase-scheme', 'two-headers']],
+    [
+      'createPet',
+      [
+        ...refused,
+        'before-validation',
+        'before-validation.malformed-json',
+        'before-validation.not-json',
+        'before-validation.empty',
+        'lowercase-scheme',
+        'two-headers',
+      ],
+    ],
     ['getPet', [...refused, 'lowercase-scheme', 'two-headers']],
   ];
   for (const [op, slugs] of matrix) {
@@ -156,9 +167,15 @@ t.test('generated cases follow the contract: the auth matrix, the limit bounds, 
     'the default page applies with a filter too',
   );
   t.equal(
-    cases.filter((c) => c.id.startsWith('listPets.filter.') && !c.id.endsWith('.created')).length,
+    cases.filter((c) => c.id.startsWith('listPets.filter.') && !c.id.endsWith('.created') && !c.id.startsWith('listPets.filter.near.'))
+      .length,
     statuses.length + 2,
     'one filter case per status value, the default page filtered, and one unknown value',
+  );
+  t.same(
+    cases.filter((c) => c.id.startsWith('listPets.filter.near.')).map((c) => c.steps[0]?.request.query?.['status']),
+    ['avail', 'availablex', 'Available', 'AVAILABLE', ' available', 'available ', '', ['available', 'pending']],
+    'status values near the first of the enum: each names no pet',
   );
 
   const lines = (await readFile(path.join(root, 'schemas/openapi.yaml'), 'utf8')).split('\n');

@@ -65,6 +65,8 @@ const PRECISION_LOSS = {
   'lifecycle.created.listed': ['contract.response-schema'],
   'stateful.pets': ['contract.response-schema'],
 };
+/** Number("0x5") is 5: the validators' coercion reads a hexadecimal petId as a decimal one, and the pet is answered. */
+const HEX_IDS = { 'getPet.malformed.hex': ['store.get-requested-pet'] };
 /** Node keeps the first of two Authorization headers, so the key in the first is accepted: a known risk that warns. */
 const TWO_HEADERS = ['auth.createPet.two-headers', 'auth.getPet.two-headers', 'auth.listPets.two-headers'];
 /** The glue compares "Bearer " exactly (the scheme is case-insensitive) and sends no Deprecation or Sunset header: warnings, not failures. */
@@ -81,7 +83,13 @@ t.test('Express 5 with express-openapi-validator over schemas/openapi.yaml: exac
   t.teardown(server.close);
   const { code, failed, warned, errored } = await judge(server.baseUrl);
   t.equal(code, 1, 'the contract is broken');
-  t.same(failed, PRECISION_LOSS);
+  t.same(failed, {
+    ...PRECISION_LOSS,
+    ...HEX_IDS,
+    // express.json() is mounted before the key is looked at: a body that does not parse gets its 400 first.
+    'auth.createPet.before-validation.malformed-json': ['expect.status'],
+    'auth.createPet.before-validation.not-json': ['expect.status'],
+  });
   t.same(
     warned,
     [...GLUE_WARNINGS, 'createPet.invalid.content-type'].sort(),
@@ -97,6 +105,7 @@ t.test('Fastify 5 with JSON-schema routes: exactly its true failures', async (t)
   t.equal(code, 1, 'the contract is broken');
   t.same(failed, {
     ...PRECISION_LOSS,
+    ...HEX_IDS,
     // Fastify's default Ajv coerces types: 42 becomes "42", null becomes "" or 0, true becomes 1, "7" becomes 7, [x] becomes x; the contract says 400.
     'coverage.createPet.name.number': ['expect.schema', 'expect.status'],
     'coverage.createPet.name.boolean': ['expect.schema', 'expect.status'],
@@ -159,5 +168,5 @@ t.test("Prism's mock: not a store, and its errors are not Errors, so it fails cl
     [['expect.everyItem', 'store.listing-status'], ['errors.error-body'], ['expect.everyItem', 'store.listing-status']],
     'fuzzing and the stateful phase find the filter it does not apply and its errors that are not Errors',
   );
-  t.equal(Object.keys(failed).length, 126, 'every other case fails for one of these reasons');
+  t.equal(Object.keys(failed).length, 147, 'every other case fails for one of these reasons');
 });
