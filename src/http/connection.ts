@@ -56,3 +56,14 @@ export function shownHeaders(settings: ConnectionSettings): Record<string, strin
 export function runRedactor(apiKey: string, settings: ConnectionSettings): (text: string) => string {
   return makeRedactor(apiKey, settings.secrets ?? []);
 }
+
+/** The TLS options of a connection to an https proxy: the run's trust (the client certificate is for the service only). */
+export function proxyTls(settings: ConnectionSettings): { ca?: string[] } {
+  const ca = trustedCertificates(settings.ca);
+  return ca === undefined ? {} : { ca };
+}
+
+/** Through a proxy, https goes in a CONNECT tunnel verified against the origin; plain http goes to the proxy in absolute form (as curl does). */
+export function tunnelsThroughProxy(base: URL): boolean {
+  return base.protocol === 'https:';
+}
