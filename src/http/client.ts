@@ -1,6 +1,7 @@
 /**
  * The one HTTP client of a run, composed here of layers over one interface (Sender):
- * throttle (pacing, Retry-After) → stop breaker → connection retry → capture (deadline, bounded body) over undici.
+ * throttle (Retry-After) → stop breaker → connection retry → turns (--rate-limit, the server's pause) → capture (deadline,
+ * bounded body) over undici.
  */
 import type { Clock } from '../model/clock.js';
 import { REQUEST_BOUNDS } from '../model/connection.js';
@@ -14,7 +15,7 @@ import { DEFAULT_PACING, Pacer, type PacingOptions } from './pacer.js';
 import { RunStop } from './run-stop.js';
 import type { OutgoingRequest, Sender } from './sender.js';
 import { StopBreaker } from './stop-breaker.js';
-import { Throttle } from './throttle.js';
+import { Throttle, Turns } from './throttle.js';
 
 export { CERTIFICATE_CODES, type OutgoingRequest, type Sender, TransportError } from './sender.js';
 
@@ -68,7 +69,7 @@ export class HttpClient implements Sender {
     this.stop = new RunStop(options.abort);
     this.pacer = new Pacer(options.pacing ?? DEFAULT_PACING, options.waitClock);
     this.capture = new UndiciCapture(options, this.framing, this.stop, this.redact);
-    this.retry = new ConnectionRetry(this.capture);
+    this.retry = new ConnectionRetry(new Turns(this.capture, this.pacer, this.stop));
     this.throttle = new Throttle(new StopBreaker(this.retry, this.stop), this.pacer, this.stop, options.onWait);
   }
 

@@ -1,10 +1,14 @@
-/** The pacing layer: each request waits its turn (--rate-limit, a pause the server asked for); 429 and 503 with Retry-After are waited out. */
+/**
+ * Pacing, in two layers over one Pacer: the throttle (at the top) waits out 429 and 503 with Retry-After and sends again;
+ * the turns (just above the wire) make every exchange, a connection retry's included, wait for its turn (--rate-limit, a
+ * pause the server asked for), so that nothing goes out faster than promised.
+ */
 import { RunError } from '../model/errors.js';
 import type { Exchange, ReceivedResponse, SentRequest, ServerWait } from '../model/exchange.js';
 import { guardSignal } from './deadline.js';
 import { type Pacer, retryAfterMs, type WaitGranted, type WaitRefusal } from './pacer.js';
 import type { RunStop } from './run-stop.js';
-import type { OutgoingRequest, Sender } from './sender.js';
+import type { Attempter, OutgoingRequest, Sender } from './sender.js';
 
 /** The first backoff of a throttled request, doubled each time the same request is throttled again. */
 const THROTTLE_BACKOFF_MS = 250;
@@ -17,7 +21,7 @@ export function askedToWait(received: ReceivedResponse): number | undefined {
   return undefined;
 }
 
-/** Sends each request in its turn and again after every wait the server asks for, within the pacer's bounds; a refused wait stops the client. */
+/** Sends each request again after every wait the server asks for, within the pacer's bounds; a refused wait stops the client. */
 export class Throttle implements Sender {
   private readonly told: ServerWait[] = [];
 
@@ -41,7 +45,6 @@ export class Throttle implements Sender {
     let throttled = 0;
     let waitedMs = 0;
     for (;;) {
-      await this.turn();
       const exchange = await this.inner.send(request);
       connectionRetry ??= exchange.connectionRetry;
       const asked = askedToWait(exchange.response);
@@ -59,24 +62,6 @@ export class Throttle implements Sender {
       const granted = this.pacer.pause(ms);
       if (granted.kind !== 'granted') throw this.stop.stop(this.waitRefused(granted, exchange.response, exchange.request));
       if (granted.addedMs > 0) this.noteWait(ms, granted, exchange.response, exchange.request);
-    }
-  }
-
-  /** Waits for the pacer's turn; a stop or an interruption ends the wait. */
-  private async turn(): Promise<void> {
-    const turn = guardSignal(undefined, [this.stop.signal, this.stop.abort]);
-    try {
-      await this.pacer.turn(turn.signal);
-    } catch {
-      throw (
-        this.stop.reason ??
-        new RunError(
-          this.stop.interrupted ? 'ERR_INTERRUPTED' : 'ERR_SERVER_GONE',
-          this.stop.interrupted ? 'interrupted while waiting out a rate limit' : 'the run stopped',
-        )
-      );
-    } finally {
-      turn.dispose();
     }
   }
 
@@ -111,5 +96,37 @@ export class Throttle implements Sender {
       'ERR_RATE_LIMITED',
       `the server kept rate-limiting the run (${received.status} to ${where}): ${seconds(refusal.spentMs)} spent waiting used up the budget of ${seconds(this.pacer.options.waitBudgetMs)} (--wait-budget); the run could not be completed`,
     );
+  }
+}
+
+/** Holds each exchange until its turn: one rate interval after the previous one, and after any pause the server asked for. */
+export class Turns implements Attempter {
+  constructor(
+    private readonly inner: Attempter,
+    private readonly pacer: Pacer,
+    private readonly stop: RunStop,
+  ) {}
+
+  async send(request: OutgoingRequest, freshConnection = false): Promise<Exchange> {
+    await this.turn();
+    return this.inner.send(request, freshConnection);
+  }
+
+  /** Waits for the pacer's turn; a stop or an interruption ends the wait. */
+  private async turn(): Promise<void> {
+    const turn = guardSignal(undefined, [this.stop.signal, this.stop.abort]);
+    try {
+      await this.pacer.turn(turn.signal);
+    } catch {
+      throw (
+        this.stop.reason ??
+        new RunError(
+          this.stop.interrupted ? 'ERR_INTERRUPTED' : 'ERR_SERVER_GONE',
+          this.stop.interrupted ? 'interrupted while waiting out a rate limit' : 'the run stopped',
+        )
+      );
+    } finally {
+      turn.dispose();
+    }
   }
 }

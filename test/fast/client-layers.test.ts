@@ -12,7 +12,7 @@ import { Pacer } from '../../src/http/pacer.js';
 import { RunStop } from '../../src/http/run-stop.js';
 import { type OutgoingRequest, TransportError } from '../../src/http/sender.js';
 import { StopBreaker } from '../../src/http/stop-breaker.js';
-import { Throttle } from '../../src/http/throttle.js';
+import { Throttle, Turns } from '../../src/http/throttle.js';
 import { RunError } from '../../src/model/errors.js';
 import type { Exchange, SentRequest } from '../../src/model/exchange.js';
 import { virtualClock } from '../helpers.js';
@@ -200,7 +200,8 @@ t.test('the throttle waits out 429 and 503 with Retry-After on its clock, backin
     const stop = new RunStop();
     const told: number[] = [];
     const pacer = new Pacer(row.pacing ?? { maxWaitMs: 60_000, waitBudgetMs: 300_000 }, clock);
-    const throttle = new Throttle(scripted([...row.script]), pacer, stop, (wait) => told.push(wait.waitMs));
+    // The throttle records the pause; the turns below it wait it out before the request goes again.
+    const throttle = new Throttle(new Turns(scripted([...row.script]), pacer, stop), pacer, stop, (wait) => told.push(wait.waitMs));
     const result = await throttle.send(get).catch((e: unknown) => e);
     t.same(clock.slept, row.slept, `${row.name}: slept`);
     t.same(told, row.slept, `${row.name}: each wait told as it begins`);
@@ -221,18 +222,46 @@ t.test('the throttle waits out 429 and 503 with Retry-After on its clock, backin
   }
 });
 
-t.test('--rate-limit spaces the turns on the clock; a stopped client ends a wait', async (t) => {
-  const clock = virtualClock();
-  const throttle = new Throttle(scripted([]), new Pacer({ ratePerSecond: 4, maxWaitMs: 1000, waitBudgetMs: 1000 }, clock), new RunStop());
-  for (let i = 0; i < 4; i++) await throttle.send(get);
-  t.same(clock.slept, [250, 250, 250], 'the first goes at once, then one every 250 ms');
+t.test(
+  'the turns: --rate-limit spaces every exchange, those of connection retries included; a pause the server asked for holds them',
+  async (t) => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ ratePerSecond: 4, maxWaitMs: 1000, waitBudgetMs: 1000 }, clock);
+    const inner = scripted([200, 200, { code: 'ECONNRESET', beforeResponse: true }, 200]);
+    const paced = new ConnectionRetry(new Turns(inner, pacer, new RunStop()));
+    await paced.send(get);
+    await paced.send(get);
+    const retried = await paced.send(get);
+    t.ok(retried.connectionRetry, 'the third was lost to a closed connection and sent again');
+    t.same(clock.slept, [250, 250, 250], 'the first goes at once, then one every 250 ms, the one sent again too');
+    t.same(
+      inner.calls.map((c) => c.fresh),
+      [false, false, false, true],
+      'the retry asks for a fresh connection through the turns',
+    );
+    pacer.pause(900);
+    await paced.send(get);
+    t.same(clock.slept.at(-1), 900, 'the next turn waits out the pause the server asked for');
 
-  const stop = new RunStop();
-  stop.stop(new RunError('ERR_SERVER_GONE', 'gone'));
-  const paced = new Throttle(scripted([]), new Pacer({ ratePerSecond: 1, maxWaitMs: 1000, waitBudgetMs: 1000 }, clock), stop);
-  await paced.send(get);
-  t.equal(await paced.send(get).catch((e: unknown) => e), stop.reason, 'the wait for the next turn ends with the stop');
-});
+    const stop = new RunStop();
+    stop.stop(new RunError('ERR_SERVER_GONE', 'gone'));
+    const stopped = new Turns(scripted([]), new Pacer({ ratePerSecond: 1, maxWaitMs: 1000, waitBudgetMs: 1000 }, clock), stop);
+    await stopped.send(get);
+    t.equal(await stopped.send(get).catch((e: unknown) => e), stop.reason, 'the wait for the next turn ends with the stop');
+    const interrupted = new AbortController();
+    interrupted.abort();
+    const held = new Turns(
+      scripted([]),
+      new Pacer({ ratePerSecond: 1, maxWaitMs: 1000, waitBudgetMs: 1000 }, clock),
+      new RunStop(interrupted.signal),
+    );
+    await held.send(get).catch(() => undefined);
+    t.match(await held.send(get).catch((e: unknown) => e), {
+      code: 'ERR_INTERRUPTED',
+      message: 'interrupted while waiting out a rate limit',
+    });
+  },
+);
 
 t.test('the capture keeps the bytes the server sent, beside the text and the JSON', async (t) => {
   const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
