@@ -36,11 +36,13 @@ export interface ExchangeSpec {
 export function exchange(spec: ExchangeSpec = {}): Exchange {
   const target = spec.target ?? '/pets';
   const bodyText = spec.body ?? '';
+  const raw = Buffer.from(bodyText, 'utf8');
   const response: Exchange['response'] = {
     status: spec.status ?? 200,
     headers: spec.headers ?? { 'content-type': 'application/json' },
+    raw,
     bodyText,
-    bytes: Buffer.byteLength(bodyText),
+    bytes: raw.length,
     truncated: spec.truncated ?? false,
   };
   if (spec.invalidUtf8At !== undefined) response.invalidUtf8At = spec.invalidUtf8At;

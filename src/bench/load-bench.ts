@@ -101,6 +101,7 @@ async function stage(
     baseUrl,
     apiKey: KEY,
     profileName: 'bench',
+    listPath: '/pets',
     queries: [{ weight: 1 }],
     connections: SINGLE_CONNECTIONS,
     durationSeconds: SECONDS,

@@ -1,4 +1,5 @@
 /** The connection settings turned into what a socket needs: TLS options, the proxy route, the request's extra headers, the redactor. */
+import { isIP } from 'node:net';
 import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import { makeRedactor } from './credentials.js';
 import { SECRET_HEADER_SHOWN } from './extra-headers.js';
@@ -55,4 +56,28 @@ export function shownHeaders(settings: ConnectionSettings): Record<string, strin
 /** The redactor of a run: the key and every other secret of its settings. */
 export function runRedactor(apiKey: string, settings: ConnectionSettings): (text: string) => string {
   return makeRedactor(apiKey, settings.secrets ?? []);
+}
+
+/** The TLS options of a connection to an https proxy: the run's trust (the client certificate is for the service only). */
+export function proxyTls(settings: ConnectionSettings): { ca?: string[] } {
+  const ca = trustedCertificates(settings.ca);
+  return ca === undefined ? {} : { ca };
+}
+
+/** Through a proxy, https goes in a CONNECT tunnel verified against the origin; plain http goes to the proxy in absolute form (as curl does). */
+export function tunnelsThroughProxy(base: URL): boolean {
+  return base.protocol === 'https:';
+}
+
+/** The TLS options of a socket to the service at `host`: verified always (a connection that fails never carries the key), HTTP/1.1. */
+export function serviceSocketTls(
+  host: string,
+  settings: ConnectionSettings,
+): ServiceTls & { servername?: string; rejectUnauthorized: true; ALPNProtocols: string[] } {
+  return {
+    ...(isIP(host) === 0 ? { servername: host } : {}),
+    ...serviceTls(settings),
+    rejectUnauthorized: true,
+    ALPNProtocols: ['http/1.1'],
+  };
 }

@@ -2,7 +2,8 @@
 import { RunError } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { ReceivedResponse } from '../model/exchange.js';
-import { type HttpClient, TransportError } from './client.js';
+import type { HttpClient } from './client.js';
+import { TransportError } from './sender.js';
 
 /** Why a listing is not a pet store's, with a hint at the likely mistake; undefined when it is one (200 and a JSON array). */
 function notAListing(response: ReceivedResponse, url: string, base: URL): string | undefined {
@@ -20,7 +21,11 @@ function notAListing(response: ReceivedResponse, url: string, base: URL): string
 }
 
 /** Sends `GET <listPath>`; throws a RunError (exit 2) naming the problem: no answer, a refused key, or an answer that is not a listing of pets. */
-export async function preflight(client: HttpClient, listPath: string, beforeLoad: boolean): Promise<void> {
+export async function preflight(
+  client: Pick<HttpClient, 'send' | 'base' | 'urlFor'>,
+  listPath: string,
+  beforeLoad: boolean,
+): Promise<void> {
   const href = client.base.href;
   const tail = beforeLoad ? '; no load was sent' : '';
   let response: ReceivedResponse;

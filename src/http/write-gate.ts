@@ -1,11 +1,8 @@
 /** The one write gate of a run: read-only mode and --max-writes, for every phase, in front of the client. */
 import type { Exchange } from '../model/exchange.js';
-import type { OutgoingRequest } from './client.js';
+import type { OutgoingRequest, Sender } from './sender.js';
 
-/** What the engine sends requests through: the client, or a layer over it. */
-export interface Sender {
-  send(request: OutgoingRequest): Promise<Exchange>;
-}
+export type { Sender } from './sender.js';
 
 /** Methods that may change what the store holds. */
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);

@@ -87,9 +87,10 @@ export function buildLoadReport(
 export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]> {
   const { profile, http } = options;
   refuseProduction(profile, http.baseUrl, options.allowProductionLoad);
+  const listPath = options.contract.operations.get('listPets')?.path ?? '/pets';
   const client = new HttpClient({ ...http, connections: 1 });
   try {
-    await preflight(client, options.contract.operations.get('listPets')?.path ?? '/pets', true);
+    await preflight(client, listPath, true);
   } finally {
     await client.close();
   }
@@ -98,6 +99,7 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
     baseUrl: http.baseUrl,
     apiKey: http.apiKey,
     profileName: profile.name,
+    listPath,
     queries: profile.queries,
     connections: profile.connections,
     timeoutSeconds: profile.timeout,

@@ -20,6 +20,9 @@ export interface SentRequest {
 export interface ReceivedResponse {
   status: number;
   headers: Record<string, string>;
+  /** The body's bytes as the server sent them (up to the size cap), before any decoding: what byte-level checks judge. */
+  raw: Buffer;
+  /** The body decoded as UTF-8 (U+FFFD where it is not). */
   bodyText: string;
   bytes: number;
   /** True when the body was cut at the response size cap. */

@@ -28,7 +28,7 @@ function fakeSender(statuses: number[]): Sender & { sent: string[]; release: () 
       const status = statuses.shift() ?? 200;
       return {
         request: { ...req, url: '', target: req.path },
-        response: { status, headers: {}, bodyText: '', bytes: 0, truncated: false },
+        response: { status, headers: {}, raw: Buffer.alloc(0), bodyText: '', bytes: 0, truncated: false },
         durationMs: 0,
       } as Exchange;
     },

@@ -1,0 +1,178 @@
+/** The lowest layer of the client: one exchange over undici within one deadline, its body read up to a bound, nothing judged. */
+import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
+import type { Exchange, ReceivedResponse } from '../model/exchange.js';
+import { parseExactJson } from '../model/json.js';
+import { invalidUtf8Offset } from '../model/utf8.js';
+import { proxyTls, routeTo, serviceTls, tunnelsThroughProxy } from './connection.js';
+import { guardSignal } from './deadline.js';
+import type { RequestFraming } from './framing.js';
+import type { RunStop } from './run-stop.js';
+import { type Attempter, CERTIFICATE_CODES, type OutgoingRequest, TransportError } from './sender.js';
+
+/** The bounds of one exchange and the pool it goes over. */
+export interface CaptureOptions extends ConnectionSettings {
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** Deadline for the whole exchange, body included. */
+  requestTimeoutMs: number;
+  maxResponseBytes: number;
+  connections: number;
+}
+
+const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ERR_REQUEST_TIMEOUT']);
+
+/** Pulls a stable code and a readable reason out of whatever undici or Node threw; every timeout says which bound it hit. */
+export function describeTransportFailure(error: unknown, options: CaptureOptions): { code: string; message: string } {
+  const e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  const code =
+    typeof e.code === 'string'
+      ? e.code
+      : typeof e.cause?.code === 'string'
+        ? e.cause.code
+        : typeof e.name === 'string'
+          ? e.name
+          : 'ERR_UNKNOWN';
+  const reason =
+    typeof e.cause?.message === 'string' && e.cause.message !== ''
+      ? e.cause.message
+      : typeof e.message === 'string'
+        ? e.message
+        : String(error);
+  if (code === 'TimeoutError' || code === 'AbortError')
+    return { code: 'ERR_REQUEST_TIMEOUT', message: `no complete response within ${options.requestTimeoutMs} ms` };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code, message: `no response headers within ${options.headersTimeoutMs} ms` };
+  if (code === 'UND_ERR_BODY_TIMEOUT') return { code, message: `the response body stalled for ${options.requestTimeoutMs} ms` };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { code, message: `could not connect within ${options.connectTimeoutMs} ms` };
+  if (CERTIFICATE_CODES.test(code)) return { code, message: `TLS certificate rejected (${reason})` };
+  return { code, message: reason === '' ? code : reason };
+}
+
+/** Sends over a bounded undici pool bound to the base URL's origin (through the proxy when one applies); never follows redirects. */
+export class UndiciCapture implements Attempter {
+  private readonly proxy: ProxyRoute | undefined;
+  private readonly agent: Dispatcher;
+  private sent = 0;
+
+  constructor(
+    private readonly options: CaptureOptions,
+    private readonly framing: RequestFraming,
+    private readonly stop: RunStop,
+    private readonly redact: (text: string) => string,
+  ) {
+    this.proxy = routeTo(framing.base, options);
+    this.agent = this.newAgent(options.connections);
+  }
+
+  /** Every exchange begun, retried and throttled ones included. */
+  get count(): number {
+    return this.sent;
+  }
+
+  /** A pool of `connections` to the origin, through the proxy when one applies; TLS to the origin is verified end to end. */
+  private newAgent(connections: number): Dispatcher {
+    const { connectTimeoutMs, headersTimeoutMs, requestTimeoutMs } = this.options;
+    const tls = { timeout: connectTimeoutMs, ...serviceTls(this.options) };
+    const bounds = { headersTimeout: headersTimeoutMs, bodyTimeout: requestTimeoutMs, connections };
+    if (this.proxy === undefined) return new Agent({ connect: tls, ...bounds });
+    return new ProxyAgent({
+      uri: this.proxy.url,
+      ...(this.proxy.authorization === undefined ? {} : { token: this.proxy.authorization }),
+      proxyTunnel: tunnelsThroughProxy(this.framing.base),
+      requestTls: tls,
+      proxyTls: { timeout: connectTimeoutMs, ...proxyTls(this.options) },
+      ...bounds,
+    });
+  }
+
+  /**
+   * One exchange on the shared pool, or on a fresh connection of its own. Throws TransportError (`beforeResponse` says
+   * whether any response byte had come), or the stop's RunError when the client stopped or the run was interrupted.
+   */
+  async send(req: OutgoingRequest, freshConnection = false): Promise<Exchange> {
+    const framed = this.framing.frame(req);
+    this.sent += 1;
+    const started = performance.now();
+    const dispatcher = freshConnection ? this.newAgent(1) : this.agent;
+    // One deadline for the whole exchange (connect, headers, every byte of the body), whatever pace the body comes at.
+    const deadline = guardSignal(this.options.requestTimeoutMs, [this.stop.signal, this.stop.abort]);
+    let beforeResponse = true;
+    try {
+      const response = await request(framed.url, {
+        method: framed.method as Dispatcher.HttpMethod,
+        headers: framed.headers,
+        body: framed.body ?? null,
+        dispatcher,
+        signal: deadline.signal,
+      });
+      beforeResponse = false;
+      const received = await capture(response, this.options.maxResponseBytes);
+      return { request: framed.sent, response: received, durationMs: performance.now() - started };
+    } catch (error) {
+      const halted = this.stop.halted('interrupted: the request in flight was aborted');
+      if (halted !== undefined) throw halted;
+      const { code, message } = describeTransportFailure(error, this.options);
+      throw new TransportError(code, this.redact(message), framed.sent, {
+        timedOut: TIMEOUT_CODES.has(code),
+        answeredMeanwhile: 0,
+        beforeResponse,
+      });
+    } finally {
+      deadline.dispose();
+      if (freshConnection) await dispatcher.close();
+    }
+  }
+
+  /** Closes every connection. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/** The response as received: headers lower-cased, the bytes as sent (bounded), the text and, when it parses, the JSON. */
+async function capture(response: Dispatcher.ResponseData, max: number): Promise<ReceivedResponse> {
+  const { raw, truncated } = await readBounded(response, max);
+  const invalidUtf8At = invalidUtf8Offset(raw, truncated);
+  const bodyText = raw.toString('utf8');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const received: ReceivedResponse = { status: response.statusCode, headers, raw, bodyText, bytes: raw.length, truncated };
+  if (invalidUtf8At !== undefined) received.invalidUtf8At = invalidUtf8At;
+  if (!truncated && bodyText.trim() !== '') {
+    try {
+      received.json = parseExactJson(bodyText);
+    } catch (error) {
+      received.jsonError = (error as Error).message;
+    }
+  }
+  return received;
+}
+
+/**
+ * Reads the body into one buffer of at most `max` bytes, sized by Content-Length when the server gives one (grown
+ * otherwise), each chunk copied in and released as it arrives: a list of chunks joined at the end holds every byte twice.
+ */
+async function readBounded(response: Dispatcher.ResponseData, max: number): Promise<{ raw: Buffer; truncated: boolean }> {
+  const declared = Number(response.headers['content-length']);
+  let buffer = Buffer.allocUnsafe(Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, max) : Math.min(64 * 1024, max));
+  let length = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    const room = max - length;
+    const taken = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (length + taken.length > buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(max, Math.max(buffer.length * 2, length + taken.length)));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    taken.copy(buffer, length);
+    length += taken.length;
+    if (chunk.length > room) {
+      response.body.destroy();
+      return { raw: buffer.subarray(0, length), truncated: true };
+    }
+  }
+  // The exchange keeps these bytes: a buffer grown past the body would keep its spare room alive with them.
+  return { raw: length === buffer.length ? buffer : Buffer.from(buffer.subarray(0, length)), truncated: false };
+}

@@ -1,0 +1,73 @@
+/** How a request goes on the wire: the origin's URL, the headers (accept, --header, the credential) and how reports show it. */
+import type { ConnectionSettings } from '../model/connection.js';
+import type { SentRequest } from '../model/exchange.js';
+import { stringifyExactJson } from '../model/json.js';
+import { sentHeaders, shownHeaders } from './connection.js';
+import { authorizationHeader, describeAuthorization } from './credentials.js';
+import type { OutgoingRequest } from './sender.js';
+
+/** A request ready for the wire, and the same request as reports show it (`sent`: the credential named, not held). */
+export interface FramedRequest {
+  url: URL;
+  method: string;
+  /** Lower-cased names; two Authorization headers (an auth mutation) are two fields, not one joined value. */
+  headers: Record<string, string | string[]>;
+  body: string | undefined;
+  sent: SentRequest;
+}
+
+/** Frames the requests of one run: the same rules for the functional client and the load runner. */
+export class RequestFraming {
+  readonly base: URL;
+  /** The --header headers as sent and as reports show them, fixed for the run. */
+  private readonly extra: { sent: Record<string, string>; shown: Record<string, string> };
+
+  constructor(
+    baseUrl: string,
+    private readonly apiKey: string,
+    settings: ConnectionSettings,
+  ) {
+    this.base = new URL(baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl);
+    this.extra = { sent: sentHeaders(settings), shown: shownHeaders(settings) };
+  }
+
+  /** The absolute URL of a relative target: only the path and query change, so the origin is always the base's. */
+  urlFor(path: string, query: ReadonlyArray<readonly [string, string]>): URL {
+    const url = new URL(this.base.href);
+    url.pathname = `${this.base.pathname.replace(/\/$/, '')}${path}`;
+    const search = new URLSearchParams();
+    for (const [k, v] of query) search.append(k, v);
+    url.search = search.toString();
+    return url;
+  }
+
+  /** The request as it goes out and as it is shown. */
+  frame(req: OutgoingRequest): FramedRequest {
+    const url = this.urlFor(req.path, req.query);
+    // A case's own headers win over --header: a case that tests a header must send what it declares.
+    const own = lowerCaseKeys(req.headers);
+    const headers: Record<string, string> = { accept: 'application/json', ...this.extra.sent, ...own };
+    let body = req.body;
+    if (req.json !== undefined) {
+      body = stringifyExactJson(req.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const authorization = authorizationHeader(req.auth, this.apiKey);
+    const shown = describeAuthorization(req.auth);
+    const sent: SentRequest = {
+      method: req.method,
+      url: url.href,
+      target: `${req.path}${url.search}`,
+      headers: { ...headers, ...this.extra.shown, ...own, ...(shown === undefined ? {} : { authorization: shown }) },
+      auth: req.auth,
+      operation: req.operation,
+    };
+    if (body !== undefined) sent.body = body;
+    if (req.json !== undefined) sent.json = req.json;
+    return { url, method: req.method, headers: authorization === undefined ? headers : { ...headers, authorization }, body, sent };
+  }
+}
+
+function lowerCaseKeys(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k.toLowerCase(), v]));
+}

@@ -1,0 +1,70 @@
+/** The interface every layer of the client implements, the request it takes, and the one error of a failed exchange. */
+import type { Exchange, SentRequest } from '../model/exchange.js';
+import type { JsonValue } from '../model/json.js';
+import type { AuthVariant, OperationName } from '../model/scenario.js';
+
+/** A request to send, relative to the base URL. */
+export interface OutgoingRequest {
+  method: string;
+  /** Path relative to the base URL, e.g. /pets/42 (already filled, already encoded). */
+  path: string;
+  query: Array<[string, string]>;
+  headers: Record<string, string>;
+  body?: string;
+  json?: JsonValue;
+  auth: AuthVariant;
+  operation: OperationName;
+}
+
+/** What the engine sends requests through: the client, or a layer over it. */
+export interface Sender {
+  send(request: OutgoingRequest): Promise<Exchange>;
+}
+
+/** The lowest layer: it can also send on a fresh connection of its own, which the connection retry asks for. */
+export interface Attempter extends Sender {
+  send(request: OutgoingRequest, freshConnection?: boolean): Promise<Exchange>;
+}
+
+/** Error codes of a TLS certificate that failed verification. */
+export const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME|UNABLE_TO_GET_ISSUER/;
+
+/** How a failed exchange went: whether it hit a deadline, what else was answered meanwhile, whether any response byte came. */
+export interface FailureTiming {
+  /** The request waited out a deadline (connect excluded). */
+  timedOut: boolean;
+  answeredMeanwhile: number;
+  /** It failed before any byte of a response arrived (only then may an idempotent request be sent again). */
+  beforeResponse?: boolean;
+}
+
+/** A failure to exchange at all: no response to judge. `code` is stable (undici's or Node's). */
+export class TransportError extends Error {
+  readonly code: string;
+  readonly sent: SentRequest;
+  /** The request waited out a deadline (connect excluded): the server took it and did not answer. */
+  readonly timedOut: boolean;
+  /** How many other requests the server answered while this one waited. */
+  readonly answeredMeanwhile: number;
+  /** No byte of a response had arrived when it failed. */
+  readonly beforeResponse: boolean;
+
+  constructor(code: string, message: string, sent: SentRequest, timing: FailureTiming = { timedOut: false, answeredMeanwhile: 0 }) {
+    super(message);
+    this.name = 'TransportError';
+    this.code = code;
+    this.sent = sent;
+    this.timedOut = timing.timedOut;
+    this.answeredMeanwhile = timing.answeredMeanwhile;
+    this.beforeResponse = timing.beforeResponse ?? false;
+  }
+
+  /** The same failure, with how many requests the server answered while it waited. */
+  withAnsweredMeanwhile(answeredMeanwhile: number): TransportError {
+    return new TransportError(this.code, this.message, this.sent, {
+      timedOut: this.timedOut,
+      answeredMeanwhile,
+      beforeResponse: this.beforeResponse,
+    });
+  }
+}
