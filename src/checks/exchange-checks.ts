@@ -154,6 +154,27 @@ const wwwAuthenticate: ExchangeCheck = {
   },
 };
 
+const undeclaredDeprecation: ExchangeCheck = {
+  id: 'contract.undeclared-deprecation',
+  title: 'Only an operation the contract deprecates says Deprecation or Sunset',
+  clause:
+    'reading-the-contract: only getPet is deprecated; a Deprecation (RFC 9745) or Sunset (RFC 8594) header on another operation contradicts the contract',
+  level: 'warn',
+  scope: 'exchange',
+  appliesWhen: 'an operation the contract does not deprecate is answered',
+  applies: ({ exchange, contract }) => contract.operations.get(exchange.request.operation)?.deprecated === false,
+  evaluate({ exchange }) {
+    const said = ['deprecation', 'sunset'].filter((name) => exchange.response.headers[name] !== undefined);
+    if (said.length === 0) return passed('no Deprecation or Sunset header');
+    const shown = said.map((name) => `${name}: ${exchange.response.headers[name] ?? ''}`).join(', ');
+    return failed({
+      message: `${exchange.request.operation}, which the contract does not deprecate, is answered with ${shown}`,
+      expected: 'no Deprecation or Sunset header',
+      actual: shown,
+    });
+  },
+};
+
 /** Every exchange check, in the order results list them. */
 export const EXCHANGE_CHECKS: readonly ExchangeCheck[] = [
   noServerError,
@@ -162,4 +183,5 @@ export const EXCHANGE_CHECKS: readonly ExchangeCheck[] = [
   documentedSuccess,
   errorBody,
   wwwAuthenticate,
+  undeclaredDeprecation,
 ];

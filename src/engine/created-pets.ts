@@ -1,7 +1,11 @@
-/** The pets a run creates: counted for the report, and judged once more, by cases built from them, after every other case. */
+/**
+ * The pets a run creates, and a sample of every pet it saw: judged once more, by cases built from them, after every other
+ * case (a created pet reads back and is listed; a pet seen once, the store's own included, reads back the same).
+ */
 import { type Contract, listLimitOf } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { petFields, type StoreView } from '../model/store-model.js';
 import type { CaseInfo } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
 import { reportCase, runCases, notJudgedCase } from './cases.js';
@@ -10,6 +14,8 @@ import type { RunPlan } from './plan.js';
 
 /** At most this many created pets are read back, so a large run stays polite to the server. */
 const MAX_READ_BACK = 50;
+/** At most this many of the other pets the run saw are read back at the end, spread over all it saw. */
+const MAX_SWEEP = 30;
 
 /** The cases built from what the run created, as the catalogue lists them; no file declares them, so they have no source. */
 export const CREATED_PET_CASES: readonly CaseInfo[] = [
@@ -27,6 +33,15 @@ export const CREATED_PET_CASES: readonly CaseInfo[] = [
     clause: 'Endpoints › listPets rule 1 and the meaning of a listing: a page that is not full holds every matching animal',
     suite: 'lifecycle',
     operation: 'listPets',
+    level: 'fail',
+  },
+  {
+    id: 'lifecycle.seen.read-back',
+    title: "A sample of the pets the run saw (the store's own included) reads back the same at the end, by its id",
+    clause:
+      "reading-the-contract: no operation changes or removes a pet, so a pet seen once reads back the same (until getPet's removal date)",
+    suite: 'lifecycle',
+    operation: 'getPet',
     level: 'fail',
   },
 ];
@@ -54,28 +69,35 @@ export class CreatedPets {
   }
 }
 
-function known(pet: JsonObject): Record<string, JsonValue> {
-  const fields: Record<string, JsonValue> = {};
-  for (const key of ['id', 'name', 'categoryId', 'status']) {
-    const value = pet[key];
-    if (value !== undefined) fields[key] = value;
-  }
-  return fields;
+/** At most `max` of `items`, spread evenly over them (the first included). */
+function spread<T>(items: readonly T[], max: number): T[] {
+  const step = Math.max(1, Math.ceil(items.length / max));
+  return items.filter((_, i) => i % step === 0).slice(0, max);
 }
 
-/** The final cases over the created pets; none when the run created nothing. */
-export function createdPetCases(created: CreatedPets, contract: Contract): CaseSpec[] {
+/** The final cases over the created pets, and over a sample of the others the run saw; none of them without such pets. */
+export function createdPetCases(created: CreatedPets, contract: Contract, model?: StoreView): CaseSpec[] {
   const pets = created.all();
   const getPet = contract.operations.get('getPet');
   const listPets = contract.operations.get('listPets');
-  if (pets.length === 0) return [];
-  const [readBack, listed] = CREATED_PET_CASES as [CaseInfo, CaseInfo];
+  const [readBack, listed, sweep] = CREATED_PET_CASES as [CaseInfo, CaseInfo, CaseInfo];
   const cases: CaseSpec[] = [];
+  const seen = model === undefined ? [] : [...model.pets()].filter((pet) => !pet.created);
+  if (getPet !== undefined && seen.length > 0) {
+    // The body is judged by the store invariants (store.reads-back-same), against the response that first showed the pet.
+    const steps = spread(seen, MAX_SWEEP).map(
+      (pet): StepSpec => ({ request: { method: 'GET', path: getPet.path.replace(/\{[^}]+\}/, pet.id) }, expect: { status: 200 } }),
+    );
+    const spec: CaseSpec = { ...sweep, steps, writes: false };
+    if (getPet.sunset !== undefined) spec.clock = { before: getPet.sunset };
+    cases.push(spec);
+  }
+  if (pets.length === 0) return cases;
   if (getPet) {
     const steps = pets.slice(0, MAX_READ_BACK).map(
       (pet): StepSpec => ({
         request: { method: 'GET', path: getPet.path.replace(/\{[^}]+\}/, String(pet['id'])) },
-        expect: { status: 200, body: known(pet) },
+        expect: { status: 200, body: petFields(pet) },
         readAfterWrite: true,
       }),
     );
@@ -109,7 +131,8 @@ function plannedCreatedPetCases(plan: RunPlan): CaseInfo[] {
 /** The cases over what every other case wrote: they run after the declared cases; without pets they have nothing to judge. */
 export const CREATED_PETS_PHASE: Phase = {
   id: 'created-pets',
-  title: 'every pet the run created, read back by its id and looked for in the listings of its status',
+  title:
+    'every pet the run created, read back by its id and looked for in the listings of its status; a sample of the others it saw, read back',
   sends: 'GET of each created pet or of each listing by status',
   cases: () => CREATED_PET_CASES,
   enabled: (plan) => plannedCreatedPetCases(plan).length > 0,
@@ -117,7 +140,7 @@ export const CREATED_PETS_PHASE: Phase = {
   skipReason: () => undefined,
   async run(context) {
     const options = caseOptions(context);
-    const specs = createdPetCases(context.created, context.plan.contract);
+    const specs = createdPetCases(context.created, context.plan.contract, context.model);
     const wanted = plannedCreatedPetCases(context.plan).map((info) => specs.find((s) => s.id === info.id) ?? info);
     const results = await runCases(
       wanted.filter((s): s is CaseSpec => 'steps' in s),
@@ -126,7 +149,9 @@ export const CREATED_PETS_PHASE: Phase = {
     for (const info of wanted.filter((s) => !('steps' in s)))
       results.push(
         await reportCase(context.listener, info, () =>
-          notJudgedCase(info, options.readOnly ? 'read-only' : 'precondition', 'the run created no pet to judge'),
+          info.id === 'lifecycle.seen.read-back'
+            ? notJudgedCase(info, 'precondition', 'the run saw no pet to read back')
+            : notJudgedCase(info, options.readOnly ? 'read-only' : 'precondition', 'the run created no pet to judge'),
         ),
       );
     return results;

@@ -191,12 +191,14 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
   const baseUrl = plan.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
   const http = httpOptions(plan, baseUrl, server !== undefined);
   // Only the conformance phases use the suite's own client; a load verifies its target with one of its own.
+  const listPath = plan.contract.operations.get('listPets')?.path;
   const client =
     plan.conformance === undefined
       ? undefined
       : new HttpClient({
           ...http,
           ...(abort === undefined ? {} : { abort }),
+          ...(listPath === undefined ? {} : { alivePath: listPath }),
           onWait: (wait) => listener.onWait?.(wait),
         });
   const meta: RunMeta = {

@@ -31,6 +31,8 @@ export interface HttpClientOptions extends CaptureOptions {
   onWait?: (wait: ServerWait) => void;
   /** What the pacer waits by (default: the real clock). */
   waitClock?: Clock;
+  /** A path a pet store answers plainly (the listing): asked when requests in a row got no answer, to tell a server gone from one that refuses some. */
+  alivePath?: string;
 }
 
 /** Sensible bounds for a functional run. */
@@ -70,7 +72,11 @@ export class HttpClient implements Sender {
     this.pacer = new Pacer(options.pacing ?? DEFAULT_PACING, options.waitClock);
     this.capture = new UndiciCapture(options, this.framing, this.stop, this.redact);
     this.retry = new ConnectionRetry(new Turns(this.capture, this.pacer, this.stop));
-    this.throttle = new Throttle(new StopBreaker(this.retry, this.stop), this.pacer, this.stop, options.onWait);
+    const alive: OutgoingRequest | undefined =
+      options.alivePath === undefined
+        ? undefined
+        : { method: 'GET', path: options.alivePath, query: [], headers: {}, auth: 'valid', operation: 'listPets' };
+    this.throttle = new Throttle(new StopBreaker(this.retry, this.stop, alive), this.pacer, this.stop, options.onWait);
   }
 
   /**

@@ -1,26 +1,32 @@
-/** One listing before anything else: the server must answer, accept the key and list pets as JSON, or nothing can be judged. */
+/** One listing before anything else: the server must answer, accept the key and answer as a pet store might, or nothing can be judged. */
 import { RunError } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { ReceivedResponse } from '../model/exchange.js';
 import type { HttpClient } from './client.js';
 import { TransportError } from './sender.js';
 
-/** Why a listing is not a pet store's, with a hint at the likely mistake; undefined when it is one (200 and a JSON array). */
-function notAListing(response: ReceivedResponse, url: string, base: URL): string | undefined {
-  const { status, json } = response;
-  if (status === 200 && Array.isArray(json)) return undefined;
+/** Whether a body is a web page: what a wrong base URL (a site, a login page, a gateway's error page) answers. */
+function isHtml(response: ReceivedResponse): boolean {
+  return /html/i.test(response.headers['content-type'] ?? '') || /^\s*</.test(response.bodyText.slice(0, 512));
+}
+
+/**
+ * Why the target is not a pet store at all, with a hint at the likely mistake; undefined when it answers as one might.
+ * Only a missing route (404, 405), a redirect and a web page are refused here: a store that answers its listing with
+ * broken JSON, a wrapped listing or a 5xx is a pet store that breaks the contract, and the run judges it (exit 1).
+ */
+function notAPetStore(response: ReceivedResponse, url: string, base: URL): string | undefined {
+  const { status } = response;
   const versioned = /\/v\d+\/?$/.test(base.pathname);
   const hint = versioned ? `is ${base.href} the pet store's base URL?` : `does the base URL end in /v1? (it is ${base.href})`;
   if (status === 404 || status === 405) return `GET ${url} answered ${status}: ${hint}`;
   if (status >= 300 && status < 400)
     return `GET ${url} answered ${status}, a redirect${response.headers['location'] === undefined ? '' : ` to ${safeUrl(response.headers['location'], url)}`}: give the base URL it points to`;
-  if (status !== 200) return `GET ${url} answered ${status}: the service cannot list pets, so nothing can be judged`;
-  const what =
-    json === undefined ? `a body that is not JSON (${response.headers['content-type'] ?? 'no content type'})` : 'JSON that is not an array';
-  return `GET ${url} answered 200 with ${what}, not a list of pets: ${hint}`;
+  if (isHtml(response)) return `GET ${url} answered ${status} with a web page, not a list of pets: ${hint}`;
+  return undefined;
 }
 
-/** Sends `GET <listPath>`; throws a RunError (exit 2) naming the problem: no answer, a refused key, or an answer that is not a listing of pets. */
+/** Sends `GET <listPath>`; throws a RunError (exit 2) naming the problem: no answer, a refused key, no such route, a redirect or a web page. */
 export async function preflight(
   client: Pick<HttpClient, 'send' | 'base' | 'urlFor'>,
   listPath: string,
@@ -48,6 +54,6 @@ export async function preflight(
       `${href} refused the API key (${status} to GET ${listPath})${beforeLoad ? tail : ': check PETSTORE_API_KEY or --api-key-file'}`,
     );
   }
-  const problem = notAListing(response, client.urlFor(listPath, []).href, client.base);
+  const problem = notAPetStore(response, client.urlFor(listPath, []).href, client.base);
   if (problem !== undefined) throw new RunError('ERR_UNREACHABLE', `${problem}${tail}`);
 }

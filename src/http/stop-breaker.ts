@@ -1,4 +1,8 @@
-/** The stop breaker: after requests in a row got no answer at all the server is gone, and nothing more is sent. */
+/**
+ * The stop breaker: after requests in a row got no answer at all, and a plain request (the listing) gets none either, the
+ * server is gone and nothing more is sent. A server that still answers the plain request has stopped answering one kind
+ * of request only: those requests fail (a verdict on the contract), and the run goes on.
+ */
 import { RunError } from '../model/errors.js';
 import type { Exchange } from '../model/exchange.js';
 import type { RunStop } from './run-stop.js';
@@ -11,10 +15,14 @@ export const FAILURES_BEFORE_STOP = 3;
 export class StopBreaker implements Sender {
   private answered = 0;
   private failuresInARow = 0;
+  /** The plain request in flight, which every failure meanwhile waits on instead of sending its own. */
+  private probe: Promise<boolean> | undefined;
 
+  /** `alive`: the plain request that tells a server gone from one that refuses some requests (none: the run stops at once). */
   constructor(
     private readonly inner: Sender,
     private readonly stop: RunStop,
+    private readonly alive?: OutgoingRequest,
   ) {}
 
   async send(request: OutgoingRequest): Promise<Exchange> {
@@ -26,22 +34,44 @@ export class StopBreaker implements Sender {
       exchange = await this.inner.send(request);
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
-      throw this.noteFailure(error.withAnsweredMeanwhile(this.answered - answeredBefore));
+      throw await this.noteFailure(error.withAnsweredMeanwhile(this.answered - answeredBefore));
     }
     this.answered += 1;
     this.failuresInARow = 0;
     return exchange;
   }
 
-  /** Counts a request that got no answer; enough of them in a row mean the server is gone, and the run stops at once. */
-  private noteFailure(error: TransportError): TransportError | RunError {
+  /** Counts a request that got no answer; enough of them in a row, and no answer to the plain request, mean the server is gone. */
+  private async noteFailure(error: TransportError): Promise<TransportError | RunError> {
     this.failuresInARow += 1;
     if (this.failuresInARow < FAILURES_BEFORE_STOP) return error;
+    if (await this.answers()) {
+      this.failuresInARow = 0;
+      return error;
+    }
     return this.stop.stop(
       new RunError(
         'ERR_SERVER_GONE',
         `the server stopped answering: ${this.failuresInARow} requests in a row got no answer (last: ${error.sent.method} ${error.sent.target}: ${error.message} (${error.code})); the run stopped`,
       ),
     );
+  }
+
+  /** Whether the server answers the plain request at all (any status): it is there, and refuses only some requests. */
+  private answers(): Promise<boolean> {
+    const alive = this.alive;
+    if (alive === undefined || this.stop.halted('') !== undefined) return Promise.resolve(false);
+    this.probe ??= this.inner.send(alive).then(
+      () => {
+        this.answered += 1;
+        return true;
+      },
+      () => false,
+    );
+    const probe = this.probe;
+    void probe.finally(() => {
+      if (this.probe === probe) this.probe = undefined;
+    });
+    return probe;
   }
 }

@@ -120,7 +120,8 @@ export class StoreModel implements StoreView {
       const first = this.seen.get(id);
       if (first !== undefined) {
         const fields = petFields(pet);
-        if (!jsonEqual(fields, first.fields)) this.changes.add(changeKey(id, fields));
+        // A create's answer is judged for its id (store.unique-ids), not as a read: the change is still to be reported by a read.
+        if (!created && !jsonEqual(fields, first.fields)) this.changes.add(changeKey(id, fields));
         continue;
       }
       this.seen.set(id, { id, fields: petFields(pet), where: exchangeWhere(exchange, label), at: this.now(), created });

@@ -713,6 +713,58 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     },
   },
   {
+    name: 'create-replaces-pet-1',
+    description: 'every created pet is given id 1, and silently replaces the pet that had it',
+    clause: 'reading-the-contract: an id once seen is never handed to another pet; a pet seen once reads back the same',
+    caughtBy: ['store.unique-ids', 'lifecycle.seen.read-back', 'store.reads-back-same'],
+    wrap: (next) => {
+      let replaced: JsonValue | undefined;
+      const isPetOne = (p: JsonValue): boolean => isJsonObject(p) && String(p['id']) === '1';
+      return async (req) => {
+        if (isGet(req) && /\/1$/.test(req.path) && replaced !== undefined) return jsonResponse(200, stringifyExactJson(replaced));
+        const res = await next(req);
+        if (isCreate(req) && res.status === 201) {
+          const body = jsonOf(res);
+          if (isJsonObject(body)) replaced = { ...body, id: 1 };
+          return replaced === undefined ? res : jsonResponse(201, stringifyExactJson(replaced));
+        }
+        if (isList(req) && res.status === 200 && replaced !== undefined)
+          return mapJson(res, (items) => (items as JsonValue[]).map((p) => (isPetOne(p) ? (replaced as JsonValue) : p)));
+        return res;
+      };
+    },
+  },
+  {
+    name: 'get-misreads-seed',
+    description: 'getPet answers the pets the store was seeded with by another name (a read replica out of step with the listings)',
+    clause: 'reading-the-contract: a pet seen once reads back the same',
+    caughtBy: ['lifecycle.seen.read-back', 'store.reads-back-same'],
+    wrap: (next, store) => {
+      const seeded = BigInt(store.catalogue.size);
+      return async (req) => {
+        const res = await next(req);
+        if (!isGet(req) || res.status !== 200) return res;
+        return mapJson(res, (pet) =>
+          isJsonObject(pet) && BigInt(String(pet['id'])) <= seeded ? { ...pet, name: `${String(pet['name']).toUpperCase()}` } : pet,
+        );
+      };
+    },
+  },
+  {
+    name: 'listing-wrapped',
+    description: 'every listing is wrapped in an object: {"items": [...]}',
+    clause: 'Endpoints › listPets: 200, body is Pets (an array)',
+    caughtBy: ['listPets.ok', 'contract.response-schema'],
+    wrap: after((res, req) => (isList(req) && res.status === 200 ? mapJson(res, (items) => ({ items })) : res)),
+  },
+  {
+    name: 'listing-bom',
+    description: 'every listing starts with a UTF-8 byte order mark (RFC 8259 §8.1: a sender must not add one)',
+    clause: 'What the service does: the wire format is JSON (RFC 8259)',
+    caughtBy: ['listPets.ok', 'wire.json-body'],
+    wrap: after((res, req) => (isList(req) && res.status === 200 ? { ...res, body: `\uFEFF${res.body}` } : res)),
+  },
+  {
     name: 'filter-lenient',
     description:
       'the status filter is read leniently: trimmed, in any letter case, by prefix either way, empty as none; a repeated one crashes',
@@ -1002,6 +1054,14 @@ const conformant: Array<Omit<Variant, 'verdict'>> = [
       const { 'www-authenticate': _w, deprecation: _d, sunset: _s, link: _l, ...headers } = res.headers;
       return { ...res, headers };
     }),
+  },
+  {
+    name: 'deprecation-everywhere',
+    description: 'every response says Deprecation and Sunset, listPets and createPet included (warnings only)',
+    clause: 'reading-the-contract: only getPet is deprecated',
+    caughtBy: [],
+    warnedBy: ['contract.undeclared-deprecation'],
+    wrap: after((res) => ({ ...res, headers: { deprecation: '@1924905600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', ...res.headers } })),
   },
   {
     name: 'unknown-status-empty',

@@ -447,7 +447,35 @@ table('auth.www-authenticate', [
   },
 ]);
 
-t.test('every exchange check is registered, and only the WWW-Authenticate one merely warns', async (t) => {
+table('contract.undeclared-deprecation', [
+  {
+    name: 'listPets without a Deprecation header',
+    response: { status: 200, body: '[]' },
+    applies: true,
+    outcome: 'passed',
+  },
+  {
+    name: 'listPets with Deprecation',
+    response: { status: 200, body: '[]', headers: { 'content-type': 'application/json', deprecation: '@1924905600' } },
+    applies: true,
+    outcome: 'failed',
+    failures: [{ expected: 'no Deprecation or Sunset header', actual: 'deprecation: @1924905600' }],
+  },
+  {
+    name: 'createPet with a Sunset',
+    response: { status: 201, body: '{}', headers: { sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }, method: 'POST', operation: 'createPet' },
+    applies: true,
+    outcome: 'failed',
+    failures: [{ actual: 'sunset: Thu, 05 Dec 2030 00:00:00 GMT' }],
+  },
+  {
+    name: 'getPet, which the contract deprecates, may say so',
+    response: { status: 200, body: '{}', headers: { deprecation: 'true' }, target: '/pets/1', operation: 'getPet' },
+    applies: false,
+  },
+]);
+
+t.test('every exchange check is registered, and only the WWW-Authenticate and deprecation ones merely warn', async (t) => {
   t.same(
     exchangeChecks.map((c) => c.id),
     [
@@ -457,6 +485,7 @@ t.test('every exchange check is registered, and only the WWW-Authenticate one me
       'contract.response-schema',
       'errors.error-body',
       'auth.www-authenticate',
+      'contract.undeclared-deprecation',
       ...INVARIANT_CHECKS.map((c) => c.id),
     ],
   );
@@ -468,6 +497,6 @@ t.test('every exchange check is registered, and only the WWW-Authenticate one me
   t.equal(exchangeChecks.find((c) => c.id === 'auth.www-authenticate')?.level, 'warn');
   t.same(
     exchangeChecks.filter((c) => c.level === 'warn').map((c) => c.id),
-    ['auth.www-authenticate'],
+    ['auth.www-authenticate', 'contract.undeclared-deprecation'],
   );
 });

@@ -140,6 +140,29 @@ t.test('the stop breaker: three requests in a row without an answer stop the cli
   t.equal(inner.calls.length, 0, 'an interrupted run sends nothing');
 });
 
+t.test('the stop breaker asks the plain request before it stops: a server that answers it refuses some requests only', async (t) => {
+  const gone = { code: 'UND_ERR_HEADERS_TIMEOUT', beforeResponse: true };
+  const rows: Array<[string, Step[], Array<'answer' | 'transport' | 'gone'>, number]> = [
+    // The fourth call of the script is the plain request, which answers: the third failure is only that request's.
+    ['the listing still answers', [gone, gone, gone, 200, gone], ['transport', 'transport', 'transport', 'transport'], 5],
+    ['a 404 to the listing is an answer too', [gone, gone, gone, 404], ['transport', 'transport', 'transport'], 4],
+    ['nothing answers', [gone, gone, gone, gone], ['transport', 'transport', 'gone'], 4],
+  ];
+  for (const [name, script, expected, calls] of rows) {
+    const inner = scripted([...script]);
+    const stop = new RunStop();
+    const breaker = new StopBreaker(inner, stop, get);
+    const got: string[] = [];
+    for (const _ of expected) {
+      const result = await breaker.send(post).catch((e: unknown) => e);
+      got.push(result instanceof TransportError ? 'transport' : result instanceof RunError ? 'gone' : 'answer');
+    }
+    t.same(got, expected, name);
+    t.equal(inner.calls.length, calls, `${name}: requests sent, the plain one included`);
+    t.equal(inner.calls[3]?.method, 'GET', `${name}: the plain request is the listing`);
+  }
+});
+
 t.test('the stop breaker says how many other requests were answered while a failed one waited', async (t) => {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => {
