@@ -403,6 +403,8 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
         return finish('not-judged', `not finished: interrupted while step ${index + 1} waited for a write to show`, 'interrupted');
     }
     result.retries += attempts - 1;
+    // Judged once the step's retries are over: a wrong stored value is one failure, where it was first shown.
+    if (options.model !== undefined) judged.checks = options.model.blameOnce(exchange, judged.checks, `case ${spec.id}`);
     result.exchanges.push(evidenceOf(exchange, index, startedAt, attempts, options.excerptBytes));
     captureVariables(step, exchange, vars);
     for (const { check, outcome } of judged.findings) options.findings.record(check, info.id, exchange, outcome);

@@ -4,6 +4,7 @@
  * a response only after the response was judged, so no response is judged against itself.
  */
 import type { Exchange } from './exchange.js';
+import type { CheckOutcome, Failure } from './results.js';
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue, stringifyExactJson } from './json.js';
 
 /** The fields of a pet the contract defines: what must read back the same. */
@@ -77,6 +78,8 @@ export class StoreModel implements StoreView {
   private readonly seen = new Map<string, PetSighting>();
   /** Each other version of a pet a response showed (id, then its fields as JSON): the first response showing it is blamed, once. */
   private readonly changes = new Set<string>();
+  /** Each pet, as a response showed it, that broke the contract's schema: where it was first shown (and blamed). */
+  private readonly blamed = new Map<string, string>();
   private readonly now: () => number;
   private readonly windowMs: number;
 
@@ -127,8 +130,46 @@ export class StoreModel implements StoreView {
       this.seen.set(id, { id, fields: petFields(pet), where: exchangeWhere(exchange, label), at: this.now(), created });
     }
   }
+
+  /**
+   * Blame once: a check that failed only on pets this response shows, by the schema, with the same wrong value a response
+   * already showed and was blamed for, refers to that response instead of failing again; a new wrong value is recorded.
+   */
+  blameOnce(exchange: Exchange, checks: CheckOutcome[], label: string): CheckOutcome[] {
+    return checks.map((check) => {
+      const keys = check.outcome === 'failed' ? schemaFailuresOnPets(exchange, check.failures ?? []) : undefined;
+      if (keys === undefined) return check;
+      const earlier = keys.map((key) => this.blamed.get(key.key));
+      if (earlier.every((where) => where !== undefined)) {
+        const ids = [...new Set(keys.map((key) => key.id))].join(', ');
+        const { failures: _, ...rest } = check;
+        return { ...rest, outcome: 'passed', message: `the same wrong value of pet ${ids} was reported at ${earlier[0] ?? ''}` };
+      }
+      const where = exchangeWhere(exchange, label);
+      for (const key of keys) if (!this.blamed.has(key.key)) this.blamed.set(key.key, where);
+      return check;
+    });
+  }
 }
 
 function changeKey(id: string, fields: JsonObject): string {
   return `${id}\n${stringifyExactJson(fields)}`;
+}
+
+/** The pets whose schema failures these are (id, and the pet as shown), when every failure is a schema failure inside a pet with an id. */
+function schemaFailuresOnPets(exchange: Exchange, failures: readonly Failure[]): Array<{ id: string; key: string }> | undefined {
+  if (failures.length === 0) return undefined;
+  const body = exchange.response.json;
+  const listing = exchange.request.operation === 'listPets' && Array.isArray(body);
+  const keys: Array<{ id: string; key: string }> = [];
+  for (const failure of failures) {
+    // A failure at the root of a single body is about the body as a whole (not a Pet at all), not a value of the pet.
+    if (failure.schemaPath === undefined || failure.pointer === undefined || failure.pointer === '') return undefined;
+    const index = listing ? /^\/(\d+)(?:\/|$)/.exec(failure.pointer)?.[1] : undefined;
+    const pet = listing ? (index === undefined ? undefined : (body as JsonValue[])[Number(index)]) : petsShown(exchange)[0];
+    const id = isJsonObject(pet) ? idDigits(pet['id']) : undefined;
+    if (id === undefined || (listing && index === undefined)) return undefined;
+    keys.push({ id, key: `${id}\n${stringifyExactJson(pet as JsonObject)}` });
+  }
+  return keys;
 }
