@@ -9,10 +9,11 @@ const serverAnswers: TransportCheck = {
   level: 'fail',
   scope: 'transport',
   appliesWhen: 'a request got no response (a timeout, a refused or reset connection)',
-  evaluate({ message, code, timedOut, answeredMeanwhile }) {
-    if (timedOut && answeredMeanwhile > 0) {
+  evaluate({ message, code, timedOut, answeredMeanwhile, closedTwice }) {
+    if ((timedOut || closedTwice === true) && answeredMeanwhile > 0) {
+      const how = closedTwice === true ? `${message}, on a fresh connection too` : message;
       return failed({
-        message: `${message}, while the server answered ${answeredMeanwhile} other request${answeredMeanwhile === 1 ? '' : 's'}`,
+        message: `${how}, while the server answered ${answeredMeanwhile} other request${answeredMeanwhile === 1 ? '' : 's'}`,
         expected: 'a response',
         actual: `${message} (${code})`,
       });

@@ -195,7 +195,13 @@ function judgeStep(
 
 /** The transport checks on a request that got no response; with every one disabled, the case still could not be tested. */
 function judgeTransport(error: TransportError, step: number, disabled: ReadonlyMap<string, string>): CheckOutcome[] {
-  const context = { message: error.message, code: error.code, timedOut: error.timedOut, answeredMeanwhile: error.answeredMeanwhile };
+  const context = {
+    message: error.message,
+    code: error.code,
+    timedOut: error.timedOut,
+    answeredMeanwhile: error.answeredMeanwhile,
+    closedTwice: error.closedTwice,
+  };
   return transportChecks
     .filter((check) => !disabled.has(check.id))
     .map((check) =>

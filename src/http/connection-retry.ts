@@ -37,7 +37,9 @@ export class ConnectionRetry implements Sender {
       if (!(error instanceof TransportError) || !CLOSED_CONNECTION_CODES.has(error.code)) throw error;
       if (!mayResend(request.method, error.beforeResponse, false)) throw error;
       this.resent += 1;
-      const exchange = await this.inner.send(request, true);
+      const exchange = await this.inner.send(request, true).catch((again: unknown) => {
+        throw again instanceof TransportError && CLOSED_CONNECTION_CODES.has(again.code) ? again.closedAgain() : again;
+      });
       exchange.connectionRetry = resentBecause(error.code, error.message);
       return exchange;
     }

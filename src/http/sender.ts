@@ -36,6 +36,8 @@ export interface FailureTiming {
   answeredMeanwhile: number;
   /** It failed before any byte of a response arrived (only then may an idempotent request be sent again). */
   beforeResponse?: boolean;
+  /** Sent once more on a fresh connection, it was closed there too: the server, not an idle connection, refused it. */
+  closedTwice?: boolean;
 }
 
 /** A failure to exchange at all: no response to judge. `code` is stable (undici's or Node's). */
@@ -48,6 +50,8 @@ export class TransportError extends Error {
   readonly answeredMeanwhile: number;
   /** No byte of a response had arrived when it failed. */
   readonly beforeResponse: boolean;
+  /** Sent once more on a fresh connection, it was closed there too. */
+  readonly closedTwice: boolean;
 
   constructor(code: string, message: string, sent: SentRequest, timing: FailureTiming = { timedOut: false, answeredMeanwhile: 0 }) {
     super(message);
@@ -57,6 +61,7 @@ export class TransportError extends Error {
     this.timedOut = timing.timedOut;
     this.answeredMeanwhile = timing.answeredMeanwhile;
     this.beforeResponse = timing.beforeResponse ?? false;
+    this.closedTwice = timing.closedTwice ?? false;
   }
 
   /** The same failure, with how many requests the server answered while it waited. */
@@ -65,6 +70,17 @@ export class TransportError extends Error {
       timedOut: this.timedOut,
       answeredMeanwhile,
       beforeResponse: this.beforeResponse,
+      closedTwice: this.closedTwice,
+    });
+  }
+
+  /** The same failure, closed on a fresh connection too. */
+  closedAgain(): TransportError {
+    return new TransportError(this.code, this.message, this.sent, {
+      timedOut: this.timedOut,
+      answeredMeanwhile: this.answeredMeanwhile,
+      beforeResponse: this.beforeResponse,
+      closedTwice: true,
     });
   }
 }

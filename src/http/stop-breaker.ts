@@ -34,7 +34,10 @@ export class StopBreaker implements Sender {
       exchange = await this.inner.send(request);
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
-      throw await this.noteFailure(error.withAnsweredMeanwhile(this.answered - answeredBefore));
+      const meanwhile = this.answered - answeredBefore;
+      // Closed on a fresh connection too: whether the server answers the plain request tells its refusal from its end.
+      if (error.closedTwice && meanwhile === 0 && (await this.answers())) throw error.withAnsweredMeanwhile(1);
+      throw await this.noteFailure(error.withAnsweredMeanwhile(meanwhile));
     }
     this.answered += 1;
     this.failuresInARow = 0;

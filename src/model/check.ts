@@ -122,6 +122,8 @@ export interface TransportContext {
   timedOut: boolean;
   /** How many other requests the server answered meanwhile. */
   answeredMeanwhile: number;
+  /** Sent once more on a fresh connection, it was closed there too. */
+  closedTwice?: boolean;
 }
 
 /** A rule that judges a request that got no response. */

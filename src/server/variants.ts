@@ -751,6 +751,16 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     },
   },
   {
+    name: 'drops-limit-100',
+    description: 'a listing with limit=100 is never answered: the connection is closed (a proxy that dies on it), every other request is',
+    clause: 'reading-the-contract: a valid request left unanswered while the server answers others is broken (exit 1, not 2)',
+    caughtBy: ['listPets.limit.max', 'server.answers'],
+    wrap: before(
+      (r) => isList(r) && r.query.get('limit') === '100',
+      () => ({ status: 0, headers: {}, body: '', drop: true }),
+    ),
+  },
+  {
     name: 'listing-wrapped',
     description: 'every listing is wrapped in an object: {"items": [...]}',
     clause: 'Endpoints › listPets: 200, body is Pets (an array)',

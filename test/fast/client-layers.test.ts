@@ -80,6 +80,7 @@ t.test(
         t.type(result, TransportError, `${name}: thrown`);
         t.equal(inner.calls.length, script.length, `${name}: sent ${script.length} time(s)`);
         t.equal(retry.count, script.length - 1, `${name}: counted`);
+        t.equal((result as TransportError).closedTwice, script.length === 2, `${name}: closed on a fresh connection too`);
         continue;
       }
       const exchange = result as Exchange;
@@ -161,6 +162,37 @@ t.test('the stop breaker asks the plain request before it stops: a server that a
     t.equal(inner.calls.length, calls, `${name}: requests sent, the plain one included`);
     t.equal(inner.calls[3]?.method, 'GET', `${name}: the plain request is the listing`);
   }
+});
+
+t.test('a request closed on a fresh connection too is the server refusing it when the server answers the plain request', async (t) => {
+  const closed = (): TransportError => failure(get, 'ECONNRESET', true).closedAgain();
+  const refusing = {
+    calls: 0,
+    async send(req: OutgoingRequest): Promise<Exchange> {
+      this.calls += 1;
+      if (req.query.length > 0) throw closed();
+      return answer(req);
+    },
+  };
+  const breaker = new StopBreaker(refusing, new RunStop(), get);
+  const limited = { ...get, query: [['limit', '100']] as Array<[string, string]> };
+  const refused = await breaker.send(limited).catch((e: unknown) => e);
+  t.match(refused, { closedTwice: true, answeredMeanwhile: 1 }, 'the plain listing answered: one other request answered');
+  t.equal(refusing.calls, 2, 'the request, then the plain listing');
+  const gone = new StopBreaker(
+    {
+      async send(): Promise<Exchange> {
+        throw closed();
+      },
+    },
+    new RunStop(),
+    get,
+  );
+  t.match(
+    await gone.send(limited).catch((e: unknown) => e),
+    { closedTwice: true, answeredMeanwhile: 0 },
+    "nothing answers: not the server's refusal",
+  );
 });
 
 t.test('the stop breaker says how many other requests were answered while a failed one waited', async (t) => {

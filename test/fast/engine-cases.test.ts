@@ -556,6 +556,16 @@ t.test(
         failures: [{ expected: 'a response', actual: 'no response headers within 10000 ms (UND_ERR_HEADERS_TIMEOUT)' }],
       },
     ]);
+    const refusedTwice = new TransportError('ECONNRESET', 'other side closed', sent, {
+      timedOut: false,
+      answeredMeanwhile: 1,
+      closedTwice: true,
+    });
+    t.match(
+      (await run([spec([step], { id: 'dropped.case' })], [refusedTwice])).results[0],
+      { outcome: 'failed', reason: 'step 1: other side closed, on a fresh connection too, while the server answered 1 other request' },
+      'a request closed on a fresh connection too, while the server answers: the server failed',
+    );
     const alone = await run(
       [spec([step])],
       [
