@@ -96,7 +96,8 @@ const listingLimit: ExchangeCheck = {
 const listingComplete: ExchangeCheck = {
   id: 'store.listing-complete',
   title: 'A page shorter than its limit holds every matching pet the run has seen',
-  clause: 'reading-the-contract: a page shorter than its limit holds every matching pet, at every limit from 1 to 100',
+  clause:
+    'reading-the-contract: a page shorter than its limit holds every matching pet, at every limit from 1 to 100 (a write may take the consistency window to show)',
   level: 'fail',
   scope: 'exchange',
   appliesWhen:

@@ -131,11 +131,12 @@ function limitCases(contract: Contract): CaseSpec[] {
   const cases = [
     generated(op, {
       id: 'listPets.limit.default',
-      title: `Without limit, at most ${fallback} pets are returned`,
+      title: `Without limit, at most ${fallback} pets are returned (exactly that many from a store that holds more)`,
       clause: `Endpoints › listPets rule 2: when limit is omitted, at most ${fallback} animals are returned`,
       suite: 'limits',
       requires: { pets: fallback + 1, because: `without limit, a listing cannot show the default cap of ${fallback}` },
-      steps: single(listing(undefined), { status: 200, maxItems: fallback }),
+      // The store holds more than a page: a page shorter than the default would lack pets that match (the window lets new ones show).
+      steps: single(listing(undefined), { status: 200, maxItems: fallback, minItems: fallback }, { readAfterWrite: true }),
     }),
   ];
   const inRange: Array<[string, number]> = [
@@ -149,11 +150,11 @@ function limitCases(contract: Contract): CaseSpec[] {
     cases.push(
       generated(op, {
         id: `listPets.limit.${slug}`,
-        title: `limit=${value} is honoured: 200 with at most ${value} pets`,
+        title: `limit=${value} is honoured: 200 with at most ${value} pets (exactly that many from a store that holds more)`,
         clause,
         suite: 'limits',
         requires: { pets: value + 1, because: `limit=${value} cannot show a cap` },
-        steps: single(listing({ limit: value }), { status: 200, maxItems: value }),
+        steps: single(listing({ limit: value }), { status: 200, maxItems: value, minItems: value }, { readAfterWrite: true }),
       }),
     );
   }
@@ -242,7 +243,8 @@ function filterCases(contract: Contract): CaseSpec[] {
         },
         steps: single(
           { method: 'GET', path: list.path, query: { status: first } },
-          { status: 200, maxItems: fallback, everyItem: { status: first } },
+          { status: 200, maxItems: fallback, minItems: fallback, everyItem: { status: first } },
+          { readAfterWrite: true },
         ),
       }),
     );

@@ -33,8 +33,8 @@ export interface StoreView {
   /** When the exchange's request was sent, on the model's clock (ms). */
   sentAt(exchange: Exchange): number;
   /**
-   * Whether the pet must show in a read sent at `sentAt`: a pet a read showed exists, so every read sent after that one
-   * shows it; a pet a create handed out may take the consistency window to show (a staging may be eventually consistent).
+   * Whether the pet must show in a read sent at `sentAt`: once the consistency window has passed since a response first
+   * showed it. A pet first seen in a read may be one another client just created, which a lagging replica does not hold yet.
    */
   settled(pet: PetSighting, sentAt: number): boolean;
   /** Whether a response already showed pet `id` with these fields, other than first seen: that one was blamed for it. */
@@ -102,7 +102,7 @@ export class StoreModel implements StoreView {
   }
 
   settled(pet: PetSighting, sentAt: number): boolean {
-    return pet.created ? sentAt - pet.at >= this.windowMs : sentAt > pet.at;
+    return sentAt - pet.at >= this.windowMs && sentAt > pet.at;
   }
 
   changeReported(id: string, fields: JsonObject): boolean {

@@ -238,6 +238,23 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     wrap: before(isList, (r) => withQuery(r, (q) => q.delete('limit'))),
   },
   {
+    name: 'limit-short-pages',
+    description: 'limit N returns N-1 pets (limit=1 answers []), though the store holds more',
+    clause: 'reading-the-contract: a page shorter than its limit holds every matching pet',
+    caughtBy: ['listPets.limit.min', 'listPets.limit.max', 'store.listing-complete'],
+    wrap: before(
+      (r) => isList(r) && /^\d+$/.test(r.query.get('limit') ?? ''),
+      (r, s) =>
+        jsonResponse(
+          200,
+          s.catalogue.pageJson(
+            Math.max(0, Number(r.query.get('limit')) - 1),
+            (r.query.get('status') ?? undefined) as PetStatus | undefined,
+          ),
+        ),
+    ),
+  },
+  {
     name: 'limit-off-by-one',
     description: 'limit N returns N+1 pets',
     clause: 'listPets: limit is the maximum returned',
