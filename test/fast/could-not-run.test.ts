@@ -1,0 +1,46 @@
+/**
+ * Exit 2 is for a target that is no pet store; a pet store that breaks the contract in its listing is judged, and fails
+ * (exit 1) with the other operations judged all the same.
+ */
+import t, { type Test } from 'tap';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RunReport } from '../../src/model/results.js';
+import { startReferenceServer } from '../../src/server/reference-server.js';
+import { VARIANTS } from '../../src/server/variants.js';
+import { runCli, tempDir } from '../helpers.js';
+
+const KEY = 'could-not-run-key';
+
+async function variantServer(t: Test, name: string) {
+  const variant = VARIANTS.find((v) => v.name === name);
+  if (variant?.wrap === undefined) throw new Error(`no variant ${name}`);
+  const server = await startReferenceServer({ apiKey: KEY, wrap: variant.wrap });
+  t.teardown(() => server.close());
+  return server;
+}
+
+t.test('a listing wrapped in an object: exit 1, listPets failed, getPet and createPet judged', async (t) => {
+  const server = await variantServer(t, 'listing-wrapped');
+  const reports = await tempDir();
+  const { code } = await runCli(['run', '--base-url', server.baseUrl, '--report-dir', reports, '--seed', '1'], { PETSTORE_API_KEY: KEY });
+  t.equal(code, 1);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport;
+  const outcome = (id: string): string | undefined => report.cases.find((c) => c.id === id)?.outcome;
+  t.equal(outcome('listPets.ok'), 'failed');
+  for (const id of ['getPet.read-back', 'createPet.distinct-ids', 'getPet.unknown-id', 'auth.getPet.missing'])
+    t.equal(outcome(id), 'passed', `${id} is judged, and passes`);
+  t.equal(report.stopped, undefined, 'the run was not stopped');
+});
+
+t.test('a base URL without /v1 still stops the run: exit 2, one line', async (t) => {
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const { code, stdout, stderr } = await runCli(['run', '--base-url', server.baseUrl.replace(/\/v1$/, ''), '--reporter', 'console'], {
+    PETSTORE_API_KEY: KEY,
+  });
+  t.equal(code, 2);
+  t.match(stderr, /answered 404: does the base URL end in \/v1\?/);
+  t.equal(stderr.trim().split('\n').length, 1, stderr);
+  t.match(stdout, /^0 passed, 0 failed, 0 warned, \d+ not judged/m, 'no case was judged');
+});
