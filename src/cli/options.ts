@@ -4,7 +4,8 @@
  * configuration schema's properties and meta.options are read off it. Loaded by `--help`, so it imports nothing heavy.
  */
 import path from 'node:path';
-import { GENERATED_SUITES } from '../engine/phases.js';
+// A module of its own, that loads nothing: --help and --version read this table without loading the engine.
+import { GENERATED_SUITES } from '../model/generated-suites.js';
 import { extraHeader, parseHeaderFlag } from '../http/extra-headers.js';
 import { DEFAULT_PACING } from '../http/pacer.js';
 import { REQUEST_BOUNDS, type ExtraHeader } from '../model/connection.js';

@@ -79,8 +79,7 @@ export const PHASES: readonly Phase[] = [
   MERGE_PHASE,
 ];
 
-/** The suites whose cases are generated rather than declared: --phase names them, and `examples` every other suite (as Schemathesis names its phases). */
-export const GENERATED_SUITES = ['coverage', 'fuzz', 'stateful'] as const;
+export { GENERATED_SUITES } from '../model/generated-suites.js';
 
 /** Every case any phase can report, given the loaded inputs, in the order of a run. */
 export function phaseCases(inputs: PhaseInputs): CaseInfo[] {

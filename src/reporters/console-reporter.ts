@@ -1,7 +1,7 @@
 /** The console: progress on a TTY, then failures, warnings and the counts. */
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { GENERATED_SUITES } from '../engine/phases.js';
+import { GENERATED_SUITES } from '../model/generated-suites.js';
 import {
   emptyCounts,
   OUTCOMES,

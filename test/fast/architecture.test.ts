@@ -58,3 +58,18 @@ t.test('only the CLI exits the process', async (t) => {
   for (const file of files) if (/process\.exit\(/.test(await readFile(file, 'utf8'))) exiting.push(path.relative(root, file));
   t.same(exiting, ['src/cli/main.ts']);
 });
+
+t.test('--help and --version load only the option table and what it names: no engine, check or reporter', async (t) => {
+  const src = path.join(root, 'src');
+  const seen = new Set<string>();
+  const walk = async (file: string): Promise<void> => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    // Static imports only (`import type` is erased; a dynamic import() is loaded when it runs, not at start-up).
+    for (const match of (await readFile(file, 'utf8')).matchAll(/^(?:import|export) (?!type )[^'"]*from '(\.\.?\/[^']+)\.js'/gm))
+      await walk(path.resolve(path.dirname(file), `${match[1] as string}.ts`));
+  };
+  await walk(path.join(src, 'cli/main.ts'));
+  const heavy = [...seen].map((f) => path.relative(src, f)).filter((f) => /^(engine|checks|load\/|loader\/(?!package-paths))/.test(f));
+  t.same(heavy, [], `start-up loads ${seen.size} modules, none of the run's`);
+});
