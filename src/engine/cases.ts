@@ -238,6 +238,7 @@ function evidenceOf(exchange: Exchange, step: number, startedAt: Date, attempts:
       body: body.text,
       bytes: exchange.response.bytes,
       truncated: exchange.response.truncated || body.cut,
+      ...(exchange.response.coding === undefined ? {} : { coding: exchange.response.coding }),
     },
     durationMs: round(exchange.durationMs),
     attempts,

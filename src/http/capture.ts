@@ -4,6 +4,7 @@ import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import type { Exchange, ReceivedResponse } from '../model/exchange.js';
 import { parseExactJson } from '../model/json.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
+import { decodeBody } from './content-coding.js';
 import { proxyTls, routeTo, serviceTls, tunnelsThroughProxy } from './connection.js';
 import { guardSignal } from './deadline.js';
 import type { RequestFraming } from './framing.js';
@@ -131,15 +132,24 @@ export class UndiciCapture implements Attempter {
 
 /** The response as received: headers lower-cased, the bytes as sent (bounded), the text and, when it parses, the JSON. */
 async function capture(response: Dispatcher.ResponseData, max: number): Promise<ReceivedResponse> {
-  const { raw, truncated } = await readBounded(response, max);
-  const invalidUtf8At = invalidUtf8Offset(raw, truncated);
-  const bodyText = raw.toString('utf8');
+  const read = await readBounded(response, max);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
-  const received: ReceivedResponse = { status: response.statusCode, headers, raw, bodyText, bytes: raw.length, truncated };
+  // A body cut at the bound cannot be decoded whole: it is kept as sent, and judged as cut.
+  const decoded = read.truncated ? { body: read.raw, truncated: true } : decodeBody(read.raw, headers['content-encoding'], max);
+  const raw = decoded.body;
+  const truncated = read.truncated || decoded.truncated;
+  const invalidUtf8At = 'error' in decoded && decoded.error !== undefined ? undefined : invalidUtf8Offset(raw, truncated);
+  const bodyText = raw.toString('utf8');
+  const received: ReceivedResponse = { status: response.statusCode, headers, raw, bodyText, bytes: read.raw.length, truncated };
+  if ('coding' in decoded && decoded.coding !== undefined) received.coding = decoded.coding;
   if (invalidUtf8At !== undefined) received.invalidUtf8At = invalidUtf8At;
+  if ('error' in decoded && decoded.error !== undefined) {
+    received.jsonError = decoded.error;
+    return received;
+  }
   if (!truncated && bodyText.trim() !== '') {
     try {
       received.json = parseExactJson(bodyText);

@@ -15,6 +15,7 @@ import { DEFAULT_PACING, Pacer, type PacingOptions } from './pacer.js';
 import { RunStop } from './run-stop.js';
 import type { OutgoingRequest, Sender } from './sender.js';
 import { StopBreaker } from './stop-breaker.js';
+import { DECODED_CODINGS } from './content-coding.js';
 import { Throttle, Turns } from './throttle.js';
 
 export { CERTIFICATE_CODES, type OutgoingRequest, type Sender, TransportError } from './sender.js';
@@ -65,7 +66,7 @@ export class HttpClient implements Sender {
   private readonly throttle: Throttle;
 
   constructor(options: HttpClientOptions) {
-    this.framing = new RequestFraming(options.baseUrl, options.apiKey, options);
+    this.framing = new RequestFraming(options.baseUrl, options.apiKey, options, DECODED_CODINGS);
     this.base = this.framing.base;
     this.redact = runRedactor(options.apiKey, options);
     this.stop = new RunStop(options.abort);

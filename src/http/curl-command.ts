@@ -1,5 +1,6 @@
 /** A `curl` command that repeats a sent request, reading the key from $PETSTORE_API_KEY (never the key itself). */
 import type { SentRequest } from '../model/exchange.js';
+import { DECODED_CODINGS } from './content-coding.js';
 import { shellAuthorization } from './credentials.js';
 
 // Printable ASCII and any non-ASCII character except C1 controls and the Unicode line/paragraph separators.
@@ -37,7 +38,9 @@ function printfFormat(body: string): string {
 export function curlCommand(request: SentRequest): string {
   const words = ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
-    if (name !== 'authorization') words.push('-H', shellQuote(`${name}: ${value}`));
+    // curl asks for the codings it decodes, and decodes them, with --compressed: the answer shows as the suite read it.
+    if (name === 'accept-encoding' && value === DECODED_CODINGS) words.push('--compressed');
+    else if (name !== 'authorization') words.push('-H', shellQuote(`${name}: ${value}`));
   }
   const authorization = shellAuthorization(request.auth);
   if (authorization !== undefined) words.push('-H', authorization);

@@ -22,10 +22,15 @@ export class RequestFraming {
   /** The --header headers as sent and as reports show them, fixed for the run. */
   private readonly extra: { sent: Record<string, string>; shown: Record<string, string> };
 
+  /**
+   * `acceptEncoding`: the codings the reader decodes (the functional client's gzip, deflate and br); by default identity,
+   * so that a server which may compress unasked (RFC 9110 §12.5.3) sends what a reader that decodes nothing can read.
+   */
   constructor(
     baseUrl: string,
     private readonly apiKey: string,
     settings: ConnectionSettings,
+    private readonly acceptEncoding = 'identity',
   ) {
     this.base = new URL(baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl);
     this.extra = { sent: sentHeaders(settings), shown: shownHeaders(settings) };
@@ -46,7 +51,12 @@ export class RequestFraming {
     const url = this.urlFor(req.path, req.query);
     // A case's own headers win over --header: a case that tests a header must send what it declares.
     const own = lowerCaseKeys(req.headers);
-    const headers: Record<string, string> = { accept: 'application/json', ...this.extra.sent, ...own };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-encoding': this.acceptEncoding,
+      ...this.extra.sent,
+      ...own,
+    };
     let body = req.body;
     if (req.json !== undefined) {
       body = stringifyExactJson(req.json);

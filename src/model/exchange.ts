@@ -20,13 +20,16 @@ export interface SentRequest {
 export interface ReceivedResponse {
   status: number;
   headers: Record<string, string>;
-  /** The body's bytes as the server sent them (up to the size cap), before any decoding: what byte-level checks judge. */
+  /** The body's bytes as the server sent them (up to the size cap), its content coding undone: what byte-level checks judge. */
   raw: Buffer;
   /** The body decoded as UTF-8 (U+FFFD where it is not). */
   bodyText: string;
+  /** Bytes read off the wire (before a content coding is undone). */
   bytes: number;
-  /** True when the body was cut at the response size cap. */
+  /** True when the body was cut at the response size cap (decoded, for a body the server sent compressed). */
   truncated: boolean;
+  /** The content coding the body was decoded from (`gzip`), when the server sent one: `raw` and `bodyText` are decoded. */
+  coding?: string;
   /** The body parsed as JSON (bigint for integers beyond 2^53); absent when empty or not JSON. */
   json?: JsonValue;
   /** Why the body did not parse as JSON, when it was not empty. */

@@ -74,6 +74,8 @@ export interface ResponseEvidence {
   bytes: number;
   /** True when the body was longer than the cap or the excerpt. */
   truncated: boolean;
+  /** The content coding the body was decoded from, when the server sent one. */
+  coding?: string;
 }
 
 /** One request/response exchange of a step, as evidence. */

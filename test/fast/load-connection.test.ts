@@ -33,19 +33,19 @@ t.test('a load request is framed by the client rules: accept, --header, the key;
       'direct',
       'http://api.example:8080/v1',
       undefined,
-      `GET /v1/animals?limit=5 HTTP/1.1\r\nHost: api.example:8080\r\naccept: application/json\r\nx-tenant: blue\r\nauthorization: Bearer ${KEY}\r\n\r\n`,
+      `GET /v1/animals?limit=5 HTTP/1.1\r\nHost: api.example:8080\r\naccept: application/json\r\naccept-encoding: identity\r\nx-tenant: blue\r\nauthorization: Bearer ${KEY}\r\n\r\n`,
     ],
     [
       'plain http through a proxy',
       'http://api.example/v1',
       { url: 'http://proxy.example:3128', authorization: 'Basic dTpw' },
-      `GET http://api.example/v1/animals?limit=5 HTTP/1.1\r\nHost: api.example\r\naccept: application/json\r\nx-tenant: blue\r\nauthorization: Bearer ${KEY}\r\nproxy-authorization: Basic dTpw\r\n\r\n`,
+      `GET http://api.example/v1/animals?limit=5 HTTP/1.1\r\nHost: api.example\r\naccept: application/json\r\naccept-encoding: identity\r\nx-tenant: blue\r\nauthorization: Bearer ${KEY}\r\nproxy-authorization: Basic dTpw\r\n\r\n`,
     ],
     [
       'https through a proxy: the tunnel carries the proxy credentials, the request none',
       'https://api.example/v1/',
       { url: 'http://proxy.example:3128', authorization: 'Basic dTpw' },
-      `GET /v1/animals?limit=5 HTTP/1.1\r\nHost: api.example\r\naccept: application/json\r\nx-tenant: blue\r\nauthorization: Bearer ${KEY}\r\n\r\n`,
+      `GET /v1/animals?limit=5 HTTP/1.1\r\nHost: api.example\r\naccept: application/json\r\naccept-encoding: identity\r\nx-tenant: blue\r\nauthorization: Bearer ${KEY}\r\n\r\n`,
     ],
   ];
   for (const [name, base, proxy, expected] of rows)
