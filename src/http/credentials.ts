@@ -40,6 +40,8 @@ const SENT: Record<AuthVariant, readonly SentHeader[]> = {
   'no-scheme': [{ scheme: '', fromKey: (key) => key }],
   'prefixed-char': [{ scheme: 'Bearer', fromKey: (key) => `x${key}` }],
   'space-inside': [{ scheme: 'Bearer', fromKey: splitBySpace }],
+  'scheme-suffix': [{ scheme: 'XBearer', fromKey: (key) => key }],
+  'trailing-token': [{ scheme: 'Bearer', fromKey: (key) => `${key} x` }],
   'two-headers': [
     { scheme: 'Bearer', fromKey: (key) => key },
     { scheme: 'Bearer', unrelated: wrongToken },
@@ -82,6 +84,8 @@ export function describeAuthorization(variant: AuthVariant): string | undefined 
     'no-scheme': '<API key>',
     'prefixed-char': 'Bearer x<API key>',
     'space-inside': 'Bearer <API key with a space in the middle>',
+    'scheme-suffix': 'XBearer <API key>',
+    'trailing-token': 'Bearer <API key> x',
     'two-headers': 'Bearer <API key>, and a second Authorization header: Bearer <a wrong token>',
   };
   return descriptions[variant];
@@ -105,6 +109,8 @@ export function shellAuthorization(variant: AuthVariant): string | undefined {
     'prefixed-char': '"Authorization: Bearer x$PETSTORE_API_KEY"',
     'space-inside':
       '"Authorization: Bearer ${PETSTORE_API_KEY:0:(${#PETSTORE_API_KEY}+1)/2} ${PETSTORE_API_KEY:(${#PETSTORE_API_KEY}+1)/2}"',
+    'scheme-suffix': '"Authorization: XBearer $PETSTORE_API_KEY"',
+    'trailing-token': '"Authorization: Bearer $PETSTORE_API_KEY x"',
     'two-headers': '"Authorization: Bearer $PETSTORE_API_KEY" -H \'Authorization: Bearer wrong-token\'',
   };
   return forms[variant];

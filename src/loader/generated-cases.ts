@@ -31,6 +31,8 @@ const REFUSED: ReadonlyArray<[AuthVariant, string, string]> = [
   ['no-scheme', 'no-scheme', 'with the key and no scheme'],
   ['prefixed-char', 'prefixed-char', 'with one character before the key'],
   ['space-inside', 'space-inside', 'with a space inside the key'],
+  ['scheme-suffix', 'scheme-suffix', 'with the key under a scheme that ends in Bearer (XBearer)'],
+  ['trailing-token', 'trailing-token', 'with the key followed by a space and another token'],
 ];
 
 const AUTH_CLAUSE = 'Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body';

@@ -30,6 +30,8 @@ export type AuthVariant =
   | 'no-scheme'
   | 'prefixed-char'
   | 'space-inside'
+  | 'scheme-suffix'
+  | 'trailing-token'
   | 'two-headers';
 
 /** Expectations on a response header. */

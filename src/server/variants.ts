@@ -108,6 +108,14 @@ function digitOf(digit: string): number {
   return 0;
 }
 
+/** A server that reads the credential with `pattern`: a header whose token matches the key is taken as the key itself. */
+function leniently(pattern: RegExp): Wrap {
+  return (next, store) => (req) => {
+    const token = pattern.exec(String(req.headers.authorization ?? ''))?.[1];
+    return next(token === store.apiKey ? withKey(req, store) : req);
+  };
+}
+
 function createBody(edit: (body: Record<string, JsonValue>) => void): Wrap {
   return before(isCreate, (req) => {
     const body = bodyOf(req);
@@ -776,6 +784,20 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
       (r) => isList(r) && r.query.get('limit') === '100',
       () => ({ status: 0, headers: {}, body: '', drop: true }),
     ),
+  },
+  {
+    name: 'auth-scheme-suffix',
+    description: 'the key is accepted under any scheme that ends in "bearer" (XBearer): the Bearer match lost its start anchor',
+    clause: 'Authentication: the key under another scheme is a wrong credential (401)',
+    caughtBy: ['auth.listPets.scheme-suffix', 'auth.createPet.scheme-suffix', 'auth.getPet.scheme-suffix'],
+    wrap: leniently(/bearer +(\S+) *$/i),
+  },
+  {
+    name: 'auth-trailing-token',
+    description: 'the key followed by a space and more is accepted (Bearer <key> x): the Bearer match lost its end anchor',
+    clause: 'Authentication: the key is compared exactly (401 for anything else)',
+    caughtBy: ['auth.listPets.trailing-token', 'auth.createPet.trailing-token', 'auth.getPet.trailing-token'],
+    wrap: leniently(/^bearer +(\S+)/i),
   },
   {
     name: 'listing-wrapped',

@@ -70,6 +70,8 @@ t.test('every auth variant reads the key from $PETSTORE_API_KEY and never contai
     'no-scheme',
     'prefixed-char',
     'space-inside',
+    'scheme-suffix',
+    'trailing-token',
     'two-headers',
   ];
   const half = Math.ceil(KEY.length / 2);
@@ -88,6 +90,8 @@ t.test('every auth variant reads the key from $PETSTORE_API_KEY and never contai
     'no-scheme': `Authorization: ${KEY}`,
     'prefixed-char': `Authorization: Bearer x${KEY}`,
     'space-inside': `Authorization: Bearer ${KEY.slice(0, half)} ${KEY.slice(half)}`,
+    'scheme-suffix': `Authorization: XBearer ${KEY}`,
+    'trailing-token': `Authorization: Bearer ${KEY} x`,
     'two-headers': `Authorization: Bearer ${KEY}`,
   };
   const commands = variants.map((auth) => curlCommand(sent({ auth })));
