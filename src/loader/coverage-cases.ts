@@ -3,6 +3,7 @@
  * the contract changes them. For each NewPet field, every JSON type swap; for integers, the int64 boundaries; for strings,
  * lengths and scripts that must round-trip exactly; for enums, near misses; duplicate keys; each status at the smallest page.
  */
+import { malformedCases } from './malformed-cases.js';
 import { type Contract, listLimitOf, type OperationInfo, statusValues } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import { stepsWrite, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
@@ -236,5 +237,6 @@ export function coverageCases(contract: Contract): CaseSpec[] {
       [duplicate],
     ),
     ...(list === undefined ? [] : listingCases(list, values, listLimitOf(contract).min)),
+    ...malformedCases(contract),
   ];
 }

@@ -195,7 +195,13 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     name: 'auth-validates-first',
     description: 'createPet validates the body before the key',
     clause: 'Authentication rule 1, whatever else is wrong',
-    caughtBy: ['auth.createPet.before-validation'],
+    caughtBy: [
+      'auth.createPet.before-validation',
+      'auth.createPet.before-validation.trailing-data',
+      'auth.createPet.before-validation.nan',
+      'auth.createPet.before-validation.infinity',
+      'auth.createPet.before-validation.keys-in-capitals',
+    ],
     wrap: before(
       (r) => isCreate(r) && !r.headers.authorization,
       (req) => {
@@ -800,6 +806,62 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     wrap: leniently(/^bearer +(\S+)/i),
   },
   {
+    name: 'json-lenient',
+    description:
+      "createPet reads JSON leniently, as Go's json.Decoder with case-insensitive fields and Python's json module do: trailing text ignored, keys in any case, NaN and Infinity taken",
+    clause: 'reading-the-contract: a body that is not JSON is an invalid body (400); keys are case-sensitive',
+    caughtBy: [
+      'coverage.createPet.malformed.trailing-data',
+      'coverage.createPet.malformed.nan',
+      'coverage.createPet.malformed.infinity',
+      'coverage.createPet.malformed.keys-in-capitals',
+    ],
+    wrap: before(isCreate, (req) => {
+      const text = req.body.toString('utf8');
+      const lenient = text
+        .slice(0, text.lastIndexOf('}') + 1)
+        .replace(/\b(NaN|-?Infinity)\b/g, '1')
+        .replace(
+          /"([A-Za-z]+)"\s*:/g,
+          (_, key: string) => `"${key.charAt(0).toLowerCase()}${key.slice(1).toLowerCase().replace('id', 'Id')}":`,
+        );
+      return { ...req, body: Buffer.from(lenient) };
+    }),
+  },
+  {
+    name: 'surrogate-500',
+    description: 'a name holding a lone surrogate escape crashes createPet (500), as FastAPI did when it encoded the pet',
+    clause: 'reading-the-contract: a lone surrogate is refused with 400 or stored and read back exactly; never a 5xx',
+    caughtBy: ['coverage.createPet.malformed.lone-high-surrogate', 'coverage.createPet.malformed.lone-low-surrogate'],
+    wrap: before(
+      (r) => isCreate(r) && /\\ud[89a-f][0-9a-f]{2}/i.test(r.body.toString('utf8')),
+      () => errorResponse(500, 'internal', 'surrogates not allowed'),
+    ),
+  },
+  {
+    name: 'nesting-500',
+    description: 'a body nested deeper than 100 levels crashes createPet (500), as a recursive parser does (Flask: RecursionError)',
+    clause: 'reading-the-contract: never a 5xx',
+    caughtBy: ['coverage.createPet.malformed.deep-nesting'],
+    wrap: before(
+      (r) => isCreate(r) && /[[{]{100}/.test(r.body.toString('utf8')),
+      () => errorResponse(500, 'internal', 'maximum recursion depth exceeded'),
+    ),
+  },
+  {
+    name: 'client-id-crash',
+    description: "a client id that is not an integer crashes createPet (500), as Fastify's serializer did on a listing that held one",
+    clause: 'reading-the-contract: a client-supplied id is accepted (ids stay unique) or refused with 400; never a 5xx',
+    caughtBy: ['coverage.createPet.malformed.id-string', 'coverage.createPet.malformed.id-null'],
+    wrap: before(
+      (r) => {
+        const body = isCreate(r) ? bodyOf(r) : undefined;
+        return isJsonObject(body) && 'id' in body && typeof body['id'] !== 'number' && typeof body['id'] !== 'bigint';
+      },
+      () => errorResponse(500, 'internal', 'id.toString is not a function'),
+    ),
+  },
+  {
     name: 'listing-wrapped',
     description: 'every listing is wrapped in an object: {"items": [...]}',
     clause: 'Endpoints › listPets: 200, body is Pets (an array)',
@@ -974,9 +1036,10 @@ const conformant: Array<Omit<Variant, 'verdict'>> = [
     description: 'unknown body fields are refused with 400',
     clause: 'NewPet (extra fields are not described)',
     caughtBy: [],
-    wrap: before(isCreate, (r) => {
+    // After the key, as the contract asks: a keyless request is a 401 whatever its body.
+    wrap: before(isCreate, (r, s) => {
       const b = bodyOf(r);
-      return isJsonObject(b) && Object.keys(b).some((k) => !['name', 'categoryId', 'status'].includes(k))
+      return authorised(r.headers, s.apiKey) && isJsonObject(b) && Object.keys(b).some((k) => !['name', 'categoryId', 'status'].includes(k))
         ? errorResponse(400, 'unknown_field', 'unknown field')
         : r;
     }),

@@ -1,0 +1,92 @@
+/**
+ * Malformed createPet bodies, part of the coverage phase: what is not JSON (trailing data, NaN, Infinity, no body), keys
+ * in another case, lone surrogate escapes, nesting far deeper than any pet, a client id of every other JSON type. Each is
+ * judged by the reading: 400 with an Error where it is not JSON or lacks a field; a lone surrogate refused with 400 or
+ * stored and read back exactly (the created-pet read-back judges that); never a 5xx. Without a key, a refused one is a 401.
+ */
+import type { Contract } from '../model/contract.js';
+import { statusValues } from '../model/contract.js';
+import { type CaseSpec, type Expectations, type StepSpec, stepsWrite } from '../model/scenario.js';
+
+/** A body that is not JSON, or a pet that lacks a field the contract requires: refused with 400 and an Error. */
+const REFUSED: Expectations = { status: 400, schema: 'Error' };
+/** Taken (and then judged as any created pet) or refused with 400 and an Error; never a 5xx. */
+const TAKEN_OR_REFUSED: Expectations = { status: [201, 400], when: { '400': { schema: 'Error' } } };
+
+/** Nesting far deeper than a pet's, in a field the contract does not know. */
+const DEEP = 1000;
+
+/** The bodies, each a JSON text as sent (`{name}` and `{categoryId}` filled by the run), with what it must get. */
+function bodies(status: string): Array<[string, string, string, Expectations]> {
+  const pet = (fields: string): string => `{"name":"{runId} malformed","categoryId":{categoryId},"status":"${status}"${fields}}`;
+  return [
+    ['trailing-data', `${pet('')} xyz`, 'a pet followed by more text (not one JSON value)', REFUSED],
+    ['nan', `{"name":"{runId} malformed","categoryId":NaN,"status":"${status}"}`, 'NaN as categoryId (not JSON)', REFUSED],
+    ['infinity', `{"name":"{runId} malformed","categoryId":Infinity,"status":"${status}"}`, 'Infinity as categoryId (not JSON)', REFUSED],
+    [
+      'keys-in-capitals',
+      `{"NAME":"{runId} malformed","CATEGORYID":{categoryId}}`,
+      'NAME and CATEGORYID (keys are case-sensitive: no name)',
+      REFUSED,
+    ],
+    [
+      'lone-high-surrogate',
+      pet('').replace('malformed"', 'malformed \\ud83d"'),
+      'a name ending in a lone high surrogate escape',
+      TAKEN_OR_REFUSED,
+    ],
+    [
+      'lone-low-surrogate',
+      pet('').replace('malformed"', 'malformed \\udc36"'),
+      'a name ending in a lone low surrogate escape',
+      TAKEN_OR_REFUSED,
+    ],
+    [
+      'deep-nesting',
+      pet(`,"extra":${'['.repeat(DEEP)}${']'.repeat(DEEP)}`),
+      `an unknown field nested ${DEEP} levels deep`,
+      TAKEN_OR_REFUSED,
+    ],
+    ['id-string', pet(',"id":"abc"'), 'a client id that is a string', TAKEN_OR_REFUSED],
+    ['id-null', pet(',"id":null'), 'a client id that is null', TAKEN_OR_REFUSED],
+  ];
+}
+
+/** The malformed createPet bodies, with a key and without one; none when the contract has no createPet. */
+export function malformedCases(contract: Contract): CaseSpec[] {
+  const create = contract.operations.get('createPet');
+  if (create === undefined) return [];
+  const clause =
+    'reading-the-contract: a body that is not JSON, or lacks name or categoryId, is an invalid body (400 with an Error); a lone surrogate is refused with 400 or stored and read back exactly; never a 5xx';
+  const cases: CaseSpec[] = [];
+  for (const [slug, body, words, expect] of bodies(statusValues(contract)[0] ?? 'available')) {
+    const request = (auth: 'valid' | 'none'): StepSpec['request'] => ({
+      method: 'POST',
+      path: create.path,
+      auth,
+      headers: { 'Content-Type': 'application/json' },
+      body,
+    });
+    // Without a key, the bodies a server refuses: a server that reads the body before the key answers them 400.
+    const variants: ReadonlyArray<readonly ['valid' | 'none', Expectations, string]> = [
+      ['valid', expect, ''],
+      ...(expect === REFUSED ? [['none', { status: 401, schema: 'Error' }, ' and no key: 401 whatever the body'] as const] : []),
+    ];
+    for (const [auth, expected, what] of variants) {
+      const steps: StepSpec[] = [{ request: request(auth), expect: expected }];
+      // Without a key it is a case of the auth rule, beside the other bodies a keyless createPet is sent with.
+      cases.push({
+        id: auth === 'none' ? `auth.createPet.before-validation.${slug}` : `coverage.createPet.malformed.${slug}`,
+        title: `createPet with ${words}${what}`,
+        clause: auth === 'none' ? 'Authentication rule 1: 401 with an Error, whatever else is wrong with the request' : clause,
+        suite: auth === 'none' ? 'auth' : 'coverage',
+        operation: 'createPet',
+        level: 'fail',
+        source: create.source,
+        writes: stepsWrite(steps),
+        steps,
+      });
+    }
+  }
+  return cases;
+}
