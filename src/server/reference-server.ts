@@ -1,4 +1,5 @@
 /** The embedded default: a conformant pet store over node:http, in memory. */
+import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isJsonObject, parseExactJson, stringifyExactJson, type JsonValue } from '../model/json.js';
@@ -148,6 +149,8 @@ export function createPetStore(options: ReferenceServerOptions): PetStore {
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json') return errorResponse(400, 'invalid_content_type', 'the body must be application/json');
     if (req.body.length === 0) return errorResponse(400, 'missing_body', 'a NewPet body is required');
+    // Invalid UTF-8 is not JSON (RFC 8259 §8.1): decoding it would store U+FFFD in place of what was sent.
+    if (!isUtf8(req.body)) return errorResponse(400, 'invalid_json', 'the body is not UTF-8');
     let body: JsonValue;
     try {
       body = parseExactJson(req.body.toString('utf8'));

@@ -90,6 +90,20 @@ t.test('createPet validates, assigns ids and reads back exactly, beyond 2^53 too
       t.match(res.json, { status: 400 });
     }
     t.equal((await call(`${base}/pets`, { method: 'POST', body: '{"name":"a","categoryId":1}', type: 'text/plain' })).status, 400);
+    // Invalid UTF-8 is not JSON: a stray continuation byte, an overlong slash, a truncated sequence, an encoded surrogate.
+    for (const bytes of ['80', 'c0af', 'e282', 'eda080']) {
+      const body = Buffer.concat([Buffer.from('{"name":"a'), Buffer.from(bytes, 'hex'), Buffer.from('","categoryId":1}')]);
+      const res = await request(`${base}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body,
+      });
+      t.equal(res.statusCode, 400, `invalid UTF-8 (${bytes}) is refused`);
+      t.match(parseExactJson(await res.body.text()), { code: 'invalid_json', status: 400 });
+    }
+    const lone = await call(`${base}/pets`, { method: 'POST', body: '{"name":"Rex \\ud83d","categoryId":1}' });
+    t.equal(lone.status, 201, 'a lone surrogate escape is JSON: taken');
+    t.equal((lone.json as { name: string }).name, 'Rex \ud83d', 'and given back exactly');
     t.equal((await call(`${base}/pets/123456789`)).status, 404);
     t.equal((await call(`${base}/pets/abc`)).status, 400);
   });
