@@ -19,7 +19,10 @@ export function resentBecause(code: string, message: string): string {
   return `the connection closed before any response byte (${code}: ${message}); sent once more on a fresh connection`;
 }
 
-/** Sends once more on a fresh connection what a closed kept-alive connection lost before any response byte. */
+/**
+ * Sends once more on a fresh connection what a closed kept-alive connection lost before any response byte, and sends what
+ * may not be sent twice on a fresh connection from the start.
+ */
 export class ConnectionRetry implements Sender {
   private resent = 0;
 
@@ -31,6 +34,9 @@ export class ConnectionRetry implements Sender {
   }
 
   async send(request: OutgoingRequest): Promise<Exchange> {
+    // A request that may not be sent twice goes on a connection of its own: a kept-alive one may be closed under it (a
+    // proxy's per-connection cap closes it after a response, without Connection: close), and then it is lost for good.
+    if (!IDEMPOTENT_METHODS.has(request.method)) return this.inner.send(request, true);
     try {
       return await this.inner.send(request);
     } catch (error) {
