@@ -869,6 +869,17 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     wrap: after((res, req) => (isList(req) && res.status === 200 ? mapJson(res, (items) => ({ items })) : res)),
   },
   {
+    name: 'listing-duplicate-keys',
+    description: 'every pet of a listing repeats its name key with another value (RFC 8259 §4: parsers disagree on which wins)',
+    clause: 'What the service does: the wire format is JSON (a Pet has one name)',
+    caughtBy: ['listPets.ok', 'wire.json-body'],
+    wrap: after((res, req) =>
+      isList(req) && res.status === 200
+        ? { ...res, body: res.body.replace(/"name":("(?:[^"\\]|\\.)*")/g, '"name":$1,"name":"another name"') }
+        : res,
+    ),
+  },
+  {
     name: 'listing-bom',
     description: 'every listing starts with a UTF-8 byte order mark (RFC 8259 §8.1: a sender must not add one)',
     clause: 'What the service does: the wire format is JSON (RFC 8259)',
