@@ -43,15 +43,15 @@ export class WriteGate implements Sender {
     return this.createdPets;
   }
 
-  /** Whether a write sent now would be refused. */
-  get closed(): boolean {
-    return this.limits.readOnly || (this.limits.maxWrites !== undefined && this.inFlight + this.createdPets >= this.limits.maxWrites);
+  /** Whether the budget is spent: every pet it allows is created or being created. */
+  private get spent(): boolean {
+    return this.limits.maxWrites !== undefined && this.inFlight + this.createdPets >= this.limits.maxWrites;
   }
 
   async send(request: OutgoingRequest): Promise<Exchange> {
     if (SAFE_METHODS.has(request.method.toUpperCase())) return this.inner.send(request);
     if (this.limits.readOnly) throw new WriteRefused('read-only', 'writes to the server; not sent in read-only mode');
-    if (this.closed)
+    if (this.spent)
       throw new WriteRefused(
         'write-budget',
         `writes to the server, and the run created the ${this.limits.maxWrites ?? 0} pets --max-writes allows`,

@@ -15,7 +15,7 @@ function probe(op: OperationInfo, fields: Omit<CaseSpec, 'source' | 'writes' | '
 }
 
 /** Status values a lenient filter would take for `status`: each names no pet, so a 200 holds none. */
-export function nearStatusValues(status: string): Array<[string, string, string]> {
+function nearStatusValues(status: string): Array<[string, string, string]> {
   const capitalised = `${status.charAt(0).toUpperCase()}${status.slice(1)}`;
   return [
     ['prefix', status.slice(0, Math.max(1, status.length - 4)), 'a prefix of'],

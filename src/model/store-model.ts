@@ -8,7 +8,7 @@ import type { CheckOutcome, Failure } from './results.js';
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue, stringifyExactJson } from './json.js';
 
 /** The fields of a pet the contract defines: what must read back the same. */
-export const PET_FIELDS = ['id', 'name', 'categoryId', 'status'] as const;
+const PET_FIELDS = ['id', 'name', 'categoryId', 'status'] as const;
 
 /** A pet as the run first saw it. */
 export interface PetSighting {
