@@ -116,6 +116,14 @@ function leniently(pattern: RegExp): Wrap {
   };
 }
 
+/** A createPet that crashes (500 with `message`) on the bodies `test` picks: how a framework's bug shows to a client. */
+function createCrashesOn(test: (body: string, json: JsonValue | undefined) => boolean, message: string): Wrap {
+  return before(
+    (r) => isCreate(r) && test(r.body.toString('utf8'), bodyOf(r)),
+    () => errorResponse(500, 'internal', message),
+  );
+}
+
 function createBody(edit: (body: Record<string, JsonValue>) => void): Wrap {
   return before(isCreate, (req) => {
     const body = bodyOf(req);
@@ -508,10 +516,7 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     description: 'a name with a character outside the BMP crashes the server (utf8mb3)',
     clause: 'reading-the-contract: strings round-trip in any Unicode, never a 5xx',
     caughtBy: ['coverage.createPet.name.emoji'],
-    wrap: before(
-      (r) => isCreate(r) && /[\u{10000}-\u{10FFFF}]/u.test(r.body.toString('utf8')),
-      () => errorResponse(500, 'internal', 'Incorrect string value'),
-    ),
+    wrap: createCrashesOn((text) => /[\u{10000}-\u{10FFFF}]/u.test(text), 'Incorrect string value'),
   },
   {
     name: 'name-long-500',
@@ -833,32 +838,23 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     description: 'a name holding a lone surrogate escape crashes createPet (500), as FastAPI did when it encoded the pet',
     clause: 'reading-the-contract: a lone surrogate is refused with 400 or stored and read back exactly; never a 5xx',
     caughtBy: ['coverage.createPet.malformed.lone-high-surrogate', 'coverage.createPet.malformed.lone-low-surrogate'],
-    wrap: before(
-      (r) => isCreate(r) && /\\ud[89a-f][0-9a-f]{2}/i.test(r.body.toString('utf8')),
-      () => errorResponse(500, 'internal', 'surrogates not allowed'),
-    ),
+    wrap: createCrashesOn((text) => /\\ud[89a-f][0-9a-f]{2}/i.test(text), 'surrogates not allowed'),
   },
   {
     name: 'nesting-500',
     description: 'a body nested deeper than 100 levels crashes createPet (500), as a recursive parser does (Flask: RecursionError)',
     clause: 'reading-the-contract: never a 5xx',
     caughtBy: ['coverage.createPet.malformed.deep-nesting'],
-    wrap: before(
-      (r) => isCreate(r) && /[[{]{100}/.test(r.body.toString('utf8')),
-      () => errorResponse(500, 'internal', 'maximum recursion depth exceeded'),
-    ),
+    wrap: createCrashesOn((text) => /[[{]{100}/.test(text), 'maximum recursion depth exceeded'),
   },
   {
     name: 'client-id-crash',
     description: "a client id that is not an integer crashes createPet (500), as Fastify's serializer did on a listing that held one",
     clause: 'reading-the-contract: a client-supplied id is accepted (ids stay unique) or refused with 400; never a 5xx',
     caughtBy: ['coverage.createPet.malformed.id-string', 'coverage.createPet.malformed.id-null'],
-    wrap: before(
-      (r) => {
-        const body = isCreate(r) ? bodyOf(r) : undefined;
-        return isJsonObject(body) && 'id' in body && typeof body['id'] !== 'number' && typeof body['id'] !== 'bigint';
-      },
-      () => errorResponse(500, 'internal', 'id.toString is not a function'),
+    wrap: createCrashesOn(
+      (_, body) => isJsonObject(body) && 'id' in body && typeof body['id'] !== 'number' && typeof body['id'] !== 'bigint',
+      'id.toString is not a function',
     ),
   },
   {
