@@ -1,4 +1,7 @@
 /** The load phases: a load profile measured against the service, or the load reports of several machines merged; each one case. */
+import type { KnownPet } from '../load/sampler.js';
+import { stringifyExactJson } from '../model/json.js';
+import type { StoreView } from '../model/store-model.js';
 import { runChecks } from '../checks/registry.js';
 import type { Baseline } from '../model/check.js';
 import { RunError } from '../model/errors.js';
@@ -97,6 +100,7 @@ export const LOAD_PHASE: Phase = {
               contract: context.plan.contract,
               allowProductionLoad: load.allowProductionLoad,
               listener,
+              knownPets: knownPets(context.model),
               ...(signal === undefined ? {} : { signal }),
             }).finally(() => listener.onLoadEnd?.());
       if (stages.length === 0) return notJudgedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');
@@ -130,3 +134,16 @@ export const MERGE_PHASE: Phase = {
     return [result];
   },
 };
+
+/** At most this many of the pets the run saw go to the load's samplers (each worker holds them). */
+const MAX_KNOWN_PETS = 5_000;
+
+/** The pets the functional phases saw, as the load's samplers hold them to: a sampled listing must show each unchanged. */
+function knownPets(model: StoreView): Array<[string, KnownPet]> {
+  const known: Array<[string, KnownPet]> = [];
+  for (const pet of model.pets()) {
+    if (known.length >= MAX_KNOWN_PETS) break;
+    known.push([pet.id, { fields: stringifyExactJson(pet.fields), where: pet.where }]);
+  }
+  return known;
+}

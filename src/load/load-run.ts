@@ -1,4 +1,5 @@
 /** A whole load run: safety first (production, one verified request), then warm-up and the stages; the figures, judged later by the run checks. */
+import type { KnownPet } from './sampler.js';
 import { breachedMetrics, compareWithBaseline } from '../checks/load-checks.js';
 import { HttpClient, type HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
@@ -22,6 +23,8 @@ export interface LoadRunOptions {
   allowProductionLoad: boolean;
   listener?: LoadListener;
   signal?: AbortSignal;
+  /** The pets the functional run saw (by id), which every sampled listing must show unchanged. */
+  knownPets?: ReadonlyArray<readonly [string, KnownPet]>;
 }
 
 /** Refuses load against a base URL the profile marks as production, unless explicitly allowed. */
@@ -111,9 +114,10 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
   const workers = Math.min(profile.workers ?? defaultWorkers(profile.connections), profile.connections);
   // One worker runs in this thread; more run in a pool started once for the warm-up and every stage.
   const pool = workers > 1 ? await StageWorkers.start(workers, http.apiKey, http.secrets) : undefined;
+  const sampling = { ...profile.sampling, ...(options.knownPets === undefined ? {} : { known: options.knownPets }) };
   const stage = async (stageOptions: StageOptions, sampled: boolean): Promise<RawLoadRun> => {
-    if (pool !== undefined) return pool.run({ ...stageOptions, ...(sampled ? { sampling: profile.sampling } : {}) });
-    return runStage({ ...stageOptions, ...(sampled ? { sampler: new ResponseSampler(profile.sampling, options.contract, redact) } : {}) });
+    if (pool !== undefined) return pool.run({ ...stageOptions, ...(sampled ? { sampling } : {}) });
+    return runStage({ ...stageOptions, ...(sampled ? { sampler: new ResponseSampler(sampling, options.contract, redact) } : {}) });
   };
   try {
     return await runStages(options, common, stage);

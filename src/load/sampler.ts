@@ -1,6 +1,7 @@
 /** Conformance under load: a sample of listPets responses judged against the Pets schema and the rules of its query. */
 import { type Contract, listLimitOf } from '../model/contract.js';
-import { isJsonObject, parseExactJson, showJson, type JsonValue } from '../model/json.js';
+import { isJsonObject, parseExactJson, showJson, stringifyExactJson, type JsonValue } from '../model/json.js';
+import { idDigits, petFields } from '../model/store-model.js';
 import type { QueryMix, SampleViolation } from '../model/load.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
 
@@ -8,8 +9,27 @@ import { invalidUtf8Offset } from '../model/utf8.js';
 export const MAX_EVIDENCE = 10;
 const EXCERPT_CHARACTERS = 600;
 
+/** A pet the functional run saw before the load: its contract fields as JSON, and the exchange that first showed it. */
+export interface KnownPet {
+  fields: string;
+  where: string;
+}
+
+/** Which responses a sampler judges, and the pets the run saw before the load (by id), which a sampled listing must show unchanged. */
+export interface SamplingSetup {
+  first: number;
+  every: number;
+  known?: ReadonlyArray<readonly [string, KnownPet]>;
+}
+
 /** The problems of one listPets answer to one query; empty when it keeps the contract. */
-export function listPetsProblems(query: QueryMix, status: number, body: string, contract: Contract): string[] {
+export function listPetsProblems(
+  query: QueryMix,
+  status: number,
+  body: string,
+  contract: Contract,
+  known: ReadonlyMap<string, KnownPet> = new Map(),
+): string[] {
   // Non-2xx answers are counted (non2xx) and judged by their own threshold, not here.
   if (status < 200 || status > 299) return [];
   if (status !== 200) return [`listPets answered ${status}; the contract's success is 200`];
@@ -30,6 +50,14 @@ export function listPetsProblems(query: QueryMix, status: number, body: string, 
       if (actual !== query.status) problems.push(`item ${index} has status ${showJson(actual)} under the filter status=${query.status}`);
     });
   }
+  // A pet seen once reads back the same, under load too (the store model's rule, on the sampled listings).
+  for (const pet of json) {
+    const id = isJsonObject(pet) ? idDigits(pet['id']) : undefined;
+    const before = id === undefined ? undefined : known.get(id);
+    const now = isJsonObject(pet) ? stringifyExactJson(petFields(pet)) : '';
+    if (before !== undefined && before.fields !== now)
+      problems.push(`pet ${id} was ${before.fields} in ${before.where}; under load it is ${now}`);
+  }
   return problems;
 }
 
@@ -43,10 +71,12 @@ export class ResponseSampler {
   private readonly every: number;
   private readonly contract: Contract;
   private readonly redact: (text: string) => string;
+  private readonly known: ReadonlyMap<string, KnownPet>;
 
-  constructor(sampling: { first: number; every: number }, contract: Contract, redact: (text: string) => string) {
+  constructor(sampling: SamplingSetup, contract: Contract, redact: (text: string) => string) {
     this.first = sampling.first;
     this.every = sampling.every;
+    this.known = new Map(sampling.known ?? []);
     this.contract = contract;
     this.redact = redact;
   }
@@ -63,7 +93,7 @@ export class ResponseSampler {
     const text = body.toString('utf8');
     const invalidAt = status >= 200 && status <= 299 ? invalidUtf8Offset(body) : undefined;
     const utf8 = invalidAt === undefined ? [] : [`the body is not valid UTF-8: byte ${invalidAt} starts no valid sequence (RFC 8259 §8.1)`];
-    this.note(target, status, [...utf8, ...listPetsProblems(query, status, text, this.contract)], text);
+    this.note(target, status, [...utf8, ...listPetsProblems(query, status, text, this.contract, this.known)], text);
   }
 
   /** Counts a response whose body went past the size cap: not read whole, so it cannot be judged conformant (as in `run`). */

@@ -2,6 +2,7 @@
  * Load on several cores: a pool of worker threads, each running its share of a stage's connections, rate and request
  * budget on connections of its own; their raw runs are combined exactly into one (counts add, histograms merge).
  */
+import type { SamplingSetup } from './sampler.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +23,7 @@ export interface WorkerSetup {
 
 /** A worker's share of a stage: plain data, with the sampling it applies instead of a sampler object. */
 export type WorkerStage = Omit<StageOptions, 'apiKey' | 'sampler' | 'listener' | 'signal'> & {
-  sampling?: { first: number; every: number };
+  sampling?: SamplingSetup;
 };
 
 /** Messages to a worker. */
@@ -70,7 +71,7 @@ export class StageWorkers {
   }
 
   /** Runs one stage on every worker at once and returns their runs combined. */
-  async run(options: StageOptions & { sampling?: { first: number; every: number } }): Promise<RawLoadRun> {
+  async run(options: StageOptions & { sampling?: SamplingSetup }): Promise<RawLoadRun> {
     const count = this.workers.length;
     const connections = shares(options.connections, count);
     const budgets = shares(options.maxRequests, count);
@@ -90,7 +91,7 @@ export class StageWorkers {
             maxRequests: budgets[i] as number,
             // Each worker keeps 1/N of the rate; shifted by i/N of an interval, their schedules interleave evenly.
             ...(options.rate === undefined ? {} : { rate: options.rate / count, scheduleOffset: i / count }),
-            ...(sampling === undefined ? {} : { sampling: { first: first[i] as number, every: sampling.every } }),
+            ...(sampling === undefined ? {} : { sampling: { ...sampling, first: first[i] as number } }),
           };
           const done = this.next(worker, 'done', (event) => {
             latest.set(worker, event);

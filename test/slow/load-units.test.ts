@@ -301,6 +301,13 @@ import { request } from 'undici';
     const twentyOne = `[${Array.from({ length: 21 }, (_, i) => pet(i + 1, 'available')).join(',')}]`;
     t.match(listPetsProblems({ weight: 1 }, 200, twentyOne, contract), ['21 pets for limit omitted (default 20)']);
     t.same(listPetsProblems({ weight: 1 }, 500, 'oops', contract), [], 'non-2xx answers are counted elsewhere');
+    // The pets the functional run saw must read back the same under load.
+    const seen = JSON.parse(`[${pet(1, 'sold')}]`) as Array<Record<string, unknown>>;
+    const known = new Map([['1', { fields: JSON.stringify(seen[0]), where: 'GET /pets (case listPets.ok)' }]]);
+    t.same(listPetsProblems({ weight: 1 }, 200, `[${pet(1, 'sold')},${pet(2, 'sold')}]`, contract, known), [], 'unchanged');
+    t.match(listPetsProblems({ weight: 1 }, 200, `[${pet(1, 'pending')}]`, contract, known), [
+      /^pet 1 was \{.*"sold"\} in GET \/pets \(case listPets\.ok\); under load it is \{.*"pending"\}$/,
+    ]);
   });
 
   t.test('the sample is the first few, then 1 in N; the key never reaches the evidence', async (t) => {
