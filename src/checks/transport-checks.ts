@@ -9,9 +9,10 @@ const serverAnswers: TransportCheck = {
   level: 'fail',
   scope: 'transport',
   appliesWhen: 'a request got no response (a timeout, a refused or reset connection)',
-  evaluate({ message, code, timedOut, answeredMeanwhile, closedTwice }) {
-    if ((timedOut || closedTwice === true) && answeredMeanwhile > 0) {
-      const how = closedTwice === true ? `${message}, on a fresh connection too` : message;
+  evaluate({ message, code, timedOut, answeredMeanwhile, closedTwice, cutShort }) {
+    if ((timedOut || closedTwice === true || cutShort === true) && answeredMeanwhile > 0) {
+      const how =
+        closedTwice === true ? `${message}, on a fresh connection too` : cutShort === true ? `${message}, after the answer began` : message;
       return failed({
         message: `${how}, while the server answered ${answeredMeanwhile} other request${answeredMeanwhile === 1 ? '' : 's'}`,
         expected: 'a response',

@@ -201,6 +201,7 @@ function judgeTransport(error: TransportError, step: number, disabled: ReadonlyM
     timedOut: error.timedOut,
     answeredMeanwhile: error.answeredMeanwhile,
     closedTwice: error.closedTwice,
+    cutShort: !error.beforeResponse && !error.timedOut,
   };
   return transportChecks
     .filter((check) => !disabled.has(check.id))

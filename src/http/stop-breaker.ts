@@ -35,8 +35,10 @@ export class StopBreaker implements Sender {
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
       const meanwhile = this.answered - answeredBefore;
-      // Closed on a fresh connection too: whether the server answers the plain request tells its refusal from its end.
-      if (error.closedTwice && meanwhile === 0 && (await this.answers())) throw error.withAnsweredMeanwhile(1);
+      // Closed on a fresh connection too, or cut after its answer began: whether the server answers the plain request tells
+      // its refusal (or its broken answer) from its end.
+      const refused = error.closedTwice || (!error.beforeResponse && !error.timedOut);
+      if (refused && meanwhile === 0 && (await this.answers())) throw error.withAnsweredMeanwhile(1);
       throw await this.noteFailure(error.withAnsweredMeanwhile(meanwhile));
     }
     this.answered += 1;

@@ -124,6 +124,8 @@ export interface TransportContext {
   answeredMeanwhile: number;
   /** Sent once more on a fresh connection, it was closed there too. */
   closedTwice?: boolean;
+  /** The answer began (status and headers came), then the connection closed before its end. */
+  cutShort?: boolean;
 }
 
 /** A rule that judges a request that got no response. */

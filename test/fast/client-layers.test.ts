@@ -178,6 +178,21 @@ t.test('a request closed on a fresh connection too is the server refusing it whe
   const limited = { ...get, query: [['limit', '100']] as Array<[string, string]> };
   const refused = await breaker.send(limited).catch((e: unknown) => e);
   t.match(refused, { closedTwice: true, answeredMeanwhile: 1 }, 'the plain listing answered: one other request answered');
+  const cutShort = new StopBreaker(
+    {
+      async send(req: OutgoingRequest): Promise<Exchange> {
+        if (req.query.length > 0) throw failure(req, 'UND_ERR_SOCKET', false);
+        return answer(req);
+      },
+    },
+    new RunStop(),
+    get,
+  );
+  t.match(
+    await cutShort.send(limited).catch((e: unknown) => e),
+    { answeredMeanwhile: 1 },
+    'an answer cut short: the plain listing is asked too',
+  );
   t.equal(refusing.calls, 2, 'the request, then the plain listing');
   const gone = new StopBreaker(
     {

@@ -566,6 +566,16 @@ t.test(
       { outcome: 'failed', reason: 'step 1: other side closed, on a fresh connection too, while the server answered 1 other request' },
       'a request closed on a fresh connection too, while the server answers: the server failed',
     );
+    const cut = new TransportError('UND_ERR_SOCKET', 'other side closed', sent, {
+      timedOut: false,
+      answeredMeanwhile: 2,
+      beforeResponse: false,
+    });
+    t.match(
+      (await run([spec([step], { id: 'cut.case' })], [cut])).results[0],
+      { outcome: 'failed', reason: 'step 1: other side closed, after the answer began, while the server answered 2 other requests' },
+      'an answer cut short while the server answers others: the server failed',
+    );
     const alone = await run(
       [spec([step])],
       [
