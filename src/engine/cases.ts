@@ -319,6 +319,13 @@ function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Co
     auth: step.request.auth ?? 'valid',
     ...(step.request.json === undefined ? {} : { json: fillTemplate(step.request.json, vars) }),
     ...(step.request.body === undefined ? {} : { body: fillText(step.request.body, vars) }),
+    ...(step.request.bytes === undefined
+      ? {}
+      : {
+          bytes: Buffer.concat(
+            step.request.bytes.map((part) => (typeof part === 'string' ? Buffer.from(fillText(part, vars)) : Buffer.from(part.hex, 'hex'))),
+          ),
+        }),
   };
 }
 

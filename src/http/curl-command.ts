@@ -22,10 +22,10 @@ export function shellQuote(word: string): string {
   return `$'${quoted}'`;
 }
 
-/** A body that holds a NUL byte cannot be a shell word; printf writes it to curl's standard input instead. */
-function printfFormat(body: string): string {
+/** A body that holds a NUL byte (or bytes that are not UTF-8) cannot be a shell word; printf writes it to curl's standard input instead. */
+function printfFormat(body: Buffer): string {
   let format = '';
-  for (const byte of Buffer.from(body, 'utf8')) {
+  for (const byte of body) {
     if (byte === 0x25) format += '%%';
     else if (byte === 0x5c) format += '\\\\';
     else if (byte < 0x20 || byte >= 0x7f) format += `\\${byte.toString(8).padStart(3, '0')}`;
@@ -45,6 +45,8 @@ export function curlCommand(request: SentRequest): string {
   const authorization = shellAuthorization(request.auth);
   if (authorization !== undefined) words.push('-H', authorization);
   if (request.body === undefined) return words.join(' ');
-  if (!request.body.includes('\u0000')) return [...words, '--data-binary', shellQuote(request.body)].join(' ');
-  return `printf ${printfFormat(request.body)} | ${[...words, '--data-binary', '@-'].join(' ')}`;
+  if (request.bodyHex === undefined && !request.body.includes('\u0000'))
+    return [...words, '--data-binary', shellQuote(request.body)].join(' ');
+  const bytes = request.bodyHex === undefined ? Buffer.from(request.body, 'utf8') : Buffer.from(request.bodyHex, 'hex');
+  return `printf ${printfFormat(bytes)} | ${[...words, '--data-binary', '@-'].join(' ')}`;
 }

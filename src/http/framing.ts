@@ -12,7 +12,7 @@ export interface FramedRequest {
   method: string;
   /** Lower-cased names; two Authorization headers (an auth mutation) are two fields, not one joined value. */
   headers: Record<string, string | string[]>;
-  body: string | undefined;
+  body: string | Buffer | undefined;
   sent: SentRequest;
 }
 
@@ -72,9 +72,14 @@ export class RequestFraming {
       auth: req.auth,
       operation: req.operation,
     };
-    if (body !== undefined) sent.body = body;
+    if (req.bytes !== undefined) {
+      // Reports show the bytes as text (U+FFFD where they are not UTF-8); the curl reproduction sends them exactly.
+      sent.body = req.bytes.toString('utf8');
+      sent.bodyHex = req.bytes.toString('hex');
+    } else if (body !== undefined) sent.body = body;
     if (req.json !== undefined) sent.json = req.json;
-    return { url, method: req.method, headers: authorization === undefined ? headers : { ...headers, authorization }, body, sent };
+    const wire = req.bytes ?? body;
+    return { url, method: req.method, headers: authorization === undefined ? headers : { ...headers, authorization }, body: wire, sent };
   }
 }
 

@@ -11,6 +11,8 @@ export interface OutgoingRequest {
   query: Array<[string, string]>;
   headers: Record<string, string>;
   body?: string;
+  /** A body of bytes sent as is, which need not be UTF-8 (a malformed request); it wins over `body`. */
+  bytes?: Buffer;
   json?: JsonValue;
   auth: AuthVariant;
   operation: OperationName;

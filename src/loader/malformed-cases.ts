@@ -16,8 +16,19 @@ const TAKEN_OR_REFUSED: Expectations = { status: [201, 400], when: { '400': { sc
 /** Nesting far deeper than a pet's, in a field the contract does not know. */
 const DEEP = 1000;
 
-/** The bodies, each a JSON text as sent (`{name}` and `{categoryId}` filled by the run), with what it must get. */
-function bodies(status: string): Array<[string, string, string, Expectations]> {
+/** A body: JSON text as sent (`{runId}` and `{categoryId}` filled by the run), or text around raw bytes that are not UTF-8. */
+type Body = string | Array<string | { hex: string }>;
+
+/** Bytes that are not UTF-8 (RFC 3629), each in a name: invalid UTF-8 is not JSON (RFC 8259 §8.1). */
+const NOT_UTF8: ReadonlyArray<[string, string, string]> = [
+  ['stray-continuation', '80', 'a continuation byte with no lead byte'],
+  ['overlong', 'c0af', 'an overlong encoding of /'],
+  ['truncated', 'e282', 'a sequence cut short'],
+  ['encoded-surrogate', 'eda080', 'a surrogate encoded as UTF-8'],
+];
+
+/** The bodies, with what each must get. */
+function bodies(status: string): Array<[string, Body, string, Expectations]> {
   const pet = (fields: string): string => `{"name":"{runId} malformed","categoryId":{categoryId},"status":"${status}"${fields}}`;
   return [
     ['trailing-data', `${pet('')} xyz`, 'a pet followed by more text (not one JSON value)', REFUSED],
@@ -49,6 +60,12 @@ function bodies(status: string): Array<[string, string, string, Expectations]> {
     ],
     ['id-string', pet(',"id":"abc"'), 'a client id that is a string', TAKEN_OR_REFUSED],
     ['id-null', pet(',"id":null'), 'a client id that is null', TAKEN_OR_REFUSED],
+    ...NOT_UTF8.map(([slug, hex, words]): [string, Body, string, Expectations] => [
+      `not-utf8.${slug}`,
+      ['{"name":"{runId} malformed ', { hex }, `","categoryId":{categoryId},"status":"${status}"}`],
+      `a name holding ${words} (not UTF-8, so not JSON)`,
+      { status: 400, schema: 'Error' },
+    ]),
   ];
 }
 
@@ -65,7 +82,7 @@ export function malformedCases(contract: Contract): CaseSpec[] {
       path: create.path,
       auth,
       headers: { 'Content-Type': 'application/json' },
-      body,
+      ...(typeof body === 'string' ? { body } : { bytes: body }),
     });
     // Without a key, the bodies a server refuses: a server that reads the body before the key answers them 400.
     const variants: ReadonlyArray<readonly ['valid' | 'none', Expectations, string]> = [

@@ -10,6 +10,8 @@ export interface SentRequest {
   target: string;
   headers: Record<string, string>;
   body?: string;
+  /** The body's bytes in hex, when they were sent as bytes (not all UTF-8): `body` then shows them as text. */
+  bodyHex?: string;
   /** The parsed JSON body sent, when the request had one. */
   json?: JsonValue;
   auth: AuthVariant;

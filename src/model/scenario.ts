@@ -93,6 +93,8 @@ export interface RequestSpec {
   json?: JsonValue;
   /** A raw body, sent as is. */
   body?: string;
+  /** A body of text and raw bytes (hex), for the bytes no text holds (invalid UTF-8); generated cases only, never a scenario file. */
+  bytes?: Array<string | { hex: string }>;
   auth?: AuthVariant;
 }
 

@@ -3,6 +3,7 @@
  * clause and name the cases or checks that must catch them; conformant variants use a freedom the contract
  * leaves and must pass. `npm run matrix` and test/matrix.test.ts hold the suite to both.
  */
+import { isUtf8 } from 'node:buffer';
 import { isJsonObject, parseExactJson, stringifyExactJson, type JsonValue } from '../model/json.js';
 import {
   authorised,
@@ -57,6 +58,8 @@ function withJsonBody(req: PetRequest, body: JsonValue): PetRequest {
 }
 
 function bodyOf(req: PetRequest): JsonValue | undefined {
+  // A body that is not UTF-8 is no JSON: read as text it would hold U+FFFD, and a rewrite would hide what was sent.
+  if (!isUtf8(req.body)) return undefined;
   try {
     return parseExactJson(req.body.toString('utf8'));
   } catch {
@@ -832,6 +835,19 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
         );
       return { ...req, body: Buffer.from(lenient) };
     }),
+  },
+  {
+    name: 'utf8-lenient',
+    description:
+      'createPet decodes a body that is not UTF-8 with U+FFFD in place of the bad bytes, and stores it (as Go, Express, Fastify and Hono do)',
+    clause: 'reading-the-contract: invalid UTF-8 is not JSON (RFC 8259 §8.1): 400 with an Error',
+    caughtBy: [
+      'coverage.createPet.malformed.not-utf8.stray-continuation',
+      'coverage.createPet.malformed.not-utf8.overlong',
+      'coverage.createPet.malformed.not-utf8.truncated',
+      'coverage.createPet.malformed.not-utf8.encoded-surrogate',
+    ],
+    wrap: before(isCreate, (req) => ({ ...req, body: Buffer.from(req.body.toString('utf8')) })),
   },
   {
     name: 'surrogate-500',
