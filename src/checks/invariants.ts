@@ -133,9 +133,14 @@ const listingComplete: ExchangeCheck = {
   },
 };
 
+/** The last segment of a request target's path, as sent (percent-encoded). */
+function lastSegment(target: string): string {
+  return target.split('?')[0]?.split('/').at(-1) ?? '';
+}
+
 /** The pet id a getPet path names, as decimal digits within int64 (`+1`, `01` and `1.0` name pet 1); undefined when it names none. */
 export function requestedId(target: string): string | undefined {
-  const segment = target.split('?')[0]?.split('/').at(-1) ?? '';
+  const segment = lastSegment(target);
   let text: string;
   try {
     text = decodeURIComponent(segment);
@@ -160,7 +165,7 @@ const getRequestedPet: ExchangeCheck = {
   evaluate({ exchange }) {
     const pet = exchange.response.json as JsonObject;
     const wanted = requestedId(exchange.request.target);
-    const segment = exchange.request.target.split('?')[0]?.split('/').at(-1) ?? '';
+    const segment = lastSegment(exchange.request.target);
     if (wanted === undefined)
       return failed({
         message: `the petId ${JSON.stringify(segment)} is no int64, and was answered 200 with pet ${describePet(pet)}`,

@@ -4,7 +4,7 @@ import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import type { Exchange, ReceivedResponse } from '../model/exchange.js';
 import { parseExactJson } from '../model/json.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
-import { decodeBody } from './content-coding.js';
+import { type DecodedBody, decodeBody } from './content-coding.js';
 import { proxyTls, routeTo, serviceTls, tunnelsThroughProxy } from './connection.js';
 import { guardSignal } from './deadline.js';
 import type { RequestFraming } from './framing.js';
@@ -138,15 +138,17 @@ async function capture(response: Dispatcher.ResponseData, max: number): Promise<
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   // A body cut at the bound cannot be decoded whole: it is kept as sent, and judged as cut.
-  const decoded = read.truncated ? { body: read.raw, truncated: true } : decodeBody(read.raw, headers['content-encoding'], max);
+  const decoded: DecodedBody = read.truncated
+    ? { body: read.raw, truncated: true }
+    : decodeBody(read.raw, headers['content-encoding'], max);
   const raw = decoded.body;
   const truncated = read.truncated || decoded.truncated;
-  const invalidUtf8At = 'error' in decoded && decoded.error !== undefined ? undefined : invalidUtf8Offset(raw, truncated);
+  const invalidUtf8At = decoded.error === undefined ? invalidUtf8Offset(raw, truncated) : undefined;
   const bodyText = raw.toString('utf8');
   const received: ReceivedResponse = { status: response.statusCode, headers, raw, bodyText, bytes: read.raw.length, truncated };
-  if ('coding' in decoded && decoded.coding !== undefined) received.coding = decoded.coding;
+  if (decoded.coding !== undefined) received.coding = decoded.coding;
   if (invalidUtf8At !== undefined) received.invalidUtf8At = invalidUtf8At;
-  if ('error' in decoded && decoded.error !== undefined) {
+  if (decoded.error !== undefined) {
     received.jsonError = decoded.error;
     return received;
   }

@@ -5,17 +5,10 @@
  */
 import type { JsonValue } from '../model/json.js';
 import { coverageCases } from './coverage-cases.js';
+import { generated } from './generated-case.js';
 import { probeCases } from './probe-cases.js';
 import { type Contract, listLimitOf, type OperationInfo, statusValues } from '../model/contract.js';
-import {
-  stepsWrite,
-  type AuthVariant,
-  type CaseSpec,
-  type Expectations,
-  type OperationName,
-  type RequestSpec,
-  type StepSpec,
-} from '../model/scenario.js';
+import type { AuthVariant, CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
 
 /** Credentials that must be refused, with the words the check titles use. */
 const REFUSED: ReadonlyArray<[AuthVariant, string, string]> = [
@@ -41,23 +34,6 @@ function validRequest(op: OperationInfo, auth: AuthVariant, label: string): Requ
   const request: RequestSpec = { method: op.method as RequestSpec['method'], path: op.path.replace(/\{[^}]+\}/g, '{unknownPetId}'), auth };
   if (op.method === 'POST') request.json = { name: `{runId} ${label}`, categoryId: '{categoryId}' };
   return request;
-}
-
-/** A generated case, traced to the operation of the OpenAPI document it is generated from. */
-function generated(
-  op: OperationInfo,
-  fields: Omit<CaseSpec, 'source' | 'writes' | 'operation' | 'level'> & { level?: CaseSpec['level']; operation?: OperationName },
-): CaseSpec {
-  const spec: CaseSpec = {
-    level: 'fail',
-    operation: op.name,
-    source: op.source,
-    writes: stepsWrite(fields.steps),
-    ...fields,
-  };
-  // A removed operation is described no further: its cases apply only before the removal date.
-  if (op.sunset !== undefined) spec.clock = { before: op.sunset };
-  return spec;
 }
 
 function single(request: RequestSpec, expect: Expectations, extra: Partial<StepSpec> = {}): StepSpec[] {

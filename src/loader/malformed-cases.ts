@@ -4,9 +4,9 @@
  * judged by the reading: 400 with an Error where it is not JSON or lacks a field; a lone surrogate refused with 400 or
  * stored and read back exactly (the created-pet read-back judges that); never a 5xx. Without a key, a refused one is a 401.
  */
-import type { Contract } from '../model/contract.js';
-import { statusValues } from '../model/contract.js';
-import { type CaseSpec, type Expectations, type StepSpec, stepsWrite } from '../model/scenario.js';
+import { type Contract, statusValues } from '../model/contract.js';
+import type { CaseSpec, Expectations, StepSpec } from '../model/scenario.js';
+import { generated } from './generated-case.js';
 
 /** A body that is not JSON, or a pet that lacks a field the contract requires: refused with 400 and an Error. */
 const REFUSED: Expectations = { status: 400, schema: 'Error' };
@@ -92,17 +92,15 @@ export function malformedCases(contract: Contract): CaseSpec[] {
     for (const [auth, expected, what] of variants) {
       const steps: StepSpec[] = [{ request: request(auth), expect: expected }];
       // Without a key it is a case of the auth rule, beside the other bodies a keyless createPet is sent with.
-      cases.push({
-        id: auth === 'none' ? `auth.createPet.before-validation.${slug}` : `coverage.createPet.malformed.${slug}`,
-        title: `createPet with ${words}${what}`,
-        clause: auth === 'none' ? 'Authentication rule 1: 401 with an Error, whatever else is wrong with the request' : clause,
-        suite: auth === 'none' ? 'auth' : 'coverage',
-        operation: 'createPet',
-        level: 'fail',
-        source: create.source,
-        writes: stepsWrite(steps),
-        steps,
-      });
+      cases.push(
+        generated(create, {
+          id: auth === 'none' ? `auth.createPet.before-validation.${slug}` : `coverage.createPet.malformed.${slug}`,
+          title: `createPet with ${words}${what}`,
+          clause: auth === 'none' ? 'Authentication rule 1: 401 with an Error, whatever else is wrong with the request' : clause,
+          suite: auth === 'none' ? 'auth' : 'coverage',
+          steps,
+        }),
+      );
     }
   }
   return cases;

@@ -4,15 +4,9 @@
  * with a body that is not JSON. The cases declare little of their own: what a response must not do (answer a malformed
  * id with a pet, a near status with pets of another) is judged on every response by src/checks/invariants.ts.
  */
-import { type Contract, listLimitOf, type OperationInfo, statusValues } from '../model/contract.js';
-import { type CaseSpec, stepsWrite, type StepSpec } from '../model/scenario.js';
-
-/** A probe case, traced to the operation it is generated from; a removed operation's probes apply before its removal. */
-function probe(op: OperationInfo, fields: Omit<CaseSpec, 'source' | 'writes' | 'operation' | 'level'>): CaseSpec {
-  const spec: CaseSpec = { level: 'fail', operation: op.name, source: op.source, writes: stepsWrite(fields.steps), ...fields };
-  if (op.sunset !== undefined) spec.clock = { before: op.sunset };
-  return spec;
-}
+import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
+import type { CaseSpec, StepSpec } from '../model/scenario.js';
+import { generated } from './generated-case.js';
 
 /** Status values a lenient filter would take for `status`: each names no pet, so a 200 holds none. */
 function nearStatusValues(status: string): Array<[string, string, string]> {
@@ -36,7 +30,7 @@ function filterProbes(contract: Contract): CaseSpec[] {
   const clause =
     'Endpoints › listPets rule 1 (reading: only pets of exactly the status asked; a value outside the enum matches no pet, so it is refused or answered with none)';
   const cases = nearStatusValues(status).map(([slug, value, words]) =>
-    probe(list, {
+    generated(list, {
       id: `listPets.filter.near.${slug}`,
       title: `status=${JSON.stringify(value)} (${words} ${status}) is refused with a 4xx Error, or answered 200 with no pet`,
       clause,
@@ -51,7 +45,7 @@ function filterProbes(contract: Contract): CaseSpec[] {
   );
   if (other !== undefined)
     cases.push(
-      probe(list, {
+      generated(list, {
         id: 'listPets.filter.near.repeated',
         title: `status given twice (${status}, ${other}) is refused with a 4xx Error or answered by a 200, never a 5xx`,
         clause: `${clause}; a repeated parameter is not described`,
@@ -97,7 +91,7 @@ function idProbes(contract: Contract): CaseSpec[] {
     precondition: true,
   };
   const cases = MALFORMED_IDS.map(([slug, id, words]) =>
-    probe(get, {
+    generated(get, {
       id: `getPet.malformed.${slug}`,
       title: `GET of ${words} names no pet: refused with a 4xx Error (400 or 404 pass), never answered with a pet`,
       clause:
@@ -111,7 +105,7 @@ function idProbes(contract: Contract): CaseSpec[] {
   );
   for (const [slug, id] of BIG_UNKNOWN_IDS)
     cases.push(
-      probe(get, {
+      generated(get, {
         id: `getPet.unknown-id.${slug}`,
         title: `GET /pets/${id} (a valid int64 no pet has) answers 404 with an Error`,
         clause:
@@ -134,7 +128,7 @@ function createProbes(contract: Contract): CaseSpec[] {
     ['empty', undefined, 'no body'],
   ];
   return [
-    probe(create, {
+    generated(create, {
       id: 'createPet.identical-bodies',
       title: 'Two identical createPet bodies make two pets with two ids',
       clause,
@@ -145,7 +139,7 @@ function createProbes(contract: Contract): CaseSpec[] {
       ],
     }),
     ...notJson.map(([slug, text, words]) =>
-      probe(create, {
+      generated(create, {
         id: `auth.createPet.before-validation.${slug}`,
         title: `${create.method} ${create.path} without a key and with ${words} is refused with 401, not 400`,
         clause:
