@@ -3,6 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import path from 'node:path';
 import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
+import { STORE_HEALTH_PHASE } from '../engine/store-health.js';
 import { FUZZ_PHASE } from '../engine/fuzz.js';
 import type { Phase } from '../engine/phase.js';
 import { PHASES } from '../engine/phases.js';
@@ -244,7 +245,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     values.phase ?? [],
     inputs.suites.map((s) => s.name),
   );
-  const { cases, createdPetCases, phase } = selectCases(inputs, selectedSuites, values.check ?? []);
+  const { cases, writtenCases, phase } = selectCases(inputs, selectedSuites, values.check ?? []);
   // --skip-check knows what --check does and more: every case of every phase, selected or not, as the configuration's disable list.
   const skipped = skippedIds(values['skip-check'] ?? [], knownIds(inputs));
   const reportDir = path.resolve(values['report-dir']);
@@ -267,7 +268,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     conformance: {
       cases,
       suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name),
-      createdPetCases,
+      writtenCases,
       readOnly,
       concurrency: values.concurrency,
       consistencyWindowMs: values['consistency-window'],
@@ -347,7 +348,7 @@ function selectCases(
   inputs: CaseInputs,
   selectedSuites: readonly string[],
   globs: readonly string[],
-): { cases: CaseSpec[]; createdPetCases: string[]; phase: (phase: Phase) => boolean } {
+): { cases: CaseSpec[]; writtenCases: string[]; phase: (phase: Phase) => boolean } {
   const inSelection = (info: CaseInfo): boolean => selectedSuites.length === 0 || selectedSuites.includes(info.suite);
   const only = globs.map((glob) => ({ glob, pattern: idGlob(glob) }));
   const checked = (info: CaseInfo): boolean => only.length === 0 || only.some(({ pattern }) => pattern.test(info.id));
@@ -363,7 +364,7 @@ function selectCases(
   const phase = (p: Phase): boolean => p.cases(inputs).some((c) => selected.has(c.id));
   return {
     cases: inputs.cases.filter((c) => selected.has(c.id)),
-    createdPetCases: CREATED_PETS_PHASE.cases(inputs)
+    writtenCases: [...CREATED_PETS_PHASE.cases(inputs), ...STORE_HEALTH_PHASE.cases(inputs)]
       .filter((c) => selected.has(c.id))
       .map((c) => c.id),
     phase,

@@ -11,6 +11,7 @@ import { FUZZ_PHASE } from './fuzz.js';
 import { LOAD_PHASE, MERGE_PHASE } from './load-phase.js';
 import { caseOptions, type Phase, type PhaseInputs } from './phase.js';
 import { STATEFUL_PHASE } from './stateful.js';
+import { STORE_HEALTH_PHASE } from './store-health.js';
 import { fillStore } from './store-fill.js';
 
 /** The service answers the listing as a pet store should, or the run stops with one line before it starts. */
@@ -75,6 +76,7 @@ export const PHASES: readonly Phase[] = [
   CREATED_PETS_PHASE,
   FUZZ_PHASE,
   STATEFUL_PHASE,
+  STORE_HEALTH_PHASE,
   LOAD_PHASE,
   MERGE_PHASE,
 ];
