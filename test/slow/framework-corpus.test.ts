@@ -9,6 +9,7 @@ import { runCli, tempDir } from '../helpers.js';
 import { start as startExpress } from '../fixtures/frameworks/express-store.js';
 import { start as startFastify } from '../fixtures/frameworks/fastify-store.js';
 import { start as startPrism } from '../fixtures/frameworks/prism-mock.js';
+import { pythonWith, start as startPython } from '../fixtures/frameworks/python-store.js';
 
 const KEY = 'framework-corpus-key';
 
@@ -135,6 +136,82 @@ t.test('Fastify 5 with JSON-schema routes: exactly its true failures', async (t)
     'createPet.invalid.category-boolean': ['expect.schema', 'expect.status'],
   });
   t.same(warned, [...GLUE_WARNINGS, ...BODY_LIMIT].sort());
+  t.same(errored, [], 'nothing could not be tested, nothing threw');
+});
+
+/** Python's int() and int(str) take what no int64 holds: beyond int64 is created and echoed, below it too. */
+const UNBOUNDED_INTS = {
+  'coverage.createPet.categoryId.below-int64': ['contract.response-schema', 'expect.schema', 'expect.status'],
+  'createPet.invalid.category-beyond-int64': ['contract.response-schema', 'expect.schema', 'expect.status'],
+};
+/** The glue lets `status: null` through as "no status" (the reading: null is an invalid value, 400). */
+const STATUS_NULL = { 'createPet.invalid.status-null': ['expect.schema', 'expect.status'] };
+/** Python's int() reads Unicode digits, and `1_0` as 10: a malformed petId answers a pet. */
+const LENIENT_INT = (slugs: readonly string[]): Record<string, string[]> =>
+  Object.fromEntries(slugs.map((slug) => [`getPet.malformed.${slug}`, ['store.get-requested-pet']]));
+
+t.test(
+  'FastAPI (Debian) with pydantic models: the lone surrogate it stores breaks every later read that holds it, and the store-health reads name that write',
+  async (t) => {
+    const python = pythonWith('fastapi');
+    if (python === undefined)
+      return t.skip('no Python with fastapi and uvicorn here (Debian: python3-fastapi python3-uvicorn; .ci/run installs them)');
+    const server = await startPython(python, 'fastapi', KEY);
+    t.teardown(server.close);
+    const { code, failed, warned, errored } = await judge(server.baseUrl);
+    t.equal(code, 1, 'the contract is broken');
+    const poisoned = ['expect.status', 'server.no-5xx'];
+    t.same(failed, {
+      ...UNBOUNDED_INTS,
+      ...STATUS_NULL,
+      ...LENIENT_INT(['underscore', 'arabic-indic', 'full-width']),
+      // The body is read and validated with the key, in one step: a body that does not parse gets its 400 first.
+      'auth.createPet.before-validation.malformed-json': ['expect.status'],
+      'auth.createPet.before-validation.not-json': ['expect.status'],
+      'auth.createPet.before-validation.trailing-data': ['expect.status'],
+      // pydantic 1 coerces: 42 becomes "42", "7" becomes 7, true becomes 1 or "True", 1.5 becomes 1.
+      'coverage.createPet.name.number': ['expect.schema', 'expect.status'],
+      'coverage.createPet.name.boolean': ['expect.schema', 'expect.status'],
+      'coverage.createPet.categoryId.numeric-string': ['expect.schema', 'expect.status'],
+      'coverage.createPet.categoryId.boolean': ['expect.schema', 'expect.status'],
+      'createPet.invalid.name-number': ['expect.schema', 'expect.status'],
+      'createPet.invalid.category-float': ['expect.schema', 'expect.status'],
+      'createPet.invalid.category-boolean': ['expect.schema', 'expect.status'],
+      'fuzz.createPet.body': ['expect.schema', 'expect.status'],
+      // A lone surrogate (an escape, or UTF-8 bytes json.loads lets through) is stored and its encoding to UTF-8 fails: the
+      // create is a 500, and so is every later listing that holds it.
+      'coverage.createPet.malformed.lone-high-surrogate': poisoned,
+      'coverage.createPet.malformed.lone-low-surrogate': poisoned,
+      'coverage.createPet.malformed.not-utf8.encoded-surrogate': ['expect.schema', ...poisoned],
+      'lifecycle.created.listed': ['expect.holdsIfNotFull', ...poisoned],
+      'stateful.pets': ['expect.everyItem', 'expect.maxItems', ...poisoned],
+      'lifecycle.store-health': ['expect.answersAfterWrites', 'server.no-5xx'],
+    });
+    t.same(warned, [...GLUE_WARNINGS].sort(), 'no Deprecation header, the scheme compared exactly, two keys: warnings');
+    t.same(errored, [], 'nothing could not be tested, nothing threw');
+  },
+);
+
+t.test('Flask (Debian) with hand-written checks: a body nested 1,000 deep is a 500 (RecursionError)', async (t) => {
+  const python = pythonWith('flask');
+  if (python === undefined) return t.skip('no Python with flask here (Debian: python3-flask; .ci/run installs it)');
+  const server = await startPython(python, 'flask', KEY);
+  t.teardown(server.close);
+  const { code, failed, warned, errored } = await judge(server.baseUrl);
+  t.equal(code, 1, 'the contract is broken');
+  t.same(failed, {
+    ...UNBOUNDED_INTS,
+    ...STATUS_NULL,
+    ...LENIENT_INT(['arabic-indic', 'full-width']),
+    'coverage.createPet.malformed.deep-nesting': ['expect.status', 'server.no-5xx'],
+    // Python's json module decodes bytes with 'surrogatepass': an encoded surrogate becomes a lone one in the name, and is stored.
+    'coverage.createPet.malformed.not-utf8.encoded-surrogate': ['expect.schema', 'expect.status'],
+  });
+  t.same(
+    warned,
+    ['auth.createPet.lowercase-scheme', 'auth.getPet.lowercase-scheme', 'auth.listPets.lowercase-scheme', 'deprecation.getPet.available'],
+    'no Deprecation header, the scheme compared exactly: warnings (Werkzeug keeps the last of two Authorization headers)',
+  );
   t.same(errored, [], 'nothing could not be tested, nothing threw');
 });
 
