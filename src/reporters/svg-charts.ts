@@ -9,6 +9,12 @@ export interface LoadChartData {
   throughput: Array<{ t: number; rps: number }>;
 }
 
+/** The charts' titles, as the page captions them and each SVG names itself. */
+export const CHART_TITLES = {
+  latency: 'Latency by percentile (ms)',
+  throughput: 'Throughput over time (responses per second)',
+} as const;
+
 const WIDTH = 560;
 const HEIGHT = 240;
 const PAD = { left: 56, right: 16, top: 16, bottom: 40 };
@@ -90,7 +96,7 @@ export function latencyPercentileChart(percentiles: LoadChartData['percentiles']
       `<text x="${(x + slot * 0.3).toFixed(1)}" y="${PAD.top + PLOT_H + 16}" text-anchor="middle">p${String(q.p)}</text>`,
     ].join('');
   });
-  return frame('Latency by percentile', 'ms', top, step, bars.join('\n'), 'percentile');
+  return frame(CHART_TITLES.latency, 'latency (ms)', top, step, bars.join('\n'), 'percentile of responses');
 }
 
 /**
@@ -118,7 +124,7 @@ export function throughputChart(throughput: LoadChartData['throughput'], seconds
       `<text x="${(PAD.left + f * PLOT_W).toFixed(1)}" y="${base + 16}" text-anchor="middle">${label(Math.round(f * span * 10) / 10)}</text>`,
   );
   return frame(
-    'Throughput over time',
+    CHART_TITLES.throughput,
     'responses/s',
     top,
     step,
