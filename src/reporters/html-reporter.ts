@@ -39,7 +39,7 @@ const STYLE = `
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1d232a; background: #fff; }
 main { max-width: 1180px; margin: 0 auto; padding: 0 24px 48px; }
-code, td, th, h3, dd, li, p { overflow-wrap: anywhere; }
+h3, dd, li, p, li code, p code, h3 code { overflow-wrap: anywhere; } td, th { overflow-wrap: break-word; }
 header.verdict { color: #fff; padding: 18px 24px; }
 header.verdict .inner { max-width: 1180px; margin: 0 auto; display: flex; flex-wrap: wrap; gap: 8px 32px; align-items: baseline; }
 header.verdict h1 { margin: 0; font-size: 34px; letter-spacing: .02em; }
@@ -77,7 +77,7 @@ details summary { cursor: pointer; color: #333; margin: 4px 0; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: var(--soft); font-weight: 600; }
-td.num { text-align: right; white-space: nowrap; }
+td.num { text-align: right; white-space: nowrap; } table.thresholds td:nth-child(2) { white-space: nowrap; }
 table.figures th { width: 11em; } table.figures, table.thresholds { margin-bottom: 12px; }
 table.thresholds tr.failed td:nth-child(2) { color: var(--failed); font-weight: 700; } table.thresholds tr.could-not-test td:nth-child(2), table.thresholds tr.internal-error td:nth-child(2) { color: var(--could-not-test); font-weight: 700; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
@@ -92,8 +92,15 @@ footer { color: #666; margin-top: 32px; font-size: 12px; }
   .counts { gap: 6px; } .counts a { min-width: 0; flex: 1 1 96px; padding: 4px 8px; } .counts b { font-size: 18px; }
   article { padding: 6px 8px; } article > details > summary ~ * { margin-left: 0; }
   th, td { padding: 4px 4px; } table.figures th { width: auto; }
+  table.cases thead { display: none; } table.cases tr, table.cases td { display: block; } table.cases td { border: 0; padding: 0 4px; }
+  table.cases tr { border-bottom: 1px solid var(--line); padding: 4px 0; } table.cases td.num { text-align: left; }
 }
 `;
+
+/** An id that may break after its dots on a narrow screen (a table column is no wider than its longest part), copied whole. */
+function breakable(id: string): string {
+  return escapeHtml(id).replace(/\./g, '.<wbr>');
+}
 
 function exchangeHtml(exchange: ExchangeEvidence, total: number, deciding: boolean): string {
   const attempts = exchange.attempts > 1 ? `, ${exchange.attempts} attempts` : '';
@@ -165,9 +172,9 @@ function failuresBody(groups: readonly FailureGroup[]): string {
 function caseTable(cases: readonly CaseResult[], withReason: boolean): string {
   const rows = cases.map((c) => {
     const reason = withReason ? `<td>${escapeHtml(reasonLine(c))}</td>` : '';
-    return `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td>${escapeHtml(c.suite)}</td>${reason}<td class="num">${seconds(c.durationMs)} s</td></tr>`;
+    return `<tr><td><code>${breakable(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td>${escapeHtml(c.suite)}</td>${reason}<td class="num">${seconds(c.durationMs)} s</td></tr>`;
   });
-  return `<div class="table"><table><thead><tr><th>case</th><th>title</th><th>suite</th>${withReason ? '<th>reason</th>' : ''}<th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  return `<div class="table"><table class="cases"><thead><tr><th>case</th><th>title</th><th>suite</th>${withReason ? '<th>reason</th>' : ''}<th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 /** The load figures and the verdict of each threshold, as tables above the charts. */
@@ -178,7 +185,7 @@ function loadTables(report: RunReport): string {
   const rows = figures.map((f) => `<tr><th scope="row">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`);
   const verdicts = thresholds.map(
     (c) =>
-      `<tr class="${c.outcome}"><td><code>${escapeHtml(c.check)}</code></td><td>${LABELS[c.outcome]}</td><td>${escapeHtml(oneLine(c.message, 400))}</td></tr>`,
+      `<tr class="${c.outcome}"><td><code>${breakable(c.check)}</code></td><td>${LABELS[c.outcome]}</td><td>${escapeHtml(oneLine(c.message, 400))}</td></tr>`,
   );
   const judged =
     verdicts.length === 0

@@ -243,7 +243,7 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     return 'chromium is not installed and .ci/run could not install it (Debian package chromium): the screenshot test is skipped';
   }
 
-  /** Runs headless Chromium on a page at a window width; bounded in time, no network. */
+  /** Runs headless Chromium on a page in a window `width` px wide; bounded in time, no network. */
   function chromium(page: string, width: number, action: string[]): Promise<{ code: number | null; output: string }> {
     return tempDir('psc-chromium-').then(
       (profile) =>
@@ -259,7 +259,7 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
             '--disable-sync',
             '--hide-scrollbars',
             `--user-data-dir=${profile}`,
-            `--window-size=${width},900`,
+            `--window-size=${width},${SCREEN_HEIGHT}`,
             ...action,
             `file://${page}`,
           ];
@@ -280,8 +280,14 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     );
   }
 
-  /** What a page measures of itself once laid out: widths, height, and where the link to the load section and the section are. */
+  /** The widths the report is laid out at: a desktop window and a phone. */
+  const WIDTHS = [1440, 390] as const;
+  const SCREEN_HEIGHT = 900;
+  const GAP = 16;
+
+  /** What a frame measures of the report once laid out: widths, height, and where the link to the load section and the section are. */
   interface Layout {
+    width: number;
     innerWidth: number;
     scrollWidth: number;
     scrollHeight: number;
@@ -291,43 +297,49 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
   }
 
   /**
-   * A page around the report: the report, unchanged (its CSP included), in a frame as wide as a phone or a desktop
-   * window (Chromium's headless window is at least 500 px wide), and a script of its own that measures the frame's
-   * document once laid out and writes what it measured into the DOM, which --dump-dom prints.
+   * A page around the report: the report, unchanged (its CSP included), in a frame as wide as a desktop window and in
+   * one as wide as a phone, side by side (Chromium's headless window is at least 500 px wide, and one screenshot shows
+   * both), and a script of its own that measures each frame's document once laid out and writes what it measured into
+   * the DOM, which --dump-dom prints.
    */
-  async function framed(page: string, width: number): Promise<string> {
+  async function framed(page: string): Promise<string> {
     const probe = `addEventListener('load', () => {
-      const frame = document.querySelector('iframe');
-      const doc = frame.contentDocument;
-      const view = frame.contentWindow;
-      const top = (e) => (e === null ? null : Math.round(e.getBoundingClientRect().top + view.scrollY));
-      const overflowing = [...doc.querySelectorAll('body *')]
-        .filter((e) => e.getBoundingClientRect().right > view.innerWidth + 0.5)
-        .slice(0, 5)
-        .map((e) => e.tagName.toLowerCase() + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right));
-      const layout = { innerWidth: view.innerWidth, scrollWidth: doc.documentElement.scrollWidth,
-        scrollHeight: doc.documentElement.scrollHeight, loadLinkTop: top(doc.querySelector('a[href="#load"]')),
-        loadTop: top(doc.getElementById('load')), overflowing };
+      const layouts = [...document.querySelectorAll('iframe')].map((frame) => {
+        const doc = frame.contentDocument;
+        const view = frame.contentWindow;
+        const top = (e) => (e === null ? null : Math.round(e.getBoundingClientRect().top + view.scrollY));
+        const overflowing = [...doc.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > view.innerWidth + 0.5)
+          .slice(0, 5)
+          .map((e) => e.tagName.toLowerCase() + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right));
+        return { width: Number(frame.width), innerWidth: view.innerWidth, scrollWidth: doc.documentElement.scrollWidth,
+          scrollHeight: doc.documentElement.scrollHeight, loadLinkTop: top(doc.querySelector('a[href="#load"]')),
+          loadTop: top(doc.getElementById('load')), overflowing };
+      });
       const out = document.createElement('output');
-      out.id = 'layout';
-      out.textContent = JSON.stringify(layout);
+      out.id = 'layouts';
+      out.textContent = JSON.stringify(layouts);
       document.body.append(out);
     });`;
     const report = (await readFile(page, 'utf8')).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-    const wrapper = page.replace(/\.html$/, `-framed-${width}.html`);
+    const frames = WIDTHS.map((w) => `<iframe width="${w}" height="${SCREEN_HEIGHT}" srcdoc="${report}"></iframe>`).join('');
+    const wrapper = page.replace(/\.html$/, '-framed.html');
     await writeFile(
       wrapper,
-      `<!doctype html><html><head><style>body { margin: 0 } iframe { border: 0; display: block }</style></head><body><iframe width="${width}" height="900" srcdoc="${report}"></iframe><script>${probe}</script></body></html>`,
+      `<!doctype html><html><head><style>body { margin: 0; display: flex; gap: ${GAP}px; background: #888 } iframe { border: 0; display: block; flex: none; background: #fff }</style></head><body>${frames}<script>${probe}</script></body></html>`,
     );
     return wrapper;
   }
 
-  /** Measures the report in its frame. */
-  async function measure(wrapper: string, width: number): Promise<Layout> {
-    const result = await chromium(wrapper, width, ['--dump-dom']);
-    const found = /<output id="layout">([^<]*)<\/output>/.exec(result.output)?.[1];
+  /** The window wide enough for the frames side by side. */
+  const WINDOW_WIDTH = WIDTHS.reduce((sum, w) => sum + w, 0) + GAP * (WIDTHS.length - 1);
+
+  /** Measures the report in its frames. */
+  async function measure(wrapper: string): Promise<Layout[]> {
+    const result = await chromium(wrapper, WINDOW_WIDTH, ['--dump-dom']);
+    const found = /<output id="layouts">([^<]*)<\/output>/.exec(result.output)?.[1];
     if (found === undefined) throw new Error(`no measurements from Chromium (exit ${String(result.code)}): ${result.output.slice(-2000)}`);
-    return JSON.parse(found) as Layout;
+    return JSON.parse(found) as Layout[];
   }
 
   t.test('the verdict, the counts and the countdown come first; failures before warnings before passes', async (t) => {
@@ -401,7 +413,7 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.match(html, '<th scope="row">requests</th><td>27012 = 27000 responses + 2 errors + 10 in flight at the stop</td>');
     t.match(html, '<th scope="row">rate achieved</th><td>900.4 requests/s sent (target 900/s, +0.0 %), 900 responses/s</td>');
     t.match(html, '<th scope="row">latency</th><td>p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms</td>');
-    t.match(html, /<tr class="failed"><td><code>load\.p99<\/code><\/td><td>FAIL<\/td><td>900 ms \(at most 800 allowed\)<\/td><\/tr>/);
+    t.match(html, /<tr class="failed"><td><code>load\.<wbr>p99<\/code><\/td><td>FAIL<\/td><td>900 ms \(at most 800 allowed\)<\/td><\/tr>/);
     t.match(html, /ECONNRESET: read ECONNRESET/);
     t.match(html, '<th scope="row">errors</th><td>2 (timeouts 1, resets 1)</td>');
     t.match(
@@ -452,30 +464,33 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
         page,
         renderHtml({ ...report, counts, cases: [...report.cases, loadCase], load: SAMPLE_LOAD } as unknown as RunReport),
       );
-      await mkdir(SCREENSHOTS, { recursive: true });
-      for (const width of [1440, 390]) {
-        const wrapper = await framed(page, width);
-        const [layout, shot] = await Promise.all([
-          measure(wrapper, width),
-          chromium(wrapper, width, [`--screenshot=${path.join(dir, `report-${width}.png`)}`]),
-        ]);
-        t.equal(layout.innerWidth, width, `the report is laid out ${width} px wide`);
+      const wrapper = await framed(page);
+      const png = path.join(dir, 'report.png');
+      const [layouts, shot] = await Promise.all([measure(wrapper), chromium(wrapper, WINDOW_WIDTH, [`--screenshot=${png}`])]);
+      t.same(
+        layouts.map((l) => l.innerWidth),
+        WIDTHS,
+        'the report is laid out as wide as a desktop window and a phone',
+      );
+      for (const layout of layouts) {
+        const { width } = layout;
         t.ok(
           layout.scrollWidth <= width,
           `at ${width} px the page is ${layout.scrollWidth} px wide and ${layout.scrollHeight} px tall: no sideways scroll (${layout.overflowing.join('; ') || 'nothing overflows'})`,
         );
         t.ok(
-          layout.loadLinkTop !== null && layout.loadLinkTop < 900,
+          layout.loadLinkTop !== null && layout.loadLinkTop < SCREEN_HEIGHT,
           `at ${width} px a link to #load is on the first screen (at ${String(layout.loadLinkTop)} px)`,
         );
-        t.ok(layout.loadTop !== null, `the load section is at ${String(layout.loadTop)} px`);
-        t.equal(shot.code, 0, 'Chromium took the screenshot', { output: shot.output.slice(-2000) });
-        const bytes = await readFile(path.join(dir, `report-${width}.png`));
-        t.same([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
-        t.equal(bytes.readUInt32BE(16), width, 'as wide as the window');
-        t.ok(bytes.length > 20_000, `a page with content, not a blank one (${bytes.length} bytes)`);
-        await writeFile(path.join(SCREENSHOTS, `report-screenshot-${width}.png`), bytes);
+        t.ok(layout.loadTop !== null, `at ${width} px the load section is at ${String(layout.loadTop)} px`);
       }
+      t.equal(shot.code, 0, 'Chromium took the screenshot', { output: shot.output.slice(-2000) });
+      const bytes = await readFile(png);
+      t.same([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
+      t.equal(bytes.readUInt32BE(16), WINDOW_WIDTH, 'as wide as the window: both widths side by side');
+      t.ok(bytes.length > 30_000, `a page with content, not a blank one (${bytes.length} bytes)`);
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await writeFile(path.join(SCREENSHOTS, 'report-screenshot.png'), bytes);
     },
   );
 
