@@ -289,7 +289,9 @@ export class ConsoleReporter implements Reporter {
 
   /** Why cases were not judged, each reason once with the cases it kept from a verdict. */
   private printNotJudged(report: RunReport): void {
-    for (const [first, ...same] of groupedByProblem(report.cases.filter((c) => c.outcome === 'not-judged'))) {
+    // Cases a stop or a signal left unrun are counted on the verdict's line.
+    const skipped = report.cases.filter((c) => c.outcome === 'not-judged' && c.skip !== 'interrupted');
+    for (const [first, ...same] of groupedByProblem(skipped)) {
       if (first === undefined) continue;
       const n = same.length + 1;
       const reason = oneLine(first.reason ?? problemMessages(first)[0] ?? 'no reason given', 300).replace(/^not judged: /i, '');

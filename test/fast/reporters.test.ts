@@ -181,8 +181,10 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     const report = hostileReport();
     const skipped = report.cases.find((c) => c.outcome === 'not-judged');
     if (skipped === undefined) return t.fail('the fixture has a case not judged');
-    report.cases.push({ ...skipped, id: 'auth.second' });
-    t.match(await endOf(report), `NOT JUDGED ${skipped.reason ?? ''}\n      2 cases: ${skipped.id}, auth.second\n`);
+    report.cases.push({ ...skipped, id: 'auth.second' }, { ...skipped, id: 'auth.unrun', skip: 'interrupted', reason: 'not run' });
+    const out = await endOf(report);
+    t.match(out, `NOT JUDGED ${skipped.reason ?? ''}\n      2 cases: ${skipped.id}, auth.second\n`);
+    t.notMatch(out, 'auth.unrun', "cases a stop left unrun are counted on the verdict's line, not listed");
     t.notMatch(await endOf(report, true), 'NOT JUDGED', 'quiet leaves them out');
   });
 
