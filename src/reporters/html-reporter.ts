@@ -23,7 +23,7 @@ import {
   seconds,
   verdictLine,
 } from './report-view.js';
-import { CHART_TITLES, latencyPercentileChart, loadChartData, throughputChart } from './svg-charts.js';
+import { CHART_CAPTIONS, latencyPercentileChart, loadChartData, throughputChart } from './svg-charts.js';
 
 const SECTION_TITLES: Record<Outcome, string> = {
   failed: 'Failures',
@@ -201,7 +201,7 @@ function loadSection(report: RunReport): string {
   const charts =
     data === undefined
       ? '<p>This run has load results; report.json holds them.</p>'
-      : `<div class="charts"><figure><figcaption>${escapeHtml(CHART_TITLES.latency)}</figcaption>${latencyPercentileChart(data.percentiles)}</figure><figure><figcaption>${escapeHtml(CHART_TITLES.throughput)}</figcaption>${throughputChart(data.throughput, stageSeconds(load))}</figure></div>`;
+      : `<div class="charts"><figure><figcaption>${escapeHtml(CHART_CAPTIONS.latency)}</figcaption>${latencyPercentileChart(data.percentiles)}</figure><figure><figcaption>${escapeHtml(CHART_CAPTIONS.throughput)}</figcaption>${throughputChart(data.throughput, stageSeconds(load))}</figure></div>`;
   return `<section id="load"><h2>Load</h2>${loadTables(report)}${charts}</section>`;
 }
 
