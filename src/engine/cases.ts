@@ -332,7 +332,90 @@ function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Co
   };
 }
 
-/** Runs one case to its result; never throws, whatever the server or a check does. */
+/**
+ * One step sent (its read-after-write retries included) and judged; or how it ended the case: a request that got no
+ * response (`transport`), or one that could not be sent or finished at all (`ended`).
+ */
+type StepRun =
+  | { kind: 'answered'; exchange: Exchange; judged: StepJudgement; attempts: number; startedAt: Date }
+  | { kind: 'transport'; error: TransportError; evidence: ExchangeEvidence; checks: CheckOutcome[] }
+  | { kind: 'ended'; outcome: Outcome; reason: string; skip?: SkipCode };
+
+/** Whether no step should start after this one: it failed, or ended the case. */
+function endsCase(run: StepRun): boolean {
+  return run.kind !== 'answered' || worstOutcome(run.judged.checks) === 'failed';
+}
+
+/** Sends step `index` of a case (retrying a read-after-write within the window) and judges the exchange; never throws. */
+async function runStep(spec: CaseSpec, step: StepSpec, index: number, vars: Variables, options: CaseRunOptions): Promise<StepRun> {
+  const request = requestOf(spec, step, vars, options.contract);
+  const clock = options.waitClock ?? REAL_CLOCK;
+  const deadline = clock.now() + options.consistencyWindowMs;
+  let attempts = 0;
+  for (let backoff = 50; ; backoff = Math.min(backoff * 2, 500)) {
+    attempts += 1;
+    // The evidence keeps the last attempt only, so its start is taken anew for each attempt.
+    const startedAt = new Date();
+    const sentAt = performance.now();
+    let exchange: Exchange;
+    try {
+      exchange = await options.client.send(request);
+    } catch (error) {
+      if (error instanceof RunError)
+        return { kind: 'ended', outcome: 'not-judged', reason: `not finished: ${error.message}`, skip: 'interrupted' };
+      if (error instanceof WriteRefused)
+        return { kind: 'ended', outcome: 'not-judged', reason: `step ${index + 1} ${error.message}`, skip: error.reason };
+      // The client throws only those on purpose: anything else is a bug of this project.
+      if (!(error instanceof TransportError))
+        return {
+          kind: 'ended',
+          outcome: 'internal-error',
+          reason: `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+        };
+      const evidence: ExchangeEvidence = {
+        step: index,
+        startedAt: startedAt.toISOString(),
+        request: requestEvidence(error.sent),
+        error: { code: error.code, message: error.message },
+        durationMs: round(performance.now() - sentAt),
+        attempts,
+        reproduce: curlCommand(error.sent),
+      };
+      return { kind: 'transport', error, evidence, checks: judgeTransport(error, index, options.disabled) };
+    }
+    options.created.observe(exchange);
+    const judged = judgeStep(exchange, step, index, spec.level, vars, options);
+    options.model?.observe(exchange, `case ${spec.id}`);
+    options.onExchange?.(exchange);
+    // Only what the step expects of the write may not show yet; a rule every exchange must keep (no 5xx, JSON) is judged at once.
+    const failedChecks = judged.checks.filter((c) => c.outcome === 'failed');
+    const retry =
+      step.readAfterWrite === true &&
+      failedChecks.length > 0 &&
+      failedChecks.every((c) => c.id.startsWith('expect.')) &&
+      clock.now() + backoff < deadline;
+    if (!retry) return { kind: 'answered', exchange, judged, attempts, startedAt };
+    // A stopping run does not wait out the consistency window (it may be 20 s), nor judges a write it gave no time to show.
+    const interrupted =
+      options.signal?.aborted === true ||
+      (await clock.sleep(backoff, options.signal).then(
+        () => false,
+        () => true,
+      ));
+    if (interrupted)
+      return {
+        kind: 'ended',
+        outcome: 'not-judged',
+        reason: `not finished: interrupted while step ${index + 1} waited for a write to show`,
+        skip: 'interrupted',
+      };
+  }
+}
+
+/**
+ * Runs one case to its result; never throws, whatever the server or a check does. Its steps go one after another; a
+ * case of independent steps (`independentSteps`) sends up to --concurrency of them at once, judged in their order.
+ */
 export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<CaseResult> {
   const info = caseInfo(spec);
   const disabled = disabledCase(info, options.disabled);
@@ -358,68 +441,21 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
     return result;
   };
   const vars = new Map(options.variables);
-  const clock = options.waitClock ?? REAL_CLOCK;
-  for (const [index, step] of spec.steps.entries()) {
-    const request = requestOf(spec, step, vars, options.contract);
-    const deadline = clock.now() + options.consistencyWindowMs;
-    let attempts = 0;
-    let exchange: Exchange;
-    let judged: StepJudgement;
-    let startedAt: Date;
-    for (let backoff = 50; ; backoff = Math.min(backoff * 2, 500)) {
-      attempts += 1;
-      // The evidence keeps the last attempt only, so its start is taken anew for each attempt.
-      startedAt = new Date();
-      const sentAt = performance.now();
-      try {
-        exchange = await options.client.send(request);
-      } catch (error) {
-        if (error instanceof RunError) return finish('not-judged', `not finished: ${error.message}`, 'interrupted');
-        if (error instanceof WriteRefused) return finish('not-judged', `step ${index + 1} ${error.message}`, error.reason);
-        // The client throws only those on purpose: anything else is a bug of this project.
-        if (!(error instanceof TransportError))
-          return finish(
-            'internal-error',
-            `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        result.exchanges.push({
-          step: index,
-          startedAt: startedAt.toISOString(),
-          request: requestEvidence(error.sent),
-          error: { code: error.code, message: error.message },
-          durationMs: round(performance.now() - sentAt),
-          attempts,
-          reproduce: curlCommand(error.sent),
-        });
-        result.checks.push(...judgeTransport(error, index, options.disabled));
+  /** Takes a step's run into the result: `next`, `stop` (it failed), or how the case ends. */
+  const settle = (run: StepRun, step: StepSpec, index: number): 'next' | 'stop' | (() => CaseResult) => {
+    if (run.kind === 'ended') return () => finish(run.outcome, run.reason, run.skip);
+    if (run.kind === 'transport') {
+      result.exchanges.push(run.evidence);
+      result.checks.push(...run.checks);
+      return () => {
         const judged = decided(result.checks);
         return finish(
           judged.outcome === 'passed' ? 'could-not-test' : judged.outcome,
-          `step ${index + 1}: ${judged.reason ?? `${error.message} (${error.code})`}`,
+          `step ${index + 1}: ${judged.reason ?? `${run.error.message} (${run.error.code})`}`,
         );
-      }
-      options.created.observe(exchange);
-      judged = judgeStep(exchange, step, index, spec.level, vars, options);
-      options.model?.observe(exchange, `case ${spec.id}`);
-      options.onExchange?.(exchange);
-      // Only what the step expects of the write may not show yet; a rule every exchange must keep (no 5xx, JSON) is judged at once.
-      const failedChecks = judged.checks.filter((c) => c.outcome === 'failed');
-      const retry =
-        step.readAfterWrite === true &&
-        failedChecks.length > 0 &&
-        failedChecks.every((c) => c.id.startsWith('expect.')) &&
-        clock.now() + backoff < deadline;
-      if (!retry) break;
-      // A stopping run does not wait out the consistency window (it may be 20 s), nor judges a write it gave no time to show.
-      const interrupted =
-        options.signal?.aborted === true ||
-        (await clock.sleep(backoff, options.signal).then(
-          () => false,
-          () => true,
-        ));
-      if (interrupted)
-        return finish('not-judged', `not finished: interrupted while step ${index + 1} waited for a write to show`, 'interrupted');
+      };
     }
+    const { exchange, judged, attempts, startedAt } = run;
     result.retries += attempts - 1;
     // Judged once the step's retries are over: a wrong stored value is one failure, where it was first shown.
     if (options.model !== undefined) judged.checks = options.model.blameOnce(exchange, judged.checks, `case ${spec.id}`);
@@ -430,11 +466,27 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
     if (unmet !== undefined) {
       // What the step needed is not there (e.g. an empty store): the case cannot be judged, which is not a failure.
       result.checks.push(...judged.checks.filter((r) => !r.id.startsWith('expect.')));
-      return finish('not-judged', `precondition of step ${index + 1} not met: ${unmet}`, 'precondition');
+      return () => finish('not-judged', `precondition of step ${index + 1} not met: ${unmet}`, 'precondition');
     }
     result.checks.push(...judged.checks);
-    if (worstOutcome(judged.checks) === 'failed') break;
+    return worstOutcome(judged.checks) === 'failed' ? 'stop' : 'next';
+  };
+  // Independent steps start in order, no more once one failed; those already under way are judged and kept too.
+  const ahead =
+    spec.independentSteps === true && options.concurrency > 1
+      ? await mapConcurrently(spec.steps, options.concurrency, (step, index) => runStep(spec, step, index, vars, options), {
+          ends: endsCase,
+        })
+      : undefined;
+  let ending: 'stop' | (() => CaseResult) | undefined;
+  for (const [index, step] of spec.steps.entries()) {
+    if (ahead !== undefined && index >= ahead.length) break;
+    const run = ahead?.[index] ?? (await runStep(spec, step, index, vars, options));
+    const settled = settle(run, step, index);
+    ending ??= settled === 'next' ? undefined : settled;
+    if (ending !== undefined && ahead === undefined) break;
   }
+  if (typeof ending === 'function') return ending();
   const { outcome, reason } = decided(result.checks);
   // A rule that found nothing to judge anywhere in the case (a full page, an empty listing) leaves the case unjudged: never reported as passed.
   const judgedIds = new Set(result.checks.filter((c) => c.outcome === 'passed').map((c) => c.id));

@@ -46,15 +46,23 @@ export const CREATED_PET_CASES: readonly CaseInfo[] = [
   },
 ];
 
-/** Records every pet a run creates (a 201 to POST /pets with a Pet body). */
+/** Records every pet a run creates (a 201 to POST /pets with a Pet body), and the phase that created it. */
 export class CreatedPets {
-  private readonly pets: JsonObject[] = [];
+  constructor(
+    private readonly pets: Array<{ pet: JsonObject; phase: string | undefined }> = [],
+    private readonly phase?: string,
+  ) {}
+
+  /** The same record, as phase `id` adds to it. */
+  of(phase: string): CreatedPets {
+    return new CreatedPets(this.pets, phase);
+  }
 
   /** Records the pet of an exchange, when it created one. */
   observe(exchange: Exchange): void {
     const body = exchange.response.json;
     if (exchange.request.operation === 'createPet' && exchange.response.status === 201 && isJsonObject(body) && body['id'] !== undefined) {
-      this.pets.push(body);
+      this.pets.push({ pet: body, phase: this.phase });
     }
   }
 
@@ -63,9 +71,9 @@ export class CreatedPets {
     return this.pets.length;
   }
 
-  /** The created pets, in creation order. */
-  all(): readonly JsonObject[] {
-    return this.pets;
+  /** The created pets, in creation order; only those these phases created when `phases` is given. */
+  all(phases?: readonly string[]): JsonObject[] {
+    return this.pets.filter((p) => phases === undefined || (p.phase !== undefined && phases.includes(p.phase))).map((p) => p.pet);
   }
 }
 
@@ -75,9 +83,12 @@ export function spread<T>(items: readonly T[], max: number): T[] {
   return items.filter((_, i) => i % step === 0).slice(0, max);
 }
 
-/** The final cases over the created pets, and over a sample of the others the run saw; none of them without such pets. */
-export function createdPetCases(created: CreatedPets, contract: Contract, model?: StoreView): CaseSpec[] {
-  const pets = created.all();
+/**
+ * The final cases over the created pets, and over a sample of the others the run saw; none of them without such pets.
+ * `phases`: only the pets these phases created (what the cases wrote, while the generated phases may still be writing).
+ */
+export function createdPetCases(created: CreatedPets, contract: Contract, model?: StoreView, phases?: readonly string[]): CaseSpec[] {
+  const pets = created.all(phases);
   const getPet = contract.operations.get('getPet');
   const listPets = contract.operations.get('listPets');
   const [readBack, listed, sweep] = CREATED_PET_CASES as [CaseInfo, CaseInfo, CaseInfo];
@@ -88,7 +99,7 @@ export function createdPetCases(created: CreatedPets, contract: Contract, model?
     const steps = spread(seen, MAX_SWEEP).map(
       (pet): StepSpec => ({ request: { method: 'GET', path: getPet.path.replace(/\{[^}]+\}/, pet.id) }, expect: { status: 200 } }),
     );
-    const spec: CaseSpec = { ...sweep, steps, writes: false };
+    const spec: CaseSpec = { ...sweep, steps, writes: false, independentSteps: true };
     if (getPet.sunset !== undefined) spec.clock = { before: getPet.sunset };
     cases.push(spec);
   }
@@ -101,7 +112,7 @@ export function createdPetCases(created: CreatedPets, contract: Contract, model?
         readAfterWrite: true,
       }),
     );
-    const spec: CaseSpec = { ...readBack, steps, writes: false };
+    const spec: CaseSpec = { ...readBack, steps, writes: false, independentSteps: true };
     if (getPet.sunset !== undefined) spec.clock = { before: getPet.sunset };
     cases.push(spec);
   }
@@ -118,10 +129,13 @@ export function createdPetCases(created: CreatedPets, contract: Contract, model?
         readAfterWrite: true,
       }),
     );
-    if (steps.length > 0) cases.push({ ...listed, steps, writes: false });
+    if (steps.length > 0) cases.push({ ...listed, steps, writes: false, independentSteps: true });
   }
   return cases;
 }
+
+/** The phases whose pets are read back: those before the created-pets phase in PHASES (the fuzzing and stateful ones come after). */
+const WRITTEN_BEFORE = ['store-fill', 'cases'];
 
 /** The created-pet cases a plan runs: those of the selected suites that --check names. */
 function plannedCreatedPetCases(plan: RunPlan): CaseInfo[] {
@@ -134,13 +148,15 @@ export const CREATED_PETS_PHASE: Phase = {
   title:
     'every pet the run created, read back by its id and looked for in the listings of its status; a sample of the others it saw, read back',
   sends: 'GET of each created pet or of each listing by status',
+  // What the cases created is what it reads back; the fuzzing and stateful phases may still be writing meanwhile.
+  after: ['cases'],
   cases: () => CREATED_PET_CASES,
   enabled: (plan) => plannedCreatedPetCases(plan).length > 0,
   planned: plannedCreatedPetCases,
   skipReason: () => undefined,
   async run(context) {
     const options = caseOptions(context);
-    const specs = createdPetCases(context.created, context.plan.contract, context.model);
+    const specs = createdPetCases(context.created, context.plan.contract, context.model, WRITTEN_BEFORE);
     const wanted = plannedCreatedPetCases(context.plan).map((info) => specs.find((s) => s.id === info.id) ?? info);
     const results = await runCases(
       wanted.filter((s): s is CaseSpec => 'steps' in s),

@@ -10,6 +10,10 @@ import { outcomeWords, worstOutcome, type CaseInfo, type CaseResult, type Outcom
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
 import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
 import { disabledCase, notJudgedCase, reportCase, runCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
+import { type ExampleRunResult, runExamples } from './examples.js';
+
+/** No example starts after this long (fast-check's interruptAfterTimeLimit, as before): a slow server still ends the phase. */
+const GENERATION_TIME_LIMIT_MS = 120_000;
 
 /** What the fuzzing phase is told: the seed it replays and how many examples each property draws. */
 export interface FuzzOptions {
@@ -160,46 +164,57 @@ function tally(counts: ReadonlyMap<Outcome, number>): string {
     .join(', ');
 }
 
+/** What one example came to: its result, or that it was not sent (--max-writes was reached). */
+type ExampleOutcome = CaseResult | 'unsent';
+
 /**
- * Runs one property: examples drawn by the seed, each sent and judged. The property reports the worst outcome over its
- * examples, with the example that caused it as evidence: a failure shrunk to a minimal example, else the first example
- * that threw, could not be tested or warned.
+ * Runs one property: examples drawn by the seed, up to --concurrency of them at once, each sent and judged. The property
+ * reports the worst outcome over its examples, with the example that caused it as evidence: the first failure (in the
+ * order drawn) shrunk to a minimal example, else the first example that threw, could not be tested or warned.
  */
 async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options: CaseRunOptions): Promise<CaseResult> {
   const started = performance.now();
-  let examples = 0;
-  let unsent = 0;
-  let minimal: CaseResult | undefined;
-  let worst: CaseResult | undefined;
-  const outcomes = new Map<Outcome, number>();
   const spec = (example: T): CaseSpec => ({
     ...property.info,
     writes: property.info.operation === 'createPet',
     steps: [property.step(example)],
   });
-  const details = await fc.check(
-    fc.asyncProperty(property.arbitrary, async (example) => {
-      // Once the run created the pets --max-writes allows, a write is not sent (and not counted as judged).
-      if (property.info.operation === 'createPet' && writeBudgetSpent(options)) {
-        unsent += 1;
-        return true;
-      }
-      examples += 1;
-      const result = await runCase(spec(example), options);
-      if (result.outcome !== 'failed') {
-        outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
-        // The first example of the worst outcome so far is the evidence (a warning, could not test, an internal error).
-        const counts = result.outcome !== 'passed' && result.outcome !== 'not-judged';
-        if (counts && (worst === undefined || worstOutcome([worst, result]) !== worst.outcome)) worst = result;
-        return true;
-      }
-      // fast-check ends on the smallest example that still fails: the last failure seen is that one.
-      minimal = result;
-      return false;
-    }),
-    { seed: fuzz.seed, numRuns: fuzz.maxExamples, endOnFailure: false, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false },
-  );
+  const writes = property.info.operation === 'createPet';
+  let run: ExampleRunResult<T, ExampleOutcome>;
+  try {
+    run = await runExamples<T, ExampleOutcome>({
+      arbitrary: property.arbitrary,
+      seed: fuzz.seed,
+      numRuns: fuzz.maxExamples,
+      concurrency: options.concurrency,
+      async run(example) {
+        // Once the run created the pets --max-writes allows, a write is not sent (and not counted as judged).
+        if (writes && writeBudgetSpent(options)) return 'unsent';
+        const result = await runCase(spec(example), options);
+        // Refused by the write gate: the budget was spent by writes under way when this one started.
+        return result.skip === 'write-budget' ? 'unsent' : result;
+      },
+      fails: (result) => result !== 'unsent' && result.outcome === 'failed',
+      halted: () => performance.now() - started > GENERATION_TIME_LIMIT_MS,
+      reuseFailure: true,
+    });
+  } catch (error) {
+    // runCase never throws: a property that threw is a bug of this phase.
+    const message = `the fuzzing phase threw: ${error instanceof Error ? error.message : String(error)}`;
+    return {
+      ...property.info,
+      outcome: 'internal-error',
+      reason: message,
+      durationMs: Math.round(performance.now() - started),
+      checks: [{ id: property.info.id, level: 'fail', outcome: 'internal-error', step: 0, message }],
+      exchanges: [],
+      retries: 0,
+    };
+  }
   const durationMs = Math.round(performance.now() - started);
+  const sent = run.results.filter((result): result is CaseResult => result !== 'unsent');
+  const examples = sent.length;
+  const unsent = run.results.length - examples;
   const notSent = unsent > 0 ? `; ${unsent} more were not sent: --max-writes was reached` : '';
   if (examples === 0 && unsent > 0)
     return notJudgedCase(
@@ -208,22 +223,18 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
       `the run created the pets --max-writes allows: none of the ${unsent} examples was sent`,
       durationMs,
     );
-  if (details.failed && minimal !== undefined) {
-    const reason = `minimal failing example after ${details.numShrinks} shrinks of ${examples} requests (seed ${fuzz.seed}; --seed ${fuzz.seed} replays it): ${minimal.reason ?? ''}`;
+  const minimal = run.failure?.minimal;
+  if (run.failure !== undefined && minimal !== undefined && minimal !== 'unsent') {
+    const reason = `minimal failing example after ${run.failure.shrinks} shrinks of ${examples + run.failure.replays} requests (seed ${fuzz.seed}; --seed ${fuzz.seed} replays it): ${minimal.reason ?? ''}`;
     return { ...minimal, durationMs, reason };
   }
-  // runCase never throws: a property that failed without a failing example is a bug of this phase.
-  if (details.failed) {
-    const message = `the fuzzing phase threw: ${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`;
-    return {
-      ...property.info,
-      outcome: 'internal-error',
-      reason: message,
-      durationMs,
-      checks: [{ id: property.info.id, level: 'fail', outcome: 'internal-error', step: 0, message }],
-      exchanges: [],
-      retries: 0,
-    };
+  const outcomes = new Map<Outcome, number>();
+  let worst: CaseResult | undefined;
+  for (const result of sent) {
+    outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
+    // The first example of the worst outcome is the evidence (a warning, could not test, an internal error).
+    const counts = result.outcome !== 'passed' && result.outcome !== 'not-judged';
+    if (counts && (worst === undefined || worstOutcome([worst, result]) !== worst.outcome)) worst = result;
   }
   const judged = examples - (outcomes.get('not-judged') ?? 0);
   if (worst !== undefined) {
@@ -285,6 +296,9 @@ export const FUZZ_PHASE: Phase = {
   id: 'fuzz',
   title: 'property-based generation of createPet bodies and listPets queries from the schemas, valid and invalid',
   countsRequests: true,
+  // It needs no case's pets: it runs beside the cases once the store is counted.
+  after: ['store-fill'],
+  writes: (plan) => plan.conformance?.fuzz?.maxExamples ?? 0,
   sends: 'generated requests, --max-examples of them per property, drawn from --seed; a failure is shrunk to a minimal example',
   cases: (inputs) => fuzzCaseInfos(inputs.contract),
   enabled: (plan) => plan.conformance?.fuzz !== undefined,

@@ -79,6 +79,14 @@ export interface Phase {
   readonly title: string;
   /** It decides whether the run can start at all (the preflight): it runs before onRunStart, reports no case and emits no event. */
   readonly gate?: boolean;
+  /**
+   * The phases it needs over before it starts (those of them the plan enables); it runs beside any others. Without it, it
+   * waits for every phase before it. A run at --concurrency 1, or one whose phases could reach --max-writes, takes the
+   * phases one at a time (see `writes`).
+   */
+  readonly after?: readonly string[];
+  /** The most pets it may create for this plan (a failure's shrinking aside); none when absent. */
+  writes?(plan: RunPlan): number;
   /** It keeps only failing exchanges as evidence, so its requests are counted at the client for `requestsBySuite`. */
   readonly countsRequests?: boolean;
   /** What its cases send, in the catalogue's words; undefined where each case says it step by step (the declared cases). */

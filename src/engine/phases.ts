@@ -5,6 +5,7 @@
  */
 import { preflight } from '../http/preflight.js';
 import type { CaseInfo } from '../model/results.js';
+import { stepsWrite } from '../model/scenario.js';
 import { caseInfo, runCases } from './cases.js';
 import { CREATED_PETS_PHASE } from './created-pets.js';
 import { FUZZ_PHASE } from './fuzz.js';
@@ -37,6 +38,7 @@ const STORE_FILL_PHASE: Phase = {
   enabled: (plan) => plan.conformance !== undefined,
   planned: () => [],
   skipReason: () => undefined,
+  writes: (plan) => (plan.conformance?.cases ?? []).reduce((sum, c) => sum + (c.requires?.pets ?? 0), 0),
   async run(context) {
     const { sender, plan } = context;
     const conformance = plan.conformance;
@@ -65,6 +67,7 @@ const CASES_PHASE: Phase = {
   enabled: (plan) => plan.conformance !== undefined,
   planned: (plan) => plan.conformance?.cases.map(caseInfo) ?? [],
   skipReason: () => undefined,
+  writes: (plan) => (plan.conformance?.cases ?? []).reduce((sum, c) => sum + c.steps.filter((step) => stepsWrite([step])).length, 0),
   run: (context) => runCases(context.plan.conformance?.cases ?? [], caseOptions(context)),
 };
 

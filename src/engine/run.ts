@@ -1,6 +1,7 @@
 /** The whole run, owned here: the embedded server, the client, a loop over the phases the plan enables (PHASES), and the one verdict. */
 import { randomBytes, randomInt } from 'node:crypto';
 import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions } from '../http/client.js';
+import type { RequestTally } from '../http/sender.js';
 import { WriteGate } from '../http/write-gate.js';
 import { StoreModel } from '../model/store-model.js';
 import { connectionOf } from '../http/connection.js';
@@ -24,6 +25,7 @@ import { startReferenceServer, type RunningServer } from '../server/reference-se
 import { notJudgedCase } from './cases.js';
 import { RunFindings } from './findings.js';
 import { CreatedPets } from './created-pets.js';
+import { OrderedPhaseEvents } from './phase-events.js';
 import { skipPhase, type Phase, type PhaseContext } from './phase.js';
 import { PHASES } from './phases.js';
 import type { RunPlan } from './plan.js';
@@ -159,23 +161,75 @@ function reportOf(parts: ReportParts): RunReport {
   };
 }
 
-/** Runs one phase: its events around it, its cases not judged (with why) when it cannot run for the plan, its requests counted when it keeps only failures. */
-async function runPhase(phase: Phase, context: PhaseContext, phaseRequests: Record<string, number>): Promise<CaseResult[]> {
+/**
+ * Runs one phase in a context of its own: its events told through `listener` (in the order of the plan), its cases not
+ * judged (with why) when it cannot run for the plan, its requests counted when it keeps only failures. What it leaves for
+ * the phases after it (the store counted, the load) goes back to the run's context.
+ */
+async function runPhase(
+  phase: Phase,
+  context: PhaseContext,
+  listener: RunListener,
+  phaseRequests: Record<string, number>,
+): Promise<CaseResult[]> {
   if (phase.gate === true) return phase.run(context);
-  const { listener, plan, client } = context;
+  const { plan, sender } = context;
   const info = { id: phase.id, title: phase.title };
+  // The generated phases keep only their failing requests as evidence: their traffic is counted at the wire, as theirs alone.
+  const tally: RequestTally | undefined = phase.countsRequests === true && sender !== undefined ? { sent: 0 } : undefined;
+  const own: PhaseContext = {
+    ...context,
+    listener,
+    created: context.created.of(phase.id),
+    ...(tally === undefined || sender === undefined ? {} : { sender: { send: (request) => sender.send({ ...request, tally }) } }),
+  };
   listener.onPhaseStart?.(info);
   const skip = phase.skipReason(plan);
-  let results: CaseResult[];
-  if (skip !== undefined) results = await skipPhase(context, phase.planned(plan), skip);
-  else if (phase.countsRequests === true && client !== undefined) {
-    // The generated phases keep only their failing requests as evidence: their traffic is counted at the client.
-    const before = client.requestCount;
-    results = await phase.run(context);
-    phaseRequests[phase.id] = client.requestCount - before;
-  } else results = await phase.run(context);
+  const results = skip === undefined ? await phase.run(own) : await skipPhase(own, phase.planned(plan), skip);
+  if (tally !== undefined) phaseRequests[phase.id] = tally.sent;
+  if (own.store !== undefined) context.store = own.store;
+  if (own.load !== undefined) context.load = own.load;
   listener.onPhaseEnd?.(info, results);
   return results;
+}
+
+/** The phases a phase waits for: those of `after` the plan enables, or every one before it; all of them when the phases go one at a time. */
+function dependencies(phases: readonly Phase[], index: number, oneAtATime: boolean): Phase[] {
+  const before = phases.slice(0, index);
+  const after = phases[index]?.after;
+  return oneAtATime || after === undefined ? before : before.filter((phase) => after.includes(phase.id));
+}
+
+/**
+ * Runs the phases after the gates, each once those it depends on are over, side by side with the others; resolves once
+ * every phase is over, with each phase's results (or what stopped it) in the order of the plan. A phase whose
+ * dependency failed, or that would start once the client stopped, does not run.
+ */
+async function runPhases(
+  phases: readonly Phase[],
+  context: PhaseContext,
+  phaseRequests: Record<string, number>,
+): Promise<Array<PromiseSettledResult<CaseResult[]>>> {
+  const { plan } = context;
+  const conformance = plan.conformance;
+  // --concurrency 1 sends one request at a time in the order of the plan; a --max-writes the phases could reach goes to them in order.
+  const writes = phases.reduce((sum, phase) => sum + (phase.writes?.(plan) ?? 0), 0);
+  const oneAtATime = conformance === undefined || conformance.concurrency <= 1 || writes > conformance.maxWrites;
+  const events = new OrderedPhaseEvents(context.listener, phases.length);
+  const running: Array<Promise<CaseResult[]>> = [];
+  for (const [index, phase] of phases.entries()) {
+    const needs = dependencies(phases, index, oneAtATime).map((dependency) => running[phases.indexOf(dependency)]);
+    running.push(
+      Promise.all(needs)
+        .then(async () => {
+          // A client that stopped (the server gone, a wait longer than allowed) starts no further phase.
+          if (context.client?.stopped !== undefined) throw context.client.stopped;
+          return runPhase(phase, context, events.listenerFor(index), phaseRequests);
+        })
+        .finally(() => events.finished(index)),
+    );
+  }
+  return Promise.allSettled(running);
 }
 
 /**
@@ -257,17 +311,18 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     phaseRequests,
     findings: context.findings,
   });
-  let started = false;
   try {
-    for (const phase of phases) {
-      if (phase.gate !== true && !started) {
-        started = true;
-        await listener.onRunStart?.(meta, parts().planned);
-      }
-      results.push(...(await runPhase(phase, context, phaseRequests)));
-      // A client that stopped (the server gone, a wait longer than allowed) ends the run at the end of the phase it stopped in.
-      if (client?.stopped !== undefined) throw client.stopped;
-    }
+    const gates = phases.filter((phase) => phase.gate === true);
+    for (const gate of gates) results.push(...(await runPhase(gate, context, listener, phaseRequests)));
+    if (client?.stopped !== undefined) throw client.stopped;
+    const rest = phases.filter((phase) => phase.gate !== true);
+    if (rest.length > 0) await listener.onRunStart?.(meta, parts().planned);
+    const settled = await runPhases(rest, context, phaseRequests);
+    for (const phase of settled) if (phase.status === 'fulfilled') results.push(...phase.value);
+    // The first phase in the plan's order that failed decides; a client that stopped ends the run whichever phase it stopped in.
+    const failed = settled.find((phase): phase is PromiseRejectedResult => phase.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    if (client?.stopped !== undefined) throw client.stopped;
     const report = reportOf(parts());
     await listener.onRunEnd?.(report);
     return report;

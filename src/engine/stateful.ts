@@ -12,7 +12,14 @@ import { idDigits } from '../model/store-model.js';
 import type { CaseInfo, CaseResult, ExchangeEvidence } from '../model/results.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
 import { reportCase, runCase, notJudgedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
+import { runExamples } from './examples.js';
 import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
+
+/** The most commands a sequence holds. */
+const MAX_COMMANDS = 8;
+
+/** No sequence starts after this long (fast-check's interruptAfterTimeLimit, as before): a slow server still ends the phase. */
+const GENERATION_TIME_LIMIT_MS = 120_000;
 
 /** What the stateful phase is told: the seed it replays and how many sequences it draws. */
 export interface StatefulOptions {
@@ -155,22 +162,22 @@ function commandsOf(
   return commands;
 }
 
-/** Runs the stateful phase's sequences, drawn by the seed; a failing one is shrunk and reported step by step. */
-async function runStateful(contract: Contract, stateful: StatefulOptions, options: CaseRunOptions): Promise<CaseResult> {
-  const started = performance.now();
-  if (writeBudgetSpent(options))
-    return notJudgedCase(
-      STATEFUL_CASE,
-      'write-budget',
-      `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`,
-    );
-  const runId = String(options.variables.get('runId') ?? 'run');
-  const commands = commandsOf(contract, runId, options.variables.get('categoryId') ?? 1, options);
-  let sequence: ExchangeEvidence[] = [];
-  let failing: { exchanges: ExchangeEvidence[]; result: CaseResult } | undefined;
-  // The first step that warned, with the sequence up to it: the phase's evidence when no sequence failed.
-  let warned: { exchanges: ExchangeEvidence[]; result: CaseResult } | undefined;
-  let requests = 0;
+/** What one sequence came to: the requests it sent, the step that failed or warned with the sequence up to it, or what it threw. */
+interface SequenceRun {
+  requests: number;
+  /** The exchanges of the sequence, in order. */
+  exchanges: ExchangeEvidence[];
+  /** The step that failed, could not be tested or threw, with the sequence up to it: the sequence fails. */
+  failing?: { exchanges: ExchangeEvidence[]; result: CaseResult };
+  /** The first step that warned, with the sequence up to it. */
+  warned?: { exchanges: ExchangeEvidence[]; result: CaseResult };
+  /** What the sequence threw other than a failed step: a broken model (StepFailed), or a bug here. */
+  thrown?: unknown;
+}
+
+/** Runs one sequence of commands against the service, with a model of its own; never throws. */
+async function runSequence(cmds: Iterable<fc.AsyncCommand<Model, Real>>, options: CaseRunOptions): Promise<SequenceRun> {
+  const run: SequenceRun = { requests: 0, exchanges: [] };
   const real: Real = {
     async run(step, label) {
       const spec: CaseSpec = { ...STATEFUL_CASE, title: label, writes: step.request.method === 'POST', steps: [step] };
@@ -181,28 +188,61 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, option
           exchange = sent;
         },
       });
-      requests += result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
-      sequence.push(...result.exchanges.map((e) => ({ ...e, step: sequence.length })));
+      run.requests += result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
+      run.exchanges.push(...result.exchanges.map((e) => ({ ...e, step: run.exchanges.length })));
       // A step that failed, could not be tested or threw ends its sequence (the worst outcome decides the phase); a warning does not.
       if (result.outcome === 'failed' || result.outcome === 'could-not-test' || result.outcome === 'internal-error') {
-        failing = { exchanges: [...sequence], result };
+        run.failing = { exchanges: [...run.exchanges], result };
         throw new StepFailed(result.reason ?? label);
       }
-      if (result.outcome === 'warned' && warned === undefined) warned = { exchanges: [...sequence], result };
+      if (result.outcome === 'warned' && run.warned === undefined) run.warned = { exchanges: [...run.exchanges], result };
       return { result, exchange };
     },
   };
-  const details = await fc.check(
-    fc.asyncProperty(fc.commands(commands, { maxCommands: 8 }), async (cmds) => {
-      sequence = [];
-      await fc.asyncModelRun(() => ({ model: { pets: [] }, real }), cmds);
-    }),
-    { seed: stateful.seed, numRuns: stateful.sequences, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false },
-  );
+  try {
+    await fc.asyncModelRun(() => ({ model: { pets: [] }, real }), cmds);
+  } catch (error) {
+    if (run.failing === undefined) run.thrown = error;
+  }
+  return run;
+}
+
+/** Whether a sequence failed: a step failed, or it broke the model, or it threw. */
+function sequenceFailed(run: SequenceRun): boolean {
+  return run.failing !== undefined || run.thrown !== undefined;
+}
+
+/** The steps of a sequence, numbered, with their requests. */
+function numbered(exchanges: readonly ExchangeEvidence[]): string {
+  return exchanges.map((e, i) => `${i + 1}. ${e.request.method} ${e.request.url}`).join('; ');
+}
+
+/** Runs the stateful phase's sequences, drawn by the seed, up to --concurrency at once; the first failing one is shrunk and reported step by step. */
+async function runStateful(contract: Contract, stateful: StatefulOptions, options: CaseRunOptions): Promise<CaseResult> {
+  const started = performance.now();
+  if (writeBudgetSpent(options))
+    return notJudgedCase(
+      STATEFUL_CASE,
+      'write-budget',
+      `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`,
+    );
+  const runId = String(options.variables.get('runId') ?? 'run');
+  const commands = commandsOf(contract, runId, options.variables.get('categoryId') ?? 1, options);
+  const { results, failure } = await runExamples({
+    arbitrary: fc.commands(commands, { maxCommands: MAX_COMMANDS }),
+    seed: stateful.seed,
+    numRuns: stateful.sequences,
+    concurrency: options.concurrency,
+    run: (cmds) => runSequence(cmds, options),
+    fails: sequenceFailed,
+    halted: () => performance.now() - started > GENERATION_TIME_LIMIT_MS,
+  });
   const durationMs = Math.round(performance.now() - started);
-  // A sequence that broke the model itself (an id given to two pets, a create without an id) fails the phase; anything else thrown is a bug here.
-  if (details.failed && failing === undefined) {
-    const thrown = details.errorInstance;
+  const requests = results.reduce((sum, run) => sum + run.requests, 0) + (failure?.replays ?? 0);
+  const minimal = failure?.minimal;
+  if (failure !== undefined && minimal !== undefined && minimal.failing === undefined) {
+    // A sequence that broke the model itself (an id given to two pets, a create without an id) fails the phase; anything else thrown is a bug here.
+    const thrown = minimal.thrown;
     const message = thrown instanceof Error ? thrown.message : String(thrown);
     const model = thrown instanceof StepFailed;
     return {
@@ -211,42 +251,34 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, option
       durationMs,
       reason: `${model ? 'a sequence broke the model' : 'the stateful phase threw'} (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${message}`,
       checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: model ? 'failed' : 'internal-error', step: 0, message }],
-      exchanges: sequence,
+      exchanges: minimal.exchanges,
       retries: 0,
     };
   }
-  if (!details.failed && warned !== undefined) {
-    const steps = warned.exchanges.map((e, i) => `${i + 1}. ${e.request.method} ${e.request.url}`).join('; ');
+  if (failure !== undefined && minimal?.failing !== undefined) {
+    const { exchanges, result } = minimal.failing;
+    const reason = `shortest failing sequence after ${failure.shrinks} shrinks (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${numbered(exchanges)}: ${result.reason ?? ''}`;
+    return { ...STATEFUL_CASE, outcome: result.outcome, durationMs, reason, checks: result.checks, exchanges, retries: 0 };
+  }
+  const warned = results.find((run) => run.warned !== undefined)?.warned;
+  if (warned !== undefined) {
     return {
       ...STATEFUL_CASE,
       outcome: 'warned',
       durationMs,
-      reason: `${details.numRuns} sequences (${requests} requests) agreed with the model (seed ${stateful.seed}), with a warning: ${steps}: ${warned.result.reason ?? ''}`,
+      reason: `${results.length} sequences (${requests} requests) agreed with the model (seed ${stateful.seed}), with a warning: ${numbered(warned.exchanges)}: ${warned.result.reason ?? ''}`,
       checks: warned.result.checks,
       exchanges: warned.exchanges,
       retries: 0,
     };
   }
-  if (!details.failed || failing === undefined) {
-    const message = `${details.numRuns} sequences (${requests} requests) agreed with the model (seed ${stateful.seed})`;
-    return {
-      ...STATEFUL_CASE,
-      outcome: 'passed',
-      durationMs,
-      checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: 'passed', step: 0, message }],
-      exchanges: [],
-      retries: 0,
-    };
-  }
-  const shortest = failing.exchanges.map((e, i) => `${i + 1}. ${e.request.method} ${e.request.url}`).join('; ');
-  const reason = `shortest failing sequence after ${details.numShrinks} shrinks (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${shortest}: ${failing.result.reason ?? ''}`;
+  const message = `${results.length} sequences (${requests} requests) agreed with the model (seed ${stateful.seed})`;
   return {
     ...STATEFUL_CASE,
-    outcome: failing.result.outcome,
+    outcome: 'passed',
     durationMs,
-    reason,
-    checks: failing.result.checks,
-    exchanges: failing.exchanges,
+    checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: 'passed', step: 0, message }],
+    exchanges: [],
     retries: 0,
   };
 }
@@ -256,6 +288,9 @@ export const STATEFUL_PHASE: Phase = {
   id: 'stateful',
   title: 'random sequences of createPet, getPet and listPets checked against a model of the pets this run created',
   countsRequests: true,
+  // Its sequences follow only the pets they create: it runs beside the cases once the store is counted.
+  after: ['store-fill'],
+  writes: (plan) => (plan.conformance?.stateful?.sequences ?? 0) * MAX_COMMANDS,
   sends: 'sequences of up to 8 createPet, getPet and listPets requests, a third as many as --max-examples, drawn from --seed',
   cases: () => [STATEFUL_CASE],
   enabled: (plan) => plan.conformance?.stateful !== undefined,

@@ -93,12 +93,20 @@ export async function fillStore(cases: readonly CaseSpec[], options: StoreFillOp
   const byStatus = new Map<string, number>();
   const problems: string[] = [];
   try {
-    for (const status of statuses) {
-      const count = await countListing(options.client, list.path, [['status', status]], page, options.model);
+    // Each status and the whole store at once: the counts do not depend on each other.
+    const filters: Array<Array<[string, string]>> = [...statuses.map((status): Array<[string, string]> => [['status', status]]), []];
+    const listed = await mapConcurrently(filters, options.concurrency, (filter) =>
+      countListing(options.client, list.path, filter, page, options.model).catch((error: unknown) => ({ error })),
+    );
+    // What one count threw is thrown once every count is over, the first in order.
+    const thrown = listed.find((count): count is { error: unknown } => typeof count === 'object');
+    if (thrown !== undefined) throw thrown.error;
+    for (const [index, status] of statuses.entries()) {
+      const count = listed[index];
       if (typeof count === 'string') problems.push(count);
-      else byStatus.set(status, count);
+      else if (typeof count === 'number') byStatus.set(status, count);
     }
-    const all = await countListing(options.client, list.path, [], page, options.model);
+    const all = listed[statuses.length];
     if (typeof all === 'string') problems.push(all);
     const counted = typeof all === 'number' ? all : 0;
     const total = Math.max(

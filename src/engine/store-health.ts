@@ -38,7 +38,7 @@ export function storeHealthCase(created: CreatedPets, contract: Contract): CaseS
   if (get !== undefined)
     for (const pet of spread(created.all(), MAX_PETS))
       steps.push(read({ method: 'GET', path: get.path.replace(/\{[^}]+\}/, String(pet['id'])) }));
-  return steps.length === 0 ? undefined : { ...STORE_HEALTH_CASE, steps, writes: false };
+  return steps.length === 0 ? undefined : { ...STORE_HEALTH_CASE, steps, writes: false, independentSteps: true };
 }
 
 function planned(plan: RunPlan): CaseInfo[] {

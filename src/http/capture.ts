@@ -93,6 +93,7 @@ export class UndiciCapture implements Attempter {
   async send(req: OutgoingRequest, freshConnection = false): Promise<Exchange> {
     const framed = this.framing.frame(req);
     this.sent += 1;
+    if (req.tally !== undefined) req.tally.sent += 1;
     const started = performance.now();
     const dispatcher = freshConnection ? this.newAgent(1) : this.agent;
     // One deadline for the whole exchange (connect, headers, every byte of the body), whatever pace the body comes at.

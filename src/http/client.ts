@@ -1,6 +1,6 @@
 /**
  * The one HTTP client of a run, composed here of layers over one interface (Sender):
- * throttle (Retry-After) → stop breaker → connection retry → turns (--rate-limit, the server's pause) → capture (deadline,
+ * slots (--concurrency) → throttle (Retry-After) → stop breaker → connection retry → turns (--rate-limit, the server's pause) → capture (deadline,
  * bounded body) over undici.
  */
 import type { Clock } from '../model/clock.js';
@@ -14,6 +14,7 @@ import { RequestFraming } from './framing.js';
 import { DEFAULT_PACING, Pacer, type PacingOptions } from './pacer.js';
 import { RunStop } from './run-stop.js';
 import type { OutgoingRequest, Sender } from './sender.js';
+import { Slots } from './slots.js';
 import { StopBreaker } from './stop-breaker.js';
 import { DECODED_CODINGS } from './content-coding.js';
 import { Throttle, Turns } from './throttle.js';
@@ -64,6 +65,7 @@ export class HttpClient implements Sender {
   private readonly capture: UndiciCapture;
   private readonly retry: ConnectionRetry;
   private readonly throttle: Throttle;
+  private readonly slots: Slots;
 
   constructor(options: HttpClientOptions) {
     this.framing = new RequestFraming(options.baseUrl, options.apiKey, options, DECODED_CODINGS);
@@ -78,6 +80,8 @@ export class HttpClient implements Sender {
         ? undefined
         : { method: 'GET', path: options.alivePath, query: [], headers: {}, auth: 'valid', operation: 'listPets' };
     this.throttle = new Throttle(new StopBreaker(this.retry, this.stop, alive), this.pacer, this.stop, options.onWait);
+    // As many requests in flight as the pool has connections: a POST's connection of its own included.
+    this.slots = new Slots(this.throttle, options.connections);
   }
 
   /**
@@ -86,7 +90,7 @@ export class HttpClient implements Sender {
    * Throws TransportError when nothing came back, and the client's RunError once it stopped.
    */
   send(request: OutgoingRequest): Promise<Exchange> {
-    return this.throttle.send(request);
+    return this.slots.send(request);
   }
 
   /** The absolute URL of a relative target: only the path and query change, so the origin is always the base's. */

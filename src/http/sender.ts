@@ -16,6 +16,13 @@ export interface OutgoingRequest {
   json?: JsonValue;
   auth: AuthVariant;
   operation: OperationName;
+  /** Counts every exchange this request begins (retried and throttled ones included): a phase's own count while others send too. */
+  tally?: RequestTally;
+}
+
+/** What a phase's requests cost at the wire, counted where the client counts its own. */
+export interface RequestTally {
+  sent: number;
 }
 
 /** What the engine sends requests through: the client, or a layer over it. */

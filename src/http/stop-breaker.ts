@@ -15,6 +15,8 @@ export const FAILURES_BEFORE_STOP = 3;
 export class StopBreaker implements Sender {
   private answered = 0;
   private failuresInARow = 0;
+  /** The requests under way, each marked once answered. */
+  private readonly underWay = new Set<{ answered: boolean }>();
   /** The plain request in flight, which every failure meanwhile waits on instead of sending its own. */
   private probe: Promise<boolean> | undefined;
 
@@ -29,18 +31,26 @@ export class StopBreaker implements Sender {
     const halted = this.stop.halted('interrupted before the request was sent');
     if (halted !== undefined) throw halted;
     const answeredBefore = this.answered;
+    // Only an answer to a request begun after this one shows the server still answering once it took this one: the
+    // answers of requests already under way (side by side with it) do not count.
+    const earlier = [...this.underWay];
+    const mine = { answered: false };
+    this.underWay.add(mine);
     let exchange: Exchange;
     try {
       exchange = await this.inner.send(request);
     } catch (error) {
+      this.underWay.delete(mine);
       if (!(error instanceof TransportError)) throw error;
-      const meanwhile = this.answered - answeredBefore;
+      const meanwhile = this.answered - answeredBefore - earlier.filter((other) => other.answered).length;
       // Closed on a fresh connection too, or cut after its answer began: whether the server answers the plain request tells
       // its refusal (or its broken answer) from its end.
       const refused = error.closedTwice || (!error.beforeResponse && !error.timedOut);
       if (refused && meanwhile === 0 && (await this.answers())) throw error.withAnsweredMeanwhile(1);
       throw await this.noteFailure(error.withAnsweredMeanwhile(meanwhile));
     }
+    this.underWay.delete(mine);
+    mine.answered = true;
     this.answered += 1;
     this.failuresInARow = 0;
     return exchange;

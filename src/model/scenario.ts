@@ -129,6 +129,8 @@ export interface CaseSpec extends CaseInfo {
   writes: boolean;
   clock?: ClockWindow;
   requires?: StoreRequirement;
+  /** Its steps depend on none before them (plain reads, no capture, no precondition): up to --concurrency of them are sent at once. */
+  independentSteps?: boolean;
 }
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

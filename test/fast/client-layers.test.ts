@@ -1,5 +1,5 @@
 /**
- * Each layer of the client alone, over a fake inner layer: the connection retry, the stop breaker and the throttle,
+ * Each layer of the client alone, over a fake inner layer: the slots, the connection retry, the stop breaker and the throttle,
  * on a virtual clock; and the capture over undici keeping the bytes the server sent.
  */
 import t from 'tap';
@@ -11,6 +11,7 @@ import { RequestFraming } from '../../src/http/framing.js';
 import { Pacer } from '../../src/http/pacer.js';
 import { RunStop } from '../../src/http/run-stop.js';
 import { type OutgoingRequest, TransportError } from '../../src/http/sender.js';
+import { Slots } from '../../src/http/slots.js';
 import { StopBreaker } from '../../src/http/stop-breaker.js';
 import { Throttle, Turns } from '../../src/http/throttle.js';
 import { RunError } from '../../src/model/errors.js';
@@ -332,6 +333,46 @@ t.test(
     });
   },
 );
+
+t.test('the slots: at most N requests under way, handed out in the order asked; a failed request frees its slot', async (t) => {
+  for (const limit of [1, 3]) {
+    const started: string[] = [];
+    const pending: Array<() => void> = [];
+    let inFlight = 0;
+    let most = 0;
+    const inner = {
+      async send(req: OutgoingRequest): Promise<Exchange> {
+        started.push(req.path);
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise<void>((resolve) => pending.push(resolve));
+        inFlight -= 1;
+        if (req.path === '/pets/2') throw failure(req, 'ECONNRESET', false);
+        return answer(req);
+      },
+    };
+    const slots = new Slots(inner, limit);
+    const paths = Array.from({ length: 7 }, (_, i) => `/pets/${i}`);
+    const sent = paths.map((path) =>
+      slots.send({ ...get, path }).then(
+        () => 'answered',
+        () => 'failed',
+      ),
+    );
+    // Answers the oldest request under way until every one is over.
+    while (started.length < paths.length || inFlight > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      pending.shift()?.();
+    }
+    t.same(
+      await Promise.all(sent),
+      paths.map((p) => (p === '/pets/2' ? 'failed' : 'answered')),
+      `${limit}: each settled`,
+    );
+    t.equal(most, limit, `${limit}: never more under way`);
+    t.same(started, paths, `${limit}: started in the order asked`);
+  }
+});
 
 t.test('the capture keeps the bytes the server sent, beside the text and the JSON', async (t) => {
   const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);

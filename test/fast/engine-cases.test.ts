@@ -634,6 +634,66 @@ t.test('cases run at once come back in order, each with its own variables', asyn
   t.ok(sent.filter((r) => r.method === 'GET').every((r) => r.path === '/pets/7'));
 });
 
+t.test('independent steps go --concurrency at a time, judged in their order; none starts after one failed', async (t) => {
+  /** Answers each read after a number of turns its path decides (so they finish out of order); /pets/3 answers 500. */
+  const paced = (): { client: HttpClient; sent: string[]; most: () => number } => {
+    const sent: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const fake = {
+      async send(req: OutgoingRequest) {
+        sent.push(req.path);
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        for (let i = 0; i < (Number(req.path.split('/')[2]) * 7) % 5; i++) await Promise.resolve();
+        inFlight -= 1;
+        const failing = req.path === '/pets/3';
+        return exchange({
+          status: failing ? 500 : 200,
+          body: failing ? errorBody(500) : `{"id":${req.path.split('/')[2]},"name":"a","categoryId":1,"status":"sold"}`,
+          target: req.path,
+          operation: 'getPet',
+        });
+      },
+    };
+    return { client: fake as unknown as HttpClient, sent, most: () => most };
+  };
+  const reads = (ids: number[]): StepSpec[] =>
+    ids.map((id) => ({ request: { method: 'GET', path: `/pets/${id}` }, expect: { status: 200 } }));
+  const rows: Array<[string, number[], number, Outcome, number]> = [
+    ['all pass, three at once', [1, 2, 4, 5, 6, 7, 8], 3, 'passed', 3],
+    ['one at a time without concurrency', [1, 2, 4, 5], 1, 'passed', 1],
+    ['the fourth fails', [1, 2, 4, 3, 5, 6, 7, 8, 9], 3, 'failed', 3],
+  ];
+  for (const [name, ids, concurrency, outcome, most] of rows) {
+    const fake = paced();
+    const [result] = await runCases(
+      [spec(reads(ids), { operation: 'getPet', independentSteps: true })],
+      options(fake.client, { concurrency }),
+    );
+    t.equal(result?.outcome, outcome, name);
+    t.equal(fake.most(), most, `${name}: at most ${most} under way`);
+    t.same(
+      result?.exchanges.map((e) => e.step),
+      result?.exchanges.map((_, i) => i),
+      `${name}: the evidence in step order`,
+    );
+    t.same(
+      result?.exchanges.map((e) => e.request.url.replace(/.*\/v1/, '')),
+      ids.slice(0, result?.exchanges.length).map((id) => `/pets/${id}`),
+      `${name}: each step's own exchange`,
+    );
+    if (outcome === 'failed') {
+      t.ok(
+        fake.sent.length < ids.length && fake.sent.length <= 4 + concurrency - 1,
+        `${name}: ${fake.sent.length} sent, none after the failure`,
+      );
+      t.equal(result?.exchanges.length, fake.sent.length, `${name}: every read sent is kept as evidence`);
+      t.match(result?.reason, /500/, `${name}: the reason is the failing step's`);
+    } else t.equal(fake.sent.length, ids.length, `${name}: every step sent once`);
+  }
+});
+
 t.test('the pets a run created become the read-back and listing cases', async (t) => {
   const created = new CreatedPets();
   const pet = '{"id":9007199254740993,"name":"a","categoryId":1,"status":"sold","extra":"dropped"}';

@@ -4,6 +4,7 @@ import { parseFlags } from '../../src/cli/args.js';
 import { planMerge, planRun } from '../../src/cli/plan.js';
 import { PHASES, phaseCases } from '../../src/engine/phases.js';
 import { knownIds, loadCaseInputs } from '../../src/engine/plan.js';
+import { OrderedPhaseEvents } from '../../src/engine/phase-events.js';
 import { executePlan } from '../../src/engine/run.js';
 import { PACKAGE_FOLDERS } from '../../src/matrix/matrix.js';
 import type { PhaseInfo, RunListener } from '../../src/model/events.js';
@@ -85,6 +86,38 @@ t.test('an embedded run of every phase: every onCaseEnd has its onCaseStart, pha
     'the phases the plan enables, in the order of PHASES (the preflight, before the run starts, emits none)',
   );
   t.ok(report.cases.some((c) => c.id === 'stateful.pets' && c.outcome === 'passed'));
+});
+
+t.test('phases side by side: their events are told in the order of the plan, each phase whole, whatever order they come in', async (t) => {
+  const { events, listener } = recorder();
+  const ordered = new OrderedPhaseEvents(listener, 3);
+  const [a, b, c] = [0, 1, 2].map((i) => ordered.listenerFor(i)) as [RunListener, RunListener, RunListener];
+  const phase = (id: string): PhaseInfo => ({ id, title: id });
+  const info = (id: string): CaseInfo => ({ id, title: id, clause: '', suite: 's', operation: 'listPets', level: 'fail' });
+  const result = (id: string): CaseResult => ({ ...info(id), outcome: 'passed', durationMs: 0, checks: [], exchanges: [], retries: 0 });
+  // The third and the second phase begin (and the third ends) while the first still runs.
+  c.onPhaseStart?.(phase('c'));
+  a.onPhaseStart?.(phase('a'));
+  b.onPhaseStart?.(phase('b'));
+  c.onCaseStart?.(info('c1'));
+  a.onCaseStart?.(info('a1'));
+  c.onCaseEnd?.(result('c1'));
+  c.onPhaseEnd?.(phase('c'), []);
+  ordered.finished(2);
+  b.onCaseStart?.(info('b1'));
+  a.onCaseEnd?.(result('a1'));
+  t.same(events, ['phase+ a', 'start a1', 'end a1'], 'only the first phase is told while it runs');
+  a.onPhaseEnd?.(phase('a'), []);
+  ordered.finished(0);
+  t.same(events.slice(3), ['phase- a', 'phase+ b', 'start b1'], "the second's events so far follow once the first is over");
+  b.onCaseEnd?.(result('b1'));
+  b.onPhaseEnd?.(phase('b'), []);
+  ordered.finished(1);
+  t.same(
+    events.slice(6),
+    ['end b1', 'phase- b', 'phase+ c', 'start c1', 'end c1', 'phase- c'],
+    'then the second, as it comes, and the third, held whole',
+  );
 });
 
 t.test('read-only: the created-pet cases and the stateful phase are not judged, with why, their events still paired', async (t) => {

@@ -171,7 +171,9 @@ t.test('stateful: a store that never keeps what it creates fails on the shortest
     r.cases
       .find((c) => c.id === 'stateful.pets')
       ?.reason?.replace(/127\.0\.0\.1:\d+/g, 'HOST')
-      .replace(/\/pets\/\d+/g, '/pets/ID');
+      .replace(/\/pets\/\d+/g, '/pets/ID')
+      // Sequences run side by side: the ids the server hands out depend on which create reached it first.
+      .replace(/has id \d+/g, 'has id ID');
   t.equal(strip(again), strip(first), 'the same seed, the same shortest sequence');
 });
 

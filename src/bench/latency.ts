@@ -1,0 +1,99 @@
+/**
+ * `npm run bench:latency`: the whole functional run against a distant service: the reference server in this process,
+ * every answer held back by a fixed delay (a staging in another region), the CLI run against it at each concurrency;
+ * wall time from process start to exit, medians of interleaved rounds, and the requests in flight on average.
+ *
+ *   npm run bench:latency -- --delay 100 --concurrency 4,8 --runs 3
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { packagePath } from '../loader/package-paths.js';
+import type { RunReport } from '../model/results.js';
+import { DEVELOPMENT_API_KEY, startReferenceServer } from '../server/reference-server.js';
+
+const { values } = parseArgs({
+  options: {
+    delay: { type: 'string', default: '100' },
+    concurrency: { type: 'string', default: '4,8' },
+    runs: { type: 'string', default: process.env['BENCH_RUNS'] ?? '3' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+const delayMs = Number(values.delay);
+const levels = values.concurrency.split(',').map(Number);
+const runs = Number(values.runs);
+if (!(delayMs >= 0) || levels.some((n) => !(n >= 1)) || !(runs >= 1))
+  throw new Error('usage: npm run bench:latency -- [--delay MS] [--concurrency N,N] [--runs N] [--seed N]');
+
+function median(list: readonly number[]): number {
+  const sorted = [...list].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** One CLI run against `baseUrl`: wall time, and what its report counted. */
+function run(baseUrl: string, concurrency: number): Promise<{ wallMs: number; requests: number; verdict: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-latency-'));
+  const args = [packagePath('dist', 'cli', 'main.js'), 'run', '--quiet', '--reporter', 'json', '--report-dir', dir];
+  args.push('--base-url', baseUrl, '--concurrency', String(concurrency), '--seed', values.seed);
+  const started = performance.now();
+  // Spawned, never spawnSync: the delaying server answers from this process's event loop.
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: DEVELOPMENT_API_KEY },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      try {
+        if (code !== 0) throw new Error(`the run at --concurrency ${concurrency} exited ${String(code)}: ${stderr}`);
+        const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as RunReport;
+        resolve({ wallMs, requests: report.requests, verdict: report.verdict });
+      } catch (error) {
+        reject(error);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+// One fresh store per round: each run adds its pets, and a store that grew would make later runs list more.
+const walls = new Map<number, number[]>(levels.map((n) => [n, []]));
+const counts = new Map<number, number[]>(levels.map((n) => [n, []]));
+for (let round = 0; round < runs; round++) {
+  for (const concurrency of levels) {
+    const server = await startReferenceServer({
+      apiKey: DEVELOPMENT_API_KEY,
+      wrap: (next) => async (request) => {
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        return next(request);
+      },
+    });
+    try {
+      const { wallMs, requests } = await run(server.baseUrl, concurrency);
+      walls.get(concurrency)?.push(wallMs);
+      counts.get(concurrency)?.push(requests);
+    } finally {
+      await server.close();
+    }
+  }
+}
+const lines = [`functional run, every answer ${delayMs} ms late, --seed ${values.seed}, ${runs} interleaved rounds:`];
+for (const concurrency of levels) {
+  const wall = median(walls.get(concurrency) ?? []);
+  const requests = median(counts.get(concurrency) ?? []);
+  const all = walls.get(concurrency) ?? [];
+  lines.push(
+    `  --concurrency ${concurrency}: median ${(wall / 1000).toFixed(2)} s (min ${(Math.min(...all) / 1000).toFixed(2)}, max ${(Math.max(...all) / 1000).toFixed(2)}) for ${requests} requests; ${delayMs > 0 ? ((requests * delayMs) / wall).toFixed(1) : '-'} in flight on average`,
+  );
+}
+process.stdout.write(`${lines.join('\n')}\n`);
