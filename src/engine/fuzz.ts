@@ -296,8 +296,9 @@ export const FUZZ_PHASE: Phase = {
   id: 'fuzz',
   title: 'property-based generation of createPet bodies and listPets queries from the schemas, valid and invalid',
   countsRequests: true,
-  // It needs no case's pets: it runs beside the cases once the store is counted.
-  after: ['store-fill'],
+  // It needs no case's pets, but what the cases did to the store (a write that breaks later reads) must show the same to it
+  // in every run: it runs after the cases, beside the created-pets and stateful phases.
+  after: ['cases'],
   writes: (plan) => plan.conformance?.fuzz?.maxExamples ?? 0,
   sends: 'generated requests, --max-examples of them per property, drawn from --seed; a failure is shrunk to a minimal example',
   cases: (inputs) => fuzzCaseInfos(inputs.contract),

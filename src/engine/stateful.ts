@@ -288,8 +288,9 @@ export const STATEFUL_PHASE: Phase = {
   id: 'stateful',
   title: 'random sequences of createPet, getPet and listPets checked against a model of the pets this run created',
   countsRequests: true,
-  // Its sequences follow only the pets they create: it runs beside the cases once the store is counted.
-  after: ['store-fill'],
+  // Its sequences follow only the pets they create, but what the cases did to the store must show the same to them in
+  // every run: it runs after the cases, beside the created-pets and fuzzing phases.
+  after: ['cases'],
   writes: (plan) => (plan.conformance?.stateful?.sequences ?? 0) * MAX_COMMANDS,
   sends: 'sequences of up to 8 createPet, getPet and listPets requests, a third as many as --max-examples, drawn from --seed',
   cases: () => [STATEFUL_CASE],
