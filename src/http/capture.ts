@@ -1,5 +1,5 @@
 /** The lowest layer of the client: one exchange over undici within one deadline, its body read up to a bound, nothing judged. */
-import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import type { Exchange, ReceivedResponse } from '../model/exchange.js';
 import { parseExactJson } from '../model/json.js';
@@ -10,6 +10,7 @@ import { guardSignal } from './deadline.js';
 import type { RequestFraming } from './framing.js';
 import type { RunStop } from './run-stop.js';
 import { type Attempter, CERTIFICATE_CODES, type OutgoingRequest, TransportError } from './sender.js';
+import { UNDICI } from './undici-parts.js';
 
 /** The bounds of one exchange and the pool it goes over. */
 export interface CaptureOptions extends ConnectionSettings {
@@ -75,8 +76,8 @@ export class UndiciCapture implements Attempter {
     const { connectTimeoutMs, headersTimeoutMs, requestTimeoutMs } = this.options;
     const tls = { timeout: connectTimeoutMs, ...serviceTls(this.options) };
     const bounds = { headersTimeout: headersTimeoutMs, bodyTimeout: requestTimeoutMs, connections };
-    if (this.proxy === undefined) return new Agent({ connect: tls, ...bounds });
-    return new ProxyAgent({
+    if (this.proxy === undefined) return new UNDICI.Agent({ connect: tls, ...bounds });
+    return new UNDICI.ProxyAgent({
       uri: this.proxy.url,
       ...(this.proxy.authorization === undefined ? {} : { token: this.proxy.authorization }),
       proxyTunnel: tunnelsThroughProxy(this.framing.base),
@@ -100,7 +101,7 @@ export class UndiciCapture implements Attempter {
     const deadline = guardSignal(this.options.requestTimeoutMs, [this.stop.signal, this.stop.abort]);
     let beforeResponse = true;
     try {
-      const response = await request(framed.url, {
+      const response = await UNDICI.request(framed.url, {
         method: framed.method as Dispatcher.HttpMethod,
         headers: framed.headers,
         body: framed.body ?? null,

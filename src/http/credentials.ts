@@ -219,7 +219,14 @@ function secretRedactor(secret: string, derived: readonly string[] = []): (text:
   // alternatives alone (the same, in the same order, compared as the full pattern compares) match what the full pattern
   // matches, far faster (every response body passes here, and a 4 MB one that holds the key took the full pattern seconds).
   const literal = new RegExp(alternatives.map(([, , plain]) => plain).join('|'), `g${flags}`);
-  return (text) => text.replace(ESCAPES.test(text) ? pattern : literal, REDACTED_MARK);
+  // No form of an alternative is shorter than the alternative written plainly (the secret's last character may be missing):
+  // a shorter text holds none, and most values of a report are short.
+  const shortest = Math.min(
+    withShortened ? shortened.length : secret.length,
+    ...extra.map((f) => f.length),
+    ...encoded.map((f) => f.length),
+  );
+  return (text) => (text.length < shortest ? text : text.replace(ESCAPES.test(text) ? pattern : literal, REDACTED_MARK));
 }
 
 /**

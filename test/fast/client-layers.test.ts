@@ -12,6 +12,7 @@ import { Pacer } from '../../src/http/pacer.js';
 import { RunStop } from '../../src/http/run-stop.js';
 import { type OutgoingRequest, TransportError } from '../../src/http/sender.js';
 import { Slots } from '../../src/http/slots.js';
+import { UNDICI } from '../../src/http/undici-parts.js';
 import { StopBreaker } from '../../src/http/stop-breaker.js';
 import { Throttle, Turns } from '../../src/http/throttle.js';
 import { RunError } from '../../src/model/errors.js';
@@ -372,6 +373,12 @@ t.test('the slots: at most N requests under way, handed out in the order asked; 
     t.equal(most, limit, `${limit}: never more under way`);
     t.same(started, paths, `${limit}: started in the order asked`);
   }
+});
+
+t.test("undici's Agent and request come from its own modules, not its index (half the start-up)", async (t) => {
+  // Falls back to the index when an undici release moves them: this says the installed one still has them where looked for.
+  t.equal(UNDICI.lean, true);
+  t.equal(typeof UNDICI.ProxyAgent, 'function', 'a proxy still gets its agent (from the index)');
 });
 
 t.test('the capture keeps the bytes the server sent, beside the text and the JSON', async (t) => {

@@ -567,6 +567,8 @@ t.test('credentials: each variant derived from the key, described without it, an
   for (const [name, form] of forms) {
     const out = redact(`before ${form} after`);
     t.equal(out, 'before [REDACTED] after', `${name} is redacted`);
+    // A text shorter than every form is returned as is: a form alone is the shortest text that must still be redacted.
+    t.equal(redact(form), '[REDACTED]', `${name}, alone, is redacted`);
   }
   for (const prefix of ['u:', 'Bearer ', 'ab']) {
     const out = redact(Buffer.from(`${prefix}${key}`).toString('base64'));
@@ -579,6 +581,7 @@ t.test('credentials: each variant derived from the key, described without it, an
   t.equal(redact('{"q":"sk+live/Abc123","again":"sk+live/Abc123"}'), '{"q":"[REDACTED]","again":"[REDACTED]"}', 'every occurrence');
   t.equal(redact('nothing secret here'), 'nothing secret here', 'other text is untouched');
   t.equal(makeRedactor('ab')('cab ab'), 'c[REDACTED] [REDACTED]', 'a short key is still redacted');
+  t.equal(makeRedactor('abc')('ab'), '[REDACTED]', 'the key less its last character, alone');
   t.equal(
     makeRedactor('abc')('ab abc'),
     '[REDACTED] [REDACTED]',
