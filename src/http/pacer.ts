@@ -52,12 +52,17 @@ export class Pacer {
     this.intervalMs = options.ratePerSecond === undefined ? 0 : 1000 / options.ratePerSecond;
   }
 
-  /** Waits for this request's turn: after any pause the server asked for, and one rate interval after the previous request. */
-  async turn(signal?: AbortSignal): Promise<void> {
+  /** Waits `ms` on the pacer's clock (a turn taken by `take`). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.clock.sleep(ms, signal);
+  }
+
+  /** Takes this request's turn (after any pause the server asked for, one rate interval after the previous request): how long it must wait for it (0: it may go now). */
+  take(): number {
     const now = this.clock.now();
     const at = Math.max(now, this.pausedUntil, this.nextSlot);
     this.nextSlot = at + this.intervalMs;
-    if (at > now) await this.clock.sleep(at - now, signal);
+    return at - now;
   }
 
   /** Records a throttled response asking for `ms` of quiet; every request waits it out. Returns what it added, or why it cannot be made. */

@@ -108,15 +108,17 @@ export class Turns implements Attempter {
   ) {}
 
   async send(request: OutgoingRequest, freshConnection = false): Promise<Exchange> {
-    await this.turn();
+    // Most requests need not wait (no --rate-limit, no pause asked for): they go at once, with nothing to guard.
+    const wait = this.pacer.take();
+    if (wait > 0) await this.wait(wait);
     return this.inner.send(request, freshConnection);
   }
 
-  /** Waits for the pacer's turn; a stop or an interruption ends the wait. */
-  private async turn(): Promise<void> {
+  /** Waits `ms` for the turn taken; a stop or an interruption ends the wait. */
+  private async wait(ms: number): Promise<void> {
     const turn = guardSignal(undefined, [this.stop.signal, this.stop.abort]);
     try {
-      await this.pacer.turn(turn.signal);
+      await this.pacer.sleep(ms, turn.signal);
     } catch {
       throw (
         this.stop.reason ??
