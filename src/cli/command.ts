@@ -16,7 +16,7 @@ import { prepareReportDir, PREVIOUS_FOLDER } from '../reporters/report-dir.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
 import { createReporters, STDOUT_JSON, writesFiles } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
-import { VARIANTS, variantServerOptions } from '../server/variants.js';
+import { SERVED_VARIANTS, variantServerOptions } from '../server/variants.js';
 import { bugReportLine, EXIT, EXIT_OF_VERDICT, type StopSignal } from './exit-codes.js';
 import { commandHelp, HELP, parseFlags, parseLoadFlags, splitCommand } from './args.js';
 import { MIN_KEY_CHARACTERS, packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
@@ -122,9 +122,12 @@ async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags('serve', args);
   if (flags.help === true) return printHelp(io, 'serve');
   const { values } = settle('serve', flags, io.env);
-  const variant = values.variant === undefined ? undefined : VARIANTS.find((v) => v.name === values.variant);
+  const variant = values.variant === undefined ? undefined : SERVED_VARIANTS.find((v) => v.name === values.variant);
   if (values.variant !== undefined && variant === undefined)
-    throw new RunError('ERR_USAGE', `unknown variant '${values.variant}'; the variants are: ${VARIANTS.map((v) => v.name).join(', ')}`);
+    throw new RunError(
+      'ERR_USAGE',
+      `unknown variant '${values.variant}'; the variants are: ${SERVED_VARIANTS.map((v) => v.name).join(', ')}`,
+    );
   const { port, host } = values;
   const fromEnv = io.env['PETSTORE_API_KEY'];
   const apiKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEVELOPMENT_API_KEY;

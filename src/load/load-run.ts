@@ -1,6 +1,7 @@
 /** A whole load run: safety first (production, one verified request), then warm-up and the stages; the figures, judged later by the run checks. */
 import type { KnownPet } from './sampler.js';
 import { breachedMetrics, compareWithBaseline } from '../checks/load-checks.js';
+import { trendOf, trendWindowSeconds } from '../checks/load-trend.js';
 import { HttpClient, type HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
 import { connectionOf, runRedactor } from '../http/connection.js';
@@ -153,11 +154,14 @@ async function runStages(
   for (const rate of stageRates(profile)) {
     const remainingSeconds = (deadline - performance.now()) / 1000;
     if (budget <= 0 || remainingSeconds <= 0 || options.signal?.aborted === true) break;
+    const durationSeconds = Math.min(profile.ramp?.stageDuration ?? profile.duration, remainingSeconds);
+    const windowSeconds = trendWindowSeconds(trendOf(profile), durationSeconds);
     const raw = await stage(
       {
         ...common,
         ...(rate === undefined ? {} : { rate }),
-        durationSeconds: Math.min(profile.ramp?.stageDuration ?? profile.duration, remainingSeconds),
+        durationSeconds,
+        ...(windowSeconds === undefined ? {} : { windowSeconds }),
         maxRequests: budget,
       },
       true,
