@@ -8,7 +8,7 @@ import { LOAD_CHECKS } from '../../src/checks/load-checks.js';
 import { aggregateRuns, combineConcurrentRuns } from '../../src/load/aggregate.js';
 import { StageWindows } from '../../src/load/stage-windows.js';
 import { DEFAULT_TREND, type LoadMetrics, type TrendSettings, type WindowMetrics } from '../../src/model/load.js';
-import { cappedSlot, LEAK_AFTER, leakDelayMs, LOAD_VARIANTS } from '../../src/server/variants.js';
+import { cappedSlot, LEAK_AFTER, leakDelayMs, LOAD_VARIANTS, SERVED_VARIANTS } from '../../src/server/variants.js';
 import { loadReportOf, metricsOf, profileOf, rawRunOf } from '../load-fixtures.js';
 
 /** A window of 5 s at 200/s with a steady server's figures; override what a row needs. */
@@ -297,4 +297,5 @@ t.test('the load variants: a leak that grows steadily, a cap that spaces answers
     LOAD_VARIANTS.some((v) => v.caughtBy.includes('load.trend')),
     'some load variant must fail load.trend',
   );
+  t.equal(new Set(SERVED_VARIANTS.map((v) => v.name)).size, SERVED_VARIANTS.length, 'serve --variant finds each by a name of its own');
 });
