@@ -1,6 +1,7 @@
 /** The trend check in every reporter: the two windows' figures (JSON, console, Markdown, JUnit, HTML) and their marks on the charts. */
 import t from 'tap';
 import { PassThrough } from 'node:stream';
+import { loadCaseInfo } from '../../src/engine/load-phase.js';
 import type { LoadReport, WindowMetrics } from '../../src/model/load.js';
 import type { RunReport } from '../../src/model/results.js';
 import { renderHtml } from '../../src/reporters/html-reporter.js';
@@ -33,20 +34,8 @@ function reportWithTrend(windows: boolean, reason?: string): RunReport & { load:
     reason === undefined
       ? { id: 'load.trend', level: 'fail' as const, outcome: 'failed' as const, step: 0, message: TREND_FAILED }
       : { id: 'load.trend', level: 'fail' as const, outcome: 'not-judged' as const, step: 0, message: reason };
-  report.cases.push({
-    id: 'load.nightly',
-    title: 'Nightly',
-    clause: 'the profile',
-    suite: 'load',
-    operation: 'listPets',
-    level: 'fail',
-    source: { file: 'scenarios/load/nightly.yaml', line: 1, column: 1 },
-    outcome: reason === undefined ? 'failed' : 'passed',
-    durationMs: 30_000,
-    checks: [trend],
-    exchanges: [],
-    retries: 0,
-  });
+  const outcome = reason === undefined ? ('failed' as const) : ('passed' as const);
+  report.cases.push({ ...loadCaseInfo(SAMPLE_LOAD.profile), outcome, durationMs: 30_000, checks: [trend], exchanges: [], retries: 0 });
   const metrics = windows ? { ...SAMPLE_LOAD.metrics, windows: { first: FIRST, last: LAST } } : SAMPLE_LOAD.metrics;
   return { ...report, load: { ...SAMPLE_LOAD, metrics } };
 }
