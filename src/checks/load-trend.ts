@@ -59,7 +59,9 @@ function unjudgeable(settings: TrendSettings, metrics: LoadMetrics): string | un
   const windows = metrics.windows;
   if (windows === undefined) {
     const needed = MIN_TREND_WINDOW_SECONDS / settings.window;
-    return `the stage lasted ${metrics.durationSeconds} s: its windows (${percent(settings.window)} of it each) would be shorter than ${MIN_TREND_WINDOW_SECONDS} s; the trend needs a stage of at least ${needed} s`;
+    if (trendWindowSeconds(settings, metrics.durationSeconds) !== undefined)
+      return `no windows were measured in this ${Number(metrics.durationSeconds.toFixed(1))} s stage (a run of an earlier version, merged or read back)`;
+    return `the stage lasted ${Number(metrics.durationSeconds.toFixed(1))} s: its windows (${percent(settings.window)} of it each) would be shorter than ${MIN_TREND_WINDOW_SECONDS} s; the trend needs a stage of at least ${needed} s`;
   }
   const { first, last } = windows;
   const firstSeconds = first.to - first.from;

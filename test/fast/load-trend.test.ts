@@ -128,6 +128,12 @@ t.test('judgeTrend: the last window against the first, decided by the settings',
       says: [/^the stage lasted 2 s: its windows \(25 % of it each\) would be shorter than 5 s; the trend needs a stage of at least 20 s$/],
     },
     {
+      name: 'a stage long enough but without windows (a run of an earlier version merged): says so, not that it was short',
+      extra: { durationSeconds: 120 },
+      outcome: 'not-judged',
+      says: [/^no windows were measured in this 120 s stage \(a run of an earlier version, merged or read back\)$/],
+    },
+    {
       name: 'a stage that stopped early (budget, Ctrl-C): its last window is not whole',
       first: windowOf(),
       last: windowOf({ from: 15, to: 16.2, p50: 90 }),
