@@ -1,9 +1,9 @@
 /**
- * `npm run bench:trend [-- --runs 50]`: the trend check against real servers, under the nightly profile shortened to a
- * 20 s stage (LOAD_VARIANT_PROFILE). First the load variants, each once: the leaking one must fail load.trend and pass every
- * other threshold, the pausing one pass, the capped one pass the trend and fail its rps. Then the reference server, `runs`
- * times: how often load.trend (and the profile) fails a steady server is its false-alarm rate. Every server is a process of
- * its own, started fresh for each run; every run is the `load` command as a user runs it.
+ * `npm run bench:trend [-- --runs 50 --variant-runs 1]`: the trend check against real servers, under the nightly profile
+ * shortened to a 20 s stage (LOAD_VARIANT_PROFILE). First the load variants, each `variant-runs` times: the leaking one must
+ * fail load.trend and pass every other threshold, the pausing one pass, the capped one pass the trend and fail its rps.
+ * Then the reference server, `runs` times: how often load.trend (and the profile) fails a steady server is its false-alarm
+ * rate. Every server is a process of its own, started fresh for each run; every run is the `load` command as a user runs it.
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ const KEY = 'bench-key-3d71c0';
 const { values: flags } = parseArgs({
   options: {
     runs: { type: 'string', default: '50' },
+    'variant-runs': { type: 'string', default: '1' },
     variants: { type: 'boolean', default: true },
     reference: { type: 'boolean', default: true },
     jsonl: { type: 'string', default: path.join('reports', 'bench-trend.jsonl') },
@@ -27,6 +28,7 @@ const { values: flags } = parseArgs({
   allowNegative: true,
 });
 const RUNS = Number(flags.runs);
+const VARIANT_RUNS = Number(flags['variant-runs']);
 const CLI = packagePath('dist/cli/main.js');
 
 /** The shipped profile with its stage shortened (its warm-up, rate, thresholds and default trend as shipped). */
@@ -112,7 +114,7 @@ async function main(): Promise<void> {
   );
   let variantProblems = 0;
   if (flags.variants) {
-    for (const variant of LOAD_VARIANTS) {
+    for (const variant of LOAD_VARIANTS.flatMap((v) => Array.from({ length: VARIANT_RUNS }, () => v))) {
       const run = await runOnce(profile, variant);
       const problems = variantHeld(variant, run);
       variantProblems += problems.length === 0 ? 0 : 1;
