@@ -92,7 +92,10 @@ function variantHeld(variant: LoadVariant, run: RunResult): string[] {
   return problems;
 }
 
-/** How close a steady run came to each bound of the default trend: the last window's figure over its bound (above 1 fires). */
+/**
+ * How close a steady run came to each bound of the default trend: the last window's figure over its bound (above 1 fires);
+ * p99's by the same rule, though the default compares only p50 and p90.
+ */
 function closeness(windows: RunResult['windows']): Record<'p50' | 'p90' | 'p99' | 'rps', number> | undefined {
   if (windows === undefined) return undefined;
   const { first, last } = windows;
@@ -131,6 +134,7 @@ async function main(): Promise<void> {
   if (flags.reference && RUNS > 0) {
     const tally = { trendFailed: 0, trendPassed: 0, trendNotJudged: 0, profilePassed: 0 };
     const closest = { p50: 0, p90: 0, p99: 0, rps: 0 };
+    let p99Fired = 0;
     for (let n = 1; n <= RUNS; n++) {
       const run = await runOnce(profile);
       const trend = run.checks['load.trend'];
@@ -140,6 +144,7 @@ async function main(): Promise<void> {
       if (run.verdict === 'passed') tally.profilePassed += 1;
       const close = closeness(run.windows);
       for (const key of ['p50', 'p90', 'p99', 'rps'] as const) closest[key] = Math.max(closest[key], close?.[key] ?? 0);
+      if ((close?.p99 ?? 0) > 1) p99Fired += 1;
       const failed = Object.entries(run.checks)
         .filter(([, outcome]) => outcome === 'failed')
         .map(([id]) => id);
@@ -148,7 +153,9 @@ async function main(): Promise<void> {
       );
     }
     const shown = Object.entries(closest).map(([key, value]) => `${key} ${value.toFixed(2)}`);
-    console.log(`closest approach to the default trend's bounds (last window / bound; 1 fires): ${shown.join(' · ')}`);
+    console.log(
+      `closest approach to the default trend's bounds (last window / bound; above 1 fires): ${shown.join(' · ')} (p99 is compared only where a profile names it: it would have fired ${p99Fired} times)`,
+    );
     console.log(
       `reference server: load.trend passed ${tally.trendPassed}/${RUNS}, failed ${tally.trendFailed}/${RUNS} (false alarms), not judged ${tally.trendNotJudged}; the whole profile passed ${tally.profilePassed}/${RUNS}`,
     );

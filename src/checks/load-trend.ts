@@ -85,7 +85,7 @@ function unjudgeable(settings: TrendSettings, metrics: LoadMetrics): string | un
 /** What drifted between the windows beyond the settings: latency percentiles that grew, throughput that fell. */
 export function trendDrifts(settings: TrendSettings, first: WindowMetrics, last: WindowMetrics): Failure[] {
   const drifts: Failure[] = [];
-  for (const p of ['p50', 'p90', 'p99'] as const) {
+  for (const p of settings.percentiles) {
     const bound = Math.round((first.latency[p] * (1 + settings.latency) + settings.slackMs) * 1000) / 1000;
     if (last.latency[p] > bound)
       drifts.push({
@@ -119,7 +119,7 @@ export const TREND_CHECK: RunCheck = {
   id: 'load.trend',
   title: "The end of a stage is not slower, nor its throughput lower, than its beginning by more than the profile's trend allows",
   clause:
-    "the load profile's thresholds.trend (on by default): the last window's p50, p90 and p99 at most `latency` above the first's plus `slackMs`, its throughput at most `throughput` below, while the offered load held steady",
+    "the load profile's thresholds.trend (on by default): the last window's `percentiles` (p50 and p90 unless it names p99 too) at most `latency` above the first's plus `slackMs`, its throughput at most `throughput` below, while the offered load held steady",
   level: 'fail',
   scope: 'run',
   appliesWhen: `a load profile runs, unless its thresholds.trend is false (judged where each window lasts ${MIN_TREND_WINDOW_SECONDS} s or more)`,

@@ -58,18 +58,22 @@ import { request } from 'undici';
       return loadProfile(file, validateProfile, root);
     };
     const plain = await loaded('');
-    t.same(plain.trend, { enabled: true, window: 0.25, latency: 0.5, slackMs: 5, throughput: 0.1 }, 'on by default');
+    t.same(
+      plain.trend,
+      { enabled: true, window: 0.25, percentiles: ['p50', 'p90'], latency: 0.5, slackMs: 5, throughput: 0.1 },
+      'on by default',
+    );
     t.equal(plain.trendSource, undefined, 'declared nowhere');
-    const tuned = await loaded('  trend: { latency: 1, slackMs: 20 }\n');
+    const tuned = await loaded('  trend: { latency: 1, slackMs: 20, percentiles: [p50, p99] }\n');
     t.same(
       tuned.trend,
-      { enabled: true, window: 0.25, latency: 1, slackMs: 20, throughput: 0.1 },
+      { enabled: true, window: 0.25, percentiles: ['p50', 'p99'], latency: 1, slackMs: 20, throughput: 0.1 },
       'what it names, the defaults for the rest',
     );
     t.same(tuned.trendSource, { file: path.relative(root, file), line: 7, column: 3 }, 'where it is declared');
     t.same(tuned.thresholds, { p99: { max: 100 } }, 'trend is no metric threshold');
     t.equal((await loaded('  trend: false\n')).trend?.enabled, false, 'trend: false turns it off');
-    const refused = await profileProblems('wide.yaml', `${base}  trend: { window: 0.6, enabled: true }\n`);
+    const refused = await profileProblems('wide.yaml', `${base}  trend: { window: 0.6, enabled: true, percentiles: [p95] }\n`);
     t.match(
       refused,
       /wide\.yaml:7:\d+: .*\/thresholds\/trend/,
