@@ -146,6 +146,11 @@ async function main(): Promise<void> {
   );
   if (ending.length > 0) console.log(`  RSS after the load, while the report is written: max ${mb(Math.max(...ending))}`);
   console.log(`  load.trend of the run: ${trend?.outcome ?? 'absent'} (${trend?.message ?? ''})`);
+  const windows = m.windows;
+  if (windows !== undefined)
+    console.log(
+      `  windows: the generator's event loop busy ${pct(windows.first.generatorBusy)} of the first, ${pct(windows.last.generatorBusy)} of the last; ${windows.first.rps} → ${windows.last.rps} responses/s`,
+    );
   console.log(
     `  samples: ${flags.csv}; load average ${os
       .loadavg()
