@@ -48,8 +48,8 @@ function percent(share: number): string {
   return `${Number((share * 100).toPrecision(12))} %`;
 }
 
-/** One window's figures in words, as every reporter shows them. */
-export function windowText(window: WindowMetrics): string {
+/** One window's figures in words, as the check says them. */
+function windowText(window: WindowMetrics): string {
   const { p50, p90, p99 } = window.latency;
   return `${span(window)}: p50 ${ms(p50)} · p90 ${ms(p90)} · p99 ${ms(p99)} · ${window.rps} responses/s`;
 }
@@ -67,8 +67,7 @@ function unjudgeable(settings: TrendSettings, metrics: LoadMetrics): string | un
   const firstSeconds = first.to - first.from;
   if (last.to - last.from < firstSeconds * (1 - STEADY_SHARE))
     return `the stage stopped ${Number(last.to.toFixed(1))} s in (request budget, or interrupted), before its last window from ${Number(last.from.toFixed(1))} s was measured whole`;
-  const saturated = [first, last].find((w) => w.generatorBusy >= SATURATED_SHARE);
-  if (saturated !== undefined)
+  if (first.generatorBusy >= SATURATED_SHARE || last.generatorBusy >= SATURATED_SHARE)
     return `the load generator was saturated (its event loop busy ${percent(first.generatorBusy)} of the first window, ${percent(last.generatorBusy)} of the last): the throughput and latency it measured were its own, not the service's; give it more workers or cores, or a target rate`;
   const rated = metrics.targetRate !== undefined;
   const [before, after] = rated ? [first.offeredRate, last.offeredRate] : [first.concurrency, last.concurrency];
