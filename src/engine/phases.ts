@@ -3,6 +3,7 @@
  * --phase, --check, --skip-check, the configuration's disable list), the plan, the catalogue, the events and the matrix
  * read this one list.
  */
+import { HttpClient } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
 import type { CaseInfo } from '../model/results.js';
 import { caseInfo, runCases } from './cases.js';
@@ -13,17 +14,31 @@ import { caseOptions, type Phase, type PhaseInputs } from './phase.js';
 import { STATEFUL_PHASE } from './stateful.js';
 import { fillStore } from './store-fill.js';
 
-/** The service answers the listing as a pet store should, or the run stops with one line before it starts. */
+/**
+ * The service answers the listing as a pet store should, or the run stops with one line before it starts: for the
+ * conformance phases with the suite's own client, for a load alone with a connection of its own (the load verifies its
+ * target again before its first stage, after whatever ran before it).
+ */
 const PREFLIGHT_PHASE: Phase = {
   id: 'preflight',
-  title: 'the base URL answers the listing as a pet store (else the run stops with one line)',
+  title: 'the base URL answers the listing as a pet store (else the run does not start: one line)',
   gate: true,
   cases: () => [],
-  enabled: (plan) => plan.conformance !== undefined,
+  enabled: (plan) => plan.conformance !== undefined || (plan.load !== undefined && plan.merge === undefined),
   planned: () => [],
   skipReason: () => undefined,
-  async run({ client, plan }) {
-    if (client !== undefined) await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
+  async run({ client, plan, http }) {
+    const listPath = plan.contract.operations.get('listPets')?.path ?? '/pets';
+    if (client !== undefined) {
+      await preflight(client, listPath, false);
+      return [];
+    }
+    const own = new HttpClient({ ...http, connections: 1 });
+    try {
+      await preflight(own, listPath, true);
+    } finally {
+      await own.close();
+    }
     return [];
   },
 };

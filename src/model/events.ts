@@ -1,7 +1,7 @@
 /** The events a run emits; reporters listen to them. Every method is optional. */
 import type { ServerWait } from './exchange.js';
 import type { LoadProgress } from './load.js';
-import type { CaseInfo, CaseResult, RunMeta, RunReport } from './results.js';
+import type { CaseInfo, CaseResult, NotStartedReport, RunMeta, RunReport } from './results.js';
 
 /** A phase of a run (the store fill, the declared cases, fuzzing, a load...), as events name it. */
 export interface PhaseInfo {
@@ -28,6 +28,8 @@ export interface RunListener {
   onLoadProgress?(progress: LoadProgress): void;
   /** The load has stopped (before its result is judged). */
   onLoadEnd?(): void;
+  /** The run could not start (before onRunStart; no other event follows): nothing was judged, only what stopped it is known. */
+  onRunNotStarted?(report: NotStartedReport): void | Promise<void>;
   /** The run is over and judged: the report is final. */
   onRunEnd?(report: RunReport): void | Promise<void>;
   /** Every reporter has finished: the files written, for a reporter that lists them. */
