@@ -11,6 +11,7 @@ import { RunError } from '../model/errors.js';
 import type { RunReport } from '../model/results.js';
 import { renderCatalogue } from '../reporters/catalogue.js';
 import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
+import { WaitConsoleReporter } from '../reporters/wait-console-reporter.js';
 import { redactingStream } from '../reporters/redacting-stream.js';
 import { checkReportDir, PREVIOUS_FOLDER, setAsideEarlierReports } from '../reporters/report-dir.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
@@ -89,13 +90,19 @@ async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'
   // Before any request: the reports can be written. The earlier run's are moved aside only once this run starts, so
   // that a run that cannot start leaves the last good reports where they were.
   if (writes) await checkReportDir(planned.reportDir);
+  const waitConsole = new WaitConsoleReporter({ stream: human, quiet });
   const setAside = async (): Promise<void> => {
     const moved = await setAsideEarlierReports(planned.reportDir);
+    waitConsole.clear();
     if (moved.length > 0 && !quiet)
       human.write(`earlier reports moved to ${path.join(planned.reportDir, PREVIOUS_FOLDER)}: ${moved.join(', ')}\n`);
   };
   const fanOut = new ReporterFanOut(
-    [...(showsConsole ? [loadConsole] : []), ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout)],
+    [
+      // The live line of --wait-for is cleared before any other reporter hears that the run started (or did not).
+      ...(showsConsole ? [waitConsole, loadConsole] : []),
+      ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout),
+    ],
     writes ? setAside : undefined,
   );
   let report: RunReport;

@@ -371,6 +371,18 @@ export const OPTIONS = {
       'headers sent on every request (a tenant, a tracing header), by name; --header wins for a name given again. Not Authorization, Host, Content-Type or the framing headers',
     recorded: { option: 'headers' },
   }),
+  'wait-for': option({
+    kind: integer(0, 3_600),
+    arg: 'SECONDS',
+    commands: RUN_AND_LOAD,
+    section: 'service',
+    env: 'PETSTORE_WAIT_FOR',
+    configKey: 'waitForSeconds',
+    help: 'wait up to SECONDS for the base URL to answer before the run starts (a service still starting), asking again with a growing pause',
+    more: '; past it, one line and exit 2',
+    fileHelp: 'how long to wait for the base URL to answer before the run starts (a service still starting)',
+    recorded: { not: 'it decides when the run starts, not a verdict' },
+  }),
 
   // What a run judges, and how.
   suite: option({

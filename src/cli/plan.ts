@@ -203,6 +203,12 @@ async function loadPlan(declared: LoadProfile, settled: Settled, reportDir: stri
   return plan;
 }
 
+/** `--wait-for SECONDS`, in ms, when it asks for a wait at all. */
+function waitForOf(settled: Settled): { waitForMs?: number } {
+  const seconds = settled.values['wait-for'];
+  return seconds === undefined || seconds === 0 ? {} : { waitForMs: seconds * 1000 };
+}
+
 /** `--rate-limit N` (or `N/s`), `--max-wait S`, `--wait-budget S`. */
 function pacingOf(settled: Settled): PacingOptions {
   const { values } = settled;
@@ -264,6 +270,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   const generated = fuzz !== undefined || stateful !== undefined;
   const plan: RunPlan = {
     ...basePlan(inputs.contract, target, config, skipped),
+    ...waitForOf(settled),
     conformance: {
       cases,
       suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name),
@@ -317,7 +324,11 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
   refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
   if (config !== undefined) checkDisabledIds(config, knownIds({ contract: await packageContract(), cases: [], profile }));
   const recorded = { ...recordedOptions('load', settled, { load: profile.name, 'report-dir': reportDir }), ...proxyRecord(target) };
-  return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: recorded }, reportDir, reporters };
+  return {
+    plan: { ...basePlan(await packageContract(), target, config), ...waitForOf(settled), load, recordedOptions: recorded },
+    reportDir,
+    reporters,
+  };
 }
 
 /** `merge REPORT...`: the raw results of runs made at once on several machines, judged again by the first one's thresholds. */

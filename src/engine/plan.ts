@@ -105,6 +105,8 @@ export interface RunPlan {
   contract: LoadedContract;
   /** Where requests go; a merge sends none. */
   target: Target;
+  /** --wait-for: how long the service may take to answer its first listing before the run starts (none: not waited for). */
+  waitForMs?: number;
   conformance?: ConformancePlan;
   load?: LoadPlan;
   merge?: MergePlan;

@@ -9,11 +9,25 @@ export interface PhaseInfo {
   title: string;
 }
 
+/** A try of --wait-for that got no answer: the service is still starting, or not there. */
+export interface ServiceWait {
+  url: string;
+  /** Tries so far, this one included. */
+  tries: number;
+  /** Since the first try began. */
+  waitedMs: number;
+  boundMs: number;
+  /** Why this try got no answer, in words. */
+  last: string;
+}
+
 /**
  * A listener for the events of a run (the shape every reporter has). Begin and end events come in pairs: every
  * onCaseEnd follows its onCaseStart, every onPhaseEnd its onPhaseStart, both inside onRunStart and onRunEnd.
  */
 export interface RunListener {
+  /** --wait-for: a try got no answer; the service is asked again after a pause, within the bound (before onRunStart). */
+  onServiceWait?(wait: ServiceWait): void;
   /** The run is about to send its first case (after the preflight). */
   onRunStart?(meta: RunMeta, cases: readonly CaseInfo[]): void | Promise<void>;
   /** A phase begins (one the plan runs; its cases may still all be reported not judged, with why). */

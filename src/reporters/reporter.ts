@@ -1,5 +1,5 @@
 /** The reporter interface (optional event methods) and a fan-out that keeps one broken reporter from losing the others. */
-import type { PhaseInfo, RunListener } from '../model/events.js';
+import type { PhaseInfo, RunListener, ServiceWait } from '../model/events.js';
 import type { ServerWait } from '../model/exchange.js';
 import type { LoadProgress } from '../model/load.js';
 import type { CaseInfo, CaseResult, NotStartedReport, RunMeta, RunReport } from '../model/results.js';
@@ -86,6 +86,10 @@ export class ReporterFanOut implements RunListener {
 
   onCaseEnd(result: CaseResult): void {
     this.syncEach('onCaseEnd', (r) => r.onCaseEnd?.(result));
+  }
+
+  onServiceWait(wait: ServiceWait): void {
+    this.syncEach('onServiceWait', (r) => r.onServiceWait?.(wait));
   }
 
   onWait(wait: ServerWait): void {
