@@ -436,12 +436,12 @@ t.test(
 
 t.test("COMMAND --help prints that command's help and exits 0", async (t) => {
   const rows: Array<[string[], RegExp, RegExp | undefined]> = [
-    [['run', '--help'], /^petstore-conformance run: /, /Serve options/],
-    [['load', '--help'], /^petstore-conformance load: [\s\S]*Load options/, /Run options/],
-    [['merge', '--help'], /^petstore-conformance merge: /, /Run options/],
-    [['serve', '--help'], /^petstore-conformance serve: [\s\S]*Serve options/, /npm run|Load options/],
-    [['catalogue', '--help'], /^petstore-conformance catalogue: /, /options:/],
-    [['--help'], /Run options[\s\S]*Load options[\s\S]*Serve options/, undefined],
+    [['run', '--help'], /^petstore-conformance run: [\s\S]*Choosing what runs[\s\S]*Examples:/, /The reference server/],
+    [['load', '--help'], /^petstore-conformance load: [\s\S]*Load \(run --load[\s\S]*Examples:/, /Choosing what runs/],
+    [['merge', '--help'], /^petstore-conformance merge: [\s\S]*Examples:/, /Choosing what runs|Reaching the service/],
+    [['serve', '--help'], /^petstore-conformance serve: [\s\S]*The reference server \(serve\)/, /npm run|Load \(/],
+    [['catalogue', '--help'], /^petstore-conformance catalogue: [\s\S]*Examples:/, /Reaching the service|Output/],
+    [['--help'], /Choosing what runs[\s\S]*Load \(run --load[\s\S]*The reference server[\s\S]*Examples:/, undefined],
   ];
   for (const [args, expected, absent] of rows) {
     const result = await runCli(args);
