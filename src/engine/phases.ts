@@ -62,8 +62,8 @@ const WAIT_FOR_PHASE: Phase = {
 
 /**
  * The service answers the listing as a pet store should, or the run stops with one line before it starts: for the
- * conformance phases with the suite's own client, for a load alone with a connection of its own (the load verifies its
- * target again before its first stage, after whatever ran before it).
+ * conformance phases with the suite's own client, for a load alone with a connection of its own (then the load does not
+ * ask again; after the cases, `run --load` verifies its target again before its first stage).
  */
 const PREFLIGHT_PHASE: Phase = {
   id: 'preflight',
