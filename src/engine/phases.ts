@@ -36,7 +36,7 @@ const WAIT_FOR_PHASE: Phase = {
   async run({ plan, http, clock, signal, listener }) {
     const boundMs = plan.waitForMs ?? 0;
     const tryMs = Math.min(WAIT_TRY_MS, http.requestTimeoutMs);
-    const own = new HttpClient({
+    const options = {
       ...http,
       connections: 1,
       connectTimeoutMs: Math.min(http.connectTimeoutMs, tryMs),
@@ -44,18 +44,17 @@ const WAIT_FOR_PHASE: Phase = {
       requestTimeoutMs: tryMs,
       // A gateway that asks to wait is waited for within the bound, no longer.
       pacing: { maxWaitMs: boundMs, waitBudgetMs: boundMs },
-    });
-    try {
-      await waitForService(listingProbe(own, plan.contract.operations.get('listPets')?.path ?? '/pets'), {
-        url: own.base.href,
+    };
+    await waitForService(
+      listingProbe(() => new HttpClient(options), plan.contract.operations.get('listPets')?.path ?? '/pets'),
+      {
+        url: new URL(http.baseUrl).href,
         boundMs,
         clock,
         ...(signal === undefined ? {} : { signal }),
         onTry: (wait) => listener.onServiceWait?.(wait),
-      });
-    } finally {
-      await own.close();
-    }
+      },
+    );
     return [];
   },
 };

@@ -20,9 +20,13 @@ export const WAIT_TRY_MS = 5_000;
 /** One try: `answered` when the service answered (the preflight then judges the answer), else why not yet, in words. */
 export type WaitProbe = () => Promise<'answered' | string>;
 
-/** The try `client` makes: a GET of the listing; no answer, or a gateway's 502, 503 or 504, is not yet an answer. */
-export function listingProbe(client: Pick<HttpClient, 'send'>, listPath: string): WaitProbe {
+/**
+ * A try: a GET of the listing on a client of its own, closed after it (a client stops for good once requests in a row got
+ * no answer, which is what waiting is for). No answer, or a gateway's 502, 503 or 504, is not yet an answer.
+ */
+export function listingProbe(open: () => Pick<HttpClient, 'send' | 'close'>, listPath: string): WaitProbe {
   return async () => {
+    const client = open();
     try {
       const { response } = await client.send({
         method: 'GET',
@@ -38,6 +42,8 @@ export function listingProbe(client: Pick<HttpClient, 'send'>, listPath: string)
       // Something listens, but TLS does not fit: waiting will not change that, and the preflight says what is wrong.
       if (error.code.startsWith('ERR_SSL_') || CERTIFICATE_CODES.test(error.code)) return 'answered';
       return `${error.message} (${error.code})`;
+    } finally {
+      await client.close();
     }
   };
 }

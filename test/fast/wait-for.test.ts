@@ -5,6 +5,7 @@
 import t from 'tap';
 import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
+import { DEFAULT_HTTP_OPTIONS, HttpClient } from '../../src/http/client.js';
 import { listingProbe, waitForService, type WaitProbe } from '../../src/http/wait-for.js';
 import { TransportError } from '../../src/http/sender.js';
 import type { ServiceWait } from '../../src/model/events.js';
@@ -128,16 +129,28 @@ t.test(
       ['an untrusted certificate', ['DEPTH_ZERO_SELF_SIGNED_CERT', 'TLS certificate rejected (self-signed certificate)'], 'answered'],
     ];
     for (const [what, result, outcome] of rows) {
+      let closed = 0;
       const client = {
         send: () =>
           typeof result === 'number'
             ? Promise.resolve({ request: sent, response: answer(result), durationMs: 1 })
             : Promise.reject(new TransportError(result[0], result[1], sent)),
+        close: () => Promise.resolve(void (closed += 1)),
       };
-      t.equal(await listingProbe(client, '/pets')(), outcome, what);
+      t.equal(await listingProbe(() => client, '/pets')(), outcome, what);
+      t.equal(closed, 1, `${what}: the try's client is closed`);
     }
   },
 );
+
+t.test('tries on real clients: every one of many refused tries says why, never that the server is gone', async (t) => {
+  const probe = listingProbe(
+    () => new HttpClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl: URL_TRIED, apiKey: 'wait-for-probe-key', connections: 1 }),
+    '/pets',
+  );
+  // A client stops for good after three requests in a row got no answer: each try has one of its own.
+  for (let i = 1; i <= 5; i++) t.equal(await probe(), REFUSED, `try ${i}`);
+});
 
 t.test('the live line: on a terminal only, rewritten in place, gone before the next line', async (t) => {
   const wait: ServiceWait = { url: URL_TRIED, tries: 3, waitedMs: 1_750, boundMs: 30_000, last: REFUSED };
