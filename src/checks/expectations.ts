@@ -4,6 +4,7 @@ import type { Contract } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, jsonEqual, resolvePointer, showJson, type JsonValue } from '../model/json.js';
 import type { Failure } from '../model/results.js';
+import type { Moment, ReadsFailed } from '../model/store-model.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { HeaderExpectation, SchemaName } from '../model/scenario.js';
 import { isJsonMediaType, mediaType } from './media-type.js';
@@ -378,6 +379,41 @@ const capture: ExpectationCheck<Record<string, string>> = {
   },
 };
 
+/** An earlier exchange with when it was sent (the model's clock). */
+function at(moment: Moment): string {
+  return `${moment.where} (sent at ${(moment.sentAt / 1000).toFixed(3)} s)`;
+}
+
+/** When reads of the store began failing, in words: the write after which they did, and the reads around it. */
+export function readsFailedSince(since: ReadsFailed): string {
+  const failedRead = `the first read to fail was ${at(since.read)}`;
+  const good = since.lastGood === undefined ? 'the run began' : `the last good read of that target, ${at(since.lastGood)}`;
+  if (since.write === undefined) return `${failedRead}, with no write sent since ${good}`;
+  // A write answered with a 5xx may still have been kept: of the writes in the window, it is the one to look at first.
+  const cause = since.failedWrite ?? since.write;
+  const which = since.failedWrite === undefined ? `the first of ${since.writes}` : `itself answered with a 5xx, one of ${since.writes}`;
+  return `reads began failing after the write ${at(cause)} (${which} sent since ${good}); ${failedRead}`;
+}
+
+const answersAfterWrites: ExpectationCheck<boolean> = {
+  id: 'expect.answersAfterWrites',
+  key: 'answersAfterWrites',
+  title: "A read after the run's writes answers without a 5xx; a failure names the write after which reads began failing",
+  clause: "reading-the-contract: never a 5xx, and never a store whose reads fail afterwards (a lone surrogate's pet included)",
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `answersAfterWrites` (the store-health reads after the phases that write)',
+  evaluate({ exchange, expected, model }) {
+    const status = exchange.response.status;
+    if (expected !== true || status < 500) return passed(`status ${status}`);
+    const since = model?.readsFailedAfter();
+    return failed({
+      message: `the store no longer answers this read (${status}, ${describeBody(exchange)}); ${since === undefined ? 'no earlier read of the store failed' : readsFailedSince(since)}`,
+      expected: 'an answer without a 5xx',
+      actual: String(status),
+    });
+  },
+};
 /** Every expectation check, one per scenario key. `when` is structural: the engine resolves it. */
 export const EXPECTATION_CHECKS: readonly ExpectationCheck[] = [
   status,
@@ -393,4 +429,5 @@ export const EXPECTATION_CHECKS: readonly ExpectationCheck[] = [
   holdsIfNotFull,
   basePath,
   capture,
+  answersAfterWrites,
 ] as ExpectationCheck[];

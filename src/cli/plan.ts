@@ -3,6 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import path from 'node:path';
 import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
+import { STORE_HEALTH_PHASE } from '../engine/store-health.js';
 import { FUZZ_PHASE } from '../engine/fuzz.js';
 import type { Phase } from '../engine/phase.js';
 import { PHASES } from '../engine/phases.js';
@@ -323,7 +324,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   ]);
   if (suites.usage !== undefined) throw suites.usage;
   if (globs.usage !== undefined) throw globs.usage;
-  const { cases, createdPetCases, phase } = selection;
+  const { cases, writtenCases, phase } = selection;
   const target = await resolveTarget(settled, env);
   const production = productionOf(target.baseUrl, config);
   // A production service is never written to, whatever the flags say: the configuration marked it.
@@ -348,7 +349,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     conformance: {
       cases,
       suites: selectedSuites.length > 0 ? selectedSuites : suiteNames,
-      createdPetCases,
+      writtenCases,
       readOnly,
       concurrency: values.concurrency,
       consistencyWindowMs: values['consistency-window'],
@@ -435,7 +436,7 @@ function selectCases(
   inputs: CaseInputs,
   selectedSuites: readonly string[],
   globs: readonly string[],
-): { cases: CaseSpec[]; createdPetCases: string[]; phase: (phase: Phase) => boolean; candidates: string[]; unmatched: number[] } {
+): { cases: CaseSpec[]; writtenCases: string[]; phase: (phase: Phase) => boolean; candidates: string[]; unmatched: number[] } {
   const inSelection = (info: CaseInfo): boolean => selectedSuites.length === 0 || selectedSuites.includes(info.suite);
   const only = globs.map((glob) => idGlob(glob));
   const checked = (info: CaseInfo): boolean => only.length === 0 || only.some((pattern) => pattern.test(info.id));
@@ -446,7 +447,7 @@ function selectCases(
   const phase = (p: Phase): boolean => p.cases(inputs).some((c) => selected.has(c.id));
   return {
     cases: inputs.cases.filter((c) => selected.has(c.id)),
-    createdPetCases: CREATED_PETS_PHASE.cases(inputs)
+    writtenCases: [...CREATED_PETS_PHASE.cases(inputs), ...STORE_HEALTH_PHASE.cases(inputs)]
       .filter((c) => selected.has(c.id))
       .map((c) => c.id),
     phase,

@@ -14,6 +14,7 @@ import { FUZZ_PHASE } from './fuzz.js';
 import { LOAD_PHASE, MERGE_PHASE } from './load-phase.js';
 import { caseOptions, type Phase, type PhaseInputs } from './phase.js';
 import { STATEFUL_PHASE } from './stateful.js';
+import { STORE_HEALTH_PHASE } from './store-health.js';
 import { fillStore } from './store-fill.js';
 
 /** A plan that sends to a service: a run's cases, or a load alone (not a merge, which sends nothing). */
@@ -136,6 +137,7 @@ export const PHASES: readonly Phase[] = [
   CREATED_PETS_PHASE,
   FUZZ_PHASE,
   STATEFUL_PHASE,
+  STORE_HEALTH_PHASE,
   LOAD_PHASE,
   MERGE_PHASE,
 ];

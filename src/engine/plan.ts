@@ -75,8 +75,8 @@ export interface ConformancePlan {
   cases: CaseSpec[];
   /** The suites the report names: those selected, or all. */
   suites: string[];
-  /** The ids of the created-pet cases to run (those of the selected suites that --check names). */
-  createdPetCases: string[];
+  /** The ids of the cases built from what the run wrote (created pets, store health) to run: of the selected suites, that --check names. */
+  writtenCases: string[];
   readOnly: boolean;
   concurrency: number;
   consistencyWindowMs: number;

@@ -79,6 +79,8 @@ export interface Expectations {
   /** The base URL's path ends with this segment (e.g. /v1). */
   basePath?: string;
   undocumented?: UndocumentedRequest;
+  /** A read after the run's writes: a 5xx fails, naming the write after which reads of the store began failing. */
+  answersAfterWrites?: boolean;
   /** Further expectations that apply only when the response has the given status. */
   when?: Record<string, Expectations>;
 }

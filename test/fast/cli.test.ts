@@ -75,7 +75,11 @@ t.test('a server that answers without a key fails the run: exit 1, naming the au
   const reports = await tempDir();
   const result = await runCli(['--base-url', server.baseUrl, '--report-dir', reports], { PETSTORE_API_KEY: KEY });
   t.equal(result.code, 1);
-  t.match(result.stdout, /FAIL\s+auth\.listPets\.missing/);
+  t.match(
+    result.stdout,
+    /FAIL\s+expect\.status, \d+ cases: Authentication rule 1[^\n]*\n[\s\S]*auth\.listPets\.missing/,
+    'one group names the cases',
+  );
   t.match(result.stdout, /verdict: FAILED/);
   const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as {
     verdict: string;
