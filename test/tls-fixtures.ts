@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** A self-signed certificate for 127.0.0.1 (EC, fast to make), written to `dir` as NAME.pem and NAME.key. */
-export function certificate(dir: string, name: string): { key: Buffer; cert: Buffer } {
+/** A self-signed certificate for 127.0.0.1 (or `altName`, e.g. DNS:example.test) (EC, fast to make), written to `dir` as NAME.pem and NAME.key. */
+export function certificate(dir: string, name: string, altName = 'IP:127.0.0.1'): { key: Buffer; cert: Buffer } {
   const key = path.join(dir, `${name}.key`);
   const cert = path.join(dir, `${name}.pem`);
   execFileSync(
@@ -26,7 +26,7 @@ export function certificate(dir: string, name: string): { key: Buffer; cert: Buf
       '-subj',
       `/CN=${name}`,
       '-addext',
-      'subjectAltName=IP:127.0.0.1',
+      `subjectAltName=${altName}`,
     ],
     { stdio: 'ignore' },
   );
