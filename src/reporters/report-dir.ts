@@ -6,6 +6,7 @@ import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RunError } from '../model/errors.js';
 import { NOT_STARTED_FILE, REPORT_FILES } from './file-reporter.js';
+import { unwritableReason } from './unwritable-dir.js';
 
 /** Where the reports of the previous run in the same folder are kept. */
 export const PREVIOUS_FOLDER = 'previous';
@@ -32,9 +33,11 @@ export async function checkReportDir(dir: string): Promise<void> {
     await writeFile(probe, '');
     await rm(probe, { force: true });
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const hint = await unwritableReason(dir, code);
     throw new RunError(
       'ERR_REPORT_WRITE',
-      `cannot write the reports to ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing was sent`,
+      `cannot write the reports to ${dir} (${code ?? 'error'})${hint === undefined ? '' : `: ${hint}`}; nothing was sent`,
     );
   }
   for (const name of RUN_FILES)
