@@ -10,7 +10,7 @@
  *   wait ends at once and nothing is merged.
  */
 import t from 'tap';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -57,18 +57,26 @@ t.test("the README's docker run: the caller's uid, the current folder mounted as
   t.match(args, ['run', '--base-url', /^https:/]);
 });
 
-const cannotSetUid =
-  process.getuid?.() !== 0 || !existsSync('/usr/bin/setpriv')
-    ? 'changing uid needs root and setpriv: the emulation of docker run --user is not run here'
-    : false;
+/** The uid the emulation runs as: no account, as a host user's uid has none in the image. */
+const OTHER_UID = 4321;
+
+/** Why the emulation cannot run here: it needs root and setpriv, and a checkout another uid can read (a `mktemp -d` clone is not). */
+function cannotSetUid(): string | false {
+  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/setpriv'))
+    return 'changing uid needs root and setpriv: the emulation of docker run --user is not run here';
+  const readable = spawnSync('setpriv', [`--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, '--clear-groups', 'test', '-r', cli]);
+  return readable.status === 0
+    ? false
+    : `uid ${OTHER_UID} cannot read ${cli} (a folder above it is private): the emulation is not run here`;
+}
 
 t.test(
   "the README's docker run, emulated: the entrypoint as a uid with no account, in the folder it mounts",
-  { skip: cannotSetUid },
+  { skip: cannotSetUid() },
   async (t) => {
     const server = await startReferenceServer({ apiKey: KEY });
     t.teardown(() => server.close());
-    const uid = 4321; // no account, as a host user's uid has none in the image
+    const uid = OTHER_UID;
     const base = await tempDir();
     await chmod(base, 0o755);
     const asContainer = (cwd: string, runArgs: string[]) =>
