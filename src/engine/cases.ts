@@ -382,6 +382,7 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
             'internal-error',
             `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
           );
+        if (error.sent.method === 'POST') options.model?.writeUnanswered();
         result.exchanges.push({
           step: index,
           startedAt: startedAt.toISOString(),

@@ -260,7 +260,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     ]),
     created: new CreatedPets(),
     findings: new RunFindings(),
-    model: new StoreModel({ windowMs: plan.conformance?.consistencyWindowMs ?? 0 }),
+    model: new StoreModel({ windowMs: plan.conformance?.consistencyWindowMs ?? 0, runId }),
     clock: REAL_CLOCK,
     signal,
     stop: client === undefined ? signal : signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]),

@@ -884,6 +884,29 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     },
   },
   {
+    name: 'refusal-stores',
+    description:
+      'a createPet refused with 400 for a status outside the enum has already stored the pet, without its status (validation after the write)',
+    clause: 'reading-the-contract: never a store changed by a refused request',
+    caughtBy: ['lifecycle.store-health'],
+    // Newest first, so that the plain listing holds the pet whatever the store held before.
+    wrap: (next, store) => async (req) => {
+      const res = await newestFirst(next, store)(req);
+      const body = bodyOf(req);
+      if (
+        isCreate(req) &&
+        res.status === 400 &&
+        isJsonObject(body) &&
+        typeof body['name'] === 'string' &&
+        typeof body['status'] === 'string'
+      ) {
+        const categoryId = body['categoryId'];
+        if (Number.isSafeInteger(categoryId)) store.catalogue.add({ name: body['name'], categoryId: BigInt(categoryId as number) });
+      }
+      return res;
+    },
+  },
+  {
     name: 'surrogate-replaced',
     description: 'a lone surrogate escape in a name is stored as U+FFFD, so the name read back is not the name sent (as Go does)',
     clause: 'reading-the-contract: a lone surrogate is refused with 400 or stored and read back exactly',
