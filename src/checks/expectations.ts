@@ -4,6 +4,7 @@ import type { Contract } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, jsonEqual, resolvePointer, showJson, type JsonValue } from '../model/json.js';
 import type { Failure } from '../model/results.js';
+import { type Moment, petsShown, type ReadsFailed } from '../model/store-model.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { HeaderExpectation, SchemaName } from '../model/scenario.js';
 import { isJsonMediaType, mediaType } from './media-type.js';
@@ -378,6 +379,71 @@ const capture: ExpectationCheck<Record<string, string>> = {
   },
 };
 
+/** An earlier exchange with when it was sent (the model's clock). */
+function at(moment: Moment): string {
+  return `${moment.where} (sent at ${(moment.sentAt / 1000).toFixed(3)} s)`;
+}
+
+/** When reads of the store began failing, in words: the write after which they did, and the reads around it. */
+export function readsFailedSince(since: ReadsFailed): string {
+  const failedRead = `the first read to fail was ${at(since.read)}`;
+  const good = since.lastGood === undefined ? 'the run began' : `the last good read of that target, ${at(since.lastGood)}`;
+  if (since.write === undefined) return `${failedRead}, with no write sent since ${good}`;
+  // A write answered with a 5xx may still have been kept: of the writes in the window, it is the one to look at first.
+  const cause = since.failedWrite ?? since.write;
+  const which = since.failedWrite === undefined ? `the first of ${since.writes}` : `itself answered with a 5xx, one of ${since.writes}`;
+  return `reads began failing after the write ${at(cause)} (${which} sent since ${good}); ${failedRead}`;
+}
+
+const answersAfterWrites: ExpectationCheck<boolean> = {
+  id: 'expect.answersAfterWrites',
+  key: 'answersAfterWrites',
+  title: "A read after the run's writes answers without a 5xx; a failure names the write after which reads began failing",
+  clause: "reading-the-contract: never a 5xx, and never a store whose reads fail afterwards (a lone surrogate's pet included)",
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `answersAfterWrites` (the store-health reads after the phases that write)',
+  evaluate({ exchange, expected, model }) {
+    const status = exchange.response.status;
+    if (expected !== true || status < 500) return passed(`status ${status}`);
+    const since = model?.readsFailedAfter();
+    return failed({
+      message: `the store no longer answers this read (${status}, ${describeBody(exchange)}); ${since === undefined ? 'no earlier read of the store failed' : readsFailedSince(since)}`,
+      expected: 'an answer without a 5xx',
+      actual: String(status),
+    });
+  },
+};
+/** At most this many pets are named in one failure. */
+const NAMED_PETS = 5;
+
+const refusalsLeftNoPet: ExpectationCheck<boolean> = {
+  id: 'expect.refusalsLeftNoPet',
+  key: 'refusalsLeftNoPet',
+  title: "Every pet named with the run's id that the store shows was handed out by one of the run's creates (a 201)",
+  clause: 'reading-the-contract: never a store changed by a refused request (a create answered 400, or one that failed)',
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `refusalsLeftNoPet` (the store-health listing, over every pet the run saw)',
+  evaluate({ exchange, expected, model }) {
+    if (expected !== true || model === undefined) return passed('no model of the store to judge by');
+    const unclaimed = model.unclaimedPets(petsShown(exchange));
+    if (unclaimed.length === 0) return passed("every pet named with the run's id was handed out by a create of the run");
+    if (model.unansweredWrites > 0)
+      return notJudged(
+        `${unclaimed.length} pet(s) named with the run's id were never handed out, but ${model.unansweredWrites} create(s) got no answer: one of them may have made it`,
+      );
+    return failed(
+      unclaimed.slice(0, NAMED_PETS).map(({ pet, refusedWith }) => ({
+        message: `pet ${pet.id} ${showJson(pet.fields, 200)}, shown by ${pet.where}, was never handed out by a create of the run; ${refusedWith.length === 0 ? 'no refused create named it' : `creates refused or failed with its name: ${refusedWith.slice(0, 3).join('; ')}`}`,
+        expected: 'no pet a refused request would have made',
+        actual: `pet ${pet.id}`,
+      })),
+      `${unclaimed.length} pet(s) named with the run's id that no create of the run handed out: a refused or failed request changed the store`,
+    );
+  },
+};
+
 /** Every expectation check, one per scenario key. `when` is structural: the engine resolves it. */
 export const EXPECTATION_CHECKS: readonly ExpectationCheck[] = [
   status,
@@ -393,4 +459,6 @@ export const EXPECTATION_CHECKS: readonly ExpectationCheck[] = [
   holdsIfNotFull,
   basePath,
   capture,
+  answersAfterWrites,
+  refusalsLeftNoPet,
 ] as ExpectationCheck[];

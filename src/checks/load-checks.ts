@@ -6,6 +6,7 @@ import {
   type LatencyMetric,
   type LoadMetrics,
   type LoadProfile,
+  type LoadReport,
   type LoadStage,
   type Metric,
   type Threshold,
@@ -54,7 +55,14 @@ export interface ThresholdVerdict {
   ok: boolean;
   /** The bound in words, e.g. `at most 500 ms`. */
   bound: string;
+  /** The bound as a comparison, as load tools print it: `p99 <= 500 ms`, `rps >= 810/s`, `errors <= 0.1 % of requests`. */
+  expression: string;
   message: string;
+}
+
+/** A metric's unit in a comparison: `ms`, `/s`, nothing for a count. */
+function shortUnit(metric: Metric): string {
+  return isLatency(metric) ? ' ms' : metric === 'rps' ? '/s' : '';
 }
 
 /** The thresholds of a profile, the implicit ones included, in report order. */
@@ -91,6 +99,7 @@ export function judgeThreshold(metric: Metric, threshold: Threshold, metrics: Lo
       actual,
       ok: false,
       bound,
+      expression: `${metric} <= ${threshold.max ?? Infinity} ms`,
       message: `no response in ${metrics.durationSeconds} s (${metrics.requests} requests sent, ${metrics.inFlightAtStop} still in flight at the stop): latency cannot be shown ${bound}`,
     };
   }
@@ -103,13 +112,22 @@ export function judgeThreshold(metric: Metric, threshold: Threshold, metrics: Lo
       actual,
       ok: share <= threshold.maxRate,
       bound,
+      expression: `${metric} <= ${percent(threshold.maxRate)} % of requests`,
       message: `${actual} ${unit} of ${metrics.requests} requests (${(share * 100).toFixed(3)} %; ${bound} allowed)`,
     };
   }
   if (threshold.min !== undefined || extraMin > 0) {
     const floor = Math.max(threshold.min ?? 0, extraMin);
     const bound = `at least ${floor} ${unit}`;
-    return { metric, threshold, actual, ok: actual >= floor, bound, message: `${actual} ${unit} (at least ${floor} required)` };
+    return {
+      metric,
+      threshold,
+      actual,
+      ok: actual >= floor,
+      bound,
+      expression: `${metric} >= ${floor}${shortUnit(metric)}`,
+      message: `${actual} ${unit} (at least ${floor} required)`,
+    };
   }
   const max = threshold.max ?? Infinity;
   return {
@@ -118,6 +136,7 @@ export function judgeThreshold(metric: Metric, threshold: Threshold, metrics: Lo
     actual,
     ok: actual <= max,
     bound: `at most ${max} ${unit}`,
+    expression: `${metric} <= ${max}${shortUnit(metric)}`,
     message: `${actual} ${unit} (at most ${max} allowed)`,
   };
 }
@@ -127,6 +146,11 @@ function judgeAll(profile: LoadProfile, metrics: LoadMetrics, floor = 0): Thresh
   return effectiveThresholds(profile).map(([metric, threshold]) =>
     judgeThreshold(metric, threshold, metrics, metric === 'rps' ? floor : 0),
   );
+}
+
+/** Every threshold of a load result judged as its checks judge it (on the judged stage, a ramp's rps floor included). */
+export function loadThresholdVerdicts(load: LoadReport): ThresholdVerdict[] {
+  return judgeAll(load.profile, load.metrics, rpsFloor(load.profile, load.judgedRate));
 }
 
 /** The metrics a stage broke. */

@@ -166,7 +166,7 @@ function judgeStep(
     const filled = fillTemplate(value as JsonValue, vars);
     for (const check of checks) {
       if (disabled.has(check.id)) continue;
-      const context = { exchange, contract, expected: filled };
+      const context = { exchange, contract, expected: filled, ...(model === undefined ? {} : { model }) };
       const applies = check.applies === undefined ? true : appliesTo(() => check.applies?.(context) ?? true);
       if (applies === false) continue;
       // A recommendation on a declared expectation warns whatever the case's level; the rule itself takes the case's.
@@ -249,10 +249,13 @@ function evidenceOf(exchange: Exchange, step: number, startedAt: Date, attempts:
   };
 }
 
+/** The most of a request body evidence keeps (characters): a 1 MiB name is cut, and its `reproduce` command still sends it whole. */
+const MAX_REQUEST_BODY_EVIDENCE = 64 * 1024;
+
 function requestEvidence(request: Exchange['request']): ExchangeEvidence['request'] {
   return request.body === undefined
     ? { method: request.method, url: request.url, headers: request.headers }
-    : { method: request.method, url: request.url, headers: request.headers, body: request.body };
+    : { method: request.method, url: request.url, headers: request.headers, body: boundedText(request.body, MAX_REQUEST_BODY_EVIDENCE) };
 }
 
 function round(ms: number): number {
@@ -379,6 +382,7 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
             'internal-error',
             `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
           );
+        if (error.sent.method === 'POST') options.model?.writeUnanswered();
         result.exchanges.push({
           step: index,
           startedAt: startedAt.toISOString(),

@@ -70,7 +70,7 @@ export class CreatedPets {
 }
 
 /** At most `max` of `items`, spread evenly over them (the first included). */
-function spread<T>(items: readonly T[], max: number): T[] {
+export function spread<T>(items: readonly T[], max: number): T[] {
   const step = Math.max(1, Math.ceil(items.length / max));
   return items.filter((_, i) => i % step === 0).slice(0, max);
 }
@@ -125,7 +125,7 @@ export function createdPetCases(created: CreatedPets, contract: Contract, model?
 
 /** The created-pet cases a plan runs: those of the selected suites that --check names. */
 function plannedCreatedPetCases(plan: RunPlan): CaseInfo[] {
-  return CREATED_PET_CASES.filter((c) => plan.conformance?.createdPetCases.includes(c.id) === true);
+  return CREATED_PET_CASES.filter((c) => plan.conformance?.writtenCases.includes(c.id) === true);
 }
 
 /** The cases over what every other case wrote: they run after the declared cases; without pets they have nothing to judge. */

@@ -34,6 +34,28 @@ function printfFormat(body: Buffer): string {
   return shellQuote(format);
 }
 
+/** Runs of one byte at least this long are written by `head | tr`, not spelled out: a 1 MiB name stays a short command. */
+const LONG_RUN = 256;
+
+/** Shell commands whose output, in turn, is the body; undefined when it holds no long run of one byte. */
+function bodyWriters(body: Buffer): string[] | undefined {
+  const writers: string[] = [];
+  let start = 0;
+  for (let i = 0; i < body.length; ) {
+    let end = i + 1;
+    while (end < body.length && body[end] === body[i]) end++;
+    if (end - i >= LONG_RUN) {
+      if (start < i) writers.push(`printf ${printfFormat(body.subarray(start, i))}`);
+      writers.push(`head -c ${end - i} /dev/zero | tr '\\0' '\\${(body[i] ?? 0).toString(8).padStart(3, '0')}'`);
+      start = end;
+    }
+    i = end;
+  }
+  if (start === 0) return undefined;
+  if (start < body.length) writers.push(`printf ${printfFormat(body.subarray(start))}`);
+  return writers;
+}
+
 /** The one-line command that sends the same request again (`-i` shows the status and headers). */
 export function curlCommand(request: SentRequest): string {
   const words = ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
@@ -45,8 +67,11 @@ export function curlCommand(request: SentRequest): string {
   const authorization = shellAuthorization(request.auth);
   if (authorization !== undefined) words.push('-H', authorization);
   if (request.body === undefined) return words.join(' ');
+  const bytes = request.bodyHex === undefined ? Buffer.from(request.body, 'utf8') : Buffer.from(request.bodyHex, 'hex');
+  const fromStdin = [...words, '--data-binary', '@-'].join(' ');
+  const writers = bodyWriters(bytes);
+  if (writers !== undefined) return `{ ${writers.join('; ')}; } | ${fromStdin}`;
   if (request.bodyHex === undefined && !request.body.includes('\u0000'))
     return [...words, '--data-binary', shellQuote(request.body)].join(' ');
-  const bytes = request.bodyHex === undefined ? Buffer.from(request.body, 'utf8') : Buffer.from(request.bodyHex, 'hex');
-  return `printf ${printfFormat(bytes)} | ${[...words, '--data-binary', '@-'].join(' ')}`;
+  return `printf ${printfFormat(bytes)} | ${fromStdin}`;
 }

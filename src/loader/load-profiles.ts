@@ -2,6 +2,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { RunError } from '../model/errors.js';
+import { didYouMean } from '../model/suggest.js';
 import {
   DEFAULT_TREND,
   METRICS,
@@ -32,7 +33,7 @@ export async function resolveProfilePath(argument: string, profilesDir: string):
   if (!names.includes(argument)) {
     throw new RunError(
       'ERR_USAGE',
-      `unknown load profile '${argument}'; the profiles are: ${names.sort().join(', ')} (or give a file path)`,
+      `unknown load profile '${argument}'${didYouMean(argument, names)}; the profiles are: ${names.sort().join(', ')} (or give a file path)`,
     );
   }
   return path.join(profilesDir, `${argument}.yaml`);

@@ -1,8 +1,9 @@
 /**
- * Malformed createPet bodies, part of the coverage phase: what is not JSON (trailing data, NaN, Infinity, no body), keys
- * in another case, lone surrogate escapes, nesting far deeper than any pet, a client id of every other JSON type. Each is
- * judged by the reading: 400 with an Error where it is not JSON or lacks a field; a lone surrogate refused with 400 or
- * stored and read back exactly (the created-pet read-back judges that); never a 5xx. Without a key, a refused one is a 401.
+ * Malformed createPet bodies, part of the coverage phase: what is not JSON (trailing data, NaN, Infinity, bytes that are
+ * not UTF-8), numbers no int64 holds, keys in another case, a byte order mark, lone surrogate escapes, nesting far deeper
+ * than any pet, a client id of every other JSON type. Each is judged by the reading: 400 with an Error where it is not JSON
+ * or lacks a field; a lone surrogate refused with 400 or stored and given back exactly; never a 5xx. Without a key, a
+ * refused one is a 401. (An empty body with a JSON media type is a declared case: createPet.invalid.no-body.)
  */
 import { type Contract, statusValues } from '../model/contract.js';
 import type { CaseSpec, Expectations, StepSpec } from '../model/scenario.js';
@@ -12,6 +13,11 @@ import { generated } from './generated-case.js';
 const REFUSED: Expectations = { status: 400, schema: 'Error' };
 /** Taken (and then judged as any created pet) or refused with 400 and an Error; never a 5xx. */
 const TAKEN_OR_REFUSED: Expectations = { status: [201, 400], when: { '400': { schema: 'Error' } } };
+
+/** Taken and given back with exactly this name, or refused with 400 and an Error: a name no character holds must not change. */
+function nameKeptOrRefused(name: string): Expectations {
+  return { status: [201, 400], when: { '201': { body: { name } }, '400': { schema: 'Error' } } };
+}
 
 /** Nesting far deeper than a pet's, in a field the contract does not know. */
 const DEEP = 1000;
@@ -27,13 +33,27 @@ const NOT_UTF8: ReadonlyArray<[string, string, string]> = [
   ['encoded-surrogate', 'eda080', 'a surrogate encoded as UTF-8'],
 ];
 
+/** A client id of every JSON type but an integer (the contract's own): taken (the service still assigns the id) or refused with 400. */
+const CLIENT_IDS: ReadonlyArray<[string, string]> = [
+  ['string', '"abc"'],
+  ['null', 'null'],
+  ['boolean', 'true'],
+  ['float', '1.5'],
+  ['array', '[1]'],
+  ['object', '{"id":1}'],
+];
+
 /** The bodies, with what each must get. */
 function bodies(status: string): Array<[string, Body, string, Expectations]> {
   const pet = (fields: string): string => `{"name":"{runId} malformed","categoryId":{categoryId},"status":"${status}"${fields}}`;
+  const withCategory = (number: string): string => `{"name":"{runId} malformed","categoryId":${number},"status":"${status}"}`;
   return [
     ['trailing-data', `${pet('')} xyz`, 'a pet followed by more text (not one JSON value)', REFUSED],
-    ['nan', `{"name":"{runId} malformed","categoryId":NaN,"status":"${status}"}`, 'NaN as categoryId (not JSON)', REFUSED],
-    ['infinity', `{"name":"{runId} malformed","categoryId":Infinity,"status":"${status}"}`, 'Infinity as categoryId (not JSON)', REFUSED],
+    ['nan', withCategory('NaN'), 'NaN as categoryId (not JSON)', REFUSED],
+    ['infinity', withCategory('Infinity'), 'Infinity as categoryId (not JSON)', REFUSED],
+    ['minus-infinity', withCategory('-Infinity'), '-Infinity as categoryId (not JSON)', REFUSED],
+    ['1e400', withCategory('1e400'), 'categoryId 1e400 (JSON, but no int64: a double overflows to infinity)', REFUSED],
+    ['minus-zero', withCategory('-0'), 'categoryId -0 (JSON for the int64 0: an unknown category may be refused)', TAKEN_OR_REFUSED],
     [
       'keys-in-capitals',
       `{"NAME":"{runId} malformed","CATEGORYID":{categoryId}}`,
@@ -41,16 +61,22 @@ function bodies(status: string): Array<[string, Body, string, Expectations]> {
       REFUSED,
     ],
     [
+      'byte-order-mark',
+      [{ hex: 'efbbbf' }, pet('')],
+      'a byte order mark before the JSON text (RFC 8259 §8.1: a parser may ignore it)',
+      TAKEN_OR_REFUSED,
+    ],
+    [
       'lone-high-surrogate',
       pet('').replace('malformed"', 'malformed \\ud83d"'),
       'a name ending in a lone high surrogate escape',
-      TAKEN_OR_REFUSED,
+      nameKeptOrRefused('{runId} malformed \ud83d'),
     ],
     [
       'lone-low-surrogate',
       pet('').replace('malformed"', 'malformed \\udc36"'),
       'a name ending in a lone low surrogate escape',
-      TAKEN_OR_REFUSED,
+      nameKeptOrRefused('{runId} malformed \udc36'),
     ],
     [
       'deep-nesting',
@@ -58,8 +84,12 @@ function bodies(status: string): Array<[string, Body, string, Expectations]> {
       `an unknown field nested ${DEEP} levels deep`,
       TAKEN_OR_REFUSED,
     ],
-    ['id-string', pet(',"id":"abc"'), 'a client id that is a string', TAKEN_OR_REFUSED],
-    ['id-null', pet(',"id":null'), 'a client id that is null', TAKEN_OR_REFUSED],
+    ...CLIENT_IDS.map(([slug, json]): [string, Body, string, Expectations] => [
+      `id-${slug}`,
+      pet(`,"id":${json}`),
+      `a client id that is ${slug === 'float' ? 'a fraction' : `${/^[aeiou]/.test(slug) ? 'an' : 'a'} ${slug}`} (${json})`,
+      TAKEN_OR_REFUSED,
+    ]),
     ...NOT_UTF8.map(([slug, hex, words]): [string, Body, string, Expectations] => [
       `not-utf8.${slug}`,
       ['{"name":"{runId} malformed ', { hex }, `","categoryId":{categoryId},"status":"${status}"}`],

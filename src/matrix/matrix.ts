@@ -1,6 +1,7 @@
 /** The verdict matrix: the engine against every variant of the reference server, in process, and whether it told them apart. */
 import { randomBytes } from 'node:crypto';
 import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
+import { STORE_HEALTH_PHASE } from '../engine/store-health.js';
 import { loadCaseInputs, type CaseInputs, type InputFolders } from '../engine/plan.js';
 import { executePlan } from '../engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
@@ -81,7 +82,7 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
         conformance: {
           cases: inputs.cases,
           suites: inputs.suites.map((s) => s.name),
-          createdPetCases: CREATED_PETS_PHASE.cases(inputs).map((c) => c.id),
+          writtenCases: [...CREATED_PETS_PHASE.cases(inputs), ...STORE_HEALTH_PHASE.cases(inputs)].map((c) => c.id),
           readOnly: false,
           concurrency: 4,
           consistencyWindowMs: 600,

@@ -80,6 +80,8 @@ export interface ExpectationContext<T = unknown> {
   exchange: Exchange;
   contract: Contract;
   expected: T;
+  /** What the run has seen of the store, where a model is kept: what a failure may point back into. */
+  model?: StoreView;
 }
 
 /** A rule that judges what a case declares under one expectation key (`expect.<key>`). */

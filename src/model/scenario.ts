@@ -79,6 +79,10 @@ export interface Expectations {
   /** The base URL's path ends with this segment (e.g. /v1). */
   basePath?: string;
   undocumented?: UndocumentedRequest;
+  /** A read after the run's writes: a 5xx fails, naming the write after which reads of the store began failing. */
+  answersAfterWrites?: boolean;
+  /** The store-health listing: every pet named with the run's id the run saw was handed out by one of its creates. */
+  refusalsLeftNoPet?: boolean;
   /** Further expectations that apply only when the response has the given status. */
   when?: Record<string, Expectations>;
 }

@@ -39,6 +39,89 @@ export interface StoreView {
   settled(pet: PetSighting, sentAt: number): boolean;
   /** Whether a response already showed pet `id` with these fields, other than first seen: that one was blamed for it. */
   changeReported(id: string, fields: JsonObject): boolean;
+  /** The first read of the store that answered with a 5xx, and the last write sent before it: what reads began failing after. */
+  readsFailedAfter(): ReadsFailed | undefined;
+  /**
+   * The pets seen (and those `shown` by a response not yet taken in) that carry the run's id in their name yet no create
+   * of the run handed out: a refused or failed create kept them.
+   */
+  unclaimedPets(shown?: readonly JsonObject[]): UnclaimedPet[];
+  /** How many creates got no answer at all: one of them may have made a pet the run was never told of. */
+  readonly unansweredWrites: number;
+}
+
+/** A pet named with the run's id that no 201 of the run handed out, with the creates not answered 201 whose body named it. */
+export interface UnclaimedPet {
+  pet: PetSighting;
+  /** Where each create refused (or failed) with this pet's name was sent, and its status. */
+  refusedWith: string[];
+}
+
+/** At most this many creates answered other than 201 are kept, to name the one that kept a pet anyway. */
+const KEPT_REFUSED = 500;
+
+/** An exchange of the run, where and when (the model's clock, ms) it was sent. */
+export interface Moment {
+  where: string;
+  sentAt: number;
+}
+
+/**
+ * When reads of the store began failing: the first read answered with a 5xx; the last read of the same target that
+ * answered before it; and the writes sent between the two, the first of them named.
+ */
+export interface ReadsFailed {
+  read: Moment;
+  lastGood?: Moment;
+  /** The first write sent after the last good read (or the run's first write) and before the failed read. */
+  write?: Moment;
+  /** How many writes were sent in that window. */
+  writes: number;
+  /** The first write of the window that was itself answered with a 5xx: a store may keep what it then fails to answer. */
+  failedWrite?: Moment;
+}
+
+/** At most this many writes and reads are kept to look back over (the most recent): a first failing read follows its cause closely. */
+const KEPT = 1000;
+
+interface Logged extends Moment {
+  /** The read's target (`/v1/pets?status=sold`: the same page of the same filter), or `write`. */
+  kind: string;
+  failed: boolean;
+}
+
+/** The run's writes and reads in order of sending, as far as they bear on when reads of the store began failing. */
+class Timeline {
+  private readonly log: Logged[] = [];
+  private firstFailed: Logged | undefined;
+
+  record(entry: Logged): void {
+    const first = this.firstFailed;
+    // What was sent after the first failed read says nothing of what caused it.
+    if (first !== undefined && entry.sentAt > first.sentAt) return;
+    if (entry.kind !== 'write' && entry.failed) this.firstFailed = entry;
+    if (this.log.length >= KEPT) this.log.splice(0, KEPT / 2);
+    this.log.push(entry);
+  }
+
+  readsFailed(): ReadsFailed | undefined {
+    const read = this.firstFailed;
+    if (read === undefined) return undefined;
+    const before = this.log.filter((e) => e.sentAt < read.sentAt).sort((a, b) => a.sentAt - b.sentAt);
+    const lastGood = before.filter((e) => e.kind === read.kind && !e.failed).at(-1);
+    const writes = before.filter((e) => e.kind === 'write' && e.sentAt > (lastGood?.sentAt ?? -Infinity));
+    const moment = (e: Logged | undefined): Moment | undefined => (e === undefined ? undefined : { where: e.where, sentAt: e.sentAt });
+    const found: ReadsFailed = { read: { where: read.where, sentAt: read.sentAt }, writes: writes.length };
+    const good = moment(lastGood);
+    const write = moment(writes[0]);
+    const failedWrite = moment(writes.find((e) => e.failed));
+    return {
+      ...found,
+      ...(good === undefined ? {} : { lastGood: good }),
+      ...(write === undefined ? {} : { write }),
+      ...(failedWrite === undefined ? {} : { failedWrite }),
+    };
+  }
 }
 
 /** The id of a pet as decimal digits, when it is an integer (a number, or an exact bigint). */
@@ -82,10 +165,19 @@ export class StoreModel implements StoreView {
   private readonly blamed = new Map<string, string>();
   private readonly now: () => number;
   private readonly windowMs: number;
+  private readonly timeline = new Timeline();
+  private readonly handedOut = new Set<string>();
+  private readonly refused: Array<{ where: string; body: string }> = [];
+  private readonly runId: string | undefined;
+  private unanswered = 0;
 
-  /** `windowMs`: how long a write may take to show in a read (the consistency window); `now`: the model's clock. */
-  constructor(options: { windowMs: number; now?: () => number }) {
+  /**
+   * `windowMs`: how long a write may take to show in a read (the consistency window); `now`: the model's clock; `runId`:
+   * what the run names its pets with, so that a pet it never created with that name is noticed.
+   */
+  constructor(options: { windowMs: number; now?: () => number; runId?: string }) {
     this.windowMs = options.windowMs;
+    this.runId = options.runId;
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -109,6 +201,39 @@ export class StoreModel implements StoreView {
     return this.changes.has(changeKey(id, fields));
   }
 
+  readsFailedAfter(): ReadsFailed | undefined {
+    return this.timeline.readsFailed();
+  }
+
+  unclaimedPets(shown: readonly JsonObject[] = []): UnclaimedPet[] {
+    const runId = this.runId;
+    if (runId === undefined) return [];
+    const sightings = new Map(this.seen);
+    for (const pet of shown) {
+      const id = idDigits(pet['id']);
+      if (id !== undefined && !sightings.has(id))
+        sightings.set(id, { id, fields: petFields(pet), where: 'this response', at: this.now(), created: false });
+    }
+    const unclaimed: UnclaimedPet[] = [];
+    for (const pet of sightings.values()) {
+      const name = pet.fields['name'];
+      if (typeof name !== 'string' || !name.startsWith(runId) || this.handedOut.has(pet.id)) continue;
+      // The name as a JSON string holds it, escaped as the body would hold it.
+      const escaped = JSON.stringify(name).slice(1, -1);
+      unclaimed.push({ pet, refusedWith: this.refused.filter((r) => r.body.includes(escaped)).map((r) => r.where) });
+    }
+    return unclaimed;
+  }
+
+  get unansweredWrites(): number {
+    return this.unanswered;
+  }
+
+  /** A create that got no answer: what it did to the store is unknown. */
+  writeUnanswered(): void {
+    this.unanswered += 1;
+  }
+
   /** How many pets the run has seen. */
   get size(): number {
     return this.seen.size;
@@ -116,7 +241,9 @@ export class StoreModel implements StoreView {
 
   /** Takes in the pets a judged response showed; a pet already seen keeps its first sighting (that is what later ones are held to). */
   observe(exchange: Exchange, label?: string): void {
+    this.record(exchange, label);
     const created = exchange.request.operation === 'createPet';
+    if (created) this.claim(exchange, label);
     for (const pet of petsShown(exchange)) {
       const id = idDigits(pet['id']);
       if (id === undefined) continue;
@@ -129,6 +256,27 @@ export class StoreModel implements StoreView {
       }
       this.seen.set(id, { id, fields: petFields(pet), where: exchangeWhere(exchange, label), at: this.now(), created });
     }
+  }
+
+  /** Notes the id a create handed out, or the body of a create answered otherwise (a refused create must leave no pet). */
+  private claim(exchange: Exchange, label: string | undefined): void {
+    const id = exchange.response.status === 201 ? idDigits(petsShown(exchange)[0]?.['id']) : undefined;
+    if (id !== undefined) this.handedOut.add(id);
+    else if (exchange.request.body !== undefined && this.refused.length < KEPT_REFUSED)
+      this.refused.push({ where: `${exchangeWhere(exchange, label)}, answered ${exchange.response.status}`, body: exchange.request.body });
+  }
+
+  /** Puts the exchange on the timeline when it is a write, or a read of the store. */
+  private record(exchange: Exchange, label: string | undefined): void {
+    const { request, response } = exchange;
+    const read = request.method === 'GET' && (request.operation === 'listPets' || request.operation === 'getPet');
+    if (request.operation !== 'createPet' && !read) return;
+    this.timeline.record({
+      where: `${exchangeWhere(exchange, label)}, answered ${response.status}`,
+      sentAt: this.sentAt(exchange),
+      kind: read ? request.target : 'write',
+      failed: response.status >= 500,
+    });
   }
 
   /**

@@ -15,11 +15,15 @@ import {
 import type { Reporter } from './reporter.js';
 import type { ServerWait } from '../model/exchange.js';
 import {
+  casesByMessage,
   countdownSentence,
   decidingExchange,
+  failureGroups,
+  type FailureGroup,
   groupedByProblem,
   internalErrorLine,
   LABELS,
+  MARKS,
   oneLine,
   problemLocation,
   problemMessages,
@@ -49,16 +53,6 @@ const COLORS: Record<Outcome | 'dim' | 'bold', [number, number]> = {
 /** The counts in the order the summary line gives them. */
 const COUNTED: readonly Outcome[] = ['passed', 'failed', 'warned', 'not-judged', 'could-not-test', 'internal-error'];
 
-/** A suite's mark on its progress line, by its worst outcome. */
-const MARKS: Record<Outcome, string> = {
-  failed: '✗',
-  'internal-error': '!',
-  'could-not-test': '!',
-  warned: '~',
-  passed: '✓',
-  'not-judged': '-',
-};
-
 /** A wait at least this long gets a line of its own in a log that is not a terminal. */
 const LOGGED_WAIT_MS = 5_000;
 
@@ -72,6 +66,26 @@ interface SuiteProgress {
 /** Ids listed on one line: the first few, then how many more. */
 function listed(ids: readonly string[], shown = 6): string {
   return ids.length <= shown ? ids.join(', ') : `${ids.slice(0, shown).join(', ')} and ${ids.length - shown} more`;
+}
+
+/** How many different messages of one failure group the console shows before it counts the rest. */
+const SHOWN_MESSAGES = 10;
+
+/** The width ids are wrapped to under a message. */
+const IDS_WIDTH = 100;
+
+/** Ids, every one of them, comma-separated on lines of about `width` characters (a log is searched for them). */
+function wrappedIds(ids: readonly string[], width = IDS_WIDTH): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const [i, id] of ids.entries()) {
+    const item = `${id}${i < ids.length - 1 ? ',' : ''}`;
+    if (line !== '' && line.length + 1 + item.length > width) {
+      lines.push(line);
+      line = item;
+    } else line = line === '' ? item : `${line} ${item}`;
+  }
+  return line === '' ? lines : [...lines, line];
 }
 
 /** Prints progress suite by suite on a terminal, then failures with their reasons and a curl to reproduce, warnings, the counts and the files written. */
@@ -131,10 +145,11 @@ export class ConsoleReporter implements Reporter {
       suite.done += 1;
       suite.counts[result.outcome] += 1;
     }
-    if (!this.showsProgress) return;
+    if (this.options.quiet) return;
     this.clearProgress();
+    // A suite's counts when it is done, on a terminal and in a CI log alike; the live progress line only on a terminal.
     if (suite && suite.done === suite.total) this.write(this.suiteLine(result.suite, suite));
-    if (this.done < this.total) {
+    if (this.showsProgress && this.done < this.total) {
       this.options.stream.write(
         this.paint(
           'dim',
@@ -174,9 +189,13 @@ export class ConsoleReporter implements Reporter {
       : ['failed', 'internal-error', 'could-not-test', 'warned'];
     for (const outcome of order) {
       const results = report.cases.filter((c) => c.outcome === outcome);
-      // Each failure is shown whole, with its curl; a warning or an error that repeats word for word is shown once.
-      const groups = outcome === 'failed' ? results.map((r) => [r]) : groupedByProblem(results);
-      for (const [first, ...same] of groups) {
+      // Failures by the check and clause they broke (one fault of the server is one block); a warning or an error that
+      // repeats word for word is shown once.
+      if (outcome === 'failed') {
+        for (const group of failureGroups(results)) this.printFailureGroup(group);
+        continue;
+      }
+      for (const [first, ...same] of groupedByProblem(results)) {
         if (first === undefined) continue;
         this.printProblem(first);
         if (same.length > 0)
@@ -188,7 +207,10 @@ export class ConsoleReporter implements Reporter {
           );
       }
     }
-    if (!this.options.quiet) this.printFindings(report);
+    if (!this.options.quiet) {
+      this.printFindings(report);
+      this.printNotJudged(report);
+    }
     const counts = COUNTED.map((o) => {
       const text = `${report.counts[o]} ${outcomeWords(o)}`;
       return report.counts[o] > 0 ? this.paint(o, text) : text;
@@ -263,6 +285,54 @@ export class ConsoleReporter implements Reporter {
     if (retried.length > 0)
       notes.push(`read-after-write: ${retried.length} cases needed retries to see a write (${retried.map((c) => c.id).join(', ')})`);
     return notes;
+  }
+
+  /** Why cases were not judged, each reason once with the cases it kept from a verdict. */
+  private printNotJudged(report: RunReport): void {
+    // Cases a stop or a signal left unrun are counted on the verdict's line.
+    const skipped = report.cases.filter((c) => c.outcome === 'not-judged' && c.skip !== 'interrupted');
+    for (const [first, ...same] of groupedByProblem(skipped)) {
+      if (first === undefined) continue;
+      const n = same.length + 1;
+      const reason = oneLine(first.reason ?? problemMessages(first)[0] ?? 'no reason given', 300).replace(/^not judged: /i, '');
+      this.write(`${this.paint('not-judged', LABELS['not-judged'])} ${safeText(reason)}`);
+      this.write(this.paint('dim', `      ${n} case${n === 1 ? '' : 's'}: ${listed([first, ...same].map((c) => c.id))}`));
+    }
+  }
+
+  /** One failure group: a single case whole; several as the check and clause, each message with the cases that gave it, then one case's request and curl. */
+  private printFailureGroup(group: FailureGroup): void {
+    const [first] = group.cases;
+    if (first === undefined) return;
+    if (group.cases.length === 1) {
+      this.printProblem(first);
+      return;
+    }
+    this.write(
+      `${this.paint('failed', LABELS.failed.padEnd(5))} ${this.paint('bold', group.check ?? 'failed')}, ${group.cases.length} cases: ${safeText(oneLine(group.clause, 300))}`,
+    );
+    const messages = casesByMessage(group);
+    for (const { message, alsoFailed, cases } of messages.slice(0, SHOWN_MESSAGES)) {
+      const also = alsoFailed.length === 0 ? '' : ` (also failed ${alsoFailed.join(', ')})`;
+      this.write(`      ${safeText(oneLine(message, 300))}${also}`);
+      for (const line of wrappedIds(cases.map((c) => c.id))) this.write(this.paint('dim', `        ${line}`));
+    }
+    const rest = messages.slice(SHOWN_MESSAGES).flatMap((m) => m.cases);
+    if (rest.length > 0) {
+      this.write(`      and ${rest.length} more case${rest.length === 1 ? '' : 's'} with other messages:`);
+      for (const line of wrappedIds(rest.map((c) => c.id))) this.write(this.paint('dim', `        ${line}`));
+    }
+    const exchange = decidingExchange(first);
+    if (exchange)
+      this.write(
+        this.paint(
+          'dim',
+          `      e.g. ${first.id}: ${exchange.request.method} ${safeText(exchange.request.url)}${exchange.response ? ` → ${exchange.response.status}` : ''}`,
+        ),
+      );
+    if (exchange?.reproduce !== undefined) this.write(this.paint('dim', `      reproduce: ${safeText(exchange.reproduce)}`));
+    const where = problemLocation(first);
+    if (where !== undefined) this.write(this.paint('dim', `      ${where}`));
   }
 
   onReportsWritten(files: readonly string[]): void {

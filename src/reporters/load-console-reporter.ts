@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import type { LoadProgress } from '../model/load.js';
 import type { RunReport } from '../model/results.js';
 import { loadFigures } from './load-figures.js';
+import { MARKS } from './report-view.js';
 import type { Reporter } from './reporter.js';
 
 /** Where the load summary goes. */
@@ -56,8 +57,15 @@ export class LoadConsoleReporter implements Reporter {
 
   onRunEnd(report: RunReport): void {
     if (this.options.quiet || report.load === undefined) return;
-    const { heading, figures } = loadFigures(report.load);
-    const lines = [heading, ...figures.filter((f) => f.label !== 'profile').map((f) => `  ${f.label}: ${f.value}`)];
+    const { heading, figures, thresholds } = loadFigures(report.load, report);
+    // Every threshold with its verdict and what was measured, passed ones too, aligned as load tools print them.
+    const width = Math.max(0, ...thresholds.map((c) => c.expression.length));
+    const lines = [
+      heading,
+      ...figures.filter((f) => f.label !== 'profile').map((f) => `  ${f.label}: ${f.value}`),
+      ...(thresholds.length === 0 ? [] : ['  thresholds:']),
+      ...thresholds.map((c) => `    ${MARKS[c.outcome]} ${c.expression.padEnd(width)}   ${c.figure}`),
+    ];
     for (const line of lines) this.options.stream.write(`${line}\n`);
   }
 }

@@ -1,5 +1,6 @@
 /** The figures of a load run as every reporter shows them: one table model, rendered as HTML, Markdown, JUnit text and console lines. */
-import type { LoadReport } from '../model/load.js';
+import { loadThresholdVerdicts, type ThresholdVerdict } from '../checks/load-checks.js';
+import type { LoadMetrics, LoadReport } from '../model/load.js';
 import type { CheckOutcome, RunReport } from '../model/results.js';
 
 /** One labelled figure, its value already in words. */
@@ -14,6 +15,10 @@ export interface ThresholdFigure {
   outcome: CheckOutcome['outcome'];
   /** The measured value against the bound, as the check said it. */
   message: string;
+  /** The bound as load tools print it (`p99 <= 500 ms`); the check's id for a check that is no threshold. */
+  expression: string;
+  /** What was measured (`p99 = 12.3 ms`); the check's message for a check that is no threshold. */
+  figure: string;
 }
 
 /** Everything a reporter shows of a load run. */
@@ -67,6 +72,17 @@ function trendFigures(load: LoadReport, report: RunReport | undefined): Figure[]
   });
   if (trend?.outcome === 'not-judged') figures.push({ label: 'trend', value: `not judged: ${trend.message}` });
   return figures;
+}
+
+/** What a threshold measured, as load tools print it: `p99 = 12.3 ms`, `errors = 3 of 27012 (0.011 %)`, `rps = 900/s`. */
+function measured(verdict: ThresholdVerdict, metrics: LoadMetrics): string {
+  const { metric, actual, threshold } = verdict;
+  if (metric === 'p50' || metric === 'p90' || metric === 'p99' || metric === 'max')
+    return metrics.responses === 0 ? `${metric}: no response` : `${metric} = ${formatMs(actual)}`;
+  if (metric === 'rps') return `rps = ${actual}/s`;
+  if (threshold.maxRate !== undefined && metrics.requests > 0)
+    return `${metric} = ${actual} of ${metrics.requests} (${((actual / metrics.requests) * 100).toFixed(3)} %)`;
+  return `${metric} = ${actual}`;
 }
 
 /** The figures of a load result, in the order every reporter lists them. */
@@ -134,6 +150,18 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
   figures.push(...trendFigures(load, report));
   if (load.interrupted) figures.push({ label: 'interrupted', value: 'these are the figures measured until the run was stopped' });
   const loadCase = report?.cases.find((c) => c.suite === 'load');
-  const thresholds = (loadCase?.checks ?? []).map((c) => ({ check: c.id, outcome: c.outcome, message: c.message }));
+  const verdicts = loadThresholdVerdicts(load);
+  const thresholds = (loadCase?.checks ?? []).map((c) => {
+    const verdict = verdicts.find((v) => `load.${v.metric}` === c.id);
+    // The check's own verdict is the report's; the bound and figure are shown beside it only where they agree with it.
+    const agrees = verdict !== undefined && ((c.outcome === 'passed' && verdict.ok) || (c.outcome === 'failed' && !verdict.ok));
+    return {
+      check: c.id,
+      outcome: c.outcome,
+      message: c.message,
+      expression: agrees ? verdict.expression : c.id,
+      figure: agrees ? measured(verdict, m) : c.message,
+    };
+  });
   return { heading: `load ${profile.name}: ${profile.title}`, figures, thresholds };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { loadFigures } from './load-figures.js';
-import { casesWith, countdownSentence, internalErrorLine, LABELS, oneLine, reasonLine, verdictLine } from './report-view.js';
+import { casesWith, countdownSentence, failureGroups, internalErrorLine, LABELS, oneLine, reasonLine, verdictLine } from './report-view.js';
 
 /** How many failing cases the summary lists before it points to the full reports. */
 const MAX_LISTED = 50;
@@ -27,6 +27,33 @@ function code(text: string): string {
   return `\`${oneLine(text, 120).replace(/`/g, "'")}\``;
 }
 
+/** The failing cases, a table for each check and clause they broke (one fault of the server is one table), 50 cases at most. */
+function failingCases(report: RunReport): string[] {
+  const failed = casesWith(report, 'failed');
+  if (failed.length === 0) return [];
+  const groups = failureGroups(failed);
+  const lines = [
+    '',
+    `### Failing cases (${failed.length}) in ${groups.length} group${groups.length === 1 ? '' : 's'} by the check and clause they broke`,
+  ];
+  let listed = 0;
+  for (const [i, group] of groups.entries()) {
+    if (listed >= MAX_LISTED) {
+      const rest = groups.slice(i).reduce((n, g) => n + g.cases.length, 0);
+      lines.push('', `… ${rest} more cases in ${groups.length - i} more group${groups.length - i === 1 ? '' : 's'} in the full report`);
+      break;
+    }
+    const n = group.cases.length;
+    lines.push('', `**${code(group.check ?? 'failed')}** · ${escapeMarkdown(group.clause, 300)} (${n} case${n === 1 ? '' : 's'})`, '');
+    lines.push('| case | reason |', '| --- | --- |');
+    const shown = group.cases.slice(0, MAX_LISTED - listed);
+    for (const result of shown) lines.push(`| ${code(result.id)} | ${escapeMarkdown(reasonLine(result))} |`);
+    if (shown.length < n) lines.push(`| … | ${n - shown.length} more in the full report |`);
+    listed += shown.length;
+  }
+  return lines;
+}
+
 /** Renders the summary; `links` are the other report files (names relative to the report folder). */
 export function renderMarkdown(report: RunReport, links: readonly string[] = []): string {
   const { meta, counts } = report;
@@ -47,8 +74,8 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
       ...report.internalErrors.map((e) => `- ${escapeMarkdown(internalErrorLine(e), 500)}`),
     );
   if (report.stopped !== undefined) lines.push('', `⛔ ${escapeMarkdown(report.stopped.message, 500)}`);
+  lines.push(...failingCases(report));
   for (const [outcome, title] of [
-    ['failed', 'Failing cases'],
     ['internal-error', 'Cases an internal error stopped'],
     ['could-not-test', 'Cases that could not be tested'],
     ['warned', 'Warnings'],

@@ -9,6 +9,7 @@ const STRUCTURAL_FIELDS: ReadonlySet<string> = new Set([
   'id',
   'outcome',
   'verdict',
+  'status',
   'level',
   'suite',
   'operation',

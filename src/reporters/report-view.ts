@@ -1,4 +1,5 @@
 /** What every renderer reads out of a report the same way: reasons, the failing exchange, evidence as text, the deprecation countdown. */
+import { REGISTRY } from '../checks/registry.js';
 import type { ServerWait } from '../model/exchange.js';
 import type {
   CaseResult,
@@ -15,6 +16,9 @@ import type {
 /** The longest message a renderer shows whole; longer ones are cut (a server may say a lot). */
 const MAX_MESSAGE_CHARS = 2_000;
 
+/** The longest section of evidence (a request or a response) a renderer shows whole. */
+const MAX_EVIDENCE_CHARS = 8_000;
+
 /** How many failures of one check (e.g. schema errors) a renderer lists. */
 export const MAX_DETAILS = 20;
 
@@ -30,6 +34,16 @@ export const LABELS: Record<Outcome, string> = {
   warned: 'WARN',
   passed: 'PASS',
   'not-judged': 'NOT JUDGED',
+};
+
+/** The mark of each outcome on a console line: a suite by its worst outcome, a load threshold by its verdict. */
+export const MARKS: Record<Outcome, string> = {
+  failed: '✗',
+  'internal-error': '!',
+  'could-not-test': '!',
+  warned: '~',
+  passed: '✓',
+  'not-judged': '-',
 };
 
 /** Removes characters that no text format of a report may carry (tab, newline and carriage return stay). */
@@ -81,8 +95,72 @@ function headerLines(headers: Record<string, string>): string[] {
   return Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
 }
 
-/** The sections of one exchange as plain text: request, response (or transport error), reproduction. */
-export function exchangeSections(exchange: ExchangeEvidence): Array<{ title: string; text: string }> {
+/**
+ * JSON text laid out two spaces per level, when the whole text is JSON; undefined otherwise. Only whitespace between
+ * tokens changes: every string and number is kept as sent (escapes, digits beyond 2^53, a redacted key), so the body
+ * shown is the body received, only easier to read.
+ */
+export function prettyJson(text: string): string | undefined {
+  try {
+    JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const closing: Record<string, string> = { '{': '}', '[': ']' };
+  const space = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+  let out = '';
+  let depth = 0;
+  const newline = (): string => `\n${'  '.repeat(depth)}`;
+  for (let i = 0; i < text.length; ) {
+    const ch = text[i] as string;
+    if (ch === '"') {
+      let end = i + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      out += text.slice(i, end + 1);
+      i = end + 1;
+    } else if (space(ch)) {
+      i += 1;
+    } else if (ch === '{' || ch === '[') {
+      let next = i + 1;
+      while (space(text[next])) next += 1;
+      if (text[next] === closing[ch]) {
+        out += `${ch}${closing[ch]}`;
+        i = next + 1;
+      } else {
+        depth += 1;
+        out += `${ch}${newline()}`;
+        i += 1;
+      }
+    } else if (ch === '}' || ch === ']') {
+      depth -= 1;
+      out += `${newline()}${ch}`;
+      i += 1;
+    } else if (ch === ',') {
+      out += `,${newline()}`;
+      i += 1;
+    } else if (ch === ':') {
+      out += ': ';
+      i += 1;
+    } else {
+      // A number, true, false or null: copied as it is, up to the next delimiter.
+      let end = i + 1;
+      while (end < text.length && !space(text[end]) && !',:{}[]"'.includes(text[end] as string)) end += 1;
+      out += text.slice(i, end);
+      i = end;
+    }
+  }
+  return out;
+}
+
+/** A body as a renderer shows it: laid out when asked and it is whole JSON that still fits the evidence bound, else exactly as sent. */
+function shownBody(body: string, pretty: boolean, excerpt = false): string {
+  // A body beyond the bound is cut anyway: laid out, less of it would show.
+  const laidOut = pretty && !excerpt && body.length <= MAX_EVIDENCE_CHARS ? prettyJson(body) : undefined;
+  return laidOut !== undefined && laidOut.length <= MAX_EVIDENCE_CHARS ? laidOut : body;
+}
+
+/** The sections of one exchange as plain text: request, response (or transport error), reproduction; JSON bodies laid out when `prettyBodies`. */
+export function exchangeSections(exchange: ExchangeEvidence, prettyBodies = false): Array<{ title: string; text: string }> {
   const { request, response, error } = exchange;
   const sections = [
     {
@@ -90,7 +168,7 @@ export function exchangeSections(exchange: ExchangeEvidence): Array<{ title: str
       text: [
         `${request.method} ${request.url}`,
         ...headerLines(request.headers),
-        ...(request.body === undefined ? [] : ['', request.body]),
+        ...(request.body === undefined ? [] : ['', shownBody(request.body, prettyBodies)]),
       ].join('\n'),
     },
   ];
@@ -98,7 +176,12 @@ export function exchangeSections(exchange: ExchangeEvidence): Array<{ title: str
     const size = `(${response.bytes} bytes${response.truncated ? ', excerpt' : ''})`;
     sections.push({
       title: `Response ${size}`,
-      text: [`HTTP ${response.status}`, ...headerLines(response.headers), '', response.body].join('\n'),
+      text: [
+        `HTTP ${response.status}`,
+        ...headerLines(response.headers),
+        '',
+        shownBody(response.body, prettyBodies, response.truncated),
+      ].join('\n'),
     });
   }
   if (error) sections.push({ title: 'Transport error', text: `${error.code}: ${error.message}` });
@@ -112,7 +195,7 @@ export function exchangeSections(exchange: ExchangeEvidence): Array<{ title: str
   ];
   if (notes.length > 0) sections.push({ title: 'Transport', text: notes.join('\n') });
   if (exchange.reproduce !== undefined) sections.push({ title: 'Reproduce with', text: exchange.reproduce });
-  return sections.map((s) => ({ title: s.title, text: bounded(safeText(s.text), 8_000) }));
+  return sections.map((s) => ({ title: s.title, text: bounded(safeText(s.text), MAX_EVIDENCE_CHARS) }));
 }
 
 /** `file:line:col`, or nothing for what no file declares. */
@@ -220,6 +303,63 @@ export function groupedByProblem(results: readonly CaseResult[]): CaseResult[][]
     else group.push(result);
   }
   return [...groups.values()];
+}
+
+/** The clause a check judged a case by: a registered rule's own clause, or the case's for an expectation (it judges what the case declares). */
+export function checkClause(checkId: string, result: CaseResult): string {
+  const check = REGISTRY.get(checkId);
+  return check === undefined || check.scope === 'case' ? result.clause : check.clause;
+}
+
+/** Failed cases that broke the same check on the same clause: usually one fault of the server, seen from several cases. */
+export interface FailureGroup {
+  /** The check that decided the cases (the first that failed in each); undefined for cases failed without a check, by their reason. */
+  check: string | undefined;
+  clause: string;
+  cases: CaseResult[];
+}
+
+/** The failed cases grouped by the check that decided each (its first failed check) and the clause it judged, in first-seen order. */
+export function failureGroups(results: readonly CaseResult[]): FailureGroup[] {
+  const groups = new Map<string, FailureGroup>();
+  for (const result of results) {
+    const check = decidingChecks(result)[0]?.id;
+    const clause = check === undefined ? result.clause : checkClause(check, result);
+    const key = `${check ?? ''}\n${clause}`;
+    const group = groups.get(key) ?? { check, clause, cases: [] };
+    group.cases.push(result);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** What a failed case says under its group's check: that check's message (else the case's reason), and the other checks it also failed. */
+export function groupedCaseMessage(result: CaseResult, check: string | undefined): { message: string; alsoFailed: string[] } {
+  const deciding = decidingChecks(result);
+  const own = deciding.find((c) => c.id === check);
+  return {
+    message: own?.message ?? result.reason ?? result.outcome,
+    alsoFailed: [...new Set(deciding.filter((c) => c.id !== check).map((c) => c.id))],
+  };
+}
+
+/** A group's cases by what each says (the same message and the same other failed checks), in first-seen order. */
+export function casesByMessage(group: FailureGroup): Array<{ message: string; alsoFailed: string[]; cases: CaseResult[] }> {
+  const byMessage = new Map<string, { message: string; alsoFailed: string[]; cases: CaseResult[] }>();
+  for (const result of group.cases) {
+    const { message, alsoFailed } = groupedCaseMessage(result, group.check);
+    const key = `${message}\n${alsoFailed.join(',')}`;
+    const entry = byMessage.get(key) ?? { message, alsoFailed, cases: [] };
+    entry.cases.push(result);
+    byMessage.set(key, entry);
+  }
+  return [...byMessage.values()];
+}
+
+/** A group in one line: `expect.status, 6 cases: Authentication rule 1: …`. */
+export function groupLine(group: FailureGroup): string {
+  const n = group.cases.length;
+  return `${group.check ?? 'failed'}, ${n} case${n === 1 ? '' : 's'}: ${group.clause}`;
 }
 
 /** A wait the server asked for, in words: `waiting 5.0 s as the server asked (503, Retry-After: 5, to GET /pets); 15.0 s of the 300 s wait budget used`. */

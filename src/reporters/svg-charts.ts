@@ -23,6 +23,15 @@ export interface ChartWindow {
 /** How each window is drawn: marked areas and figures in its own colour, so the two read apart from the series. */
 const WINDOW_COLOURS: Record<ChartWindow['name'], string> = { first: '#2e7d32', last: '#e65100' };
 
+const LATENCY_TITLE = 'Latency by percentile';
+const THROUGHPUT_TITLE = 'Throughput over time';
+
+/** The charts' titles with their units, as a page captions them (each SVG names itself by the title alone). */
+export const CHART_CAPTIONS = {
+  latency: `${LATENCY_TITLE} (ms)`,
+  throughput: `${THROUGHPUT_TITLE} (responses per second)`,
+} as const;
+
 const WIDTH = 560;
 const HEIGHT = 240;
 const PAD = { left: 56, right: 16, top: 16, bottom: 40 };
@@ -176,7 +185,7 @@ export function latencyPercentileChart(percentiles: LoadChartData['percentiles']
     }
   }
   if (windows.length > 0) bars.push(windowLegend(windows));
-  return frame('Latency by percentile', 'ms', top, step, bars.join('\n'), 'percentile');
+  return frame(LATENCY_TITLE, 'latency (ms)', top, step, bars.join('\n'), 'percentile of responses');
 }
 
 /**
@@ -211,7 +220,7 @@ export function throughputChart(throughput: LoadChartData['throughput'], seconds
       `<text x="${(PAD.left + f * PLOT_W).toFixed(1)}" y="${base + 16}" text-anchor="middle">${label(Math.round(f * span * 10) / 10)}</text>`,
   );
   return frame(
-    'Throughput over time',
+    THROUGHPUT_TITLE,
     'responses/s',
     top,
     step,

@@ -26,6 +26,8 @@ export interface PetRequest {
   body: Buffer;
   /** True when an earlier request came over the same connection (keep-alive). */
   reusedConnection?: boolean;
+  /** The body was longer than the store reads (`body` is then empty): refused once the key is known good. */
+  tooLarge?: boolean;
 }
 
 /** A response as the pet store answers it. */
@@ -148,6 +150,8 @@ export function createPetStore(options: ReferenceServerOptions): PetStore {
   const createPet = (req: PetRequest): PetResponse => {
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json') return errorResponse(400, 'invalid_content_type', 'the body must be application/json');
+    // The contract states no length: a body beyond the bound is an invalid body (400), as the reading's silence policy passes.
+    if (req.tooLarge === true) return errorResponse(400, 'body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`);
     if (req.body.length === 0) return errorResponse(400, 'missing_body', 'a NewPet body is required');
     // Invalid UTF-8 is not JSON (RFC 8259 §8.1): decoding it would store U+FFFD in place of what was sent.
     if (!isUtf8(req.body)) return errorResponse(400, 'invalid_json', 'the body is not UTF-8');
@@ -280,12 +284,12 @@ export function toNodeHandler(handle: PetHandler): (req: IncomingMessage, res: S
       const { path, query } = pathAndQuery(req.url ?? '/');
       const reusedConnection = served.has(req.socket);
       served.add(req.socket);
-      const request = (body: Buffer): PetRequest => ({
+      const request = (body: Buffer | 'too-large'): PetRequest => ({
         method: req.method ?? 'GET',
         path,
         query,
         headers: singleCredential(req),
-        body,
+        ...(body === 'too-large' ? { body: EMPTY, tooLarge: true } : { body }),
         reusedConnection,
       });
       if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
@@ -300,9 +304,7 @@ export function toNodeHandler(handle: PetHandler): (req: IncomingMessage, res: S
         return;
       }
       readBody(req)
-        .then(async (raw) =>
-          raw === 'too-large' ? errorResponse(413, 'body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`) : handle(request(raw)),
-        )
+        .then(async (raw) => handle(request(raw)))
         .then(
           (r) => answer(req, res, r),
           () => fail(res),

@@ -138,7 +138,17 @@ function createBody(edit: (body: Record<string, JsonValue>) => void): Wrap {
   });
 }
 
+/** Listings ordered newest first (the contract states no order). */
+const newestFirst: Wrap = (next, store) => async (req) => {
+  const res = await next(req);
+  if (!isList(req) || res.status !== 200) return res;
+  const limit = Number(req.query.get('limit') ?? '20');
+  return jsonResponse(200, store.catalogue.pageJson(limit, (req.query.get('status') ?? undefined) as PetStatus | undefined, true));
+};
+
 const isError = (res: PetResponse): boolean => res.status >= 400;
+/** A surrogate escape in JSON text: a pair is written as its character, so in an answer it is a lone one. */
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/i;
 /** The rate-limited variant's requests per second: far below what a run sends, so that it is throttled all along. */
 const RATE_LIMIT = 50;
 const FIRST_SEEDED_PET = '{"id":1,"name":"Rex 1","categoryId":1,"status":"available"}';
@@ -823,6 +833,7 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
       'coverage.createPet.malformed.trailing-data',
       'coverage.createPet.malformed.nan',
       'coverage.createPet.malformed.infinity',
+      'coverage.createPet.malformed.minus-infinity',
       'coverage.createPet.malformed.keys-in-capitals',
     ],
     wrap: before(isCreate, (req) => {
@@ -855,7 +866,56 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     description: 'a name holding a lone surrogate escape crashes createPet (500), as FastAPI did when it encoded the pet',
     clause: 'reading-the-contract: a lone surrogate is refused with 400 or stored and read back exactly; never a 5xx',
     caughtBy: ['coverage.createPet.malformed.lone-high-surrogate', 'coverage.createPet.malformed.lone-low-surrogate'],
-    wrap: createCrashesOn((text) => /\\ud[89a-f][0-9a-f]{2}/i.test(text), 'surrogates not allowed'),
+    wrap: createCrashesOn((text) => LONE_SURROGATE_ESCAPE.test(text), 'surrogates not allowed'),
+  },
+  {
+    name: 'surrogate-poisons-store',
+    description:
+      'a name holding a lone surrogate escape is stored, and then every answer that would show it is a 500 (the create included), as FastAPI did',
+    clause:
+      'reading-the-contract: a lone surrogate is refused with 400 or stored and read back exactly; never a store whose reads fail afterwards',
+    caughtBy: ['lifecycle.store-health'],
+    // Newest first, so that the listings hold the poisoned pet whatever the store held before.
+    wrap: (next, store) => async (req) => {
+      const res = await newestFirst(next, store)(req);
+      // JSON.stringify escapes a lone surrogate (and only that): an answer holding one is what the encoder chokes on.
+      return (isCreate(req) || isList(req) || isGet(req)) && LONE_SURROGATE_ESCAPE.test(res.body)
+        ? errorResponse(500, 'internal', 'surrogates not allowed')
+        : res;
+    },
+  },
+  {
+    name: 'refusal-stores',
+    description:
+      'a createPet refused with 400 for a status outside the enum has already stored the pet, without its status (validation after the write)',
+    clause: 'reading-the-contract: never a store changed by a refused request',
+    caughtBy: ['lifecycle.store-health'],
+    // Newest first, so that the plain listing holds the pet whatever the store held before.
+    wrap: (next, store) => async (req) => {
+      const res = await newestFirst(next, store)(req);
+      const body = bodyOf(req);
+      if (
+        isCreate(req) &&
+        res.status === 400 &&
+        isJsonObject(body) &&
+        typeof body['name'] === 'string' &&
+        typeof body['status'] === 'string'
+      ) {
+        const categoryId = body['categoryId'];
+        if (Number.isSafeInteger(categoryId)) store.catalogue.add({ name: body['name'], categoryId: BigInt(categoryId as number) });
+      }
+      return res;
+    },
+  },
+  {
+    name: 'surrogate-replaced',
+    description: 'a lone surrogate escape in a name is stored as U+FFFD, so the name read back is not the name sent (as Go does)',
+    clause: 'reading-the-contract: a lone surrogate is refused with 400 or stored and read back exactly',
+    caughtBy: ['coverage.createPet.malformed.lone-high-surrogate', 'coverage.createPet.malformed.lone-low-surrogate'],
+    wrap: createBody((body) => {
+      if (typeof body['name'] === 'string')
+        body['name'] = body['name'].replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+    }),
   },
   {
     name: 'nesting-500',
@@ -868,10 +928,42 @@ const broken: Array<Omit<Variant, 'verdict'>> = [
     name: 'client-id-crash',
     description: "a client id that is not an integer crashes createPet (500), as Fastify's serializer did on a listing that held one",
     clause: 'reading-the-contract: a client-supplied id is accepted (ids stay unique) or refused with 400; never a 5xx',
-    caughtBy: ['coverage.createPet.malformed.id-string', 'coverage.createPet.malformed.id-null'],
+    caughtBy: [
+      'coverage.createPet.malformed.id-string',
+      'coverage.createPet.malformed.id-null',
+      'coverage.createPet.malformed.id-boolean',
+      'coverage.createPet.malformed.id-float',
+      'coverage.createPet.malformed.id-array',
+      'coverage.createPet.malformed.id-object',
+    ],
     wrap: createCrashesOn(
-      (_, body) => isJsonObject(body) && 'id' in body && typeof body['id'] !== 'number' && typeof body['id'] !== 'bigint',
+      (_, body) => isJsonObject(body) && 'id' in body && !Number.isInteger(body['id']) && typeof body['id'] !== 'bigint',
       'id.toString is not a function',
+    ),
+  },
+  {
+    name: 'number-edges-500',
+    description:
+      "a categoryId at the edges of JSON's number grammar (-0, 1e400) crashes createPet (500), as a strict decimal-to-integer conversion that raises does",
+    clause: 'reading-the-contract: a number that is not an int64 is an invalid value (400); never a 5xx',
+    caughtBy: ['coverage.createPet.malformed.1e400', 'coverage.createPet.malformed.minus-zero'],
+    wrap: createCrashesOn((text) => /"categoryId":(-0|\d+e\d+)[,}]/i.test(text), 'cannot convert float infinity to integer'),
+  },
+  {
+    name: 'bom-500',
+    description: 'a body that starts with a byte order mark crashes createPet (500), as a parser that raises on one does',
+    clause: 'reading-the-contract: a parser may ignore a byte order mark or refuse the body with 400; never a 5xx',
+    caughtBy: ['coverage.createPet.malformed.byte-order-mark'],
+    wrap: createCrashesOn((text) => text.startsWith('\ufeff'), 'Unexpected UTF-8 BOM'),
+  },
+  {
+    name: 'body-limit-html',
+    description: "a body beyond the store's bound is refused with 413 and an HTML page, as Express's default error handler does",
+    clause: 'reading-the-contract: a refusal is a 4xx with an Error body',
+    caughtBy: ['coverage.createPet.name.length-1mib'],
+    wrap: before(
+      (r) => isCreate(r) && r.tooLarge === true,
+      () => ({ status: 413, headers: { 'content-type': 'text/html' }, body: '<!DOCTYPE html><h1>PayloadTooLargeError</h1>' }),
     ),
   },
   {
@@ -1041,12 +1133,7 @@ const conformant: Array<Omit<Variant, 'verdict'>> = [
     description: 'listings are ordered newest first',
     clause: 'listPets (the order is not stated)',
     caughtBy: [],
-    wrap: (next, store) => async (req) => {
-      const res = await next(req);
-      if (!isList(req) || res.status !== 200) return res;
-      const limit = Number(req.query.get('limit') ?? '20');
-      return jsonResponse(200, store.catalogue.pageJson(limit, (req.query.get('status') ?? undefined) as PetStatus | undefined, true));
-    },
+    wrap: newestFirst,
   },
   {
     name: 'malformed-id-404',

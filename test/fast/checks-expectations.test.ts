@@ -6,6 +6,7 @@ import t from 'tap';
 import { EXPECTATION_KEYS, expectationCheck, expectationChecks } from '../../src/checks/registry.js';
 import type { Judgement } from '../../src/model/check.js';
 import type { Contract } from '../../src/model/contract.js';
+import { StoreModel, type StoreView } from '../../src/model/store-model.js';
 import { assertFailure, contract, exchange, pets, type ExchangeSpec as Response, type FailureWant } from '../check-fixtures.js';
 
 interface RowBase {
@@ -16,6 +17,8 @@ interface RowBase {
   message?: RegExp;
   /** Another contract than the package's (e.g. one that documents no page size). */
   contract?: Contract;
+  /** The run's model of the store, for a check that points back into the run. */
+  model?: StoreView;
   /** The behaviour believed right that the check does not have yet: its assertions are reported as TODO. */
   todo?: string;
 }
@@ -33,7 +36,12 @@ function table(key: string, rows: Row[], id = `expect.${key}`): void {
     t.equal(check.key, key);
     for (const row of rows) {
       const todo = row.todo === undefined ? {} : { todo: row.todo };
-      const context = { exchange: exchange(row.response), contract: row.contract ?? contract, expected: row.expected };
+      const context = {
+        exchange: exchange(row.response),
+        contract: row.contract ?? contract,
+        expected: row.expected,
+        ...(row.model === undefined ? {} : { model: row.model }),
+      };
       const applies = check.applies?.(context) ?? true;
       t.equal(applies, row.outcome !== 'does not apply', `${row.name}: applies`);
       if (!applies) continue;
@@ -939,8 +947,97 @@ t.test('the rule and its recommendations judge the same expectation, each at its
   t.equal(expectationCheck('undocumented')?.id, 'expect.undocumented', 'the key names its rule');
 });
 
+/** A run in which a create answered 500 and the listing failed from then on, on a clock the rows set. */
+function poisonedRun(): StoreModel {
+  let now = 0;
+  const model = new StoreModel({ windowMs: 0, now: () => now });
+  const at = (ms: number, spec: Response, label: string): void => {
+    now = ms + 1; // the fixture's exchanges last 1 ms: each was sent at `ms`
+    model.observe(exchange(spec), label);
+  };
+  const created = (id: number): Response => ({ method: 'POST', operation: 'createPet', status: 201, body: pet({ id }) });
+  at(1000, { target: '/pets', body: '[]' }, 'case a');
+  at(1500, created(5), 'case b');
+  at(2000, { method: 'POST', operation: 'createPet', status: 500, body: '{}' }, 'case poison');
+  at(2500, created(6), 'case c');
+  at(3000, { target: '/pets?status=sold', body: '[]' }, 'case d');
+  at(3500, { target: '/pets', status: 500, body: '{}' }, 'case e');
+  at(4000, { target: '/pets', status: 500, body: '{}' }, 'case f');
+  return model;
+}
+
+table('answersAfterWrites', [
+  { name: 'an answer', response: { body: '[]' }, expected: true, outcome: 'passed', message: /^status 200$/ },
+  { name: 'a refusal is an answer', response: { status: 404, body: '{}' }, expected: true, outcome: 'passed' },
+  {
+    name: 'a 5xx in a run whose reads never failed before',
+    response: { status: 503, body: '{}' },
+    expected: true,
+    model: new StoreModel({ windowMs: 0 }),
+    outcome: 'failed',
+    message: /no earlier read of the store failed/,
+    failures: [{ expected: 'an answer without a 5xx', actual: '503' }],
+  },
+  {
+    name: 'a 5xx after a write that crashed: the write is named, with the window around it',
+    response: { status: 500, body: '{}' },
+    expected: true,
+    model: poisonedRun(),
+    outcome: 'failed',
+    message:
+      /after the write POST \/pets \(case poison\), answered 500 \(sent at 2\.000 s\) \(itself answered with a 5xx, one of 3 sent since the last good read of that target, GET \/pets \(case a\), answered 200 \(sent at 1\.000 s\)\); the first read to fail was GET \/pets \(case e\)/,
+    failures: [{ expected: 'an answer without a 5xx', actual: '500' }],
+  },
+]);
+
+/** A run named `pc-run` whose create of "pc-run kept" was refused with 400, and pet 7 of that name listed anyway. */
+function refusalKept(unanswered = false): StoreModel {
+  const model = new StoreModel({ windowMs: 0, runId: 'pc-run' });
+  model.observe(exchange({ method: 'POST', operation: 'createPet', status: 201, body: pet({ id: 5, name: 'pc-run made' }) }), 'case made');
+  const refused = exchange({ method: 'POST', operation: 'createPet', status: 400, body: '{}' });
+  refused.request.body = '{"name":"pc-run kept","categoryId":2,"status":"lost"}';
+  model.observe(refused, 'case refused');
+  model.observe(exchange({ body: `[${pet({ id: 5, name: 'pc-run made' })},${pet({ id: 6, name: 'Rex' })}]` }), 'case list');
+  if (unanswered) model.writeUnanswered();
+  return model;
+}
+
+table('refusalsLeftNoPet', [
+  {
+    name: 'only the pets its creates handed out, and others not named with the run id',
+    response: { body: `[${pet({ id: 5, name: 'pc-run made' })}]` },
+    expected: true,
+    model: refusalKept(),
+    outcome: 'passed',
+  },
+  {
+    name: 'a pet named with the run id that no create handed out: the refused create with its name is named',
+    response: { body: `[${pet({ id: 7, name: 'pc-run kept' })}]` },
+    expected: true,
+    model: refusalKept(),
+    outcome: 'failed',
+    failures: [
+      {
+        expected: 'no pet a refused request would have made',
+        actual: 'pet 7',
+        message:
+          'pet 7 {"id":7,"name":"pc-run kept","categoryId":2}, shown by this response, was never handed out by a create of the run; creates refused or failed with its name: POST /pets (case refused), answered 400',
+      },
+    ],
+  },
+  {
+    name: 'the same, but a create got no answer: it may have made the pet',
+    response: { body: `[${pet({ id: 7, name: 'pc-run kept' })}]` },
+    expected: true,
+    model: refusalKept(true),
+    outcome: 'not-judged',
+    message: /1 create\(s\) got no answer/,
+  },
+]);
+
 t.test('the tables above cover every expectation key, and the default page size they rely on', async (t) => {
   t.same([...EXPECTATION_KEYS].sort(), [
+    'answersAfterWrites',
     'basePath',
     'body',
     'capture',
@@ -952,6 +1049,7 @@ t.test('the tables above cover every expectation key, and the default page size 
     'includes',
     'maxItems',
     'minItems',
+    'refusalsLeftNoPet',
     'schema',
     'status',
     'undocumented',

@@ -125,3 +125,13 @@ t.test('a body with a NUL byte is piped from printf', async (t) => {
   const result = spawnSync('bash', ['-c', printf]);
   t.same(result.stdout, Buffer.from(body, 'utf8'));
 });
+
+t.test('a body with long runs of one byte stays a short command that writes it exactly', async (t) => {
+  const body = `{"name":"${'x'.repeat(1024 * 1024)}","note":"${'%'.repeat(300)}\u0000${'é'.repeat(300)}"}`;
+  const command = curlCommand(sent({ body }));
+  t.ok(command.length < 4_000, `${command.length} characters`);
+  t.match(command, /^\{ printf .*head -c 1048576 \/dev\/zero .*; \} \| curl .* --data-binary @-$/);
+  const writers = command.slice(0, command.indexOf(' | curl'));
+  const result = spawnSync('bash', ['-c', writers], { maxBuffer: 4 * 1024 * 1024 });
+  t.ok(Buffer.from(body, 'utf8').equals(result.stdout), 'bash writes the body byte for byte');
+});

@@ -1,7 +1,7 @@
 /** What every reporter says of a failure: the same finding on many items of a listing is one line naming the items. */
 import t from 'tap';
 import type { CheckOutcome } from '../../src/model/results.js';
-import { failureLines } from '../../src/reporters/report-view.js';
+import { exchangeSections, failureLines, prettyJson } from '../../src/reporters/report-view.js';
 
 const statusOf = (i: number, got = 'available'): { message: string; pointer: string } => ({
   message: `[${i}] status: expected "pending", got "${got}"`,
@@ -48,4 +48,40 @@ t.test('failureLines groups a finding repeated across listing items, and keeps e
     ],
   ];
   for (const [name, failures, expected] of rows) t.same(failureLines(check(failures)), expected, name);
+});
+
+t.test('prettyJson lays out whole JSON and changes nothing but the whitespace between tokens', async (t) => {
+  const rows: Array<[string, string, string | undefined]> = [
+    ['an object', '{"id":1,"name":"Rex"}', '{\n  "id": 1,\n  "name": "Rex"\n}'],
+    ['nesting, empty containers', '[{"a":[],"b":{}},[1, 2]]', '[\n  {\n    "a": [],\n    "b": {}\n  },\n  [\n    1,\n    2\n  ]\n]'],
+    ['digits beyond 2^53 kept as sent', '{"id":9007199254740993}', '{\n  "id": 9007199254740993\n}'],
+    ['escapes kept, also of quotes and brackets', '{"k":"a\\"b\\\\ {[,:]} \\u0041"}', '{\n  "k": "a\\"b\\\\ {[,:]} \\u0041"\n}'],
+    ['a redaction mark inside a string', '{"token":"<API key>"}', '{\n  "token": "<API key>"\n}'],
+    ['duplicate keys kept', '{"a":1,"a":2}', '{\n  "a": 1,\n  "a": 2\n}'],
+    ['a scalar', ' 42 ', '42'],
+    ['whitespace re-laid', '{ "a" :\r\n\t1 }', '{\n  "a": 1\n}'],
+    ['not JSON', '{"a":1', undefined],
+    ['an excerpt cut short', '[{"id":1},{"id"', undefined],
+    ['a byte order mark', '\ufeff{"a":1}', undefined],
+    ['plain text', 'Not Found', undefined],
+    ['empty', '', undefined],
+  ];
+  for (const [name, text, laidOut] of rows) t.equal(prettyJson(text), laidOut, name);
+});
+
+t.test('exchangeSections lays out JSON bodies only when asked and the body is whole', async (t) => {
+  const exchange = (body: string, truncated: boolean) => ({
+    step: 0,
+    request: { method: 'POST', url: 'http://127.0.0.1:9/v1/pets', headers: {}, body: '{"name":"Rex","categoryId":1}' },
+    response: { status: 201, headers: {}, body, bytes: body.length, truncated },
+    durationMs: 1,
+    attempts: 1,
+  });
+  const text = (body: string, truncated: boolean, pretty: boolean) =>
+    exchangeSections(exchange(body, truncated), pretty)
+      .map((s) => s.text)
+      .join('\n---\n');
+  t.match(text('{"id":1}', false, true), '\n\n{\n  "name": "Rex",\n  "categoryId": 1\n}\n---\nHTTP 201\n\n{\n  "id": 1\n}');
+  t.match(text('{"id":1}', false, false), '\n\n{"name":"Rex","categoryId":1}\n---\nHTTP 201\n\n{"id":1}', 'as sent unless asked');
+  t.match(text('{"id":1}', true, true), 'HTTP 201\n\n{"id":1}', 'an excerpt is shown as received, even when it parses');
 });

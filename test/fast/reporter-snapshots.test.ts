@@ -68,7 +68,7 @@ t.test('console, JUnit and Markdown of a real failing run, noise scrubbed', asyn
       conformance: {
         cases: inputs.cases,
         suites: ['auth'],
-        createdPetCases: [],
+        writtenCases: [],
         readOnly: false,
         concurrency: 1,
         consistencyWindowMs: 0,

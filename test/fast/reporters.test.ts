@@ -1,9 +1,10 @@
 /** The reporters: console, JSON, JUnit, HTML, Markdown, load console and charts, their registry and the fan-out that keeps one failure from losing the others. */
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
+import { judgeLoad } from '../../src/engine/load-phase.js';
 import { RunError } from '../../src/model/errors.js';
 import type { CaseResult, RunReport } from '../../src/model/results.js';
 import { ConsoleReporter } from '../../src/reporters/console-reporter.js';
@@ -54,6 +55,14 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     let text = '';
     stream.on('data', (d: Buffer) => (text += d.toString()));
     return { reporter: new ConsoleReporter({ stream, color, quiet }), text: () => text };
+  }
+
+  /** What the console prints at the end of a run of `report`, without a terminal. */
+  async function endOf(report: RunReport, quiet = false): Promise<string> {
+    const { reporter, text } = capture(false, false, quiet);
+    reporter.onRunEnd(report);
+    await new Promise((resolve) => setImmediate(resolve));
+    return text();
   }
 
   async function play(reporter: ConsoleReporter): Promise<void> {
@@ -107,23 +116,76 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     },
   );
 
-  t.test('a warning or an error repeated word for word is shown once, with how many cases share it; failures each whole', async (t) => {
-    const { reporter, text } = capture(false, false, false);
+  t.test('a warning or an error repeated word for word is shown once, with how many cases share it', async (t) => {
     const report = hostileReport();
     const warned = report.cases.find((c) => c.outcome === 'warned');
-    const failed = report.cases.find((c) => c.outcome === 'failed');
-    if (warned === undefined || failed === undefined) return t.fail('the fixture has a warning and a failure');
+    if (warned === undefined) return t.fail('the fixture has a warning');
     const copies = (base: typeof warned, n: number) => Array.from({ length: n }, (_, i) => ({ ...base, id: `${base.id}.${i + 1}` }));
-    report.cases.push(...copies(warned, 8), ...copies(failed, 2));
-    reporter.onRunEnd(report);
-    await new Promise((resolve) => setImmediate(resolve));
-    const out = text();
+    report.cases.push(...copies(warned, 8));
+    const out = await endOf(report);
     t.equal(out.match(/^WARN {2}contract\.warns/gm)?.length, 1, 'nine identical warnings: one block');
     t.match(
       out,
       'the same on 8 more cases: contract.warns.1, contract.warns.2, contract.warns.3, contract.warns.4, contract.warns.5, contract.warns.6 and 2 more',
     );
-    t.equal(out.match(/^FAIL /gm)?.length, 3, 'each failure keeps its own block and curl');
+  });
+
+  t.test('failures are grouped by the check and clause they broke, each message with the cases that gave it', async (t) => {
+    const report = hostileReport();
+    const failed = report.cases.find((c) => c.outcome === 'failed');
+    if (failed === undefined) return t.fail('the fixture has a failure');
+    const status = (message: string) => ({ id: 'expect.status', level: 'fail' as const, outcome: 'failed' as const, step: 0, message });
+    const same = (id: string, message: string, clause = failed.clause) => ({ ...failed, id, clause, checks: [status(message)] });
+    // One fault seen by nine cases on one clause, two of them saying it otherwise; one case on another clause; an exchange
+    // check's clause is its own, whatever the case's.
+    const nine = [
+      ...Array.from({ length: 7 }, (_, i) => same(`bug.${i + 1}`, 'expected status 401, got 200')),
+      same('bug.8', 'expected status 401, got 201'),
+      same('bug.9', 'expected status 401, got 201'),
+    ];
+    const other = same('elsewhere', 'expected status 404, got 200', 'Endpoints › getPet rule 3');
+    const errorBody = (id: string, clause: string) => ({
+      ...failed,
+      id,
+      clause,
+      checks: [{ id: 'errors.error-body', level: 'fail' as const, outcome: 'failed' as const, step: 0, message: 'no Error body' }],
+    });
+    report.cases = [...nine, other, errorBody('e.1', 'Endpoints › listPets'), errorBody('e.2', 'Endpoints › getPet')];
+    const out = await endOf(report);
+    t.equal(out.match(/^FAIL /gm)?.length, 3, `three groups: ${out}`);
+    t.match(
+      out,
+      [
+        'FAIL  expect.status, 9 cases: Endpoints › listPets',
+        '      expected status 401, got 200',
+        '        bug.1, bug.2, bug.3, bug.4, bug.5, bug.6, bug.7',
+        '      expected status 401, got 201',
+        '        bug.8, bug.9',
+        '      e.g. bug.1: GET http://127.0.0.1:9/v1/pets?limit=5 → 500',
+        "      reproduce: curl -sS -i -X GET 'http://127.0.0.1:9/v1/pets?limit=5'",
+      ].join('\n'),
+    );
+    t.match(
+      out,
+      /^FAIL {2}elsewhere {2}contract\.fails title\n {6}expect\.status: expected status 404, got 200\n/m,
+      'a group of one: the case whole',
+    );
+    t.match(
+      out,
+      'FAIL  errors.error-body, 2 cases: Errors: every error body has the shape Error; rule 1, status equals the HTTP status\n      no Error body\n        e.1, e.2\n',
+      "an exchange check's own clause groups cases of several clauses",
+    );
+  });
+
+  t.test('not-judged cases are listed by reason, in a log as on a terminal', async (t) => {
+    const report = hostileReport();
+    const skipped = report.cases.find((c) => c.outcome === 'not-judged');
+    if (skipped === undefined) return t.fail('the fixture has a case not judged');
+    report.cases.push({ ...skipped, id: 'auth.second' }, { ...skipped, id: 'auth.unrun', skip: 'interrupted', reason: 'not run' });
+    const out = await endOf(report);
+    t.match(out, `NOT JUDGED ${skipped.reason ?? ''}\n      2 cases: ${skipped.id}, auth.second\n`);
+    t.notMatch(out, 'auth.unrun', "cases a stop left unrun are counted on the verdict's line, not listed");
+    t.notMatch(await endOf(report, true), 'NOT JUDGED', 'quiet leaves them out');
   });
 
   t.test('on a terminal: progress suite by suite, then failures with reasons and a curl', async (t) => {
@@ -142,11 +204,13 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.match(out, /verdict: \u001b\[31mFAILED/);
   });
 
-  t.test('without a terminal or with NO_COLOR: no progress, no escape sequences, no control characters', async (t) => {
+  t.test('without a terminal or with NO_COLOR: no progress, no escape sequences, no control characters; a line per suite', async (t) => {
     const { reporter, text } = capture(false, false, false);
     await play(reporter);
     const out = text();
     t.notMatch(out, /checking \d/);
+    t.match(out, /^✗ contract {7}1 failed, 1 warned, 1 could not test, 1 internal error$/m, 'each suite counted when it is done');
+    t.match(out, /^✓ auth {11}1 passed, 1 not judged$/m);
     // eslint-disable-next-line no-control-regex
     t.notMatch(out, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, 'only newlines');
     t.match(out, /FAIL {2}contract\.fails/);
@@ -173,42 +237,111 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
 
 // html-reporter.test.ts
 {
-  /** Where tests keep the last screenshot, for people to look at. */
-  const SCREENSHOT = path.join(root, '.tap/report-screenshot.png');
+  /** Where tests keep the last screenshots, for people to look at (never committed: .tap/ is ignored). */
+  const SCREENSHOTS = path.join(root, '.tap');
 
   function chromiumMissing(): string | undefined {
     if (spawnSync('chromium', ['--version']).error === undefined) return undefined;
     return 'chromium is not installed and .ci/run could not install it (Debian package chromium): the screenshot test is skipped';
   }
 
-  /** Renders a page in headless Chromium and saves a screenshot; bounded in time, no network. */
-  function screenshot(page: string, png: string, profile: string): Promise<{ code: number | null; output: string }> {
-    const args = [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${profile}`,
-      `--screenshot=${png}`,
-      '--window-size=1280,900',
-      `file://${page}`,
-    ];
-    return new Promise((resolve, reject) => {
-      const child = spawn('chromium', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '', HOME: profile } });
-      let output = '';
-      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, output });
+  /** Runs headless Chromium on a page in a window `width` px wide; bounded in time, no network. */
+  function chromium(page: string, width: number, action: string[]): Promise<{ code: number | null; output: string }> {
+    return tempDir('psc-chromium-').then(
+      (profile) =>
+        new Promise((resolve, reject) => {
+          const args = [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--hide-scrollbars',
+            `--user-data-dir=${profile}`,
+            `--window-size=${width},${SCREEN_HEIGHT}`,
+            ...action,
+            `file://${page}`,
+          ];
+          const child = spawn('chromium', args, {
+            stdio: ['ignore', 'pipe', 'pipe'],
+            env: { PATH: process.env['PATH'] ?? '', HOME: profile },
+          });
+          let output = '';
+          child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+          child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+          const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+          child.on('error', reject);
+          child.on('close', (code) => {
+            clearTimeout(timer);
+            resolve({ code, output });
+          });
+        }),
+    );
+  }
+
+  /** The widths the report is laid out at: a desktop window and a phone. */
+  const WIDTHS = [1440, 390] as const;
+  const SCREEN_HEIGHT = 900;
+  const GAP = 16;
+
+  /** What a frame measures of the report once laid out: widths, height, and where the link to the load section and the section are. */
+  interface Layout {
+    width: number;
+    innerWidth: number;
+    scrollWidth: number;
+    scrollHeight: number;
+    loadLinkTop: number | null;
+    loadTop: number | null;
+    overflowing: string[];
+  }
+
+  /**
+   * A page around the report: the report, unchanged (its CSP included), in a frame as wide as a desktop window and in
+   * one as wide as a phone, side by side (Chromium's headless window is at least 500 px wide, and one screenshot shows
+   * both), and a script of its own that measures each frame's document once laid out and writes what it measured into
+   * the DOM, which --dump-dom prints.
+   */
+  async function framed(page: string): Promise<string> {
+    const probe = `addEventListener('load', () => {
+      const layouts = [...document.querySelectorAll('iframe')].map((frame) => {
+        const doc = frame.contentDocument;
+        const view = frame.contentWindow;
+        const top = (e) => (e === null ? null : Math.round(e.getBoundingClientRect().top + view.scrollY));
+        const overflowing = [...doc.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > view.innerWidth + 0.5)
+          .slice(0, 5)
+          .map((e) => e.tagName.toLowerCase() + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right));
+        return { width: Number(frame.width), innerWidth: view.innerWidth, scrollWidth: doc.documentElement.scrollWidth,
+          scrollHeight: doc.documentElement.scrollHeight, loadLinkTop: top(doc.querySelector('a[href="#load"]')),
+          loadTop: top(doc.getElementById('load')), overflowing };
       });
-    });
+      const out = document.createElement('output');
+      out.id = 'layouts';
+      out.textContent = JSON.stringify(layouts);
+      document.body.append(out);
+    });`;
+    const report = (await readFile(page, 'utf8')).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    const frames = WIDTHS.map((w) => `<iframe width="${w}" height="${SCREEN_HEIGHT}" srcdoc="${report}"></iframe>`).join('');
+    const wrapper = page.replace(/\.html$/, '-framed.html');
+    await writeFile(
+      wrapper,
+      `<!doctype html><html><head><style>body { margin: 0; display: flex; gap: ${GAP}px; background: #888 } iframe { border: 0; display: block; flex: none; background: #fff }</style></head><body>${frames}<script>${probe}</script></body></html>`,
+    );
+    return wrapper;
+  }
+
+  /** The window wide enough for the frames side by side. */
+  const WINDOW_WIDTH = WIDTHS.reduce((sum, w) => sum + w, 0) + GAP * (WIDTHS.length - 1);
+
+  /** Measures the report in its frames. */
+  async function measure(wrapper: string): Promise<Layout[]> {
+    const result = await chromium(wrapper, WINDOW_WIDTH, ['--dump-dom']);
+    const found = /<output id="layouts">([^<]*)<\/output>/.exec(result.output)?.[1];
+    if (found === undefined) throw new Error(`no measurements from Chromium (exit ${String(result.code)}): ${result.output.slice(-2000)}`);
+    return JSON.parse(found) as Layout[];
   }
 
   t.test('the verdict, the counts and the countdown come first; failures before warnings before passes', async (t) => {
@@ -236,6 +369,28 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.notMatch(html, /id="load"/, 'no load section without load results');
   });
 
+  t.test('the top links each failure group; evidence and the passes are collapsed; JSON bodies are laid out', async (t) => {
+    const report = withLoad();
+    const failed = report.cases.find((c) => c.id === 'contract.fails') as CaseResult;
+    const exchange = failed.exchanges[0] as CaseResult['exchanges'][number];
+    const json = { ...exchange, response: { status: 400, headers: {}, body: '{"id":9007199254740993}', bytes: 23, truncated: false } };
+    report.cases.push({ ...failed, id: 'contract.fails.again', exchanges: [json] });
+    const html = renderHtml(report);
+    const nav = html.slice(html.indexOf('<nav class="summary"'), html.indexOf('</nav>'));
+    t.match(nav, /<li><a href="#cause-1"><code>expect\.status<\/code>: Endpoints › listPets<\/a> <span class="n">2 cases<\/span><\/li>/);
+    t.match(
+      nav,
+      /<li><a href="#cause-2"><code>load\.p99<\/code>: the load profile&#39;s threshold on p99<\/a> <span class="n">1 case<\/span><\/li>/,
+    );
+    t.match(nav, 'href="#warned"', 'the warnings linked from the top');
+    t.match(nav, 'href="#load"', 'the load section linked from the top');
+    t.match(html, /<section class="cause" id="cause-1">[\s\S]*<article class="c-failed" id="result-contract\.fails"><details open>/);
+    t.match(html, /<article class="c-failed" id="result-contract\.fails\.again"><details>/, 'the second case of a group shows one line');
+    t.notMatch(html, /<details class="evidence" open/, 'evidence is collapsed');
+    t.match(html, /<section id="passed"><h2>Passed \(1\)<\/h2><details><summary>/, 'the passes are collapsed');
+    t.match(html, '<pre>HTTP 400\n\n{\n  &quot;id&quot;: 9007199254740993\n}</pre>', 'a JSON body laid out, its digits as sent');
+  });
+
   t.test('every server-supplied string is escaped; the page needs nothing from outside', async (t) => {
     const html = renderHtml(hostileReport());
     t.equal((html.match(/<script/gi) ?? []).length, 0, 'no script element');
@@ -255,12 +410,12 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     const html = renderHtml(withLoad());
     t.match(
       html,
-      /<section id="load"><h2>Load<\/h2><table class="figures">[\s\S]*<table class="thresholds">[\s\S]*<div class="charts"><figure><svg[^>]*aria-label="Latency by percentile"/,
+      /<section id="load"><h2>Load<\/h2><div class="table"><table class="figures">[\s\S]*<table class="thresholds">[\s\S]*<div class="charts"><figure><figcaption>Latency by percentile \(ms\)<\/figcaption><svg[^>]*aria-label="Latency by percentile"/,
     );
     t.match(html, '<th scope="row">requests</th><td>27012 = 27000 responses + 2 errors + 10 in flight at the stop</td>');
     t.match(html, '<th scope="row">rate achieved</th><td>900.4 requests/s sent (target 900/s, +0.0 %), 900 responses/s</td>');
     t.match(html, '<th scope="row">latency</th><td>p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms</td>');
-    t.match(html, /<tr class="failed"><td><code>load\.p99<\/code><\/td><td>FAIL<\/td><td>900 ms \(at most 800 allowed\)<\/td><\/tr>/);
+    t.match(html, /<tr class="failed"><td><code>load\.<wbr>p99<\/code><\/td><td>FAIL<\/td><td>900 ms \(at most 800 allowed\)<\/td><\/tr>/);
     t.match(html, /ECONNRESET: read ECONNRESET/);
     t.match(html, '<th scope="row">errors</th><td>2 (timeouts 1, resets 1)</td>');
     t.match(
@@ -271,7 +426,17 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
       html,
       '<th scope="row">connection retries</th><td>3 requests sent again on a fresh connection after the server closed an idle one (not errors)</td>',
     );
-    t.match(html, /aria-label="Throughput over time"[\s\S]*<polyline points="[\d., ]+"/);
+    t.match(
+      html,
+      /<figcaption>Throughput over time \(responses per second\)<\/figcaption><svg[^>]*aria-label="Throughput over time"[\s\S]*<polyline points="[\d., ]+"/,
+    );
+    t.match(html, /class="axis-label"[^>]*>percentile of responses</, 'each axis labelled');
+    t.match(html, /class="axis-label"[^>]*>seconds from the start</);
+    t.match(
+      html,
+      '<a class="c-load" href="#load"><b>FAIL</b>load: 1 of 2 checks failed</a>',
+      'the load linked from the top with its verdict',
+    );
     t.match(html, />p99\.9</);
     t.ok(html.indexOf('id="load"') < html.indexOf('id="passed"'), 'load before the list of passes');
     const unknownShape = renderHtml({ ...hostileReport(), load: { requests: 5 } } as unknown as RunReport);
@@ -280,7 +445,7 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
   });
 
   t.test(
-    'headless Chromium renders the report of a failing run; the screenshot is kept',
+    'headless Chromium lays out the report of a failed run with load at 1440 and 390 px: no sideways scroll, the load section linked from the top',
     { skip: chromiumMissing() ?? false },
     async (t) => {
       const server = await startReferenceServer({
@@ -294,18 +459,40 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
       });
       t.equal(run.code, 1, run.stderr);
       const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as RunReport;
+      const loadCase = withLoad().cases.find((c) => c.suite === 'load') as CaseResult;
       const page = path.join(dir, 'with-load.html');
-      await writeFile(page, renderHtml({ ...report, load: SAMPLE_LOAD } as unknown as RunReport));
+      const counts = { ...report.counts, failed: report.counts.failed + 1 };
+      await writeFile(
+        page,
+        renderHtml({ ...report, counts, cases: [...report.cases, loadCase], load: SAMPLE_LOAD } as unknown as RunReport),
+      );
+      const wrapper = await framed(page);
       const png = path.join(dir, 'report.png');
-      const result = await screenshot(page, png, await tempDir('psc-chromium-'));
-      t.equal(result.code, 0, result.output);
+      const [layouts, shot] = await Promise.all([measure(wrapper), chromium(wrapper, WINDOW_WIDTH, [`--screenshot=${png}`])]);
+      t.same(
+        layouts.map((l) => l.innerWidth),
+        WIDTHS,
+        'the report is laid out as wide as a desktop window and a phone',
+      );
+      for (const layout of layouts) {
+        const { width } = layout;
+        t.ok(
+          layout.scrollWidth <= width,
+          `at ${width} px the page is ${layout.scrollWidth} px wide and ${layout.scrollHeight} px tall: no sideways scroll (${layout.overflowing.join('; ') || 'nothing overflows'})`,
+        );
+        t.ok(
+          layout.loadLinkTop !== null && layout.loadLinkTop < SCREEN_HEIGHT,
+          `at ${width} px a link to #load is on the first screen (at ${String(layout.loadLinkTop)} px)`,
+        );
+        t.ok(layout.loadTop !== null, `at ${width} px the load section is at ${String(layout.loadTop)} px`);
+      }
+      t.equal(shot.code, 0, 'Chromium took the screenshot', { output: shot.output.slice(-2000) });
       const bytes = await readFile(png);
       t.same([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
-      t.equal(bytes.readUInt32BE(16), 1280, 'as wide as the window');
+      t.equal(bytes.readUInt32BE(16), WINDOW_WIDTH, 'as wide as the window: both widths side by side');
       t.ok(bytes.length > 30_000, `a page with content, not a blank one (${bytes.length} bytes)`);
-      await mkdir(path.dirname(SCREENSHOT), { recursive: true });
-      await writeFile(SCREENSHOT, bytes);
-      t.ok((await stat(SCREENSHOT)).size > 0, `kept at ${path.relative(root, SCREENSHOT)}`);
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await writeFile(path.join(SCREENSHOTS, 'report-screenshot.png'), bytes);
     },
   );
 
@@ -468,12 +655,28 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.match(md, /🐞 A check or phase of petstore-conformance threw[\s\S]*- expect\.status threw once/);
     t.match(md, /### Cases an internal error stopped \(1\)/);
     t.match(md, /### Findings \(1\)[\s\S]*\| `auth\.www-authenticate` \| 7 responses; e\.g\. `contract\.fails` step 1: 401 without/);
-    t.match(md, /### Failing cases \(1\)\n\n\| case \| reason \|\n\| --- \| --- \|\n\| `contract\.fails` \| status: &lt;script&gt;/);
+    t.match(
+      md,
+      /### Failing cases \(1\) in 1 group by the check and clause they broke\n\n\*\*`expect\.status`\*\* · Endpoints › listPets \(1 case\)\n\n\| case \| reason \|\n\| --- \| --- \|\n\| `contract\.fails` \| status: &lt;script&gt;/,
+    );
     t.match(md, /### Cases that could not be tested \(1\)[\s\S]*`contract\.errors` \| step 1: connect ECONNREFUSED/);
     t.match(md, /### Warnings \(1\)/);
     t.match(md, "getPet is removed in 1475 days (2030-12-05, by the suite's clock)");
     t.match(md, 'Reports written beside this summary: `report.json` · `junit.xml` · `report.html`');
     t.notMatch(md, /(?<!\\)\]\((?!https?:\/\/)/, 'no relative links: they are dead inside a step summary');
+  });
+
+  t.test('failing cases are tabled by the check and clause they broke, 50 cases at most', async (t) => {
+    const report = hostileReport();
+    const failed = report.cases.find((c) => c.outcome === 'failed') as CaseResult;
+    const group = (clause: string, n: number) => Array.from({ length: n }, (_, i) => ({ ...failed, id: `${clause}.${i}`, clause }));
+    report.cases = [...group('a', 30), ...group('b', 25), ...group('c', 5)];
+    const md = renderMarkdown(report);
+    t.match(md, '### Failing cases (60) in 3 groups by the check and clause they broke\n\n**`expect.status`** · a (30 cases)\n');
+    t.match(md, '**`expect.status`** · b (25 cases)');
+    t.match(md, '| `b.19` |');
+    t.notMatch(md, '| `b.20` |');
+    t.match(md, '| … | 5 more in the full report |\n\n… 5 more cases in 1 more group in the full report\n');
   });
 
   t.test('server text cannot break the table, add markup or links', async (t) => {
@@ -645,6 +848,32 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.match(
       log.text,
       '\n  connection retries: 3 requests sent again on a fresh connection after the server closed an idle one (not errors)\n',
+    );
+  });
+
+  t.test('every check of the load with its verdict, a threshold as its bound and what was measured, passed ones too', async (t) => {
+    const load = { ...SAMPLE_LOAD, profile: { ...SAMPLE_LOAD.profile, thresholds: { p99: { max: 800 }, errors: { maxRate: 0.001 } } } };
+    const log = sink(false);
+    new LoadConsoleReporter({ stream: log, quiet: false }).onRunEnd({
+      ...hostileReport(),
+      cases: [judgeLoad(load, new Map(), 30_000)],
+      load,
+    });
+    const rows = [
+      '  thresholds:',
+      '    ✓ p99 <= 800 ms                 p99 = 61.8 ms',
+      '    ✓ errors <= 0.1 % of requests   errors = 2 of 27012 (0.007 %)',
+      '    ✗ resets <= 0                   resets = 1',
+      '    ✗ non2xx <= 0                   non2xx = 3',
+      '    ✓ mismatches <= 0               mismatches = 0',
+    ];
+    t.match(log.text, `\n${rows.join('\n')}\n`);
+    const edited = sink(false);
+    new LoadConsoleReporter({ stream: edited, quiet: false }).onRunEnd(withLoad());
+    t.match(
+      edited.text,
+      '    ✗ load.p99      900 ms (at most 800 allowed)\n',
+      'a verdict the figures do not bear out (an edited report) is shown as the report says it, with its message',
     );
   });
 

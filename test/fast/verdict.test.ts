@@ -55,7 +55,7 @@ async function embeddedRun(checks: readonly ExchangeCheck[]): Promise<RunReport>
         conformance: {
           cases: inputs.cases,
           suites: inputs.suites.map((s) => s.name),
-          createdPetCases: ['lifecycle.created.read-back', 'lifecycle.created.listed'],
+          writtenCases: ['lifecycle.created.read-back', 'lifecycle.created.listed'],
           readOnly: false,
           concurrency: 4,
           consistencyWindowMs: 0,
