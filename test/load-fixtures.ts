@@ -1,6 +1,6 @@
 /** Fixtures of the load tests. */
 import { encodeHistogram, latencyHistogram } from '../src/load/latency-histogram.js';
-import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadProfile, type RawLoadRun } from '../src/model/load.js';
+import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadProfile, type LoadReport, type RawLoadRun } from '../src/model/load.js';
 
 /** The counts of a run in which nothing failed, was late or was left in flight. */
 const NO_FAILURES = {
@@ -79,5 +79,21 @@ export function rawRunOf(overrides: Partial<RawLoadRun> = {}): RawLoadRun {
     interrupted: false,
     throughput: [],
     ...overrides,
+  };
+}
+
+/** A load result with these figures, as the run checks see it. */
+export function loadReportOf(profile: LoadProfile, metrics: LoadMetrics, extra: Partial<LoadReport> = {}): LoadReport {
+  return {
+    profile,
+    baseUrl: 'http://127.0.0.1:9/v1',
+    metrics,
+    stages: [],
+    violations: [],
+    interrupted: false,
+    percentiles: [],
+    throughput: [],
+    mergedRuns: 1,
+    ...extra,
   };
 }

@@ -3,35 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** A self-signed certificate for 127.0.0.1 (EC, fast to make), written to `dir` as NAME.pem and NAME.key. */
-export function certificate(dir: string, name: string): { key: Buffer; cert: Buffer } {
-  const key = path.join(dir, `${name}.key`);
-  const cert = path.join(dir, `${name}.pem`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(key), cert: readFileSync(cert) };
-}
+export { certificate } from '../src/bench/self-signed-certificate.js';
 
 /** A client certificate for mutual TLS signed by a CA of its own, in `dir`: the CA (to trust on the server), the certificate, its key, and the key encrypted with `passphrase`. */
 export function clientCertificate(dir: string, passphrase: string): { ca: Buffer; cert: string; key: string; encryptedKey: string } {

@@ -3,8 +3,7 @@
  * close after a response can never lose a create), against sending it on a kept-alive connection, over http and https,
  * against the reference store; medians of interleaved rounds, per POST. Needs openssl for the https certificate.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'undici';
 import { createPetStore, toNodeHandler } from '../server/reference-server.js';
+import { certificate } from './self-signed-certificate.js';
 
 const ROUNDS = Number(process.env['BENCH_RUNS'] ?? 7);
 const POSTS = 100;
@@ -52,34 +52,10 @@ async function posts(origin: string, ca: Buffer | undefined, fresh: boolean): Pr
 
 const dir = mkdtempSync(path.join(tmpdir(), 'bench-fresh-'));
 try {
-  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  const ca = readFileSync(cert);
+  const { key, cert: ca } = certificate(dir, 'bench');
   const handler = toNodeHandler(createPetStore({ apiKey: KEY }).handle);
   const http = createHttpServer(handler);
-  const https = createHttpsServer({ key: readFileSync(key), cert: ca }, handler);
+  const https = createHttpsServer({ key, cert: ca }, handler);
   const targets: Array<[string, string, Buffer | undefined]> = [
     ['http', `http://127.0.0.1:${await listen(http)}`, undefined],
     ['https', `https://127.0.0.1:${await listen(https)}`, ca],

@@ -8,9 +8,7 @@
  * - rate accuracy at 200/s and 50,000/s.
  * Every server runs in processes of its own, so that clients and servers do not share a thread.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs, promisify } from 'node:util';
 import { loadContract } from '../loader/contract.js';
@@ -19,6 +17,7 @@ import type { RawLoadRun } from '../model/load.js';
 import { runStage, type StageOptions } from '../load/runner.js';
 import { ResponseSampler } from '../load/sampler.js';
 import { StageWorkers } from '../load/stage-workers.js';
+import { fixedServerFile, median, startProcess } from './bench-tools.js';
 
 const KEY = 'bench-key-0f3a9c';
 const { values: flags } = parseArgs({
@@ -45,42 +44,6 @@ const RATE_TARGETS = [200, 50_000];
 const RATE_RUNS = 3;
 /** The sampling of the smoke profile: the first 20 responses, then 1 in 50. */
 const SAMPLING = { first: 20, every: 50 };
-
-/** A node:http server answering GET /v1/pets with a fixed 20-pet array, in `processes` processes sharing one port. */
-const fixedServer = (processes: number): string => `
-const cluster = require('node:cluster');
-const http = require('node:http');
-if (cluster.isPrimary && ${processes} > 1) {
-  for (let i = 0; i < ${processes}; i++) cluster.fork();
-  let told = false;
-  cluster.on('listening', (_worker, address) => { if (!told) { told = true; console.log('listening on http://127.0.0.1:' + address.port + '/v1'); } });
-} else {
-  const pets = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: 'Pet ' + (i + 1), categoryId: (i % 5) + 1, status: 'available' }));
-  const body = Buffer.from(JSON.stringify(pets));
-  const server = http.createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
-    res.end(body);
-  });
-  server.keepAliveTimeout = 5000;
-  server.listen(Number(process.env.BENCH_PORT || 0), '127.0.0.1', () => { if (cluster.isPrimary) console.log('listening on http://127.0.0.1:' + server.address().port + '/v1'); });
-}
-`;
-
-function startProcess(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, args, {
-    env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening on (http:\/\/\S+\/v1)/.exec(seen);
-      if (match) resolve({ child, baseUrl: match[1] as string });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited early (${String(code)})`)));
-  });
-}
 
 async function wrk(url: string, threads: number, connections: number): Promise<number> {
   const args = [`-t${threads}`, `-c${Math.max(connections, threads)}`, `-d${SECONDS}s`, '-H', `Authorization: Bearer ${KEY}`, url];
@@ -119,12 +82,6 @@ async function stage(
 function responseRate(run: RawLoadRun): number {
   if (run.mismatches > 0) throw new Error('a server broke the contract under load');
   return run.responses / run.durationSeconds;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** One measured variant: its name and how to measure it once. */
@@ -225,17 +182,10 @@ async function rateAccuracy(fixedUrl: string, workers: StageWorkers | undefined,
   }
 }
 
-/** The fixed server as a file: cluster workers run the primary's script file again, which `node -e` does not have. */
-function fixedServerFile(processes: number): string {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-server-')), `fixed-${processes}.cjs`);
-  writeFileSync(file, fixedServer(processes));
-  return file;
-}
-
 async function main(): Promise<void> {
-  const reference = await startProcess([packagePath('dist/cli/main.js'), 'serve', '--port', '0']);
-  const single = await startProcess([fixedServerFile(1)]);
-  const fixed = await startProcess([fixedServerFile(SERVER_PROCESSES)]);
+  const reference = await startProcess([packagePath('dist/cli/main.js'), 'serve', '--port', '0'], KEY);
+  const single = await startProcess([fixedServerFile(1)], KEY);
+  const fixed = await startProcess([fixedServerFile(SERVER_PROCESSES)], KEY);
   const pools = new Map<number, StageWorkers | undefined>();
   try {
     for (const threads of THREADS) pools.set(threads, threads > 1 ? await StageWorkers.start(threads, KEY) : undefined);

@@ -4,7 +4,7 @@ import type { Contract } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, jsonEqual, resolvePointer, showJson, type JsonValue } from '../model/json.js';
 import type { Failure } from '../model/results.js';
-import type { Moment, ReadsFailed } from '../model/store-model.js';
+import { type Moment, petsShown, type ReadsFailed } from '../model/store-model.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { HeaderExpectation, SchemaName } from '../model/scenario.js';
 import { isJsonMediaType, mediaType } from './media-type.js';
@@ -414,6 +414,36 @@ const answersAfterWrites: ExpectationCheck<boolean> = {
     });
   },
 };
+/** At most this many pets are named in one failure. */
+const NAMED_PETS = 5;
+
+const refusalsLeftNoPet: ExpectationCheck<boolean> = {
+  id: 'expect.refusalsLeftNoPet',
+  key: 'refusalsLeftNoPet',
+  title: "Every pet named with the run's id that the store shows was handed out by one of the run's creates (a 201)",
+  clause: 'reading-the-contract: never a store changed by a refused request (a create answered 400, or one that failed)',
+  level: 'fail',
+  scope: 'case',
+  appliesWhen: 'a step declares `refusalsLeftNoPet` (the store-health listing, over every pet the run saw)',
+  evaluate({ exchange, expected, model }) {
+    if (expected !== true || model === undefined) return passed('no model of the store to judge by');
+    const unclaimed = model.unclaimedPets(petsShown(exchange));
+    if (unclaimed.length === 0) return passed("every pet named with the run's id was handed out by a create of the run");
+    if (model.unansweredWrites > 0)
+      return notJudged(
+        `${unclaimed.length} pet(s) named with the run's id were never handed out, but ${model.unansweredWrites} create(s) got no answer: one of them may have made it`,
+      );
+    return failed(
+      unclaimed.slice(0, NAMED_PETS).map(({ pet, refusedWith }) => ({
+        message: `pet ${pet.id} ${showJson(pet.fields, 200)}, shown by ${pet.where}, was never handed out by a create of the run; ${refusedWith.length === 0 ? 'no refused create named it' : `creates refused or failed with its name: ${refusedWith.slice(0, 3).join('; ')}`}`,
+        expected: 'no pet a refused request would have made',
+        actual: `pet ${pet.id}`,
+      })),
+      `${unclaimed.length} pet(s) named with the run's id that no create of the run handed out: a refused or failed request changed the store`,
+    );
+  },
+};
+
 /** Every expectation check, one per scenario key. `when` is structural: the engine resolves it. */
 export const EXPECTATION_CHECKS: readonly ExpectationCheck[] = [
   status,
@@ -430,4 +460,5 @@ export const EXPECTATION_CHECKS: readonly ExpectationCheck[] = [
   basePath,
   capture,
   answersAfterWrites,
+  refusalsLeftNoPet,
 ] as ExpectationCheck[];

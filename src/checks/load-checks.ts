@@ -11,6 +11,7 @@ import {
   type Metric,
   type Threshold,
 } from '../model/load.js';
+import { TREND_CHECK } from './load-trend.js';
 
 /** Failed requests, requests reset on a busy connection and wrong answers fail a profile even when it names no bound for them. */
 const IMPLICIT: Partial<Record<Metric, Threshold>> = { errors: { max: 0 }, resets: { max: 0 }, non2xx: { max: 0 }, mismatches: { max: 0 } };
@@ -270,5 +271,6 @@ function baselineCheck(metric: BaselineComparison['metric']): RunCheck {
 export const LOAD_CHECKS: readonly RunCheck[] = [
   ...METRICS.map(thresholdCheck),
   capacity,
+  TREND_CHECK,
   ...(['p50', 'p99', 'rps', 'errorRate'] as const).map(baselineCheck),
 ];

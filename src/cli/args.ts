@@ -1,6 +1,7 @@
 /** Command-line parsing and the help, both read off the option table: every flag checked, every mistake one clear line (exit 2). */
 import { parseArgs } from 'node:util';
 import { RunError } from '../model/errors.js';
+import { didYouMean } from '../model/suggest.js';
 import { optionEntries, SECTIONS, type AnyOptionSpec, type GivenValues, type OptionCommand, type OptionName } from './options.js';
 
 /** The commands of the CLI. */
@@ -79,9 +80,18 @@ function parsedOrExplained(command: OptionCommand, args: readonly string[]): Par
     const unknown = /'([^']+)'/.exec((error as Error).message)?.[1];
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) {
       const others = takenBy(unknown);
+      const name = optionName(unknown);
+      const guess =
+        others === undefined && name.startsWith('--')
+          ? didYouMean(
+              name.slice(2),
+              optionEntries(command).map(([long]) => long),
+              (long) => `--${long}`,
+            )
+          : '';
       throw new RunError(
         'ERR_USAGE',
-        `unknown option '${optionName(unknown)}' for '${command}'${others === undefined ? '' : ` (it is for: ${others})`} (see --help)`,
+        `unknown option '${name}' for '${command}'${others === undefined ? '' : ` (it is for: ${others})`}${guess || ' (see --help)'}`,
       );
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
@@ -119,7 +129,7 @@ export function splitCommand(argv: string[]): { command: Command; args: string[]
     return { command: 'run', args: argv };
   }
   if ((COMMANDS as readonly string[]).includes(first)) return { command: first as Command, args: rest };
-  throw new RunError('ERR_USAGE', `unknown command '${first}'; the commands are: ${COMMANDS.join(', ')}`);
+  throw new RunError('ERR_USAGE', `unknown command '${first}'${didYouMean(first, COMMANDS)}; the commands are: ${COMMANDS.join(', ')}`);
 }
 
 /** The usage lines of every command. */
@@ -209,30 +219,60 @@ const EXIT_HELP = `Exit codes: 0 passed (warnings allowed), 1 a check failed, 2 
 130 interrupted by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (the reports are written either way).
 `;
 
-/** The whole help: every command and option. */
-export const HELP = `${USAGE}${optionsHelp()}${EXIT_HELP}`;
-
-/** What each command does, and how it is called. */
-const COMMAND_USAGE: Record<OptionCommand, { usage: string; what: string }> = {
-  run: { usage: 'petstore-conformance [run] [options]', what: 'test a pet store (the default command)' },
+/** What each command does, how it is called, and examples (each one a test parses with the command's own flags). */
+export const COMMAND_USAGE: Record<OptionCommand, { usage: string; what: string; examples: readonly string[] }> = {
+  run: {
+    usage: 'petstore-conformance [run] [options]',
+    what: 'test a pet store (the default command)',
+    examples: [
+      'petstore-conformance run                                      # the embedded reference server',
+      'PETSTORE_API_KEY=... petstore-conformance run --base-url https://staging.example.com/v1',
+      'petstore-conformance run --base-url http://127.0.0.1:8080/v1 --wait-for 60 --suite auth,limits',
+      "petstore-conformance run --check 'auth.*' --reporter console,junit --report-dir out",
+      'petstore-conformance run --base-url https://api.example.com/v1 --read-only --category-id 7',
+      'petstore-conformance run --config team.yaml --load smoke',
+    ],
+  },
   load: {
     usage: 'petstore-conformance load PROFILE [options]',
     what: 'load listPets with a profile (a name in scenarios/load: smoke, nightly, stress; or a file)',
+    examples: [
+      'petstore-conformance load smoke                               # the embedded reference server',
+      'petstore-conformance load nightly --base-url https://staging.example.com/v1 --baseline last/report.json',
+      'petstore-conformance load ./my-profile.yaml --workers 4 --reporter console,json,html',
+    ],
   },
   merge: {
     usage: 'petstore-conformance merge REPORT... [options]',
     what: 'merge the load reports of several machines and judge them by the same thresholds',
+    examples: [
+      'petstore-conformance merge a/report.json b/report.json --report-dir merged',
+      'petstore-conformance merge shard-*/report.json --baseline last/report.json --reporter console,json,html',
+    ],
   },
-  serve: { usage: 'petstore-conformance serve [options]', what: 'run the reference pet store' },
+  serve: {
+    usage: 'petstore-conformance serve [options]',
+    what: 'run the reference pet store',
+    examples: ['petstore-conformance serve --port 8080', 'petstore-conformance serve --port 0 --big-ids'],
+  },
   catalogue: {
     usage: 'petstore-conformance catalogue',
     what: 'print the catalogue of checks and cases (Markdown), as docs/checks.md holds it',
+    examples: ['petstore-conformance catalogue > checks.md'],
   },
 };
 
-/** The help of one command: its usage line and the options it takes (the exit codes for those that judge). */
+/** A command's examples, as its help shows them. */
+function examplesHelp(examples: readonly string[]): string {
+  return `Examples:\n${examples.map((example) => `  ${example}`).join('\n')}\n\n`;
+}
+
+/** The whole help: every command and option, and an example of each command. */
+export const HELP = `${USAGE}${optionsHelp()}${examplesHelp(Object.values(COMMAND_USAGE).map((c) => c.examples[0] ?? ''))}${EXIT_HELP}`;
+
+/** The help of one command: its usage line, the options it takes under their headings, examples (and the exit codes for those that judge). */
 export function commandHelp(command: OptionCommand): string {
-  const { usage, what } = COMMAND_USAGE[command];
+  const { usage, what, examples } = COMMAND_USAGE[command];
   const judges = command === 'run' || command === 'load' || command === 'merge';
-  return `petstore-conformance ${command}: ${what}\n\nUsage:\n  ${usage}\n\n${optionsHelp(command)}${judges ? EXIT_HELP : ''}`;
+  return `petstore-conformance ${command}: ${what}\n\nUsage:\n  ${usage}\n\n${optionsHelp(command)}${examplesHelp(examples)}${judges ? EXIT_HELP : ''}`;
 }

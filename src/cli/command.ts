@@ -11,12 +11,13 @@ import { RunError } from '../model/errors.js';
 import type { RunReport } from '../model/results.js';
 import { renderCatalogue } from '../reporters/catalogue.js';
 import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
+import { WaitConsoleReporter } from '../reporters/wait-console-reporter.js';
 import { redactingStream } from '../reporters/redacting-stream.js';
-import { prepareReportDir, PREVIOUS_FOLDER } from '../reporters/report-dir.js';
+import { checkReportDir, PREVIOUS_FOLDER, setAsideEarlierReports } from '../reporters/report-dir.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
 import { createReporters, STDOUT_JSON, writesFiles } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
-import { VARIANTS, variantServerOptions } from '../server/variants.js';
+import { SERVED_VARIANTS, variantServerOptions } from '../server/variants.js';
 import { bugReportLine, EXIT, EXIT_OF_VERDICT, type StopSignal } from './exit-codes.js';
 import { commandHelp, HELP, parseFlags, parseLoadFlags, splitCommand } from './args.js';
 import { MIN_KEY_CHARACTERS, packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
@@ -58,6 +59,17 @@ function internalErrorsText(report: RunReport): string {
     .join('; ');
 }
 
+/**
+ * The error of a run that could not start: its cause first, in one line, then one line that says nothing was judged and
+ * where the note of it went (the reports of the last run that started are left where they were).
+ */
+function notStartedError(cause: RunError, fanOut: ReporterFanOut): RunError {
+  const note = fanOut.files.map((file) => path.relative(process.cwd(), file) || file);
+  const failed = fanOut.failures.map((failure) => `the ${failure.reporter} reporter failed: ${failure.message}`);
+  const where = note.length > 0 ? `; ${note.join(', ')} records why, and the last reports are left as they were` : '';
+  return new RunError(cause.code, cause.message, [...cause.details, `nothing was judged (the run did not start)${where}`, ...failed]);
+}
+
 /** Runs a plan with its reporters and turns the report into an exit code; `flags`: --quiet and --no-color, which only flags set. */
 async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
   const quiet = flags.quiet === true;
@@ -74,17 +86,32 @@ async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'
   const showsConsole = reporterNames.includes('console');
   const consoleOptions = { stream: human, color: useColor(flags, io.env, jsonOnStdout ? {} : io.stdout), quiet };
   const loadConsole = new LoadConsoleReporter({ stream: human, quiet: quiet || !showsConsole });
-  const fanOut = new ReporterFanOut([
-    ...(showsConsole ? [loadConsole] : []),
-    ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout),
-  ]);
-  // Before any request: the reports can be written, and no earlier run's report is left where this run's will be.
-  if (reporterNames.some(writesFiles)) {
-    const moved = await prepareReportDir(planned.reportDir);
+  const writes = reporterNames.some(writesFiles);
+  // Before any request: the reports can be written. The earlier run's are moved aside only once this run starts, so
+  // that a run that cannot start leaves the last good reports where they were.
+  if (writes) await checkReportDir(planned.reportDir);
+  const waitConsole = new WaitConsoleReporter({ stream: human, quiet });
+  const setAside = async (): Promise<void> => {
+    const moved = await setAsideEarlierReports(planned.reportDir);
+    waitConsole.clear();
     if (moved.length > 0 && !quiet)
       human.write(`earlier reports moved to ${path.join(planned.reportDir, PREVIOUS_FOLDER)}: ${moved.join(', ')}\n`);
+  };
+  const fanOut = new ReporterFanOut(
+    [
+      // The live line of --wait-for is cleared before any other reporter hears that the run started (or did not).
+      ...(showsConsole ? [waitConsole, loadConsole] : []),
+      ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout),
+    ],
+    writes ? setAside : undefined,
+  );
+  let report: RunReport;
+  try {
+    report = await executePlan(planned.plan, fanOut, io.signal, io.abort);
+  } catch (error) {
+    if (error instanceof RunError && fanOut.notStarted !== undefined) throw notStartedError(error, fanOut);
+    throw error;
   }
-  const report = await executePlan(planned.plan, fanOut, io.signal, io.abort);
   for (const failure of fanOut.failures) stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
   // A bug of ours is reported whatever the verdict, once per check or phase that threw.
   if (report.internalErrors.length > 0) stderr.write(`${bugReportLine(internalErrorsText(report))}\n`);
@@ -122,9 +149,12 @@ async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags('serve', args);
   if (flags.help === true) return printHelp(io, 'serve');
   const { values } = settle('serve', flags, io.env);
-  const variant = values.variant === undefined ? undefined : VARIANTS.find((v) => v.name === values.variant);
+  const variant = values.variant === undefined ? undefined : SERVED_VARIANTS.find((v) => v.name === values.variant);
   if (values.variant !== undefined && variant === undefined)
-    throw new RunError('ERR_USAGE', `unknown variant '${values.variant}'; the variants are: ${VARIANTS.map((v) => v.name).join(', ')}`);
+    throw new RunError(
+      'ERR_USAGE',
+      `unknown variant '${values.variant}'; the variants are: ${SERVED_VARIANTS.map((v) => v.name).join(', ')}`,
+    );
   const { port, host } = values;
   const fromEnv = io.env['PETSTORE_API_KEY'];
   const apiKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEVELOPMENT_API_KEY;

@@ -7,12 +7,21 @@ import { STORE_HEALTH_PHASE } from '../engine/store-health.js';
 import { FUZZ_PHASE } from '../engine/fuzz.js';
 import type { Phase } from '../engine/phase.js';
 import { PHASES } from '../engine/phases.js';
-import { knownIds, loadCaseInputs, type CaseInputs, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
+import {
+  knownIds,
+  loadCaseInputs,
+  unknownSuiteText,
+  type CaseInputs,
+  type InputFolders,
+  type LoadPlan,
+  type RunPlan,
+  type Target,
+} from '../engine/plan.js';
 import { STATEFUL_PHASE } from '../engine/stateful.js';
 import { headerSecrets } from '../http/extra-headers.js';
 import { proxyCredentials, proxyEnvironment, proxyFor } from '../http/proxy.js';
 import type { PacingOptions } from '../http/pacer.js';
-import { checkDisabledIds, loadConfig, productionMark, refuseProductionLoad, type SuiteConfig } from '../loader/config.js';
+import { disabledIdProblems, productionMark, readConfig, refuseProductionLoad, type SuiteConfig } from '../loader/config.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
 import { fileWhere, readInputFile } from '../loader/input-file.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
@@ -22,10 +31,12 @@ import { REQUEST_BOUNDS, type ClientCertificate } from '../model/connection.js';
 import type { CaseInfo } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
+import { closest, didYouMean } from '../model/suggest.js';
+import { problemsError, type FileProblem } from '../loader/yaml-file.js';
 import type { LoadProfile } from '../model/load.js';
 import { parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
 import { PHASE_NAMES, type GivenValues, type OptionCommand } from './options.js';
-import { labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
+import { fileValueProblems, labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
 
 export type { Env } from './settings.js';
 
@@ -80,16 +91,42 @@ async function findApiKey(settled: Settled, embedded: boolean, env: Env): Promis
   throw new RunError('ERR_CONFIG', 'no API key: set PETSTORE_API_KEY or pass --api-key-file FILE');
 }
 
-/** A command's options settled, with the configuration file (named by --config or PETSTORE_CONFIG) as their second layer. */
-async function settleWithConfig(
-  command: OptionCommand,
-  flags: GivenValues,
-  env: Env,
-): Promise<Settled & { config: SuiteConfig | undefined }> {
+/** A command's options settled, with the configuration file as their second layer, and the file's problems found so far. */
+type SettledWithConfig = Settled & { config: SuiteConfig | undefined; configProblems: FileProblem[] };
+
+/**
+ * A command's options settled, with the configuration file (named by --config or PETSTORE_CONFIG) as their second layer.
+ * The file's problems (its schema, its production list, values that do not read) are gathered, not thrown: the plan adds
+ * the names it gives that the package does not know, then refuses them all at once (refuseConfigProblems).
+ */
+async function settleWithConfig(command: OptionCommand, flags: GivenValues, env: Env): Promise<SettledWithConfig> {
   const file = settle(command, flags, env).values.config;
-  if (file === undefined) return { ...settle(command, flags, env), config: undefined };
-  const config = await loadConfig(path.resolve(file), (await packageContract()).fileValidator('config.schema.json'), process.cwd());
-  return { ...settle(command, flags, env, config), config };
+  if (file === undefined) return { ...settle(command, flags, env), config: undefined, configProblems: [] };
+  const read = await readConfig(path.resolve(file), (await packageContract()).fileValidator('config.schema.json'), process.cwd());
+  const { config, problems } = fileValueProblems(read.config);
+  return { ...settle(command, flags, env, config), config, configProblems: [...read.problems, ...problems] };
+}
+
+/** Every problem of the configuration file at once, in file order (exit 2), before anything else is said or sent. */
+function refuseConfigProblems(problems: readonly FileProblem[]): void {
+  if (problems.length === 0) return;
+  const ordered = [...problems].sort((a, b) => a.line - b.line || a.column - b.column);
+  throw problemsError('ERR_CONFIG', 'the configuration file', ordered);
+}
+
+/** The suites `--suite` (or the file's `suites`) names that the package lacks: located problems from the file, else one usage line. */
+function unknownSuites(settled: SettledWithConfig, names: readonly string[]): { fileProblems: FileProblem[]; usage?: RunError } {
+  const given = settled.values.suite ?? [];
+  const unknown = given.filter((name) => !names.includes(name));
+  if (unknown.length === 0) return { fileProblems: [] };
+  const { config } = settled;
+  if (settled.origins.suite?.layer !== 'file' || config === undefined)
+    return { fileProblems: [], usage: new RunError('ERR_USAGE', unknownSuiteText(unknown, names)) };
+  return {
+    fileProblems: given.flatMap((name, index) =>
+      names.includes(name) ? [] : [{ ...config.locate(['suites', index]), message: `suites: ${unknownSuiteText([name], names)}` }],
+    ),
+  };
 }
 
 /** The production entry of the configuration a base URL falls under, if any. */
@@ -204,6 +241,12 @@ async function loadPlan(declared: LoadProfile, settled: Settled, reportDir: stri
   return plan;
 }
 
+/** `--wait-for SECONDS`, in ms, when it asks for a wait at all. */
+function waitForOf(settled: Settled): { waitForMs?: number } {
+  const seconds = settled.values['wait-for'];
+  return seconds === undefined || seconds === 0 ? {} : { waitForMs: seconds * 1000 };
+}
+
 /** `--rate-limit N` (or `N/s`), `--max-wait S`, `--wait-budget S`. */
 function pacingOf(settled: Settled): PacingOptions {
   const { values } = settled;
@@ -212,11 +255,36 @@ function pacingOf(settled: Settled): PacingOptions {
   return pacing;
 }
 
+/** The --check globs (or the file's `checks`) that name no case: located problems from the file, else one usage line. */
+function uncheckedGlobs(
+  settled: SettledWithConfig,
+  selection: { candidates: string[]; unmatched: number[] },
+  narrowed: boolean,
+): { fileProblems: FileProblem[]; usage?: RunError } {
+  const globs = settled.values.check ?? [];
+  const [first] = selection.unmatched;
+  if (first === undefined) return { fileProblems: [] };
+  const what = `case${narrowed ? ' of the selected suites' : ''}`;
+  const { config } = settled;
+  if (settled.origins.check?.layer !== 'file' || config === undefined)
+    return { fileProblems: [], usage: new RunError('ERR_USAGE', `--check ${noMatchText(globs[first] ?? '', selection.candidates, what)}`) };
+  return {
+    fileProblems: selection.unmatched.map((index) => ({
+      ...config.locate(['checks', index]),
+      message: `checks: ${noMatchText(globs[index] ?? '', selection.candidates, what)}`,
+    })),
+  };
+}
+
 /** The suites a run selects: --suite, narrowed (or, alone, given) by --phase; empty selects all. */
 function selectPhases(suites: readonly string[], phases: readonly string[], all: readonly string[]): string[] {
   const names: readonly string[] = PHASE_NAMES;
   const unknown = phases.filter((p) => !names.includes(p));
-  if (unknown.length > 0) throw new RunError('ERR_USAGE', `unknown phase '${unknown.join("', '")}'; the phases are: ${names.join(', ')}`);
+  if (unknown.length > 0)
+    throw new RunError(
+      'ERR_USAGE',
+      `unknown phase ${unknown.map((p) => `'${p}'${didYouMean(p, names)}`).join(', ')}; the phases are: ${names.join(', ')}`,
+    );
   if (phases.length === 0) return [...suites];
   const phased = all.filter((name) => (names.includes(name) ? phases.includes(name) : phases.includes('examples')));
   return suites.length === 0 ? phased : suites.filter((s) => phased.includes(s));
@@ -235,25 +303,37 @@ export interface PlannedRun {
 export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun> {
   const settled = await settleWithConfig('run', flags, env);
   const { values, config } = settled;
+  const inputs = await loadCaseInputs(packageFolders(values.scenarios ?? []), []);
+  const suiteNames = inputs.suites.map((s) => s.name);
+  const profile = values.load === undefined ? undefined : await readProfile(values.load);
+  const suites = unknownSuites(settled, suiteNames);
+  const selectedSuites = selectPhases(
+    (values.suite ?? []).filter((name) => suiteNames.includes(name)),
+    values.phase ?? [],
+    suiteNames,
+  );
+  const selection = selectCases(inputs, selectedSuites, values.check ?? []);
+  const globs = uncheckedGlobs(settled, selection, selectedSuites.length > 0);
+  // Every problem of the file at once, before those of the flags: unknown suites and ids included, each at file:line:col.
+  refuseConfigProblems([
+    ...settled.configProblems,
+    ...suites.fileProblems,
+    // Every id the package knows, not only the selected ones: a team's disable list holds ids of every suite.
+    ...(config === undefined ? [] : disabledIdProblems(config, knownIds(profile === undefined ? inputs : { ...inputs, profile }))),
+    ...globs.fileProblems,
+  ]);
+  if (suites.usage !== undefined) throw suites.usage;
+  if (globs.usage !== undefined) throw globs.usage;
+  const { cases, writtenCases, phase } = selection;
   const target = await resolveTarget(settled, env);
   const production = productionOf(target.baseUrl, config);
   // A production service is never written to, whatever the flags say: the configuration marked it.
   const readOnly = values['read-only'] || production !== undefined;
-  const inputs = await loadCaseInputs(packageFolders(values.scenarios ?? []), values.suite ?? []);
-  const selectedSuites = selectPhases(
-    values.suite ?? [],
-    values.phase ?? [],
-    inputs.suites.map((s) => s.name),
-  );
-  const { cases, writtenCases, phase } = selectCases(inputs, selectedSuites, values.check ?? []);
   // --skip-check knows what --check does and more: every case of every phase, selected or not, as the configuration's disable list.
   const skipped = skippedIds(values['skip-check'] ?? [], knownIds(inputs));
   const reportDir = path.resolve(values['report-dir']);
   const reporters = parseReporterNames(values.reporter);
-  const profile = values.load === undefined ? undefined : await readProfile(values.load);
   if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
-  // Every id the package knows, not only the selected ones: a team's disable list holds ids of every suite.
-  if (config !== undefined) checkDisabledIds(config, knownIds(profile === undefined ? inputs : { ...inputs, profile }));
   const pacing = pacingOf(settled);
   // The fuzzing phase draws from a seed: given, or random and recorded so that --seed replays the run's requests.
   const seed = values.seed ?? randomInt(2 ** 31);
@@ -265,9 +345,10 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   const generated = fuzz !== undefined || stateful !== undefined;
   const plan: RunPlan = {
     ...basePlan(inputs.contract, target, config, skipped),
+    ...waitForOf(settled),
     conformance: {
       cases,
-      suites: selectedSuites.length > 0 ? selectedSuites : inputs.suites.map((s) => s.name),
+      suites: selectedSuites.length > 0 ? selectedSuites : suiteNames,
       writtenCases,
       readOnly,
       concurrency: values.concurrency,
@@ -311,14 +392,21 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
   const profile = await readProfile(positionals[0] as string);
   const settled = await settleWithConfig('load', flags, env);
   const { values, config } = settled;
+  refuseConfigProblems([
+    ...settled.configProblems,
+    ...(config === undefined ? [] : disabledIdProblems(config, knownIds({ contract: await packageContract(), cases: [], profile }))),
+  ]);
   const reportDir = path.resolve(values['report-dir']);
   const reporters = parseReporterNames(values.reporter ?? LOAD_REPORTERS);
   const load = await loadPlan(profile, settled, reportDir);
   const target = await resolveTarget(settled, env);
   refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
-  if (config !== undefined) checkDisabledIds(config, knownIds({ contract: await packageContract(), cases: [], profile }));
   const recorded = { ...recordedOptions('load', settled, { load: profile.name, 'report-dir': reportDir }), ...proxyRecord(target) };
-  return { plan: { ...basePlan(await packageContract(), target, config), load, recordedOptions: recorded }, reportDir, reporters };
+  return {
+    plan: { ...basePlan(await packageContract(), target, config), ...waitForOf(settled), load, recordedOptions: recorded },
+    reportDir,
+    reporters,
+  };
 }
 
 /** `merge REPORT...`: the raw results of runs made at once on several machines, judged again by the first one's thresholds. */
@@ -343,23 +431,18 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
   };
 }
 
-/** What a run judges: every case a phase can report, of the selected suites, that --check names (all without it); a generated phase runs whole when one of its cases is selected. */
+/** What a run judges: every case a phase can report, of the selected suites, that --check names (all without it); a generated phase runs whole when one of its cases is selected. `unmatched`: the globs that name no case. */
 function selectCases(
   inputs: CaseInputs,
   selectedSuites: readonly string[],
   globs: readonly string[],
-): { cases: CaseSpec[]; writtenCases: string[]; phase: (phase: Phase) => boolean } {
+): { cases: CaseSpec[]; writtenCases: string[]; phase: (phase: Phase) => boolean; candidates: string[]; unmatched: number[] } {
   const inSelection = (info: CaseInfo): boolean => selectedSuites.length === 0 || selectedSuites.includes(info.suite);
-  const only = globs.map((glob) => ({ glob, pattern: idGlob(glob) }));
-  const checked = (info: CaseInfo): boolean => only.length === 0 || only.some(({ pattern }) => pattern.test(info.id));
+  const only = globs.map((glob) => idGlob(glob));
+  const checked = (info: CaseInfo): boolean => only.length === 0 || only.some((pattern) => pattern.test(info.id));
   const candidates = PHASES.flatMap((phase) => phase.cases(inputs)).filter(inSelection);
   // A glob that names nothing is a typo: it never silently runs everything, or nothing.
-  for (const { glob, pattern } of only)
-    if (!candidates.some((c) => pattern.test(c.id)))
-      throw new RunError(
-        'ERR_USAGE',
-        `--check '${glob}' matches no case${selectedSuites.length === 0 ? '' : ' of the selected suites'}; see docs/checks.md or the catalogue command for the ids`,
-      );
+  const unmatched = only.flatMap((pattern, index) => (candidates.some((c) => pattern.test(c.id)) ? [] : [index]));
   const selected = new Set(candidates.filter(checked).map((c) => c.id));
   const phase = (p: Phase): boolean => p.cases(inputs).some((c) => selected.has(c.id));
   return {
@@ -368,6 +451,8 @@ function selectCases(
       .filter((c) => selected.has(c.id))
       .map((c) => c.id),
     phase,
+    candidates: candidates.map((c) => c.id),
+    unmatched,
   };
 }
 
@@ -381,15 +466,33 @@ export function idGlob(glob: string): RegExp {
   );
 }
 
+/**
+ * The glob likely meant by one that names no id: its literal start (up to the first wildcard) replaced by the closest
+ * start of an id (`auht.*` → `auth.*`, `auth.listpets.*` → `auth.listPets.*`), when that one names some.
+ */
+export function likelyGlob(glob: string, ids: readonly string[]): string | undefined {
+  const cut = glob.search(/[*?]/);
+  const literal = cut === -1 ? glob : glob.slice(0, cut);
+  if (literal === '') return undefined;
+  const start = closest(
+    literal,
+    ids.map((id) => (cut === -1 ? id : id.slice(0, literal.length))),
+  );
+  const guess = start === undefined ? undefined : `${start}${cut === -1 ? '' : glob.slice(cut)}`;
+  return guess !== undefined && guess !== glob && ids.some((id) => idGlob(guess).test(id)) ? guess : undefined;
+}
+
+/** What a glob that names no id is told: the glob likely meant, and where the ids are listed. */
+function noMatchText(glob: string, ids: readonly string[], what: string): string {
+  const guess = likelyGlob(glob, ids);
+  return `'${glob}' matches no ${what}${guess === undefined ? '' : ` (did you mean '${guess}'?)`}; see docs/checks.md or the catalogue command for the ids`;
+}
+
 /** The check and case ids each --skip-check glob names, with the flag as the reason; a glob that names nothing is a usage error. */
 function skippedIds(globs: readonly string[], known: ReadonlySet<string>): Array<{ id: string; reason: string }> {
   return globs.flatMap((glob) => {
     const ids = [...known].filter((id) => idGlob(glob).test(id));
-    if (ids.length === 0)
-      throw new RunError(
-        'ERR_USAGE',
-        `--skip-check '${glob}' matches no check or case; see docs/checks.md or the catalogue command for the ids`,
-      );
+    if (ids.length === 0) throw new RunError('ERR_USAGE', `--skip-check ${noMatchText(glob, [...known], 'check or case')}`);
     return ids.map((id) => ({ id, reason: `--skip-check ${glob}` }));
   });
 }

@@ -4,6 +4,8 @@
  * is one line that names its flag, its variable or its place in the file. Nothing is turned back into flag text.
  */
 import type { SuiteConfig } from '../loader/config.js';
+import type { FileProblem } from '../loader/yaml-file.js';
+import { RunError } from '../model/errors.js';
 import {
   optionEntries,
   type AnyOptionSpec,
@@ -49,6 +51,35 @@ function fileCandidate(spec: AnyOptionSpec, config: SuiteConfig | undefined): Ca
     return `${where.file}:${where.line}:${where.column}: ${key}`;
   };
   return { origin: { layer: 'file', label: at() }, read: () => spec.kind.fromFile(config.values[key] ?? null, { dir: config.dir, at }) };
+}
+
+/** A problem a value's kind found, at the place its message starts with (`team.yaml:3:10: baseUrl must ...`). */
+function located(error: RunError, config: SuiteConfig): FileProblem {
+  const at = /^(.+?):(\d+):(\d+): ([\s\S]*)$/.exec(error.message);
+  return at === null
+    ? { file: config.file, line: 1, column: 1, message: error.message }
+    : { file: at[1] as string, line: Number(at[2]), column: Number(at[3]), message: at[4] as string };
+}
+
+/**
+ * Every value of the configuration read by its option's kind, whichever command reads the file: the values that do not
+ * read (a base URL with credentials, a header the suite owns) are problems, each located, and are left out of the
+ * configuration returned, so that settling it never stops at the first.
+ */
+export function fileValueProblems(config: SuiteConfig): { config: SuiteConfig; problems: FileProblem[] } {
+  const problems: FileProblem[] = [];
+  const bad = new Set<string>();
+  for (const [, spec] of optionEntries()) {
+    try {
+      fileCandidate(spec, config)?.read();
+    } catch (error) {
+      if (!(error instanceof RunError) || spec.configKey === undefined) throw error;
+      problems.push(located(error, config));
+      bad.add(spec.configKey);
+    }
+  }
+  const values = Object.fromEntries(Object.entries(config.values).filter(([key]) => !bad.has(key)));
+  return { config: { ...config, values }, problems };
 }
 
 /** The layers that set an option, in order; an empty environment variable sets nothing. */

@@ -372,6 +372,7 @@ async function runStep(spec: CaseSpec, step: StepSpec, index: number, vars: Vari
           outcome: 'internal-error',
           reason: `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
         };
+      if (error.sent.method === 'POST') options.model?.writeUnanswered();
       const evidence: ExchangeEvidence = {
         step: index,
         startedAt: startedAt.toISOString(),

@@ -101,6 +101,8 @@ export const LOAD_PHASE: Phase = {
               allowProductionLoad: load.allowProductionLoad,
               listener,
               knownPets: knownPets(context.model),
+              // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.
+              verified: context.plan.conformance === undefined,
               ...(signal === undefined ? {} : { signal }),
             }).finally(() => listener.onLoadEnd?.());
       if (stages.length === 0) return notJudgedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');

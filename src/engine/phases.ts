@@ -3,7 +3,10 @@
  * --phase, --check, --skip-check, the configuration's disable list), the plan, the catalogue, the events and the matrix
  * read this one list.
  */
+import { HttpClient } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
+import { listingProbe, WAIT_TRY_MS, waitForService } from '../http/wait-for.js';
+import type { RunPlan } from './plan.js';
 import type { CaseInfo } from '../model/results.js';
 import { stepsWrite } from '../model/scenario.js';
 import { caseInfo, runCases } from './cases.js';
@@ -15,17 +18,74 @@ import { STATEFUL_PHASE } from './stateful.js';
 import { STORE_HEALTH_PHASE } from './store-health.js';
 import { fillStore } from './store-fill.js';
 
-/** The service answers the listing as a pet store should, or the run stops with one line before it starts. */
-const PREFLIGHT_PHASE: Phase = {
-  id: 'preflight',
-  title: 'the base URL answers the listing as a pet store (else the run stops with one line)',
+/** A plan that sends to a service: a run's cases, or a load alone (not a merge, which sends nothing). */
+function sendsToService(plan: RunPlan): boolean {
+  return plan.conformance !== undefined || (plan.load !== undefined && plan.merge === undefined);
+}
+
+/**
+ * --wait-for: the listing asked until the service answers, with a growing pause, within the bound (else the run does not
+ * start). A connection of its own, so that the tries that got no answer never count against the run's client.
+ */
+const WAIT_FOR_PHASE: Phase = {
+  id: 'wait-for',
+  title: 'the service waited for until it answers its listing, within --wait-for (else the run does not start: one line)',
   gate: true,
   cases: () => [],
-  enabled: (plan) => plan.conformance !== undefined,
+  enabled: (plan) => sendsToService(plan) && plan.target.baseUrl !== undefined && (plan.waitForMs ?? 0) > 0,
   planned: () => [],
   skipReason: () => undefined,
-  async run({ client, plan }) {
-    if (client !== undefined) await preflight(client, plan.contract.operations.get('listPets')?.path ?? '/pets', false);
+  async run({ plan, http, clock, signal, listener }) {
+    const boundMs = plan.waitForMs ?? 0;
+    const tryMs = Math.min(WAIT_TRY_MS, http.requestTimeoutMs);
+    const options = {
+      ...http,
+      connections: 1,
+      connectTimeoutMs: Math.min(http.connectTimeoutMs, tryMs),
+      headersTimeoutMs: Math.min(http.headersTimeoutMs, tryMs),
+      requestTimeoutMs: tryMs,
+      // A gateway that asks to wait is waited for within the bound, no longer.
+      pacing: { maxWaitMs: boundMs, waitBudgetMs: boundMs },
+    };
+    await waitForService(
+      listingProbe(() => new HttpClient(options), plan.contract.operations.get('listPets')?.path ?? '/pets'),
+      {
+        url: new URL(http.baseUrl).href,
+        boundMs,
+        clock,
+        ...(signal === undefined ? {} : { signal }),
+        onTry: (wait) => listener.onServiceWait?.(wait),
+      },
+    );
+    return [];
+  },
+};
+
+/**
+ * The service answers the listing as a pet store should, or the run stops with one line before it starts: for the
+ * conformance phases with the suite's own client, for a load alone with a connection of its own (then the load does not
+ * ask again; after the cases, `run --load` verifies its target again before its first stage).
+ */
+const PREFLIGHT_PHASE: Phase = {
+  id: 'preflight',
+  title: 'the base URL answers the listing as a pet store (else the run does not start: one line)',
+  gate: true,
+  cases: () => [],
+  enabled: sendsToService,
+  planned: () => [],
+  skipReason: () => undefined,
+  async run({ client, plan, http }) {
+    const listPath = plan.contract.operations.get('listPets')?.path ?? '/pets';
+    if (client !== undefined) {
+      await preflight(client, listPath, false);
+      return [];
+    }
+    const own = new HttpClient({ ...http, connections: 1 });
+    try {
+      await preflight(own, listPath, true);
+    } finally {
+      await own.close();
+    }
     return [];
   },
 };
@@ -73,6 +133,7 @@ const CASES_PHASE: Phase = {
 
 /** Every phase, in the order of a run. */
 export const PHASES: readonly Phase[] = [
+  WAIT_FOR_PHASE,
   PREFLIGHT_PHASE,
   STORE_FILL_PHASE,
   CASES_PHASE,

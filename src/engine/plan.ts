@@ -7,6 +7,7 @@ import { loadSuites, type SuiteInfo } from '../loader/suites.js';
 import type { Baseline, ExchangeCheck } from '../model/check.js';
 import type { PacingOptions } from '../http/pacer.js';
 import { RunError } from '../model/errors.js';
+import { didYouMean } from '../model/suggest.js';
 import type { JsonValue } from '../model/json.js';
 import type { LoadProfile, LoadReport } from '../model/load.js';
 import type { DisabledCheck, RunMeta } from '../model/results.js';
@@ -39,14 +40,19 @@ export function knownIds(inputs: PhaseInputs): Set<string> {
   return new Set([...REGISTRY.keys(), ...phaseCases(inputs).map((c) => c.id)]);
 }
 
+/** What a selection of suites that names some the package lacks is told: each, the one likely meant, and every suite. */
+export function unknownSuiteText(unknown: readonly string[], names: readonly string[]): string {
+  const each = unknown.map((name) => `'${name}'${didYouMean(name, names)}`);
+  return `unknown suite ${each.join(', ')}; the suites are: ${names.join(', ')}`;
+}
+
 /** Loads the contract, the suites and the cases (generated and declared), keeping only the cases of the selected suites. */
 export async function loadCaseInputs(folders: InputFolders, selectedSuites: readonly string[]): Promise<CaseInputs> {
   const contract = await loadContract(folders.schemasDir);
   const suites = await loadSuites(folders.suitesDir, contract.fileValidator('suite.schema.json'), folders.displayRoot);
   const names = new Set(suites.map((s) => s.name));
   const unknown = selectedSuites.filter((s) => !names.has(s));
-  if (unknown.length > 0)
-    throw new RunError('ERR_USAGE', `unknown suite '${unknown.join("', '")}'; the suites are: ${[...names].join(', ')}`);
+  if (unknown.length > 0) throw new RunError('ERR_USAGE', unknownSuiteText(unknown, [...names]));
   const generated = generateCases(contract);
   const declared = await loadCases(folders.scenarioDirs, contract.fileValidator('scenario.schema.json'), {
     suites: names,
@@ -105,6 +111,8 @@ export interface RunPlan {
   contract: LoadedContract;
   /** Where requests go; a merge sends none. */
   target: Target;
+  /** --wait-for: how long the service may take to answer its first listing before the run starts (none: not waited for). */
+  waitForMs?: number;
   conformance?: ConformancePlan;
   load?: LoadPlan;
   merge?: MergePlan;

@@ -18,6 +18,7 @@ import {
   warningsOf,
   type CaseInfo,
   type CaseResult,
+  type NotStartedReport,
   type RunMeta,
   type RunReport,
 } from '../model/results.js';
@@ -172,7 +173,6 @@ async function runPhase(
   listener: RunListener,
   phaseRequests: Record<string, number>,
 ): Promise<CaseResult[]> {
-  if (phase.gate === true) return phase.run(context);
   const { plan, sender } = context;
   const info = { id: phase.id, title: phase.title };
   // The generated phases keep only their failing requests as evidence: their traffic is counted at the wire, as theirs alone.
@@ -232,16 +232,43 @@ async function runPhases(
   return Promise.allSettled(running);
 }
 
+/** What a run that could not start knows: when, where, and what stopped it. */
+function notStartedReport(
+  begun: { runId: string; startedAt: Date; baseUrl: string | undefined; embedded: boolean },
+  cause: RunError,
+): NotStartedReport {
+  return {
+    reportVersion: 3,
+    status: 'not-started',
+    tool: { name: 'petstore-conformance', version: packageVersion() },
+    runId: begun.runId,
+    ...(begun.baseUrl === undefined ? {} : { baseUrl: begun.baseUrl }),
+    embeddedServer: begun.embedded,
+    startedAt: begun.startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    cause: { code: cause.code, message: cause.message },
+  };
+}
+
 /**
- * Runs a plan to its final report, emitting events on the way: each phase of PHASES the plan enables, in order. A
- * RunError that stops the run once it began (the server gone, a load that cannot start) still ends in a report that
- * says so, holding every result measured until then, and is thrown after it. `abort` aborts the requests in flight (the
- * run was interrupted and their grace ran out).
+ * Runs a plan to its final report, emitting events on the way: each phase of PHASES the plan enables (side by side where
+ * they do not depend on each other, their events and results in the order of PHASES). A run
+ * that cannot start (the embedded server, or a gate: the service does not answer its listing as a pet store, refuses the
+ * key, fails TLS) emits onRunNotStarted alone and throws the RunError. A RunError that stops the run once it began (the
+ * server gone, a load that cannot start) still ends in a report that says so, holding every result measured until then,
+ * and is thrown after it. `abort` aborts the requests in flight (the run was interrupted and their grace ran out).
  */
 export async function executePlan(plan: RunPlan, listener: RunListener, signal?: AbortSignal, abort?: AbortSignal): Promise<RunReport> {
   const startedAt = new Date();
   const runId = newRunId(startedAt);
-  const server = await embeddedServer(plan);
+  const begun = { runId, startedAt, baseUrl: plan.target.baseUrl, embedded: plan.target.baseUrl === undefined && plan.merge === undefined };
+  let server: RunningServer | undefined;
+  try {
+    server = await embeddedServer(plan);
+  } catch (error) {
+    if (error instanceof RunError) await listener.onRunNotStarted?.(notStartedReport(begun, error));
+    throw error;
+  }
   const baseUrl = plan.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
   const http = httpOptions(plan, baseUrl, server !== undefined);
   // Only the conformance phases use the suite's own client; a load verifies its target with one of its own.
@@ -288,13 +315,15 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     ]),
     created: new CreatedPets(),
     findings: new RunFindings(),
-    model: new StoreModel({ windowMs: plan.conformance?.consistencyWindowMs ?? 0 }),
+    model: new StoreModel({ windowMs: plan.conformance?.consistencyWindowMs ?? 0, runId }),
     clock: REAL_CLOCK,
     signal,
     stop: client === undefined ? signal : signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]),
     abort,
   };
-  const phases = PHASES.filter((phase) => phase.enabled(plan));
+  const enabled = PHASES.filter((phase) => phase.enabled(plan));
+  const gates = enabled.filter((phase) => phase.gate === true);
+  const phases = enabled.filter((phase) => phase.gate !== true);
   const results: CaseResult[] = [];
   const phaseRequests: Record<string, number> = {};
   const parts = (): ReportParts => ({
@@ -311,26 +340,44 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     phaseRequests,
     findings: context.findings,
   });
-  try {
-    const gates = phases.filter((phase) => phase.gate === true);
-    for (const gate of gates) results.push(...(await runPhase(gate, context, listener, phaseRequests)));
-    if (client?.stopped !== undefined) throw client.stopped;
-    const rest = phases.filter((phase) => phase.gate !== true);
-    if (rest.length > 0) await listener.onRunStart?.(meta, parts().planned);
-    const settled = await runPhases(rest, context, phaseRequests);
-    for (const phase of settled) if (phase.status === 'fulfilled') results.push(...phase.value);
-    // The first phase in the plan's order that failed decides; a client that stopped ends the run whichever phase it stopped in.
-    const failed = settled.find((phase): phase is PromiseRejectedResult => phase.status === 'rejected');
-    if (failed !== undefined) throw failed.reason;
-    if (client?.stopped !== undefined) throw client.stopped;
-    const report = reportOf(parts());
-    await listener.onRunEnd?.(report);
-    return report;
-  } catch (error) {
-    if (!(error instanceof RunError)) throw error;
-    // Whatever stopped the run once it began leaves reports that say so, with every result measured until then.
-    await listener.onRunEnd?.(reportOf({ ...parts(), interrupted: signal?.aborted === true, stopped: error }));
+  const notStarted = async (error: unknown): Promise<never> => {
+    if (error instanceof RunError) await listener.onRunNotStarted?.(notStartedReport({ ...begun, baseUrl: meta.baseUrl }, error));
     throw error;
+  };
+  try {
+    // A signal during a gate stops a run as it stops one later (every report written, marked interrupted): the user stopped it.
+    let interrupted: RunError | undefined;
+    try {
+      for (const gate of gates) {
+        await gate.run(context);
+        if (client?.stopped !== undefined) throw client.stopped;
+      }
+    } catch (error) {
+      if (error instanceof RunError && signal?.aborted === true) interrupted = error;
+      else await notStarted(error);
+    }
+    try {
+      await listener.onRunStart?.(meta, parts().planned);
+    } catch (error) {
+      await notStarted(error);
+    }
+    try {
+      if (interrupted !== undefined) throw interrupted;
+      const settled = await runPhases(phases, context, phaseRequests);
+      for (const phase of settled) if (phase.status === 'fulfilled') results.push(...phase.value);
+      // The first phase in the plan's order that failed decides; a client that stopped ends the run whichever phase it stopped in.
+      const failed = settled.find((phase): phase is PromiseRejectedResult => phase.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+      if (client?.stopped !== undefined) throw client.stopped;
+      const report = reportOf(parts());
+      await listener.onRunEnd?.(report);
+      return report;
+    } catch (error) {
+      if (!(error instanceof RunError)) throw error;
+      // Whatever stopped the run once it began leaves reports that say so, with every result measured until then.
+      await listener.onRunEnd?.(reportOf({ ...parts(), interrupted: signal?.aborted === true, stopped: error }));
+      throw error;
+    }
   } finally {
     await client?.close();
     await server?.close();

@@ -46,8 +46,19 @@ export function describeTransportFailure(error: unknown, options: CaptureOptions
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code, message: `no response headers within ${options.headersTimeoutMs} ms` };
   if (code === 'UND_ERR_BODY_TIMEOUT') return { code, message: `the response body stalled for ${options.requestTimeoutMs} ms` };
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { code, message: `could not connect within ${options.connectTimeoutMs} ms` };
-  if (CERTIFICATE_CODES.test(code)) return { code, message: `TLS certificate rejected (${reason})` };
-  return { code, message: reason === '' ? code : reason };
+  if (CERTIFICATE_CODES.test(code)) return { code, message: `TLS certificate rejected (${oneLine(reason)})` };
+  if (code.startsWith('ERR_SSL_')) return { code, message: `TLS handshake failed (${openSslWords(reason)})` };
+  return { code, message: reason === '' ? code : oneLine(reason) };
+}
+
+/** A reason on one line: whatever a library wrote over several lines never splits the line that reports it. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[\s:]+$/, '');
+}
+
+/** OpenSSL's error string (`807C...:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../ssl3_record.c:350:`) as its words alone. */
+export function openSslWords(reason: string): string {
+  return oneLine(/error:[0-9A-Fa-f]+:[^:]*:[^:]*:([^:]+)/.exec(reason)?.[1] ?? reason);
 }
 
 /** Sends over a bounded undici pool bound to the base URL's origin (through the proxy when one applies); never follows redirects. */

@@ -1,9 +1,9 @@
 /** One listing before anything else: the server must answer, accept the key and answer as a pet store might, or nothing can be judged. */
-import { RunError } from '../model/errors.js';
+import { RunError, type RunErrorCode } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { ReceivedResponse } from '../model/exchange.js';
 import type { HttpClient } from './client.js';
-import { TransportError } from './sender.js';
+import { CERTIFICATE_CODES, TransportError } from './sender.js';
 
 /** Whether a body is a web page: what a wrong base URL (a site, a login page, a gateway's error page) answers. */
 function isHtml(response: ReceivedResponse): boolean {
@@ -26,7 +26,25 @@ function notAPetStore(response: ReceivedResponse, url: string, base: URL): strin
   return undefined;
 }
 
-/** Sends `GET <listPath>`; throws a RunError (exit 2) naming the problem: no answer, a refused key, no such route, a redirect or a web page. */
+/** What to do about a connection that failed before any answer, where the code says: TLS mismatches above all. */
+function hintFor(code: string, base: URL): string | undefined {
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG' || code === 'ERR_SSL_HTTP_REQUEST')
+    return `the server on port ${base.port || '443'} does not speak TLS: if it serves plain http, use ${base.href.replace(/^https:/, 'http:')}`;
+  if (code.startsWith('ERR_SSL_')) return `does ${base.host} serve https on this port?`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `the certificate is not for ${base.hostname}: use a base URL with a host name it names`;
+  if (code === 'CERT_HAS_EXPIRED') return 'the service must renew its certificate';
+  if (CERTIFICATE_CODES.test(code)) return 'a certificate of a private CA is trusted with --ca-file FILE (that CA in PEM)';
+  if (code === 'ECONNREFUSED') return `nothing listens on ${base.host}; a service still starting can be waited for with --wait-for SECONDS`;
+  return undefined;
+}
+
+/** The stable code of a connection that failed before any answer. */
+function transportCode(code: string): RunErrorCode {
+  return code.startsWith('ERR_SSL_') || CERTIFICATE_CODES.test(code) ? 'ERR_TLS' : 'ERR_UNREACHABLE';
+}
+
+/** Sends `GET <listPath>`; throws a RunError (exit 2) naming the problem in one line: no answer (a TLS mismatch in words, with what to do), a refused key, no such route, a redirect or a web page. */
 export async function preflight(
   client: Pick<HttpClient, 'send' | 'base' | 'urlFor'>,
   listPath: string,
@@ -40,20 +58,20 @@ export async function preflight(
       .response;
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
+    const hint = hintFor(error.code, client.base);
+    const cause = `${error.message} (${error.code})${hint === undefined ? '' : `: ${hint}`}`;
     throw new RunError(
-      'ERR_UNREACHABLE',
-      beforeLoad
-        ? `cannot verify ${href} before load: ${error.message} (${error.code})${tail}`
-        : `cannot reach ${href}: ${error.message} (${error.code})`,
+      transportCode(error.code),
+      beforeLoad ? `cannot verify ${href} before load: ${cause}${tail}` : `cannot reach ${href}: ${cause}`,
     );
   }
   const { status } = response;
   if (status === 401 || status === 403) {
     throw new RunError(
-      'ERR_CONFIG',
+      'ERR_KEY_REFUSED',
       `${href} refused the API key (${status} to GET ${listPath})${beforeLoad ? tail : ': check PETSTORE_API_KEY or --api-key-file'}`,
     );
   }
   const problem = notAPetStore(response, client.urlFor(listPath, []).href, client.base);
-  if (problem !== undefined) throw new RunError('ERR_UNREACHABLE', `${problem}${tail}`);
+  if (problem !== undefined) throw new RunError('ERR_NOT_A_PET_STORE', `${problem}${tail}`);
 }

@@ -1,5 +1,14 @@
 /** Raw runs (one machine, or several merged) to the metrics thresholds judge: counts add up, histograms merge exactly. */
-import { ADDED_COUNTS, type ErrorCause, type LoadCounts, type LoadMetrics, type RawLoadRun } from '../model/load.js';
+import type { Histogram } from 'hdr-histogram-js';
+import {
+  ADDED_COUNTS,
+  type ErrorCause,
+  type LoadCounts,
+  type LoadMetrics,
+  type RawLoadRun,
+  type RawWindow,
+  type WindowMetrics,
+} from '../model/load.js';
 import { CHART_PERCENTILES, encodeHistogram, mergeHistograms, microsToMs, percentileMs } from './latency-histogram.js';
 import { MAX_EVIDENCE } from './sampler.js';
 
@@ -64,7 +73,60 @@ export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
     percentiles: histogram.totalCount === 0 ? [] : CHART_PERCENTILES.map((p) => ({ p, ms: at(p) })),
   };
   if (targets.length > 0) metrics.targetRate = targets.reduce((a, b) => a + b, 0);
+  const windows = windowsOf(runs);
+  if (windows !== undefined) metrics.windows = windows;
   return metrics;
+}
+
+/** The raw windows of runs that ran at once (workers, machines) as one: counts and concurrency add, histograms merge. */
+function addWindows(windows: readonly RawWindow[]): RawWindow {
+  const { histogram, ...counts } = addedWindowCounts(windows);
+  return { ...counts, latencyHistogram: encodeHistogram(histogram) };
+}
+
+function addedWindowCounts(windows: readonly RawWindow[]): Omit<RawWindow, 'latencyHistogram'> & { histogram: Histogram } {
+  const total = (field: (w: RawWindow) => number): number => windows.reduce((sum, w) => sum + field(w), 0);
+  return {
+    from: (windows[0] as RawWindow).from,
+    // Where the shortest ended: a window some run did not measure whole is not whole.
+    to: Math.min(...windows.map((w) => w.to)),
+    offered: total((w) => w.offered),
+    concurrency: round(total((w) => w.concurrency)),
+    // The busiest generator decides whether the generators were the limit.
+    generatorBusy: Math.max(...windows.map((w) => w.generatorBusy)),
+    responses: total((w) => w.responses),
+    histogram: mergeHistograms(windows.map((w) => w.latencyHistogram)),
+    maxLatencyMicros: Math.max(...windows.map((w) => w.maxLatencyMicros)),
+  };
+}
+
+/** The figures of a window that runs at once measured: each run's rates over its own window, added up. */
+function windowMetrics(windows: readonly RawWindow[]): WindowMetrics {
+  const { histogram, ...counts } = addedWindowCounts(windows);
+  const maxMs = microsToMs(counts.maxLatencyMicros);
+  const at = (p: number): number => Math.min(percentileMs(histogram, p), maxMs);
+  const perSecond = (count: (w: RawWindow) => number): number =>
+    round(
+      windows.reduce((sum, w) => sum + (w.to > w.from ? count(w) / (w.to - w.from) : 0), 0),
+      1,
+    );
+  return {
+    from: counts.from,
+    to: counts.to,
+    offeredRate: perSecond((w) => w.offered),
+    concurrency: counts.concurrency,
+    generatorBusy: counts.generatorBusy,
+    responses: counts.responses,
+    rps: perSecond((w) => w.responses),
+    latency: { p50: at(50), p90: at(90), p99: at(99) },
+  };
+}
+
+/** The first and last windows of runs of one stage, when every run measured them. */
+function windowsOf(runs: readonly RawLoadRun[]): LoadMetrics['windows'] {
+  const measured = runs.flatMap((r) => (r.windows === undefined ? [] : [r.windows]));
+  if (measured.length === 0 || measured.length < runs.length) return undefined;
+  return { first: windowMetrics(measured.map((w) => w.first)), last: windowMetrics(measured.map((w) => w.last)) };
 }
 
 /** Responses per second over consecutive stages; the runs of one stage (several machines) add up second by second. */
@@ -111,5 +173,8 @@ export function combineConcurrentRuns(runs: readonly RawLoadRun[]): RawLoadRun {
   };
   if (rates.length > 0) combined.rate = rates.reduce((a, b) => a + b, 0);
   combined.workers = sum(runs, (r) => r.workers ?? 1);
+  const windows = runs.flatMap((r) => (r.windows === undefined ? [] : [r.windows]));
+  if (windows.length === runs.length)
+    combined.windows = { first: addWindows(windows.map((w) => w.first)), last: addWindows(windows.map((w) => w.last)) };
   return combined;
 }

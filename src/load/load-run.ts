@@ -1,6 +1,7 @@
 /** A whole load run: safety first (production, one verified request), then warm-up and the stages; the figures, judged later by the run checks. */
 import type { KnownPet } from './sampler.js';
 import { breachedMetrics, compareWithBaseline } from '../checks/load-checks.js';
+import { trendOf, trendWindowSeconds } from '../checks/load-trend.js';
 import { HttpClient, type HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
 import { connectionOf, runRedactor } from '../http/connection.js';
@@ -25,6 +26,8 @@ export interface LoadRunOptions {
   signal?: AbortSignal;
   /** The pets the functional run saw (by id), which every sampled listing must show unchanged. */
   knownPets?: ReadonlyArray<readonly [string, KnownPet]>;
+  /** The target was verified just before, with nothing sent in between (a load alone): it is not asked again. */
+  verified?: boolean;
 }
 
 /** Refuses load against a base URL the profile marks as production, unless explicitly allowed. */
@@ -91,11 +94,13 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
   const { profile, http } = options;
   refuseProduction(profile, http.baseUrl, options.allowProductionLoad);
   const listPath = options.contract.operations.get('listPets')?.path ?? '/pets';
-  const client = new HttpClient({ ...http, connections: 1 });
-  try {
-    await preflight(client, listPath, true);
-  } finally {
-    await client.close();
+  if (options.verified !== true) {
+    const client = new HttpClient({ ...http, connections: 1 });
+    try {
+      await preflight(client, listPath, true);
+    } finally {
+      await client.close();
+    }
   }
   const redact = runRedactor(http.apiKey, http);
   const common: Omit<StageOptions, 'durationSeconds' | 'maxRequests'> = {
@@ -153,11 +158,14 @@ async function runStages(
   for (const rate of stageRates(profile)) {
     const remainingSeconds = (deadline - performance.now()) / 1000;
     if (budget <= 0 || remainingSeconds <= 0 || options.signal?.aborted === true) break;
+    const durationSeconds = Math.min(profile.ramp?.stageDuration ?? profile.duration, remainingSeconds);
+    const windowSeconds = trendWindowSeconds(trendOf(profile), durationSeconds);
     const raw = await stage(
       {
         ...common,
         ...(rate === undefined ? {} : { rate }),
-        durationSeconds: Math.min(profile.ramp?.stageDuration ?? profile.duration, remainingSeconds),
+        durationSeconds,
+        ...(windowSeconds === undefined ? {} : { windowSeconds }),
         maxRequests: budget,
       },
       true,

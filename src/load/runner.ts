@@ -8,6 +8,7 @@ import { RequestFraming } from '../http/framing.js';
 import type { ConnectionSettings } from '../model/connection.js';
 import { RAW_LOAD_FORMAT, type ErrorCause, type LoadListener, type QueryMix, type RawLoadRun } from '../model/load.js';
 import { encodeHistogram, latencyHistogram, recordMs } from './latency-histogram.js';
+import { StageWindows } from './stage-windows.js';
 import {
   type ConnectionEvents,
   type FailureCause,
@@ -32,6 +33,8 @@ export interface StageOptions extends ConnectionSettings {
   /** Shifts a rated schedule by this fraction of its interval (0..1), so that the schedules of several workers interleave. */
   scheduleOffset?: number;
   durationSeconds: number;
+  /** Seconds of the first and of the last window the trend check compares (at most half the stage each); absent: none kept. */
+  windowSeconds?: number;
   maxRequests: number;
   timeoutSeconds: number;
   /** A body longer than this is not read further: counted as a violation, its connection closed. */
@@ -110,6 +113,7 @@ class Stage implements ConnectionEvents {
   private readonly offset: number;
   private readonly causes = new Map<string, number>();
   private readonly perSecond: number[] = [];
+  private readonly windows: StageWindows | undefined;
   private started = 0;
   private endsAt = 0;
   private dispatched = 0;
@@ -126,6 +130,8 @@ class Stage implements ConnectionEvents {
   private scheduleTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   private progress = { at: 0, responses: 0 };
+  /** The event loop's use when the windows last sampled it: how busy the generator itself was. */
+  private loop = performance.eventLoopUtilization();
   private finish: (run: RawLoadRun) => void = () => undefined;
   private readonly abort = (): void => this.stop(true);
 
@@ -137,6 +143,7 @@ class Stage implements ConnectionEvents {
     this.sequence = prepare(options, proxy);
     this.interval = options.rate === undefined ? undefined : 1000 / options.rate;
     this.offset = options.scheduleOffset ?? 0;
+    if (options.windowSeconds !== undefined) this.windows = new StageWindows(options.windowSeconds, options.durationSeconds);
     const target = { base, proxy, settings: options, maxBodyBytes: options.maxBodyBytes };
     const count = Math.max(1, Math.min(options.connections, options.maxRequests));
     for (let i = 0; i < count; i++) {
@@ -152,6 +159,7 @@ class Stage implements ConnectionEvents {
       this.started = performance.now();
       this.endsAt = this.started + this.options.durationSeconds * 1000;
       this.progress.at = this.started;
+      this.loop = performance.eventLoopUtilization();
       this.timers.add(setTimeout(() => this.stop(), this.options.durationSeconds * 1000));
       this.timers.add(setInterval(() => this.sweep(), SWEEP_MS));
       const signal = this.options.signal;
@@ -174,6 +182,7 @@ class Stage implements ConnectionEvents {
       const intended = this.interval === undefined ? now : this.dueAt(this.dispatched);
       if (intended > now || intended >= this.endsAt) break;
       (this.idle.pop() as LoadConnection).send(this.sequence[this.dispatched % this.sequence.length] as PreparedRequest, intended, now);
+      this.windows?.offer(this.secondsAt(intended));
       this.dispatched += 1;
     }
     if (this.dispatched >= this.options.maxRequests) {
@@ -210,6 +219,7 @@ class Stage implements ConnectionEvents {
     if (this.stopped) return;
     const now = performance.now();
     this.record(now - flight.intended);
+    this.windows?.answer(this.secondsAt(now), now - flight.sentAt);
     this.responses += 1;
     const second = Math.floor((now - this.started) / 1000);
     this.perSecond[second] = (this.perSecond[second] ?? 0) + 1;
@@ -252,15 +262,28 @@ class Stage implements ConnectionEvents {
     if (micros > this.maxMicros) this.maxMicros = micros;
   }
 
+  /** A request with no response at `now` (a timeout, or left at the stop): its age in the stage, its time at the service in its window. */
+  private recordUnanswered(flight: InFlight, now: number): void {
+    this.record(now - flight.intended);
+    this.windows?.record(this.secondsAt(now), now - flight.sentAt);
+  }
+
+  /** Seconds from the stage's start. */
+  private secondsAt(time: number): number {
+    return (time - this.started) / 1000;
+  }
+
   /** Times out requests past the profile's timeout (their connection is closed), and reports progress. */
   private sweep(): void {
     const now = performance.now();
     const limit = this.options.timeoutSeconds * 1000;
+    let inFlight = 0;
     for (const connection of this.connections) {
       const flight = connection.inFlight;
+      if (flight !== undefined) inFlight += 1;
       if (flight === undefined || now - flight.sentAt <= limit) continue;
       this.timeouts += 1;
-      this.record(now - flight.intended);
+      this.recordUnanswered(flight, now);
       connection.detach();
       connection.inFlight = undefined;
       this.failed(
@@ -269,6 +292,11 @@ class Stage implements ConnectionEvents {
         { code: 'ERR_LOAD_TIMEOUT', message: `no complete response within ${this.options.timeoutSeconds} s (the profile's timeout)` },
         false,
       );
+    }
+    if (this.windows !== undefined) {
+      const loop = performance.eventLoopUtilization();
+      this.windows.sample(this.secondsAt(now), inFlight, performance.eventLoopUtilization(loop, this.loop));
+      this.loop = loop;
     }
     if (now - this.progress.at >= PROGRESS_MS) {
       this.options.listener?.onLoadProgress?.({
@@ -299,7 +327,7 @@ class Stage implements ConnectionEvents {
     for (const connection of this.connections) {
       if (connection.inFlight !== undefined) {
         inFlightAtStop += 1;
-        this.record(now - connection.inFlight.intended);
+        this.recordUnanswered(connection.inFlight, now);
       }
       connection.end();
     }
@@ -311,6 +339,7 @@ class Stage implements ConnectionEvents {
       for (let n = this.dispatched; n < due; n++) {
         behindSchedule += 1;
         this.record(now - this.dueAt(n));
+        this.windows?.offer(this.secondsAt(this.dueAt(n)));
       }
     }
     this.finish(this.result(now, inFlightAtStop, behindSchedule));
@@ -352,6 +381,7 @@ class Stage implements ConnectionEvents {
       throughput,
     };
     if (this.options.rate !== undefined) run.rate = this.options.rate;
+    if (this.windows !== undefined) run.windows = this.windows.raw(seconds);
     return run;
   }
 }

@@ -5,7 +5,8 @@ import { RunError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { SourceLocation } from '../model/results.js';
 import { displayName } from './cases.js';
-import { problemsError, validateYamlFile } from './yaml-file.js';
+import { didYouMean } from '../model/suggest.js';
+import { problemsError, validateYamlFile, type FileProblem } from './yaml-file.js';
 
 /** A loaded configuration: its values as the file holds them (the option table reads them), and where each stands. */
 export interface SuiteConfig {
@@ -22,28 +23,47 @@ export interface SuiteConfig {
   disable: Array<{ id: string; reason: string; source: SourceLocation }>;
 }
 
-/** Reads and validates a configuration file; every problem located (exit 2). */
-export async function loadConfig(file: string, validate: ValidateFunction, displayRoot: string): Promise<SuiteConfig> {
+/**
+ * Reads a configuration file and finds every problem its schema and production list show, each located; the values that
+ * have a problem are left out, so that what reads the rest never meets an invalid one. Throws (exit 2) only when the file
+ * cannot be read or parsed at all.
+ */
+export async function readConfig(
+  file: string,
+  validate: ValidateFunction,
+  displayRoot: string,
+): Promise<{ config: SuiteConfig; problems: FileProblem[] }> {
   const display = displayName(file, displayRoot);
-  const { source, problems } = await validateYamlFile(file, validate, display);
-  const raw = (source?.value ?? {}) as Record<string, JsonValue>;
-  ((raw['production'] as string[] | undefined) ?? []).forEach((url, index) => {
-    if (source && !URL.canParse(url))
+  const { source, problems } = await validateYamlFile(file, validate, display, true);
+  if (!source) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
+  const invalid = new Set(problems.map((problem) => problem.path?.[0]));
+  const raw = source.value !== null && typeof source.value === 'object' && !Array.isArray(source.value) ? source.value : {};
+  const values = Object.fromEntries(Object.entries(raw).filter(([key]) => !invalid.has(key)));
+  const production = (values['production'] as string[] | undefined) ?? [];
+  production.forEach((url, index) => {
+    if (!URL.canParse(url))
       problems.push({ file: display, ...source.locate(['production', index]), message: `production entry '${url}' is not a URL` });
   });
-  const disable = ((raw['disable'] as Array<{ id: string; reason: string }> | undefined) ?? []).map((entry, index) => ({
+  const disable = ((values['disable'] as Array<{ id: string; reason: string }> | undefined) ?? []).map((entry, index) => ({
     ...entry,
-    source: { file: display, ...(source?.locate(['disable', index, 'id']) ?? { line: 1, column: 1 }) },
+    source: { file: display, ...source.locate(['disable', index, 'id']) },
   }));
-  if (!source || problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
-  return {
+  const config: SuiteConfig = {
     file: display,
     dir: path.dirname(file),
-    values: raw,
+    values,
     locate: (at, key = false) => ({ file: display, ...source.locate(at, key) }),
-    production: (raw['production'] as string[] | undefined) ?? [],
+    production: production.filter((url) => URL.canParse(url)),
     disable,
   };
+  return { config, problems };
+}
+
+/** Reads and validates a configuration file; every problem of its schema and production list located (exit 2). */
+export async function loadConfig(file: string, validate: ValidateFunction, displayRoot: string): Promise<SuiteConfig> {
+  const { config, problems } = await readConfig(file, validate, displayRoot);
+  if (problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
+  return config;
 }
 
 /** The production entry a base URL falls under (same origin, path at or below the entry's), if any. */
@@ -55,14 +75,19 @@ export function productionMark(baseUrl: string, production: readonly string[]): 
   });
 }
 
-/** Refuses `disable` entries that name no check or case (a typo would silently disable nothing). */
-export function checkDisabledIds(config: SuiteConfig, knownIds: ReadonlySet<string>): void {
-  const problems = config.disable
+/** The `disable` entries that name no check or case (a typo would silently disable nothing), each located, with the id likely meant. */
+export function disabledIdProblems(config: SuiteConfig, knownIds: ReadonlySet<string>): FileProblem[] {
+  return config.disable
     .filter((entry) => !knownIds.has(entry.id))
     .map((entry) => ({
       ...entry.source,
-      message: `disable: no check or case has the id '${entry.id}' (petstore-conformance catalogue lists them)`,
+      message: `disable: no check or case has the id '${entry.id}'${didYouMean(entry.id, knownIds)}; petstore-conformance catalogue lists them`,
     }));
+}
+
+/** Refuses `disable` entries that name no check or case. */
+export function checkDisabledIds(config: SuiteConfig, knownIds: ReadonlySet<string>): void {
+  const problems = disabledIdProblems(config, knownIds);
   if (problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
 }
 

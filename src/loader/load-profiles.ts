@@ -2,7 +2,17 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { RunError } from '../model/errors.js';
-import { METRICS, type LoadProfile, type Metric, type QueryMix, type Ramp, type Threshold } from '../model/load.js';
+import { didYouMean } from '../model/suggest.js';
+import {
+  DEFAULT_TREND,
+  METRICS,
+  type LoadProfile,
+  type Metric,
+  type QueryMix,
+  type Ramp,
+  type Threshold,
+  type TrendSettings,
+} from '../model/load.js';
 import type { SourceLocation } from '../model/results.js';
 import type { ValidateFunction } from 'ajv';
 import { displayName } from './cases.js';
@@ -23,7 +33,7 @@ export async function resolveProfilePath(argument: string, profilesDir: string):
   if (!names.includes(argument)) {
     throw new RunError(
       'ERR_USAGE',
-      `unknown load profile '${argument}'; the profiles are: ${names.sort().join(', ')} (or give a file path)`,
+      `unknown load profile '${argument}'${didYouMean(argument, names)}; the profiles are: ${names.sort().join(', ')} (or give a file path)`,
     );
   }
   return path.join(profilesDir, `${argument}.yaml`);
@@ -66,7 +76,9 @@ export async function loadProfile(file: string, validate: ValidateFunction, disp
   if (source) problems.push(...semanticProblems(source.value as Record<string, unknown>, (p) => source.locate(p), display));
   if (problems.length > 0 || !source) throw problemsError('ERR_SCENARIO_INVALID', 'the load profile', problems);
   const doc = source.value as Record<string, unknown>;
-  const thresholds = doc['thresholds'] as Partial<Record<Metric, Threshold>>;
+  const { trend, ...thresholds } = doc['thresholds'] as Partial<Record<Metric, Threshold>> & {
+    trend?: false | Omit<Partial<TrendSettings>, 'enabled'>;
+  };
   const thresholdSources: Partial<Record<Metric, SourceLocation>> = {};
   for (const metric of METRICS) {
     if (thresholds[metric] !== undefined) thresholdSources[metric] = { file: display, ...source.locate(['thresholds', metric], true) };
@@ -88,9 +100,11 @@ export async function loadProfile(file: string, validate: ValidateFunction, disp
     sampling: { first: sampling.first ?? 10, every: sampling.every ?? 50 },
     thresholds,
     thresholdSources,
+    trend: trend === false ? { ...DEFAULT_TREND, enabled: false } : { ...DEFAULT_TREND, ...trend },
     production: (doc['production'] as string[] | undefined) ?? [],
     baselineTolerance: (doc['baseline'] as { tolerance?: number } | undefined)?.tolerance ?? 0.1,
   };
+  if (trend !== undefined) profile.trendSource = { file: display, ...source.locate(['thresholds', 'trend'], true) };
   if (doc['rate'] !== undefined) profile.rate = doc['rate'] as number;
   if (doc['workers'] !== undefined) profile.workers = doc['workers'] as number;
   if (doc['ramp'] !== undefined) {

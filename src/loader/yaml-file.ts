@@ -17,6 +17,8 @@ export interface FileProblem {
   line: number;
   column: number;
   message: string;
+  /** Where in the document, for a problem found by the schema. */
+  path?: ReadonlyArray<string | number>;
 }
 
 /** Renders a problem as the one line users see: `file:line:col: message`. */
@@ -233,7 +235,7 @@ export function schemaProblems(source: YamlSource, validate: ValidateFunction, v
       const key = `${where.line}:${where.column}:${text}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      problems.push({ file: source.file, line: where.line, column: where.column, message: text });
+      problems.push({ file: source.file, line: where.line, column: where.column, message: text, path });
     }
   }
   return problems.sort((a, b) => a.line - b.line || a.column - b.column);
@@ -246,16 +248,20 @@ function messageOf(error: ErrorObject): string {
   return formatAjvErrors([error])[0] ?? error.keyword;
 }
 
-/** Reads a YAML file and validates it against its schema; every problem carries the file's display name. */
+/**
+ * Reads a YAML file and validates it against its schema; every problem carries the file's display name. The source comes
+ * back only when the file is valid, or with `keepSource` whenever it parsed (a caller that goes on to find more problems).
+ */
 export async function validateYamlFile(
   file: string,
   validate: ValidateFunction,
   display: string,
+  keepSource = false,
 ): Promise<{ source?: YamlSource; problems: FileProblem[] }> {
   const { source, problems: syntax } = await readYamlSource(file);
   const problems = syntax.map((p) => ({ ...p, file: display }));
   if (source) problems.push(...schemaProblems(source, validate, toValidationView(source.value)).map((p) => ({ ...p, file: display })));
-  return source && problems.length === 0 ? { source, problems } : { problems };
+  return source && (keepSource || problems.length === 0) ? { source, problems } : { problems };
 }
 
 /** The problems of some input files as one error: the problem itself, or a count and every problem once in its details. */

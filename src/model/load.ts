@@ -40,6 +40,38 @@ export interface Ramp {
   require?: number;
 }
 
+/** The trend check's settings (`thresholds.trend`): how the last window of a stage may differ from its first. */
+export interface TrendSettings {
+  /** false when the profile turned the check off (`trend: false`). */
+  enabled: boolean;
+  /** Each window's share of the stage: 0.25 compares the first quarter with the last. */
+  window: number;
+  /**
+   * The percentiles compared: p50 and p90 by default. A few seconds' p99 is decided by a handful of requests, which one
+   * stall of a busy machine moves; a long window (a soak's) judges it soundly.
+   */
+  percentiles: ReadonlyArray<'p50' | 'p90' | 'p99'>;
+  /** The share by which the last window's percentiles may exceed the first's (0.5 = 50 %). */
+  latency: number;
+  /** Milliseconds of growth allowed on top of that share: the noise of a shared machine, not the service. */
+  slackMs: number;
+  /** The share by which the last window's throughput may fall below the first's (0.1 = 10 %). */
+  throughput: number;
+}
+
+/** The trend check as a profile that does not tune it gets it. */
+export const DEFAULT_TREND: TrendSettings = {
+  enabled: true,
+  window: 0.25,
+  percentiles: ['p50', 'p90'],
+  latency: 0.5,
+  slackMs: 5,
+  throughput: 0.1,
+};
+
+/** A window shorter than this is not judged: a few seconds do not average out collection pauses and scheduling. */
+export const MIN_TREND_WINDOW_SECONDS = 5;
+
 /** A load profile as loaded from scenarios/load/*.yaml (validated against schemas/load-profile.schema.json). */
 export interface LoadProfile {
   name: string;
@@ -66,6 +98,10 @@ export interface LoadProfile {
   thresholds: Partial<Record<Metric, Threshold>>;
   /** Where each threshold was declared. */
   thresholdSources: Partial<Record<Metric, SourceLocation>>;
+  /** The trend check's settings; absent (a report of an earlier version): the defaults. */
+  trend?: TrendSettings;
+  /** Where `thresholds.trend` was declared, when it was. */
+  trendSource?: SourceLocation;
   /** Where the ramp was declared (the capacity it must hold). */
   rampSource?: SourceLocation;
   /** Base URLs (or origins) that are production: load against them needs --allow-production-load. */
@@ -124,6 +160,42 @@ export const ADDED_COUNTS = [
   'sampled',
 ] as const;
 
+/** One window of a stage as measured (the first or the last part, for the trend check): figures that add up like a run's. */
+export interface RawWindow {
+  /** Seconds from the stage's start; the last window ends where the stage did. */
+  from: number;
+  to: number;
+  /** Requests whose intended send time fell in the window: the schedule under a target rate, the sends without one. */
+  offered: number;
+  /** Mean requests in flight (sampled every 50 ms): the concurrency an open throttle offers. */
+  concurrency: number;
+  /** The share of the window the generator's event loop was busy (0..1; of several workers, the busiest): near 1, the generator was the limit. */
+  generatorBusy: number;
+  /** Responses that completed in the window. */
+  responses: number;
+  /**
+   * Time at the service in µs, from each request's sending (not from its intended time: a backlog of the generator's under a
+   * rate the service cannot hold is the thresholds' to judge, not a trend): responses, timeouts and requests left at the stop.
+   */
+  latencyHistogram: string;
+  maxLatencyMicros: number;
+}
+
+/** The figures of one window of a stage, as the trend check compares them. */
+export interface WindowMetrics {
+  from: number;
+  to: number;
+  /** Requests per second the schedule (or the throttle) offered in the window. */
+  offeredRate: number;
+  /** Mean requests in flight. */
+  concurrency: number;
+  /** The share of the window the generator's event loop was busy (the busiest worker's, the busiest machine's). */
+  generatorBusy: number;
+  responses: number;
+  rps: number;
+  latency: Record<'p50' | 'p90' | 'p99', number>;
+}
+
 /** The metrics a run produced, as thresholds judge them. */
 export interface LoadMetrics extends LoadCounts {
   durationSeconds: number;
@@ -137,6 +209,8 @@ export interface LoadMetrics extends LoadCounts {
   latency: Record<LatencyMetric | 'mean', number>;
   /** Latency (ms) at every percentile the merged histogram reports, for the percentile chart. */
   percentiles: Array<{ p: number; ms: number }>;
+  /** The stage's first and last windows, when it was long enough for the trend check to measure them. */
+  windows?: { first: WindowMetrics; last: WindowMetrics };
 }
 
 /** A sampled response that broke the contract, kept as evidence. */
@@ -170,6 +244,8 @@ export interface RawLoadRun extends LoadCounts {
   interrupted: boolean;
   /** Responses per second over the run: `t` is the end of each second (the last one may be partial), from the run's start. */
   throughput: Array<{ t: number; rps: number }>;
+  /** The first and the last window of the stage (the trend check's), when it was given a window length. */
+  windows?: { first: RawWindow; last: RawWindow };
 }
 
 /** One stage of a run: the whole run for a constant profile, one rate step for a ramp. */

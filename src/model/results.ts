@@ -154,6 +154,25 @@ export interface RunMeta {
   disabled: DisabledCheck[];
 }
 
+/**
+ * not-started.json: a run that could not start (nothing listening, a base URL that is no pet store, a refused key, a TLS
+ * mismatch, the embedded server not starting). It judged nothing, so it says only what stopped it; the reports of the
+ * last run that started are left where they were.
+ */
+export interface NotStartedReport {
+  reportVersion: 3;
+  status: 'not-started';
+  tool: { name: string; version: string };
+  runId: string;
+  /** The base URL tried; absent when the embedded server was to be tested and did not start. */
+  baseUrl?: string;
+  embeddedServer: boolean;
+  startedAt: string;
+  finishedAt: string;
+  /** What stopped it, with its stable code (ERR_UNREACHABLE, ERR_KEY_REFUSED, ERR_TLS, ...). */
+  cause: { code: string; message: string };
+}
+
 /** The verdict of a whole run; it decides the exit code: passed 0, failed 1, incomplete 2, internal-error 3. */
 export type Verdict = 'passed' | 'failed' | 'incomplete' | 'internal-error';
 

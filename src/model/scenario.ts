@@ -81,6 +81,8 @@ export interface Expectations {
   undocumented?: UndocumentedRequest;
   /** A read after the run's writes: a 5xx fails, naming the write after which reads of the store began failing. */
   answersAfterWrites?: boolean;
+  /** The store-health listing: every pet named with the run's id the run saw was handed out by one of its creates. */
+  refusalsLeftNoPet?: boolean;
   /** Further expectations that apply only when the response has the given status. */
   when?: Record<string, Expectations>;
 }

@@ -41,7 +41,24 @@ export interface StoreView {
   changeReported(id: string, fields: JsonObject): boolean;
   /** The first read of the store that answered with a 5xx, and the last write sent before it: what reads began failing after. */
   readsFailedAfter(): ReadsFailed | undefined;
+  /**
+   * The pets seen (and those `shown` by a response not yet taken in) that carry the run's id in their name yet no create
+   * of the run handed out: a refused or failed create kept them.
+   */
+  unclaimedPets(shown?: readonly JsonObject[]): UnclaimedPet[];
+  /** How many creates got no answer at all: one of them may have made a pet the run was never told of. */
+  readonly unansweredWrites: number;
 }
+
+/** A pet named with the run's id that no 201 of the run handed out, with the creates not answered 201 whose body named it. */
+export interface UnclaimedPet {
+  pet: PetSighting;
+  /** Where each create refused (or failed) with this pet's name was sent, and its status. */
+  refusedWith: string[];
+}
+
+/** At most this many creates answered other than 201 are kept, to name the one that kept a pet anyway. */
+const KEPT_REFUSED = 500;
 
 /** An exchange of the run, where and when (the model's clock, ms) it was sent. */
 export interface Moment {
@@ -149,10 +166,18 @@ export class StoreModel implements StoreView {
   private readonly now: () => number;
   private readonly windowMs: number;
   private readonly timeline = new Timeline();
+  private readonly handedOut = new Set<string>();
+  private readonly refused: Array<{ where: string; body: string }> = [];
+  private readonly runId: string | undefined;
+  private unanswered = 0;
 
-  /** `windowMs`: how long a write may take to show in a read (the consistency window); `now`: the model's clock. */
-  constructor(options: { windowMs: number; now?: () => number }) {
+  /**
+   * `windowMs`: how long a write may take to show in a read (the consistency window); `now`: the model's clock; `runId`:
+   * what the run names its pets with, so that a pet it never created with that name is noticed.
+   */
+  constructor(options: { windowMs: number; now?: () => number; runId?: string }) {
     this.windowMs = options.windowMs;
+    this.runId = options.runId;
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -180,6 +205,35 @@ export class StoreModel implements StoreView {
     return this.timeline.readsFailed();
   }
 
+  unclaimedPets(shown: readonly JsonObject[] = []): UnclaimedPet[] {
+    const runId = this.runId;
+    if (runId === undefined) return [];
+    const sightings = new Map(this.seen);
+    for (const pet of shown) {
+      const id = idDigits(pet['id']);
+      if (id !== undefined && !sightings.has(id))
+        sightings.set(id, { id, fields: petFields(pet), where: 'this response', at: this.now(), created: false });
+    }
+    const unclaimed: UnclaimedPet[] = [];
+    for (const pet of sightings.values()) {
+      const name = pet.fields['name'];
+      if (typeof name !== 'string' || !name.startsWith(runId) || this.handedOut.has(pet.id)) continue;
+      // The name as a JSON string holds it, escaped as the body would hold it.
+      const escaped = JSON.stringify(name).slice(1, -1);
+      unclaimed.push({ pet, refusedWith: this.refused.filter((r) => r.body.includes(escaped)).map((r) => r.where) });
+    }
+    return unclaimed;
+  }
+
+  get unansweredWrites(): number {
+    return this.unanswered;
+  }
+
+  /** A create that got no answer: what it did to the store is unknown. */
+  writeUnanswered(): void {
+    this.unanswered += 1;
+  }
+
   /** How many pets the run has seen. */
   get size(): number {
     return this.seen.size;
@@ -189,6 +243,7 @@ export class StoreModel implements StoreView {
   observe(exchange: Exchange, label?: string): void {
     this.record(exchange, label);
     const created = exchange.request.operation === 'createPet';
+    if (created) this.claim(exchange, label);
     for (const pet of petsShown(exchange)) {
       const id = idDigits(pet['id']);
       if (id === undefined) continue;
@@ -201,6 +256,14 @@ export class StoreModel implements StoreView {
       }
       this.seen.set(id, { id, fields: petFields(pet), where: exchangeWhere(exchange, label), at: this.now(), created });
     }
+  }
+
+  /** Notes the id a create handed out, or the body of a create answered otherwise (a refused create must leave no pet). */
+  private claim(exchange: Exchange, label: string | undefined): void {
+    const id = exchange.response.status === 201 ? idDigits(petsShown(exchange)[0]?.['id']) : undefined;
+    if (id !== undefined) this.handedOut.add(id);
+    else if (exchange.request.body !== undefined && this.refused.length < KEPT_REFUSED)
+      this.refused.push({ where: `${exchangeWhere(exchange, label)}, answered ${exchange.response.status}`, body: exchange.request.body });
   }
 
   /** Puts the exchange on the timeline when it is a write, or a read of the store. */

@@ -13,6 +13,9 @@ export const REPORT_FILES = {
   har: 'report.har',
 } as const;
 
+/** What the json reporter writes, in place of report.json, for a run that could not start: the last good report.json stays. */
+export const NOT_STARTED_FILE = 'not-started.json';
+
 /** Renders the report into `file` when the run ends; a render that throws leaves any earlier file untouched. */
 export class FileReporter implements Reporter {
   readonly name: string;

@@ -201,7 +201,7 @@ function loadSection(report: RunReport): string {
   const charts =
     data === undefined
       ? '<p>This run has load results; report.json holds them.</p>'
-      : `<div class="charts"><figure><figcaption>${escapeHtml(CHART_CAPTIONS.latency)}</figcaption>${latencyPercentileChart(data.percentiles)}</figure><figure><figcaption>${escapeHtml(CHART_CAPTIONS.throughput)}</figcaption>${throughputChart(data.throughput, stageSeconds(load))}</figure></div>`;
+      : `<div class="charts"><figure><figcaption>${escapeHtml(CHART_CAPTIONS.latency)}</figcaption>${latencyPercentileChart(data.percentiles, data.windows)}</figure><figure><figcaption>${escapeHtml(CHART_CAPTIONS.throughput)}</figcaption>${throughputChart(data.throughput, stageSeconds(load), data.windows)}</figure></div>`;
   return `<section id="load"><h2>Load</h2>${loadTables(report)}${charts}</section>`;
 }
 

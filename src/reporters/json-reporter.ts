@@ -2,20 +2,29 @@
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { stringifyExactJson } from '../model/json.js';
-import type { RunReport } from '../model/results.js';
-import { FileReporter, REPORT_FILES } from './file-reporter.js';
+import type { NotStartedReport, RunReport } from '../model/results.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { FileReporter, NOT_STARTED_FILE, REPORT_FILES } from './file-reporter.js';
 import { redactValues } from './redact-values.js';
 import type { Reporter } from './reporter.js';
 
-/** The canonical report as JSON text (exact integers). */
-export function renderJson(report: RunReport): string {
+/** The canonical report (or the note of a run that could not start) as JSON text (exact integers). */
+export function renderJson(report: RunReport | NotStartedReport): string {
   return `${stringifyExactJson(report, 2)}\n`;
 }
 
-/** Writes report.json when the run ends. */
+/** Writes report.json when the run ends; not-started.json beside it, and nothing else, when the run could not start. */
 export class JsonReporter extends FileReporter {
+  private readonly notStartedFile: string;
+
   constructor(reportDir: string) {
     super('json', path.join(reportDir, REPORT_FILES.json), renderJson);
+    this.notStartedFile = path.join(reportDir, NOT_STARTED_FILE);
+  }
+
+  async onRunNotStarted(report: NotStartedReport): Promise<void> {
+    await writeFileAtomic(this.notStartedFile, renderJson(redactValues(report, this.redact)));
+    this.files.push(this.notStartedFile);
   }
 }
 
@@ -32,6 +41,15 @@ export class StdoutJsonReporter implements Reporter {
   }
 
   onRunEnd(report: RunReport): Promise<void> {
+    return this.print(report);
+  }
+
+  /** A pipeline that parses standard output gets JSON whatever happened: here, what stopped the run before it started. */
+  onRunNotStarted(report: NotStartedReport): Promise<void> {
+    return this.print(report);
+  }
+
+  private print(report: RunReport | NotStartedReport): Promise<void> {
     const text = renderJson(redactValues(report, this.redact));
     return new Promise((resolve, reject) => this.stream.write(text, (error) => (error ? reject(error) : resolve())));
   }

@@ -59,6 +59,21 @@ function startSpreadSeconds(load: LoadReport): number | undefined {
   return (Math.max(...starts) - Math.min(...starts)) / 1000;
 }
 
+/** The trend check's two windows as figures (the service's time per request, from its sending), or why it was not judged. */
+function trendFigures(load: LoadReport, report: RunReport | undefined): Figure[] {
+  const windows = load.metrics.windows;
+  const trend = report?.cases.find((c) => c.suite === 'load')?.checks.find((c) => c.id === 'load.trend');
+  const figures = (['first', 'last'] as const).flatMap((name) => {
+    const w = windows?.[name];
+    if (w === undefined) return [];
+    const offered = load.metrics.targetRate === undefined ? `${w.concurrency} in flight` : `${w.offeredRate}/s offered`;
+    const value = `${Number(w.from.toFixed(1))}–${Number(w.to.toFixed(1))} s: p50 ${formatMs(w.latency.p50)} · p90 ${formatMs(w.latency.p90)} · p99 ${formatMs(w.latency.p99)} · ${w.rps} responses/s (${offered})`;
+    return [{ label: `${name} window`, value }];
+  });
+  if (trend?.outcome === 'not-judged') figures.push({ label: 'trend', value: `not judged: ${trend.message}` });
+  return figures;
+}
+
 /** What a threshold measured, as load tools print it: `p99 = 12.3 ms`, `errors = 3 of 27012 (0.011 %)`, `rps = 900/s`. */
 function measured(verdict: ThresholdVerdict, metrics: LoadMetrics): string {
   const { metric, actual, threshold } = verdict;
@@ -132,6 +147,7 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
       value: `${c.baseline}${unit} → ${c.current}${unit} (${signedPercent(c.change)})${c.regressed ? ', regressed' : ''}`,
     });
   }
+  figures.push(...trendFigures(load, report));
   if (load.interrupted) figures.push({ label: 'interrupted', value: 'these are the figures measured until the run was stopped' });
   const loadCase = report?.cases.find((c) => c.suite === 'load');
   const verdicts = loadThresholdVerdicts(load);

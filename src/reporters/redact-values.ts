@@ -9,6 +9,7 @@ const STRUCTURAL_FIELDS: ReadonlySet<string> = new Set([
   'id',
   'outcome',
   'verdict',
+  'status',
   'level',
   'suite',
   'operation',
@@ -59,6 +60,11 @@ function walk(value: unknown, redact: (text: string) => string, field: string | 
   // A plain loop, not entries mapped into a new object: a report holds thousands of objects, walked once per file written.
   const record = value as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) copy[key] = walk(record[key], redact, key);
+  for (const key of Object.keys(record)) {
+    const item = walk(record[key], redact, key);
+    // An own `__proto__` (a key of what a server sent) stays a key: assigned, it would set the copy's prototype.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
   return copy;
 }

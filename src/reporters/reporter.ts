@@ -1,8 +1,8 @@
 /** The reporter interface (optional event methods) and a fan-out that keeps one broken reporter from losing the others. */
-import type { PhaseInfo, RunListener } from '../model/events.js';
+import type { PhaseInfo, RunListener, ServiceWait } from '../model/events.js';
 import type { ServerWait } from '../model/exchange.js';
 import type { LoadProgress } from '../model/load.js';
-import type { CaseInfo, CaseResult, RunMeta, RunReport } from '../model/results.js';
+import type { CaseInfo, CaseResult, NotStartedReport, RunMeta, RunReport } from '../model/results.js';
 
 /** A reporter: a named listener; it may write files and say which. */
 export interface Reporter extends RunListener {
@@ -21,10 +21,18 @@ export interface ReporterFailure {
 /** Forwards every event to every reporter; a reporter that throws is recorded and skipped, never fatal. */
 export class ReporterFanOut implements RunListener {
   readonly failures: ReporterFailure[] = [];
+  /** What stopped the run before it started, once the reporters have rendered it. */
+  notStarted: NotStartedReport | undefined;
   private readonly reporters: readonly Reporter[];
+  private readonly beforeStart: (() => Promise<void>) | undefined;
 
-  constructor(reporters: readonly Reporter[]) {
+  /**
+   * `beforeStart`: what must be done once the run starts and before any reporter hears of it (the earlier reports moved
+   * aside); unlike a reporter's failure, its error stops the run, which then has not started.
+   */
+  constructor(reporters: readonly Reporter[], beforeStart?: () => Promise<void>) {
     this.reporters = reporters;
+    this.beforeStart = beforeStart;
   }
 
   private record(reporter: Reporter, event: string, error: unknown): void {
@@ -60,6 +68,7 @@ export class ReporterFanOut implements RunListener {
   }
 
   async onRunStart(meta: RunMeta, cases: readonly CaseInfo[]): Promise<void> {
+    await this.beforeStart?.();
     await this.asyncEach('onRunStart', (r) => r.onRunStart?.(meta, cases));
   }
 
@@ -79,6 +88,10 @@ export class ReporterFanOut implements RunListener {
     this.syncEach('onCaseEnd', (r) => r.onCaseEnd?.(result));
   }
 
+  onServiceWait(wait: ServiceWait): void {
+    this.syncEach('onServiceWait', (r) => r.onServiceWait?.(wait));
+  }
+
   onWait(wait: ServerWait): void {
     this.syncEach('onWait', (r) => r.onWait?.(wait));
   }
@@ -89,6 +102,12 @@ export class ReporterFanOut implements RunListener {
 
   onLoadEnd(): void {
     this.syncEach('onLoadEnd', (r) => r.onLoadEnd?.());
+  }
+
+  /** The run could not start: the reporters that write something for it do (the files written are not announced: the CLI names them). */
+  async onRunNotStarted(report: NotStartedReport): Promise<void> {
+    await this.asyncEach('onRunNotStarted', (r) => r.onRunNotStarted?.(report));
+    this.notStarted = report;
   }
 
   /** The report is final: each reporter renders it, then the files written are announced to those that list them. */

@@ -7,7 +7,21 @@ export interface LoadChartData {
   percentiles: Array<{ p: number; ms: number }>;
   /** Requests per second at each moment, t in seconds from the start. */
   throughput: Array<{ t: number; rps: number }>;
+  /** The trend check's first and last windows of the judged stage, when it measured them. */
+  windows?: ChartWindow[];
 }
+
+/** One window of the trend check: where it lies on the throughput chart's time axis (s from the start) and what it measured. */
+export interface ChartWindow {
+  name: 'first' | 'last';
+  from: number;
+  to: number;
+  rps: number;
+  latency: { p50: number; p90: number; p99: number };
+}
+
+/** How each window is drawn: marked areas and figures in its own colour, so the two read apart from the series. */
+const WINDOW_COLOURS: Record<ChartWindow['name'], string> = { first: '#2e7d32', last: '#e65100' };
 
 const LATENCY_TITLE = 'Latency by percentile';
 const THROUGHPUT_TITLE = 'Throughput over time';
@@ -41,6 +55,50 @@ function pointsOf(value: unknown, x: string, y: string): Array<[number, number]>
   return points;
 }
 
+/** A record's field, when the value is an object. */
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** Seconds before the judged stage on the time axis: the stages before it (a ramp's), as the throughput series lays them end to end. */
+function judgedStageStart(section: Record<string, unknown>): number {
+  const stages = Array.isArray(section['stages']) ? (section['stages'] as unknown[]) : [];
+  const judged = stages.findIndex((stage) => field(stage, 'rate') === section['judgedRate']);
+  const before = section['judgedRate'] === undefined || judged === -1 ? 0 : judged;
+  return stages.slice(0, before).reduce((sum: number, stage) => {
+    const seconds = field(field(stage, 'metrics'), 'durationSeconds');
+    return sum + (isFiniteNumber(seconds) ? seconds : 0);
+  }, 0);
+}
+
+/** The trend windows of a load section in the chart shape; undefined unless both are there with finite figures. */
+function chartWindows(section: Record<string, unknown>): ChartWindow[] | undefined {
+  const windows = field(section['metrics'], 'windows');
+  const start = judgedStageStart(section);
+  const shaped = (['first', 'last'] as const).map((name) => {
+    const w = field(windows, name);
+    const latency = field(w, 'latency');
+    const numbers = [
+      field(w, 'from'),
+      field(w, 'to'),
+      field(w, 'rps'),
+      field(latency, 'p50'),
+      field(latency, 'p90'),
+      field(latency, 'p99'),
+    ];
+    if (!numbers.every(isFiniteNumber)) return undefined;
+    const [from, to, rps, p50, p90, p99] = numbers as number[];
+    return {
+      name,
+      from: start + (from as number),
+      to: start + (to as number),
+      rps: rps as number,
+      latency: { p50, p90, p99 },
+    } as ChartWindow;
+  });
+  return shaped.every((w) => w !== undefined) ? (shaped as ChartWindow[]) : undefined;
+}
+
 /** Reads chart data out of a report's `load` section; undefined when it does not hold both series in the chart shape. */
 export function loadChartData(load: unknown): LoadChartData | undefined {
   if (typeof load !== 'object' || load === null) return undefined;
@@ -48,7 +106,22 @@ export function loadChartData(load: unknown): LoadChartData | undefined {
   const percentiles = pointsOf(section['percentiles'], 'p', 'ms');
   const throughput = pointsOf(section['throughput'], 't', 'rps');
   if (percentiles === undefined || throughput === undefined) return undefined;
-  return { percentiles: percentiles.map(([p, ms]) => ({ p, ms })), throughput: throughput.map(([t, rps]) => ({ t, rps })) };
+  const windows = chartWindows(section);
+  return {
+    percentiles: percentiles.map(([p, ms]) => ({ p, ms })),
+    throughput: throughput.map(([t, rps]) => ({ t, rps })),
+    ...(windows === undefined ? {} : { windows }),
+  };
+}
+
+/** The windows' names and spans, in their colours, along the top of a chart. */
+function windowLegend(windows: readonly ChartWindow[]): string {
+  return windows
+    .map(
+      (w, i) =>
+        `<text x="${PAD.left + 8 + i * 170}" y="${PAD.top + 10}" fill="${WINDOW_COLOURS[w.name]}" class="value">▬ ${w.name} window ${label(w.from)}–${label(w.to)} s</text>`,
+    )
+    .join('');
 }
 
 /** A round tick step (1, 2, 2.5 or 5 times a power of ten) giving about five ticks, and the axis top it reaches. */
@@ -84,10 +157,11 @@ function frame(title: string, yLabel: string, top: number, step: number, body: s
   ].join('\n');
 }
 
-/** Latency at each percentile as bars, labelled with their values. */
-export function latencyPercentileChart(percentiles: LoadChartData['percentiles']): string {
+/** Latency at each percentile as bars, labelled with their values; the trend windows' p50, p90 and p99 marked across their bars. */
+export function latencyPercentileChart(percentiles: LoadChartData['percentiles'], windows: readonly ChartWindow[] = []): string {
   const points = [...percentiles].sort((a, b) => a.p - b.p);
-  const { top, step } = niceScale(Math.max(0, ...points.map((q) => q.ms)));
+  const windowMs = windows.flatMap((w) => [w.latency.p50, w.latency.p90, w.latency.p99]);
+  const { top, step } = niceScale(Math.max(0, ...points.map((q) => q.ms), ...windowMs));
   const slot = PLOT_W / Math.max(1, points.length);
   const bars = points.map((q, i) => {
     const h = (Math.max(0, q.ms) / top) * PLOT_H;
@@ -99,6 +173,18 @@ export function latencyPercentileChart(percentiles: LoadChartData['percentiles']
       `<text x="${(x + slot * 0.3).toFixed(1)}" y="${PAD.top + PLOT_H + 16}" text-anchor="middle">p${String(q.p)}</text>`,
     ].join('');
   });
+  for (const [i, q] of points.entries()) {
+    const p = q.p === 50 ? 'p50' : q.p === 90 ? 'p90' : q.p === 99 ? 'p99' : undefined;
+    if (p === undefined) continue;
+    const x = PAD.left + i * slot + slot * 0.1;
+    for (const w of windows) {
+      const y = PAD.top + PLOT_H - (Math.max(0, w.latency[p]) / top) * PLOT_H;
+      bars.push(
+        `<line x1="${x.toFixed(1)}" x2="${(x + slot * 0.8).toFixed(1)}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="${WINDOW_COLOURS[w.name]}" stroke-width="3"><title>${w.name} window ${p}: ${label(w.latency[p])} ms</title></line>`,
+      );
+    }
+  }
+  if (windows.length > 0) bars.push(windowLegend(windows));
   return frame(LATENCY_TITLE, 'latency (ms)', top, step, bars.join('\n'), 'percentile of responses');
 }
 
@@ -106,9 +192,9 @@ export function latencyPercentileChart(percentiles: LoadChartData['percentiles']
  * Responses per second over the run, one step per second (each point is the rate of the second that ends at `t`), drawn
  * from 0 to the end of the run so that a short run is not stretched over the points it has.
  */
-export function throughputChart(throughput: LoadChartData['throughput'], seconds?: number): string {
+export function throughputChart(throughput: LoadChartData['throughput'], seconds?: number, windows: readonly ChartWindow[] = []): string {
   const points = [...throughput].sort((a, b) => a.t - b.t);
-  const { top, step } = niceScale(Math.max(0, ...points.map((q) => q.rps)));
+  const { top, step } = niceScale(Math.max(0, ...points.map((q) => q.rps), ...windows.map((w) => w.rps)));
   const span = Math.max(1e-9, seconds ?? points.at(-1)?.t ?? 1);
   const x = (t: number): number => PAD.left + (Math.min(t, span) / span) * PLOT_W;
   const y = (rps: number): number => PAD.top + PLOT_H - (Math.max(0, rps) / top) * PLOT_H;
@@ -122,6 +208,13 @@ export function throughputChart(throughput: LoadChartData['throughput'], seconds
   const base = PAD.top + PLOT_H;
   const area =
     xy.length > 0 ? `<polygon points="${PAD.left},${base} ${line} ${(xy.at(-1)?.[0] ?? PAD.left).toFixed(1)},${base}" class="area"/>` : '';
+  // Each trend window as a shaded span, its mean throughput a dashed line across it.
+  const marks = windows.map((w) => {
+    const colour = WINDOW_COLOURS[w.name];
+    const [x1, x2] = [x(w.from), x(Math.max(w.from, w.to))];
+    return `<rect x="${x1.toFixed(1)}" y="${PAD.top}" width="${(x2 - x1).toFixed(1)}" height="${PLOT_H}" fill="${colour}" fill-opacity="0.1"><title>${w.name} window ${label(w.from)}–${label(w.to)} s: ${label(w.rps)} responses/s</title></rect><line x1="${x1.toFixed(1)}" x2="${x2.toFixed(1)}" y1="${y(w.rps).toFixed(1)}" y2="${y(w.rps).toFixed(1)}" stroke="${colour}" stroke-width="2" stroke-dasharray="5 3"/>`;
+  });
+  const overlay = `${marks.join('')}${windows.length > 0 ? windowLegend(windows) : ''}`;
   const xTicks = [0, 0.25, 0.5, 0.75, 1].map(
     (f) =>
       `<text x="${(PAD.left + f * PLOT_W).toFixed(1)}" y="${base + 16}" text-anchor="middle">${label(Math.round(f * span * 10) / 10)}</text>`,
@@ -131,7 +224,7 @@ export function throughputChart(throughput: LoadChartData['throughput'], seconds
     'responses/s',
     top,
     step,
-    `${area}<polyline points="${line}" class="line"/>\n${xTicks.join('')}`,
+    `${area}${overlay}<polyline points="${line}" class="line"/>\n${xTicks.join('')}`,
     'seconds from the start',
   );
 }

@@ -990,6 +990,51 @@ table('answersAfterWrites', [
   },
 ]);
 
+/** A run named `pc-run` whose create of "pc-run kept" was refused with 400, and pet 7 of that name listed anyway. */
+function refusalKept(unanswered = false): StoreModel {
+  const model = new StoreModel({ windowMs: 0, runId: 'pc-run' });
+  model.observe(exchange({ method: 'POST', operation: 'createPet', status: 201, body: pet({ id: 5, name: 'pc-run made' }) }), 'case made');
+  const refused = exchange({ method: 'POST', operation: 'createPet', status: 400, body: '{}' });
+  refused.request.body = '{"name":"pc-run kept","categoryId":2,"status":"lost"}';
+  model.observe(refused, 'case refused');
+  model.observe(exchange({ body: `[${pet({ id: 5, name: 'pc-run made' })},${pet({ id: 6, name: 'Rex' })}]` }), 'case list');
+  if (unanswered) model.writeUnanswered();
+  return model;
+}
+
+table('refusalsLeftNoPet', [
+  {
+    name: 'only the pets its creates handed out, and others not named with the run id',
+    response: { body: `[${pet({ id: 5, name: 'pc-run made' })}]` },
+    expected: true,
+    model: refusalKept(),
+    outcome: 'passed',
+  },
+  {
+    name: 'a pet named with the run id that no create handed out: the refused create with its name is named',
+    response: { body: `[${pet({ id: 7, name: 'pc-run kept' })}]` },
+    expected: true,
+    model: refusalKept(),
+    outcome: 'failed',
+    failures: [
+      {
+        expected: 'no pet a refused request would have made',
+        actual: 'pet 7',
+        message:
+          'pet 7 {"id":7,"name":"pc-run kept","categoryId":2}, shown by this response, was never handed out by a create of the run; creates refused or failed with its name: POST /pets (case refused), answered 400',
+      },
+    ],
+  },
+  {
+    name: 'the same, but a create got no answer: it may have made the pet',
+    response: { body: `[${pet({ id: 7, name: 'pc-run kept' })}]` },
+    expected: true,
+    model: refusalKept(true),
+    outcome: 'not-judged',
+    message: /1 create\(s\) got no answer/,
+  },
+]);
+
 t.test('the tables above cover every expectation key, and the default page size they rely on', async (t) => {
   t.same([...EXPECTATION_KEYS].sort(), [
     'answersAfterWrites',
@@ -1004,6 +1049,7 @@ t.test('the tables above cover every expectation key, and the default page size 
     'includes',
     'maxItems',
     'minItems',
+    'refusalsLeftNoPet',
     'schema',
     'status',
     'undocumented',

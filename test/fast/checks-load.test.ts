@@ -23,7 +23,7 @@ import { buildRegistry, EXPECTATION_KEYS, expectationCheck, REGISTRY, runChecks 
 import type { Baseline, Check, Judgement, LoadContext } from '../../src/model/check.js';
 import type { LoadMetrics, LoadProfile, LoadReport, LoadStage, Metric, Ramp, Threshold } from '../../src/model/load.js';
 import { assertFailure, type FailureWant } from '../check-fixtures.js';
-import { metricsOf, P99_SOURCE, profileOf } from '../load-fixtures.js';
+import { loadReportOf as loadOf, metricsOf, P99_SOURCE, profileOf } from '../load-fixtures.js';
 
 function assertFailures(t: Test, judgement: Judgement, wants: FailureWant[], label: string, todo: { todo?: string } = {}): void {
   const failures = judgement.outcome === 'failed' ? judgement.failures : [];
@@ -49,22 +49,6 @@ const RAMP_SOURCE = { file: 'scenarios/load/stress.yaml', line: 4, column: 1 };
 /** 100/s to 300/s in steps of 100; 200/s must hold. */
 const RAMP: Ramp = { from: 100, to: 300, step: 100, stageDuration: 1, require: 200 };
 const ramp = profileOf({ ramp: RAMP, rampSource: RAMP_SOURCE });
-
-/** A load result with these figures, as the run checks see it. */
-function loadOf(p: LoadProfile, m: LoadMetrics, extra: Partial<LoadReport> = {}): LoadReport {
-  return {
-    profile: p,
-    baseUrl: 'http://127.0.0.1:9/v1',
-    metrics: m,
-    stages: [],
-    violations: [],
-    interrupted: false,
-    percentiles: [],
-    throughput: [],
-    mergedRuns: 1,
-    ...extra,
-  };
-}
 
 function runCheck(id: string) {
   const check = runChecks.find((c) => c.id === id);
@@ -860,8 +844,8 @@ t.test('the registry: every check once, fully described, found by id and by expe
   );
   t.equal(
     all.length,
-    17 + 7 + 6 + 1 + 10 + 1 + 4,
-    '17 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 6 store invariants, 1 transport check, 10 thresholds, capacity, 4 baseline comparisons',
+    18 + 7 + 6 + 1 + 10 + 1 + 1 + 4,
+    '18 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 6 store invariants, 1 transport check, 10 thresholds, capacity, trend, 4 baseline comparisons',
   );
   const prefix: Record<Check['scope'], RegExp> = {
     case: /^expect\.[a-zA-Z]+(\.[a-z-]+)?$/,
@@ -890,6 +874,7 @@ t.test('the registry: every check once, fully described, found by id and by expe
       'load.non2xx',
       'load.mismatches',
       'load.capacity',
+      'load.trend',
       'load.baseline.p50',
       'load.baseline.p99',
       'load.baseline.rps',

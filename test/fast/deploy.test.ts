@@ -1,18 +1,22 @@
 /**
  * Where the suite is deployed: the container image (checked statically: this machine has no container engine and no
- * registry to pull the Node image from) and the Kubernetes fan-out, validated against the Kubernetes schemas.
+ * registry to pull the Node image from) and the kustomize bases of deploy/, validated against the Kubernetes schemas and
+ * checked to fit together as kustomize would put them together. test/slow/deploy-run.test.ts runs what can run of them.
  */
-import t from 'tap';
-import { readFile, readdir } from 'node:fs/promises';
+import t, { type Test } from 'tap';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
+import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
 import { Job } from 'kubernetes-models/batch/v1/Job';
-import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
+import type { IJobSpec } from 'kubernetes-models/batch/v1/JobSpec';
+import type { IContainer } from 'kubernetes-models/v1/Container';
 import { root } from '../helpers.js';
 
 const version = (JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+const deploy = path.join(root, 'deploy');
 
-t.test('the Dockerfile: official Node slim image, the packed CLI, non-root, the CLI as entrypoint, reports on a volume', async (t) => {
+t.test('the Dockerfile: official Node slim image, the packed CLI, non-root by a numeric uid, nothing tied to that uid', async (t) => {
   const text = await readFile(path.join(root, 'Dockerfile'), 'utf8');
   const lines = text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
   const froms = lines.filter((line) => line.startsWith('FROM '));
@@ -25,54 +29,167 @@ t.test('the Dockerfile: official Node slim image, the packed CLI, non-root, the 
     final.some((line) => /^RUN npm install --global .*petstore-conformance-\*\.tgz/.test(line)),
     'the final stage installs the packed tarball, as a user would',
   );
-  t.ok(
-    final.some((line) => line === 'USER node'),
-    'it runs as the unprivileged node user',
-  );
-  t.ok(final.indexOf('USER node') < final.findIndex((line) => line.startsWith('ENTRYPOINT')), 'USER comes before the entrypoint');
+  const user = final.find((line) => line.startsWith('USER '));
+  t.match(user, /^USER [1-9]\d*:[1-9]\d*$/, "a numeric non-root user, which Kubernetes' runAsNonRoot can verify");
+  t.ok(final.indexOf(user as string) < final.findIndex((line) => line.startsWith('ENTRYPOINT')), 'USER comes before the entrypoint');
   t.ok(final.includes('ENTRYPOINT ["petstore-conformance"]'), 'the CLI is the entrypoint (exec form, so signals reach it)');
+  t.ok(final.includes('WORKDIR /data'), 'reports/ (the default report dir) goes under /data, where the README mounts the current folder');
   t.ok(
-    final.includes('WORKDIR /data') && final.includes('VOLUME ["/data/reports"]'),
-    'the default report dir (reports/) is the mounted volume',
+    final.some((line) => /chmod 1777 \/data\b/.test(line)),
+    '/data is writable by any uid --user gives',
   );
+  t.notOk(
+    final.some((line) => line.startsWith('VOLUME')),
+    'no VOLUME: an anonymous volume would hide what a mounted /data holds',
+  );
+  t.notMatch(text, /chown .*node|USER node/, 'nothing owned by the image user that another uid would need');
   t.notMatch(text, /PETSTORE_API_KEY=|ARG .*KEY|\.key\b(?!.*dockerignore)/, 'no key is baked into the image');
   const ignored = (await readFile(path.join(root, '.dockerignore'), 'utf8')).split('\n');
   for (const entry of ['.git', 'node_modules', 'reports', '.env'])
     t.ok(ignored.includes(entry), `.dockerignore keeps ${entry} out of the build context`);
 });
 
-t.test('deploy/: an Indexed Job of load shards and a merge Job, valid Kubernetes objects that fit together', async (t) => {
-  const objects: Array<{ file: string; doc: Record<string, unknown> }> = [];
-  for (const file of (await readdir(path.join(root, 'deploy'))).filter((f) => f.endsWith('.yaml'))) {
-    for (const document of parseAllDocuments(await readFile(path.join(root, 'deploy', file), 'utf8'))) {
-      t.same(document.errors, [], `${file} parses`);
-      objects.push({ file, doc: document.toJSON() as Record<string, unknown> });
+interface Kustomization {
+  apiVersion: string;
+  kind: string;
+  resources?: string[];
+  components?: string[];
+  images?: Array<{ name: string; newName?: string; newTag?: string }>;
+  configMapGenerator?: Array<{ name: string; envs?: string[] }>;
+}
+
+const readKustomization = async (folder: string): Promise<Kustomization> =>
+  parse(await readFile(path.join(deploy, folder, 'kustomization.yaml'), 'utf8')) as Kustomization;
+
+/** A kustomization's objects, each validated as its kind, with the parameters of its components. */
+async function build(t: Test, folder: string): Promise<{ objects: Array<CronJob | Job>; params: Kustomization[] }> {
+  const kustomization = await readKustomization(folder);
+  t.match(kustomization, { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization' }, `${folder}: a kustomization`);
+  const objects: Array<CronJob | Job> = [];
+  for (const file of kustomization.resources ?? []) {
+    for (const document of parseAllDocuments(await readFile(path.join(deploy, folder, file), 'utf8'))) {
+      t.same(document.errors, [], `${folder}/${file} parses`);
+      const doc = document.toJSON() as { kind?: string };
+      const Kind = doc.kind === 'CronJob' ? CronJob : doc.kind === 'Job' ? Job : undefined;
+      if (Kind === undefined) {
+        t.fail(`${folder}/${file}: unexpected kind ${String(doc.kind)}`);
+        continue;
+      }
+      const object = new Kind(doc as never);
+      t.doesNotThrow(() => object.validate(), `${folder}/${file} is a valid ${doc.kind}`);
+      objects.push(object);
     }
   }
-  for (const { file, doc } of objects) {
-    const Kind = doc['kind'] === 'Job' ? Job : doc['kind'] === 'PersistentVolumeClaim' ? PersistentVolumeClaim : undefined;
-    if (Kind === undefined) {
-      t.fail(`${file}: unexpected kind ${String(doc['kind'])}`);
-      continue;
-    }
-    t.doesNotThrow(() => new Kind(doc as never).validate(), `${file} is a valid ${String(doc['kind'])}`);
+  const params: Kustomization[] = [];
+  for (const component of kustomization.components ?? []) {
+    const included = await readKustomization(path.join(folder, component));
+    t.match(included, { apiVersion: 'kustomize.config.k8s.io/v1alpha1', kind: 'Component' }, `${component}: a component`);
+    params.push(included);
   }
-  const jobs = objects.filter((o) => o.doc['kind'] === 'Job').map((o) => new Job(o.doc as never));
-  const shards = jobs.find((job) => job.spec?.completionMode === 'Indexed');
-  const merge = jobs.find((job) => job.spec?.completionMode !== 'Indexed');
-  if (shards === undefined || merge === undefined) return t.fail('an Indexed load Job and a merge Job');
+  return { objects, params };
+}
+
+/** What a Job runs, whether it is one or a CronJob makes it. */
+const jobSpec = (object: CronJob | Job): IJobSpec | undefined => (object instanceof CronJob ? object.spec?.jobTemplate.spec : object.spec);
+
+/** Checks every kustomization shares: the image set by the parameters, the service and the key from outside the manifest. */
+function checkPods(t: Test, name: string, spec: IJobSpec | undefined, params: Kustomization[]): IContainer | undefined {
+  const pod = spec?.template.spec;
+  const container = pod?.containers[0];
+  const images = params.flatMap((p) => p.images ?? []);
+  t.same(
+    images.map((i) => [i.name, i.newTag]),
+    [['petstore-conformance', version]],
+    `${name}: the image of this version, a parameter`,
+  );
+  t.equal(container?.image, images[0]?.name, `${name}: the container names the image the parameters set`);
+  const generated = params.flatMap((p) => p.configMapGenerator ?? []).map((g) => g.name);
+  t.same(
+    container?.envFrom?.map((e) => e.configMapRef?.name),
+    generated,
+    `${name}: the service under test from the ConfigMap the parameters generate`,
+  );
+  t.notMatch(JSON.stringify(container), /https?:\/\//, `${name}: no base URL in the manifest`);
+  const keyEnv = container?.env?.find((e) => e.name === 'PETSTORE_API_KEY');
+  t.ok(
+    keyEnv?.valueFrom?.secretKeyRef !== undefined && keyEnv.value === undefined,
+    `${name}: the key comes from a Secret, never a literal`,
+  );
+  t.equal(pod?.securityContext?.runAsNonRoot, true, `${name}: non-root`);
+  t.equal(container?.securityContext?.readOnlyRootFilesystem, true, `${name}: a read-only root file system`);
+  t.same(
+    pod?.volumes?.map((v) => Object.keys(v).filter((k) => k !== 'name')),
+    [['emptyDir']],
+    `${name}: no volume but an emptyDir for /tmp: nothing needs storage`,
+  );
+  t.equal(spec?.backoffLimit, 0, `${name}: a failed run is not run again at another time`);
+  t.ok((spec?.activeDeadlineSeconds ?? 0) > 0, `${name}: a deadline`);
+  t.ok((spec?.ttlSecondsAfterFinished ?? 0) > 0, `${name}: the finished Job is deleted after a while`);
+  const script = (container?.command ?? []).join(' ');
+  t.match(
+    script,
+    /echo "petstore-conformance reports begin"\s+tar -czf - -C "\$reports" \. \| base64\s+echo "petstore-conformance reports end"/,
+    `${name}: the reports printed, packed, at the end of the log`,
+  );
+  return container;
+}
+
+t.test('deploy/params: the image and the service, the parameters of both bases', async (t) => {
+  const params = await readKustomization('params');
+  const env = await readFile(path.join(deploy, 'params', 'target.env'), 'utf8');
+  t.match(params.configMapGenerator, [{ name: 'petstore-target', envs: ['target.env'] }]);
+  t.match(env, /^PETSTORE_BASE_URL=https:\/\/\S+\/v1$/m, 'the base URL, ending in /v1');
+  t.match(env, /^PETSTORE_LOAD_PROFILE=nightly$/m, 'the load profile');
+});
+
+t.test('deploy/nightly: a CronJob that runs every night, one at a time, and cleans up after itself', async (t) => {
+  const { objects, params } = await build(t, 'nightly');
+  const cron = objects.find((o): o is CronJob => o instanceof CronJob);
+  if (cron === undefined) return t.fail('a CronJob');
+  t.match(cron.spec?.schedule, /^\d+ \d+ \* \* \*$/, 'daily');
+  t.equal(cron.spec?.concurrencyPolicy, 'Forbid', 'a night that overran is not loaded on top of');
+  const container = checkPods(t, 'nightly', cron.spec?.jobTemplate.spec, params);
+  t.match(
+    (container?.command ?? []).join(' '),
+    /petstore-conformance run --load "\$PETSTORE_LOAD_PROFILE" --report-dir "\$reports"[\s\S]*exit \$code/,
+  );
+  t.equal(
+    cron.spec?.jobTemplate.metadata?.labels?.['app.kubernetes.io/component'],
+    'nightly',
+    'the label the README finds the latest Job by',
+  );
+});
+
+t.test('deploy/shards: an Indexed Job whose shards start together, spread over nodes, and fail it at once', async (t) => {
+  const { objects, params } = await build(t, 'shards');
+  const shards = objects.find((o): o is Job => o instanceof Job);
+  if (shards === undefined) return t.fail('a Job');
+  t.equal(shards.spec?.completionMode, 'Indexed');
   t.equal(shards.spec?.parallelism, shards.spec?.completions, 'every shard runs at once (the merge adds their rates)');
-  t.equal(shards.spec?.backoffLimit, 0, 'a failed shard is not retried at another time');
-  const container = (job: Job) => job.spec?.template.spec?.containers[0];
-  const script = (job: Job) => (container(job)?.command ?? []).join(' ');
-  t.match(script(shards), /petstore-conformance load \S+ --report-dir \/results\/shard-\$JOB_COMPLETION_INDEX/);
-  t.match(script(merge), /petstore-conformance merge \/results\/shard-\*\/report\.json/, 'the merge reads what each shard writes');
-  for (const job of [shards, merge]) {
-    t.equal(container(job)?.image, `petstore-conformance:${version}`, 'the image of this version');
-    t.equal(job.spec?.template.spec?.securityContext?.runAsNonRoot, true, 'non-root');
-    const claims = job.spec?.template.spec?.volumes?.map((v) => v.persistentVolumeClaim?.claimName).filter(Boolean);
-    t.same(claims, ['petstore-load-results'], 'both on the same results volume');
-  }
-  const keyEnv = container(shards)?.env?.find((e) => e.name === 'PETSTORE_API_KEY');
-  t.ok(keyEnv?.valueFrom?.secretKeyRef !== undefined && keyEnv.value === undefined, 'the key comes from a Secret, never a literal');
+  t.equal(shards.metadata?.name, 'petstore-load-shards');
+  t.match(
+    shards.spec?.template.spec?.topologySpreadConstraints,
+    [{ topologyKey: 'kubernetes.io/hostname' }],
+    'spread over the nodes: the point of shards',
+  );
+  const container = checkPods(t, 'shards', jobSpec(shards), params);
+  const script = (container?.command ?? []).join(' ');
+  t.match(script, /petstore-conformance load "\$PETSTORE_LOAD_PROFILE" --report-dir "\$reports" -q/);
+  t.match(script, /\[ "\$code" -le 1 \]\s*$/, 'exit 1 is judged after the merge; 2 or more fails the shard, and so the Job');
+  const run = await readFile(path.join(deploy, 'shards', 'run.sh'), 'utf8');
+  t.match(run, /^job=petstore-load-shards$/m, 'run.sh waits for this Job');
+  t.match(run, /kubectl wait --for=condition=failed/, 'and for its failure, not only its completion');
+});
+
+t.test('deploy/: no ReadWriteMany, no storage class, no shared volume; its scripts are executable', async (t) => {
+  const files: string[] = [];
+  const walk = async (folder: string): Promise<void> => {
+    for (const entry of await readdir(folder, { withFileTypes: true }))
+      entry.isDirectory() ? await walk(path.join(folder, entry.name)) : files.push(path.join(folder, entry.name));
+  };
+  await walk(deploy);
+  const yaml = await Promise.all(files.filter((f) => f.endsWith('.yaml')).map((f) => readFile(f, 'utf8')));
+  t.notMatch(yaml.join('\n'), /ReadWriteMany|storageClassName|PersistentVolumeClaim|persistentVolumeClaim/);
+  for (const script of files.filter((f) => f.endsWith('.sh')))
+    t.ok(((await stat(script)).mode & 0o111) !== 0, `${path.relative(root, script)} is executable`);
 });

@@ -254,7 +254,7 @@ t.test(
         (e: unknown) => e,
       );
       if (problem === undefined) t.equal(error, undefined, `${url}: a listing passes`);
-      else t.match(error, { code: 'ERR_UNREACHABLE', message: problem }, url);
+      else t.match(error, { code: 'ERR_NOT_A_PET_STORE', message: problem }, url);
     }
   },
 );

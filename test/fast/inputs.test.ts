@@ -383,10 +383,18 @@ t.test('flags: bounds, dates, shares, commands; the key is never taken on the co
     [['-V'], { command: 'version', args: [] }],
   ];
   for (const [argv, expected] of commands) t.strictSame(splitCommand(argv), expected, `argv ${JSON.stringify(argv)}`);
-  for (const unknown of ['launch', 'Run', 'runs'])
+  for (const [unknown, meant] of [
+    ['launch', ''],
+    ['Run', ' (did you mean run?)'],
+    ['runs', ' (did you mean run?)'],
+    ['lod', ' (did you mean load?)'],
+  ] as const)
     t.throws(
       () => splitCommand([unknown]),
-      { code: 'ERR_USAGE', message: new RegExp(`^unknown command '${unknown}'; the commands are: run, serve`) },
+      {
+        code: 'ERR_USAGE',
+        message: `unknown command '${unknown}'${meant}; the commands are: run, serve, catalogue, help, version, load, merge`,
+      },
       unknown,
     );
 

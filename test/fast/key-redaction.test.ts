@@ -33,6 +33,11 @@ t.test('redactValues: every string value redacted, the structure never', (t) => 
   t.equal(report.message, 'the response echoed response', 'the report itself is left as the run made it');
   const bare = Object.assign(Object.create(null) as Record<string, string>, { note: 'response' });
   t.same({ ...redactValues(bare, redact) }, { note: '[REDACTED]' }, 'an object without a prototype is walked too');
+  const headers = JSON.parse('{"__proto__":"response","x":"y"}') as Record<string, unknown>;
+  const copied = redactValues(headers, redact);
+  t.same(Object.keys(copied), ['__proto__', 'x'], 'a key named __proto__ stays a key');
+  t.equal(Object.getOwnPropertyDescriptor(copied, '__proto__')?.value, '[REDACTED]');
+  t.equal(Object.getPrototypeOf(copied), Object.prototype);
   t.end();
 });
 

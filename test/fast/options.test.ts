@@ -327,3 +327,179 @@ t.test('every option the table records is in meta.options when given, for run an
     );
   }
 });
+
+/** An example's words as a shell would split them (quotes kept together), without the environment it sets, its comment or its redirection. */
+function exampleArgs(example: string): string[] {
+  const words = (example.replace(/\s+#.*$/, '').match(/'[^']*'|"[^"]*"|\S+/g) ?? []).map((word) =>
+    word.replace(/^'(.*)'$|^"(.*)"$/, '$1$2'),
+  );
+  const start = words.indexOf('petstore-conformance');
+  const args = words.slice(start + 1);
+  const redirect = args.indexOf('>');
+  return redirect === -1 ? args : args.slice(0, redirect);
+}
+
+t.test("every command's help: its options under headings in the table's order, and examples that its own flags parse", async (t) => {
+  const { COMMAND_USAGE, splitCommand, parseLoadFlags } = await import('../../src/cli/args.js');
+  const { SECTIONS } = await import('../../src/cli/options.js');
+  const order = Object.keys(SECTIONS);
+  const sections = optionEntries().map(([, spec]) => order.indexOf(spec.section));
+  t.same(
+    sections,
+    [...sections].sort((a, b) => a - b),
+    'the table lists its options section by section, in the order of the headings',
+  );
+  for (const command of COMMANDS) {
+    const help = commandHelp(command);
+    const headings = order.filter((section) => optionEntries(command).some(([, spec]) => spec.section === section));
+    const titles = headings.map((section) => SECTIONS[section as keyof typeof SECTIONS].title);
+    t.same(
+      titles.filter((title) => help.includes(`\n${title}\n`)),
+      titles,
+      `${command} --help: a heading over each group of its options`,
+    );
+    const { examples } = COMMAND_USAGE[command];
+    t.ok(examples.length > 0 && help.includes('\nExamples:\n'), `${command} --help has examples`);
+    for (const example of examples) {
+      t.ok(help.includes(`  ${example}\n`), `${command} --help shows: ${example}`);
+      const split = splitCommand(exampleArgs(example));
+      t.equal(split.command, command, `${example}: runs ${command}`);
+      const error = await thrown(() =>
+        command === 'load' || command === 'merge' ? parseLoadFlags(split.args, command) : parseFlags(command, split.args),
+      );
+      t.equal(error, undefined, `${example}: its flags parse`);
+    }
+  }
+  t.match(HELP, /\nExamples:\n {2}petstore-conformance run /, 'the whole help has an example of each command');
+});
+
+t.test('did you mean: the closest name within a third of its length, else the one it starts; never a guess between two', async (t) => {
+  const { closest, editDistance } = await import('../../src/model/suggest.js');
+  t.equal(editDistance('auht', 'auth'), 1, 'two neighbours swapped is one edit');
+  t.equal(editDistance('', 'abc'), 3);
+  const suites = [
+    'contract',
+    'auth',
+    'limits',
+    'filters',
+    'lifecycle',
+    'errors',
+    'deprecation',
+    'versioning',
+    'coverage',
+    'fuzz',
+    'stateful',
+  ];
+  const rows: Array<[given: string, known: readonly string[], meant: string | undefined]> = [
+    ['auht', suites, 'auth'],
+    ['limit', suites, 'limits'],
+    ['Contract', suites, 'contract'],
+    ['deprecaton', suites, 'deprecation'],
+    ['xyz', suites, undefined],
+    ['fuz', suites, 'fuzz'],
+    ['stat', suites, 'stateful'],
+    ['base-ur', optionEntries('run').map(([name]) => name), 'base-url'],
+    ['conc', optionEntries('run').map(([name]) => name), 'concurrency'],
+    ['max', optionEntries('run').map(([name]) => name), undefined],
+    ['smok', ['smoke', 'nightly', 'stress'], 'smoke'],
+    ['ab', ['ac', 'ad'], undefined],
+  ];
+  for (const [given, known, meant] of rows) t.equal(closest(given, known), meant, `${given} → ${String(meant)}`);
+});
+
+t.test('a mistyped option, command, suite, phase, profile or check id gets the name likely meant', async (t) => {
+  const rows: Array<[what: string, args: string[], message: string | RegExp]> = [
+    ['an option', ['run', '--base-ur', 'x'], "unknown option '--base-ur' for 'run' (did you mean --base-url?)"],
+    ['an option of no command', ['run', '--frobnicate'], "unknown option '--frobnicate' for 'run' (see --help)"],
+    ['a command', ['lod'], /^unknown command 'lod' \(did you mean load\?\); the commands are: /],
+    ['a suite', ['run', '--suite', 'auht'], /^unknown suite 'auht' \(did you mean auth\?\); the suites are: auth, contract, /],
+    ['two suites, comma-separated', ['run', '--suite', 'limits,auht,zzz'], /^unknown suite 'auht' \(did you mean auth\?\), 'zzz'; /],
+    ['a phase', ['run', '--phase', 'fuz'], /^unknown phase 'fuz' \(did you mean fuzz\?\); the phases are: examples, /],
+    ['a profile', ['run', '--load', 'smok'], /^unknown load profile 'smok' \(did you mean smoke\?\); the profiles are: /],
+    ['a profile of load', ['load', 'nightyl'], /^unknown load profile 'nightyl' \(did you mean nightly\?\)/],
+    [
+      'a check glob',
+      ['run', '--check', 'auht.*'],
+      /^--check 'auht\.\*' matches no case \(did you mean 'auth\.\*'\?\); see docs\/checks\.md/,
+    ],
+    [
+      'a check id in the wrong case',
+      ['run', '--check', 'listpets.ok'],
+      /^--check 'listpets\.ok' matches no case \(did you mean 'listPets\.ok'\?\)/,
+    ],
+    [
+      'a skipped check',
+      ['run', '--skip-check', 'auth.www-authentcate'],
+      /^--skip-check 'auth\.www-authentcate' matches no check or case \(did you mean 'auth\.www-authenticate'\?\)/,
+    ],
+  ];
+  for (const [what, args, message] of rows) {
+    const result = await runCli(args);
+    t.equal(result.code, 2, `${what}: exit 2`);
+    t.match(
+      result.stderr,
+      typeof message === 'string' ? `petstore-conformance: ${message}\n` : new RegExp(`^petstore-conformance: ${message.source.slice(1)}`),
+      what,
+    );
+    t.equal(result.stderr.trimEnd().split('\n').length, 1, `${what}: one line`);
+  }
+});
+
+t.test('--suite and --phase take comma-separated names, as --reporter does', async (t) => {
+  t.same(parseFlags('run', ['--suite', 'auth,limits', '--suite', ' filters ']).suite, ['auth', 'limits', 'filters']);
+  t.same(parseFlags('run', ['--phase', 'examples,fuzz']).phase, ['examples', 'fuzz']);
+  t.same(parseFlags('run', ['--check', 'a.*,b']).check, ['a.*,b'], 'a glob is taken whole');
+  const { plan } = await planRun(parseFlags('run', ['--suite', 'auth,limits']), {});
+  t.same(plan.conformance?.suites, ['auth', 'limits']);
+});
+
+t.test('every problem of a configuration file at once, each at file:line:col, unknown suites and ids included', async (t) => {
+  const dir = await tempDir();
+  const file = path.join(dir, 'team.yaml');
+  await writeFile(
+    file,
+    [
+      'baseUrl: https://user:pw@staging.test/v1',
+      'suites: [auth, auht, limits]',
+      'timeoutMs: 50',
+      'checks: [auth.*, auht.*]',
+      'headers:',
+      '  Host: elsewhere',
+      'disable:',
+      '  - { id: auth.www-authentcate, reason: typo }',
+      'concurency: 4',
+      '',
+    ].join('\n'),
+  );
+  for (const command of ['run', 'load'] as const) {
+    const error = await thrown(() =>
+      command === 'run'
+        ? planRun(parseFlags('run', ['--config', file]), {})
+        : planLoad(['smoke'], parseFlags('load', ['--config', file]), {}),
+    );
+    t.ok(error instanceof RunError && error.code === 'ERR_CONFIG', `${command}: ERR_CONFIG`);
+    const expected = [
+      'team.yaml:1:10: baseUrl must not carry credentials; use PETSTORE_API_KEY',
+      ...(command === 'run'
+        ? [
+            "team.yaml:2:16: suites: unknown suite 'auht' (did you mean auth?); the suites are: auth, contract, coverage, deprecation, errors, filters, fuzz, lifecycle, limits, stateful, versioning",
+          ]
+        : []),
+      'team.yaml:3:12: /timeoutMs: must be >= 100',
+      ...(command === 'run'
+        ? [
+            "team.yaml:4:18: checks: 'auht.*' matches no case of the selected suites (did you mean 'auth.*'?); see docs/checks.md or the catalogue command for the ids",
+          ]
+        : []),
+      'team.yaml:6:3: headers: Host cannot be set',
+      "team.yaml:8:11: disable: no check or case has the id 'auth.www-authentcate' (did you mean auth.www-authenticate?); petstore-conformance catalogue lists them",
+      "team.yaml:9:1: unknown key 'concurency' at (root)",
+    ];
+    t.equal(error?.message, `${expected.length} problems in the configuration file:`, `${command}: counted`);
+    t.same(
+      error?.details.map((line) => line.replace(/^.*team\.yaml/, 'team.yaml').replace(/ cannot be set.*$/, ' cannot be set')),
+      expected,
+      `${command}: every problem, in file order`,
+    );
+  }
+});

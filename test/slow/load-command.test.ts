@@ -79,6 +79,8 @@ t.test('a conformant server passes a short profile: exit 0, thresholds as checks
     'load.resets': 'passed',
     'load.non2xx': 'passed',
     'load.mismatches': 'passed',
+    // A stage of a few seconds is too short for the trend's two windows: said, not judged.
+    'load.trend': 'not-judged',
   });
   t.ok(report.load.metrics.responses > 0 && report.load.metrics.requests <= 500, 'bounded by the request budget');
   t.ok(report.load.metrics.sampled >= Math.min(100, report.load.metrics.responses), 'the first responses were all sampled');
@@ -155,7 +157,7 @@ t.test('a profile with mistakes stops before any traffic: every problem at file:
   t.match(badTolerance.stderr, /--baseline-tolerance must be a share such as 0\.1/);
   const unknown = await runCli(['load', 'no-such-profile'], {});
   t.equal(unknown.code, 2);
-  t.match(unknown.stderr, /unknown load profile 'no-such-profile'; the profiles are: nightly, smoke, stress/);
+  t.match(unknown.stderr, /unknown load profile 'no-such-profile'; the profiles are: nightly, smoke, soak, stress/);
 });
 
 t.test('safety: production is refused without the flag; the verified request must pass first', async (t) => {
@@ -231,7 +233,7 @@ t.test('merge combines the raw results of several runs and judges them by the sa
     singles.reduce((sum, l) => sum + l.metrics.resets, 0),
     'resets add up',
   );
-  t.same(Object.keys(outcomes(report)).sort(), ['load.errors', 'load.mismatches', 'load.non2xx', 'load.p99', 'load.resets']);
+  t.same(Object.keys(outcomes(report)).sort(), ['load.errors', 'load.mismatches', 'load.non2xx', 'load.p99', 'load.resets', 'load.trend']);
   // A report of version 2 (its outcomes said skipped and errored) still merges: merge reads its load part, which has no outcome words.
   const older = JSON.parse(await readFile(path.join(dirs[1] as string, 'report.json'), 'utf8')) as Record<string, unknown> & {
     cases: Array<{ outcome: string }>;

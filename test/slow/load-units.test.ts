@@ -35,7 +35,7 @@ import { request } from 'undici';
 
   t.test('the shipped profiles load, each with hard ceilings on duration and requests', async (t) => {
     const names = (await readdir(profilesDir)).map((n) => n.replace(/\.yaml$/, '')).sort();
-    t.same(names, ['nightly', 'smoke', 'stress']);
+    t.same(names, ['nightly', 'smoke', 'soak', 'stress']);
     for (const name of names) {
       const profile = await loadProfile(await resolveProfilePath(name, profilesDir), validateProfile, root);
       t.ok(profile.duration > 0 && profile.maxRequests > 0, `${name} is bounded`);
@@ -45,6 +45,40 @@ import { request } from 'undici';
     t.ok((nightly.rate ?? 0) > 0 && nightly.duration >= 60, 'nightly is a constant rate for a minute or more');
     const stress = await loadProfile(path.join(profilesDir, 'stress.yaml'), validateProfile, root);
     t.ok(stress.ramp, 'stress ramps');
+    const soak = await loadProfile(path.join(profilesDir, 'soak.yaml'), validateProfile, root);
+    t.ok((soak.rate ?? 0) > 0 && soak.duration >= 1800, 'soak is a constant rate for half an hour');
+    t.equal(soak.trend?.throughput, 0.05, 'soak tunes its trend');
+  });
+
+  t.test('thresholds.trend: defaults, tuned, turned off, and refused out of range at its line', async (t) => {
+    const base = 'title: t\nduration: 60\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds:\n  p99: { max: 100 }\n';
+    const file = path.join(await tempDir(), 'trend.yaml');
+    const loaded = async (extra: string) => {
+      await writeFile(file, `${base}${extra}`);
+      return loadProfile(file, validateProfile, root);
+    };
+    const plain = await loaded('');
+    t.same(
+      plain.trend,
+      { enabled: true, window: 0.25, percentiles: ['p50', 'p90'], latency: 0.5, slackMs: 5, throughput: 0.1 },
+      'on by default',
+    );
+    t.equal(plain.trendSource, undefined, 'declared nowhere');
+    const tuned = await loaded('  trend: { latency: 1, slackMs: 20, percentiles: [p50, p99] }\n');
+    t.same(
+      tuned.trend,
+      { enabled: true, window: 0.25, percentiles: ['p50', 'p99'], latency: 1, slackMs: 20, throughput: 0.1 },
+      'what it names, the defaults for the rest',
+    );
+    t.same(tuned.trendSource, { file: path.relative(root, file), line: 7, column: 3 }, 'where it is declared');
+    t.same(tuned.thresholds, { p99: { max: 100 } }, 'trend is no metric threshold');
+    t.equal((await loaded('  trend: false\n')).trend?.enabled, false, 'trend: false turns it off');
+    const refused = await profileProblems('wide.yaml', `${base}  trend: { window: 0.6, enabled: true, percentiles: [p95] }\n`);
+    t.match(
+      refused,
+      /wide\.yaml:7:\d+: .*\/thresholds\/trend/,
+      'a window past half the stage, or a key of its own, is refused at its line',
+    );
   });
 
   t.test('a profile without its ceilings, with unknown keys or metrics, is rejected with every problem located', async (t) => {

@@ -1,0 +1,145 @@
+/**
+ * A run that cannot start (nothing listening, a base URL without /v1, a refused key, https on a plain port, a certificate
+ * for another name): exit 2, the cause on the first line of output and one line that nothing was judged; not-started.json
+ * says why, and the last good reports stay where they were. Each fails at the first request: milliseconds.
+ */
+import t from 'tap';
+import { readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { NotStartedReport } from '../../src/model/results.js';
+import { createPetStore, startReferenceServer, toNodeHandler } from '../../src/server/reference-server.js';
+import { runCli, tempDir } from '../helpers.js';
+import { certificate } from '../tls-fixtures.js';
+
+const KEY = 'not-started-key-71c3e0';
+const LAST_GOOD = `${JSON.stringify({ verdict: 'passed', note: 'the last good run' })}\n`;
+
+const plain = await startReferenceServer({ apiKey: KEY });
+t.teardown(() => plain.close());
+
+/** The reports of an earlier good run in `dir`, an hour old (the helper validates only a report.json a run wrote). */
+async function lastGood(dir: string, names: readonly string[] = ['report.json']): Promise<void> {
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  for (const name of names) {
+    await writeFile(path.join(dir, name), name === 'report.json' ? LAST_GOOD : '<testsuites name="the last good run"/>');
+    await utimes(path.join(dir, name), hourAgo, hourAgo);
+  }
+}
+
+/** An https pet store whose certificate names another host (trusted with --ca-file: only the name is wrong). */
+async function otherNameStore(): Promise<{ base: string; ca: string }> {
+  const dir = await tempDir();
+  const server = createHttpsServer(
+    certificate(dir, 'other-name', 'DNS:elsewhere.test'),
+    toNodeHandler(createPetStore({ apiKey: KEY }).handle),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { base: `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, ca: path.join(dir, 'other-name.pem') };
+}
+
+t.test('each run that cannot start: exit 2, the cause first in one line, then one line; the last good reports left in place', async (t) => {
+  const tls = await otherNameStore();
+  const port = new URL(plain.baseUrl).port;
+  const rows: Array<[what: string, args: string[], key: string, code: string, cause: RegExp]> = [
+    [
+      'nothing listening',
+      ['--base-url', 'http://127.0.0.1:9/v1'],
+      KEY,
+      'ERR_UNREACHABLE',
+      /^petstore-conformance: cannot reach http:\/\/127\.0\.0\.1:9\/v1: .*ECONNREFUSED.*--wait-for SECONDS$/,
+    ],
+    [
+      'a base URL without /v1',
+      ['--base-url', plain.baseUrl.replace(/\/v1$/, '')],
+      KEY,
+      'ERR_NOT_A_PET_STORE',
+      /^petstore-conformance: GET http:\/\/127\.0\.0\.1:\d+\/pets answered 404: does the base URL end in \/v1\?/,
+    ],
+    [
+      'a wrong key',
+      ['--base-url', plain.baseUrl],
+      'not-the-right-key',
+      'ERR_KEY_REFUSED',
+      /^petstore-conformance: http:\/\/127\.0\.0\.1:\d+\/v1 refused the API key \(401 to GET \/pets\)/,
+    ],
+    [
+      'https on a plain port',
+      ['--base-url', plain.baseUrl.replace(/^http:/, 'https:')],
+      KEY,
+      'ERR_TLS',
+      new RegExp(
+        `^petstore-conformance: cannot reach https:.*: the server on port ${port} does not speak TLS: if it serves plain http, use http://127\\.0\\.0\\.1:${port}/v1$`,
+      ),
+    ],
+    [
+      'a certificate for another name',
+      ['--base-url', tls.base, '--ca-file', tls.ca],
+      KEY,
+      'ERR_TLS',
+      /^petstore-conformance: cannot reach https:.*TLS certificate rejected \(Hostname\/IP does not match .*\) \(ERR_TLS_CERT_ALTNAME_INVALID\): the certificate is not for 127\.0\.0\.1/,
+    ],
+  ];
+  for (const [what, args, key, code, cause] of rows) {
+    const dir = await tempDir();
+    await lastGood(dir, ['report.json', 'junit.xml']);
+    const run = await runCli(['run', ...args, '--report-dir', dir], { PETSTORE_API_KEY: key });
+    t.equal(run.code, 2, `${what}: exit 2`);
+    const lines = `${run.stdout}${run.stderr}`.trimEnd().split('\n');
+    t.match(lines[0], cause, `${what}: the cause on the first line`);
+    t.same(
+      lines.slice(1),
+      [
+        `  nothing was judged (the run did not start); ${path.relative(process.cwd(), path.join(dir, 'not-started.json'))} records why, and the last reports are left as they were`,
+      ],
+      `${what}: then one line, and nothing else (no counts, verdict, seed or report list)`,
+    );
+    t.equal(await readFile(path.join(dir, 'report.json'), 'utf8'), LAST_GOOD, `${what}: the last good report.json is where it was`);
+    t.same((await readdir(dir)).sort(), ['junit.xml', 'not-started.json', 'report.json'], `${what}: nothing moved to previous/`);
+    const note = JSON.parse(await readFile(path.join(dir, 'not-started.json'), 'utf8')) as NotStartedReport;
+    t.match(note, { reportVersion: 3, status: 'not-started', embeddedServer: false, cause: { code } }, `${what}: not-started.json`);
+    t.equal(`petstore-conformance: ${note.cause.message}`, lines[0], `${what}: the note holds the cause as printed`);
+    t.same(
+      Object.keys(note).sort(),
+      ['baseUrl', 'cause', 'embeddedServer', 'finishedAt', 'reportVersion', 'runId', 'startedAt', 'status', 'tool'],
+      `${what}: no claims beyond what happened (no counts, cases or verdict)`,
+    );
+    t.notOk(`${run.stdout}${run.stderr}${JSON.stringify(note)}`.includes(key), `${what}: the key appears nowhere`);
+  }
+});
+
+t.test('json:- prints the note on standard output; the run that then starts moves the note aside with the reports', async (t) => {
+  const dir = await tempDir();
+  await lastGood(dir);
+  const refused = await runCli(['run', '--base-url', plain.baseUrl, '--reporter', 'json:-,json', '--report-dir', dir], {
+    PETSTORE_API_KEY: 'not-the-right-key',
+  });
+  t.equal(refused.code, 2);
+  t.match(JSON.parse(refused.stdout), { status: 'not-started', cause: { code: 'ERR_KEY_REFUSED' } }, 'standard output parses');
+  t.match(refused.stderr, /^petstore-conformance: .*refused the API key/);
+  const started = await runCli(['run', '--base-url', plain.baseUrl, '--reporter', 'json', '--suite', 'limits', '--report-dir', dir], {
+    PETSTORE_API_KEY: KEY,
+  });
+  t.equal(started.code, 0, started.stderr);
+  t.same(
+    (await readdir(path.join(dir, 'previous'))).sort(),
+    ['not-started.json', 'report.json'],
+    'both kept aside, none left beside the new report',
+  );
+  t.equal(await readFile(path.join(dir, 'previous', 'report.json'), 'utf8'), LAST_GOOD);
+  t.match(JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')), { verdict: 'passed' });
+});
+
+t.test('load PROFILE that cannot start: the same two lines, no load sent, the last good report left in place', async (t) => {
+  const dir = await tempDir();
+  await lastGood(dir);
+  const run = await runCli(['load', 'smoke', '--base-url', 'http://127.0.0.1:9/v1', '--report-dir', dir], { PETSTORE_API_KEY: KEY });
+  t.equal(run.code, 2);
+  const lines = `${run.stdout}${run.stderr}`.trimEnd().split('\n');
+  t.match(lines[0], /^petstore-conformance: cannot verify http:\/\/127\.0\.0\.1:9\/v1 before load: .*ECONNREFUSED.*; no load was sent$/);
+  t.equal(lines.length, 2, lines.join('\n'));
+  t.equal(await readFile(path.join(dir, 'report.json'), 'utf8'), LAST_GOOD);
+  t.match(JSON.parse(await readFile(path.join(dir, 'not-started.json'), 'utf8')), { cause: { code: 'ERR_UNREACHABLE' } });
+});
