@@ -37,8 +37,12 @@ function printfFormat(body: Buffer): string {
 /** Runs of one byte at least this long are written by `head | tr`, not spelled out: a 1 MiB name stays a short command. */
 const LONG_RUN = 256;
 
-/** Shell commands whose output, in turn, is the body; undefined when it holds no long run of one byte. */
+/** A body shorter than this is spelled out whatever runs it holds: only a long one is worth scanning for runs. */
+const LONG_BODY = 4096;
+
+/** Shell commands whose output, in turn, is the body; undefined when it is short or holds no long run of one byte. */
 function bodyWriters(body: Buffer): string[] | undefined {
+  if (body.length < LONG_BODY) return undefined;
   const writers: string[] = [];
   let start = 0;
   for (let i = 0; i < body.length; ) {
