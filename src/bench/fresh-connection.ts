@@ -12,16 +12,12 @@ import path from 'node:path';
 import { Client } from 'undici';
 import { createPetStore, toNodeHandler } from '../server/reference-server.js';
 import { certificate } from './self-signed-certificate.js';
+import { median } from './bench-tools.js';
 
 const ROUNDS = Number(process.env['BENCH_RUNS'] ?? 7);
 const POSTS = 100;
 const KEY = 'bench-fresh-connection-key';
 const BODY = JSON.stringify({ name: 'bench', categoryId: 1, status: 'available' });
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -9,15 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { packagePath } from '../loader/package-paths.js';
 import type { RunReport } from '../model/results.js';
+import { median } from './bench-tools.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 const cli = packagePath('dist', 'cli', 'main.js');
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 /** Wall time of one process, in ms. */
 function timed(args: string[]): number {

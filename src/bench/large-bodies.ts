@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { packagePath } from '../loader/package-paths.js';
 import type { RunReport } from '../model/results.js';
+import { median } from './bench-tools.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
 /** A whole run makes 150 to 180 requests; this many extra listings take it past 200 responses. */
@@ -96,12 +97,6 @@ function runOnce(): Promise<{ ms: number; code: number | null; responses: number
       resolve({ ms, code, responses: served - before, requests: report.requests, peakMb });
     });
   });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 const runs = [];

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { packagePath } from '../loader/package-paths.js';
 import type { RunReport } from '../model/results.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer } from '../server/reference-server.js';
+import { median } from './bench-tools.js';
 
 const { values } = parseArgs({
   options: {
@@ -27,12 +28,6 @@ const levels = values.concurrency.split(',').map(Number);
 const runs = Number(values.runs);
 if (!(delayMs >= 0) || levels.some((n) => !(n >= 1)) || !(runs >= 1))
   throw new Error('usage: npm run bench:latency -- [--delay MS] [--concurrency N,N] [--runs N] [--seed N]');
-
-function median(list: readonly number[]): number {
-  const sorted = [...list].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 /** One CLI run against `baseUrl`: wall time, and what its report counted. */
 function run(baseUrl: string, concurrency: number): Promise<{ wallMs: number; requests: number; verdict: string }> {

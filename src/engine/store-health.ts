@@ -5,7 +5,7 @@
  */
 import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
 import type { CaseInfo } from '../model/results.js';
-import type { CaseSpec, StepSpec } from '../model/scenario.js';
+import type { CaseSpec, Expectations, StepSpec } from '../model/scenario.js';
 import { notJudgedCase, reportCase, runCases } from './cases.js';
 import { spread, type CreatedPets } from './created-pets.js';
 import { caseOptions, type Phase } from './phase.js';
@@ -29,12 +29,11 @@ export function storeHealthCase(created: CreatedPets, contract: Contract): CaseS
   const list = contract.operations.get('listPets');
   const get = contract.operations.get('getPet');
   const steps: StepSpec[] = [];
-  const read = (request: StepSpec['request']): StepSpec => ({ request, expect: { answersAfterWrites: true } });
+  const read = (request: StepSpec['request'], expect: Expectations = { answersAfterWrites: true }): StepSpec => ({ request, expect });
   if (list !== undefined) {
     const limit = listLimitOf(contract).max;
     // The plain listing also judges every pet the run saw named with its id: each must be one a create handed out.
-    const plain = read({ method: 'GET', path: list.path, query: { limit } });
-    steps.push({ ...plain, expect: { ...plain.expect, refusalsLeftNoPet: true } });
+    steps.push(read({ method: 'GET', path: list.path, query: { limit } }, { answersAfterWrites: true, refusalsLeftNoPet: true }));
     for (const status of statusValues(contract)) steps.push(read({ method: 'GET', path: list.path, query: { status, limit } }));
   }
   if (get !== undefined)

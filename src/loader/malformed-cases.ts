@@ -45,8 +45,9 @@ const CLIENT_IDS: ReadonlyArray<[string, string]> = [
 
 /** The bodies, with what each must get. */
 function bodies(status: string): Array<[string, Body, string, Expectations]> {
-  const pet = (fields: string): string => `{"name":"{runId} malformed","categoryId":{categoryId},"status":"${status}"${fields}}`;
-  const withCategory = (number: string): string => `{"name":"{runId} malformed","categoryId":${number},"status":"${status}"}`;
+  const pet = (fields: string, categoryId = '{categoryId}'): string =>
+    `{"name":"{runId} malformed","categoryId":${categoryId},"status":"${status}"${fields}}`;
+  const withCategory = (number: string): string => pet('', number);
   return [
     ['trailing-data', `${pet('')} xyz`, 'a pet followed by more text (not one JSON value)', REFUSED],
     ['nan', withCategory('NaN'), 'NaN as categoryId (not JSON)', REFUSED],

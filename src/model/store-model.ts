@@ -110,14 +110,13 @@ class Timeline {
     const before = this.log.filter((e) => e.sentAt < read.sentAt).sort((a, b) => a.sentAt - b.sentAt);
     const lastGood = before.filter((e) => e.kind === read.kind && !e.failed).at(-1);
     const writes = before.filter((e) => e.kind === 'write' && e.sentAt > (lastGood?.sentAt ?? -Infinity));
-    const moment = (e: Logged | undefined): Moment | undefined => (e === undefined ? undefined : { where: e.where, sentAt: e.sentAt });
-    const found: ReadsFailed = { read: { where: read.where, sentAt: read.sentAt }, writes: writes.length };
-    const good = moment(lastGood);
-    const write = moment(writes[0]);
-    const failedWrite = moment(writes.find((e) => e.failed));
+    // A logged entry is a Moment already: what it holds besides (its kind, whether it failed) says no more than the fields below.
+    const write = writes[0];
+    const failedWrite = writes.find((e) => e.failed);
     return {
-      ...found,
-      ...(good === undefined ? {} : { lastGood: good }),
+      read,
+      writes: writes.length,
+      ...(lastGood === undefined ? {} : { lastGood }),
       ...(write === undefined ? {} : { write }),
       ...(failedWrite === undefined ? {} : { failedWrite }),
     };
@@ -154,6 +153,11 @@ export function petFields(pet: JsonObject): JsonObject {
 /** The exchange in words, for a failure that points at it. */
 export function exchangeWhere(exchange: Exchange, label?: string): string {
   return `${exchange.request.method} ${exchange.request.target}${label === undefined ? '' : ` (${label})`}`;
+}
+
+/** The exchange in words, with the status it was answered with: how the timeline and the refused creates name it. */
+function answeredWhere(exchange: Exchange, label: string | undefined): string {
+  return `${exchangeWhere(exchange, label)}, answered ${exchange.response.status}`;
 }
 
 /** The model of the store a run keeps: told of every response after it was judged. */
@@ -263,7 +267,7 @@ export class StoreModel implements StoreView {
     const id = exchange.response.status === 201 ? idDigits(petsShown(exchange)[0]?.['id']) : undefined;
     if (id !== undefined) this.handedOut.add(id);
     else if (exchange.request.body !== undefined && this.refused.length < KEPT_REFUSED)
-      this.refused.push({ where: `${exchangeWhere(exchange, label)}, answered ${exchange.response.status}`, body: exchange.request.body });
+      this.refused.push({ where: answeredWhere(exchange, label), body: exchange.request.body });
   }
 
   /** Puts the exchange on the timeline when it is a write, or a read of the store. */
@@ -272,7 +276,7 @@ export class StoreModel implements StoreView {
     const read = request.method === 'GET' && (request.operation === 'listPets' || request.operation === 'getPet');
     if (request.operation !== 'createPet' && !read) return;
     this.timeline.record({
-      where: `${exchangeWhere(exchange, label)}, answered ${response.status}`,
+      where: answeredWhere(exchange, label),
       sentAt: this.sentAt(exchange),
       kind: read ? request.target : 'write',
       failed: response.status >= 500,
