@@ -619,8 +619,8 @@ t.test("the redactor's quick path (a text without \\, % or &) redacts exactly wh
     ['k7Qz9', 'k7Qz plain text', 'nothing of it but its beginning'],
   ];
   for (const [key, text, what] of rows) {
-    const withEscape = makeRedactor(key)(`${text}\\`);
-    t.equal(`${makeRedactor(key)(text)}\\`, withEscape, `${what}: the same as through the pattern (${withEscape})`);
+    const full = makeRedactor(key, [], false)(text);
+    t.equal(makeRedactor(key)(text), full, `${what}: the same as through the pattern (${full})`);
   }
 });
 
