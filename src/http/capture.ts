@@ -61,6 +61,12 @@ export function openSslWords(reason: string): string {
   return oneLine(/error:[0-9A-Fa-f]+:[^:]*:[^:]*:([^:]+)/.exec(reason)?.[1] ?? reason);
 }
 
+/**
+ * What ends a connection of its own once its one exchange is over (nothing is pending on it then). close() would make an
+ * error of its own twice per connection (the agent's and its client's), each with its stack: 150 creates a run.
+ */
+const EXCHANGE_OVER = new Error('the exchange on a connection of its own is over');
+
 /** Sends over a bounded undici pool bound to the base URL's origin (through the proxy when one applies); never follows redirects. */
 export class UndiciCapture implements Attempter {
   private readonly proxy: ProxyRoute | undefined;
@@ -133,7 +139,7 @@ export class UndiciCapture implements Attempter {
       });
     } finally {
       deadline.dispose();
-      if (freshConnection) await dispatcher.close();
+      if (freshConnection) await dispatcher.destroy(EXCHANGE_OVER);
     }
   }
 

@@ -40,22 +40,37 @@ const LONG_RUN = 256;
 /** A body shorter than this is spelled out whatever runs it holds: only a long one is worth scanning for runs. */
 const LONG_BODY = 4096;
 
+/** The runs of one byte at least LONG_RUN long, in order: [start, end) each. */
+function longRuns(body: Buffer): Array<[start: number, end: number]> {
+  const runs: Array<[number, number]> = [];
+  // Such a run holds two bytes half its length apart with only its byte between them: only bytes at multiples of the half
+  // are compared, and the bytes of a run found are walked once (a 1 MiB body without one is 8,000 comparisons, not a million).
+  const half = LONG_RUN / 2;
+  for (let probe = 0; probe + half < body.length; probe += half) {
+    const byte = body[probe];
+    if (body[probe + half] !== byte) continue;
+    let start = probe;
+    while (start > 0 && body[start - 1] === byte) start--;
+    let end = probe + 1;
+    while (end < body.length && body[end] === byte) end++;
+    if (end - start >= LONG_RUN) runs.push([start, end]);
+    while (probe + half < end) probe += half;
+  }
+  return runs;
+}
+
 /** Shell commands whose output, in turn, is the body; undefined when it is short or holds no long run of one byte. */
 function bodyWriters(body: Buffer): string[] | undefined {
   if (body.length < LONG_BODY) return undefined;
+  const runs = longRuns(body);
+  if (runs.length === 0) return undefined;
   const writers: string[] = [];
   let start = 0;
-  for (let i = 0; i < body.length; ) {
-    let end = i + 1;
-    while (end < body.length && body[end] === body[i]) end++;
-    if (end - i >= LONG_RUN) {
-      if (start < i) writers.push(`printf ${printfFormat(body.subarray(start, i))}`);
-      writers.push(`head -c ${end - i} /dev/zero | tr '\\0' '\\${(body[i] ?? 0).toString(8).padStart(3, '0')}'`);
-      start = end;
-    }
-    i = end;
+  for (const [from, end] of runs) {
+    if (start < from) writers.push(`printf ${printfFormat(body.subarray(start, from))}`);
+    writers.push(`head -c ${end - from} /dev/zero | tr '\\0' '\\${(body[from] ?? 0).toString(8).padStart(3, '0')}'`);
+    start = end;
   }
-  if (start === 0) return undefined;
   if (start < body.length) writers.push(`printf ${printfFormat(body.subarray(start))}`);
   return writers;
 }
