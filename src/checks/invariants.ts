@@ -14,8 +14,16 @@ const INT64_MAX = 2n ** 63n - 1n;
 /** At most this many missing pets are named in one failure. */
 const NAMED = 5;
 
+/** Each exchange's query, parsed once: several invariants read it on every listing. */
+const QUERIES = new WeakMap<Exchange, URLSearchParams>();
+
 function query(exchange: Exchange): URLSearchParams {
-  return new URL(exchange.request.url).searchParams;
+  let params = QUERIES.get(exchange);
+  if (params === undefined) {
+    params = new URL(exchange.request.url).searchParams;
+    QUERIES.set(exchange, params);
+  }
+  return params;
 }
 
 /** The items of a listing answered 200 with an array. */
