@@ -1,8 +1,7 @@
 /**
  * The verdict matrix (npm run matrix): every variant of the reference server judged by a whole run, and every case and check
- * made to fail by some variant. Of the slow tier, but beside test/fast.test.ts rather than in test/slow/: tap starts its
- * files in the order of their paths, and these two, the longest, start first, so that the shorter files fill in beside
- * them instead of leaving one of them to run alone at the end.
+ * made to fail by some variant. Of the slow tier, but a process of its own beside test/fast.test.ts, test/slow-load.test.ts
+ * and test/slow.test.ts: tap runs the four at once (jobs 4), and the typecheck once the first of them ends.
  */
 import t from 'tap';
 import path from 'node:path';

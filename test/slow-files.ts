@@ -1,0 +1,14 @@
+/** Which process of the slow tier runs each file of test/slow/: every file is in exactly one, so a new file is never left out. */
+import { readdir } from 'node:fs/promises';
+
+/** The files tap runs as they are, each a process of its own: the compiler's, which runs beside the others. */
+export const OWN_PROCESS = ['typecheck.test.ts'];
+
+/** The URLs of the slow tier's files in one group: `load` (load-*.test.ts) or `other` (the rest but OWN_PROCESS). */
+export async function slowFiles(group: 'load' | 'other'): Promise<string[]> {
+  const folder = new URL('./slow/', import.meta.url);
+  return (await readdir(folder))
+    .filter((file) => file.endsWith('.test.ts') && !OWN_PROCESS.includes(file) && file.startsWith('load-') === (group === 'load'))
+    .sort()
+    .map((file) => new URL(file, folder).href);
+}
