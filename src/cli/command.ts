@@ -9,7 +9,6 @@ import { makeRedactor } from '../http/credentials.js';
 import { proxyCredentials } from '../http/proxy.js';
 import { RunError } from '../model/errors.js';
 import type { RunReport } from '../model/results.js';
-import { renderCatalogue } from '../reporters/catalogue.js';
 import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { WaitConsoleReporter } from '../reporters/wait-console-reporter.js';
 import { redactingStream } from '../reporters/redacting-stream.js';
@@ -17,7 +16,6 @@ import { checkReportDir, PREVIOUS_FOLDER, setAsideEarlierReports } from '../repo
 import { ReporterFanOut } from '../reporters/reporter.js';
 import { createReporters, STDOUT_JSON, writesFiles } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
-import { SERVED_VARIANTS, variantServerOptions } from '../server/variants.js';
 import { bugReportLine, EXIT, EXIT_OF_VERDICT, type StopSignal } from './exit-codes.js';
 import { commandHelp, HELP, parseFlags, parseLoadFlags, splitCommand } from './args.js';
 import { MIN_KEY_CHARACTERS, packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
@@ -140,7 +138,7 @@ async function loadOrMergeCommand(command: 'load' | 'merge', args: string[], io:
 
 async function catalogueCommand(args: string[], io: CliIo): Promise<number> {
   if (parseFlags('catalogue', args).help === true) return printHelp(io, 'catalogue');
-  const inputs = await loadCaseInputs(packageFolders([]), []);
+  const [inputs, { renderCatalogue }] = await Promise.all([loadCaseInputs(packageFolders([]), []), import('../reporters/catalogue.js')]);
   io.stdout.write(renderCatalogue(inputs));
   return EXIT.passed;
 }
@@ -149,6 +147,8 @@ async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags('serve', args);
   if (flags.help === true) return printHelp(io, 'serve');
   const { values } = settle('serve', flags, io.env);
+  // The variants (test servers) and the catalogue are loaded by their own commands only: a run does not compile them.
+  const { SERVED_VARIANTS, variantServerOptions } = await import('../server/variants.js');
   const variant = values.variant === undefined ? undefined : SERVED_VARIANTS.find((v) => v.name === values.variant);
   if (values.variant !== undefined && variant === undefined)
     throw new RunError(
