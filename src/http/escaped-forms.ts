@@ -13,25 +13,22 @@
 const ESCAPED_FORM =
   /(?<!\\)\\+(?:u([0-9a-f]{4})|(["/]))|%([0-9a-f]{2})|&#(?:x0*([0-9a-f]{1,6})|0*([0-9]{1,7}));|&(amp|lt|gt|quot|apos);/gi;
 
-const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** The named references' characters; `&amp;` stands for `&`, which no plain string holds (NONE). */
+const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', quot: '"', apos: "'" };
 
-/** Stands for a character no plain string holds: one outside ASCII, or the separator between candidates. */
+/** Stands for a character no plain string holds (`&`), and separates the candidates. */
 const NONE = '\0';
 
-/** The character an escaped form writes, or NONE for one outside ASCII (no plain string holds it). */
+/**
+ * The character an escaped form writes. One outside ASCII (or a code past U+FFFF, which this writes as another
+ * character) is none of a plain string's: at worst the screen says yes where the full pattern then finds nothing.
+ */
 function decodedCharacter(match: RegExpMatchArray): string {
   const [, unicode, backslashed, percent, hexReference, decimalReference, name] = match;
-  const code =
-    unicode !== undefined
-      ? Number.parseInt(unicode, 16)
-      : percent !== undefined
-        ? Number.parseInt(percent, 16)
-        : hexReference !== undefined
-          ? Number.parseInt(hexReference, 16)
-          : decimalReference !== undefined
-            ? Number(decimalReference)
-            : (backslashed ?? NAMED[(name ?? '').toLowerCase()] ?? NONE).charCodeAt(0);
-  return code > 0 && code < 0x80 ? String.fromCharCode(code) : NONE;
+  if (backslashed !== undefined) return backslashed;
+  if (name !== undefined) return NAMED[name.toLowerCase()] ?? NONE;
+  const code = unicode ?? percent ?? hexReference;
+  return String.fromCharCode(code === undefined ? Number(decimalReference) : Number.parseInt(code, 16));
 }
 
 /**
@@ -42,7 +39,7 @@ function decodedCharacter(match: RegExpMatchArray): string {
  * Such a match never writes `\`, `%` or `&` as themselves, so each escaped form in it starts where the form's own first
  * character is (a backslashed one at the first of its backslashes, none of its forms ending in one): the text with every
  * form replaced by its character holds it, unless the match begins inside a form (its hex digits, `;`), which is why
- * what follows each form's first character is tried too, with what the text decodes to after it.
+ * each form as written is tried too, followed by what the text decodes to after it.
  */
 export function mayHoldEscaped(text: string, plain: readonly string[], caseless: boolean): boolean {
   const longest = Math.max(0, ...plain.map((p) => p.length));
@@ -55,7 +52,7 @@ export function mayHoldEscaped(text: string, plain: readonly string[], caseless:
     const before = text.slice(last, index);
     decoded.push(before, decodedCharacter(match));
     length += before.length + 1;
-    tails.push({ raw: match[0].slice(1), at: length });
+    tails.push({ raw: match[0], at: length });
     last = index + match[0].length;
   }
   decoded.push(text.slice(last));
