@@ -73,3 +73,17 @@ t.test('--help and --version load only the option table and what it names: no en
   const heavy = [...seen].map((f) => path.relative(src, f)).filter((f) => /^(engine|checks|load\/|loader\/(?!package-paths))/.test(f));
   t.same(heavy, [], `start-up loads ${seen.size} modules, none of the run's`);
 });
+
+t.test("npm test runs every test file once: the tiers' processes, and the slow files that keep their own", async (t) => {
+  const { OWN_PROCESS, slowFiles } = await import('../slow-files.js');
+  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { tap: { include: string[] } };
+  t.same(
+    pkg.tap.include,
+    ['test/*.test.ts', ...OWN_PROCESS.map((file) => `test/slow/${file}`)],
+    "tap's include: the index files and those",
+  );
+  const grouped = [...(await slowFiles('load')), ...(await slowFiles('other'))].map((url) => path.basename(new URL(url).pathname));
+  const all = (await readdir(path.join(root, 'test', 'slow'))).filter((file) => file.endsWith('.test.ts'));
+  t.same([...grouped, ...OWN_PROCESS].sort(), all.sort(), 'each slow file in exactly one process');
+  t.ok(grouped.some((file) => file.startsWith('load-')) && grouped.some((file) => !file.startsWith('load-')), 'both groups hold files');
+});
