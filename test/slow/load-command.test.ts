@@ -110,7 +110,8 @@ t.test('a slow server fails the p99 threshold, and only that one', async (t) => 
   t.equal(seen['load.p99'], 'failed');
   t.equal(seen['load.non2xx'], 'passed');
   t.equal(seen['load.errors'], 'passed');
-  t.ok(report.load.metrics.latency.p99 >= 250);
+  // Well above the 150 ms bound; not 250: a 250 ms sleep can end early on a loaded machine (see load-units.test.ts).
+  t.ok(report.load.metrics.latency.p99 >= 200);
 });
 
 t.test('sampled validation catches a pet of the wrong status under load and keeps the evidence', async (t) => {

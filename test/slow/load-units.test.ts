@@ -395,7 +395,8 @@ import { request } from 'undici';
 
   t.test('load-slow delays every answer', async (t) => {
     const answers = await statuses('load-slow', '/pets', 2);
-    t.ok(answers.every((a) => a.status === 200 && a.ms >= 240));
+    // 200, not 250: on a loaded machine a 250 ms sleep can end early (see the merge test below).
+    t.ok(answers.every((a) => a.status === 200 && a.ms >= 200));
   });
 
   t.test('load-wrong-status puts a pet of another status into every 5th filtered listing', async (t) => {
@@ -438,9 +439,11 @@ import { request } from 'undici';
     t.equal(both.responses, one.responses + two.responses);
     t.equal(both.requests, one.requests + two.requests);
     t.ok(Math.abs(both.rps - (one.rps + two.rps)) < 1, 'machines ran at once: rates add up');
-    t.ok(one.latency.p50 >= 250 && two.latency.p50 < 250, 'the slow server is slow');
+    // 200, not the 250 the fault sleeps: a timer armed in a long turn of a busy event loop counts from the turn's start
+    // (libuv's cached clock), so on a loaded machine a 250 ms sleep can end tens of ms early (CI saw the merge fail on it).
+    t.ok(one.latency.p50 >= 200 && two.latency.p50 < 200, 'the slow server is slow');
     t.equal(both.latency.max, Math.max(one.latency.max, two.latency.max));
-    t.ok(both.latency.p99 >= 250, 'the slow tail survives the merge');
+    t.ok(both.latency.p99 >= 200, 'the slow tail survives the merge');
     t.ok(two.requests <= 60, 'bounded by the request budget');
     t.same(a, JSON.parse(JSON.stringify(a)), 'the raw result is plain JSON');
     aggregateRuns([a, b]);
