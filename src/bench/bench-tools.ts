@@ -1,8 +1,11 @@
-/** What the benches share: a fast fixed-body server, server processes started and awaited, medians. */
+/** What the benches share: a fast fixed-body server, server processes started and awaited, the CLI run once, medians. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { packagePath } from '../loader/package-paths.js';
+import type { LoadReport } from '../model/load.js';
+import type { RunReport } from '../model/results.js';
 
 /** A node:http server answering GET /v1/pets with a fixed 20-pet array, in `processes` processes sharing one port. */
 const fixedServer = (processes: number): string => `
@@ -53,4 +56,55 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** One CLI process as run by cliOnce: its exit code, wall time from spawn to exit, standard error and report. */
+export interface CliRun {
+  code: number | null;
+  wallMs: number;
+  stderr: string;
+  /** report.json as the CLI wrote it; undefined when it wrote none. */
+  report: (RunReport & { load?: LoadReport }) | undefined;
+}
+
+/**
+ * Runs the CLI once (`node ...nodeArgs dist/cli/main.js ...args --report-dir DIR`, the key in its environment) in a report
+ * folder of its own, removed after. Spawned, never spawnSync: the server it tests may answer from this process's event
+ * loop. `started` is given the process as soon as it runs (to sample it).
+ */
+export function cliOnce(
+  args: readonly string[],
+  apiKey: string,
+  options: { nodeArgs?: readonly string[]; started?: (child: ChildProcess) => void } = {},
+): Promise<CliRun> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-cli-'));
+  const began = performance.now();
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), packagePath('dist', 'cli', 'main.js'), ...args, '--report-dir', dir],
+    {
+      env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: apiKey },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  options.started?.(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - began;
+      const file = path.join(dir, 'report.json');
+      try {
+        const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as CliRun['report']) : undefined;
+        resolve({ code, wallMs, stderr, report });
+      } catch (error) {
+        reject(error);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
 }

@@ -4,15 +4,12 @@
  * responses and the CLI process's peak RSS (medians of BENCH_RUNS runs). The bound: under 300 MB and 20 s for 200 such
  * responses on a 2-core machine.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { packagePath } from '../loader/package-paths.js';
-import type { RunReport } from '../model/results.js';
-import { median } from './bench-tools.js';
+import { cliOnce, median } from './bench-tools.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
 /** A whole run makes 150 to 180 requests; this many extra listings take it past 200 responses. */
@@ -59,44 +56,18 @@ const extraCases = Array.from({ length: EXTRA_LISTINGS }, (_, i) =>
 );
 writeFileSync(path.join(scenarios, 'listings.yaml'), `operation: listPets\nsuite: contract\ncases:\n${extraCases.join('\n')}\n`);
 
+/** Where each run's process writes its peak RSS as it exits (the file is written anew each run). */
+const rssFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-large-rss-')), 'rss');
+const rssHook = `data:text/javascript,import{writeFileSync}from'node:fs';process.on('exit',()=>writeFileSync(${JSON.stringify(rssFile)},String(process.resourceUsage().maxRSS)))`;
+
 /** Runs the CLI once; its wall time, exit code, responses and peak RSS (reported by the process itself as it exits). */
-function runOnce(): Promise<{ ms: number; code: number | null; responses: number; requests: number; peakMb: number }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bench-large-'));
-  const rssFile = path.join(dir, 'rss');
-  const hook = `data:text/javascript,import{writeFileSync}from'node:fs';process.on('exit',()=>writeFileSync(${JSON.stringify(rssFile)},String(process.resourceUsage().maxRSS)))`;
+async function runOnce(): Promise<{ ms: number; code: number | null; responses: number; requests: number; peakMb: number }> {
   const before = served;
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        hook,
-        packagePath('dist', 'cli', 'main.js'),
-        'run',
-        '--quiet',
-        '--reporter',
-        'json',
-        '--report-dir',
-        dir,
-        '--base-url',
-        baseUrl,
-        '--scenarios',
-        scenarios,
-        '--seed',
-        '1',
-      ],
-      { env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: 'ignore' },
-    );
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = performance.now() - started;
-      const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as RunReport;
-      const peakMb = Number(readFileSync(rssFile, 'utf8')) / 1024;
-      rmSync(dir, { recursive: true, force: true });
-      resolve({ ms, code, responses: served - before, requests: report.requests, peakMb });
-    });
-  });
+  const args = ['run', '--quiet', '--reporter', 'json', '--base-url', baseUrl, '--scenarios', scenarios, '--seed', '1'];
+  const { code, wallMs, stderr, report } = await cliOnce(args, KEY, { nodeArgs: ['--import', rssHook] });
+  if (report === undefined) throw new Error(`the run exited ${String(code)} and wrote no report: ${stderr}`);
+  const peakMb = Number(readFileSync(rssFile, 'utf8')) / 1024;
+  return { ms: wallMs, code, responses: served - before, requests: report.requests, peakMb };
 }
 
 const runs = [];
@@ -112,3 +83,4 @@ process.stdout.write(
 );
 server.close();
 rmSync(scenarios, { recursive: true, force: true });
+rmSync(path.dirname(rssFile), { recursive: true, force: true });

@@ -5,15 +5,9 @@
  *
  *   npm run bench:latency -- --delay 100 --concurrency 4,8 --runs 3
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { packagePath } from '../loader/package-paths.js';
-import type { RunReport } from '../model/results.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer } from '../server/reference-server.js';
-import { median } from './bench-tools.js';
+import { cliOnce, median } from './bench-tools.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,35 +24,11 @@ if (!(delayMs >= 0) || levels.some((n) => !(n >= 1)) || !(runs >= 1))
   throw new Error('usage: npm run bench:latency -- [--delay MS] [--concurrency N,N] [--runs N] [--seed N]');
 
 /** One CLI run against `baseUrl`: wall time, and what its report counted. */
-function run(baseUrl: string, concurrency: number): Promise<{ wallMs: number; requests: number; verdict: string }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bench-latency-'));
-  const args = [packagePath('dist', 'cli', 'main.js'), 'run', '--quiet', '--reporter', 'json', '--report-dir', dir];
-  args.push('--base-url', baseUrl, '--concurrency', String(concurrency), '--seed', values.seed);
-  const started = performance.now();
-  // Spawned, never spawnSync: the delaying server answers from this process's event loop.
-  const child = spawn(process.execPath, args, {
-    env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: DEVELOPMENT_API_KEY },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallMs = performance.now() - started;
-      try {
-        if (code !== 0) throw new Error(`the run at --concurrency ${concurrency} exited ${String(code)}: ${stderr}`);
-        const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as RunReport;
-        resolve({ wallMs, requests: report.requests, verdict: report.verdict });
-      } catch (error) {
-        reject(error);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-  });
+async function run(baseUrl: string, concurrency: number): Promise<{ wallMs: number; requests: number; verdict: string }> {
+  const args = ['run', '--quiet', '--reporter', 'json', '--base-url', baseUrl, '--concurrency', String(concurrency), '--seed', values.seed];
+  const { code, wallMs, stderr, report } = await cliOnce(args, DEVELOPMENT_API_KEY);
+  if (code !== 0 || report === undefined) throw new Error(`the run at --concurrency ${concurrency} exited ${String(code)}: ${stderr}`);
+  return { wallMs, requests: report.requests, verdict: report.verdict };
 }
 
 // One fresh store per round: each run adds its pets, and a store that grew would make later runs list more.

@@ -2,13 +2,9 @@
  * The requests of a whole functional run as the reference server received them (method, target, headers, body), so that
  * the bench's bare cost sends the same requests: `npm run bench` records them once, bare-run.ts replays them.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Dispatcher } from 'undici';
-import { packagePath } from '../loader/package-paths.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer } from '../server/reference-server.js';
+import { cliOnce } from './bench-tools.js';
 
 /** One request as received: its raw headers as name, value pairs in a flat list, its body in base64. */
 export interface RecordedRequest {
@@ -48,26 +44,14 @@ export async function recordRun(args: readonly string[]): Promise<RecordedReques
       });
     });
   });
-  const dir = mkdtempSync(path.join(tmpdir(), 'bench-record-'));
-  const cli = packagePath('dist', 'cli', 'main.js');
-  // Spawned, never spawnSync: the server answers from this process's event loop.
-  const child = spawn(
-    process.execPath,
-    [cli, 'run', '--quiet', '--reporter', 'json', '--report-dir', dir, '--base-url', server.baseUrl, ...args],
-    {
-      env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: DEVELOPMENT_API_KEY },
-      stdio: 'ignore',
-    },
-  );
   try {
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', resolve);
-    });
-    if (code !== 0) throw new Error(`the recorded run exited ${String(code)}`);
+    const { code, stderr } = await cliOnce(
+      ['run', '--quiet', '--reporter', 'json', '--base-url', server.baseUrl, ...args],
+      DEVELOPMENT_API_KEY,
+    );
+    if (code !== 0) throw new Error(`the recorded run exited ${String(code)}: ${stderr}`);
     return recorded;
   } finally {
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

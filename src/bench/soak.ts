@@ -3,15 +3,12 @@
  * against a fast fixed-body server, its RSS and CPU read from /proc every second (Linux). After the first minute its RSS must
  * stay within a bound, whatever the number of requests: its histograms, trend windows, counters and samples are bounded.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { packagePath } from '../loader/package-paths.js';
-import type { LoadReport } from '../model/load.js';
-import type { RunReport } from '../model/results.js';
-import { fixedServerFile, median, startProcess } from './bench-tools.js';
+import { cliOnce, fixedServerFile, median, startProcess } from './bench-tools.js';
 
 const KEY = 'bench-key-5e81a2';
 const { values: flags } = parseArgs({
@@ -85,28 +82,27 @@ function slope(points: ReadonlyArray<[number, number]>): number {
 
 async function main(): Promise<void> {
   const server = await startProcess([fixedServerFile(1)], KEY);
-  const reportDir = mkdtempSync(path.join(os.tmpdir(), 'bench-soak-report-'));
-  const generator = spawn(
-    process.execPath,
-    [packagePath('dist/cli/main.js'), 'load', profileFile(), '--base-url', server.baseUrl, '--report-dir', reportDir, '-q'],
-    { env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'inherit', 'inherit'] },
-  );
-  const pid = generator.pid as number;
   const started = performance.now();
   const samples: Sample[] = [];
-  let last = readProc(pid);
-  const timer = setInterval(() => {
-    const now = readProc(pid);
-    if (now === undefined || last === undefined) return;
-    const t = (performance.now() - started) / 1000;
-    samples.push({ t, rssMb: now.rssMb, user: now.user - last.user, system: now.system - last.system });
-    last = now;
-  }, 1000);
-  const code = await new Promise<number | null>((resolve) => generator.once('exit', resolve));
+  let timer: NodeJS.Timeout | undefined;
+  // The generator is sampled every second from the moment it runs, by its pid.
+  const sample = (pid: number): void => {
+    let last = readProc(pid);
+    timer = setInterval(() => {
+      const now = readProc(pid);
+      if (now === undefined || last === undefined) return;
+      const t = (performance.now() - started) / 1000;
+      samples.push({ t, rssMb: now.rssMb, user: now.user - last.user, system: now.system - last.system });
+      last = now;
+    }, 1000);
+  };
+  const { code, wallMs, stderr, report } = await cliOnce(['load', profileFile(), '--base-url', server.baseUrl, '-q'], KEY, {
+    started: (generator) => sample(generator.pid as number),
+  });
   clearInterval(timer);
   server.child.kill();
-  const wall = (performance.now() - started) / 1000;
-  const report = JSON.parse(readFileSync(path.join(reportDir, 'report.json'), 'utf8')) as RunReport & { load: LoadReport };
+  if (report?.load === undefined) throw new Error(`the load exited ${String(code)} and wrote no load report: ${stderr}`);
+  const wall = wallMs / 1000;
   writeFileSync(
     flags.csv,
     `t,rss_mb,cpu_user,cpu_system\n${samples.map((s) => `${s.t.toFixed(1)},${s.rssMb.toFixed(1)},${s.user.toFixed(2)},${s.system.toFixed(2)}`).join('\n')}\n`,

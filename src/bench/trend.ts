@@ -5,16 +5,15 @@
  * Then the reference server, `runs` times: how often load.trend (and the profile) fails a steady server is its false-alarm
  * rate. Every server is a process of its own, started fresh for each run; every run is the `load` command as a user runs it.
  */
-import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { packagePath } from '../loader/package-paths.js';
-import { DEFAULT_TREND, type LoadReport, type WindowMetrics } from '../model/load.js';
-import type { CheckOutcome, RunReport } from '../model/results.js';
+import { DEFAULT_TREND, type WindowMetrics } from '../model/load.js';
+import type { CheckOutcome } from '../model/results.js';
 import { LOAD_VARIANT_PROFILE, LOAD_VARIANTS, type LoadVariant } from '../server/variants.js';
-import { startProcess } from './bench-tools.js';
+import { cliOnce, startProcess } from './bench-tools.js';
 
 const KEY = 'bench-key-3d71c0';
 const { values: flags } = parseArgs({
@@ -58,14 +57,8 @@ interface RunResult {
 async function runOnce(profile: string, variant?: LoadVariant): Promise<RunResult> {
   const server = await startProcess([CLI, 'serve', '--port', '0', ...(variant ? ['--variant', variant.name] : [])], KEY);
   try {
-    const reportDir = mkdtempSync(path.join(os.tmpdir(), 'bench-trend-report-'));
-    const child = spawn(process.execPath, [CLI, 'load', profile, '--base-url', server.baseUrl, '--report-dir', reportDir, '-q'], {
-      env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: KEY },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    if (code !== 0 && code !== 1) throw new Error(`load exited ${String(code)}`);
-    const report = JSON.parse(readFileSync(path.join(reportDir, 'report.json'), 'utf8')) as RunReport & { load: LoadReport };
+    const { code, stderr, report } = await cliOnce(['load', profile, '--base-url', server.baseUrl, '-q'], KEY);
+    if ((code !== 0 && code !== 1) || report?.load === undefined) throw new Error(`load exited ${String(code)}: ${stderr}`);
     const checks = report.cases.flatMap((c) => c.checks);
     const trend = checks.find((c) => c.id === 'load.trend');
     const result: RunResult = {
