@@ -3,7 +3,7 @@ import { RunError, type RunErrorCode } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { ReceivedResponse } from '../model/exchange.js';
 import type { HttpClient } from './client.js';
-import { CERTIFICATE_CODES, TransportError } from './sender.js';
+import { CERTIFICATE_CODES, isTlsFailure, TransportError } from './sender.js';
 
 /** Whether a body is a web page: what a wrong base URL (a site, a login page, a gateway's error page) answers. */
 function isHtml(response: ReceivedResponse): boolean {
@@ -41,7 +41,7 @@ function hintFor(code: string, base: URL): string | undefined {
 
 /** The stable code of a connection that failed before any answer. */
 function transportCode(code: string): RunErrorCode {
-  return code.startsWith('ERR_SSL_') || CERTIFICATE_CODES.test(code) ? 'ERR_TLS' : 'ERR_UNREACHABLE';
+  return isTlsFailure(code) ? 'ERR_TLS' : 'ERR_UNREACHABLE';
 }
 
 /** Sends `GET <listPath>`; throws a RunError (exit 2) naming the problem in one line: no answer (a TLS mismatch in words, with what to do), a refused key, no such route, a redirect or a web page. */

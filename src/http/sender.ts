@@ -38,6 +38,11 @@ export interface Attempter extends Sender {
 /** Error codes of a TLS certificate that failed verification. */
 export const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME|UNABLE_TO_GET_ISSUER/;
 
+/** Whether a connection failed on TLS (a handshake OpenSSL refused, or a certificate that failed verification): something listens. */
+export function isTlsFailure(code: string): boolean {
+  return code.startsWith('ERR_SSL_') || CERTIFICATE_CODES.test(code);
+}
+
 /** How a failed exchange went: whether it hit a deadline, what else was answered meanwhile, whether any response byte came. */
 export interface FailureTiming {
   /** The request waited out a deadline (connect excluded). */

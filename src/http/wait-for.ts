@@ -6,7 +6,7 @@ import type { Clock } from '../model/clock.js';
 import { RunError } from '../model/errors.js';
 import type { ServiceWait } from '../model/events.js';
 import type { HttpClient } from './client.js';
-import { CERTIFICATE_CODES, TransportError } from './sender.js';
+import { isTlsFailure, TransportError } from './sender.js';
 
 /** Statuses a gateway answers for a service behind it that is not up yet: not an answer of the service. */
 const NOT_YET_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
@@ -40,7 +40,7 @@ export function listingProbe(open: () => Pick<HttpClient, 'send' | 'close'>, lis
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
       // Something listens, but TLS does not fit: waiting will not change that, and the preflight says what is wrong.
-      if (error.code.startsWith('ERR_SSL_') || CERTIFICATE_CODES.test(error.code)) return 'answered';
+      if (isTlsFailure(error.code)) return 'answered';
       return `${error.message} (${error.code})`;
     } finally {
       await client.close();
