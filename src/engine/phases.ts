@@ -3,6 +3,7 @@
  * --phase, --check, --skip-check, the configuration's disable list), the plan, the catalogue, the events and the matrix
  * read this one list.
  */
+import { listPathOf } from '../model/contract.js';
 import { HttpClient } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
 import { listingProbe, WAIT_TRY_MS, waitForService } from '../http/wait-for.js';
@@ -48,7 +49,7 @@ const WAIT_FOR_PHASE: Phase = {
       pacing: { maxWaitMs: boundMs, waitBudgetMs: boundMs },
     };
     await waitForService(
-      listingProbe(() => new HttpClient(options), plan.contract.operations.get('listPets')?.path ?? '/pets'),
+      listingProbe(() => new HttpClient(options), listPathOf(plan.contract)),
       {
         url: new URL(http.baseUrl).href,
         boundMs,
@@ -75,7 +76,7 @@ const PREFLIGHT_PHASE: Phase = {
   planned: () => [],
   skipReason: () => undefined,
   async run({ client, plan, http }) {
-    const listPath = plan.contract.operations.get('listPets')?.path ?? '/pets';
+    const listPath = listPathOf(plan.contract);
     if (client !== undefined) {
       await preflight(client, listPath, false);
       return [];

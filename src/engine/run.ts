@@ -33,6 +33,9 @@ import type { RunPlan } from './plan.js';
 
 export { judgeLoad, mergeLoads } from './load-phase.js';
 
+/** This tool, as every report names it. */
+const TOOL = { name: 'petstore-conformance', version: packageVersion() } as const;
+
 /** A run id that names what the run creates, e.g. pc-20261121T220500-3fa2. */
 function newRunId(now = new Date()): string {
   return `pc-${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(2).toString('hex')}`;
@@ -240,7 +243,7 @@ function notStartedReport(
   return {
     reportVersion: 3,
     status: 'not-started',
-    tool: { name: 'petstore-conformance', version: packageVersion() },
+    tool: TOOL,
     runId: begun.runId,
     ...(begun.baseUrl === undefined ? {} : { baseUrl: begun.baseUrl }),
     embeddedServer: begun.embedded,
@@ -283,7 +286,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
           onWait: (wait) => listener.onWait?.(wait),
         });
   const meta: RunMeta = {
-    tool: { name: 'petstore-conformance', version: packageVersion() },
+    tool: TOOL,
     runId,
     baseUrl: client?.base.href ?? baseUrl,
     embeddedServer: server !== undefined,

@@ -7,7 +7,7 @@ import { preflight } from '../http/preflight.js';
 import { connectionOf, runRedactor } from '../http/connection.js';
 import { refuseProductionLoad } from '../loader/config.js';
 import type { Baseline } from '../model/check.js';
-import type { Contract } from '../model/contract.js';
+import { type Contract, listPathOf } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
 import type { LoadListener, LoadProfile, LoadReport, LoadStage, RawLoadRun } from '../model/load.js';
 import { aggregateRuns, throughputOf } from './aggregate.js';
@@ -93,7 +93,7 @@ export function buildLoadReport(
 export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]> {
   const { profile, http } = options;
   refuseProduction(profile, http.baseUrl, options.allowProductionLoad);
-  const listPath = options.contract.operations.get('listPets')?.path ?? '/pets';
+  const listPath = listPathOf(options.contract);
   if (options.verified !== true) {
     const client = new HttpClient({ ...http, connections: 1 });
     try {

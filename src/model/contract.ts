@@ -50,6 +50,11 @@ export function listLimitOf(contract: Pick<Contract, 'listLimit'>): Readonly<Lis
   return contract.listLimit ?? STATED_LIST_LIMIT;
 }
 
+/** The listing's path, as the contract gives it (`/pets` where it gives none): what the preflight, the wait and the load ask. */
+export function listPathOf(contract: Pick<Contract, 'operations'>): string {
+  return contract.operations.get('listPets')?.path ?? '/pets';
+}
+
 /** The PetStatus values, in the order the schema lists them (none when it lists none). */
 export function statusValues(contract: Pick<Contract, 'schemaOf'>): string[] {
   const values = contract.schemaOf('PetStatus')['enum'];
