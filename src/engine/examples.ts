@@ -19,15 +19,13 @@ export interface ExampleRunOptions<T, R> {
   run(example: T): Promise<R>;
   /** Whether a result breaks the property: no further example starts, and the first such one is shrunk. */
   fails(result: R): boolean;
-  /** Asked before each example starts: true starts no more (the run interrupted, the time allowed spent). */
+  /** Asked before each example starts: true starts no more (besides TIME_LIMIT_MS). */
   halted?(): boolean;
   /**
    * The shrinking takes the failing example's result as it stands instead of sending it again (an example whose
    * arbitrary needs it run to shrink, as fast-check's commands do, is sent again).
    */
   reuseFailure?: boolean;
-  /** The longest the shrinking may take, in ms (fast-check's interruptAfterTimeLimit). */
-  shrinkTimeLimitMs?: number;
 }
 
 /** The examples' results, in the order drawn, and the failure shrunk when one failed. */
@@ -43,6 +41,12 @@ export interface ExampleRunResult<T, R> {
   failure?: { index: number; first: R; minimal: R; minimalExample: T; shrinks: number; replays: number };
 }
 
+/**
+ * How long a property may run: no example starts after it, and the shrinking stops there (fast-check's
+ * interruptAfterTimeLimit), so that a slow server still ends the phase.
+ */
+export const TIME_LIMIT_MS = 120_000;
+
 /** The examples fast-check draws for `arbitrary` from `seed`, in its order (the same as `fc.check` would run). */
 export function drawExamples<T>(arbitrary: fc.Arbitrary<T>, seed: number, numRuns: number): T[] {
   return fc.sample(arbitrary, { seed, numRuns });
@@ -50,10 +54,11 @@ export function drawExamples<T>(arbitrary: fc.Arbitrary<T>, seed: number, numRun
 
 /** Runs a property's examples side by side, then shrinks its first failure one candidate at a time. */
 export async function runExamples<T, R>(options: ExampleRunOptions<T, R>): Promise<ExampleRunResult<T, R>> {
+  const started = performance.now();
   const examples = drawExamples(options.arbitrary, options.seed, options.numRuns);
   const results = await mapConcurrently(examples, options.concurrency, (example) => options.run(example), {
     ends: (result) => options.fails(result),
-    ...(options.halted === undefined ? {} : { halted: options.halted }),
+    halted: () => options.halted?.() === true || performance.now() - started > TIME_LIMIT_MS,
   });
   const index = results.findIndex((result) => options.fails(result));
   if (index < 0) return { results, examples };
@@ -80,7 +85,7 @@ export async function runExamples<T, R>(options: ExampleRunOptions<T, R>): Promi
       numRuns: options.numRuns,
       path: String(index),
       endOnFailure: false,
-      interruptAfterTimeLimit: options.shrinkTimeLimitMs ?? 120_000,
+      interruptAfterTimeLimit: TIME_LIMIT_MS,
       markInterruptAsFailure: false,
     },
   );

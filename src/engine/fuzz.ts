@@ -12,9 +12,6 @@ import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
 import { disabledCase, notJudgedCase, reportCase, runCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
 import { type ExampleRunResult, runExamples } from './examples.js';
 
-/** No example starts after this long (fast-check's interruptAfterTimeLimit, as before): a slow server still ends the phase. */
-const GENERATION_TIME_LIMIT_MS = 120_000;
-
 /** What the fuzzing phase is told: the seed it replays and how many examples each property draws. */
 export interface FuzzOptions {
   seed: number;
@@ -195,7 +192,6 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
         return result.skip === 'write-budget' ? 'unsent' : result;
       },
       fails: (result) => result !== 'unsent' && result.outcome === 'failed',
-      halted: () => performance.now() - started > GENERATION_TIME_LIMIT_MS,
       reuseFailure: true,
     });
   } catch (error) {

@@ -18,9 +18,6 @@ import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
 /** The most commands a sequence holds. */
 const MAX_COMMANDS = 8;
 
-/** No sequence starts after this long (fast-check's interruptAfterTimeLimit, as before): a slow server still ends the phase. */
-const GENERATION_TIME_LIMIT_MS = 120_000;
-
 /** What the stateful phase is told: the seed it replays and how many sequences it draws. */
 export interface StatefulOptions {
   seed: number;
@@ -235,7 +232,6 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, option
     concurrency: options.concurrency,
     run: (cmds) => runSequence(cmds, options),
     fails: sequenceFailed,
-    halted: () => performance.now() - started > GENERATION_TIME_LIMIT_MS,
   });
   const durationMs = Math.round(performance.now() - started);
   const requests = results.reduce((sum, run) => sum + run.requests, 0) + (failure?.replays ?? 0);
