@@ -114,19 +114,44 @@ function refuseConfigProblems(problems: readonly FileProblem[]): void {
   throw problemsError('ERR_CONFIG', 'the configuration file', ordered);
 }
 
-/** The suites `--suite` (or the file's `suites`) names that the package lacks: located problems from the file, else one usage line. */
-function unknownSuites(settled: SettledWithConfig, names: readonly string[]): { fileProblems: FileProblem[]; usage?: RunError } {
-  const given = settled.values.suite ?? [];
-  const unknown = given.filter((name) => !names.includes(name));
-  if (unknown.length === 0) return { fileProblems: [] };
+/** A list option's items that name nothing: located problems when the list came from the configuration file, else one usage line. */
+type ListProblems = { fileProblems: FileProblem[]; usage?: RunError };
+
+/**
+ * The problems of the items at `bad` of list option `option` (the file's `key`): each at its file:line:col, `about` the
+ * item there, when the configuration file gave the list; else `usage`, one line for the flag.
+ */
+function listProblems(
+  settled: SettledWithConfig,
+  option: 'suite' | 'check',
+  key: 'suites' | 'checks',
+  bad: readonly number[],
+  about: (index: number) => string,
+  usage: () => string,
+): ListProblems {
+  if (bad.length === 0) return { fileProblems: [] };
   const { config } = settled;
-  if (settled.origins.suite?.layer !== 'file' || config === undefined)
-    return { fileProblems: [], usage: new RunError('ERR_USAGE', unknownSuiteText(unknown, names)) };
-  return {
-    fileProblems: given.flatMap((name, index) =>
-      names.includes(name) ? [] : [{ ...config.locate(['suites', index]), message: `suites: ${unknownSuiteText([name], names)}` }],
-    ),
-  };
+  if (settled.origins[option]?.layer !== 'file' || config === undefined)
+    return { fileProblems: [], usage: new RunError('ERR_USAGE', usage()) };
+  return { fileProblems: bad.map((index) => ({ ...config.locate([key, index]), message: `${key}: ${about(index)}` })) };
+}
+
+/** The suites `--suite` (or the file's `suites`) names that the package lacks: located problems from the file, else one usage line. */
+function unknownSuites(settled: SettledWithConfig, names: readonly string[]): ListProblems {
+  const given = settled.values.suite ?? [];
+  const bad = given.flatMap((name, index) => (names.includes(name) ? [] : [index]));
+  return listProblems(
+    settled,
+    'suite',
+    'suites',
+    bad,
+    (index) => unknownSuiteText([given[index] ?? ''], names),
+    () =>
+      unknownSuiteText(
+        bad.map((index) => given[index] ?? ''),
+        names,
+      ),
+  );
 }
 
 /** The production entry of the configuration a base URL falls under, if any. */
@@ -260,20 +285,11 @@ function uncheckedGlobs(
   settled: SettledWithConfig,
   selection: { candidates: string[]; unmatched: number[] },
   narrowed: boolean,
-): { fileProblems: FileProblem[]; usage?: RunError } {
+): ListProblems {
   const globs = settled.values.check ?? [];
-  const [first] = selection.unmatched;
-  if (first === undefined) return { fileProblems: [] };
   const what = `case${narrowed ? ' of the selected suites' : ''}`;
-  const { config } = settled;
-  if (settled.origins.check?.layer !== 'file' || config === undefined)
-    return { fileProblems: [], usage: new RunError('ERR_USAGE', `--check ${noMatchText(globs[first] ?? '', selection.candidates, what)}`) };
-  return {
-    fileProblems: selection.unmatched.map((index) => ({
-      ...config.locate(['checks', index]),
-      message: `checks: ${noMatchText(globs[index] ?? '', selection.candidates, what)}`,
-    })),
-  };
+  const about = (index: number): string => noMatchText(globs[index] ?? '', selection.candidates, what);
+  return listProblems(settled, 'check', 'checks', selection.unmatched, about, () => `--check ${about(selection.unmatched[0] ?? 0)}`);
 }
 
 /** The suites a run selects: --suite, narrowed (or, alone, given) by --phase; empty selects all. */
