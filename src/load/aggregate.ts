@@ -122,10 +122,16 @@ function windowMetrics(windows: readonly RawWindow[]): WindowMetrics {
   };
 }
 
+/** Each run's first and last windows, when every run of the stage measured them (else none: a part is not the stage). */
+function measuredWindows(runs: readonly RawLoadRun[]): Array<NonNullable<RawLoadRun['windows']>> | undefined {
+  const measured = runs.flatMap((r) => (r.windows === undefined ? [] : [r.windows]));
+  return measured.length > 0 && measured.length === runs.length ? measured : undefined;
+}
+
 /** The first and last windows of runs of one stage, when every run measured them. */
 function windowsOf(runs: readonly RawLoadRun[]): LoadMetrics['windows'] {
-  const measured = runs.flatMap((r) => (r.windows === undefined ? [] : [r.windows]));
-  if (measured.length === 0 || measured.length < runs.length) return undefined;
+  const measured = measuredWindows(runs);
+  if (measured === undefined) return undefined;
   return { first: windowMetrics(measured.map((w) => w.first)), last: windowMetrics(measured.map((w) => w.last)) };
 }
 
@@ -173,8 +179,8 @@ export function combineConcurrentRuns(runs: readonly RawLoadRun[]): RawLoadRun {
   };
   if (rates.length > 0) combined.rate = rates.reduce((a, b) => a + b, 0);
   combined.workers = sum(runs, (r) => r.workers ?? 1);
-  const windows = runs.flatMap((r) => (r.windows === undefined ? [] : [r.windows]));
-  if (windows.length === runs.length)
+  const windows = measuredWindows(runs);
+  if (windows !== undefined)
     combined.windows = { first: addWindows(windows.map((w) => w.first)), last: addWindows(windows.map((w) => w.last)) };
   return combined;
 }
