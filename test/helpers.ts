@@ -15,6 +15,8 @@ import { stopOnSignals, type StopSignal } from '../src/cli/exit-codes.js';
 import type { Clock } from '../src/model/clock.js';
 import { createAjv } from '../src/loader/ajv.js';
 import { formatAjvErrors } from '../src/loader/ajv-errors.js';
+import { disabledIdProblems, readConfig, type SuiteConfig } from '../src/loader/config.js';
+import { problemsError } from '../src/loader/yaml-file.js';
 
 /** The project root. */
 export const root = fileURLToPath(new URL('../', import.meta.url));
@@ -302,4 +304,17 @@ export function virtualClock(start = 0): VirtualClock {
       return Promise.resolve();
     },
   };
+}
+
+/** A configuration file read and validated as the plan reads it, its problems refused at once (the plan adds its own first). */
+export async function loadConfig(file: string, validate: ValidateFunction, displayRoot: string): Promise<SuiteConfig> {
+  const { config, problems } = await readConfig(file, validate, displayRoot);
+  if (problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
+  return config;
+}
+
+/** Refuses the configuration's `disable` entries that name no check or case, as the plan does. */
+export function checkDisabledIds(config: SuiteConfig, knownIds: ReadonlySet<string>): void {
+  const problems = disabledIdProblems(config, knownIds);
+  if (problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
 }

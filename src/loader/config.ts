@@ -59,13 +59,6 @@ export async function readConfig(
   return { config, problems };
 }
 
-/** Reads and validates a configuration file; every problem of its schema and production list located (exit 2). */
-export async function loadConfig(file: string, validate: ValidateFunction, displayRoot: string): Promise<SuiteConfig> {
-  const { config, problems } = await readConfig(file, validate, displayRoot);
-  if (problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
-  return config;
-}
-
 /** The production entry a base URL falls under (same origin, path at or below the entry's), if any. */
 export function productionMark(baseUrl: string, production: readonly string[]): string | undefined {
   const base = new URL(baseUrl);
@@ -83,12 +76,6 @@ export function disabledIdProblems(config: SuiteConfig, knownIds: ReadonlySet<st
       ...entry.source,
       message: `disable: no check or case has the id '${entry.id}'${didYouMean(entry.id, knownIds)}; petstore-conformance catalogue lists them`,
     }));
-}
-
-/** Refuses `disable` entries that name no check or case. */
-export function checkDisabledIds(config: SuiteConfig, knownIds: ReadonlySet<string>): void {
-  const problems = disabledIdProblems(config, knownIds);
-  if (problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
 }
 
 /** Refuses load against a base URL that a production list (of a configuration file or a profile, `where`) names, unless allowed. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseFlags, parseLoadFlags, splitCommand } from '../../src/cli/args.js';
 import { settle } from '../../src/cli/settings.js';
 import { authorizationHeader, describeAuthorization, keyDerivedSecrets, makeRedactor } from '../../src/http/credentials.js';
-import { checkDisabledIds, loadConfig, productionMark } from '../../src/loader/config.js';
+import { productionMark } from '../../src/loader/config.js';
 import { loadContract } from '../../src/loader/contract.js';
 import { generateCases } from '../../src/loader/generated-cases.js';
 import type { Contract, OperationInfo } from '../../src/model/contract.js';
@@ -17,7 +17,7 @@ import { RunError } from '../../src/model/errors.js';
 import type { JsonValue } from '../../src/model/json.js';
 import type { AuthVariant, OperationName } from '../../src/model/scenario.js';
 import { fillTemplate, fillText } from '../../src/model/template.js';
-import { root, tempDir } from '../helpers.js';
+import { checkDisabledIds, loadConfig, root, tempDir } from '../helpers.js';
 
 const contract = await loadContract(path.join(root, 'schemas'));
 

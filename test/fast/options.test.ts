@@ -18,11 +18,11 @@ import {
 } from '../../src/cli/options.js';
 import { planLoad, planRun } from '../../src/cli/plan.js';
 import { settle, type Env } from '../../src/cli/settings.js';
-import { loadConfig, type SuiteConfig } from '../../src/loader/config.js';
+import type { SuiteConfig } from '../../src/loader/config.js';
 import { loadContract } from '../../src/loader/contract.js';
 import { RunError } from '../../src/model/errors.js';
 import { metricsOf } from '../load-fixtures.js';
-import { reportSchemaProblems, root, runCli, tempDir } from '../helpers.js';
+import { loadConfig, reportSchemaProblems, root, runCli, tempDir } from '../helpers.js';
 
 const contract = await loadContract(path.join(root, 'schemas'));
 const COMMANDS: readonly OptionCommand[] = ['run', 'load', 'merge', 'serve', 'catalogue'];
