@@ -385,7 +385,7 @@ function at(moment: Moment): string {
 }
 
 /** When reads of the store began failing, in words: the write after which they did, and the reads around it. */
-export function readsFailedSince(since: ReadsFailed): string {
+function readsFailedSince(since: ReadsFailed): string {
   const failedRead = `the first read to fail was ${at(since.read)}`;
   const good = since.lastGood === undefined ? 'the run began' : `the last good read of that target, ${at(since.lastGood)}`;
   if (since.write === undefined) return `${failedRead}, with no write sent since ${good}`;

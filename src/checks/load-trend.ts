@@ -18,10 +18,10 @@ import {
 export const MIN_WINDOW_RESPONSES = 100;
 
 /** The offered load held steady when the last window's is within this share of the first's. */
-export const STEADY_SHARE = 0.1;
+const STEADY_SHARE = 0.1;
 
 /** A generator whose event loop was busy this share of a window or more may have been the limit: what it measured was its own. */
-export const SATURATED_SHARE = 0.9;
+const SATURATED_SHARE = 0.9;
 
 /** The trend settings of a profile (the defaults for a profile that does not tune them, or a report of an earlier version). */
 export function trendOf(profile: LoadProfile): TrendSettings {

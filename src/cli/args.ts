@@ -17,7 +17,7 @@ interface ParseArgsOption {
 }
 
 /** The parseArgs table of a command: its options, as the table declares them. */
-export function parseArgsOptions(command: OptionCommand): Record<string, ParseArgsOption> {
+function parseArgsOptions(command: OptionCommand): Record<string, ParseArgsOption> {
   return Object.fromEntries(
     optionEntries(command).map(([name, spec]) => [
       name,

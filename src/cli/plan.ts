@@ -486,7 +486,7 @@ export function idGlob(glob: string): RegExp {
  * The glob likely meant by one that names no id: its literal start (up to the first wildcard) replaced by the closest
  * start of an id (`auht.*` → `auth.*`, `auth.listpets.*` → `auth.listPets.*`), when that one names some.
  */
-export function likelyGlob(glob: string, ids: readonly string[]): string | undefined {
+function likelyGlob(glob: string, ids: readonly string[]): string | undefined {
   const cut = glob.search(/[*?]/);
   const literal = cut === -1 ? glob : glob.slice(0, cut);
   if (literal === '') return undefined;

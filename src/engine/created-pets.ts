@@ -18,7 +18,7 @@ const MAX_READ_BACK = 50;
 const MAX_SWEEP = 30;
 
 /** The cases built from what the run created, as the catalogue lists them; no file declares them, so they have no source. */
-export const CREATED_PET_CASES: readonly CaseInfo[] = [
+const CREATED_PET_CASES: readonly CaseInfo[] = [
   {
     id: 'lifecycle.created.read-back',
     title: 'Every pet the run created reads back equal, field by field, by its id',

@@ -45,7 +45,7 @@ export interface ExampleRunResult<T, R> {
  * How long a property may run: no example starts after it, and the shrinking stops there (fast-check's
  * interruptAfterTimeLimit), so that a slow server still ends the phase.
  */
-export const TIME_LIMIT_MS = 120_000;
+const TIME_LIMIT_MS = 120_000;
 
 /** The examples fast-check draws for `arbitrary` from `seed`, in its order (the same as `fc.check` would run). */
 export function drawExamples<T>(arbitrary: fc.Arbitrary<T>, seed: number, numRuns: number): T[] {

@@ -256,7 +256,7 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
 }
 
 /** The fuzzing phase: each property of the contract over generated requests; writes only when the run may write. */
-export async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options: CaseRunOptions): Promise<CaseResult[]> {
+async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options: CaseRunOptions): Promise<CaseResult[]> {
   const runId = String(options.variables.get('runId') ?? 'run');
   const categoryId = options.variables.get('categoryId') ?? 1;
   const properties: Array<Property<never>> = [];
@@ -283,7 +283,7 @@ export async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options:
 }
 
 /** The cases the fuzzing phase reports, for the start of a run. */
-export function fuzzCaseInfos(contract: Contract): CaseInfo[] {
+function fuzzCaseInfos(contract: Contract): CaseInfo[] {
   return [...(contract.operations.has('listPets') ? [LIST_INFO] : []), ...(contract.operations.has('createPet') ? [CREATE_INFO] : [])];
 }
 

@@ -25,7 +25,7 @@ export interface StatefulOptions {
 }
 
 /** The case the stateful phase reports as. */
-export const STATEFUL_CASE: CaseInfo = {
+const STATEFUL_CASE: CaseInfo = {
   id: 'stateful.pets',
   title: 'Random sequences of createPet, getPet and listPets agree with a model of the pets this run created',
   clause:

@@ -15,7 +15,7 @@ import type { RunPlan } from './plan.js';
 const MAX_PETS = 20;
 
 /** The store-health case, as the catalogue lists it. */
-export const STORE_HEALTH_CASE: CaseInfo = {
+const STORE_HEALTH_CASE: CaseInfo = {
   id: 'lifecycle.store-health',
   title: "After the phases that write, each listing (by status and without) and getPet of the run's pets still answer, without a 5xx",
   clause: 'reading-the-contract: never a 5xx, and never a store whose reads fail afterwards (a lone surrogate stored included)',
@@ -25,7 +25,7 @@ export const STORE_HEALTH_CASE: CaseInfo = {
 };
 
 /** The reads of the store-health case: every listing at the largest page, and getPet of a spread of the pets created. */
-export function storeHealthCase(created: CreatedPets, contract: Contract): CaseSpec | undefined {
+function storeHealthCase(created: CreatedPets, contract: Contract): CaseSpec | undefined {
   const list = contract.operations.get('listPets');
   const get = contract.operations.get('getPet');
   const steps: StepSpec[] = [];

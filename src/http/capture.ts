@@ -25,7 +25,7 @@ export interface CaptureOptions extends ConnectionSettings {
 const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ERR_REQUEST_TIMEOUT']);
 
 /** Pulls a stable code and a readable reason out of whatever undici or Node threw; every timeout says which bound it hit. */
-export function describeTransportFailure(error: unknown, options: CaptureOptions): { code: string; message: string } {
+function describeTransportFailure(error: unknown, options: CaptureOptions): { code: string; message: string } {
   const e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
   const code =
     typeof e.code === 'string'
@@ -57,7 +57,7 @@ function oneLine(text: string): string {
 }
 
 /** OpenSSL's error string (`807C...:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../ssl3_record.c:350:`) as its words alone. */
-export function openSslWords(reason: string): string {
+function openSslWords(reason: string): string {
   return oneLine(/error:[0-9A-Fa-f]+:[^:]*:[^:]*:([^:]+)/.exec(reason)?.[1] ?? reason);
 }
 

@@ -9,7 +9,7 @@ import type { RunStop } from './run-stop.js';
 import { type OutgoingRequest, type Sender, TransportError } from './sender.js';
 
 /** After this many requests in a row got no answer at all, the server is gone and the run stops. */
-export const FAILURES_BEFORE_STOP = 3;
+const FAILURES_BEFORE_STOP = 3;
 
 /** Lets requests through until the client stopped; counts answers, and stops the client when the server stopped answering. */
 export class StopBreaker implements Sender {

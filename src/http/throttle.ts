@@ -14,7 +14,7 @@ import type { Attempter, OutgoingRequest, Sender } from './sender.js';
 const THROTTLE_BACKOFF_MS = 250;
 
 /** The wait a throttling response asks for (ms; NaN for a 429 that names none), or undefined when the response is an answer. */
-export function askedToWait(received: ReceivedResponse): number | undefined {
+function askedToWait(received: ReceivedResponse): number | undefined {
   const retryAfter = retryAfterMs(received.headers['retry-after']);
   if (received.status === 429) return retryAfter ?? Number.NaN;
   if (received.status === 503 && retryAfter !== undefined) return retryAfter;

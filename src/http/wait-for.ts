@@ -12,7 +12,7 @@ import { isTlsFailure, TransportError } from './sender.js';
 const NOT_YET_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** The first pause between tries, and the longest: the pause doubles from one to the other. */
-export const WAIT_BACKOFF = { firstMs: 250, maxMs: 2_000 } as const;
+const WAIT_BACKOFF = { firstMs: 250, maxMs: 2_000 } as const;
 
 /** The longest one try may take: a service that takes longer to answer its first listing is still starting. */
 export const WAIT_TRY_MS = 5_000;

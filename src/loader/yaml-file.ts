@@ -200,7 +200,7 @@ function pathOf(error: ErrorObject): Array<string | number> {
  * Validates a parsed file against its schema and locates every error. Errors of `oneOf`/`anyOf`
  * branches are folded into the most specific ones so a user sees what to fix, not the schema's shape.
  */
-export function schemaProblems(source: YamlSource, validate: ValidateFunction, validationView: unknown): FileProblem[] {
+function schemaProblems(source: YamlSource, validate: ValidateFunction, validationView: unknown): FileProblem[] {
   if (validate(validationView)) return [];
   const all = validate.errors ?? [];
   // Branch errors of anyOf/oneOf say what to fix; the combinator's own error only says that none matched.

@@ -151,7 +151,7 @@ export function petFields(pet: JsonObject): JsonObject {
 }
 
 /** The exchange in words, for a failure that points at it. */
-export function exchangeWhere(exchange: Exchange, label?: string): string {
+function exchangeWhere(exchange: Exchange, label?: string): string {
   return `${exchange.request.method} ${exchange.request.target}${label === undefined ? '' : ` (${label})`}`;
 }
 

@@ -13,10 +13,10 @@ export interface LoadConsoleOptions {
 }
 
 /** Seconds between two progress lines when the output is not a terminal (a CI log). */
-export const LOG_PROGRESS_SECONDS = 10;
+const LOG_PROGRESS_SECONDS = 10;
 
 /** One progress line: where the run is, what it sent and got. */
-export function progressLine(p: LoadProgress, elapsedSeconds = p.elapsedSeconds): string {
+function progressLine(p: LoadProgress, elapsedSeconds = p.elapsedSeconds): string {
   const target = p.rate === undefined ? '' : ` (target ${p.rate}/s)`;
   return `load ${p.profile}: ${elapsedSeconds.toFixed(0)}/${p.plannedSeconds.toFixed(0)} s, ${p.requests} requests, ${p.responses} responses, ${p.errors} errors, ${p.rps} req/s${target}`;
 }

@@ -46,7 +46,7 @@ function signedPercent(change: number): string {
 }
 
 /** What the profile aimed at: a rate, a ramp or as fast as the service answers. */
-export function targetOf(load: LoadReport): string {
+function targetOf(load: LoadReport): string {
   const { profile } = load;
   if (profile.ramp) return `ramp ${profile.ramp.from}→${profile.ramp.to}/s in steps of ${profile.ramp.step}/s`;
   return profile.rate === undefined ? 'open throttle (as fast as the service answers)' : `${profile.rate}/s`;

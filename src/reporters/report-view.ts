@@ -306,7 +306,7 @@ export function groupedByProblem(results: readonly CaseResult[]): CaseResult[][]
 }
 
 /** The clause a check judged a case by: a registered rule's own clause, or the case's for an expectation (it judges what the case declares). */
-export function checkClause(checkId: string, result: CaseResult): string {
+function checkClause(checkId: string, result: CaseResult): string {
   const check = REGISTRY.get(checkId);
   return check === undefined || check.scope === 'case' ? result.clause : check.clause;
 }
@@ -334,7 +334,7 @@ export function failureGroups(results: readonly CaseResult[]): FailureGroup[] {
 }
 
 /** What a failed case says under its group's check: that check's message (else the case's reason), and the other checks it also failed. */
-export function groupedCaseMessage(result: CaseResult, check: string | undefined): { message: string; alsoFailed: string[] } {
+function groupedCaseMessage(result: CaseResult, check: string | undefined): { message: string; alsoFailed: string[] } {
   const deciding = decidingChecks(result);
   const own = deciding.find((c) => c.id === check);
   return {
@@ -354,12 +354,6 @@ export function casesByMessage(group: FailureGroup): Array<{ message: string; al
     byMessage.set(key, entry);
   }
   return [...byMessage.values()];
-}
-
-/** A group in one line: `expect.status, 6 cases: Authentication rule 1: …`. */
-export function groupLine(group: FailureGroup): string {
-  const n = group.cases.length;
-  return `${group.check ?? 'failed'}, ${n} case${n === 1 ? '' : 's'}: ${group.clause}`;
 }
 
 /** A wait the server asked for, in words: `waiting 5.0 s as the server asked (503, Retry-After: 5, to GET /pets); 15.0 s of the 300 s wait budget used`. */

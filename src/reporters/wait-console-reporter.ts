@@ -4,7 +4,7 @@ import type { ServiceWait } from '../model/events.js';
 import type { Reporter } from './reporter.js';
 
 /** The live line: what is waited for, how long so far out of how long, and why the last try got no answer. */
-export function serviceWaitLine(wait: ServiceWait): string {
+function serviceWaitLine(wait: ServiceWait): string {
   const seconds = (ms: number): string => (ms / 1000).toFixed(0);
   return `waiting for ${wait.url} to answer: ${seconds(wait.waitedMs)}/${seconds(wait.boundMs)} s, ${wait.tries} ${wait.tries === 1 ? 'try' : 'tries'} (${wait.last})`;
 }

@@ -1413,7 +1413,7 @@ export const LOAD_VARIANT_PROFILE = { name: 'nightly', duration: 20 } as const;
 
 /** The leaking listPets: answers after the LEAK_AFTERth are each this much slower than the one before (20 ms per 1,000). */
 export const LEAK_AFTER = 3000;
-export const LEAK_MS_PER_ANSWER = 0.02;
+const LEAK_MS_PER_ANSWER = 0.02;
 
 /** The delay the leaking server adds to its `n`th listPets answer (from 1). */
 export function leakDelayMs(n: number): number {
@@ -1421,11 +1421,11 @@ export function leakDelayMs(n: number): number {
 }
 
 /** The pausing server: every PAUSE_EVERY_MS (at the first request after it) its event loop stops for PAUSE_MS, as a full collection would. */
-export const PAUSE_EVERY_MS = 2000;
-export const PAUSE_MS = 50;
+const PAUSE_EVERY_MS = 2000;
+const PAUSE_MS = 50;
 
 /** The capped server answers listPets at most this many times a second, evenly spaced, however many wait. */
-export const CAPPED_RATE = 150;
+const CAPPED_RATE = 150;
 
 /** When the capped server answers a request that came at `now`, its previous slot ending at `free`: the next free slot. */
 export function cappedSlot(now: number, free: number): number {
