@@ -1,7 +1,6 @@
 /** The petstore-conformance command as a function: argv and config → plan → run → exit code, with its streams and environment given. */
 import path from 'node:path';
-import type { Writable } from 'node:stream';
-import { executePlan } from '../engine/run.js';
+import { executePlan, RunStoppedError } from '../engine/run.js';
 import { loadCaseInputs } from '../engine/plan.js';
 import { packageVersion } from '../loader/package-paths.js';
 import { runRedactor } from '../http/connection.js';
@@ -11,8 +10,9 @@ import { RunError } from '../model/errors.js';
 import type { RunReport } from '../model/results.js';
 import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { WaitConsoleReporter } from '../reporters/wait-console-reporter.js';
+import { type OutputStream, outputFailureLine } from '../reporters/output-streams.js';
 import { redactingStream } from '../reporters/redacting-stream.js';
-import { checkReportDir, PREVIOUS_FOLDER, setAsideEarlierReports } from '../reporters/report-dir.js';
+import { claimReportDir, hasReports, PREVIOUS_FOLDER, setAsideEarlierReports, shownPath } from '../reporters/report-dir.js';
 import { ReporterFanOut } from '../reporters/reporter.js';
 import { createReporters, STDOUT_JSON, writesFiles } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
@@ -23,8 +23,8 @@ import { settle } from './settings.js';
 
 /** What a command reads and writes: the process's own streams and environment, or a test's. */
 export interface CliIo {
-  stdout: Writable & { isTTY?: boolean };
-  stderr: Writable;
+  stdout: OutputStream;
+  stderr: OutputStream;
   env: Env;
   /** The first Ctrl-C, SIGTERM or SIGHUP (its name is the reason): the run stops starting work (or stops its load) and still reports. */
   signal: AbortSignal;
@@ -42,9 +42,12 @@ const PROGRAM = 'petstore-conformance';
 /** Where `serve --big-ids` starts handing out ids: well beyond what a double holds exactly. */
 const BIG_IDS_FROM = 2n ** 60n + 1n;
 
-/** The exit code of a finished run: its verdict, unless it was interrupted or a report it should have written is missing. */
+/**
+ * The exit code of a finished run: its verdict, unless it was interrupted (a signal while the reports were written
+ * included: whoever sent it asked the process to stop) or a report it should have written is missing.
+ */
 function exitCodeOf(report: RunReport, reporterFailures: number, signal: AbortSignal): number {
-  if (report.interrupted === true) return EXIT.interrupted[stopSignalOf(signal)];
+  if (report.interrupted === true || signal.aborted) return EXIT.interrupted[stopSignalOf(signal)];
   const code = EXIT_OF_VERDICT[report.verdict];
   // A run that would pass but lost a report cannot be trusted by a pipeline that reads that report.
   return code === EXIT.passed && reporterFailures > 0 ? EXIT.cannotRun : code;
@@ -59,17 +62,34 @@ function internalErrorsText(report: RunReport): string {
 
 /**
  * The error of a run that could not start: its cause first, in one line, then one line that says nothing was judged and
- * where the note of it went (the reports of the last run that started are left where they were).
+ * where the note of it went, and where the reports of the last run that started are kept (`kept`, when there are any).
  */
-function notStartedError(cause: RunError, fanOut: ReporterFanOut): RunError {
-  const note = fanOut.files.map((file) => path.relative(process.cwd(), file) || file);
+function notStartedError(cause: RunError, fanOut: ReporterFanOut, kept: string | undefined): RunError {
+  const note = fanOut.files.map((file) => shownPath(path.relative(process.cwd(), file) || file));
   const failed = fanOut.failures.map((failure) => `the ${failure.reporter} reporter failed: ${failure.message}`);
-  const where = note.length > 0 ? `; ${note.join(', ')} records why, and the last reports are left as they were` : '';
-  return new RunError(cause.code, cause.message, [...cause.details, `nothing was judged (the run did not start)${where}`, ...failed]);
+  const where = note.length > 0 ? `; ${note.join(', ')} records why` : '';
+  const last =
+    kept === undefined ? '' : `; the reports of the last run that started are in ${shownPath(path.relative(process.cwd(), kept) || kept)}`;
+  return new RunError(cause.code, cause.message, [
+    ...cause.details,
+    `nothing was judged (the run did not start)${where}${last}`,
+    ...failed,
+  ]);
 }
 
 /** Runs a plan with its reporters and turns the report into an exit code; `flags`: --quiet and --no-color, which only flags set. */
 async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
+  // Before any request: the reports can be written, and no other run writes into the same folder until this one ends.
+  const release = planned.reporters.some(writesFiles) ? await claimReportDir(planned.reportDir) : undefined;
+  try {
+    return await executeInFolder(planned, flags, io);
+  } finally {
+    await release?.();
+  }
+}
+
+/** `execute`, once the report folder (where there is one) is this run's. */
+async function executeInFolder(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
   const quiet = flags.quiet === true;
   const reporterNames = planned.reporters;
   // Redaction is a property of every output: the console streams pass through one redactor after formatting; every file
@@ -85,15 +105,14 @@ async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'
   const consoleOptions = { stream: human, color: useColor(flags, io.env, jsonOnStdout ? {} : io.stdout), quiet };
   const loadConsole = new LoadConsoleReporter({ stream: human, quiet: quiet || !showsConsole });
   const writes = reporterNames.some(writesFiles);
-  // Before any request: the reports can be written. The earlier run's are moved aside only once this run starts, so
-  // that a run that cannot start leaves the last good reports where they were.
-  if (writes) await checkReportDir(planned.reportDir);
   const waitConsole = new WaitConsoleReporter({ stream: human, quiet });
-  const setAside = async (): Promise<void> => {
+  const previous = path.join(planned.reportDir, PREVIOUS_FOLDER);
+  // Before the first report, started or not: no report at the folder's top level may be an earlier run's.
+  const setAside = async (started: boolean): Promise<void> => {
     const moved = await setAsideEarlierReports(planned.reportDir);
     waitConsole.clear();
-    if (moved.length > 0 && !quiet)
-      human.write(`earlier reports moved to ${path.join(planned.reportDir, PREVIOUS_FOLDER)}: ${moved.join(', ')}\n`);
+    // A run that could not start says where the last reports are in the line after its cause.
+    if (started && moved.length > 0 && !quiet) human.write(`earlier reports moved to ${shownPath(previous)}: ${moved.join(', ')}\n`);
   };
   const fanOut = new ReporterFanOut(
     [
@@ -107,8 +126,15 @@ async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'
   try {
     report = await executePlan(planned.plan, fanOut, io.signal, io.abort);
   } catch (error) {
-    if (error instanceof RunError && fanOut.notStarted !== undefined) throw notStartedError(error, fanOut);
-    throw error;
+    if (!(error instanceof RunStoppedError)) {
+      if (error instanceof RunError && fanOut.notStarted !== undefined)
+        throw notStartedError(error, fanOut, writes && (await hasReports(previous)) ? previous : undefined);
+      throw error;
+    }
+    // The run began and then stopped: its reports say so, and their verdict decides the exit code (a broken contract stays 1).
+    report = error.report;
+    stderr.write(`${PROGRAM}: ${error.message}\n`);
+    for (const detail of error.details) stderr.write(`  ${detail}\n`);
   }
   for (const failure of fanOut.failures) stderr.write(`${PROGRAM}: the ${failure.reporter} reporter failed: ${failure.message}\n`);
   // A bug of ours is reported whatever the verdict, once per check or phase that threw.
@@ -122,16 +148,30 @@ async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'
   return code;
 }
 
+/** Relative paths (the report folder, the configuration) are read against the working directory: a deleted one stops the run here. */
+function checkWorkingDirectory(): void {
+  try {
+    process.cwd();
+  } catch (error) {
+    throw new RunError(
+      'ERR_USAGE',
+      `the working directory no longer exists (${(error as NodeJS.ErrnoException).code ?? 'error'}): cd into an existing folder and run again`,
+    );
+  }
+}
+
 async function runCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags('run', args);
   if (flags.help === true) return printHelp(io, 'run');
   if (flags.version === true) return printVersion(io);
+  checkWorkingDirectory();
   return execute(await planRun(flags, io.env), flags, io);
 }
 
 async function loadOrMergeCommand(command: 'load' | 'merge', args: string[], io: CliIo): Promise<number> {
   const { positionals, flags } = parseLoadFlags(args, command);
   if (flags.help === true) return printHelp(io, command);
+  checkWorkingDirectory();
   const planned = command === 'load' ? await planLoad(positionals, flags, io.env) : await planMerge(positionals, flags, io.env);
   return execute(planned, flags, io);
 }
@@ -233,5 +273,8 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
     }
     // A run a signal stopped (even one that then failed to finish a request) exits as interrupted.
     return io.signal.aborted ? EXIT.interrupted[stopSignalOf(io.signal)] : EXIT.cannotRun;
+  } finally {
+    const stopped = outputFailureLine('standard output', io.stdout);
+    if (stopped !== undefined) io.stderr.write(`${PROGRAM}: ${stopped}\n`);
   }
 }

@@ -3,6 +3,7 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { packageVersion } from '../loader/package-paths.js';
+import { guardOutput } from '../reporters/output-streams.js';
 import { quickAnswer } from './args.js';
 import { stopOnSignals } from './exit-codes.js';
 
@@ -25,23 +26,26 @@ function capHeapGrowthOnceLarge(): void {
   observer.observe({ entryTypes: ['gc'] });
 }
 
+// Before anything writes: a closed pipe or a full disk stops the output, never the run (nor ends it with a stack trace).
+const stdout = guardOutput(process.stdout);
+const stderr = guardOutput(process.stderr);
 const argv = process.argv.slice(2);
 // --version and --help answer at once: the rest of the CLI (HTTP client, validators, reporters) is loaded only to run something.
 const quick = quickAnswer(argv, packageVersion);
 if (quick !== undefined) {
-  process.stdout.write(quick);
+  stdout.write(quick);
 } else {
   capHeapGrowthOnceLarge();
   const stopping = stopOnSignals({
     serving: argv[0] === 'serve',
-    write: (line) => process.stderr.write(line),
+    write: (line) => stderr.write(line),
     exit: (code) => process.exit(code),
   });
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, () => stopping.onSignal(name));
   const { cli } = await import('./command.js');
   process.exitCode = await cli(argv, {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout,
+    stderr,
     env: process.env,
     signal: stopping.interruption,
     abort: stopping.abortion,

@@ -257,6 +257,8 @@ function baseUrl(): ValueKind<string> {
     try {
       url = new URL(raw);
     } catch {
+      const port = /^https?:\/\/[^/?#@]*:(\d+)(?:[/?#]|$)/i.exec(raw)?.[1];
+      if (port !== undefined && Number(port) > 65_535) throw usage(`${label} has port ${port}: a port is a number from 1 to 65535`);
       // Text that is no URL may still hold a key: only its length is told.
       throw usage(`${label} is not a URL (${raw.length} characters; it must start with http:// or https://)`);
     }

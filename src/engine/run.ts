@@ -235,6 +235,19 @@ async function runPhases(
   return Promise.allSettled(running);
 }
 
+/**
+ * What stopped a run once it began (the server gone, a load that cannot start), with the report its listener was given:
+ * that report's verdict, not the stop, decides the exit code (a contract already broken stays broken).
+ */
+export class RunStoppedError extends RunError {
+  readonly report: RunReport;
+
+  constructor(cause: RunError, report: RunReport) {
+    super(cause.code, cause.message, cause.details);
+    this.report = report;
+  }
+}
+
 /** What a run that could not start knows: when, where, and what stopped it. */
 function notStartedReport(
   begun: { runId: string; startedAt: Date; baseUrl: string | undefined; embedded: boolean },
@@ -378,8 +391,9 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     } catch (error) {
       if (!(error instanceof RunError)) throw error;
       // Whatever stopped the run once it began leaves reports that say so, with every result measured until then.
-      await listener.onRunEnd?.(reportOf({ ...parts(), interrupted: signal?.aborted === true, stopped: error }));
-      throw error;
+      const report = reportOf({ ...parts(), interrupted: signal?.aborted === true, stopped: error });
+      await listener.onRunEnd?.(report);
+      throw new RunStoppedError(error, report);
     }
   } finally {
     await client?.close();

@@ -1,10 +1,10 @@
 /** The canonical report: report.json in the report folder. */
 import path from 'node:path';
-import type { Writable } from 'node:stream';
 import { stringifyExactJson } from '../model/json.js';
 import type { NotStartedReport, RunReport } from '../model/results.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { FileReporter, NOT_STARTED_FILE, REPORT_FILES } from './file-reporter.js';
+import type { OutputStream } from './output-streams.js';
 import { redactValues } from './redact-values.js';
 import type { Reporter } from './reporter.js';
 
@@ -31,11 +31,11 @@ export class JsonReporter extends FileReporter {
 /** `--reporter json:-`: the canonical report on standard output (the console then prints to standard error). */
 export class StdoutJsonReporter implements Reporter {
   readonly name = 'json:-';
-  private readonly stream: Writable;
+  private readonly stream: OutputStream;
   private readonly redact: (text: string) => string;
 
   /** `stream` is the raw standard output: the report's values are redacted here, so that its structure never is. */
-  constructor(stream: Writable, redact: (text: string) => string = (text) => text) {
+  constructor(stream: OutputStream, redact: (text: string) => string = (text) => text) {
     this.stream = stream;
     this.redact = redact;
   }
@@ -51,6 +51,13 @@ export class StdoutJsonReporter implements Reporter {
 
   private print(report: RunReport | NotStartedReport): Promise<void> {
     const text = renderJson(redactValues(report, this.redact));
-    return new Promise((resolve, reject) => this.stream.write(text, (error) => (error ? reject(error) : resolve())));
+    // A guarded standard output drops what it cannot write: its failure, not the write's, says the report was lost.
+    return new Promise((resolve, reject) =>
+      this.stream.write(text, (error) => {
+        const failure: NodeJS.ErrnoException | null | undefined = error ?? this.stream.failure;
+        if (failure) reject(new Error(`standard output failed (${failure.code ?? failure.message}): the report was not delivered`));
+        else resolve();
+      }),
+    );
   }
 }

@@ -1,5 +1,4 @@
 /** The reporters `--reporter` can name, and how to make them. */
-import type { Writable } from 'node:stream';
 import { RunError } from '../model/errors.js';
 import { ConsoleReporter, type ConsoleOptions } from './console-reporter.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
@@ -8,6 +7,7 @@ import { HtmlReporter } from './html-reporter.js';
 import { JsonReporter, StdoutJsonReporter } from './json-reporter.js';
 import { JunitReporter } from './junit-reporter.js';
 import { MarkdownReporter } from './markdown-reporter.js';
+import type { OutputStream } from './output-streams.js';
 import type { Reporter } from './reporter.js';
 import { DEFAULT_REPORTERS, REPORTER_NAMES, STDOUT_JSON, type ReporterName } from './reporter-names.js';
 
@@ -47,7 +47,7 @@ export function createReporters(
   reportDir: string,
   consoleOptions: ConsoleOptions,
   redact: (text: string) => string = (text) => text,
-  stdout?: Writable,
+  stdout?: OutputStream,
 ): Reporter[] {
   const files = names
     .filter((n): n is Exclude<ReporterName, 'console' | 'markdown' | typeof STDOUT_JSON> => writesFiles(n) && n !== 'markdown')

@@ -24,15 +24,22 @@ export class ReporterFanOut implements RunListener {
   /** What stopped the run before it started, once the reporters have rendered it. */
   notStarted: NotStartedReport | undefined;
   private readonly reporters: readonly Reporter[];
-  private readonly beforeStart: (() => Promise<void>) | undefined;
+  private readonly beforeFirst: ((started: boolean) => Promise<void>) | undefined;
+  private readied: Promise<void> | undefined;
 
   /**
-   * `beforeStart`: what must be done once the run starts and before any reporter hears of it (the earlier reports moved
-   * aside); unlike a reporter's failure, its error stops the run, which then has not started.
+   * `beforeFirst`: what must be done once, before any reporter hears that the run started or could not start (the
+   * earlier reports moved aside), told which it is; unlike a reporter's failure, its error stops a run that was starting, which then has not.
    */
-  constructor(reporters: readonly Reporter[], beforeStart?: () => Promise<void>) {
+  constructor(reporters: readonly Reporter[], beforeFirst?: (started: boolean) => Promise<void>) {
     this.reporters = reporters;
-    this.beforeStart = beforeStart;
+    this.beforeFirst = beforeFirst;
+  }
+
+  /** Runs `beforeFirst` once: a run that could not start because of it still tells its reporters, without trying it again. */
+  private ready(started: boolean): Promise<void> {
+    this.readied ??= this.beforeFirst?.(started) ?? Promise.resolve();
+    return this.readied;
   }
 
   private record(reporter: Reporter, event: string, error: unknown): void {
@@ -68,7 +75,7 @@ export class ReporterFanOut implements RunListener {
   }
 
   async onRunStart(meta: RunMeta, cases: readonly CaseInfo[]): Promise<void> {
-    await this.beforeStart?.();
+    await this.ready(true);
     await this.asyncEach('onRunStart', (r) => r.onRunStart?.(meta, cases));
   }
 
@@ -106,6 +113,8 @@ export class ReporterFanOut implements RunListener {
 
   /** The run could not start: the reporters that write something for it do (the files written are not announced: the CLI names them). */
   async onRunNotStarted(report: NotStartedReport): Promise<void> {
+    // What could not be set aside stays where it was; the note of this run is still written.
+    await this.ready(false).catch(() => undefined);
     await this.asyncEach('onRunNotStarted', (r) => r.onRunNotStarted?.(report));
     this.notStarted = report;
   }

@@ -1,12 +1,14 @@
 /**
  * A run that cannot start (nothing listening, a base URL without /v1, a refused key, https on a plain port, a certificate
  * for another name): exit 2, the cause on the first line of output and one line that nothing was judged; not-started.json
- * says why, and the last good reports stay where they were. Each fails at the first request: milliseconds.
+ * says why, and the last good reports move to previous/ (no report at the folder's top level is an earlier run's), where
+ * they stay however many runs then fail to start. Each fails at the first request: milliseconds.
  */
 import t from 'tap';
 import { readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { NotStartedReport } from '../../src/model/results.js';
 import { createPetStore, startReferenceServer, toNodeHandler } from '../../src/server/reference-server.js';
@@ -40,7 +42,7 @@ async function otherNameStore(): Promise<{ base: string; ca: string }> {
   return { base: `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, ca: path.join(dir, 'other-name.pem') };
 }
 
-t.test('each run that cannot start: exit 2, the cause first in one line, then one line; the last good reports left in place', async (t) => {
+t.test('each run that cannot start: exit 2, the cause first in one line, then one line; the last good reports in previous/', async (t) => {
   const tls = await otherNameStore();
   const port = new URL(plain.baseUrl).port;
   const rows: Array<[what: string, args: string[], key: string, code: string, cause: RegExp]> = [
@@ -92,12 +94,14 @@ t.test('each run that cannot start: exit 2, the cause first in one line, then on
     t.same(
       lines.slice(1),
       [
-        `  nothing was judged (the run did not start); ${path.relative(process.cwd(), path.join(dir, 'not-started.json'))} records why, and the last reports are left as they were`,
+        `  nothing was judged (the run did not start); ${path.relative(process.cwd(), path.join(dir, 'not-started.json'))} records why; ` +
+          `the reports of the last run that started are in ${path.relative(process.cwd(), path.join(dir, 'previous'))}`,
       ],
       `${what}: then one line, and nothing else (no counts, verdict, seed or report list)`,
     );
-    t.equal(await readFile(path.join(dir, 'report.json'), 'utf8'), LAST_GOOD, `${what}: the last good report.json is where it was`);
-    t.same((await readdir(dir)).sort(), ['junit.xml', 'not-started.json', 'report.json'], `${what}: nothing moved to previous/`);
+    t.equal(await readFile(path.join(dir, 'previous', 'report.json'), 'utf8'), LAST_GOOD, `${what}: the last good report.json is kept`);
+    t.same((await readdir(dir)).sort(), ['not-started.json', 'previous'], `${what}: no earlier report at the top level`);
+    t.same((await readdir(path.join(dir, 'previous'))).sort(), ['junit.xml', 'report.json'], `${what}: the last good set, whole`);
     const note = JSON.parse(await readFile(path.join(dir, 'not-started.json'), 'utf8')) as NotStartedReport;
     t.match(note, { reportVersion: 3, status: 'not-started', embeddedServer: false, cause: { code } }, `${what}: not-started.json`);
     t.equal(`petstore-conformance: ${note.cause.message}`, lines[0], `${what}: the note holds the cause as printed`);
@@ -110,7 +114,7 @@ t.test('each run that cannot start: exit 2, the cause first in one line, then on
   }
 });
 
-t.test('json:- prints the note on standard output; the run that then starts moves the note aside with the reports', async (t) => {
+t.test('json:- prints the note on standard output; the run that then starts removes the note and keeps the good reports', async (t) => {
   const dir = await tempDir();
   await lastGood(dir);
   const refused = await runCli(['run', '--base-url', plain.baseUrl, '--reporter', 'json:-,json', '--report-dir', dir], {
@@ -123,16 +127,33 @@ t.test('json:- prints the note on standard output; the run that then starts move
     PETSTORE_API_KEY: KEY,
   });
   t.equal(started.code, 0, started.stderr);
-  t.same(
-    (await readdir(path.join(dir, 'previous'))).sort(),
-    ['not-started.json', 'report.json'],
-    'both kept aside, none left beside the new report',
-  );
+  t.same((await readdir(path.join(dir, 'previous'))).sort(), ['report.json'], 'the last good report kept aside, the note gone');
   t.equal(await readFile(path.join(dir, 'previous', 'report.json'), 'utf8'), LAST_GOOD);
+  t.same((await readdir(dir)).sort(), ['previous', 'report.json'], 'the new report alone at the top level');
   t.match(JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')), { verdict: 'passed' });
+  const again = await runCli(['run', '--base-url', plain.baseUrl, '--reporter', 'json', '--suite', 'limits', '--report-dir', dir], {
+    PETSTORE_API_KEY: KEY,
+  });
+  t.equal(again.code, 0, again.stderr);
+  t.notSame(await readFile(path.join(dir, 'previous', 'report.json'), 'utf8'), LAST_GOOD, 'a run that started replaces previous/');
 });
 
-t.test('load PROFILE that cannot start: the same two lines, no load sent, the last good report left in place', async (t) => {
+t.test('any number of failed starts after a good run: the good reports stay in previous/, no note or temporary file piles up', async (t) => {
+  const dir = await tempDir();
+  await lastGood(dir, ['report.json', 'junit.xml']);
+  // What a run killed while it wrote (SIGKILL) leaves: a temporary report, and a lock whose process no longer runs.
+  await writeFile(path.join(dir, 'report.json.99999999.1.tmp'), '{');
+  await writeFile(path.join(dir, '.petstore-conformance.lock'), JSON.stringify({ pid: 2 ** 22 + 1, host: hostname(), startedAt: 'then' }));
+  for (let i = 0; i < 3; i += 1) {
+    const run = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1', '--report-dir', dir], { PETSTORE_API_KEY: KEY });
+    t.equal(run.code, 2, `failed start ${i + 1}: exit 2`);
+    t.same((await readdir(dir)).sort(), ['not-started.json', 'previous'], `failed start ${i + 1}: the note alone at the top level`);
+    t.same((await readdir(path.join(dir, 'previous'))).sort(), ['junit.xml', 'report.json'], `failed start ${i + 1}: the good set`);
+    t.equal(await readFile(path.join(dir, 'previous', 'report.json'), 'utf8'), LAST_GOOD);
+  }
+});
+
+t.test('load PROFILE that cannot start: the same two lines, no load sent, the last good report in previous/', async (t) => {
   const dir = await tempDir();
   await lastGood(dir);
   const run = await runCli(['load', 'smoke', '--base-url', 'http://127.0.0.1:9/v1', '--report-dir', dir], { PETSTORE_API_KEY: KEY });
@@ -140,6 +161,6 @@ t.test('load PROFILE that cannot start: the same two lines, no load sent, the la
   const lines = `${run.stdout}${run.stderr}`.trimEnd().split('\n');
   t.match(lines[0], /^petstore-conformance: cannot verify http:\/\/127\.0\.0\.1:9\/v1 before load: .*ECONNREFUSED.*; no load was sent$/);
   t.equal(lines.length, 2, lines.join('\n'));
-  t.equal(await readFile(path.join(dir, 'report.json'), 'utf8'), LAST_GOOD);
+  t.equal(await readFile(path.join(dir, 'previous', 'report.json'), 'utf8'), LAST_GOOD);
   t.match(JSON.parse(await readFile(path.join(dir, 'not-started.json'), 'utf8')), { cause: { code: 'ERR_UNREACHABLE' } });
 });
