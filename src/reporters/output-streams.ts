@@ -28,8 +28,11 @@ class GuardedOutput extends Writable {
       done();
       return;
     }
-    // The target's own error goes to the listener above; this stream never fails for it.
-    this.target.write(chunk, encoding, () => done());
+    // The target's failure is kept (its error event comes later, to the listener above); this stream never fails for it.
+    this.target.write(chunk, encoding, (error?: Error | null) => {
+      if (error) this.failure ??= error;
+      done();
+    });
   }
 }
 

@@ -27,14 +27,12 @@ const RUN_FILES: readonly string[] = [...REPORTS, NOT_STARTED_FILE];
 const LEFTOVER =
   /^(?:(?:report\.json|junit\.xml|report\.html|summary\.md|report\.har|not-started\.json)\.\d+\.\d+\.tmp|\.petstore-conformance-\d+\.probe)$/;
 
+/** The control characters a message writes as a person would type them. */
+const NAMED_CONTROLS: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
 /** A path as a message shows it: control characters (an escape sequence, a line break) written as escapes, never raw. */
 export function shownPath(file: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-  return file.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
-    JSON.stringify(c)
-      .slice(1, -1)
-      .replace(/^\\u00/, '\\x'),
-  );
+  return file.replace(/\p{Cc}/gu, (c) => NAMED_CONTROLS[c] ?? `\\x${(c.codePointAt(0) ?? 0).toString(16).padStart(2, '0')}`);
 }
 
 /** What stands at a path: a regular file, something else, or nothing. */
@@ -180,9 +178,10 @@ export async function setAsideEarlierReports(dir: string): Promise<string[]> {
       fail(`move the earlier ${name} aside`, error);
     }
   }
-  await rm(path.join(dir, NOT_STARTED_FILE), { force: true }).catch((error: unknown) =>
-    fail(`remove the earlier ${NOT_STARTED_FILE}`, error),
-  );
+  if ((await kindAt(path.join(dir, NOT_STARTED_FILE))) === 'file')
+    await rm(path.join(dir, NOT_STARTED_FILE), { force: true }).catch((error: unknown) =>
+      fail(`remove the earlier ${NOT_STARTED_FILE}`, error),
+    );
   return earlier;
 }
 

@@ -138,20 +138,26 @@ t.test('json:- prints the note on standard output; the run that then starts remo
   t.notSame(await readFile(path.join(dir, 'previous', 'report.json'), 'utf8'), LAST_GOOD, 'a run that started replaces previous/');
 });
 
-t.test('any number of failed starts after a good run: the good reports stay in previous/, no note or temporary file piles up', async (t) => {
-  const dir = await tempDir();
-  await lastGood(dir, ['report.json', 'junit.xml']);
-  // What a run killed while it wrote (SIGKILL) leaves: a temporary report, and a lock whose process no longer runs.
-  await writeFile(path.join(dir, 'report.json.99999999.1.tmp'), '{');
-  await writeFile(path.join(dir, '.petstore-conformance.lock'), JSON.stringify({ pid: 2 ** 22 + 1, host: hostname(), startedAt: 'then' }));
-  for (let i = 0; i < 3; i += 1) {
-    const run = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1', '--report-dir', dir], { PETSTORE_API_KEY: KEY });
-    t.equal(run.code, 2, `failed start ${i + 1}: exit 2`);
-    t.same((await readdir(dir)).sort(), ['not-started.json', 'previous'], `failed start ${i + 1}: the note alone at the top level`);
-    t.same((await readdir(path.join(dir, 'previous'))).sort(), ['junit.xml', 'report.json'], `failed start ${i + 1}: the good set`);
-    t.equal(await readFile(path.join(dir, 'previous', 'report.json'), 'utf8'), LAST_GOOD);
-  }
-});
+t.test(
+  'any number of failed starts after a good run: the good reports stay in previous/, no note or temporary file piles up',
+  async (t) => {
+    const dir = await tempDir();
+    await lastGood(dir, ['report.json', 'junit.xml']);
+    // What a run killed while it wrote (SIGKILL) leaves: a temporary report, and a lock whose process no longer runs.
+    await writeFile(path.join(dir, 'report.json.99999999.1.tmp'), '{');
+    await writeFile(
+      path.join(dir, '.petstore-conformance.lock'),
+      JSON.stringify({ pid: 2 ** 22 + 1, host: hostname(), startedAt: 'then' }),
+    );
+    for (let i = 0; i < 3; i += 1) {
+      const run = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1', '--report-dir', dir], { PETSTORE_API_KEY: KEY });
+      t.equal(run.code, 2, `failed start ${i + 1}: exit 2`);
+      t.same((await readdir(dir)).sort(), ['not-started.json', 'previous'], `failed start ${i + 1}: the note alone at the top level`);
+      t.same((await readdir(path.join(dir, 'previous'))).sort(), ['junit.xml', 'report.json'], `failed start ${i + 1}: the good set`);
+      t.equal(await readFile(path.join(dir, 'previous', 'report.json'), 'utf8'), LAST_GOOD);
+    }
+  },
+);
 
 t.test('load PROFILE that cannot start: the same two lines, no load sent, the last good report in previous/', async (t) => {
   const dir = await tempDir();

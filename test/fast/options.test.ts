@@ -222,6 +222,13 @@ t.test('a bad value is one line that names where it came from: the flag, the var
       "PETSTORE_BASE_URL must be http or https, got 'ftp:'",
     ],
     [
+      'a port beyond 65535',
+      ['--base-url', 'http://127.0.0.1:99999/v1'],
+      {},
+      undefined,
+      '--base-url has port 99999: a port is a number from 1 to 65535',
+    ],
+    [
       'a file value out of bounds, by the schema the table gave',
       [],
       {},

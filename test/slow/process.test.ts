@@ -4,8 +4,9 @@
  * the 1 s grace aborts the requests still hanging, and the process itself ends within 2 s of the first signal.
  */
 import t from 'tap';
+import { spawnSync } from 'node:child_process';
 import { INTERRUPT_GRACE_MS } from '../../src/cli/exit-codes.js';
-import { runRealCli, signalCli } from '../helpers.js';
+import { cli, runRealCli, signalCli, tempDir } from '../helpers.js';
 import { checkStoppedRun, SIGNAL_CASES } from '../signal-cases.js';
 
 t.test('--version and --help answer at once', async (t) => {
@@ -15,6 +16,14 @@ t.test('--version and --help answer at once', async (t) => {
   const help = await runRealCli(['-h']);
   t.equal(help.code, 0);
   t.match(help.stdout, /--seed N/);
+});
+
+t.test('a working directory deleted under the run: one line, exit 2, no internal error', async (t) => {
+  const dir = await tempDir();
+  const script = `cd '${dir}' && rmdir '${dir}' && exec env -u NODE_OPTIONS '${process.execPath}' '${cli}' run`;
+  const run = spawnSync('sh', ['-c', script], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env['PATH'] ?? '' } });
+  t.equal(run.status, 2, run.stderr);
+  t.equal(run.stderr, 'petstore-conformance: the working directory no longer exists (ENOENT): cd into an existing folder and run again\n');
 });
 
 // Each case mostly waits (for the process to start, for the server to be hit, for the grace to run out): two at a time.
