@@ -56,7 +56,9 @@ export class DecodedView {
   readonly text: string;
 
   constructor(source: string, family: EscapeFamily) {
-    const pattern = new RegExp(FORMS[family]);
+    // One pattern per family, read from its start each time (nothing else reads it meanwhile).
+    const pattern = FORMS[family];
+    pattern.lastIndex = 0;
     const parts: string[] = [];
     let last = 0;
     let at = 0;

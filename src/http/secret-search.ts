@@ -8,9 +8,10 @@ import { DecodedView, ESCAPE_STARTS, type EscapeFamily } from './escaped-forms.j
 
 /**
  * The shortest beginning of a form of a secret removed where a text ends or was cut (`…`): reports keep excerpts of
- * bodies and messages, cut at a few KiB, and a key echoed there must not survive as its first half.
+ * bodies and messages, cut at a few KiB, and a key echoed there must not survive as its first half. Shorter beginnings
+ * would be found in ordinary text (a key that starts with a word), and give little of a key away.
  */
-export const MIN_CUT_PREFIX = 8;
+export const MIN_CUT_PREFIX = 12;
 
 /** The longest part of an escaped form a match may begin inside (`41` of `%41`, `u0041` of `\u0041`, `#x41;` of `&#x41;`). */
 const TAIL_MAX = 16;
@@ -208,11 +209,16 @@ export class SecretSearch {
   }
 }
 
-/** The places where a text (or its view) ends or was cut: its end, and before each of its last few `…`. */
+/** The places where a text (or its view) ends or was cut: its end (and before the line breaks or spaces it ends with), and before each of its last few `…`. */
 function cutEnds(hay: string): number[] {
-  const ends = [hay.length];
-  for (let at = hay.lastIndexOf(CUT_MARK); at !== -1 && ends.length <= CUT_MARKS; at = at === 0 ? -1 : hay.lastIndexOf(CUT_MARK, at - 1))
+  let end = hay.length;
+  for (let c = hay.charCodeAt(end - 1); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = hay.charCodeAt(end - 1)) end -= 1;
+  const ends = end === hay.length ? [end] : [hay.length, end];
+  let at = hay.lastIndexOf(CUT_MARK);
+  for (let marks = 0; at !== -1 && marks < CUT_MARKS; marks++) {
     ends.push(at);
+    at = at === 0 ? -1 : hay.lastIndexOf(CUT_MARK, at - 1);
+  }
   return ends;
 }
 

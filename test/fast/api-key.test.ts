@@ -147,7 +147,8 @@ t.test('the redactor on a key at the bound: every form removed, and its first pa
   t.equal(redact(`body: ${key.slice(0, 2048)}`), 'body: [REDACTED]', "a body excerpt cut at 2 KiB: the key's first part");
   t.equal(redact(`message ${key.slice(0, 4000)}… 4192 more bytes`), 'message [REDACTED]… 4192 more bytes', 'before a cut mark');
   t.equal(redact(`${key.slice(0, 4000)} and more`), `${key.slice(0, 4000)} and more`, 'not where the text goes on');
-  t.equal(redact(`short ${key.slice(0, 7)}`), `short ${key.slice(0, 7)}`, 'nor fewer than 8 of its characters');
+  t.equal(redact(`a line ${key.slice(0, 100)}\n`), 'a line [REDACTED]\n', 'at the end of a line');
+  t.equal(redact(`short ${key.slice(0, 11)}`), `short ${key.slice(0, 11)}`, 'nor fewer than 12 of its characters');
   // Linear in the key: a redactor for a key of a megabyte is built and run (a pattern of its forms never compiled).
   const huge = key.repeat(128);
   t.equal(makeRedactor(huge)(`a ${encodeURIComponent(huge)} b`), 'a [REDACTED] b', 'a 1 MB key, percent-encoded');
