@@ -120,7 +120,7 @@ export function keyAsWrongCredential(variant: AuthVariant, apiKey: string): stri
   return `not sent: with this key, the wrong credential '${describeAuthorization(variant) ?? variant}' is the key itself${why}, which a conformant server accepts`;
 }
 
-/** The variants that send no wrong credential with this key (keyAsWrongCredential), each with why: the cases that send them are not judged. */
+/** The variants that send no wrong credential with this key (keyAsWrongCredential), each with why: their cases are not judged. */
 export function variantsSendingTheKey(apiKey: string): Map<AuthVariant, string> {
   const found = new Map<AuthVariant, string>();
   for (const variant of Object.keys(SENT) as AuthVariant[]) {

@@ -209,7 +209,7 @@ export class SecretSearch {
   }
 }
 
-/** The places where a text (or its view) ends or was cut: its end (and before the line breaks or spaces it ends with), and before each of its last few `…`. */
+/** Where a text (or its view) ends or was cut: its end (and before the line breaks or spaces it ends with), and before its last `…`. */
 function cutEnds(hay: string): number[] {
   let end = hay.length;
   for (let c = hay.charCodeAt(end - 1); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = hay.charCodeAt(end - 1)) end -= 1;
