@@ -6,6 +6,7 @@ import { packageVersion } from '../loader/package-paths.js';
 import { runRedactor } from '../http/connection.js';
 import { makeRedactor } from '../http/credentials.js';
 import { proxyCredentials } from '../http/proxy.js';
+import { boundedText } from '../model/bounded-text.js';
 import { RunError } from '../model/errors.js';
 import type { RunReport } from '../model/results.js';
 import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
@@ -18,7 +19,8 @@ import { createReporters, STDOUT_JSON, writesFiles } from '../reporters/reporter
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { bugReportLine, EXIT, EXIT_OF_VERDICT, type StopSignal } from './exit-codes.js';
 import { commandHelp, HELP, parseFlags, parseLoadFlags, splitCommand } from './args.js';
-import { MIN_KEY_CHARACTERS, packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
+import { packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
+import { knownApiKeys } from './secret-files.js';
 import { settle } from './settings.js';
 
 /** What a command reads and writes: the process's own streams and environment, or a test's. */
@@ -256,10 +258,9 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await dispatch(argv, io);
   } catch (error) {
-    // The secrets may be known from the environment only, here: whatever stopped the run is redacted all the same.
-    const envKey = io.env['PETSTORE_API_KEY'] ?? '';
-    // A key too short to be used is refused before anything is sent: the line that says so is not redacted out of its words.
-    const redact = makeRedactor(envKey.length < MIN_KEY_CHARACTERS ? '' : envKey, proxyCredentials(io.env));
+    // The key the command read (from a key file too) and PETSTORE_API_KEY: whatever stopped the run is redacted with both.
+    const [apiKey = '', ...otherKeys] = knownApiKeys(io.env);
+    const redact = makeRedactor(apiKey, [...otherKeys, ...proxyCredentials(io.env)]);
     if (error instanceof RunError) {
       io.stderr.write(redact(`${PROGRAM}: ${error.message}\n`));
       for (const detail of error.details) io.stderr.write(redact(`  ${detail}\n`));
@@ -267,7 +268,9 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
       const message = error instanceof Error ? error.message : String(error);
       // Where it was thrown: the first frame of this project's own code, so that the report says which phase.
       const where = error instanceof Error ? /\/(?:src|dist)\/([\w/.-]+\.[jt]s:\d+)/.exec(error.stack ?? '')?.[1] : undefined;
-      io.stderr.write(redact(`${bugReportLine(`${message.split('\n')[0] ?? ''}${where === undefined ? '' : ` (at ${where})`}`)}\n`));
+      // One line of a few KiB at most, whatever the error carried (a message may quote megabytes).
+      const first = boundedText(message.split('\n')[0] ?? '');
+      io.stderr.write(redact(`${bugReportLine(`${first}${where === undefined ? '' : ` (at ${where})`}`)}\n`));
       if (io.env['PETSTORE_DEBUG']) io.stderr.write(redact(`${error instanceof Error ? (error.stack ?? '') : ''}\n`));
       if (!io.signal.aborted) return EXIT.internalError;
     }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { GENERATED_SUITES } from '../model/generated-suites.js';
 import { extraHeader, parseHeaderFlag } from '../http/extra-headers.js';
 import { DEFAULT_PACING } from '../http/pacer.js';
+import { MAX_KEY_CHARACTERS, MIN_KEY_CHARACTERS } from '../model/api-key.js';
 import { REQUEST_BOUNDS, type ExtraHeader } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
@@ -339,8 +340,8 @@ export const OPTIONS = {
     section: 'service',
     configKey: 'apiKeyFile',
     // PETSTORE_API_KEY is the key itself, not this option's value: it wins over the file's apiKeyFile and loses to the flag.
-    help: 'read the API key from FILE (or set PETSTORE_API_KEY)',
-    fileHelp: 'a file holding the API key (PETSTORE_API_KEY, the key itself, wins over it)',
+    help: `read the API key from FILE (or set PETSTORE_API_KEY): ${MIN_KEY_CHARACTERS} to ${MAX_KEY_CHARACTERS} printable ASCII characters, the whitespace around them dropped`,
+    fileHelp: `a file holding the API key, ${MIN_KEY_CHARACTERS} to ${MAX_KEY_CHARACTERS} printable ASCII characters (PETSTORE_API_KEY, the key itself, wins over it)`,
     recorded: { not: 'the key is never recorded' },
   }),
   'ca-file': option({

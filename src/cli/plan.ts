@@ -1,5 +1,5 @@
 /** From argv and the configuration file to a run plan: every input read and validated here, before the engine sends anything. */
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import path from 'node:path';
 import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
@@ -23,7 +23,6 @@ import { proxyCredentials, proxyEnvironment, proxyFor } from '../http/proxy.js';
 import type { PacingOptions } from '../http/pacer.js';
 import { disabledIdProblems, productionMark, readConfig, refuseProductionLoad, type SuiteConfig } from '../loader/config.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
-import { fileWhere, readInputFile } from '../loader/input-file.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
 import { packagePath } from '../loader/package-paths.js';
 import { readBaseline, readLoadReports } from '../loader/report-files.js';
@@ -36,6 +35,7 @@ import { problemsError, type FileProblem } from '../loader/yaml-file.js';
 import type { LoadProfile } from '../model/load.js';
 import { parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
 import { PHASE_NAMES, type GivenValues, type OptionCommand } from './options.js';
+import { readSecretFile, resolveApiKey } from './secret-files.js';
 import { fileValueProblems, labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
 
 export type { Env } from './settings.js';
@@ -43,52 +43,6 @@ export type { Env } from './settings.js';
 /** The package's own contract: read and compiled once per process, whatever asks for it. */
 function packageContract(): Promise<LoadedContract> {
   return loadContract(packagePath('schemas'));
-}
-
-/** The largest key or CA file read: a PEM bundle of many certificates fits. */
-const SECRET_FILE_BYTES = 1024 * 1024;
-
-/** Reads a key or certificate file; `secret`: a problem does not tell its bytes (an API key, a private key). */
-async function readSecretFile(file: string, what: string, secret: boolean): Promise<string> {
-  try {
-    return (await readInputFile(file, SECRET_FILE_BYTES, secret)).trim();
-  } catch (error) {
-    throw new RunError('ERR_CONFIG', `${what} ${fileWhere(file, error)}: ${(error as Error).message}`);
-  }
-}
-
-/**
- * The API key: a key file given as a flag; else PETSTORE_API_KEY (the key itself, which wins over a key file the
- * configuration names); else the configuration's key file; else, for the embedded server, a random one.
- */
-async function resolveApiKey(settled: Settled, embedded: boolean, env: Env): Promise<string> {
-  const { key, from } = await findApiKey(settled, embedded, env);
-  // A short key is found inside ordinary words and numbers: redacting it would garble every output, and guessing it is cheap.
-  if ([...key].length < MIN_KEY_CHARACTERS)
-    throw new RunError(
-      'ERR_CONFIG',
-      `the API key from ${from} has ${[...key].length} character${[...key].length === 1 ? '' : 's'}; the suite needs at least ${MIN_KEY_CHARACTERS} (a key that short would be redacted out of ordinary words in every report)`,
-    );
-  return key;
-}
-
-/** The fewest characters an API key may have. */
-export const MIN_KEY_CHARACTERS = 8;
-
-/** Where the key comes from, and the key; see resolveApiKey. */
-async function findApiKey(settled: Settled, embedded: boolean, env: Env): Promise<{ key: string; from: string }> {
-  const file = settled.values['api-key-file'];
-  const fromEnv = env['PETSTORE_API_KEY'];
-  const envKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
-  if (file !== undefined && (settled.origins['api-key-file']?.layer === 'flag' || envKey === undefined)) {
-    const label = labelOf(settled, 'api-key-file');
-    const key = await readSecretFile(file, label, true);
-    if (key === '') throw new RunError('ERR_CONFIG', `${label} ${file}: the file is empty`);
-    return { key, from: `${label} ${file}` };
-  }
-  if (envKey !== undefined) return { key: envKey, from: 'PETSTORE_API_KEY' };
-  if (embedded) return { key: `embedded-${randomBytes(18).toString('base64url')}`, from: 'the embedded server' };
-  throw new RunError('ERR_CONFIG', 'no API key: set PETSTORE_API_KEY or pass --api-key-file FILE');
 }
 
 /** A command's options settled, with the configuration file as their second layer, and the file's problems found so far. */

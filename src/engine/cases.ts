@@ -23,7 +23,14 @@ import {
   type Outcome,
   type SkipCode,
 } from '../model/results.js';
-import { expectationEntries, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
+import {
+  expectationEntries,
+  type AuthVariant,
+  type CaseSpec,
+  type Expectations,
+  type RequestSpec,
+  type StepSpec,
+} from '../model/scenario.js';
 import type { StoreModel } from '../model/store-model.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import type { CreatedPets } from './created-pets.js';
@@ -67,6 +74,8 @@ export interface CaseRunOptions {
   findings: RunFindings;
   /** The exchange checks every response is judged by (default: the registry's). */
   exchangeChecks?: readonly ExchangeCheck[];
+  /** The auth variants that send the key itself with this key, where they should send a wrong credential, and why. */
+  keyAsWrong?: ReadonlyMap<AuthVariant, string>;
 }
 
 /** Whether the run created as many pets as it may. */
@@ -432,6 +441,9 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
     );
   const short = unmetRequirement(spec.requires, options.store, options.readOnly);
   if (short !== undefined) return notJudgedCase(info, 'precondition', short);
+  // A wrong credential that is the key itself cannot be refused by a conformant server: there is nothing to judge.
+  const keyAsWrong = spec.steps.map((step) => options.keyAsWrong?.get(step.request.auth ?? 'valid')).find((why) => why !== undefined);
+  if (keyAsWrong !== undefined) return notJudgedCase(info, 'precondition', keyAsWrong);
   const started = performance.now();
   const result: CaseResult = { ...info, outcome: 'passed', durationMs: 0, checks: [], exchanges: [], retries: 0 };
   const finish = (outcome: Outcome, reason?: string, skip?: SkipCode): CaseResult => {

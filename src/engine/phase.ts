@@ -4,6 +4,7 @@
  */
 import type { HttpClient, HttpClientOptions } from '../http/client.js';
 import type { Sender } from '../http/write-gate.js';
+import { variantsSendingTheKey } from '../http/credentials.js';
 import type { StoreModel } from '../model/store-model.js';
 import type { RunFindings } from './findings.js';
 import type { Clock } from '../model/clock.js';
@@ -148,5 +149,6 @@ export function caseOptions(context: PhaseContext): CaseRunOptions {
     ...(context.stop === undefined ? {} : { signal: context.stop }),
     maxWrites: conformance.maxWrites,
     waitClock: context.clock,
+    keyAsWrong: variantsSendingTheKey(plan.target.apiKey),
   };
 }

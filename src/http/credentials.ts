@@ -1,7 +1,7 @@
 /** How each auth variant turns the API key into an Authorization header, and how that is shown safely. */
 import { randomBytes } from 'node:crypto';
 import type { AuthVariant } from '../model/scenario.js';
-import { mayHoldEscaped, plainForEscapedForms } from './escaped-forms.js';
+import { SecretSearch, searchingRedactor } from './secret-search.js';
 
 /** The key with the case of every letter flipped: a server that compares case-insensitively accepts it. */
 function swapCase(key: string): string {
@@ -92,6 +92,44 @@ export function describeAuthorization(variant: AuthVariant): string | undefined 
   return descriptions[variant];
 }
 
+/** The variants that send the key itself and are meant to be accepted; every other one sends a wrong credential (or none). */
+const SENDS_THE_KEY: ReadonlySet<AuthVariant> = new Set<AuthVariant>(['valid', 'lowercase-scheme']);
+
+/** A header's value as a server reads it: HTTP drops the spaces and tabs around it, and a scheme's letter case means nothing. */
+function asRead(scheme: string, credential: string): string {
+  return (scheme === '' ? credential : `${scheme.toLowerCase()} ${credential}`).replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
+/**
+ * Why `variant` sends no wrong credential with this key, or undefined when it does: every header it sends reads on the
+ * wire as the key's own (the swapped case of a key without letters is the key; the key less a trailing space is the key
+ * once HTTP drops the space). A server that accepts such a header is right, so the case that sends it is not judged.
+ */
+export function keyAsWrongCredential(variant: AuthVariant, apiKey: string): string | undefined {
+  const headers = SENT[variant];
+  if (SENDS_THE_KEY.has(variant) || headers.length === 0) return undefined;
+  const key = asRead('Bearer', apiKey);
+  const sent = headers.map((header) => ('fromKey' in header ? { scheme: header.scheme, credential: header.fromKey(apiKey) } : undefined));
+  if (!sent.every((header) => header !== undefined && asRead(header.scheme, header.credential) === key)) return undefined;
+  const exact = sent.every((header) => header?.credential === apiKey);
+  const why = exact
+    ? variant === 'swapped-case'
+      ? ' (the key has no letter whose case can change)'
+      : ''
+    : ' once HTTP drops the spaces around a header value';
+  return `not sent: with this key, the wrong credential '${describeAuthorization(variant) ?? variant}' is the key itself${why}, which a conformant server accepts`;
+}
+
+/** The variants that send no wrong credential with this key (keyAsWrongCredential), each with why: their cases are not judged. */
+export function variantsSendingTheKey(apiKey: string): Map<AuthVariant, string> {
+  const found = new Map<AuthVariant, string>();
+  for (const variant of Object.keys(SENT) as AuthVariant[]) {
+    const reason = apiKey === '' ? undefined : keyAsWrongCredential(variant, apiKey);
+    if (reason !== undefined) found.set(variant, reason);
+  }
+  return found;
+}
+
 /** The header in shell form for a curl reproduction, reading the key from $PETSTORE_API_KEY. */
 export function shellAuthorization(variant: AuthVariant): string | undefined {
   const forms: Record<AuthVariant, string | undefined> = {
@@ -123,37 +161,6 @@ const MIN_SECRET_LENGTH = 4;
 /** The shortest key matched in any letter case. */
 const MIN_CASELESS_LENGTH = 8;
 
-/** Characters an encoder may put a backslash before (JSON's `\/`, a string escaped twice). */
-const BACKSLASHED = new Set(['"', '\\', '/']);
-const ENTITIES: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '(?:apos|#39)' };
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Hex digits in either case (encodeURIComponent writes %2F, others %2f; \u002B and \u002b), whatever the pattern's flags. */
-function anyCaseHex(hex: string): string {
-  return hex.replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
-}
-
-/**
- * Every way one character of a secret may be written in output: itself, JSON `\uXXXX` (any number of backslashes),
- * percent-encoded, an HTML or XML character reference. `runStart`: a form led by backslashes matches only from the first
- * backslash of a run: the same match as from further inside it, found once instead of from each backslash (a run of n
- * backslashes cost n² steps, seconds for 64 KB). Exact only for a pattern none of whose matches ends in a backslash.
- */
-function characterForms(c: string, runStart = false): string {
-  const code = c.codePointAt(0) ?? 0;
-  const hex = anyCaseHex(code.toString(16).padStart(4, '0'));
-  const utf8 = [...Buffer.from(c)].map((b) => `%${anyCaseHex(b.toString(16).padStart(2, '0'))}`).join('');
-  const backslashes = runStart ? '(?<!\\\\)\\\\+' : '\\\\+';
-  const forms = [escapeRegExp(c), `${backslashes}u${hex}`, utf8, `&#0*${code};`, `&#[xX]0*${anyCaseHex(code.toString(16))};`];
-  if (BACKSLASHED.has(c)) forms.push(`${backslashes}${escapeRegExp(c)}`);
-  const entity = ENTITIES[c];
-  if (entity !== undefined) forms.push(`&${entity};`);
-  return `(?:${forms.join('|')})`;
-}
-
 /**
  * The base64 of the secret wherever it sits in what was encoded (`Basic base64(key:)`, `base64(user:key)`, a token
  * wrapping it): whole, and the part of its encoding that does not depend on its neighbours, at each of the three
@@ -170,89 +177,35 @@ function base64Forms(secret: string): string[] {
   return forms.flatMap((f) => [f, f.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')]);
 }
 
-/** Characters every escaped form of a character needs (JSON and backslash escapes, percent-encoding, HTML and XML references). */
-const ESCAPES = /[\\%&]/;
-
-/** A base64 character as output may write it: letters and digits as they are (no encoder escapes them alone), `+ / = - _` in every form. */
-function base64CharacterForms(c: string, runStart = false): string {
-  return /[A-Za-z0-9]/.test(c) ? c : characterForms(c, runStart);
-}
-
-/** A string as a pattern of its characters, each in every form `forms` gives (the first one's backslashed forms from a run's start when `runStart`). */
-function spelled(text: string, forms: (c: string, runStart: boolean) => string, runStart: boolean): string {
-  return [...text].map((c, i) => forms(c, runStart && i === 0)).join('');
-}
-
 /**
- * Removes every form of one secret from a text: the secret, its base64 forms, and `derived`, the strings the suite itself
- * derives from it and sends (keyDerivedSecrets: for the key only), each in every encoding characterForms knows.
+ * The search for every form of one secret: the secret, less its last character, its base64 forms, and `derived`, the
+ * strings the suite itself derives from it and sends (keyDerivedSecrets: for the key only).
  */
-function secretRedactor(secret: string, derived: readonly string[], shortcuts: boolean): (text: string) => string {
+function secretSearch(secret: string, derived: readonly string[]): SecretSearch {
   // Letter case is ignored only for a secret long enough that ignoring it cannot match ordinary words.
   const caseless = secret.length >= MIN_CASELESS_LENGTH;
-  const flags = caseless ? 'i' : '';
   // The secret less its last character: always when the suite sends it so, else only when long enough not to match ordinary text.
   const shortened = secret.slice(0, -1);
   const withShortened = shortened !== '' && (shortened.length >= MIN_SECRET_LENGTH || derived.includes(shortened));
-  // A derived string that holds the secret (a character added) loses it to the secret's own alternative, which is all that is
-  // secret in it; the key less its last character is that alternative already. The rest is matched in every encoding, Basic's
-  // base64 and the key in swapped case among them (ignoring case matches its letters written as they are, not \u0071 for \u0051).
-  const extra = [...new Set(derived)].filter((form) => form !== '' && !form.includes(secret) && !(withShortened && form === shortened));
-  const encoded = [...new Set(base64Forms(secret))].filter((form) => form.length >= 4 && !extra.includes(form));
-  // No match can end in a backslash unless the secret holds one: only then may a match start right after another's backslash.
-  const runStart = !secret.includes('\\');
-  // The secret less its last character is the secret with that character optional: one alternative, not two (the pattern's size is its cost).
-  const last = secret.slice(-1);
-  const whole = withShortened
-    ? `${spelled(shortened, characterForms, runStart)}(?:${characterForms(last)})?`
-    : spelled(secret, characterForms, runStart);
-  // Each alternative in every form, and written literally.
-  const alternatives: Array<[length: number, pattern: string, literal: string]> = [
-    [secret.length, whole, withShortened ? `${escapeRegExp(shortened)}(?:${escapeRegExp(last)})?` : escapeRegExp(secret)],
-    ...extra.map((form): [number, string, string] => [form.length, spelled(form, characterForms, runStart), escapeRegExp(form)]),
-    ...encoded.map((form): [number, string, string] => [form.length, spelled(form, base64CharacterForms, runStart), escapeRegExp(form)]),
-  ];
-  // Longest first: where one alternative is a beginning of another (the key less its last character, and the key split by
-  // a space), the longer is tried first and nothing of it is left behind.
-  alternatives.sort((a, b) => b[0] - a[0]);
-  const pattern = new RegExp(alternatives.map(([, alternative]) => alternative).join('|'), `g${flags}`);
-  // Every form but the literal one holds a backslash, a percent sign or an ampersand: in a text without them, the literal
-  // alternatives alone (the same, in the same order, compared as the full pattern compares) match what the full pattern
-  // matches, far faster (every response body passes here, and a 4 MB one that holds the key took the full pattern seconds).
-  const literal = new RegExp(alternatives.map(([, , plain]) => plain).join('|'), `g${flags}`);
-  // No form of an alternative is shorter than the alternative written plainly (the secret's last character may be missing):
-  // a shorter text holds none, and most values of a report are short.
-  const shortest = Math.min(
-    withShortened ? shortened.length : secret.length,
-    ...extra.map((f) => f.length),
-    ...encoded.map((f) => f.length),
-  );
-  // A text with an escape character goes through the full pattern only where some alternative may stand in it (see
-  // escaped-forms.ts): a run's report has such texts (JSON escapes in bodies, percent-encoded paths), rarely a secret in them.
-  const plain = [withShortened ? shortened : secret, ...extra, ...encoded];
-  const screened = shortcuts && plainForEscapedForms(plain);
-  return (text) => {
-    if (text.length < shortest) return text;
-    if (!ESCAPES.test(text)) return text.replace(shortcuts ? literal : pattern, REDACTED_MARK);
-    if (screened && !mayHoldEscaped(text, plain, caseless)) return text;
-    return text.replace(pattern, REDACTED_MARK);
-  };
+  // A derived string that holds the secret (a character added) loses it to the secret's own search, which is all that is secret in it.
+  const extra = derived.filter((form) => !form.includes(secret));
+  const encoded = base64Forms(secret).filter((form) => form.length >= 4);
+  return new SecretSearch([secret, ...(withShortened ? [shortened] : []), ...extra, ...encoded], caseless);
 }
 
 /**
  * Removes every form of the key (and of the run's other secrets: secret --header values, proxy credentials) from text
  * bound for output: the secret itself in any letter case (a server that compares case-insensitively accepts it so), less
- * its last character, its base64 forms, and each written in any of the encodings output may carry (JSON escapes,
- * percent-encoding, HTML and XML references). Every string the suite derives from the key and sends itself (the auth
- * variants: swapped case, split by a space, less its last character, Basic's base64) is removed too, whatever the key's length.
- * `shortcuts` false sends every text through the full pattern: what the tests compare the shortcuts with.
+ * its last character, its base64 forms, each written with any of its characters in the encodings output may carry (JSON
+ * escapes, percent-encoding, HTML and XML references), and its first part where a text ends or was cut. Every string the
+ * suite derives from the key and sends itself (the auth variants: swapped case, split by a space, less its last
+ * character, Basic's base64) is removed too, whatever the key's length. Built in time linear in the secrets.
  */
-export function makeRedactor(apiKey: string, otherSecrets: readonly string[] = [], shortcuts = true): (text: string) => string {
+export function makeRedactor(apiKey: string, otherSecrets: readonly string[] = []): (text: string) => string {
   // Another secret of fewer than 4 characters would blank out ordinary letters everywhere: such a one is never echoed, not redacted.
   const secrets = [apiKey, ...otherSecrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH)];
-  const redactors = [...new Set(secrets)]
+  const searches = [...new Set(secrets)]
     .filter((secret) => secret !== '')
-    .map((secret) => secretRedactor(secret, secret === apiKey ? keyDerivedSecrets(apiKey) : [], shortcuts));
-  if (redactors.length === 0) return (text) => text;
-  return (text) => redactors.reduce((redacted, redact) => redact(redacted), text);
+    .map((secret) => secretSearch(secret, secret === apiKey ? keyDerivedSecrets(apiKey) : []));
+  return searchingRedactor(searches, REDACTED_MARK);
 }

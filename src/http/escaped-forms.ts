@@ -1,68 +1,168 @@
 /**
- * Whether a text may hold a secret in an escaped form, judged without the redactor's full pattern: that pattern (every
- * character of every form of the key, in every encoding) takes tens of milliseconds to compile and run for the first
- * time, per key, and nearly every text with a backslash, a percent sign or an ampersand holds no secret at all.
+ * A text as the redactor searches it: with its escaped forms read as the characters they stand for (JSON `\uXXXX` and
+ * `\"` `\/` at any depth, percent-encoding with UTF-8, HTML and XML character references), and the way back from a
+ * place in that reading to the text's own offsets. One pass of one fixed pattern builds it, whatever the secret: the
+ * redactor then looks for each secret's plain forms with indexOf, at a cost linear in the text and the secret.
  */
 
 /**
- * Every escaped form the redactor's full pattern knows for an ASCII character (credentials.ts, characterForms): `\uXXXX`
- * and `\"` `\/` after any number of backslashes, `%XX`, `&#NN;` and `&#xHH;` with any leading zeros, and the named
- * references; in any letter case, as a caseless pattern matches them. Backslashes are taken from the first of a run only:
- * tried from each one, a run of n cost n² steps.
+ * Which escapes a view reads: `all` every kind at once (a string escaped at any depth, mixed forms), the others one kind
+ * each, read exactly once (JSON's pairs, so `\\` is one backslash): a secret that holds `\`, `%` or `&` itself is found
+ * where its text was escaped by one encoder, whose own escape characters then stand beside the secret's.
  */
-const ESCAPED_FORM =
-  /(?<!\\)\\+(?:u([0-9a-f]{4})|(["/]))|%([0-9a-f]{2})|&#(?:x0*([0-9a-f]{1,6})|0*([0-9]{1,7}));|&(amp|lt|gt|quot|apos);/gi;
+export type EscapeFamily = 'all' | 'json' | 'percent' | 'html';
 
-/** The named references' characters; `&amp;` stands for `&`, which no plain string holds (NONE). */
-const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** Stands for a character no plain string holds (`&`), and separates the candidates. */
-const NONE = '\0';
+/** Characters every escaped form starts with: a text without them reads as it is. */
+export const ESCAPE_STARTS = /[\\%&]/;
 
 /**
- * The character an escaped form writes. One outside ASCII (or a code past U+FFFF, which this writes as another
- * character) is none of a plain string's: at worst the screen says yes where the full pattern then finds nothing.
+ * Each family's forms. In `all`, a run of backslashes is taken from its first one only (tried from each, a run of n
+ * costs n² steps), before `u` and four hex digits, a quote or a slash; a run of two or more before anything else is
+ * one backslash, as a backslash escaped at some depth reads.
  */
-function decodedCharacter(match: RegExpMatchArray): string {
-  const [, unicode, backslashed, percent, hexReference, decimalReference, name] = match;
-  if (backslashed !== undefined) return backslashed;
-  if (name !== undefined) return NAMED[name.toLowerCase()] ?? NONE;
-  const code = unicode ?? percent ?? hexReference;
-  return String.fromCharCode(code === undefined ? Number(decimalReference) : Number.parseInt(code, 16));
+const FORMS: Record<EscapeFamily, RegExp> = {
+  all: /(?<!\\)\\+(?:u([0-9a-f]{4})|(["/]))|(?<!\\)\\(\\+)(?![\\"/]|u[0-9a-f]{4})|%([0-9a-f]{2})|&#(?:x0*([0-9a-f]{1,6})|0*([0-9]{1,7}));|&(amp|lt|gt|quot|apos);/gi,
+  json: /\\(?:u([0-9a-f]{4})|(["/\\bfnrt]))/gi,
+  percent: /%([0-9a-f]{2})/gi,
+  html: /&#(?:x0*([0-9a-f]{1,6})|0*([0-9]{1,7}));|&(amp|lt|gt|quot|apos);/gi,
+};
+
+const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const JSON_SINGLE: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** A code point as a string; one past U+10FFFF reads as U+FFFD, which no secret the redactor knows holds. */
+function codePoint(code: number): string {
+  return code <= 0x10ffff ? String.fromCodePoint(code) : '\uFFFD';
 }
 
-/**
- * Whether `plain` strings may stand in `text` with each of their characters written as it is or in any escaped form
- * above: a test that never says no where such a match exists (it may say yes where none does). It holds for plain
- * strings of ASCII characters without a backslash, a percent sign, an ampersand or NUL (plainForEscapedForms).
- *
- * Such a match never writes `\`, `%` or `&` as themselves, so each escaped form in it starts where the form's own first
- * character is (a backslashed one at the first of its backslashes, none of its forms ending in one): the text with every
- * form replaced by its character holds it, unless the match begins inside a form (its hex digits, `;`), which is why
- * each form as written is tried too, followed by what the text decodes to after it.
- */
-export function mayHoldEscaped(text: string, plain: readonly string[], caseless: boolean): boolean {
-  const longest = Math.max(0, ...plain.map((p) => p.length));
-  const decoded: string[] = [];
-  const tails: Array<{ raw: string; at: number }> = [];
-  let length = 0;
-  let last = 0;
-  for (const match of text.matchAll(ESCAPED_FORM)) {
-    const index = match.index ?? 0;
-    const before = text.slice(last, index);
-    decoded.push(before, decodedCharacter(match));
-    length += before.length + 1;
-    tails.push({ raw: match[0], at: length });
-    last = index + match[0].length;
+/** How many bytes a UTF-8 sequence that starts with `lead` has (1 for a byte that starts none). */
+function sequenceLength(lead: number): number {
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 1;
+}
+
+const CONTINUATION = /^%[89ab][0-9a-f]$/i;
+
+/** A text with some escaped forms read as characters; `at` is a place in the reading, counted in UTF-16 units. */
+export class DecodedView {
+  /** Where each form stands in the text, where what it reads as stands in the view, and how long that is. */
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly ats: number[] = [];
+  private readonly widths: number[] = [];
+  /** The view: the text with each form replaced by what it reads as. */
+  readonly text: string;
+
+  constructor(source: string, family: EscapeFamily) {
+    // One pattern per family, read from its start each time (nothing else reads it meanwhile).
+    const pattern = FORMS[family];
+    pattern.lastIndex = 0;
+    const parts: string[] = [];
+    let last = 0;
+    let at = 0;
+    for (let match = pattern.exec(source); match !== null; match = pattern.exec(source)) {
+      const start = match.index;
+      let end = start + match[0].length;
+      let decoded = readForm(family, match);
+      if (decoded === undefined) {
+        // A percent-encoded byte that leads a UTF-8 sequence: the whole sequence is one character, when its bytes follow.
+        const lead = Number.parseInt(match[0].slice(1), 16);
+        const length = sequenceLength(lead);
+        const bytes = [lead];
+        while (bytes.length < length && CONTINUATION.test(source.slice(end, end + 3))) {
+          bytes.push(Number.parseInt(source.slice(end + 1, end + 3), 16));
+          end += 3;
+        }
+        const text = bytes.length === length ? Buffer.from(bytes).toString('utf8') : '\uFFFD';
+        decoded = text.includes('\uFFFD') ? '\uFFFD' : text;
+        pattern.lastIndex = end;
+      }
+      parts.push(source.slice(last, start), decoded);
+      at += start - last;
+      this.starts.push(start);
+      this.ends.push(end);
+      this.ats.push(at);
+      this.widths.push(decoded.length);
+      at += decoded.length;
+      last = end;
+    }
+    parts.push(source.slice(last));
+    this.text = parts.join('');
   }
-  decoded.push(text.slice(last));
-  const whole = decoded.join('');
-  const candidates = [whole, ...tails.map(({ raw, at }) => raw + whole.slice(at, at + longest))].join(NONE);
-  const searched = caseless ? candidates.toLowerCase() : candidates;
-  return plain.some((p) => searched.includes(caseless ? p.toLowerCase() : p));
+
+  /** How many forms the view read. */
+  get forms(): number {
+    return this.starts.length;
+  }
+
+  /** Form `i`: where it starts and ends in the text, and where what it reads as ends in the view. */
+  form(i: number): { start: number; end: number; viewEnd: number } {
+    return { start: this.starts[i] ?? 0, end: this.ends[i] ?? 0, viewEnd: (this.ats[i] ?? 0) + (this.widths[i] ?? 0) };
+  }
+
+  /** The last form whose reading starts at or before `at`, or -1. */
+  private formAt(at: number): number {
+    let low = 0;
+    let high = this.ats.length - 1;
+    let found = -1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if ((this.ats[mid] ?? 0) <= at) {
+        found = mid;
+        low = mid + 1;
+      } else high = mid - 1;
+    }
+    return found;
+  }
+
+  /** The text's offset where the view's character at `at` begins (the start of its form, for a form). */
+  startOf(at: number): number {
+    const i = this.formAt(at);
+    if (i < 0) return at;
+    const readEnd = (this.ats[i] ?? 0) + (this.widths[i] ?? 0);
+    return at < readEnd ? (this.starts[i] ?? 0) : (this.ends[i] ?? 0) + (at - readEnd);
+  }
+
+  /** The text's offset where the view's characters before `at` end (the end of its form, for a form). */
+  endOf(at: number): number {
+    if (at <= 0) return 0;
+    const i = this.formAt(at - 1);
+    if (i < 0) return at;
+    const readEnd = (this.ats[i] ?? 0) + (this.widths[i] ?? 0);
+    return at - 1 < readEnd ? (this.ends[i] ?? 0) : (this.ends[i] ?? 0) + (at - readEnd);
+  }
 }
 
-/** Whether mayHoldEscaped may judge these plain strings: ASCII only, none of them holding `\`, `%`, `&` or NUL. */
-export function plainForEscapedForms(plain: readonly string[]): boolean {
-  return plain.every((p) => /^[\x01-\x7f]*$/.test(p) && !/[\\%&]/.test(p));
+/** What one form reads as; undefined for a percent-encoded byte that may lead a UTF-8 sequence (the view reads it on). */
+function readForm(family: EscapeFamily, match: RegExpExecArray): string | undefined {
+  const [whole] = match;
+  if (family === 'json') {
+    const [, unicode, single] = match;
+    if (unicode !== undefined) return String.fromCharCode(Number.parseInt(unicode, 16));
+    return JSON_SINGLE[(single ?? '').toLowerCase()] ?? single ?? '';
+  }
+  if (family === 'percent') return percentByte(whole);
+  if (family === 'html') {
+    const [, hex, decimal, name] = match;
+    return reference(hex, decimal, name);
+  }
+  const [, unicode, backslashed, run, percent, hex, decimal, name] = match;
+  if (unicode !== undefined) return String.fromCharCode(Number.parseInt(unicode, 16));
+  if (backslashed !== undefined) return backslashed;
+  if (run !== undefined) return '\\';
+  if (percent !== undefined) return percentByte(whole);
+  return reference(hex, decimal, name);
+}
+
+/** A percent-encoded ASCII byte as its character; undefined for one past ASCII (a UTF-8 sequence's first byte, perhaps). */
+function percentByte(form: string): string | undefined {
+  const byte = Number.parseInt(form.slice(1), 16);
+  return byte < 0x80 ? String.fromCharCode(byte) : undefined;
+}
+
+function reference(hex: string | undefined, decimal: string | undefined, name: string | undefined): string {
+  if (name !== undefined) return NAMED[name.toLowerCase()] ?? '';
+  return codePoint(hex === undefined ? Number(decimal) : Number.parseInt(hex, 16));
 }

@@ -1,10 +1,21 @@
 /** junit.xml: one testsuite per suite, one testcase per case, for CI systems. Built as an escaped XML tree. */
 import path from 'node:path';
+import { REDACTED_MARK } from '../http/credentials.js';
 import type { CaseResult, RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { loadFigures } from './load-figures.js';
 import { casesBySuite, findingLine, internalErrorLine, LABELS, oneLine, problemText, reasonLine, seconds } from './report-view.js';
 import { serialiseXml, type XmlElement, type XmlNode } from './xml.js';
+
+/**
+ * The base URL's host as written: a redacted base URL (a key that is the service's host and port) is no URL any more
+ * (`http://%5BREDACTED%5D/v1`), and its host is what stands after the scheme.
+ */
+function hostOf(baseUrl: string): string {
+  if (URL.canParse(baseUrl)) return new URL(baseUrl).host;
+  const written = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(baseUrl)?.[1] ?? baseUrl;
+  return written.replaceAll(encodeURIComponent(REDACTED_MARK), REDACTED_MARK);
+}
 
 function warningsText(result: CaseResult, report: RunReport): string | undefined {
   const warnings = result.checks
@@ -102,7 +113,7 @@ export function renderJunit(report: RunReport): string {
       ...report.internalErrors.map((e) => ['internalError', internalErrorLine(e, 1_000)]),
     ].map(([name, value]) => ({ name: 'property', attributes: { name, value } })),
   };
-  const host = new URL(meta.baseUrl).host;
+  const host = hostOf(meta.baseUrl);
   const suites = [...casesBySuite(report)].map(
     ([suite, checks], index): XmlElement => ({
       name: 'testsuite',
