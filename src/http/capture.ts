@@ -16,7 +16,7 @@ import { DEFAULT_MAX_HEAD_BYTES, headTooLarge, ProtocolError } from './response-
 import type { RunStop } from './run-stop.js';
 import { type Attempter, CERTIFICATE_CODES, type OutgoingRequest, TransportError } from './sender.js';
 import { proxyName, proxyShown } from './proxy.js';
-import { ProxyError, serviceConnector } from './service-connector.js';
+import { ProxyError, type ServiceConnectors, serviceConnectors } from './service-connector.js';
 import { UNDICI } from './undici-parts.js';
 
 /** The bounds of one exchange and the pool it goes over. */
@@ -88,6 +88,7 @@ export class UndiciCapture implements Attempter {
   private readonly proxy: ProxyRoute | undefined;
   /** Through a proxy, plain http goes to the proxy itself in absolute form, with the proxy's credentials (as curl does). */
   private readonly forwarded: Record<string, string> | undefined;
+  private readonly connectors: ServiceConnectors;
   private readonly agent: Dispatcher;
   private sent = 0;
 
@@ -104,6 +105,12 @@ export class UndiciCapture implements Attempter {
         : this.proxy.authorization === undefined
           ? {}
           : { 'proxy-authorization': this.proxy.authorization };
+    this.connectors = serviceConnectors({
+      base: framing.base,
+      settings: options,
+      connectTimeoutMs: options.connectTimeoutMs,
+      maxHeadBytes: options.maxHeaderBytes ?? DEFAULT_MAX_HEAD_BYTES,
+    });
     this.agent = this.newAgent(options.connections);
   }
 
@@ -117,18 +124,11 @@ export class UndiciCapture implements Attempter {
    * every response read by the project's rules first; `method` when every request on it has that method (HEAD).
    */
   private newAgent(connections: number, method?: string): Dispatcher {
-    const { connectTimeoutMs, headersTimeoutMs, requestTimeoutMs } = this.options;
-    const maxHeadBytes = this.options.maxHeaderBytes ?? DEFAULT_MAX_HEAD_BYTES;
+    const { headersTimeoutMs, requestTimeoutMs } = this.options;
     return new UNDICI.Agent({
-      connect: serviceConnector({
-        base: this.framing.base,
-        settings: this.options,
-        connectTimeoutMs,
-        maxHeadBytes,
-        ...(method === undefined ? {} : { method }),
-      }),
+      connect: this.connectors(method),
       // The reader holds heads to the same bound, and hands undici fewer bytes than it read: undici's is never met first.
-      maxHeaderSize: maxHeadBytes,
+      maxHeaderSize: this.options.maxHeaderBytes ?? DEFAULT_MAX_HEAD_BYTES,
       headersTimeout: headersTimeoutMs,
       bodyTimeout: requestTimeoutMs,
       connections,

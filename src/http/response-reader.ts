@@ -22,6 +22,8 @@ export class ResponseReader extends Duplex {
   private framing: BodyFraming = 'none';
   /** The socket ended cleanly: what undici has not read yet must stay readable once the socket closes. */
   private ended = false;
+  /** What the read under way gave undici so far. */
+  private out: Buffer[] = [];
 
   constructor(
     private readonly socket: Socket,
@@ -55,13 +57,18 @@ export class ResponseReader extends Duplex {
       try {
         parser.feed(chunk);
       } catch (error) {
-        // The answer came and cannot be read: undici fails the request with why, and the connection goes.
-        this.destroy(error as Error);
+        // The answer came and cannot be read: what came before it is handed on (undici reads it at once), then undici
+        // fails the request under way with why, and the connection goes.
+        this.flush();
+        setImmediate(() => this.destroy(error as Error));
+        return;
       }
+      this.flush();
     });
     socket.on('end', () => {
       // A body delimited by the close is complete; a response cut short reaches undici as the close it is.
       if (!parser.cutShort) parser.end();
+      this.flush();
       this.ended = true;
       this.push(null);
     });
@@ -71,8 +78,16 @@ export class ResponseReader extends Duplex {
     });
   }
 
-  /** Hands bytes to undici; a full buffer pauses the socket until undici reads again. */
+  /** Gathers bytes for undici: what one read of the socket gave is handed on at once, as one chunk, as the socket would. */
   private forward(bytes: Buffer): void {
+    if (bytes.length > 0) this.out.push(bytes);
+  }
+
+  /** Hands what one read gave to undici; a full buffer pauses the socket until undici reads again. */
+  private flush(): void {
+    if (this.out.length === 0) return;
+    const bytes = this.out.length === 1 ? (this.out[0] as Buffer) : Buffer.concat(this.out);
+    this.out = [];
     if (!this.push(bytes)) this.socket.pause();
   }
 
@@ -80,8 +95,20 @@ export class ResponseReader extends Duplex {
     this.socket.resume();
   }
 
+  // What undici writes goes to the socket at once, as it would without the reader: a request's head and body corked into
+  // one write, the next write held only while the socket's buffer is full (a failure reaches undici as the socket's error).
   override _write(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.socket.write(chunk, encoding, callback);
+    if (this.socket.write(chunk, encoding)) callback();
+    else this.socket.once('drain', () => callback());
+  }
+
+  override _writev(chunks: Array<{ chunk: Buffer; encoding: BufferEncoding }>, callback: (error?: Error | null) => void): void {
+    this.socket.cork();
+    let room = true;
+    for (const { chunk, encoding } of chunks) room = this.socket.write(chunk, encoding);
+    this.socket.uncork();
+    if (room) callback();
+    else this.socket.once('drain', () => callback());
   }
 
   override _final(callback: (error?: Error | null) => void): void {

@@ -8,7 +8,7 @@
 import tls from 'node:tls';
 import type { Socket } from 'node:net';
 import type { buildConnector } from 'undici';
-import type { ConnectionSettings } from '../model/connection.js';
+import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import { routeTo, serviceSocketTls, serviceTls } from './connection.js';
 import { proxyName, proxyShown } from './proxy.js';
 import { connectToProxy, endpointOf, openTunnel } from './proxy-tunnel.js';
@@ -33,19 +33,30 @@ export interface ConnectorOptions {
   settings: ConnectionSettings;
   connectTimeoutMs: number;
   maxHeadBytes: number;
-  /** The method of every request on these connections, when they carry one (HEAD is answered without a body). */
-  method?: string;
 }
 
-/** undici's connect function for the base URL's origin; see the module's comment. */
-export function serviceConnector(options: ConnectorOptions): buildConnector.connector {
-  const { base, settings, connectTimeoutMs, maxHeadBytes, method } = options;
-  const read = (socket: Socket): Socket => new ResponseReader(socket, maxHeadBytes, method).asSocket();
+/** undici's connect function for connections whose requests all have `method`, when they do (HEAD is answered without a body). */
+export type ServiceConnectors = (method?: string) => buildConnector.connector;
+
+/**
+ * undici's connect functions for the base URL's origin; see the module's comment. One direct connector serves them all,
+ * so that every connection of the client, a fresh one of its own included, resumes the TLS sessions of the others.
+ */
+export function serviceConnectors(options: ConnectorOptions): ServiceConnectors {
+  const { base, settings, connectTimeoutMs, maxHeadBytes } = options;
+  const reader = (method: string | undefined) => (socket: Socket) => new ResponseReader(socket, maxHeadBytes, method).asSocket();
   const proxy = routeTo(base, settings);
-  if (proxy === undefined) {
-    const direct = UNDICI.buildConnector({ timeout: connectTimeoutMs, ...serviceTls(settings) });
+  if (proxy !== undefined) return (method) => proxied(options, proxy, reader(method));
+  const direct = UNDICI.buildConnector({ timeout: connectTimeoutMs, ...serviceTls(settings) });
+  return (method) => {
+    const read = reader(method);
     return (opts, callback) => direct(opts, (...args) => (args[0] === null ? callback(null, read(args[1])) : callback(args[0], null)));
-  }
+  };
+}
+
+/** A connect function through `proxy`: its tunnel for https, the proxy itself for http; `read` wraps the socket it opens. */
+function proxied(options: ConnectorOptions, proxy: ProxyRoute, read: (socket: Socket) => Socket): buildConnector.connector {
+  const { base, settings, connectTimeoutMs } = options;
   return (_opts, callback) => {
     const toProxy = connectToProxy(proxy, settings);
     const raw = toProxy.socket;

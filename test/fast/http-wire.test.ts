@@ -295,11 +295,11 @@ t.test('a whole run and its load against a conformant store that sends 100 Conti
   await mkdir(path.dirname(profile), { recursive: true });
   await writeFile(
     profile,
-    'title: brief\nconnections: 2\nduration: 1\nmaxRequests: 400\ntimeout: 1\nqueries:\n  - { weight: 1 }\nthresholds:\n  errors: { max: 0 }\n  mismatches: { max: 0 }\n',
+    'title: brief\nconnections: 2\nduration: 1\nmaxRequests: 100\ntimeout: 1\nqueries:\n  - { weight: 1 }\nthresholds:\n  errors: { max: 0 }\n  mismatches: { max: 0 }\n',
   );
   const run = await runCli(['run', '--base-url', server.baseUrl, '--report-dir', path.join(dir, 'reports'), '--load', profile], {
     PETSTORE_API_KEY: KEY,
   });
   t.equal(run.code, 0, `${run.stdout.split('\n').slice(-6).join('\n')}${run.stderr}`);
-  t.ok(interim > 100, `${interim} answers came after a 100 Continue`);
+  t.ok(interim > 50, `${interim} answers came after a 100 Continue`);
 });
