@@ -53,12 +53,15 @@ export class ResponseReader extends Duplex {
       method,
       maxHeadBytes,
     );
+    let broken = false;
     socket.on('data', (chunk: Buffer) => {
+      if (broken) return;
       try {
         parser.feed(chunk);
       } catch (error) {
         // The answer came and cannot be read: what came before it is handed on (undici reads it at once), then undici
-        // fails the request under way with why, and the connection goes.
+        // fails the request under way with why, and the connection goes; nothing after it is read.
+        broken = true;
         this.flush();
         setImmediate(() => this.destroy(error as Error));
         return;
@@ -66,6 +69,7 @@ export class ResponseReader extends Duplex {
       this.flush();
     });
     socket.on('end', () => {
+      if (broken) return;
       // A body delimited by the close is complete; a response cut short reaches undici as the close it is.
       if (!parser.cutShort) parser.end();
       this.flush();

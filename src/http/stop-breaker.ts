@@ -45,11 +45,13 @@ export class StopBreaker implements Sender {
     } catch (error) {
       this.underWay.delete(mine);
       if (!(error instanceof TransportError)) throw error;
+      const meanwhile = this.answered - answeredBefore - earlier.filter((other) => other.answered).length;
       if (error.unreadable) {
         mine.answered = true;
-        throw await this.noteUnreadable(error);
+        // A body that breaks HTTP/1.1 after its head came is an answer cut short, told apart as any other by the plain listing.
+        const cut = !error.beforeResponse && meanwhile === 0 && (await this.answers());
+        throw await this.noteUnreadable(error.withAnsweredMeanwhile(cut ? 1 : meanwhile));
       }
-      const meanwhile = this.answered - answeredBefore - earlier.filter((other) => other.answered).length;
       // Closed on a fresh connection too, or cut after its answer began: whether the server answers the plain request tells
       // its refusal (or its broken answer) from its end.
       const refused = error.closedTwice || (!error.beforeResponse && !error.timedOut);

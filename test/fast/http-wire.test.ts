@@ -87,8 +87,8 @@ const CASES: Array<{ name: string; bytes: string; expect: Outcome; message?: Reg
   },
 ];
 
-/** A `net` server on 127.0.0.1 that answers every request (head and Content-Length body read) with `bytes`; it counts them by method. */
-async function rawServer(bytes: string): Promise<{ base: string; requests: Record<string, number> }> {
+/** A `net` server on 127.0.0.1 that answers every request (head and Content-Length body read) with `bytes` (or the bytes for its target); it counts them by method. */
+async function rawServer(bytes: string | ((target: string) => string)): Promise<{ base: string; requests: Record<string, number> }> {
   const requests: Record<string, number> = {};
   const server = createServer((socket: Socket) => {
     socket.on('error', () => undefined);
@@ -102,9 +102,9 @@ async function rawServer(bytes: string): Promise<{ base: string; requests: Recor
         const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
         if (pending.length < end + 4 + length) return;
         pending = pending.subarray(end + 4 + length);
-        const method = head.slice(0, head.indexOf(' '));
+        const [method = '', target = ''] = head.split(' ');
         requests[method] = (requests[method] ?? 0) + 1;
-        socket.write(Buffer.from(bytes, 'latin1'));
+        socket.write(Buffer.from(typeof bytes === 'string' ? bytes : bytes(target), 'latin1'));
       }
     });
   });
@@ -198,6 +198,20 @@ t.test('answers that cannot be read, in a row: the run stops saying the server a
   t.match(stopped.message, /^the server answers, but 3 answers in a row could not be read, the plain listing's too \(last: GET \/pets: /);
   t.match(stopped.message, /--max-header-bytes raises it/);
   t.notMatch(stopped.message, /stopped answering/);
+});
+
+t.test('a body that breaks HTTP/1.1 after its head is an answer cut short while the plain listing is answered', async (t) => {
+  const broken = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n2\r\n[]\r\nzz\r\n';
+  const { base } = await rawServer((target) => (target.endsWith('/pets') ? answer('[]') : broken));
+  const http = client(base, { alivePath: '/pets' });
+  t.teardown(() => http.close());
+  const error = (await http.send({ ...list, path: '/pets/1', operation: 'getPet' }).catch((e: unknown) => e)) as TransportError;
+  t.match(
+    { code: error.code, unreadable: error.unreadable, beforeResponse: error.beforeResponse, answeredMeanwhile: error.answeredMeanwhile },
+    { code: 'ERR_HTTP_PROTOCOL', unreadable: true, beforeResponse: false, answeredMeanwhile: 1 },
+    'server.answers judges it as any answer cut short (the listing was answered)',
+  );
+  t.equal(http.stopped, undefined, 'and the run goes on');
 });
 
 t.test('the preflight says an unreadable first answer is an answer, and what it was', async (t) => {
