@@ -9,7 +9,7 @@ import { GENERATED_SUITES } from '../model/generated-suites.js';
 import { extraHeader, parseHeaderFlag } from '../http/extra-headers.js';
 import { DEFAULT_PACING } from '../http/pacer.js';
 import { MAX_KEY_CHARACTERS, MIN_KEY_CHARACTERS } from '../model/api-key.js';
-import { REQUEST_BOUNDS, type ExtraHeader } from '../model/connection.js';
+import { DEFAULT_MAX_HEADER_BYTES, REQUEST_BOUNDS, type ExtraHeader } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
 import { MAX_WORKERS } from '../model/load.js';
@@ -397,6 +397,16 @@ export const OPTIONS = {
     more: '; past it, one line and exit 2',
     fileHelp: 'how long to wait for the base URL to answer before the run starts (a service still starting)',
     recorded: { not: 'it decides when the run starts, not a verdict' },
+  }),
+  'max-header-bytes': option({
+    kind: integer(1024, 16 * 1024 * 1024),
+    arg: 'N',
+    commands: RUN_AND_LOAD,
+    section: 'service',
+    configKey: 'maxHeaderBytes',
+    default: DEFAULT_MAX_HEADER_BYTES,
+    help: 'the largest response head (status line and headers) read; a larger one is named, never taken for no answer',
+    recorded: { not: 'it decides whether answers can be read at all (exit 2), not a verdict' },
   }),
 
   // What a run judges, and how.

@@ -143,6 +143,7 @@ async function resolveTarget(settled: Settled, env: Env): Promise<Target> {
     ...(headers.length === 0 ? {} : { headers }),
     ...(proxies === undefined || (proxies.httpProxy ?? proxies.httpsProxy) === undefined ? {} : { proxies }),
     ...(secrets.length === 0 ? {} : { secrets }),
+    maxHeaderBytes: values['max-header-bytes'],
   };
 }
 

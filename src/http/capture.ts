@@ -1,15 +1,22 @@
-/** The lowest layer of the client: one exchange over undici within one deadline, its body read up to a bound, nothing judged. */
+/**
+ * The lowest layer of the client: one exchange over undici within one deadline, its body read up to a bound, nothing
+ * judged. Its connections are opened by the service connector, which reads every response by the project's own HTTP/1.1
+ * rules before undici sees it (interim responses, obs-fold, large heads, Transfer-Encoding beside Content-Length).
+ */
 import type { Dispatcher } from 'undici';
 import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import type { Exchange, ReceivedResponse } from '../model/exchange.js';
 import { parseExactJson } from '../model/json.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
 import { type DecodedBody, decodeBody } from './content-coding.js';
-import { proxyTls, routeTo, serviceTls, tunnelsThroughProxy } from './connection.js';
+import { routeTo, tunnelsThroughProxy } from './connection.js';
 import { guardSignal } from './deadline.js';
 import type { RequestFraming } from './framing.js';
+import { DEFAULT_MAX_HEAD_BYTES, headTooLarge, ProtocolError } from './response-framing.js';
 import type { RunStop } from './run-stop.js';
 import { type Attempter, CERTIFICATE_CODES, type OutgoingRequest, TransportError } from './sender.js';
+import { proxyName, proxyShown } from './proxy.js';
+import { ProxyError, type ServiceConnectors, serviceConnectors } from './service-connector.js';
 import { UNDICI } from './undici-parts.js';
 
 /** The bounds of one exchange and the pool it goes over. */
@@ -26,6 +33,15 @@ const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_HEADERS_TIMEOUT', '
 
 /** Pulls a stable code and a readable reason out of whatever undici or Node threw; every timeout says which bound it hit. */
 function describeTransportFailure(error: unknown, options: CaptureOptions): { code: string; message: string } {
+  // The reader's and the proxy connector's errors say what happened in words of their own.
+  if (error instanceof ProtocolError)
+    return {
+      code: error.code,
+      message: error.code === 'ERR_HEAD_TOO_LARGE' ? error.message : `an invalid HTTP response: ${error.message}`,
+    };
+  if (error instanceof ProxyError) return { code: error.code, message: oneLine(error.message) };
+  if ((error as { code?: unknown }).code === 'UND_ERR_HEADERS_OVERFLOW')
+    return { code: 'ERR_HEAD_TOO_LARGE', message: headTooLarge(options.maxHeaderBytes ?? DEFAULT_MAX_HEAD_BYTES).message };
   const e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
   const code =
     typeof e.code === 'string'
@@ -70,6 +86,9 @@ const EXCHANGE_OVER = new Error('the exchange on a connection of its own is over
 /** Sends over a bounded undici pool bound to the base URL's origin (through the proxy when one applies); never follows redirects. */
 export class UndiciCapture implements Attempter {
   private readonly proxy: ProxyRoute | undefined;
+  /** Through a proxy, plain http goes to the proxy itself in absolute form, with the proxy's credentials (as curl does). */
+  private readonly forwarded: Record<string, string> | undefined;
+  private readonly connectors: ServiceConnectors;
   private readonly agent: Dispatcher;
   private sent = 0;
 
@@ -80,6 +99,18 @@ export class UndiciCapture implements Attempter {
     private readonly redact: (text: string) => string,
   ) {
     this.proxy = routeTo(framing.base, options);
+    this.forwarded =
+      this.proxy === undefined || tunnelsThroughProxy(framing.base)
+        ? undefined
+        : this.proxy.authorization === undefined
+          ? {}
+          : { 'proxy-authorization': this.proxy.authorization };
+    this.connectors = serviceConnectors({
+      base: framing.base,
+      settings: options,
+      connectTimeoutMs: options.connectTimeoutMs,
+      maxHeadBytes: options.maxHeaderBytes ?? DEFAULT_MAX_HEAD_BYTES,
+    });
     this.agent = this.newAgent(options.connections);
   }
 
@@ -88,43 +119,58 @@ export class UndiciCapture implements Attempter {
     return this.sent;
   }
 
-  /** A pool of `connections` to the origin, through the proxy when one applies; TLS to the origin is verified end to end. */
-  private newAgent(connections: number): Dispatcher {
-    const { connectTimeoutMs, headersTimeoutMs, requestTimeoutMs } = this.options;
-    const tls = { timeout: connectTimeoutMs, ...serviceTls(this.options) };
-    const bounds = { headersTimeout: headersTimeoutMs, bodyTimeout: requestTimeoutMs, connections };
-    if (this.proxy === undefined) return new UNDICI.Agent({ connect: tls, ...bounds });
-    return new UNDICI.ProxyAgent({
-      uri: this.proxy.url,
-      ...(this.proxy.authorization === undefined ? {} : { token: this.proxy.authorization }),
-      proxyTunnel: tunnelsThroughProxy(this.framing.base),
-      requestTls: tls,
-      proxyTls: { timeout: connectTimeoutMs, ...proxyTls(this.options) },
-      ...bounds,
+  /**
+   * A pool of `connections` to the origin, through the proxy when one applies (TLS to the origin verified end to end),
+   * every response read by the project's rules first; `method` when every request on it has that method (HEAD).
+   */
+  private newAgent(connections: number, method?: string): Dispatcher {
+    const { headersTimeoutMs, requestTimeoutMs } = this.options;
+    return new UNDICI.Agent({
+      connect: this.connectors(method),
+      // The reader holds heads to the same bound, and hands undici fewer bytes than it read: undici's is never met first.
+      maxHeaderSize: this.options.maxHeaderBytes ?? DEFAULT_MAX_HEAD_BYTES,
+      headersTimeout: headersTimeoutMs,
+      bodyTimeout: requestTimeoutMs,
+      connections,
     });
   }
 
   /**
    * One exchange on the shared pool, or on a fresh connection of its own. Throws TransportError (`beforeResponse` says
-   * whether any response byte had come), or the stop's RunError when the client stopped or the run was interrupted.
+   * whether a response had been read), or the stop's RunError when the client stopped or the run was interrupted.
    */
   async send(req: OutgoingRequest, freshConnection = false): Promise<Exchange> {
     const framed = this.framing.frame(req);
     this.sent += 1;
     if (req.tally !== undefined) req.tally.sent += 1;
     const started = performance.now();
-    const dispatcher = freshConnection ? this.newAgent(1) : this.agent;
+    // A HEAD is answered without a body whatever its head says: the reader of its connection must know, so it has its own.
+    const own = freshConnection || req.method === 'HEAD';
+    const dispatcher = own ? this.newAgent(1, req.method === 'HEAD' ? 'HEAD' : undefined) : this.agent;
     // One deadline for the whole exchange (connect, headers, every byte of the body), whatever pace the body comes at.
     const deadline = guardSignal(this.options.requestTimeoutMs, [this.stop.signal, this.stop.abort]);
     let beforeResponse = true;
     try {
-      const response = await UNDICI.request(framed.url, {
-        method: framed.method as Dispatcher.HttpMethod,
-        headers: framed.headers,
-        body: framed.body ?? null,
-        dispatcher,
-        signal: deadline.signal,
-      });
+      const response = await UNDICI.request(
+        framed.url,
+        {
+          method: framed.method as Dispatcher.HttpMethod,
+          headers: this.forwarded === undefined ? framed.headers : { ...framed.headers, ...this.forwarded },
+          body: framed.body ?? null,
+          dispatcher,
+          signal: deadline.signal,
+        },
+        this.forwarded !== undefined,
+      );
+      // Plain http goes to the proxy itself: its 407 is the proxy's refusal, never the service's answer to judge.
+      if (response.statusCode === 407 && this.proxy !== undefined && this.forwarded !== undefined) {
+        await response.body.dump();
+        throw new ProxyError(
+          `${proxyName(this.proxy)} asked for credentials (407): give them in its URL (http://user:password@host:port)`,
+          'ERR_PROXY_AUTH',
+          proxyShown(this.proxy),
+        );
+      }
       beforeResponse = false;
       const received = await capture(response, this.options.maxResponseBytes);
       return { request: framed.sent, response: received, durationMs: performance.now() - started };
@@ -132,14 +178,22 @@ export class UndiciCapture implements Attempter {
       const halted = this.stop.halted('interrupted: the request in flight was aborted');
       if (halted !== undefined) throw halted;
       const { code, message } = describeTransportFailure(error, this.options);
+      const via =
+        error instanceof ProxyError
+          ? error.proxy
+          : this.forwarded === undefined || this.proxy === undefined
+            ? undefined
+            : proxyShown(this.proxy);
       throw new TransportError(code, this.redact(message), framed.sent, {
         timedOut: TIMEOUT_CODES.has(code),
         answeredMeanwhile: 0,
         beforeResponse,
+        unreadable: error instanceof ProtocolError || code === 'ERR_HEAD_TOO_LARGE',
+        ...(via === undefined ? {} : { via }),
       });
     } finally {
       deadline.dispose();
-      if (freshConnection) await dispatcher.destroy(EXCHANGE_OVER);
+      if (own) await dispatcher.destroy(EXCHANGE_OVER);
     }
   }
 

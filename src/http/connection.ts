@@ -16,9 +16,10 @@ export interface ServiceTls {
 
 /** Only the connection settings of a larger options object (a client's, a stage's). */
 export function connectionOf(options: ConnectionSettings): ConnectionSettings {
-  const { ca, clientCertificate, proxies, headers, secrets } = options;
+  const { ca, clientCertificate, proxies, headers, secrets, maxHeaderBytes } = options;
   return {
     ...(ca === undefined ? {} : { ca }),
+    ...(maxHeaderBytes === undefined ? {} : { maxHeaderBytes }),
     ...(clientCertificate === undefined ? {} : { clientCertificate }),
     ...(proxies === undefined ? {} : { proxies }),
     ...(headers === undefined ? {} : { headers }),

@@ -39,6 +39,11 @@ function hintFor(code: string, base: URL): string | undefined {
   return undefined;
 }
 
+/** What to do about a proxy that failed the request. */
+function proxyHint(base: URL): string {
+  return `check that the proxy runs and lets the suite through, or list ${base.hostname} in NO_PROXY to go around it`;
+}
+
 /** The stable code of a connection that failed before any answer. */
 function transportCode(code: string): RunErrorCode {
   return isTlsFailure(code) ? 'ERR_TLS' : 'ERR_UNREACHABLE';
@@ -58,11 +63,15 @@ export async function preflight(
       .response;
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    const hint = hintFor(error.code, client.base);
+    const hint = error.via === undefined ? hintFor(error.code, client.base) : proxyHint(client.base);
     const cause = `${error.message} (${error.code})${hint === undefined ? '' : `: ${hint}`}`;
+    // The server answered: it is reached, and what it sent is the problem.
+    if (error.unreadable)
+      throw new RunError('ERR_UNREADABLE', `${href} answered GET ${listPath}, but the answer cannot be read: ${cause}${tail}`);
+    const through = error.via === undefined || error.message.startsWith('the proxy ') ? '' : ` through the proxy ${error.via}`;
     throw new RunError(
       transportCode(error.code),
-      beforeLoad ? `cannot verify ${href} before load: ${cause}${tail}` : `cannot reach ${href}: ${cause}`,
+      beforeLoad ? `cannot verify ${href} before load${through}: ${cause}${tail}` : `cannot reach ${href}${through}: ${cause}`,
     );
   }
   const { status } = response;

@@ -1,12 +1,12 @@
 /**
- * Raw sockets through a proxy, for a client that writes HTTP itself (the load runner): a socket to the proxy (TLS
- * verified when the proxy is https), and a CONNECT tunnel to the origin. The functional client gets the same from
- * undici's ProxyAgent; the route, the proxy's trust and its credentials are the same rules (connection.ts).
+ * Raw sockets through a proxy: a socket to the proxy (TLS verified when the proxy is https), and a CONNECT tunnel to the
+ * origin. The load connections and the functional client's connector (service-connector.ts) both open theirs here.
  */
 import net from 'node:net';
 import tls from 'node:tls';
 import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import { proxyTls } from './connection.js';
+import { proxyName } from './proxy.js';
 
 /** The longest answer a proxy may give to CONNECT before the tunnel opens. */
 const MAX_TUNNEL_HEAD = 16 * 1024;
@@ -55,7 +55,7 @@ export function openTunnel(
     const status = /^HTTP\/1\.[01] (\d{3})([^\r]*)/.exec(head);
     if (end < 0 || status?.[1] !== '200') {
       refused(
-        `the proxy ${proxy.url} did not open a tunnel to ${authority} (${status === null ? 'no HTTP answer' : `${status[1] ?? ''}${status[2] ?? ''}`})`,
+        `${proxyName(proxy)} did not open a tunnel to ${authority} (${status === null ? 'no HTTP answer' : `${status[1] ?? ''}${status[2] ?? ''}`})`,
       );
       return;
     }

@@ -44,12 +44,17 @@ function proxyUrl(found: { name: string; value: string } | undefined): string | 
 
 /** Reads and checks the proxy variables; HTTPS_PROXY falls back to HTTP_PROXY, as in undici. */
 export function proxyEnvironment(env: Readonly<Record<string, string | undefined>>): ProxyEnvironment {
-  const httpProxy = proxyUrl(variable(env, 'HTTP_PROXY'));
-  const httpsProxy = proxyUrl(variable(env, 'HTTPS_PROXY')) ?? httpProxy;
+  const http = variable(env, 'HTTP_PROXY');
+  const https = variable(env, 'HTTPS_PROXY');
+  const httpProxy = proxyUrl(http);
+  const ownHttpsProxy = proxyUrl(https);
+  const httpsProxy = ownHttpsProxy ?? httpProxy;
   const noProxy = variable(env, 'NO_PROXY')?.value;
   return {
-    ...(httpProxy === undefined ? {} : { httpProxy }),
-    ...(httpsProxy === undefined ? {} : { httpsProxy }),
+    ...(httpProxy === undefined ? {} : { httpProxy, httpProxyVariable: http?.name ?? 'HTTP_PROXY' }),
+    ...(httpsProxy === undefined
+      ? {}
+      : { httpsProxy, httpsProxyVariable: (ownHttpsProxy === undefined ? http : https)?.name ?? 'HTTPS_PROXY' }),
     ...(noProxy === undefined ? {} : { noProxy }),
   };
 }
@@ -73,12 +78,28 @@ export function bypassesProxy(target: URL, noProxy: string | undefined): boolean
 
 /** The proxy a request to `target` goes through, or undefined for a direct connection. */
 export function proxyFor(target: URL, proxies: ProxyEnvironment): ProxyRoute | undefined {
-  const proxy = target.protocol === 'https:' ? proxies.httpsProxy : proxies.httpProxy;
+  const secure = target.protocol === 'https:';
+  const proxy = secure ? proxies.httpsProxy : proxies.httpProxy;
   if (proxy === undefined || bypassesProxy(target, proxies.noProxy)) return undefined;
   const credentials = userinfo(new URL(proxy));
-  return credentials === undefined
-    ? { url: safeUrl(proxy) }
-    : { url: safeUrl(proxy), authorization: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` };
+  const named = secure ? proxies.httpsProxyVariable : proxies.httpProxyVariable;
+  return {
+    url: safeUrl(proxy),
+    ...(credentials === undefined
+      ? {}
+      : { authorization: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` }),
+    ...(named === undefined ? {} : { variable: named }),
+  };
+}
+
+/** The proxy as messages name it: its URL (no credentials) and the variable it came from. */
+export function proxyShown(proxy: ProxyRoute): string {
+  return `${proxy.url}${proxy.variable === undefined ? '' : ` (${proxy.variable})`}`;
+}
+
+/** `the proxy …`, as a message begins. */
+export function proxyName(proxy: ProxyRoute): string {
+  return `the proxy ${proxyShown(proxy)}`;
 }
 
 /** The credentials the proxy variables carry (the password, and user:password), for the redactor; it never throws, so it serves error paths too. */

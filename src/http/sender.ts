@@ -43,18 +43,22 @@ export function isTlsFailure(code: string): boolean {
   return code.startsWith('ERR_SSL_') || CERTIFICATE_CODES.test(code);
 }
 
-/** How a failed exchange went: whether it hit a deadline, what else was answered meanwhile, whether any response byte came. */
+/** How a failed exchange went: whether it hit a deadline, what else was answered meanwhile, whether any response came, where it failed. */
 export interface FailureTiming {
   /** The request waited out a deadline (connect excluded). */
   timedOut: boolean;
   answeredMeanwhile: number;
-  /** It failed before any byte of a response arrived (only then may an idempotent request be sent again). */
+  /** It failed before a response (status and headers) was read (only then may an idempotent request be sent again). */
   beforeResponse?: boolean;
   /** Sent once more on a fresh connection, it was closed there too: the server, not an idle connection, refused it. */
   closedTwice?: boolean;
+  /** The server answered, and its answer cannot be read: it breaks HTTP/1.1, or its head is over --max-header-bytes. */
+  unreadable?: boolean;
+  /** The proxy the request went through (its URL, no credentials, and its variable), when the failure was met there or on the way through it. */
+  via?: string;
 }
 
-/** A failure to exchange at all: no response to judge. `code` is stable (undici's or Node's). */
+/** A failure to exchange at all: no response to judge. `code` is stable (undici's, Node's or the response reader's). */
 export class TransportError extends Error {
   readonly code: string;
   readonly sent: SentRequest;
@@ -62,10 +66,14 @@ export class TransportError extends Error {
   readonly timedOut: boolean;
   /** How many other requests the server answered while this one waited. */
   readonly answeredMeanwhile: number;
-  /** No byte of a response had arrived when it failed. */
+  /** No response (status and headers) had been read when it failed. */
   readonly beforeResponse: boolean;
   /** Sent once more on a fresh connection, it was closed there too. */
   readonly closedTwice: boolean;
+  /** The server answered, and the answer cannot be read: never a server that stopped answering. */
+  readonly unreadable: boolean;
+  /** The proxy the request went through, when the failure was met there or on the way through it. */
+  readonly via: string | undefined;
 
   constructor(code: string, message: string, sent: SentRequest, timing: FailureTiming = { timedOut: false, answeredMeanwhile: 0 }) {
     super(message);
@@ -76,25 +84,29 @@ export class TransportError extends Error {
     this.answeredMeanwhile = timing.answeredMeanwhile;
     this.beforeResponse = timing.beforeResponse ?? false;
     this.closedTwice = timing.closedTwice ?? false;
+    this.unreadable = timing.unreadable ?? false;
+    this.via = timing.via;
+  }
+
+  /** How this failure went, for a copy that changes part of it. */
+  private get timing(): FailureTiming {
+    return {
+      timedOut: this.timedOut,
+      answeredMeanwhile: this.answeredMeanwhile,
+      beforeResponse: this.beforeResponse,
+      closedTwice: this.closedTwice,
+      unreadable: this.unreadable,
+      ...(this.via === undefined ? {} : { via: this.via }),
+    };
   }
 
   /** The same failure, with how many requests the server answered while it waited. */
   withAnsweredMeanwhile(answeredMeanwhile: number): TransportError {
-    return new TransportError(this.code, this.message, this.sent, {
-      timedOut: this.timedOut,
-      answeredMeanwhile,
-      beforeResponse: this.beforeResponse,
-      closedTwice: this.closedTwice,
-    });
+    return new TransportError(this.code, this.message, this.sent, { ...this.timing, answeredMeanwhile });
   }
 
   /** The same failure, closed on a fresh connection too. */
   closedAgain(): TransportError {
-    return new TransportError(this.code, this.message, this.sent, {
-      timedOut: this.timedOut,
-      answeredMeanwhile: this.answeredMeanwhile,
-      beforeResponse: this.beforeResponse,
-      closedTwice: true,
-    });
+    return new TransportError(this.code, this.message, this.sent, { ...this.timing, closedTwice: true });
   }
 }

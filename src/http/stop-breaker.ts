@@ -1,7 +1,9 @@
 /**
  * The stop breaker: after requests in a row got no answer at all, and a plain request (the listing) gets none either, the
  * server is gone and nothing more is sent. A server that still answers the plain request has stopped answering one kind
- * of request only: those requests fail (a verdict on the contract), and the run goes on.
+ * of request only: those requests fail (a verdict on the contract), and the run goes on. An answer that cannot be read
+ * (it breaks HTTP/1.1, or its head is over --max-header-bytes) is an answer: such a server is never called gone, and
+ * when its answers in a row and its plain answer all cannot be read, the run stops saying that.
  */
 import { RunError } from '../model/errors.js';
 import type { Exchange } from '../model/exchange.js';
@@ -15,6 +17,7 @@ const FAILURES_BEFORE_STOP = 3;
 export class StopBreaker implements Sender {
   private answered = 0;
   private failuresInARow = 0;
+  private unreadableInARow = 0;
   /** The requests under way, each marked once answered. */
   private readonly underWay = new Set<{ answered: boolean }>();
   /** The plain request in flight, which every failure meanwhile waits on instead of sending its own. */
@@ -43,6 +46,12 @@ export class StopBreaker implements Sender {
       this.underWay.delete(mine);
       if (!(error instanceof TransportError)) throw error;
       const meanwhile = this.answered - answeredBefore - earlier.filter((other) => other.answered).length;
+      if (error.unreadable) {
+        mine.answered = true;
+        // A body that breaks HTTP/1.1 after its head came is an answer cut short, told apart as any other by the plain listing.
+        const cut = !error.beforeResponse && meanwhile === 0 && (await this.answers());
+        throw await this.noteUnreadable(error.withAnsweredMeanwhile(cut ? 1 : meanwhile));
+      }
       // Closed on a fresh connection too, or cut after its answer began: whether the server answers the plain request tells
       // its refusal (or its broken answer) from its end.
       const refused = error.closedTwice || (!error.beforeResponse && !error.timedOut);
@@ -53,7 +62,25 @@ export class StopBreaker implements Sender {
     mine.answered = true;
     this.answered += 1;
     this.failuresInARow = 0;
+    this.unreadableInARow = 0;
     return exchange;
+  }
+
+  /** Counts an answer that cannot be read; enough in a row, and the plain request's unreadable too, and nothing can be judged. */
+  private async noteUnreadable(error: TransportError): Promise<TransportError | RunError> {
+    this.answered += 1;
+    this.failuresInARow = 0;
+    this.unreadableInARow += 1;
+    if (this.unreadableInARow < FAILURES_BEFORE_STOP || (await this.answers())) {
+      if (this.unreadableInARow >= FAILURES_BEFORE_STOP) this.unreadableInARow = 0;
+      return error;
+    }
+    return this.stop.stop(
+      new RunError(
+        'ERR_UNREADABLE',
+        `the server answers, but ${this.unreadableInARow} answers in a row could not be read${this.alive === undefined ? '' : ", the plain listing's too"} (last: ${error.sent.method} ${error.sent.target}: ${error.message} (${error.code})); the run stopped`,
+      ),
+    );
   }
 
   /** Counts a request that got no answer; enough of them in a row, and no answer to the plain request, mean the server is gone. */

@@ -61,12 +61,18 @@ export class Throttle implements Sender {
       waitedMs += ms;
       const granted = this.pacer.pause(ms);
       if (granted.kind !== 'granted') throw this.stop.stop(this.waitRefused(granted, exchange.response, exchange.request));
-      if (granted.addedMs > 0) this.noteWait(ms, granted, exchange.response, exchange.request);
+      if (granted.addedMs > 0)
+        this.noteWait({ waitMs: ms, askedMs: asked, inARow: throttled }, granted, exchange.response, exchange.request);
     }
   }
 
-  /** Records a wait that added to the run's waiting, and tells whoever listens. */
-  private noteWait(waitMs: number, granted: WaitGranted, received: ReceivedResponse, sent: SentRequest): void {
+  /** Records a wait that added to the run's waiting, and tells whoever listens; `askedMs` is NaN when the server named no wait. */
+  private noteWait(
+    { waitMs, askedMs, inARow }: { waitMs: number; askedMs: number; inARow: number },
+    granted: WaitGranted,
+    received: ReceivedResponse,
+    sent: SentRequest,
+  ): void {
     const retryAfter = received.headers['retry-after'];
     const wait: ServerWait = {
       at: new Date().toISOString(),
@@ -75,6 +81,8 @@ export class Throttle implements Sender {
       status: received.status,
       ...(retryAfter === undefined ? {} : { retryAfter }),
       waitMs: Math.round(waitMs),
+      ...(Number.isNaN(askedMs) ? {} : { askedMs: Math.round(askedMs) }),
+      inARow,
       addedMs: Math.round(granted.addedMs),
       spentMs: Math.round(granted.spentMs),
       budgetMs: this.pacer.options.waitBudgetMs,

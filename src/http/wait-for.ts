@@ -39,8 +39,9 @@ export function listingProbe(open: () => Pick<HttpClient, 'send' | 'close'>, lis
       return NOT_YET_STATUSES.has(response.status) ? `${response.status} from a gateway` : 'answered';
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
-      // Something listens, but TLS does not fit: waiting will not change that, and the preflight says what is wrong.
-      if (isTlsFailure(error.code)) return 'answered';
+      // Something listens, but TLS does not fit, or it answers what cannot be read: waiting will not change that, and the
+      // preflight says what is wrong.
+      if (isTlsFailure(error.code) || error.unreadable) return 'answered';
       return `${error.message} (${error.code})`;
     } finally {
       await client.close();

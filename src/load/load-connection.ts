@@ -9,10 +9,10 @@ import { serviceSocketTls } from '../http/connection.js';
 import { mayResend } from '../http/connection-retry.js';
 import type { FramedRequest } from '../http/framing.js';
 import { connectToProxy, endpointOf, openTunnel } from '../http/proxy-tunnel.js';
+import { DEFAULT_MAX_HEAD_BYTES, ProtocolError, ResponseParser } from '../http/response-framing.js';
 import { CERTIFICATE_CODES } from '../http/sender.js';
 import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import type { QueryMix } from '../model/load.js';
-import { ResponseParser } from './response-parser.js';
 
 /**
  * A kept-alive connection that carried nothing for at least this long before a request was written on it was idle: a server
@@ -214,36 +214,40 @@ export class LoadConnection {
   private attach(socket: net.Socket, readyEvent: 'connect' | 'secureConnect'): void {
     this.adopt(socket);
     const live = (): boolean => this.socket === socket && !this.ended;
-    const parser = new ResponseParser({
-      onHead: (status) => {
-        if (!live()) return;
-        const flight = this.inFlight;
-        if (flight === undefined) throw new Error('an answer no request asked for');
-        flight.status = status;
-        flight.answerStarted = true;
-        if (this.events.keepsBody()) flight.body = [];
-      },
-      onBody: (bytes) => {
-        const flight = this.inFlight;
-        if (!live() || flight === undefined) return;
-        flight.answerStarted = true;
-        flight.bodyBytes += bytes.length;
-        if (flight.bodyBytes > this.target.maxBodyBytes) {
-          this.events.oversize(flight);
-          flight.body = undefined;
-          this.detach();
+    const parser = new ResponseParser(
+      {
+        onHead: ({ status }) => {
+          if (!live()) return;
+          const flight = this.inFlight;
+          if (flight === undefined) throw new ProtocolError('an answer no request asked for');
+          flight.status = status;
+          flight.answerStarted = true;
+          if (this.events.keepsBody()) flight.body = [];
+        },
+        onBody: (bytes) => {
+          const flight = this.inFlight;
+          if (!live() || flight === undefined) return;
+          flight.answerStarted = true;
+          flight.bodyBytes += bytes.length;
+          if (flight.bodyBytes > this.target.maxBodyBytes) {
+            this.events.oversize(flight);
+            flight.body = undefined;
+            this.detach();
+            this.answer(flight);
+            return;
+          }
+          flight.body?.push(bytes);
+        },
+        onComplete: (close) => {
+          const flight = this.inFlight;
+          if (!live() || flight === undefined) return;
+          if (close) this.detach();
           this.answer(flight);
-          return;
-        }
-        flight.body?.push(bytes);
+        },
       },
-      onComplete: (close) => {
-        const flight = this.inFlight;
-        if (!live() || flight === undefined) return;
-        if (close) this.detach();
-        this.answer(flight);
-      },
-    });
+      'GET',
+      this.target.settings.maxHeaderBytes ?? DEFAULT_MAX_HEAD_BYTES,
+    );
     socket.once(readyEvent, () => {
       if (!live()) return;
       this.ready = true;
@@ -290,7 +294,11 @@ export class LoadConnection {
     try {
       step();
     } catch (error) {
-      const cause = { code: 'ERR_LOAD_PROTOCOL', message: `an invalid HTTP response: ${(error as Error).message}` };
+      // The same words as the functional client's for the same bytes (capture.ts).
+      const cause =
+        error instanceof ProtocolError && error.code === 'ERR_HEAD_TOO_LARGE'
+          ? { code: error.code, message: error.message }
+          : { code: 'ERR_HTTP_PROTOCOL', message: `an invalid HTTP response: ${(error as Error).message}` };
       this.lastError = cause;
       const flight = this.inFlight;
       this.detach();

@@ -3,6 +3,9 @@
 /** The deadline of one whole exchange and the largest body read, unless a run says otherwise (--timeout, --max-response-bytes). */
 export const REQUEST_BOUNDS = { requestTimeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 } as const;
 
+/** The largest response head read unless a run says otherwise (--max-header-bytes): Node's and undici's 16 KiB is less than real heads (20–60 KB of cookies and policies) take. */
+export const DEFAULT_MAX_HEADER_BYTES = 64 * 1024;
+
 /** A client certificate for mutual TLS, in PEM. */
 export interface ClientCertificate {
   cert: string;
@@ -16,6 +19,9 @@ export interface ProxyEnvironment {
   httpProxy?: string;
   httpsProxy?: string;
   noProxy?: string;
+  /** The variables the proxies came from as the environment spells them (`https_proxy`, or HTTP_PROXY that HTTPS_PROXY fell back to), for messages. */
+  httpProxyVariable?: string;
+  httpsProxyVariable?: string;
 }
 
 /** The proxy the requests to one origin go through. */
@@ -24,6 +30,8 @@ export interface ProxyRoute {
   url: string;
   /** `Basic …` from the proxy URL's userinfo, sent to the proxy only. */
   authorization?: string;
+  /** The variable that named it (`HTTPS_PROXY`), for messages. */
+  variable?: string;
 }
 
 /** A header given with --header, sent on every request; a secret one is never shown. */
@@ -43,4 +51,6 @@ export interface ConnectionSettings {
   headers?: readonly ExtraHeader[];
   /** Values besides the key that never appear in output: secret header values, proxy credentials, a key passphrase. */
   secrets?: readonly string[];
+  /** The largest response head (status line and headers) read (--max-header-bytes; DEFAULT_MAX_HEADER_BYTES without it). */
+  maxHeaderBytes?: number;
 }

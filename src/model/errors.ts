@@ -15,6 +15,7 @@ export type RunErrorCode =
   | 'ERR_SERVER_START'
   | 'ERR_RATE_LIMITED'
   | 'ERR_SERVER_GONE'
+  | 'ERR_UNREADABLE'
   | 'ERR_INTERRUPTED'
   | 'ERR_LOAD_WORKER';
 

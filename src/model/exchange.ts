@@ -63,6 +63,10 @@ export interface ServerWait {
   retryAfter?: string;
   /** How long from `at` nothing is sent: what the server asked, or the backoff when that is longer. */
   waitMs: number;
+  /** What the server asked for (its Retry-After), when it named a wait; less than waitMs when the backoff of a request throttled again was longer. */
+  askedMs?: number;
+  /** How many times in a row this request was throttled, this time included (the backoff doubles with each). */
+  inARow?: number;
   /** What this wait added to the time the run waited (less than waitMs when it began during another). */
   addedMs: number;
   /** The waiting the run has done, this wait included; concurrent requests throttled together share one wait. */

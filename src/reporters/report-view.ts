@@ -1,5 +1,6 @@
 /** What every renderer reads out of a report the same way: reasons, the failing exchange, evidence as text, the deprecation countdown. */
 import { REGISTRY } from '../checks/registry.js';
+import { retryAfterMs } from '../http/pacer.js';
 import type { ServerWait } from '../model/exchange.js';
 import type {
   CaseResult,
@@ -356,11 +357,22 @@ export function casesByMessage(group: FailureGroup): Array<{ message: string; al
   return [...byMessage.values()];
 }
 
-/** A wait the server asked for, in words: `waiting 5.0 s as the server asked (503, Retry-After: 5, to GET /pets); 15.0 s of the 300 s wait budget used`. */
+/**
+ * A wait the server asked for, in words: `waiting 5.0 s as the server asked (503, Retry-After: 5, to GET /pets); 15.0 s of
+ * the 300.0 s wait budget used`. A wait longer than the server asked is the backoff of a request throttled again, and says
+ * so, with what paces the run below the server's limit.
+ */
 export function waitLine(wait: ServerWait): string {
   const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
   const asked = wait.retryAfter === undefined ? `${wait.status}` : `${wait.status}, Retry-After: ${wait.retryAfter}`;
-  return `waiting ${s(wait.waitMs)} as the server asked (${asked}, to ${wait.method} ${wait.target}); ${s(wait.spentMs)} of the ${s(wait.budgetMs)} wait budget used`;
+  const budget = `${s(wait.spentMs)} of the ${s(wait.budgetMs)} wait budget used`;
+  // A wait recorded before askedMs was: what its Retry-After asked, read again.
+  const askedMs = wait.askedMs ?? retryAfterMs(wait.retryAfter, Date.parse(wait.at));
+  if (askedMs !== undefined && askedMs >= wait.waitMs)
+    return `waiting ${s(wait.waitMs)} as the server asked (${asked}, to ${wait.method} ${wait.target}); ${budget}`;
+  const why = askedMs === undefined ? 'a backoff: the server named no wait' : `longer than the ${s(askedMs)} the server asked`;
+  const again = wait.inARow === undefined || wait.inARow < 2 ? '' : `: throttled ${wait.inARow} times in a row, each wait twice the last`;
+  return `waiting ${s(wait.waitMs)}, ${why} (${asked}, to ${wait.method} ${wait.target})${again}; --rate-limit N keeps the run under the server's limit; ${budget}`;
 }
 
 /** The requests a run sent, the load's counted apart: `18 requests + 78466 load requests`. */

@@ -375,10 +375,10 @@ t.test('the slots: at most N requests under way, handed out in the order asked; 
   }
 });
 
-t.test("undici's Agent and request come from its own modules, not its index (half the start-up)", async (t) => {
+t.test("undici's Agent, connector and request come from its own modules, not its index (half the start-up)", async (t) => {
   // Falls back to the index when an undici release moves them: this says the installed one still has them where looked for.
   t.equal(UNDICI.lean, true);
-  t.equal(typeof UNDICI.ProxyAgent, 'function', 'a proxy still gets its agent (from the index)');
+  t.equal(typeof UNDICI.buildConnector, 'function', 'the connector the client opens its direct connections with');
 });
 
 t.test('the capture keeps the bytes the server sent, beside the text and the JSON', async (t) => {

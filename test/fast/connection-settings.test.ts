@@ -72,16 +72,22 @@ t.test('proxies: read as undici reads them, NO_PROXY by host, domain and port, c
   t.same(proxyEnvironment({}), {}, 'no variables, no proxy');
   t.same(
     proxyEnvironment({ HTTP_PROXY: 'http://upper:3128', http_proxy: 'http://lower:3128' }),
-    { httpProxy: 'http://lower:3128/', httpsProxy: 'http://lower:3128/' },
-    'lower case first; HTTPS falls back to HTTP_PROXY',
+    {
+      httpProxy: 'http://lower:3128/',
+      httpsProxy: 'http://lower:3128/',
+      httpProxyVariable: 'http_proxy',
+      httpsProxyVariable: 'http_proxy',
+    },
+    'lower case first; HTTPS falls back to HTTP_PROXY, and says it came from there',
   );
   t.same(proxyEnvironment({ HTTPS_PROXY: 'https://secure:8443', NO_PROXY: 'internal' }), {
     httpsProxy: 'https://secure:8443/',
+    httpsProxyVariable: 'HTTPS_PROXY',
     noProxy: 'internal',
   });
   t.same(
     proxyEnvironment({ http_proxy: '', HTTP_PROXY: 'http://p:1' }),
-    { httpProxy: 'http://p:1/', httpsProxy: 'http://p:1/' },
+    { httpProxy: 'http://p:1/', httpsProxy: 'http://p:1/', httpProxyVariable: 'HTTP_PROXY', httpsProxyVariable: 'HTTP_PROXY' },
     'an empty variable is unset',
   );
   t.throws(() => proxyEnvironment({ HTTPS_PROXY: 'not a url' }), {
@@ -117,10 +123,14 @@ t.test('proxies: read as undici reads them, NO_PROXY by host, domain and port, c
     HTTPS_PROXY: `http://me:${PROXY_PASSWORD}@secure:3128`,
     NO_PROXY: 'localhost',
   });
-  t.same(proxyFor(new URL('http://api.example.com/v1'), proxies), { url: 'http://plain:3128/' });
+  t.same(proxyFor(new URL('http://api.example.com/v1'), proxies), { url: 'http://plain:3128/', variable: 'HTTP_PROXY' });
   t.same(
     proxyFor(new URL('https://api.example.com/v1'), proxies),
-    { url: 'http://secure:3128/', authorization: `Basic ${Buffer.from(`me:${PROXY_PASSWORD}`).toString('base64')}` },
+    {
+      url: 'http://secure:3128/',
+      authorization: `Basic ${Buffer.from(`me:${PROXY_PASSWORD}`).toString('base64')}`,
+      variable: 'HTTPS_PROXY',
+    },
     'the userinfo becomes Proxy-Authorization; the URL shown has none',
   );
   t.equal(proxyFor(new URL('https://localhost:8443/v1'), proxies), undefined, 'NO_PROXY wins');

@@ -102,10 +102,10 @@ t.test('429 and 503 with Retry-After are waited out, counted, never answers', as
   t.match(
     told,
     [
-      { method: 'GET', target: '/pets', status: 429, retryAfter: '0', waitMs: 250, addedMs: 250, spentMs: 250, budgetMs: 300_000 },
-      { method: 'GET', target: '/pets', status: 503, retryAfter: '0', waitMs: 500, addedMs: 500, spentMs: 750, budgetMs: 300_000 },
+      { method: 'GET', target: '/pets', status: 429, retryAfter: '0', waitMs: 250, askedMs: 0, inARow: 1, addedMs: 250, spentMs: 250 },
+      { method: 'GET', target: '/pets', status: 503, retryAfter: '0', waitMs: 500, askedMs: 0, inARow: 2, addedMs: 500, spentMs: 750 },
     ],
-    'each wait is told as it begins: what asked, how long, and the budget spent',
+    'each wait is told as it begins: what asked for how long, the backoff it waits, and the budget spent',
   );
   t.same(patient.traffic.waits, told, 'the report keeps every wait');
   t.same(

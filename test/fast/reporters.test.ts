@@ -6,6 +6,7 @@ import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { judgeLoad } from '../../src/engine/load-phase.js';
 import { RunError } from '../../src/model/errors.js';
+import type { ServerWait } from '../../src/model/exchange.js';
 import type { CaseResult, RunReport } from '../../src/model/results.js';
 import { ConsoleReporter } from '../../src/reporters/console-reporter.js';
 import { FileReporter } from '../../src/reporters/file-reporter.js';
@@ -16,6 +17,7 @@ import { formatMs } from '../../src/reporters/load-figures.js';
 import { LoadConsoleReporter } from '../../src/reporters/load-console-reporter.js';
 import { escapeMarkdown, MarkdownReporter, renderMarkdown } from '../../src/reporters/markdown-reporter.js';
 import { createReporters, DEFAULT_REPORTERS, parseReporterNames, REPORTER_NAMES } from '../../src/reporters/reporter-registry.js';
+import { waitLine } from '../../src/reporters/report-view.js';
 import { type Reporter, ReporterFanOut } from '../../src/reporters/reporter.js';
 import { latencyPercentileChart, loadChartData, niceScale, throughputChart } from '../../src/reporters/svg-charts.js';
 import { cdata, escapeAttribute, serialiseXml } from '../../src/reporters/xml.js';
@@ -115,6 +117,42 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
       t.match(text(), /wait budget used\r\u001b\[K/, 'the next case clears the wait from the terminal line');
     },
   );
+
+  t.test('a wait longer than the server asked says it is the backoff, and what keeps the run under the limit', async (t) => {
+    const base = {
+      at: '2026-11-26T10:00:00.000Z',
+      method: 'GET',
+      target: '/pets',
+      status: 429,
+      addedMs: 1,
+      spentMs: 75_000,
+      budgetMs: 300_000,
+    };
+    const budget = '75.0 s of the 300.0 s wait budget used';
+    const rows: Array<[string, ServerWait, string]> = [
+      [
+        'as asked',
+        { ...base, retryAfter: '5', waitMs: 5000, askedMs: 5000, inARow: 1 },
+        `waiting 5.0 s as the server asked (429, Retry-After: 5, to GET /pets); ${budget}`,
+      ],
+      [
+        'the backoff of a request throttled 9 times',
+        { ...base, retryAfter: '5', waitMs: 60_000, askedMs: 5000, inARow: 9 },
+        `waiting 60.0 s, longer than the 5.0 s the server asked (429, Retry-After: 5, to GET /pets): throttled 9 times in a row, each wait twice the last; --rate-limit N keeps the run under the server's limit; ${budget}`,
+      ],
+      [
+        'no Retry-After',
+        { ...base, waitMs: 1000, inARow: 1 },
+        `waiting 1.0 s, a backoff: the server named no wait (429, to GET /pets); --rate-limit N keeps the run under the server's limit; ${budget}`,
+      ],
+      [
+        'a wait recorded without askedMs reads its Retry-After again',
+        { ...base, retryAfter: '5', waitMs: 60_000 },
+        `waiting 60.0 s, longer than the 5.0 s the server asked (429, Retry-After: 5, to GET /pets); --rate-limit N keeps the run under the server's limit; ${budget}`,
+      ],
+    ];
+    for (const [name, wait, expected] of rows) t.equal(waitLine(wait), expected, name);
+  });
 
   t.test('a warning or an error repeated word for word is shown once, with how many cases share it', async (t) => {
     const report = hostileReport();

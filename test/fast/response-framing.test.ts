@@ -1,6 +1,10 @@
-/** The load connections' HTTP/1.1 response parser: framing, fed whole and split at every byte. */
+/**
+ * The HTTP/1.1 response framing the functional client (under undici) and the load connections share: framing, fed whole
+ * and split at every byte; what real servers send (interim responses, obs-fold, both lengths, bare LF) read as RFC 9112
+ * allows; and each head's strict form.
+ */
 import t from 'tap';
-import { MAX_HEAD_BYTES, ProtocolError, ResponseParser } from '../../src/load/response-parser.js';
+import { DEFAULT_MAX_HEAD_BYTES, ProtocolError, parseHead, ResponseParser } from '../../src/http/response-framing.js';
 
 interface Seen {
   responses: Array<{ status: number; body: string; close: boolean }>;
@@ -12,7 +16,7 @@ function parse(pieces: readonly Buffer[], endConnection: boolean): Seen {
   const seen: Seen = { responses: [] };
   let current: { status: number; body: string } | undefined;
   const parser = new ResponseParser({
-    onHead: (status) => {
+    onHead: ({ status }) => {
       current = { status, body: '' };
     },
     onBody: (bytes) => {
@@ -123,7 +127,7 @@ const cases: Array<{ name: string; bytes: string; end?: boolean; expect: Seen }>
   {
     name: 'two different Content-Lengths',
     bytes: 'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
-    expect: { responses: [], error: 'an invalid Content-Length: "2"' },
+    expect: { responses: [], error: 'an invalid Content-Length: "1, 2"' },
   },
   {
     name: 'a bad chunk size',
@@ -136,9 +140,55 @@ const cases: Array<{ name: string; bytes: string; end?: boolean; expect: Seen }>
     expect: { responses: [], error: 'a chunk not followed by CRLF' },
   },
   {
-    name: 'a transfer coding it cannot read',
-    bytes: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n',
-    expect: { responses: [], error: 'a Transfer-Encoding this client cannot read: "gzip"' },
+    name: 'a transfer coding other than a final chunked: read until the close (RFC 9112 6.3)',
+    bytes: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nabc',
+    end: true,
+    expect: { responses: [{ status: 200, body: 'abc', close: true }] },
+  },
+  {
+    name: 'a 103 Early Hints, then a 102, then the answer',
+    bytes: `HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n${ok('[1]')}`,
+    expect: { responses: [{ status: 200, body: '[1]', close: false }] },
+  },
+  {
+    name: 'a 100 Continue before each of two answers',
+    bytes: `HTTP/1.1 100 Continue\r\n\r\n${ok('[]')}HTTP/1.1 100 Continue\r\n\r\n${ok('[2]')}`,
+    expect: {
+      responses: [
+        { status: 200, body: '[]', close: false },
+        { status: 200, body: '[2]', close: false },
+      ],
+    },
+  },
+  {
+    name: 'an obs-fold (RFC 9112 5.2)',
+    bytes: ok('[]', 'X-Folded: a\r\n  b\r\n\tc\r\n'),
+    expect: { responses: [{ status: 200, body: '[]', close: false }] },
+  },
+  {
+    name: 'Content-Length beside Transfer-Encoding: chunked wins, whatever the length says',
+    bytes: 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n[1]\r\n0\r\n\r\n',
+    expect: { responses: [{ status: 200, body: '[1]', close: false }] },
+  },
+  {
+    name: 'a Content-Length repeated, and listed, with one value',
+    bytes: 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2, 2\r\n\r\n[]',
+    expect: { responses: [{ status: 200, body: '[]', close: false }] },
+  },
+  {
+    name: 'bare LF line ends, in the head and the chunks (RFC 9112 2.2)',
+    bytes: 'HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n2\n[]\n0\n\n',
+    expect: { responses: [{ status: 200, body: '[]', close: false }] },
+  },
+  {
+    name: 'a 101 no request asked for',
+    bytes: 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\n',
+    expect: { responses: [], error: 'a 101 Switching Protocols no request asked for' },
+  },
+  {
+    name: 'a header name that is not a token',
+    bytes: 'HTTP/1.1 200 OK\r\nX@Y: 1\r\nContent-Length: 0\r\n\r\n',
+    expect: { responses: [], error: 'a header name that is not a token: "X@Y"' },
   },
   {
     name: 'a body cut short by the close',
@@ -167,10 +217,67 @@ t.test('responses are framed the same however the bytes arrive', async (t) => {
   }
 });
 
-t.test('a head without an end is refused once it passes the cap, however it arrives', async (t) => {
-  const head = Buffer.from(`HTTP/1.1 200 OK\r\nX-Pad: ${'a'.repeat(MAX_HEAD_BYTES)}`);
-  t.match(parse([head], false).error, /a response head longer than 65536 bytes/);
-  t.match(parse([head.subarray(0, 100), head.subarray(100)], false).error, /a response head longer than 65536 bytes/);
+t.test('a head without an end is refused once it passes the cap, however it arrives, naming the option that raises it', async (t) => {
+  const head = Buffer.from(`HTTP/1.1 200 OK\r\nX-Pad: ${'a'.repeat(DEFAULT_MAX_HEAD_BYTES)}`);
+  const words = /^the response head is larger than 65536 bytes, this client's limit \(--max-header-bytes raises it\)$/;
+  t.match(parse([head], false).error, words);
+  t.match(parse([head.subarray(0, 100), head.subarray(100)], false).error, words);
+  const ended = Buffer.from(`HTTP/1.1 200 OK\r\nX-Pad: ${'a'.repeat(40 * 1024)}\r\nContent-Length: 0\r\n\r\n`);
+  t.same(parse([ended], false), { responses: [{ status: 200, body: '', close: false }] }, 'a 40 KB head is read');
+  const small = new ResponseParser({ onHead: () => undefined, onBody: () => undefined, onComplete: () => undefined }, 'GET', 1024);
+  t.throws(() => small.feed(ended), { code: 'ERR_HEAD_TOO_LARGE', message: /larger than 1024 bytes/ }, 'a bound of its own');
+});
+
+t.test('each head in the strict form undici parses: folds joined, one length, none beside a transfer coding', async (t) => {
+  const cases: Array<[string, string, string, string]> = [
+    [
+      'plain',
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2',
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2',
+      'length',
+    ],
+    ['no reason phrase', 'HTTP/1.1 200\r\nContent-Length: 2', 'HTTP/1.1 200 \r\nContent-Length: 2', 'length'],
+    ['obs-fold', 'HTTP/1.1 200 OK\r\nX-A: a \r\n\t b\r\nContent-Length: 2', 'HTTP/1.1 200 OK\r\nX-A: a b\r\nContent-Length: 2', 'length'],
+    [
+      'whitespace before the first field',
+      'HTTP/1.1 200 OK\r\n X: 1\r\nContent-Length: 2',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2',
+      'length',
+    ],
+    [
+      'CL and TE',
+      'HTTP/1.1 200 OK\r\nContent-Length: 9\r\nTransfer-Encoding: chunked',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked',
+      'chunked',
+    ],
+    [
+      'CL repeated',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\nX: 1\r\ncontent-length: 2',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX: 1',
+      'length',
+    ],
+    [
+      'whitespace before a colon',
+      'HTTP/1.1 200 OK\r\nX-A : 1\r\nContent-Length: 2',
+      'HTTP/1.1 200 OK\r\nX-A: 1\r\nContent-Length: 2',
+      'length',
+    ],
+    [
+      'control characters',
+      'HTTP/1.1 200 OK\r\nX-A: 1\x01\r2\r\nContent-Length: 2',
+      'HTTP/1.1 200 OK\r\nX-A: 1  2\r\nContent-Length: 2',
+      'length',
+    ],
+    ['bare LF', 'HTTP/1.1 204 No Content\nX: 1', 'HTTP/1.1 204 No Content\r\nX: 1', 'none'],
+    ['no length', 'HTTP/1.1 200 OK\r\nX: 1', 'HTTP/1.1 200 OK\r\nX: 1', 'until-close'],
+  ];
+  for (const [name, head, canonical, framing] of cases) {
+    const read = parseHead(head);
+    t.equal(read.canonical, canonical, `${name}: its strict form`);
+    t.equal(read.framing, framing, `${name}: its body is framed by ${framing}`);
+  }
+  t.equal(parseHead('HTTP/1.1 200 OK\r\nContent-Length: 5', 'HEAD').framing, 'none', 'no body answers a HEAD');
+  t.throws(() => parseHead('HTTP/1.1 200 OK\r\nContent-Length: 1, 2'), { message: 'an invalid Content-Length: "1, 2"' });
 });
 
 t.test('a body is handed on in pieces, never gathered: 8 MiB in 64 KiB reads', async (t) => {
