@@ -13,6 +13,7 @@ import { RunError } from '../model/errors.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
 import { MAX_WORKERS } from '../model/load.js';
 import { safeUrl } from '../model/safe-url.js';
+import { baseUrlProblem } from './base-url.js';
 import { REPORTER_NAMES } from '../reporters/reporter-names.js';
 
 /** The commands that take options. */
@@ -250,7 +251,7 @@ function date(): ValueKind<Date> {
   };
 }
 
-/** The service's base URL: http or https, no credentials, no query or fragment; kept without a trailing slash. */
+/** The service's base URL: http or https, no credentials, no query or fragment, a path ending in /v1; kept without a trailing slash. */
 function baseUrl(): ValueKind<string> {
   const check = (raw: string, label: string): string => {
     let url: URL;
@@ -264,6 +265,8 @@ function baseUrl(): ValueKind<string> {
     if (url.username !== '' || url.password !== '') throw usage(`${label} must not carry credentials; use PETSTORE_API_KEY`);
     if (url.search !== '' || url.hash !== '')
       throw usage(`${label} must not have a query or fragment: '${safeUrl(raw)}' (the query is not shown: it may hold a secret)`);
+    const unversioned = baseUrlProblem(url, label);
+    if (unversioned !== undefined) throw usage(unversioned);
     return url.href.replace(/\/$/, '');
   };
   return {

@@ -52,11 +52,11 @@ t.test('each run that cannot start: exit 2, the cause first in one line, then on
       /^petstore-conformance: cannot reach http:\/\/127\.0\.0\.1:9\/v1: .*ECONNREFUSED.*--wait-for SECONDS$/,
     ],
     [
-      'a base URL without /v1',
-      ['--base-url', plain.baseUrl.replace(/\/v1$/, '')],
+      'a base URL that ends in /v1 but is not the store',
+      ['--base-url', plain.baseUrl.replace(/\/v1$/, '/api/v1')],
       KEY,
       'ERR_NOT_A_PET_STORE',
-      /^petstore-conformance: GET http:\/\/127\.0\.0\.1:\d+\/pets answered 404: does the base URL end in \/v1\?/,
+      /^petstore-conformance: GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pets answered 404: is http:\/\/127\.0\.0\.1:\d+\/api\/v1 the pet store's base URL\?/,
     ],
     [
       'a wrong key',
