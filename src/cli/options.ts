@@ -441,12 +441,12 @@ export const OPTIONS = {
   }),
   scenarios: option({
     kind: filePaths(),
-    arg: 'DIR',
+    arg: 'PATH',
     commands: ['run'],
     section: 'select',
     configKey: 'scenarios',
-    help: 'also run the scenario files in DIR (repeatable)',
-    fileHelp: 'folders of scenario files to run as well',
+    help: 'also run your scenarios: a YAML file, or a folder of them; your suites go in suites/ beside them (repeatable)',
+    fileHelp: 'scenario files, or folders of them, to run as well (each with its own suites in the suites/ folder beside it)',
     recorded: { option: 'scenarios' },
   }),
   load: option({

@@ -27,6 +27,10 @@ import { loadConfig, reportSchemaProblems, root, runCli, tempDir } from '../help
 const contract = await loadContract(path.join(root, 'schemas'));
 const COMMANDS: readonly OptionCommand[] = ['run', 'load', 'merge', 'serve', 'catalogue'];
 
+/** A scenario file for the folders `scenarios` names: a folder without one is refused. */
+const EXTRA_SCENARIO =
+  'suite: contract\noperation: listPets\ncases:\n  - { id: extra.list, title: t, clause: c, request: { method: GET, path: /pets }, expect: { status: 200 } }\n';
+
 /** What a call threw, as a RunError (undefined when it did not throw). */
 async function thrown(call: () => unknown): Promise<RunError | undefined> {
   try {
@@ -250,6 +254,7 @@ t.test('a bad value is one line that names where it came from: the flag, the var
 t.test('the keys the table added work from a configuration file: the plan uses them and the report records them', async (t) => {
   const dir = await tempDir();
   await mkdir(path.join(dir, 'extra'));
+  await writeFile(path.join(dir, 'extra', 'extra.yaml'), EXTRA_SCENARIO);
   const file = path.join(dir, 'team.yaml');
   await writeFile(
     file,
@@ -296,6 +301,7 @@ t.test('the keys the table added work from a configuration file: the plan uses t
 t.test('every option the table records is in meta.options when given, for run and for load', async (t) => {
   const dir = await tempDir();
   await mkdir(path.join(dir, 'extra'));
+  await writeFile(path.join(dir, 'extra', 'extra.yaml'), EXTRA_SCENARIO);
   const baseline = path.join(dir, 'baseline.json');
   await writeFile(baseline, JSON.stringify({ load: { metrics: metricsOf() } }));
   const given: Partial<Record<OptionName, string[]>> = {
