@@ -16,6 +16,7 @@ import type { Reporter } from './reporter.js';
 import type { ServerWait } from '../model/exchange.js';
 import {
   casesByMessage,
+  causeLines,
   countdownSentence,
   decidingExchange,
   failureGroups,
@@ -192,6 +193,7 @@ export class ConsoleReporter implements Reporter {
       // Failures by the check and clause they broke (one fault of the server is one block); a warning or an error that
       // repeats word for word is shown once.
       if (outcome === 'failed') {
+        this.printCauses(report);
         for (const group of failureGroups(results)) this.printFailureGroup(group);
         continue;
       }
@@ -235,6 +237,14 @@ export class ConsoleReporter implements Reporter {
         ? ''
         : ` ${this.paint('could-not-test', `(${cut}: ${notRun} of ${report.cases.length} planned case${report.cases.length === 1 ? '' : 's'} not run)`)}`;
     this.write(`verdict: ${verdict}${unfinished}`);
+  }
+
+  /** Before the failure groups (each case under its first failed check): the failed checks of the whole run, by how many answers. */
+  private printCauses(report: RunReport): void {
+    const lines = causeLines(report);
+    if (lines.length === 0) return;
+    this.write(`${this.paint('failed', 'CAUSES')} the checks that failed, across the run (a case may fail several):`);
+    for (const line of lines) this.write(`      ${line}`);
   }
 
   /** The run's findings (recommendations its responses did not follow) and its internal errors, each once with an example. */

@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { RunReport } from '../../src/model/results.js';
 import { startReferenceServer } from '../../src/server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../../src/server/variants.js';
 import { harSchemaProblems, runCli, tempDir } from '../helpers.js';
 import { junitValidity } from '../xml-tools.js';
 
@@ -206,3 +208,43 @@ t.test(
     );
   },
 );
+
+t.test('against a store that answers 500 now and then, every report says how many answers were 5xx before the first failure', async (t) => {
+  const variant = VARIANTS.find((v) => v.name === 'intermittent-500');
+  if (variant === undefined) throw new Error('no variant intermittent-500');
+  const server = await startReferenceServer({ apiKey: KEY, ...variantServerOptions(variant) });
+  t.teardown(() => server.close());
+  const dir = await tempDir();
+  const run = await runCli(
+    ['run', '--base-url', server.baseUrl, '--seed', '3', '--report-dir', dir, '--reporter', 'console,json,html,markdown'],
+    {
+      PETSTORE_API_KEY: KEY,
+    },
+  );
+  t.equal(run.code, 1);
+  const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as RunReport;
+  const fiveHundreds = report.cases.flatMap((c) => c.checks).filter((k) => k.id === 'server.no-5xx' && k.outcome === 'failed').length;
+  t.ok(fiveHundreds > 10, `${fiveHundreds} answers were 5xx`);
+  const line = `${fiveHundreds} answers were 5xx (server.no-5xx), in `;
+  const lines = run.stdout.split('\n');
+  const cause = lines.findIndex((l) => l.includes(line));
+  const firstGroup = lines.findIndex((l) => l.startsWith('FAIL '));
+  t.ok(cause !== -1 && firstGroup !== -1 && cause < firstGroup, `the console says '${line}…' before the first failure group`);
+  t.match(lines[cause - 1], /^CAUSES /, 'under the causes heading');
+  t.ok(lines[cause + 1]?.startsWith('      '), 'the other causes follow, briefly');
+  const html = await readFile(path.join(dir, 'report.html'), 'utf8');
+  const [causeAt, indexAt, failureAt] = [
+    html.indexOf(line),
+    html.indexOf('<details class="causes">'),
+    html.indexOf('<section id="failed">'),
+  ];
+  t.ok(
+    causeAt !== -1 && causeAt < indexAt && indexAt < failureAt,
+    'the HTML: the causes, then the index (folded, for many groups), then the failures',
+  );
+  const markdown = await readFile(path.join(dir, 'summary.md'), 'utf8');
+  t.ok(
+    markdown.includes(line) && markdown.indexOf(line) < markdown.indexOf('### Failing cases'),
+    'the Markdown: the causes before the failing cases',
+  );
+});
