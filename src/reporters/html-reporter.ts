@@ -3,7 +3,7 @@ import path from 'node:path';
 import { outcomeWords, type CaseResult, type ExchangeEvidence, type Outcome, type RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { escapeHtml } from './html.js';
-import { loadFigures } from './load-figures.js';
+import { latencyClockWords, loadFigures } from './load-figures.js';
 import {
   bounded,
   casesWith,
@@ -198,6 +198,12 @@ function loadTables(report: RunReport): string {
   return `<div class="table"><table class="figures"><tbody>${rows.join('')}</tbody></table></div>${judged}`;
 }
 
+/** The latency chart's caption, with the clock of its bars and (when drawn) of the windows' marks: they differ under a target rate. */
+function latencyCaption(report: RunReport, windows: boolean): string {
+  const clock = report.load?.metrics.latencyFrom;
+  return `${CHART_CAPTIONS.latency}: the bars ${latencyClockWords(clock)}${windows ? `; the windows' marks ${latencyClockWords('actual-send')}` : ''}`;
+}
+
 function loadSection(report: RunReport): string {
   const load = (report as RunReport & { load?: unknown }).load;
   if (load === undefined) return '';
@@ -205,7 +211,7 @@ function loadSection(report: RunReport): string {
   const charts =
     data === undefined
       ? '<p>This run has load results; report.json holds them.</p>'
-      : `<div class="charts"><figure><figcaption>${escapeHtml(CHART_CAPTIONS.latency)}</figcaption>${latencyPercentileChart(data.percentiles, data.windows)}</figure><figure><figcaption>${escapeHtml(CHART_CAPTIONS.throughput)}</figcaption>${throughputChart(data.throughput, stageSeconds(load), data.windows)}</figure></div>`;
+      : `<div class="charts"><figure><figcaption>${escapeHtml(latencyCaption(report, data.windows !== undefined))}</figcaption>${latencyPercentileChart(data.percentiles, data.windows)}</figure><figure><figcaption>${escapeHtml(CHART_CAPTIONS.throughput)}</figcaption>${throughputChart(data.throughput, stageSeconds(load), data.windows)}</figure></div>`;
   return `<section id="load"><h2>Load</h2>${loadTables(report)}${charts}</section>`;
 }
 
