@@ -1,7 +1,7 @@
 /** Command-line parsing and the help, both read off the option table: every flag checked, every mistake one clear line (exit 2). */
 import { parseArgs } from 'node:util';
 import { RunError } from '../model/errors.js';
-import { didYouMean } from '../model/suggest.js';
+import { closest, didYouMean } from '../model/suggest.js';
 import { optionEntries, SECTIONS, type AnyOptionSpec, type GivenValues, type OptionCommand, type OptionName } from './options.js';
 
 /** The commands of the CLI. */
@@ -68,7 +68,32 @@ export function parseFlags(command: OptionCommand, args: readonly string[]): Giv
       );
     }
   }
+  refuseSingleDashWords(command, args);
   return readFlags(parsedOrExplained(command, args), command);
+}
+
+/**
+ * A long option written with one dash (`-base-url`): node:util reads it as short flags and names only its first letter
+ * (`unknown option '-b'`). Refused whole, with the option likely meant. A run of short flags (`-qV`) and a short flag with its
+ * value attached (`-HX-Tenant:a`) are left to the parser.
+ */
+function refuseSingleDashWords(command: OptionCommand, args: readonly string[]): void {
+  const entries = optionEntries(command);
+  const shortSpec = (letter: string): AnyOptionSpec | undefined => entries.find(([, spec]) => spec.short === letter)?.[1];
+  for (const arg of args) {
+    if (arg === '--') return;
+    if (!/^-[^-]./.test(arg)) continue;
+    const word = optionName(arg).slice(1);
+    const first = shortSpec(word[0] ?? '');
+    const flagsOnly = [...word].every((letter) => shortSpec(letter)?.kind.boolean === true);
+    if (flagsOnly || (first !== undefined && first.kind.boolean !== true)) continue;
+    const longs: readonly string[] = entries.map(([long]) => long);
+    const meant = longs.includes(word) ? word : closest(word, longs);
+    throw new RunError(
+      'ERR_USAGE',
+      `unknown option '-${word}' for '${command}'${meant === undefined ? ': a long option takes two dashes (see --help)' : ` (did you mean --${meant}?)`}`,
+    );
+  }
 }
 
 /** node:util's parse of the flags; each of its complaints becomes one line that says what to do. */

@@ -103,6 +103,11 @@ t.test("a command takes exactly the flags its help lists; another command's flag
     }
   }
   t.equal(await thrown(() => parseFlags('run', ['-H', 'X-A: 1', '-q', '-V'])), undefined, 'the short flags');
+  t.same(
+    parseFlags('run', ['-qV', '-HX-A:1']).header,
+    [{ name: 'X-A', value: '1', secret: false }],
+    'short flags run together, a value attached',
+  );
 });
 
 t.test(
@@ -417,6 +422,10 @@ t.test('a mistyped option, command, suite, phase, profile or check id gets the n
   const rows: Array<[what: string, args: string[], message: string | RegExp]> = [
     ['an option', ['run', '--base-ur', 'x'], "unknown option '--base-ur' for 'run' (did you mean --base-url?)"],
     ['an option of no command', ['run', '--frobnicate'], "unknown option '--frobnicate' for 'run' (see --help)"],
+    ['an option with one dash', ['run', '-base-url', 'x'], "unknown option '-base-url' for 'run' (did you mean --base-url?)"],
+    ['a mistyped option with one dash', ['load', 'smoke', '-worker', '2'], "unknown option '-worker' for 'load' (did you mean --workers?)"],
+    ['a word with one dash', ['run', '-bogus'], "unknown option '-bogus' for 'run': a long option takes two dashes (see --help)"],
+    ['a reporter', ['run', '--reporter', 'console,junti'], /^unknown reporter 'junti' \(did you mean junit\?\); the reporters are: /],
     ['a command', ['lod'], /^unknown command 'lod' \(did you mean load\?\); the commands are: /],
     ['a suite', ['run', '--suite', 'auht'], /^unknown suite 'auht' \(did you mean auth\?\); the suites are: auth, contract, /],
     ['two suites, comma-separated', ['run', '--suite', 'limits,auht,zzz'], /^unknown suite 'auht' \(did you mean auth\?\), 'zzz'; /],
@@ -499,7 +508,7 @@ t.test('every problem of a configuration file at once, each at file:line:col, un
         : []),
       'team.yaml:6:3: headers: Host cannot be set',
       "team.yaml:8:11: disable: no check or case has the id 'auth.www-authentcate' (did you mean auth.www-authenticate?); petstore-conformance catalogue lists them",
-      "team.yaml:9:1: unknown key 'concurency' at (root)",
+      "team.yaml:9:1: unknown key 'concurency' at (root) (did you mean concurrency?)",
     ];
     t.equal(error?.message, `${expected.length} problems in the configuration file:`, `${command}: counted`);
     t.same(
@@ -508,4 +517,32 @@ t.test('every problem of a configuration file at once, each at file:line:col, un
       `${command}: every problem, in file order`,
     );
   }
+});
+
+t.test('an unknown key of a configuration file or a load profile gets the key likely meant, or the keys allowed there', async (t) => {
+  const dir = await tempDir();
+  const config = path.join(dir, 'team.yaml');
+  await writeFile(config, 'reporter: [json]\nreporters: [junti]\n');
+  const fromConfig = await thrown(() => planRun(parseFlags('run', ['--config', config]), {}));
+  t.same(
+    fromConfig?.details.map((line) => line.replace(/^.*team\.yaml/, 'team.yaml')),
+    [
+      "team.yaml:1:1: unknown key 'reporter' at (root) (did you mean reporters?)",
+      'team.yaml:2:13: /reporters/0: must be equal to one of the allowed values (console, json, junit, html, markdown, har) (did you mean junit?)',
+    ],
+  );
+  const profile = path.join(dir, 'profile.yaml');
+  await writeFile(
+    profile,
+    'title: t\nduration: 1\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds:\n  p95: { max: 10 }\n  error: { max: 0 }\n  latency: { max: 1 }\n',
+  );
+  const fromProfile = await thrown(() => planLoad([profile], parseFlags('load', []), {}));
+  const lines = fromProfile?.details.map((line) => line.replace(/^.*profile\.yaml/, 'profile.yaml')) ?? [];
+  t.equal(lines[0], "profile.yaml:6:3: unknown key 'p95' at /thresholds (did you mean p90 or p99?)", 'equally close keys, each');
+  t.equal(lines[1], "profile.yaml:7:3: unknown key 'error' at /thresholds (did you mean errors?)");
+  t.match(
+    lines[2],
+    /^profile\.yaml:8:3: unknown key 'latency' at \/thresholds \(the keys here are: trend, p50, p90, p99, max, rps, errors, /,
+    'none close: the keys',
+  );
 });
