@@ -157,6 +157,14 @@ export function splitCommand(argv: string[]): { command: Command; args: string[]
   throw new RunError('ERR_USAGE', `unknown command '${first}'${didYouMean(first, COMMANDS)}; the commands are: ${COMMANDS.join(', ')}`);
 }
 
+/** What an unknown `serve --variant` is told: the variant likely meant, and where they are listed (there are over a hundred). */
+export function unknownVariantText(name: string, names: readonly string[]): string {
+  return `unknown variant '${name}'${didYouMean(name, names)}; \`petstore-conformance catalogue\` lists the ${names.length} variants, with what each does`;
+}
+
+/** The profiles the package ships in scenarios/load, as the help names them (a test holds them to the folder). */
+export const SHIPPED_PROFILES = ['smoke', 'nightly', 'stress', 'soak'] as const;
+
 /** The usage lines of every command. */
 const USAGE = `petstore-conformance: conformance and load tests for the Pet Store Service Interface
 
@@ -164,7 +172,7 @@ Usage:
   petstore-conformance [run] [options]     test a pet store (default command)
   petstore-conformance serve [options]     run the reference pet store
   petstore-conformance load PROFILE [options]    load listPets with a profile (a name in
-                            scenarios/load: smoke, nightly, stress; or a file)
+                            scenarios/load: ${SHIPPED_PROFILES.join(', ')}; or a file)
   petstore-conformance merge REPORT... [options] merge the load reports of several machines
                             and judge them by the same thresholds
   petstore-conformance catalogue           print the catalogue of checks and cases (Markdown)
@@ -260,7 +268,7 @@ export const COMMAND_USAGE: Record<OptionCommand, { usage: string; what: string;
   },
   load: {
     usage: 'petstore-conformance load PROFILE [options]',
-    what: 'load listPets with a profile (a name in scenarios/load: smoke, nightly, stress; or a file)',
+    what: `load listPets with a profile (a name in scenarios/load: ${SHIPPED_PROFILES.join(', ')}; or a file)`,
     examples: [
       'petstore-conformance load smoke                               # the embedded reference server',
       'petstore-conformance load nightly --base-url https://staging.example.com/v1 --baseline last/report.json',

@@ -17,7 +17,7 @@ import { ReporterFanOut } from '../reporters/reporter.js';
 import { createReporters, STDOUT_JSON, writesFiles } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { bugReportLine, EXIT, EXIT_OF_VERDICT, type StopSignal } from './exit-codes.js';
-import { commandHelp, HELP, parseFlags, parseLoadFlags, splitCommand } from './args.js';
+import { commandHelp, HELP, parseFlags, parseLoadFlags, splitCommand, unknownVariantText } from './args.js';
 import { MIN_KEY_CHARACTERS, packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
 import { settle } from './settings.js';
 
@@ -153,7 +153,10 @@ async function serveCommand(args: string[], io: CliIo): Promise<number> {
   if (values.variant !== undefined && variant === undefined)
     throw new RunError(
       'ERR_USAGE',
-      `unknown variant '${values.variant}'; the variants are: ${SERVED_VARIANTS.map((v) => v.name).join(', ')}`,
+      unknownVariantText(
+        values.variant,
+        SERVED_VARIANTS.map((v) => v.name),
+      ),
     );
   const { port, host } = values;
   const fromEnv = io.env['PETSTORE_API_KEY'];

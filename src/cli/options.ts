@@ -721,7 +721,7 @@ export const OPTIONS = {
     arg: 'NAME',
     commands: SERVE,
     section: 'serve',
-    help: 'serve a variant of the catalogue (an unknown name lists them)',
+    help: 'serve a variant: the reference pet store broken or bent in one way (petstore-conformance catalogue lists them, with what each does)',
     noConfig: SERVE_HAS_NO_FILE,
     recorded: { not: 'serve writes no report' },
   }),

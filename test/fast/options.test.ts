@@ -4,9 +4,9 @@
  * where it came from; and the configuration keys that only the table gave (maxWrites, timeoutMs, ...) at work. No network.
  */
 import t from 'tap';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { commandHelp, HELP, parseFlags, shownDefault, shownFlag } from '../../src/cli/args.js';
+import { commandHelp, HELP, parseFlags, SHIPPED_PROFILES, shownDefault, shownFlag } from '../../src/cli/args.js';
 import {
   configSchemaProperties,
   FILE_ONLY_KEYS,
@@ -545,4 +545,10 @@ t.test('an unknown key of a configuration file or a load profile gets the key li
     /^profile\.yaml:8:3: unknown key 'latency' at \/thresholds \(the keys here are: trend, p50, p90, p99, max, rps, errors, /,
     'none close: the keys',
   );
+});
+
+t.test('load --help and the whole help name every profile the package ships in scenarios/load', async (t) => {
+  const files = (await readdir(path.join(root, 'scenarios', 'load'))).map((file) => file.replace(/\.ya?ml$/, ''));
+  t.same([...SHIPPED_PROFILES].sort(), files.sort(), 'SHIPPED_PROFILES is the folder');
+  for (const help of [commandHelp('load'), HELP]) t.match(help, `scenarios/load: ${SHIPPED_PROFILES.join(', ')}; or a file`);
 });
