@@ -33,7 +33,7 @@ import type { CaseSpec } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
 import { closest, didYouMean } from '../model/suggest.js';
 import { problemsError, type FileProblem } from '../loader/yaml-file.js';
-import type { LoadProfile } from '../model/load.js';
+import type { LoadProfile, LoadReport } from '../model/load.js';
 import { parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
 import { PHASE_NAMES, type GivenValues, type OptionCommand } from './options.js';
 import { fileValueProblems, labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
@@ -425,6 +425,17 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
   };
 }
 
+/** Reports of different profiles are no one load seen from several machines: refused before anything is said or written. */
+function refuseMixedProfiles(files: readonly string[], loads: readonly LoadReport[]): void {
+  const first = loads[0]?.profile.name;
+  const other = loads.findIndex((load) => load.profile.name !== first);
+  if (other === -1) return;
+  throw new RunError(
+    'ERR_USAGE',
+    `cannot merge ${files[0] ?? ''} (profile '${first ?? ''}') with ${files[other] ?? ''} (profile '${loads[other]?.profile.name ?? ''}'): merge takes the reports of one profile, run at once on several machines`,
+  );
+}
+
 /** `merge REPORT...`: the raw results of runs made at once on several machines, judged again by the first one's thresholds. */
 export async function planMerge(positionals: readonly string[], flags: GivenValues, env: Env): Promise<PlannedRun> {
   if (positionals.length < 1) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
@@ -437,6 +448,7 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
     positionals.map((file): [string, string] => ['merge input', file]),
   );
   const loads = await readLoadReports(positionals);
+  refuseMixedProfiles(positionals, loads);
   const { baseline } = await loadPlan((loads[0] as (typeof loads)[number]).profile, settled, reportDir);
   const merge = baseline === undefined ? { loads } : { loads, baseline };
   const recorded = { ...recordedOptions('merge', settled, { 'report-dir': reportDir }), merged: [...positionals] };
