@@ -62,7 +62,7 @@ function internalErrorsText(report: RunReport): string {
  * where the note of it went (the reports of the last run that started are left where they were).
  */
 function notStartedError(cause: RunError, fanOut: ReporterFanOut): RunError {
-  const note = fanOut.files.map((file) => path.relative(process.cwd(), file) || file);
+  const note = fanOut.files;
   const failed = fanOut.failures.map((failure) => `the ${failure.reporter} reporter failed: ${failure.message}`);
   const where = note.length > 0 ? `; ${note.join(', ')} records why, and the last reports are left as they were` : '';
   return new RunError(cause.code, cause.message, [...cause.details, `nothing was judged (the run did not start)${where}`, ...failed]);

@@ -240,7 +240,7 @@ export function packageFolders(extraScenarioDirs: readonly string[]): InputFolde
 
 /** Refuses a run whose report.json would overwrite a file the user gave it (a baseline, a report to merge). */
 function refuseOverwrite(reportDir: string, inputs: ReadonlyArray<[string, string]>): void {
-  const output = path.join(reportDir, 'report.json');
+  const output = path.resolve(reportDir, 'report.json');
   const clash = inputs.find(([, file]) => path.resolve(file) === output);
   if (clash)
     throw new RunError(
@@ -309,6 +309,7 @@ function selectPhases(suites: readonly string[], phases: readonly string[], all:
 /** A plan, where its reports go and which reporters write them. */
 export interface PlannedRun {
   plan: RunPlan;
+  /** As the user gave it (relative to the working folder, or absolute), so that every path the run prints reads as given. */
   reportDir: string;
   reporters: ReporterName[];
   /** A line to show before the run (e.g. that a production URL is run read-only). */
@@ -347,7 +348,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   const readOnly = values['read-only'] || production !== undefined;
   // --skip-check knows what --check does and more: every case of every phase, selected or not, as the configuration's disable list.
   const skipped = skippedIds(values['skip-check'] ?? [], knownIds(inputs));
-  const reportDir = path.resolve(values['report-dir']);
+  const reportDir = path.normalize(values['report-dir']);
   const reporters = parseReporterNames(values.reporter);
   if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
   const pacing = pacingOf(settled);
@@ -382,7 +383,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     recordedOptions: {
       ...recordedOptions('run', settled, {
         'read-only': readOnly,
-        'report-dir': reportDir,
+        'report-dir': path.resolve(reportDir),
         load: profile?.name,
         seed: generated ? seed : undefined,
         'max-examples': generated ? maxExamples : undefined,
@@ -412,12 +413,15 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
     ...settled.configProblems,
     ...(config === undefined ? [] : disabledIdProblems(config, knownIds({ contract: await packageContract(), cases: [], profile }))),
   ]);
-  const reportDir = path.resolve(values['report-dir']);
+  const reportDir = path.normalize(values['report-dir']);
   const reporters = parseReporterNames(values.reporter ?? LOAD_REPORTERS);
   const load = await loadPlan(profile, settled, reportDir);
   const target = await resolveTarget(settled, env);
   refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
-  const recorded = { ...recordedOptions('load', settled, { load: profile.name, 'report-dir': reportDir }), ...proxyRecord(target) };
+  const recorded = {
+    ...recordedOptions('load', settled, { load: profile.name, 'report-dir': path.resolve(reportDir) }),
+    ...proxyRecord(target),
+  };
   return {
     plan: { ...basePlan(await packageContract(), target, config), ...waitForOf(settled), load, recordedOptions: recorded },
     reportDir,
@@ -441,7 +445,7 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
   if (positionals.length < 1) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
   // A merge reads no configuration file: it reaches no service, and its reports go where its flags say.
   const settled = settle('merge', flags, env);
-  const reportDir = path.resolve(settled.values['report-dir']);
+  const reportDir = path.normalize(settled.values['report-dir']);
   const reporters = parseReporterNames(settled.values.reporter ?? LOAD_REPORTERS);
   refuseOverwrite(
     reportDir,
@@ -451,7 +455,7 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
   refuseMixedProfiles(positionals, loads);
   const { baseline } = await loadPlan((loads[0] as (typeof loads)[number]).profile, settled, reportDir);
   const merge = baseline === undefined ? { loads } : { loads, baseline };
-  const recorded = { ...recordedOptions('merge', settled, { 'report-dir': reportDir }), merged: [...positionals] };
+  const recorded = { ...recordedOptions('merge', settled, { 'report-dir': path.resolve(reportDir) }), merged: [...positionals] };
   return {
     plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: recorded },
     reportDir,

@@ -1,5 +1,4 @@
 /** The console: progress on a TTY, then failures, warnings and the counts. */
-import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { GENERATED_SUITES } from '../model/generated-suites.js';
 import {
@@ -347,7 +346,8 @@ export class ConsoleReporter implements Reporter {
 
   onReportsWritten(files: readonly string[]): void {
     if (this.options.quiet) return;
-    for (const file of files) this.write(`report: ${path.relative(process.cwd(), file) || file}`);
+    // As the report folder was given: relative to the working folder, or absolute.
+    for (const file of files) this.write(`report: ${file}`);
   }
 
   private printProblem(result: CaseResult): void {

@@ -92,7 +92,7 @@ t.test('each run that cannot start: exit 2, the cause first in one line, then on
     t.same(
       lines.slice(1),
       [
-        `  nothing was judged (the run did not start); ${path.relative(process.cwd(), path.join(dir, 'not-started.json'))} records why, and the last reports are left as they were`,
+        `  nothing was judged (the run did not start); ${path.join(dir, 'not-started.json')} records why, and the last reports are left as they were`,
       ],
       `${what}: then one line, and nothing else (no counts, verdict, seed or report list)`,
     );
