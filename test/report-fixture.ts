@@ -89,7 +89,7 @@ export function hostileReport(): RunReport {
     }),
   ];
   return {
-    reportVersion: 3,
+    reportVersion: 4,
     meta: {
       tool: { name: 'petstore-conformance', version: '0.1.0' },
       runId: 'pc-20261121T220000-abcd',

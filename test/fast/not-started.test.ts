@@ -99,7 +99,7 @@ t.test('each run that cannot start: exit 2, the cause first in one line, then on
     t.equal(await readFile(path.join(dir, 'report.json'), 'utf8'), LAST_GOOD, `${what}: the last good report.json is where it was`);
     t.same((await readdir(dir)).sort(), ['junit.xml', 'not-started.json', 'report.json'], `${what}: nothing moved to previous/`);
     const note = JSON.parse(await readFile(path.join(dir, 'not-started.json'), 'utf8')) as NotStartedReport;
-    t.match(note, { reportVersion: 3, status: 'not-started', embeddedServer: false, cause: { code } }, `${what}: not-started.json`);
+    t.match(note, { reportVersion: 4, status: 'not-started', embeddedServer: false, cause: { code } }, `${what}: not-started.json`);
     t.equal(`petstore-conformance: ${note.cause.message}`, lines[0], `${what}: the note holds the cause as printed`);
     t.same(
       Object.keys(note).sort(),

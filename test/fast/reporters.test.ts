@@ -10,7 +10,7 @@ import type { CaseResult, RunReport } from '../../src/model/results.js';
 import { ConsoleReporter } from '../../src/reporters/console-reporter.js';
 import { FileReporter } from '../../src/reporters/file-reporter.js';
 import { HtmlReporter, renderHtml } from '../../src/reporters/html-reporter.js';
-import { JsonReporter } from '../../src/reporters/json-reporter.js';
+import { JsonReporter, renderJson } from '../../src/reporters/json-reporter.js';
 import { JunitReporter, renderJunit } from '../../src/reporters/junit-reporter.js';
 import { formatMs } from '../../src/reporters/load-figures.js';
 import { LoadConsoleReporter } from '../../src/reporters/load-console-reporter.js';
@@ -514,8 +514,16 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     const dir = await tempDir();
     await new JsonReporter(dir).onRunEnd(hostileReport());
     const text = await readFile(path.join(dir, 'report.json'), 'utf8');
-    const report = JSON.parse(text) as unknown;
-    t.same(report, JSON.parse(JSON.stringify(hostileReport())));
+    const report = JSON.parse(text) as RunReport;
+    // Steps counted from 1 in the file, from 0 in the run: the one difference.
+    const back = <T extends { step: number }>(item: T): T => ({ ...item, step: item.step - 1 });
+    const asRun = {
+      ...report,
+      cases: report.cases.map((c) => ({ ...c, checks: c.checks.map(back), exchanges: c.exchanges.map(back) })),
+      warnings: report.warnings.map(back),
+      findings: report.findings.map((f) => ({ ...f, examples: f.examples.map(back) })),
+    };
+    t.same(asRun, JSON.parse(JSON.stringify(hostileReport())));
     t.same(await reportSchemaProblems(report), []);
     const bytes = await readFile(path.join(dir, 'report.json'));
     t.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), 'valid UTF-8 even with lone surrogates in the input');
@@ -560,13 +568,15 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
   });
 
   t.test('the schema accepts a load section and rejects what the format does not have', async (t) => {
-    t.same(await reportSchemaProblems({ ...hostileReport(), load: SAMPLE_LOAD }), []);
-    const report = hostileReport();
+    const asWritten = (value: RunReport): RunReport => JSON.parse(renderJson(value)) as RunReport;
+    t.same(await reportSchemaProblems(asWritten({ ...hostileReport(), load: SAMPLE_LOAD })), []);
+    const report = asWritten(hostileReport());
     t.not((await reportSchemaProblems({ ...report, verdict: 'maybe' })).length, 0, 'an unknown verdict');
     t.not((await reportSchemaProblems({ ...report, extra: 1 })).length, 0, 'an unknown top-level field');
     const { counts: _counts, ...withoutCounts } = report;
     t.not((await reportSchemaProblems(withoutCounts)).length, 0, 'missing counts');
-    const badCurl = hostileReport();
+    t.not((await reportSchemaProblems(hostileReport())).length, 0, 'a step counted from 0 (as the run counts, not the file)');
+    const badCurl = asWritten(hostileReport());
     (badCurl.cases[0]?.exchanges[0] as { reproduce?: string }).reproduce = 'rm -rf /';
     t.not((await reportSchemaProblems(badCurl)).length, 0, 'a reproduction that is not a curl');
   });
@@ -947,3 +957,40 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.notMatch(throughputChart([]), /NaN|Infinity/, 'no data draws an empty chart');
   });
 }
+
+t.test('report.json counts steps from 1, as the console, HTML, JUnit and Markdown do', async (t) => {
+  const report = hostileReport();
+  const failed = report.cases.find((c) => c.outcome === 'failed');
+  if (failed === undefined) throw new Error('the fixture has a failed case');
+  const second = (item: { step: number }) => ({ ...item, step: 1 });
+  const twoSteps: CaseResult = {
+    ...failed,
+    checks: failed.checks.map(second),
+    exchanges: [...failed.exchanges, ...failed.exchanges.map(second)],
+  };
+  const withSecond: RunReport = { ...report, cases: report.cases.map((c) => (c === failed ? twoSteps : c)) };
+  const json = JSON.parse(renderJson(withSecond)) as RunReport;
+  const judged = json.cases.find((c) => c.id === failed.id);
+  t.same(
+    judged?.checks.map((c) => c.step),
+    twoSteps.checks.map(() => 2),
+    'the check of the second step says step 2',
+  );
+  t.same(
+    judged?.exchanges.map((e) => e.step),
+    [1, 2],
+    'each exchange its step, from 1',
+  );
+  const [check] = twoSteps.checks;
+  const stepTwo = `step 2, ${check?.id ?? ''}`;
+  t.ok(
+    renderJunit(withSecond).includes(stepTwo) && renderHtml(withSecond).includes(`(step 2`),
+    'the other reports say step 2 of the same check',
+  );
+  t.ok(
+    json.warnings.every((w) => w.step >= 1) && json.findings.every((f) => f.examples.every((e) => e.step >= 1)),
+    'warnings and findings too',
+  );
+  t.same(await reportSchemaProblems(json), [], 'and keep to report.schema.json (a step number is at least 1)');
+  t.equal(withSecond.cases.find((c) => c.id === failed.id)?.checks[0]?.step, 1, 'the report in memory is left as the run counts');
+});
