@@ -1,6 +1,7 @@
 /** The reporters: console, JSON, JUnit, HTML, Markdown, load console and charts, their registry and the fan-out that keeps one failure from losing the others. */
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -994,3 +995,41 @@ t.test('report.json counts steps from 1, as the console, HTML, JUnit and Markdow
   t.same(await reportSchemaProblems(json), [], 'and keep to report.schema.json (a step number is at least 1)');
   t.equal(withSecond.cases.find((c) => c.id === failed.id)?.checks[0]?.step, 1, 'the report in memory is left as the run counts');
 });
+
+t.test(
+  "JUnit: a suite's time is the time its cases ran, side by side, never beyond the run's; hostname is the machine that ran it",
+  async (t) => {
+    const report = hostileReport();
+    const at = (ms: number): string => new Date(Date.parse(report.meta.startedAt) + ms).toISOString();
+    const timed = (c: CaseResult, startMs: number | undefined, durationMs: number): CaseResult => ({
+      ...c,
+      durationMs,
+      exchanges: c.exchanges.map((e) => {
+        const { startedAt: _dropped, ...rest } = e;
+        return startMs === undefined ? rest : { ...rest, startedAt: at(startMs) };
+      }),
+    });
+    const [first, second, third] = report.cases.filter((c) => c.exchanges.length > 0);
+    if (first === undefined || second === undefined || third === undefined) throw new Error('the fixture has three cases with exchanges');
+    const suiteTime = (cases: CaseResult[], runMs: number): string | undefined => {
+      const one = {
+        ...report,
+        durationMs: runMs,
+        meta: { ...report.meta, suites: ['s'] },
+        cases: cases.map((c) => ({ ...c, suite: 's' })),
+      };
+      return /<testsuite name="s"[^>]* time="([\d.]+)"/.exec(renderJunit(one))?.[1];
+    };
+    const rows: Array<[what: string, cases: CaseResult[], runMs: number, seconds: string]> = [
+      ['two cases at once', [timed(first, 0, 1000), timed(second, 0, 1000)], 1200, '1.000'],
+      ['overlapping, then apart', [timed(first, 0, 1000), timed(second, 500, 1000), timed(third, 2000, 100)], 3000, '1.600'],
+      ['a case without a start is added on its own', [timed(first, 0, 1000), timed(second, undefined, 300)], 2000, '1.300'],
+      ['never beyond the run', [timed(first, undefined, 900), timed(second, undefined, 900)], 1000, '1.000'],
+    ];
+    for (const [what, cases, runMs, seconds] of rows) t.equal(suiteTime(cases, runMs), seconds, what);
+    const xml = renderJunit(report);
+    t.match(xml, `hostname="${escapeAttribute(hostname())}"`, 'the machine that ran the tests');
+    t.notMatch(xml, `hostname="${new URL(report.meta.baseUrl).host}"`, 'not the service under test (a property names it)');
+    t.match(renderJunit(report, 'ci-runner-7'), 'hostname="ci-runner-7"');
+  },
+);
