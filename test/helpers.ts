@@ -1,7 +1,7 @@
 /** Shared test helpers: run the real CLI, start reference servers, make temp folders. */
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -334,4 +334,18 @@ export async function writeReadmeTeamExample(dir: string): Promise<string> {
   await writeFile(path.join(folder, 'suites', 'team.yaml'), suite);
   await writeFile(path.join(folder, 'pets.yaml'), scenarios);
   return folder;
+}
+
+/** The checkout's own reports/ folder as it stands: each entry with its time of change (a test never writes there). */
+export async function checkoutReports(): Promise<string[]> {
+  const dir = path.join(root, 'reports');
+  const names = await readdir(dir).catch(() => []);
+  return Promise.all(names.sort().map(async (name) => `${name} ${(await stat(path.join(dir, name))).mtimeMs}`));
+}
+
+/** Ends a tier with a test that its files left the checkout's reports/ as they found it (a run without --report-dir writes there). */
+export function guardCheckoutReports(before: readonly string[]): void {
+  t.test("the tests leave the checkout's reports/ folder as they found it: each run is given a folder of its own", async (t) => {
+    t.same(await checkoutReports(), before);
+  });
 }

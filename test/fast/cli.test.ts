@@ -118,7 +118,8 @@ t.test('what stops a run is one line and exit 2', async (t) => {
     ['a bad wait budget', ['--wait-budget=-1'], {}, /--wait-budget must be a whole number/],
   ];
   for (const [name, args, env, pattern] of cases) {
-    const result = await runCli(args, env);
+    // A folder of its own: a run that cannot start leaves not-started.json there, not in the checkout's reports/.
+    const result = await runCli([...args, '--report-dir', await tempDir()], env);
     t.equal(result.code, 2, `${name}: exit 2`);
     const [first, ...rest] = result.stderr.trimEnd().split('\n');
     // A run that could not start says, after its cause, that nothing was judged (test/fast/not-started.test.ts).

@@ -963,7 +963,7 @@ t.test('report.json counts steps from 1, as the console, HTML, JUnit and Markdow
   const report = hostileReport();
   const failed = report.cases.find((c) => c.outcome === 'failed');
   if (failed === undefined) throw new Error('the fixture has a failed case');
-  const second = (item: { step: number }) => ({ ...item, step: 1 });
+  const second = <T extends { step: number }>(item: T): T => ({ ...item, step: 1 });
   const twoSteps: CaseResult = {
     ...failed,
     checks: failed.checks.map(second),
