@@ -539,7 +539,7 @@ t.test('--reporter json:- writes the canonical report to stdout alone; the conso
 t.test(
   '--check runs only the cases its globs match; --skip-check disables what it matches, with the flag as the reason; a glob that matches nothing is one line',
   async (t) => {
-    const { idGlob } = await import('../../src/cli/plan.js');
+    const { idGlob } = await import('../../src/cli/selection.js');
     const rows: Array<[string, string, boolean]> = [
       ['auth.*', 'auth.listPets.missing', true],
       ['auth.*', 'xauth.listPets', false],
