@@ -5,6 +5,9 @@
  * more than a bound it sets, and none starts a process of the CLI: those are the slow tier's (test/slow/).
  */
 import { readdir } from 'node:fs/promises';
+import { checkoutReports, guardCheckoutReports } from './helpers.js';
 
 const folder = new URL('./fast/', import.meta.url);
+const before = await checkoutReports();
 for (const name of (await readdir(folder)).filter((file) => file.endsWith('.test.ts')).sort()) await import(new URL(name, folder).href);
+guardCheckoutReports(before);

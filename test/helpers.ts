@@ -1,7 +1,7 @@
 /** Shared test helpers: run the real CLI, start reference servers, make temp folders. */
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -317,4 +317,35 @@ export async function loadConfig(file: string, validate: ValidateFunction, displ
 export function checkDisabledIds(config: SuiteConfig, knownIds: ReadonlySet<string>): void {
   const problems = disabledIdProblems(config, knownIds);
   if (problems.length > 0) throw problemsError('ERR_CONFIG', 'the configuration file', problems);
+}
+
+/**
+ * The README's example of a team's own cases ("Your own cases and suites"), written as the README says into `dir`: its suite
+ * file in team-checks/suites/team.yaml and its scenario file in team-checks/pets.yaml. Returns the team-checks folder.
+ */
+export async function writeReadmeTeamExample(dir: string): Promise<string> {
+  const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+  const section = readme.split('### Your own cases and suites\n')[1]?.split('\n### ')[0] ?? '';
+  const [suite, scenarios] = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+  if (suite === undefined || scenarios === undefined)
+    throw new Error('the README has no two YAML blocks under "Your own cases and suites"');
+  const folder = path.join(dir, 'team-checks');
+  await mkdir(path.join(folder, 'suites'), { recursive: true });
+  await writeFile(path.join(folder, 'suites', 'team.yaml'), suite);
+  await writeFile(path.join(folder, 'pets.yaml'), scenarios);
+  return folder;
+}
+
+/** The checkout's own reports/ folder as it stands: each entry with its time of change (a test never writes there). */
+export async function checkoutReports(): Promise<string[]> {
+  const dir = path.join(root, 'reports');
+  const names = await readdir(dir).catch(() => []);
+  return Promise.all(names.sort().map(async (name) => `${name} ${(await stat(path.join(dir, name))).mtimeMs}`));
+}
+
+/** Ends a tier with a test that its files left the checkout's reports/ as they found it (a run without --report-dir writes there). */
+export function guardCheckoutReports(before: readonly string[]): void {
+  t.test("the tests leave the checkout's reports/ folder as they found it: each run is given a folder of its own", async (t) => {
+    t.same(await checkoutReports(), before);
+  });
 }

@@ -23,6 +23,7 @@ export function metricsOf(overrides: Partial<LoadMetrics> = {}): LoadMetrics {
     rps: 1000,
     sendRate: 1000,
     latency: { p50: 10, p90: 20, p99: 50, max: 90, mean: 12 },
+    latencyFrom: overrides.targetRate === undefined ? 'actual-send' : 'scheduled-send',
     ...NO_FAILURES,
     sampled: 200,
     statusCodes: { '200': 10_000 },

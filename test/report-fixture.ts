@@ -89,7 +89,7 @@ export function hostileReport(): RunReport {
     }),
   ];
   return {
-    reportVersion: 3,
+    reportVersion: 4,
     meta: {
       tool: { name: 'petstore-conformance', version: '0.1.0' },
       runId: 'pc-20261121T220000-abcd',
@@ -149,6 +149,7 @@ const SAMPLE_METRICS: LoadMetrics = {
   sendRate: 900.4,
   targetRate: 900,
   latency: { p50: 12.4, p90: 27.5, p99: 61.8, max: 118.2, mean: 14.2 },
+  latencyFrom: 'scheduled-send',
   errors: 2,
   timeouts: 1,
   resets: 1,

@@ -1,7 +1,7 @@
 /** Command-line parsing and the help, both read off the option table: every flag checked, every mistake one clear line (exit 2). */
 import { parseArgs } from 'node:util';
 import { RunError } from '../model/errors.js';
-import { didYouMean } from '../model/suggest.js';
+import { closest, didYouMean } from '../model/suggest.js';
 import { optionEntries, SECTIONS, type AnyOptionSpec, type GivenValues, type OptionCommand, type OptionName } from './options.js';
 
 /** The commands of the CLI. */
@@ -68,7 +68,32 @@ export function parseFlags(command: OptionCommand, args: readonly string[]): Giv
       );
     }
   }
+  refuseSingleDashWords(command, args);
   return readFlags(parsedOrExplained(command, args), command);
+}
+
+/**
+ * A long option written with one dash (`-base-url`): node:util reads it as short flags and names only its first letter
+ * (`unknown option '-b'`). Refused whole, with the option likely meant. A run of short flags (`-qV`) and a short flag with its
+ * value attached (`-HX-Tenant:a`) are left to the parser.
+ */
+function refuseSingleDashWords(command: OptionCommand, args: readonly string[]): void {
+  const entries = optionEntries(command);
+  const shortSpec = (letter: string): AnyOptionSpec | undefined => entries.find(([, spec]) => spec.short === letter)?.[1];
+  for (const arg of args) {
+    if (arg === '--') return;
+    if (!/^-[^-]./.test(arg)) continue;
+    const word = optionName(arg).slice(1);
+    const first = shortSpec(word[0] ?? '');
+    const flagsOnly = [...word].every((letter) => shortSpec(letter)?.kind.boolean === true);
+    if (flagsOnly || (first !== undefined && first.kind.boolean !== true)) continue;
+    const longs: readonly string[] = entries.map(([long]) => long);
+    const meant = longs.includes(word) ? word : closest(word, longs);
+    throw new RunError(
+      'ERR_USAGE',
+      `unknown option '-${word}' for '${command}'${meant === undefined ? ': a long option takes two dashes (see --help)' : ` (did you mean --${meant}?)`}`,
+    );
+  }
 }
 
 /** node:util's parse of the flags; each of its complaints becomes one line that says what to do. */
@@ -132,6 +157,14 @@ export function splitCommand(argv: string[]): { command: Command; args: string[]
   throw new RunError('ERR_USAGE', `unknown command '${first}'${didYouMean(first, COMMANDS)}; the commands are: ${COMMANDS.join(', ')}`);
 }
 
+/** What an unknown `serve --variant` is told: the variant likely meant, and where they are listed (there are over a hundred). */
+export function unknownVariantText(name: string, names: readonly string[]): string {
+  return `unknown variant '${name}'${didYouMean(name, names)}; \`petstore-conformance catalogue\` lists the ${names.length} variants, with what each does`;
+}
+
+/** The profiles the package ships in scenarios/load, as the help names them (a test holds them to the folder). */
+export const SHIPPED_PROFILES = ['smoke', 'nightly', 'stress', 'soak'] as const;
+
 /** The usage lines of every command. */
 const USAGE = `petstore-conformance: conformance and load tests for the Pet Store Service Interface
 
@@ -139,7 +172,7 @@ Usage:
   petstore-conformance [run] [options]     test a pet store (default command)
   petstore-conformance serve [options]     run the reference pet store
   petstore-conformance load PROFILE [options]    load listPets with a profile (a name in
-                            scenarios/load: smoke, nightly, stress; or a file)
+                            scenarios/load: ${SHIPPED_PROFILES.join(', ')}; or a file)
   petstore-conformance merge REPORT... [options] merge the load reports of several machines
                             and judge them by the same thresholds
   petstore-conformance catalogue           print the catalogue of checks and cases (Markdown)
@@ -235,7 +268,7 @@ export const COMMAND_USAGE: Record<OptionCommand, { usage: string; what: string;
   },
   load: {
     usage: 'petstore-conformance load PROFILE [options]',
-    what: 'load listPets with a profile (a name in scenarios/load: smoke, nightly, stress; or a file)',
+    what: `load listPets with a profile (a name in scenarios/load: ${SHIPPED_PROFILES.join(', ')}; or a file)`,
     examples: [
       'petstore-conformance load smoke                               # the embedded reference server',
       'petstore-conformance load nightly --base-url https://staging.example.com/v1 --baseline last/report.json',

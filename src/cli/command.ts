@@ -18,7 +18,7 @@ import { ReporterFanOut } from '../reporters/reporter.js';
 import { createReporters, STDOUT_JSON, writesFiles } from '../reporters/reporter-registry.js';
 import { DEVELOPMENT_API_KEY, startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { bugReportLine, EXIT, EXIT_OF_VERDICT, type StopSignal } from './exit-codes.js';
-import { commandHelp, HELP, parseFlags, parseLoadFlags, splitCommand } from './args.js';
+import { commandHelp, HELP, parseFlags, parseLoadFlags, splitCommand, unknownVariantText } from './args.js';
 import { packageFolders, planLoad, planMerge, planRun, useColor, type Env, type PlannedRun } from './plan.js';
 import { knownApiKeys } from './secret-files.js';
 import { settle } from './settings.js';
@@ -67,11 +67,10 @@ function internalErrorsText(report: RunReport): string {
  * where the note of it went, and where the reports of the last run that started are kept (`kept`, when there are any).
  */
 function notStartedError(cause: RunError, fanOut: ReporterFanOut, kept: string | undefined): RunError {
-  const note = fanOut.files.map((file) => shownPath(path.relative(process.cwd(), file) || file));
+  const note = fanOut.files.map(shownPath);
   const failed = fanOut.failures.map((failure) => `the ${failure.reporter} reporter failed: ${failure.message}`);
   const where = note.length > 0 ? `; ${note.join(', ')} records why` : '';
-  const last =
-    kept === undefined ? '' : `; the reports of the last run that started are in ${shownPath(path.relative(process.cwd(), kept) || kept)}`;
+  const last = kept === undefined ? '' : `; the reports of the last run that started are in ${shownPath(kept)}`;
   return new RunError(cause.code, cause.message, [
     ...cause.details,
     `nothing was judged (the run did not start)${where}${last}`,
@@ -195,7 +194,10 @@ async function serveCommand(args: string[], io: CliIo): Promise<number> {
   if (values.variant !== undefined && variant === undefined)
     throw new RunError(
       'ERR_USAGE',
-      `unknown variant '${values.variant}'; the variants are: ${SERVED_VARIANTS.map((v) => v.name).join(', ')}`,
+      unknownVariantText(
+        values.variant,
+        SERVED_VARIANTS.map((v) => v.name),
+      ),
     );
   const { port, host } = values;
   const fromEnv = io.env['PETSTORE_API_KEY'];

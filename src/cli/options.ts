@@ -14,6 +14,7 @@ import { RunError } from '../model/errors.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
 import { MAX_WORKERS } from '../model/load.js';
 import { safeUrl } from '../model/safe-url.js';
+import { baseUrlProblem } from './base-url.js';
 import { REPORTER_NAMES } from '../reporters/reporter-names.js';
 
 /** The commands that take options. */
@@ -251,7 +252,7 @@ function date(): ValueKind<Date> {
   };
 }
 
-/** The service's base URL: http or https, no credentials, no query or fragment; kept without a trailing slash. */
+/** The service's base URL: http or https, no credentials, no query or fragment, a path ending in /v1; kept without a trailing slash. */
 function baseUrl(): ValueKind<string> {
   const check = (raw: string, label: string): string => {
     let url: URL;
@@ -267,6 +268,8 @@ function baseUrl(): ValueKind<string> {
     if (url.username !== '' || url.password !== '') throw usage(`${label} must not carry credentials; use PETSTORE_API_KEY`);
     if (url.search !== '' || url.hash !== '')
       throw usage(`${label} must not have a query or fragment: '${safeUrl(raw)}' (the query is not shown: it may hold a secret)`);
+    const unversioned = baseUrlProblem(url, label);
+    if (unversioned !== undefined) throw usage(unversioned);
     return url.href.replace(/\/$/, '');
   };
   return {
@@ -451,12 +454,12 @@ export const OPTIONS = {
   }),
   scenarios: option({
     kind: filePaths(),
-    arg: 'DIR',
+    arg: 'PATH',
     commands: ['run'],
     section: 'select',
     configKey: 'scenarios',
-    help: 'also run the scenario files in DIR (repeatable)',
-    fileHelp: 'folders of scenario files to run as well',
+    help: 'also run your scenarios: a YAML file, or a folder of them; your suites go in suites/ beside them (repeatable)',
+    fileHelp: 'scenario files, or folders of them, to run as well (each with its own suites in the suites/ folder beside it)',
     recorded: { option: 'scenarios' },
   }),
   load: option({
@@ -731,7 +734,7 @@ export const OPTIONS = {
     arg: 'NAME',
     commands: SERVE,
     section: 'serve',
-    help: 'serve a variant of the catalogue (an unknown name lists them)',
+    help: 'serve a variant: the reference pet store broken or bent in one way (petstore-conformance catalogue lists them, with what each does)',
     noConfig: SERVE_HAS_NO_FILE,
     recorded: { not: 'serve writes no report' },
   }),

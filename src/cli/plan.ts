@@ -2,21 +2,8 @@
 import { randomInt } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import path from 'node:path';
-import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
-import { STORE_HEALTH_PHASE } from '../engine/store-health.js';
 import { FUZZ_PHASE } from '../engine/fuzz.js';
-import type { Phase } from '../engine/phase.js';
-import { PHASES } from '../engine/phases.js';
-import {
-  knownIds,
-  loadCaseInputs,
-  unknownSuiteText,
-  type CaseInputs,
-  type InputFolders,
-  type LoadPlan,
-  type RunPlan,
-  type Target,
-} from '../engine/plan.js';
+import { knownIds, loadCaseInputs, unknownSuiteText, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
 import { STATEFUL_PHASE } from '../engine/stateful.js';
 import { headerSecrets } from '../http/extra-headers.js';
 import { proxyCredentials, proxyEnvironment, proxyFor } from '../http/proxy.js';
@@ -27,15 +14,13 @@ import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/
 import { packagePath } from '../loader/package-paths.js';
 import { readBaseline, readLoadReports } from '../loader/report-files.js';
 import { REQUEST_BOUNDS, type ClientCertificate } from '../model/connection.js';
-import type { CaseInfo } from '../model/results.js';
-import type { CaseSpec } from '../model/scenario.js';
 import { RunError } from '../model/errors.js';
-import { closest, didYouMean } from '../model/suggest.js';
 import { problemsError, type FileProblem } from '../loader/yaml-file.js';
-import type { LoadProfile } from '../model/load.js';
+import type { LoadProfile, LoadReport } from '../model/load.js';
 import { parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
-import { PHASE_NAMES, type GivenValues, type OptionCommand } from './options.js';
+import type { GivenValues, OptionCommand } from './options.js';
 import { readSecretFile, resolveApiKey } from './secret-files.js';
+import { noMatchText, selectCases, selectPhases, skippedIds } from './selection.js';
 import { fileValueProblems, labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
 
 export type { Env } from './settings.js';
@@ -195,7 +180,7 @@ export function packageFolders(extraScenarioDirs: readonly string[]): InputFolde
 
 /** Refuses a run whose report.json would overwrite a file the user gave it (a baseline, a report to merge). */
 function refuseOverwrite(reportDir: string, inputs: ReadonlyArray<[string, string]>): void {
-  const output = path.join(reportDir, 'report.json');
+  const output = path.resolve(reportDir, 'report.json');
   const clash = inputs.find(([, file]) => path.resolve(file) === output);
   if (clash)
     throw new RunError(
@@ -247,23 +232,10 @@ function uncheckedGlobs(
   return listProblems(settled, 'check', 'checks', selection.unmatched, about, () => `--check ${about(selection.unmatched[0] ?? 0)}`);
 }
 
-/** The suites a run selects: --suite, narrowed (or, alone, given) by --phase; empty selects all. */
-function selectPhases(suites: readonly string[], phases: readonly string[], all: readonly string[]): string[] {
-  const names: readonly string[] = PHASE_NAMES;
-  const unknown = phases.filter((p) => !names.includes(p));
-  if (unknown.length > 0)
-    throw new RunError(
-      'ERR_USAGE',
-      `unknown phase ${unknown.map((p) => `'${p}'${didYouMean(p, names)}`).join(', ')}; the phases are: ${names.join(', ')}`,
-    );
-  if (phases.length === 0) return [...suites];
-  const phased = all.filter((name) => (names.includes(name) ? phases.includes(name) : phases.includes('examples')));
-  return suites.length === 0 ? phased : suites.filter((s) => phased.includes(s));
-}
-
 /** A plan, where its reports go and which reporters write them. */
 export interface PlannedRun {
   plan: RunPlan;
+  /** As the user gave it (relative to the working folder, or absolute), so that every path the run prints reads as given. */
   reportDir: string;
   reporters: ReporterName[];
   /** A line to show before the run (e.g. that a production URL is run read-only). */
@@ -302,7 +274,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   const readOnly = values['read-only'] || production !== undefined;
   // --skip-check knows what --check does and more: every case of every phase, selected or not, as the configuration's disable list.
   const skipped = skippedIds(values['skip-check'] ?? [], knownIds(inputs));
-  const reportDir = path.resolve(values['report-dir']);
+  const reportDir = path.normalize(values['report-dir']);
   const reporters = parseReporterNames(values.reporter);
   if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
   const pacing = pacingOf(settled);
@@ -337,7 +309,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     recordedOptions: {
       ...recordedOptions('run', settled, {
         'read-only': readOnly,
-        'report-dir': reportDir,
+        'report-dir': path.resolve(reportDir),
         load: profile?.name,
         seed: generated ? seed : undefined,
         'max-examples': generated ? maxExamples : undefined,
@@ -367,12 +339,15 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
     ...settled.configProblems,
     ...(config === undefined ? [] : disabledIdProblems(config, knownIds({ contract: await packageContract(), cases: [], profile }))),
   ]);
-  const reportDir = path.resolve(values['report-dir']);
+  const reportDir = path.normalize(values['report-dir']);
   const reporters = parseReporterNames(values.reporter ?? LOAD_REPORTERS);
   const load = await loadPlan(profile, settled, reportDir);
   const target = await resolveTarget(settled, env);
   refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
-  const recorded = { ...recordedOptions('load', settled, { load: profile.name, 'report-dir': reportDir }), ...proxyRecord(target) };
+  const recorded = {
+    ...recordedOptions('load', settled, { load: profile.name, 'report-dir': path.resolve(reportDir) }),
+    ...proxyRecord(target),
+  };
   return {
     plan: { ...basePlan(await packageContract(), target, config), ...waitForOf(settled), load, recordedOptions: recorded },
     reportDir,
@@ -380,92 +355,38 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
   };
 }
 
+/** Reports of different profiles are no one load seen from several machines: refused before anything is said or written. */
+function refuseMixedProfiles(files: readonly string[], loads: readonly LoadReport[]): void {
+  const first = loads[0]?.profile.name;
+  const other = loads.findIndex((load) => load.profile.name !== first);
+  if (other === -1) return;
+  throw new RunError(
+    'ERR_USAGE',
+    `cannot merge ${files[0] ?? ''} (profile '${first ?? ''}') with ${files[other] ?? ''} (profile '${loads[other]?.profile.name ?? ''}'): merge takes the reports of one profile, run at once on several machines`,
+  );
+}
+
 /** `merge REPORT...`: the raw results of runs made at once on several machines, judged again by the first one's thresholds. */
 export async function planMerge(positionals: readonly string[], flags: GivenValues, env: Env): Promise<PlannedRun> {
   if (positionals.length < 1) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
   // A merge reads no configuration file: it reaches no service, and its reports go where its flags say.
   const settled = settle('merge', flags, env);
-  const reportDir = path.resolve(settled.values['report-dir']);
+  const reportDir = path.normalize(settled.values['report-dir']);
   const reporters = parseReporterNames(settled.values.reporter ?? LOAD_REPORTERS);
   refuseOverwrite(
     reportDir,
     positionals.map((file): [string, string] => ['merge input', file]),
   );
   const loads = await readLoadReports(positionals);
+  refuseMixedProfiles(positionals, loads);
   const { baseline } = await loadPlan((loads[0] as (typeof loads)[number]).profile, settled, reportDir);
   const merge = baseline === undefined ? { loads } : { loads, baseline };
-  const recorded = { ...recordedOptions('merge', settled, { 'report-dir': reportDir }), merged: [...positionals] };
+  const recorded = { ...recordedOptions('merge', settled, { 'report-dir': path.resolve(reportDir) }), merged: [...positionals] };
   return {
     plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: recorded },
     reportDir,
     reporters,
   };
-}
-
-/** What a run judges: every case a phase can report, of the selected suites, that --check names (all without it); a generated phase runs whole when one of its cases is selected. `unmatched`: the globs that name no case. */
-function selectCases(
-  inputs: CaseInputs,
-  selectedSuites: readonly string[],
-  globs: readonly string[],
-): { cases: CaseSpec[]; writtenCases: string[]; phase: (phase: Phase) => boolean; candidates: string[]; unmatched: number[] } {
-  const inSelection = (info: CaseInfo): boolean => selectedSuites.length === 0 || selectedSuites.includes(info.suite);
-  const only = globs.map((glob) => idGlob(glob));
-  const checked = (info: CaseInfo): boolean => only.length === 0 || only.some((pattern) => pattern.test(info.id));
-  const candidates = PHASES.flatMap((phase) => phase.cases(inputs)).filter(inSelection);
-  // A glob that names nothing is a typo: it never silently runs everything, or nothing.
-  const unmatched = only.flatMap((pattern, index) => (candidates.some((c) => pattern.test(c.id)) ? [] : [index]));
-  const selected = new Set(candidates.filter(checked).map((c) => c.id));
-  const phase = (p: Phase): boolean => p.cases(inputs).some((c) => selected.has(c.id));
-  return {
-    cases: inputs.cases.filter((c) => selected.has(c.id)),
-    writtenCases: [...CREATED_PETS_PHASE.cases(inputs), ...STORE_HEALTH_PHASE.cases(inputs)]
-      .filter((c) => selected.has(c.id))
-      .map((c) => c.id),
-    phase,
-    candidates: candidates.map((c) => c.id),
-    unmatched,
-  };
-}
-
-/** A glob over ids (`*` any run of characters, `?` one), as a whole-id pattern. */
-export function idGlob(glob: string): RegExp {
-  return new RegExp(
-    `^${glob
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.')}$`,
-  );
-}
-
-/**
- * The glob likely meant by one that names no id: its literal start (up to the first wildcard) replaced by the closest
- * start of an id (`auht.*` → `auth.*`, `auth.listpets.*` → `auth.listPets.*`), when that one names some.
- */
-function likelyGlob(glob: string, ids: readonly string[]): string | undefined {
-  const cut = glob.search(/[*?]/);
-  const literal = cut === -1 ? glob : glob.slice(0, cut);
-  if (literal === '') return undefined;
-  const start = closest(
-    literal,
-    ids.map((id) => (cut === -1 ? id : id.slice(0, literal.length))),
-  );
-  const guess = start === undefined ? undefined : `${start}${cut === -1 ? '' : glob.slice(cut)}`;
-  return guess !== undefined && guess !== glob && ids.some((id) => idGlob(guess).test(id)) ? guess : undefined;
-}
-
-/** What a glob that names no id is told: the glob likely meant, and where the ids are listed. */
-function noMatchText(glob: string, ids: readonly string[], what: string): string {
-  const guess = likelyGlob(glob, ids);
-  return `'${glob}' matches no ${what}${guess === undefined ? '' : ` (did you mean '${guess}'?)`}; see docs/checks.md or the catalogue command for the ids`;
-}
-
-/** The check and case ids each --skip-check glob names, with the flag as the reason; a glob that names nothing is a usage error. */
-function skippedIds(globs: readonly string[], known: ReadonlySet<string>): Array<{ id: string; reason: string }> {
-  return globs.flatMap((glob) => {
-    const ids = [...known].filter((id) => idGlob(glob).test(id));
-    if (ids.length === 0) throw new RunError('ERR_USAGE', `--skip-check ${noMatchText(glob, [...known], 'check or case')}`);
-    return ids.map((id) => ({ id, reason: `--skip-check ${glob}` }));
-  });
 }
 
 /** The settings a load or a merge shares with a run, at their defaults. */

@@ -2,7 +2,7 @@
 import { REGISTRY } from '../checks/registry.js';
 import { generateCases } from '../loader/generated-cases.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
-import { loadCases } from '../loader/cases.js';
+import { loadCases, suiteFolders } from '../loader/cases.js';
 import { loadSuites, type SuiteInfo } from '../loader/suites.js';
 import type { Baseline, ExchangeCheck } from '../model/check.js';
 import type { PacingOptions } from '../http/pacer.js';
@@ -21,7 +21,7 @@ import type { StatefulOptions } from './stateful.js';
 /** Where the run's input files are. */
 export interface InputFolders {
   schemasDir: string;
-  /** The package's scenario folder first, then any the user adds. */
+  /** The package's scenario folder first, then the scenario files or folders the user adds (each with its suites/ beside it). */
   scenarioDirs: string[];
   suitesDir: string;
   /** File names in messages and reports are shown relative to this folder. */
@@ -49,7 +49,9 @@ export function unknownSuiteText(unknown: readonly string[], names: readonly str
 /** Loads the contract, the suites and the cases (generated and declared), keeping only the cases of the selected suites. */
 export async function loadCaseInputs(folders: InputFolders, selectedSuites: readonly string[]): Promise<CaseInputs> {
   const contract = await loadContract(folders.schemasDir);
-  const suites = await loadSuites(folders.suitesDir, contract.fileValidator('suite.schema.json'), folders.displayRoot);
+  // A team's own suites are defined beside its scenarios (their suites/ folder), after the package's.
+  const suiteDirs = [folders.suitesDir, ...(await suiteFolders(folders.scenarioDirs)).filter((dir) => dir !== folders.suitesDir)];
+  const suites = await loadSuites(suiteDirs, contract.fileValidator('suite.schema.json'), folders.displayRoot);
   const names = new Set(suites.map((s) => s.name));
   const unknown = selectedSuites.filter((s) => !names.has(s));
   if (unknown.length > 0) throw new RunError('ERR_USAGE', unknownSuiteText(unknown, [...names]));

@@ -137,7 +137,7 @@ function reportOf(parts: ReportParts): RunReport {
   const findings = parts.findings.findings;
   const internalErrors = internalErrorsOf(cases, parts.findings.internalErrors);
   return {
-    reportVersion: 3,
+    reportVersion: 4,
     meta: parts.meta,
     finishedAt: finished.toISOString(),
     durationMs: finished.getTime() - parts.startedAt.getTime(),
@@ -254,7 +254,7 @@ function notStartedReport(
   cause: RunError,
 ): NotStartedReport {
   return {
-    reportVersion: 3,
+    reportVersion: 4,
     status: 'not-started',
     tool: TOOL,
     runId: begun.runId,

@@ -71,6 +71,8 @@ export function aggregateRuns(runs: readonly RawLoadRun[]): LoadMetrics {
       mean: histogram.totalCount === 0 ? 0 : round(histogram.mean / 1000, 3),
     },
     percentiles: histogram.totalCount === 0 ? [] : CHART_PERCENTILES.map((p) => ({ p, ms: at(p) })),
+    // With a target rate each request is timed from when the schedule meant it to go out (runner.ts), else from its send.
+    latencyFrom: targets.length > 0 ? 'scheduled-send' : 'actual-send',
   };
   if (targets.length > 0) metrics.targetRate = targets.reduce((a, b) => a + b, 0);
   const windows = windowsOf(runs);
@@ -119,6 +121,7 @@ function windowMetrics(windows: readonly RawWindow[]): WindowMetrics {
     responses: counts.responses,
     rps: perSecond((w) => w.responses),
     latency: { p50: at(50), p90: at(90), p99: at(99) },
+    latencyFrom: 'actual-send',
   };
 }
 

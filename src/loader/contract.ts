@@ -159,7 +159,11 @@ async function precompiledValidators(documents: SchemaDocuments): Promise<Readon
   const validators = new Map<string, ValidateFunction>();
   for (const [id, exported] of Object.entries(module.exportsById as Record<string, unknown>)) {
     const validate = typeof exported === 'string' ? module[exported] : undefined;
-    if (typeof validate === 'function') validators.set(id, validate as ValidateFunction);
+    if (typeof validate !== 'function') continue;
+    // A standalone validator does not carry its schema as ajv's own do; the messages read the keys a place allows off it.
+    const withSchema = validate as ValidateFunction;
+    withSchema.schema = documents.get(id)?.schema ?? {};
+    validators.set(id, withSchema);
   }
   return validators.size === documents.size ? validators : undefined;
 }

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Document, LineCounter, Node } from 'yaml';
 import { RunError, type RunErrorCode } from '../model/errors.js';
+import { didYouMean, editDistance } from '../model/suggest.js';
 import { parseExactJson, toValidationView, type JsonValue } from '../model/json.js';
 import { formatAjvErrors } from './ajv-errors.js';
 import { InputFileError, InvalidUtf8Error, readInputFile } from './input-file.js';
@@ -222,7 +223,10 @@ function schemaProblems(source: YamlSource, validate: ValidateFunction, validati
         message: `must have one of the properties ${alternatives.map((e) => `'${String(e.params['missingProperty'])}'`).join(' or ')}`,
       });
     // Alternatives of one value: a type mismatch matters only when no branch of the right type complained.
-    const messages = others.map((error) => ({ error, text: messageOf(error) }));
+    const messages = others.map((error) => ({
+      error,
+      text: messageOf(error, (validate as { schema?: unknown }).schema, valueAt(source.value, pathOf(error))),
+    }));
     if (others.length === 0 && types.length > 0) {
       const wanted = [...new Set(types.map((e) => String(e.params['type'])))].join(' or ');
       messages.push({ error: types[0] as ErrorObject, text: `${instancePath || '(root)'}: must be ${wanted}` });
@@ -241,9 +245,50 @@ function schemaProblems(source: YamlSource, validate: ValidateFunction, validati
   return problems.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
-function messageOf(error: ErrorObject): string {
-  if (error.keyword === 'additionalProperties')
-    return `unknown key '${String(error.params['additionalProperty'])}' at ${error.instancePath || '(root)'}`;
+/** The keys the schema allows where an unknown key stands: the `properties` beside the failing `additionalProperties`. */
+function allowedKeys(schema: unknown, schemaPath: string): string[] {
+  if (!schemaPath.startsWith('#/')) return [];
+  let node: unknown = schema;
+  for (const segment of schemaPath.slice(2).split('/').slice(0, -1)) {
+    node =
+      typeof node === 'object' && node !== null
+        ? (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')]
+        : undefined;
+  }
+  const properties = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)['properties'] : undefined;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+/** The most keys an unknown key's message lists when none is close to it. */
+const LISTED_KEYS = 16;
+
+/** What follows an unknown key: the key likely meant (the closest, or the equally close ones), else the keys allowed there. */
+function keyHint(key: string, allowed: readonly string[]): string {
+  const word = key.toLowerCase();
+  const near = allowed.map((name) => ({ name, distance: editDistance(word, name.toLowerCase()) }));
+  const least = Math.min(...near.map((n) => n.distance));
+  const best = near.filter((n) => n.distance === least && least <= Math.max(1, Math.floor(word.length / 3))).map((n) => n.name);
+  if (best.length > 0) return ` (did you mean ${best.join(' or ')}?)`;
+  return allowed.length > 0 && allowed.length <= LISTED_KEYS ? ` (the keys here are: ${allowed.join(', ')})` : '';
+}
+
+/** The value at a path of a document, if there is one. */
+function valueAt(value: unknown, path: ReadonlyArray<string | number>): unknown {
+  return path.reduce<unknown>(
+    (node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined),
+    value,
+  );
+}
+
+function messageOf(error: ErrorObject, schema: unknown, value: unknown): string {
+  if (error.keyword === 'additionalProperties') {
+    const key = String(error.params['additionalProperty']);
+    return `unknown key '${key}' at ${error.instancePath || '(root)'}${keyHint(key, allowedKeys(schema, error.schemaPath))}`;
+  }
+  if (error.keyword === 'enum' && typeof value === 'string') {
+    const allowed = (error.params['allowedValues'] as unknown[]).filter((v): v is string => typeof v === 'string');
+    return `${formatAjvErrors([error])[0] ?? error.keyword}${didYouMean(value, allowed)}`;
+  }
   if (error.keyword === 'false schema') return `${error.instancePath}: not allowed here`;
   return formatAjvErrors([error])[0] ?? error.keyword;
 }

@@ -181,6 +181,12 @@ export interface RawWindow {
   maxLatencyMicros: number;
 }
 
+/**
+ * The clock a latency is measured from: `scheduled-send`, when the schedule of a target rate meant the request to go out
+ * (coordinated omission corrected: a wait for a free connection is counted); `actual-send`, when it went out.
+ */
+export type LatencyClock = 'scheduled-send' | 'actual-send';
+
 /** The figures of one window of a stage, as the trend check compares them. */
 export interface WindowMetrics {
   from: number;
@@ -194,6 +200,8 @@ export interface WindowMetrics {
   responses: number;
   rps: number;
   latency: Record<'p50' | 'p90' | 'p99', number>;
+  /** Always the actual send: the trend compares the service's own time per request, not a wait the generator caused. */
+  latencyFrom: 'actual-send';
 }
 
 /** The metrics a run produced, as thresholds judge them. */
@@ -207,6 +215,8 @@ export interface LoadMetrics extends LoadCounts {
   targetRate?: number;
   /** Latency in ms, read from a histogram recorded in µs (so 0.213 is 213 µs). */
   latency: Record<LatencyMetric | 'mean', number>;
+  /** The clock `latency` and `percentiles` are measured from: the scheduled send with a target rate, else the actual send. */
+  latencyFrom: LatencyClock;
   /** Latency (ms) at every percentile the merged histogram reports, for the percentile chart. */
   percentiles: Array<{ p: number; ms: number }>;
   /** The stage's first and last windows, when it was long enough for the trend check to measure them. */

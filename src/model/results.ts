@@ -47,7 +47,7 @@ export interface CheckOutcome {
   id: string;
   level: Level;
   outcome: Outcome;
-  /** Index of the step whose exchange was judged. */
+  /** Index of the step whose exchange was judged (from 0 here; report.json counts from 1, as every report shows it). */
   step: number;
   message: string;
   /** Every problem it found (empty or absent when it passed). */
@@ -160,7 +160,7 @@ export interface RunMeta {
  * last run that started are left where they were.
  */
 export interface NotStartedReport {
-  reportVersion: 3;
+  reportVersion: 4;
   status: 'not-started';
   tool: { name: string; version: string };
   runId: string;
@@ -178,7 +178,7 @@ export type Verdict = 'passed' | 'failed' | 'incomplete' | 'internal-error';
 
 /** The canonical report: every other format renders from this. */
 export interface RunReport {
-  reportVersion: 3;
+  reportVersion: 4;
   meta: RunMeta;
   finishedAt: string;
   durationMs: number;

@@ -1,9 +1,10 @@
-/** The catalogue (docs/checks.md): every registered check, then every case with what it sends, generated from the code and data. */
+/** The catalogue (docs/checks.md): every registered check, every case with what it sends, and the reference server's variants, generated from the code and data. */
 import { REGISTRY } from '../checks/registry.js';
 import type { PhaseInputs } from '../engine/phase.js';
 import { PHASES } from '../engine/phases.js';
 import { stringifyExactJson } from '../model/json.js';
 import type { RequestSpec } from '../model/scenario.js';
+import { LOAD_VARIANTS, VARIANTS, type Variant } from '../server/variants.js';
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -63,5 +64,35 @@ export function renderCatalogue(inputs: PhaseInputs): string {
     );
     for (const c of phaseCases) lines.push(`| \`${c.id}\` | ${c.suite} | ${c.level} | ${cell(c.clause)} | ${cell(phase.sends)} |`);
   }
+  lines.push(...variantLines());
   return `${lines.join('\n')}\n`;
+}
+
+/** What a variant's verdict means in the table: what a run against it must end with. */
+const VERDICT_WORDS: Record<Variant['verdict'], string> = {
+  broken: 'fails (exit 1)',
+  conformant: 'passes (exit 0)',
+  unrunnable: 'cannot run (exit 2)',
+};
+
+/** The variants `serve --variant NAME` serves, each with what it does and what a run against it ends with. */
+function variantLines(): string[] {
+  const count = VARIANTS.length + LOAD_VARIANTS.length;
+  return [
+    '',
+    `## Variants of the reference server (${count})`,
+    '',
+    '`petstore-conformance serve --variant NAME` serves one: the reference pet store, broken or bent in one way. The verdict matrix (`npm run matrix`) holds each to the verdict below; the load variants show only under load, judged by the load checks of the nightly profile.',
+    '',
+    '| variant | what it does | a run | caught by |',
+    '|---|---|---|---|',
+    ...VARIANTS.map(
+      (v) =>
+        `| \`${v.name}\` | ${cell(v.description)} | ${VERDICT_WORDS[v.verdict]} | ${[...v.caughtBy, ...(v.warnedBy ?? []).map((id) => `${id} (warn)`)].map((id) => `\`${id}\``).join(', ')} |`,
+    ),
+    ...LOAD_VARIANTS.map(
+      (v) =>
+        `| \`${v.name}\` | ${cell(v.description)} | load: ${v.caughtBy.length === 0 ? 'passes' : 'fails'} | ${v.caughtBy.map((id) => `\`${id}\``).join(', ')} |`,
+    ),
+  ];
 }

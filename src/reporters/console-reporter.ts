@@ -1,5 +1,4 @@
 /** The console: progress on a TTY, then failures, warnings and the counts. */
-import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { GENERATED_SUITES } from '../model/generated-suites.js';
 import {
@@ -16,6 +15,7 @@ import type { Reporter } from './reporter.js';
 import type { ServerWait } from '../model/exchange.js';
 import {
   casesByMessage,
+  causeLines,
   countdownSentence,
   decidingExchange,
   failureGroups,
@@ -192,6 +192,7 @@ export class ConsoleReporter implements Reporter {
       // Failures by the check and clause they broke (one fault of the server is one block); a warning or an error that
       // repeats word for word is shown once.
       if (outcome === 'failed') {
+        this.printCauses(report);
         for (const group of failureGroups(results)) this.printFailureGroup(group);
         continue;
       }
@@ -235,6 +236,14 @@ export class ConsoleReporter implements Reporter {
         ? ''
         : ` ${this.paint('could-not-test', `(${cut}: ${notRun} of ${report.cases.length} planned case${report.cases.length === 1 ? '' : 's'} not run)`)}`;
     this.write(`verdict: ${verdict}${unfinished}`);
+  }
+
+  /** Before the failure groups (each case under its first failed check): the failed checks of the whole run, by how many answers. */
+  private printCauses(report: RunReport): void {
+    const lines = causeLines(report);
+    if (lines.length === 0) return;
+    this.write(`${this.paint('failed', 'CAUSES')} the checks that failed, across the run (a case may fail several):`);
+    for (const line of lines) this.write(`      ${line}`);
   }
 
   /** The run's findings (recommendations its responses did not follow) and its internal errors, each once with an example. */
@@ -337,7 +346,8 @@ export class ConsoleReporter implements Reporter {
 
   onReportsWritten(files: readonly string[]): void {
     if (this.options.quiet) return;
-    for (const file of files) this.write(`report: ${path.relative(process.cwd(), file) || file}`);
+    // As the report folder was given: relative to the working folder, or absolute.
+    for (const file of files) this.write(`report: ${file}`);
   }
 
   private printProblem(result: CaseResult): void {

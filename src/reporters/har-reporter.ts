@@ -160,7 +160,8 @@ function harEntry(result: CaseResult, exchange: ExchangeEvidence, runStartedAt: 
     cache: {},
     timings: { send: 0, wait: time, receive: 0 },
     _caseId: result.id,
-    _step: exchange.step,
+    // Counted from 1, as report.json and every other report count steps.
+    _step: exchange.step + 1,
     _outcome: result.outcome,
     _attempts: exchange.attempts,
   };

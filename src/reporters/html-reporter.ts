@@ -3,10 +3,11 @@ import path from 'node:path';
 import { outcomeWords, type CaseResult, type ExchangeEvidence, type Outcome, type RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { escapeHtml } from './html.js';
-import { loadFigures } from './load-figures.js';
+import { latencyClockWords, loadFigures } from './load-figures.js';
 import {
   bounded,
   casesWith,
+  causeLines,
   countdownSentence,
   decidingChecks,
   decidingExchange,
@@ -56,6 +57,9 @@ nav.summary { margin: 16px 0 8px; }
 .c-warned { border-left-color: var(--warned) !important; } .c-passed { border-left-color: var(--passed) !important; } .c-not-judged { border-left-color: var(--not-judged) !important; }
 .c-load { border-left-color: #1565c0 !important; }
 .causes h2 { margin-top: 12px; } .causes ol { margin: 4px 0; padding-left: 24px; } .causes li { margin: 2px 0; } .causes .n { color: #555; white-space: nowrap; }
+.causes summary { cursor: pointer; margin: 4px 0; }
+.run-causes { border-left: 6px solid var(--failed); padding: 2px 12px; margin: 8px 0; background: var(--soft); border-radius: 6px; }
+.run-causes p { margin: 4px 0; } .run-causes ul { margin: 4px 0; padding-left: 20px; }
 .countdown { margin: 8px 0 0; padding: 8px 12px; background: var(--soft); border-radius: 6px; }
 h2 { margin: 28px 0 10px; font-size: 20px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
 section.cause { margin: 14px 0 22px; }
@@ -194,6 +198,12 @@ function loadTables(report: RunReport): string {
   return `<div class="table"><table class="figures"><tbody>${rows.join('')}</tbody></table></div>${judged}`;
 }
 
+/** The latency chart's caption, with the clock of its bars and (when drawn) of the windows' marks: they differ under a target rate. */
+function latencyCaption(report: RunReport, windows: boolean): string {
+  const clock = report.load?.metrics.latencyFrom;
+  return `${CHART_CAPTIONS.latency}: the bars ${latencyClockWords(clock)}${windows ? `; the windows' marks ${latencyClockWords('actual-send')}` : ''}`;
+}
+
 function loadSection(report: RunReport): string {
   const load = (report as RunReport & { load?: unknown }).load;
   if (load === undefined) return '';
@@ -201,7 +211,7 @@ function loadSection(report: RunReport): string {
   const charts =
     data === undefined
       ? '<p>This run has load results; report.json holds them.</p>'
-      : `<div class="charts"><figure><figcaption>${escapeHtml(CHART_CAPTIONS.latency)}</figcaption>${latencyPercentileChart(data.percentiles, data.windows)}</figure><figure><figcaption>${escapeHtml(CHART_CAPTIONS.throughput)}</figcaption>${throughputChart(data.throughput, stageSeconds(load), data.windows)}</figure></div>`;
+      : `<div class="charts"><figure><figcaption>${escapeHtml(latencyCaption(report, data.windows !== undefined))}</figcaption>${latencyPercentileChart(data.percentiles, data.windows)}</figure><figure><figcaption>${escapeHtml(CHART_CAPTIONS.throughput)}</figcaption>${throughputChart(data.throughput, stageSeconds(load), data.windows)}</figure></div>`;
   return `<section id="load"><h2>Load</h2>${loadTables(report)}${charts}</section>`;
 }
 
@@ -276,6 +286,16 @@ function header(report: RunReport): string {
   ].join('\n');
 }
 
+/** How many failure groups the index shows unfolded. */
+const OPEN_INDEX_GROUPS = 5;
+
+/** The failed checks of the whole run by how many answers, before the index: the cause that many groups share. */
+function causesBlock(report: RunReport): string {
+  const lines = causeLines(report);
+  if (lines.length === 0) return '';
+  return `<div class="run-causes"><p><b>Causes</b>: the checks that failed, across the run (a case may fail several)</p><ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul></div>`;
+}
+
 /** Renders the report as one self-contained HTML page (inline CSS and SVG, no scripts, no network). */
 export function renderHtml(report: RunReport): string {
   const { meta } = report;
@@ -286,15 +306,17 @@ export function renderHtml(report: RunReport): string {
     `<a class="c-warned" href="#findings"><b>${report.findings.length}</b>findings</a>`,
     loadCard(report),
   ].join('');
-  const causes =
+  const causes = causesBlock(report);
+  // A long index is folded: on a phone, 29 groups took 1,700 px before the first failure.
+  const index =
     groups.length === 0
       ? ''
-      : `<div class="causes"><p><b>Failures by the check and clause they broke</b></p><ol>${groups
+      : `<details class="causes"${groups.length <= OPEN_INDEX_GROUPS ? ' open' : ''}><summary><b>Failures by the check and clause they broke</b> (${groups.length} group${groups.length === 1 ? '' : 's'})</summary><ol>${groups
           .map(
             (g, i) =>
               `<li><a href="#${causeId(i)}"><code>${escapeHtml(g.check ?? 'failed')}</code>: ${escapeHtml(oneLine(g.clause, 300))}</a> <span class="n">${g.cases.length} case${g.cases.length === 1 ? '' : 's'}</span></li>`,
           )
-          .join('')}</ol></div>`;
+          .join('')}</ol></details>`;
   const countdowns = report.meta.deprecations.map((c) => `<p class="countdown"><b>Deprecation</b> ${escapeHtml(countdownSentence(c))}</p>`);
   const disabled = report.meta.disabled.map(
     (d) => `<p class="countdown"><b>Disabled by the configuration</b> <code>${escapeHtml(d.id)}</code>: ${escapeHtml(d.reason)}</p>`,
@@ -333,7 +355,7 @@ export function renderHtml(report: RunReport): string {
     `<style>${STYLE}</style></head><body>`,
     header(report),
     '<main>',
-    `<nav class="summary" aria-label="Summary"><div class="counts">${counts}</div>${causes}</nav>`,
+    `<nav class="summary" aria-label="Summary"><div class="counts">${counts}</div>${causes}${index}</nav>`,
     ...countdowns,
     ...disabled,
     ...sections,

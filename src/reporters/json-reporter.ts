@@ -8,9 +8,23 @@ import type { OutputStream } from './output-streams.js';
 import { redactValues } from './redact-values.js';
 import type { Reporter } from './reporter.js';
 
-/** The canonical report (or the note of a run that could not start) as JSON text (exact integers). */
+/**
+ * A report with its steps counted from 1, as every other report shows them (`step 1, expect.status`): a run counts them
+ * from 0, as indexes into a case's steps.
+ */
+function stepsFromOne(report: RunReport): RunReport {
+  const next = <T extends { step: number }>(item: T): T => ({ ...item, step: item.step + 1 });
+  return {
+    ...report,
+    cases: report.cases.map((c) => ({ ...c, checks: c.checks.map(next), exchanges: c.exchanges.map(next) })),
+    warnings: report.warnings.map(next),
+    findings: report.findings.map((f) => ({ ...f, examples: f.examples.map(next) })),
+  };
+}
+
+/** The canonical report (or the note of a run that could not start) as JSON text (exact integers; steps counted from 1). */
 export function renderJson(report: RunReport | NotStartedReport): string {
-  return `${stringifyExactJson(report, 2)}\n`;
+  return `${stringifyExactJson('cases' in report ? stepsFromOne(report) : report, 2)}\n`;
 }
 
 /** Writes report.json when the run ends; not-started.json beside it, and nothing else, when the run could not start. */

@@ -1,21 +1,11 @@
 /** junit.xml: one testsuite per suite, one testcase per case, for CI systems. Built as an escaped XML tree. */
+import { hostname } from 'node:os';
 import path from 'node:path';
-import { REDACTED_MARK } from '../http/credentials.js';
 import type { CaseResult, RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { loadFigures } from './load-figures.js';
 import { casesBySuite, findingLine, internalErrorLine, LABELS, oneLine, problemText, reasonLine, seconds } from './report-view.js';
 import { serialiseXml, type XmlElement, type XmlNode } from './xml.js';
-
-/**
- * The base URL's host as written: a redacted base URL (a key that is the service's host and port) is no URL any more
- * (`http://%5BREDACTED%5D/v1`), and its host is what stands after the scheme.
- */
-function hostOf(baseUrl: string): string {
-  if (URL.canParse(baseUrl)) return new URL(baseUrl).host;
-  const written = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(baseUrl)?.[1] ?? baseUrl;
-  return written.replaceAll(encodeURIComponent(REDACTED_MARK), REDACTED_MARK);
-}
 
 function warningsText(result: CaseResult, report: RunReport): string | undefined {
   const warnings = result.checks
@@ -92,12 +82,31 @@ function count(checks: readonly CaseResult[], outcome: CaseResult['outcome']): n
   return checks.filter((c) => c.outcome === outcome).length;
 }
 
-function totalMs(checks: readonly CaseResult[]): number {
-  return checks.reduce((sum, c) => sum + c.durationMs, 0);
+/**
+ * How long a suite ran: the time any of its cases was running. Cases run side by side, so the sum of their durations
+ * exceeded the run's; a case is placed by its first request (one without is added on its own), never beyond the run.
+ */
+function suiteMs(cases: readonly CaseResult[], runMs: number): number {
+  const spans: Array<[number, number]> = [];
+  let unplaced = 0;
+  for (const c of cases) {
+    const starts = c.exchanges
+      .map((e) => (e.startedAt === undefined ? Number.NaN : Date.parse(e.startedAt)))
+      .filter((ms) => !Number.isNaN(ms));
+    if (starts.length === 0) unplaced += c.durationMs;
+    else spans.push([Math.min(...starts), Math.min(...starts) + c.durationMs]);
+  }
+  let covered = 0;
+  let reach = Number.NEGATIVE_INFINITY;
+  for (const [from, to] of spans.sort((a, b) => a[0] - b[0])) {
+    covered += Math.max(0, to - Math.max(from, reach));
+    reach = Math.max(reach, to);
+  }
+  return Math.min(runMs, covered + unplaced);
 }
 
-/** Renders the report as JUnit XML (the Jenkins/Ant schema). */
-export function renderJunit(report: RunReport): string {
+/** Renders the report as JUnit XML (the Jenkins/Ant schema); `host` is the machine that ran the tests, as the schema means it. */
+export function renderJunit(report: RunReport, host: string = hostname()): string {
   const { meta } = report;
   const properties: XmlElement = {
     name: 'properties',
@@ -113,7 +122,6 @@ export function renderJunit(report: RunReport): string {
       ...report.internalErrors.map((e) => ['internalError', internalErrorLine(e, 1_000)]),
     ].map(([name, value]) => ({ name: 'property', attributes: { name, value } })),
   };
-  const host = hostOf(meta.baseUrl);
   const suites = [...casesBySuite(report)].map(
     ([suite, checks], index): XmlElement => ({
       name: 'testsuite',
@@ -123,7 +131,7 @@ export function renderJunit(report: RunReport): string {
         failures: count(checks, 'failed'),
         errors: count(checks, 'could-not-test') + count(checks, 'internal-error'),
         skipped: count(checks, 'not-judged'),
-        time: seconds(totalMs(checks)),
+        time: seconds(suiteMs(checks, report.durationMs)),
         timestamp: meta.startedAt.replace(/\.\d+Z$/, 'Z'),
         hostname: host,
         id: index,

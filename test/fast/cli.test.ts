@@ -118,7 +118,8 @@ t.test('what stops a run is one line and exit 2', async (t) => {
     ['a bad wait budget', ['--wait-budget=-1'], {}, /--wait-budget must be a whole number/],
   ];
   for (const [name, args, env, pattern] of cases) {
-    const result = await runCli(args, env);
+    // A folder of its own: a run that cannot start leaves not-started.json there, not in the checkout's reports/.
+    const result = await runCli([...args, '--report-dir', await tempDir()], env);
     t.equal(result.code, 2, `${name}: exit 2`);
     const [first, ...rest] = result.stderr.trimEnd().split('\n');
     // A run that could not start says, after its cause, that nothing was judged (test/fast/not-started.test.ts).
@@ -133,15 +134,48 @@ t.test('what stops a run is one line and exit 2', async (t) => {
   }
 });
 
-t.test('a base URL that does not lead to the pet store stops the run: one line with a hint, before any check', async (t) => {
-  const server = await startReferenceServer({ apiKey: KEY });
+t.test('a base URL whose path does not end in /v1 is refused before any request: exit 2, one line with the base URL to use', async (t) => {
+  let requests = 0;
+  const server = await startReferenceServer({
+    apiKey: KEY,
+    wrap: (next) => (req) => {
+      requests += 1;
+      return next(req);
+    },
+  });
   t.teardown(() => server.close());
-  const unversioned = server.baseUrl.replace(/\/v1$/, '');
-  const result = await runCli(['--base-url', unversioned, '--report-dir', await tempDir()], { PETSTORE_API_KEY: KEY });
-  t.equal(result.code, 2);
-  t.equal(result.stderr.trim().split('\n').length, 2, 'the cause, then that nothing was judged');
-  t.match(result.stderr, `GET ${unversioned}/pets answered 404: does the base URL end in /v1?`);
-  t.notMatch(result.stdout, /FAIL/, 'no check was judged');
+  const origin = new URL(server.baseUrl).origin;
+  const rows: Array<[what: string, args: string[], env: Record<string, string>, line: string]> = [
+    [
+      'an operation pasted after /v1',
+      ['--base-url', `${origin}/v1/pets`],
+      {},
+      `--base-url ${origin}/v1/pets goes past /v1 (the suite adds the operations' paths, such as /pets, to the base URL itself): use ${origin}/v1`,
+    ],
+    ['a pet pasted after /v1', ['--base-url', `${origin}/v1/pets/1`], {}, `: use ${origin}/v1`],
+    ['a gateway prefix and an operation', ['--base-url', `${origin}/api/v1/pets`], {}, `: use ${origin}/api/v1`],
+    [
+      'no /v1 at all',
+      ['--base-url', `${origin}/`],
+      {},
+      `--base-url ${origin} does not end in /v1, as both of the contract's base addresses do: use ${origin}/v1`,
+    ],
+    ['an operation without /v1', [], { PETSTORE_BASE_URL: `${origin}/pets` }, `PETSTORE_BASE_URL ${origin}/pets does not end in /v1`],
+    ['load, too', ['load', 'smoke', '--base-url', `${origin}/v1/pets`], {}, `: use ${origin}/v1`],
+  ];
+  for (const [what, args, env, line] of rows) {
+    const reports = await tempDir();
+    const result = await runCli([...args, '--report-dir', reports], { PETSTORE_API_KEY: KEY, ...env });
+    t.equal(result.code, 2, `${what}: exit 2`);
+    t.equal(result.stderr.trimEnd().split('\n').length, 1, `${what}: one line`);
+    t.ok(result.stderr.includes(line), `${what}: ${result.stderr.trim()}`);
+    t.equal(result.stdout, '', `${what}: no case was judged`);
+  }
+  t.equal(requests, 0, 'nothing was sent');
+  const store = await runCli(['run', '--base-url', `${server.baseUrl}/`, '--check', 'listPets.ok', '--report-dir', await tempDir()], {
+    PETSTORE_API_KEY: KEY,
+  });
+  t.equal(store.code, 0, `the base URL serve prints (with a slash after /v1) runs: ${store.stderr}`);
 });
 
 t.test('a rejected key stops the run with exit 2 rather than failing every check', async (t) => {
@@ -505,7 +539,7 @@ t.test('--reporter json:- writes the canonical report to stdout alone; the conso
 t.test(
   '--check runs only the cases its globs match; --skip-check disables what it matches, with the flag as the reason; a glob that matches nothing is one line',
   async (t) => {
-    const { idGlob } = await import('../../src/cli/plan.js');
+    const { idGlob } = await import('../../src/cli/selection.js');
     const rows: Array<[string, string, boolean]> = [
       ['auth.*', 'auth.listPets.missing', true],
       ['auth.*', 'xauth.listPets', false],

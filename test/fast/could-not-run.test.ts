@@ -33,14 +33,15 @@ t.test('a listing wrapped in an object: exit 1, listPets failed, getPet and crea
   t.equal(report.stopped, undefined, 'the run was not stopped');
 });
 
-t.test('a base URL without /v1 still stops the run: exit 2, the cause and one line', async (t) => {
+t.test('a base URL that ends in /v1 but leads nowhere still stops the run: exit 2, the cause and one line', async (t) => {
   const server = await startReferenceServer({ apiKey: KEY });
   t.teardown(() => server.close());
-  const { code, stdout, stderr } = await runCli(['run', '--base-url', server.baseUrl.replace(/\/v1$/, ''), '--reporter', 'console'], {
-    PETSTORE_API_KEY: KEY,
-  });
+  const { code, stdout, stderr } = await runCli(
+    ['run', '--base-url', server.baseUrl.replace(/\/v1$/, '/api/v1'), '--reporter', 'console'],
+    { PETSTORE_API_KEY: KEY },
+  );
   t.equal(code, 2);
-  t.match(stderr, /answered 404: does the base URL end in \/v1\?/);
+  t.match(stderr, /answered 404: is http:\/\/127\.0\.0\.1:\d+\/api\/v1 the pet store's base URL\?/);
   t.same(stderr.trimEnd().split('\n').slice(1), ['  nothing was judged (the run did not start)'], 'then one line, no more');
   t.equal(stdout, '', 'no counts, no verdict: no case was judged');
 });

@@ -84,8 +84,9 @@ function fixture(): RunReport {
 }
 
 const render = (report: RunReport): Har => JSON.parse(renderHar(report)) as Har;
-const entryOf = (har: Har, caseId: string, step = 0): Entry | undefined =>
-  har.log.entries.find((e) => e._caseId === caseId && e._step === step);
+/** The entry of a case's step at `index` (from 0, as a run counts them; the HAR, as report.json, counts from 1). */
+const entryOf = (har: Har, caseId: string, index = 0): Entry | undefined =>
+  har.log.entries.find((e) => e._caseId === caseId && e._step === index + 1);
 
 t.test(
   'a HAR 1.2 document the HAR schema accepts, made by the tool, with an entry per exchange and a page per case that has one',
@@ -147,7 +148,7 @@ t.test('each field of an entry says what the evidence says, and no more', async 
           bodySize: 8,
           content: { size: 8, mimeType: 'application/json', text: '{"id":7}' },
         },
-        _step: 1,
+        _step: 2,
         _attempts: 3,
       },
     ],

@@ -23,6 +23,7 @@ function windowOf(overrides: Partial<WindowMetrics> & { p50?: number; p90?: numb
     responses: 1000,
     rps: 200,
     latency: { p50, p90, p99 },
+    latencyFrom: 'actual-send',
     ...rest,
   };
 }

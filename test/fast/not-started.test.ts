@@ -54,11 +54,11 @@ t.test('each run that cannot start: exit 2, the cause first in one line, then on
       /^petstore-conformance: cannot reach http:\/\/127\.0\.0\.1:9\/v1: .*ECONNREFUSED.*--wait-for SECONDS$/,
     ],
     [
-      'a base URL without /v1',
-      ['--base-url', plain.baseUrl.replace(/\/v1$/, '')],
+      'a base URL that ends in /v1 but is not the store',
+      ['--base-url', plain.baseUrl.replace(/\/v1$/, '/api/v1')],
       KEY,
       'ERR_NOT_A_PET_STORE',
-      /^petstore-conformance: GET http:\/\/127\.0\.0\.1:\d+\/pets answered 404: does the base URL end in \/v1\?/,
+      /^petstore-conformance: GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pets answered 404: is http:\/\/127\.0\.0\.1:\d+\/api\/v1 the pet store's base URL\?/,
     ],
     [
       'a wrong key',
@@ -94,8 +94,8 @@ t.test('each run that cannot start: exit 2, the cause first in one line, then on
     t.same(
       lines.slice(1),
       [
-        `  nothing was judged (the run did not start); ${path.relative(process.cwd(), path.join(dir, 'not-started.json'))} records why; ` +
-          `the reports of the last run that started are in ${path.relative(process.cwd(), path.join(dir, 'previous'))}`,
+        `  nothing was judged (the run did not start); ${path.join(dir, 'not-started.json')} records why; ` +
+          `the reports of the last run that started are in ${path.join(dir, 'previous')}`,
       ],
       `${what}: then one line, and nothing else (no counts, verdict, seed or report list)`,
     );
@@ -103,7 +103,7 @@ t.test('each run that cannot start: exit 2, the cause first in one line, then on
     t.same((await readdir(dir)).sort(), ['not-started.json', 'previous'], `${what}: no earlier report at the top level`);
     t.same((await readdir(path.join(dir, 'previous'))).sort(), ['junit.xml', 'report.json'], `${what}: the last good set, whole`);
     const note = JSON.parse(await readFile(path.join(dir, 'not-started.json'), 'utf8')) as NotStartedReport;
-    t.match(note, { reportVersion: 3, status: 'not-started', embeddedServer: false, cause: { code } }, `${what}: not-started.json`);
+    t.match(note, { reportVersion: 4, status: 'not-started', embeddedServer: false, cause: { code } }, `${what}: not-started.json`);
     t.equal(`petstore-conformance: ${note.cause.message}`, lines[0], `${what}: the note holds the cause as printed`);
     t.same(
       Object.keys(note).sort(),

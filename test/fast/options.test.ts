@@ -4,9 +4,9 @@
  * where it came from; and the configuration keys that only the table gave (maxWrites, timeoutMs, ...) at work. No network.
  */
 import t from 'tap';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { commandHelp, HELP, parseFlags, shownDefault, shownFlag } from '../../src/cli/args.js';
+import { commandHelp, HELP, parseFlags, SHIPPED_PROFILES, shownDefault, shownFlag } from '../../src/cli/args.js';
 import {
   configSchemaProperties,
   FILE_ONLY_KEYS,
@@ -26,6 +26,10 @@ import { loadConfig, reportSchemaProblems, root, runCli, tempDir } from '../help
 
 const contract = await loadContract(path.join(root, 'schemas'));
 const COMMANDS: readonly OptionCommand[] = ['run', 'load', 'merge', 'serve', 'catalogue'];
+
+/** A scenario file for the folders `scenarios` names: a folder without one is refused. */
+const EXTRA_SCENARIO =
+  'suite: contract\noperation: listPets\ncases:\n  - { id: extra.list, title: t, clause: c, request: { method: GET, path: /pets }, expect: { status: 200 } }\n';
 
 /** What a call threw, as a RunError (undefined when it did not throw). */
 async function thrown(call: () => unknown): Promise<RunError | undefined> {
@@ -99,6 +103,11 @@ t.test("a command takes exactly the flags its help lists; another command's flag
     }
   }
   t.equal(await thrown(() => parseFlags('run', ['-H', 'X-A: 1', '-q', '-V'])), undefined, 'the short flags');
+  t.same(
+    parseFlags('run', ['-qV', '-HX-A:1']).header,
+    [{ name: 'X-A', value: '1', secret: false }],
+    'short flags run together, a value attached',
+  );
 });
 
 t.test(
@@ -257,6 +266,7 @@ t.test('a bad value is one line that names where it came from: the flag, the var
 t.test('the keys the table added work from a configuration file: the plan uses them and the report records them', async (t) => {
   const dir = await tempDir();
   await mkdir(path.join(dir, 'extra'));
+  await writeFile(path.join(dir, 'extra', 'extra.yaml'), EXTRA_SCENARIO);
   const file = path.join(dir, 'team.yaml');
   await writeFile(
     file,
@@ -303,6 +313,7 @@ t.test('the keys the table added work from a configuration file: the plan uses t
 t.test('every option the table records is in meta.options when given, for run and for load', async (t) => {
   const dir = await tempDir();
   await mkdir(path.join(dir, 'extra'));
+  await writeFile(path.join(dir, 'extra', 'extra.yaml'), EXTRA_SCENARIO);
   const baseline = path.join(dir, 'baseline.json');
   await writeFile(baseline, JSON.stringify({ load: { metrics: metricsOf() } }));
   const given: Partial<Record<OptionName, string[]>> = {
@@ -418,6 +429,10 @@ t.test('a mistyped option, command, suite, phase, profile or check id gets the n
   const rows: Array<[what: string, args: string[], message: string | RegExp]> = [
     ['an option', ['run', '--base-ur', 'x'], "unknown option '--base-ur' for 'run' (did you mean --base-url?)"],
     ['an option of no command', ['run', '--frobnicate'], "unknown option '--frobnicate' for 'run' (see --help)"],
+    ['an option with one dash', ['run', '-base-url', 'x'], "unknown option '-base-url' for 'run' (did you mean --base-url?)"],
+    ['a mistyped option with one dash', ['load', 'smoke', '-worker', '2'], "unknown option '-worker' for 'load' (did you mean --workers?)"],
+    ['a word with one dash', ['run', '-bogus'], "unknown option '-bogus' for 'run': a long option takes two dashes (see --help)"],
+    ['a reporter', ['run', '--reporter', 'console,junti'], /^unknown reporter 'junti' \(did you mean junit\?\); the reporters are: /],
     ['a command', ['lod'], /^unknown command 'lod' \(did you mean load\?\); the commands are: /],
     ['a suite', ['run', '--suite', 'auht'], /^unknown suite 'auht' \(did you mean auth\?\); the suites are: auth, contract, /],
     ['two suites, comma-separated', ['run', '--suite', 'limits,auht,zzz'], /^unknown suite 'auht' \(did you mean auth\?\), 'zzz'; /],
@@ -500,7 +515,7 @@ t.test('every problem of a configuration file at once, each at file:line:col, un
         : []),
       'team.yaml:6:3: headers: Host cannot be set',
       "team.yaml:8:11: disable: no check or case has the id 'auth.www-authentcate' (did you mean auth.www-authenticate?); petstore-conformance catalogue lists them",
-      "team.yaml:9:1: unknown key 'concurency' at (root)",
+      "team.yaml:9:1: unknown key 'concurency' at (root) (did you mean concurrency?)",
     ];
     t.equal(error?.message, `${expected.length} problems in the configuration file:`, `${command}: counted`);
     t.same(
@@ -509,4 +524,38 @@ t.test('every problem of a configuration file at once, each at file:line:col, un
       `${command}: every problem, in file order`,
     );
   }
+});
+
+t.test('an unknown key of a configuration file or a load profile gets the key likely meant, or the keys allowed there', async (t) => {
+  const dir = await tempDir();
+  const config = path.join(dir, 'team.yaml');
+  await writeFile(config, 'reporter: [json]\nreporters: [junti]\n');
+  const fromConfig = await thrown(() => planRun(parseFlags('run', ['--config', config]), {}));
+  t.same(
+    fromConfig?.details.map((line) => line.replace(/^.*team\.yaml/, 'team.yaml')),
+    [
+      "team.yaml:1:1: unknown key 'reporter' at (root) (did you mean reporters?)",
+      'team.yaml:2:13: /reporters/0: must be equal to one of the allowed values (console, json, junit, html, markdown, har) (did you mean junit?)',
+    ],
+  );
+  const profile = path.join(dir, 'profile.yaml');
+  await writeFile(
+    profile,
+    'title: t\nduration: 1\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds:\n  p95: { max: 10 }\n  error: { max: 0 }\n  latency: { max: 1 }\n',
+  );
+  const fromProfile = await thrown(() => planLoad([profile], parseFlags('load', []), {}));
+  const lines = fromProfile?.details.map((line) => line.replace(/^.*profile\.yaml/, 'profile.yaml')) ?? [];
+  t.equal(lines[0], "profile.yaml:6:3: unknown key 'p95' at /thresholds (did you mean p90 or p99?)", 'equally close keys, each');
+  t.equal(lines[1], "profile.yaml:7:3: unknown key 'error' at /thresholds (did you mean errors?)");
+  t.match(
+    lines[2],
+    /^profile\.yaml:8:3: unknown key 'latency' at \/thresholds \(the keys here are: trend, p50, p90, p99, max, rps, errors, /,
+    'none close: the keys',
+  );
+});
+
+t.test('load --help and the whole help name every profile the package ships in scenarios/load', async (t) => {
+  const files = (await readdir(path.join(root, 'scenarios', 'load'))).map((file) => file.replace(/\.ya?ml$/, ''));
+  t.same([...SHIPPED_PROFILES].sort(), files.sort(), 'SHIPPED_PROFILES is the folder');
+  for (const help of [commandHelp('load'), HELP]) t.match(help, `scenarios/load: ${SHIPPED_PROFILES.join(', ')}; or a file`);
 });

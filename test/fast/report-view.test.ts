@@ -1,7 +1,7 @@
 /** What every reporter says of a failure: the same finding on many items of a listing is one line naming the items. */
 import t from 'tap';
-import type { CheckOutcome } from '../../src/model/results.js';
-import { exchangeSections, failureLines, prettyJson } from '../../src/reporters/report-view.js';
+import type { CaseResult, CheckOutcome, RunReport } from '../../src/model/results.js';
+import { causeLines, exchangeSections, failureLines, prettyJson, runCauses } from '../../src/reporters/report-view.js';
 
 const statusOf = (i: number, got = 'available'): { message: string; pointer: string } => ({
   message: `[${i}] status: expected "pending", got "${got}"`,
@@ -84,4 +84,75 @@ t.test('exchangeSections lays out JSON bodies only when asked and the body is wh
   t.match(text('{"id":1}', false, true), '\n\n{\n  "name": "Rex",\n  "categoryId": 1\n}\n---\nHTTP 201\n\n{\n  "id": 1\n}');
   t.match(text('{"id":1}', false, false), '\n\n{"name":"Rex","categoryId":1}\n---\nHTTP 201\n\n{"id":1}', 'as sent unless asked');
   t.match(text('{"id":1}', true, true), 'HTTP 201\n\n{"id":1}', 'an excerpt is shown as received, even when it parses');
+});
+
+t.test('runCauses counts each failed check across the run (an answer once), most answers first; causeLines lists a few', async (t) => {
+  const failing = (id: string, checks: Array<[string, number, CheckOutcome['outcome']]>): CaseResult =>
+    ({
+      id,
+      outcome: 'failed',
+      checks: checks.map(([check, step, outcome]) => ({ id: check, level: 'fail', outcome, step, message: 'm' })),
+    }) as unknown as CaseResult;
+  const passedCase = {
+    id: 'ok',
+    outcome: 'passed',
+    checks: [{ id: 'server.no-5xx', outcome: 'failed', step: 0 }],
+  } as unknown as CaseResult;
+  const rows: Array<[what: string, cases: CaseResult[], texts: string[], lines: number]> = [
+    ['no failure', [passedCase], [], 0],
+    [
+      'one group: its heading says it already',
+      [
+        failing('a', [
+          ['expect.status', 0, 'failed'],
+          ['expect.schema', 0, 'failed'],
+        ]),
+      ],
+      ['1 answer failed expect.status, in 1 case', '1 answer failed expect.schema, in 1 case'],
+      0,
+    ],
+    [
+      'one check: the groups say it already',
+      [failing('a', [['expect.status', 0, 'failed']]), failing('b', [['expect.status', 0, 'failed']])],
+      ['2 answers failed expect.status, in 2 cases'],
+      0,
+    ],
+    [
+      "5xx behind the groups' first checks, two steps of one case counted apart",
+      [
+        failing('a', [
+          ['expect.status', 0, 'failed'],
+          ['server.no-5xx', 0, 'failed'],
+          ['server.no-5xx', 1, 'failed'],
+        ]),
+        failing('b', [
+          ['expect.body', 0, 'failed'],
+          ['server.no-5xx', 0, 'failed'],
+          ['wire.json-body', 0, 'passed'],
+        ]),
+        passedCase,
+      ],
+      [
+        '3 answers were 5xx (server.no-5xx), in 2 cases',
+        '1 answer failed expect.status, in 1 case',
+        '1 answer failed expect.body, in 1 case',
+      ],
+      3,
+    ],
+    [
+      'many checks: the first five, then a count',
+      ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'].map((id) => failing(id, [[id, 0, 'failed']])),
+      ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'].map((id) => `1 answer failed ${id}, in 1 case`),
+      6,
+    ],
+  ];
+  for (const [what, cases, texts, lines] of rows) {
+    const report = { cases } as unknown as RunReport;
+    t.same(
+      runCauses(report).map((c) => c.text),
+      texts,
+      what,
+    );
+    t.equal(causeLines(report).length, lines, `${what}: ${lines} lines`);
+  }
 });

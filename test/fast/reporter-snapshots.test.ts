@@ -87,9 +87,9 @@ t.test('console, JUnit and Markdown of a real failing run, noise scrubbed', asyn
     new ConsoleReporter({ stream, color: false, quiet: false }),
   );
   t.equal(report.verdict, 'failed');
-  for (const text of [consoleText, renderJunit(report), renderMarkdown(report, ['report.json'])])
+  for (const text of [consoleText, renderJunit(report, 'HOST'), renderMarkdown(report, ['report.json'])])
     t.notMatch(text, apiKey, 'the key is in no output');
   await matchSnapshotFile(t, 'console.txt', scrub(consoleText));
-  await matchSnapshotFile(t, 'junit.xml', scrub(renderJunit(report)));
+  await matchSnapshotFile(t, 'junit.xml', scrub(renderJunit(report, 'HOST')));
   await matchSnapshotFile(t, 'summary.md', scrub(renderMarkdown(report, ['report.json'])));
 });

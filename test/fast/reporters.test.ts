@@ -1,6 +1,7 @@
 /** The reporters: console, JSON, JUnit, HTML, Markdown, load console and charts, their registry and the fan-out that keeps one failure from losing the others. */
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -11,7 +12,7 @@ import type { CaseResult, RunReport } from '../../src/model/results.js';
 import { ConsoleReporter } from '../../src/reporters/console-reporter.js';
 import { FileReporter } from '../../src/reporters/file-reporter.js';
 import { HtmlReporter, renderHtml } from '../../src/reporters/html-reporter.js';
-import { JsonReporter } from '../../src/reporters/json-reporter.js';
+import { JsonReporter, renderJson } from '../../src/reporters/json-reporter.js';
 import { JunitReporter, renderJunit } from '../../src/reporters/junit-reporter.js';
 import { formatMs } from '../../src/reporters/load-figures.js';
 import { LoadConsoleReporter } from '../../src/reporters/load-console-reporter.js';
@@ -448,11 +449,14 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     const html = renderHtml(withLoad());
     t.match(
       html,
-      /<section id="load"><h2>Load<\/h2><div class="table"><table class="figures">[\s\S]*<table class="thresholds">[\s\S]*<div class="charts"><figure><figcaption>Latency by percentile \(ms\)<\/figcaption><svg[^>]*aria-label="Latency by percentile"/,
+      /<section id="load"><h2>Load<\/h2><div class="table"><table class="figures">[\s\S]*<table class="thresholds">[\s\S]*<div class="charts"><figure><figcaption>Latency by percentile \(ms\): the bars from the scheduled send, coordinated omission corrected<\/figcaption><svg[^>]*aria-label="Latency by percentile"/,
     );
     t.match(html, '<th scope="row">requests</th><td>27012 = 27000 responses + 2 errors + 10 in flight at the stop</td>');
     t.match(html, '<th scope="row">rate achieved</th><td>900.4 requests/s sent (target 900/s, +0.0 %), 900 responses/s</td>');
-    t.match(html, '<th scope="row">latency</th><td>p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms</td>');
+    t.match(
+      html,
+      '<th scope="row">latency from the scheduled send, coordinated omission corrected</th><td>p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms</td>',
+    );
     t.match(html, /<tr class="failed"><td><code>load\.<wbr>p99<\/code><\/td><td>FAIL<\/td><td>900 ms \(at most 800 allowed\)<\/td><\/tr>/);
     t.match(html, /ECONNRESET: read ECONNRESET/);
     t.match(html, '<th scope="row">errors</th><td>2 (timeouts 1, resets 1)</td>');
@@ -549,8 +553,16 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     const dir = await tempDir();
     await new JsonReporter(dir).onRunEnd(hostileReport());
     const text = await readFile(path.join(dir, 'report.json'), 'utf8');
-    const report = JSON.parse(text) as unknown;
-    t.same(report, JSON.parse(JSON.stringify(hostileReport())));
+    const report = JSON.parse(text) as RunReport;
+    // Steps counted from 1 in the file, from 0 in the run: the one difference.
+    const back = <T extends { step: number }>(item: T): T => ({ ...item, step: item.step - 1 });
+    const asRun = {
+      ...report,
+      cases: report.cases.map((c) => ({ ...c, checks: c.checks.map(back), exchanges: c.exchanges.map(back) })),
+      warnings: report.warnings.map(back),
+      findings: report.findings.map((f) => ({ ...f, examples: f.examples.map(back) })),
+    };
+    t.same(asRun, JSON.parse(JSON.stringify(hostileReport())));
     t.same(await reportSchemaProblems(report), []);
     const bytes = await readFile(path.join(dir, 'report.json'));
     t.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), 'valid UTF-8 even with lone surrogates in the input');
@@ -586,19 +598,24 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.match(md, '| resets | 1 requests lost on a busy connection');
     t.match(md, '| connection retries | 3 requests sent again on a fresh connection after the server closed an idle one (not errors) |');
     t.match(md, '### load nightly: Nightly constant-rate load');
-    t.match(md, '| latency | p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms |');
+    t.match(
+      md,
+      '| latency from the scheduled send, coordinated omission corrected | p50 12.4 ms · p90 27.5 ms · p99 61.8 ms · max 118.2 ms |',
+    );
     t.match(md, '| `load.p99` | FAIL | 900 ms (at most 800 allowed) |');
     t.notMatch(renderMarkdown(hostileReport()), /### load/, 'no load section without a load');
   });
 
   t.test('the schema accepts a load section and rejects what the format does not have', async (t) => {
-    t.same(await reportSchemaProblems({ ...hostileReport(), load: SAMPLE_LOAD }), []);
-    const report = hostileReport();
+    const asWritten = (value: RunReport): RunReport => JSON.parse(renderJson(value)) as RunReport;
+    t.same(await reportSchemaProblems(asWritten({ ...hostileReport(), load: SAMPLE_LOAD })), []);
+    const report = asWritten(hostileReport());
     t.not((await reportSchemaProblems({ ...report, verdict: 'maybe' })).length, 0, 'an unknown verdict');
     t.not((await reportSchemaProblems({ ...report, extra: 1 })).length, 0, 'an unknown top-level field');
     const { counts: _counts, ...withoutCounts } = report;
     t.not((await reportSchemaProblems(withoutCounts)).length, 0, 'missing counts');
-    const badCurl = hostileReport();
+    t.not((await reportSchemaProblems(hostileReport())).length, 0, 'a step counted from 0 (as the run counts, not the file)');
+    const badCurl = asWritten(hostileReport());
     (badCurl.cases[0]?.exchanges[0] as { reproduce?: string }).reproduce = 'rm -rf /';
     t.not((await reportSchemaProblems(badCurl)).length, 0, 'a reproduction that is not a curl');
   });
@@ -979,3 +996,78 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
     t.notMatch(throughputChart([]), /NaN|Infinity/, 'no data draws an empty chart');
   });
 }
+
+t.test('report.json counts steps from 1, as the console, HTML, JUnit and Markdown do', async (t) => {
+  const report = hostileReport();
+  const failed = report.cases.find((c) => c.outcome === 'failed');
+  if (failed === undefined) throw new Error('the fixture has a failed case');
+  const second = <T extends { step: number }>(item: T): T => ({ ...item, step: 1 });
+  const twoSteps: CaseResult = {
+    ...failed,
+    checks: failed.checks.map(second),
+    exchanges: [...failed.exchanges, ...failed.exchanges.map(second)],
+  };
+  const withSecond: RunReport = { ...report, cases: report.cases.map((c) => (c === failed ? twoSteps : c)) };
+  const json = JSON.parse(renderJson(withSecond)) as RunReport;
+  const judged = json.cases.find((c) => c.id === failed.id);
+  t.same(
+    judged?.checks.map((c) => c.step),
+    twoSteps.checks.map(() => 2),
+    'the check of the second step says step 2',
+  );
+  t.same(
+    judged?.exchanges.map((e) => e.step),
+    [1, 2],
+    'each exchange its step, from 1',
+  );
+  const [check] = twoSteps.checks;
+  const stepTwo = `step 2, ${check?.id ?? ''}`;
+  t.ok(
+    renderJunit(withSecond).includes(stepTwo) && renderHtml(withSecond).includes(`(step 2`),
+    'the other reports say step 2 of the same check',
+  );
+  t.ok(
+    json.warnings.every((w) => w.step >= 1) && json.findings.every((f) => f.examples.every((e) => e.step >= 1)),
+    'warnings and findings too',
+  );
+  t.same(await reportSchemaProblems(json), [], 'and keep to report.schema.json (a step number is at least 1)');
+  t.equal(withSecond.cases.find((c) => c.id === failed.id)?.checks[0]?.step, 1, 'the report in memory is left as the run counts');
+});
+
+t.test(
+  "JUnit: a suite's time is the time its cases ran, side by side, never beyond the run's; hostname is the machine that ran it",
+  async (t) => {
+    const report = hostileReport();
+    const at = (ms: number): string => new Date(Date.parse(report.meta.startedAt) + ms).toISOString();
+    const timed = (c: CaseResult, startMs: number | undefined, durationMs: number): CaseResult => ({
+      ...c,
+      durationMs,
+      exchanges: c.exchanges.map((e) => {
+        const { startedAt: _dropped, ...rest } = e;
+        return startMs === undefined ? rest : { ...rest, startedAt: at(startMs) };
+      }),
+    });
+    const [first, second, third] = report.cases.filter((c) => c.exchanges.length > 0);
+    if (first === undefined || second === undefined || third === undefined) throw new Error('the fixture has three cases with exchanges');
+    const suiteTime = (cases: CaseResult[], runMs: number): string | undefined => {
+      const one = {
+        ...report,
+        durationMs: runMs,
+        meta: { ...report.meta, suites: ['s'] },
+        cases: cases.map((c) => ({ ...c, suite: 's' })),
+      };
+      return /<testsuite name="s"[^>]* time="([\d.]+)"/.exec(renderJunit(one))?.[1];
+    };
+    const rows: Array<[what: string, cases: CaseResult[], runMs: number, seconds: string]> = [
+      ['two cases at once', [timed(first, 0, 1000), timed(second, 0, 1000)], 1200, '1.000'],
+      ['overlapping, then apart', [timed(first, 0, 1000), timed(second, 500, 1000), timed(third, 2000, 100)], 3000, '1.600'],
+      ['a case without a start is added on its own', [timed(first, 0, 1000), timed(second, undefined, 300)], 2000, '1.300'],
+      ['never beyond the run', [timed(first, undefined, 900), timed(second, undefined, 900)], 1000, '1.000'],
+    ];
+    for (const [what, cases, runMs, seconds] of rows) t.equal(suiteTime(cases, runMs), seconds, what);
+    const xml = renderJunit(report);
+    t.match(xml, `hostname="${escapeAttribute(hostname())}"`, 'the machine that ran the tests');
+    t.notMatch(xml, `hostname="${new URL(report.meta.baseUrl).host}"`, 'not the service under test (a property names it)');
+    t.match(renderJunit(report, 'ci-runner-7'), 'hostname="ci-runner-7"');
+  },
+);

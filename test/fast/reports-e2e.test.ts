@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { RunReport } from '../../src/model/results.js';
 import { startReferenceServer } from '../../src/server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../../src/server/variants.js';
 import { harSchemaProblems, runCli, tempDir } from '../helpers.js';
 import { junitValidity } from '../xml-tools.js';
 
@@ -114,11 +116,19 @@ t.test("npm start's default writes all four files, each valid; the key is in non
   const result = await runCli(['--base-url', server.baseUrl, '--report-dir', dir], { PETSTORE_API_KEY: KEY });
   t.equal(result.code, 0, result.stderr);
   for (const name of FILES) {
-    t.match(result.stdout, `report: ${path.relative(process.cwd(), path.join(dir, name))}`, `${name} is announced`);
+    t.ok(result.stdout.includes(`report: ${path.join(dir, name)}\n`), `${name} is announced, absolute as the folder was given`);
     const text = await readFile(path.join(dir, name), 'utf8');
     t.notOk(hasSecret(text), `no form of the key in ${name}`);
   }
   t.equal(...junitValidity(path.join(dir, 'junit.xml')));
+  const relative = path.relative(process.cwd(), await tempDir());
+  const again = await runCli(['--base-url', server.baseUrl, '--report-dir', relative, '--reporter', 'console,json'], {
+    PETSTORE_API_KEY: KEY,
+  });
+  t.ok(
+    again.stdout.includes(`report: ${path.join(relative, 'report.json')}\n`),
+    `a relative folder is announced relative, as given: ${relative}`,
+  );
 });
 
 t.test('a report that cannot be written is found before the run: exit 2, one line, nothing sent or written', async (t) => {
@@ -206,3 +216,43 @@ t.test(
     );
   },
 );
+
+t.test('against a store that answers 500 now and then, every report says how many answers were 5xx before the first failure', async (t) => {
+  const variant = VARIANTS.find((v) => v.name === 'intermittent-500');
+  if (variant === undefined) throw new Error('no variant intermittent-500');
+  const server = await startReferenceServer({ apiKey: KEY, ...variantServerOptions(variant) });
+  t.teardown(() => server.close());
+  const dir = await tempDir();
+  const run = await runCli(
+    ['run', '--base-url', server.baseUrl, '--seed', '3', '--report-dir', dir, '--reporter', 'console,json,html,markdown'],
+    {
+      PETSTORE_API_KEY: KEY,
+    },
+  );
+  t.equal(run.code, 1);
+  const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as RunReport;
+  const fiveHundreds = report.cases.flatMap((c) => c.checks).filter((k) => k.id === 'server.no-5xx' && k.outcome === 'failed').length;
+  t.ok(fiveHundreds > 10, `${fiveHundreds} answers were 5xx`);
+  const line = `${fiveHundreds} answers were 5xx (server.no-5xx), in `;
+  const lines = run.stdout.split('\n');
+  const cause = lines.findIndex((l) => l.includes(line));
+  const firstGroup = lines.findIndex((l) => l.startsWith('FAIL '));
+  t.ok(cause !== -1 && firstGroup !== -1 && cause < firstGroup, `the console says '${line}…' before the first failure group`);
+  t.match(lines[cause - 1], /^CAUSES /, 'under the causes heading');
+  t.ok(lines[cause + 1]?.startsWith('      '), 'the other causes follow, briefly');
+  const html = await readFile(path.join(dir, 'report.html'), 'utf8');
+  const [causeAt, indexAt, failureAt] = [
+    html.indexOf(line),
+    html.indexOf('<details class="causes">'),
+    html.indexOf('<section id="failed">'),
+  ];
+  t.ok(
+    causeAt !== -1 && causeAt < indexAt && indexAt < failureAt,
+    'the HTML: the causes, then the index (folded, for many groups), then the failures',
+  );
+  const markdown = await readFile(path.join(dir, 'summary.md'), 'utf8');
+  t.ok(
+    markdown.includes(line) && markdown.indexOf(line) < markdown.indexOf('### Failing cases'),
+    'the Markdown: the causes before the failing cases',
+  );
+});

@@ -1,8 +1,9 @@
 /** The trend check in every reporter: the two windows' figures (JSON, console, Markdown, JUnit, HTML) and their marks on the charts. */
 import t from 'tap';
+import { aggregateRuns } from '../../src/load/aggregate.js';
 import { PassThrough } from 'node:stream';
 import { loadCaseInfo } from '../../src/engine/load-phase.js';
-import type { LoadReport, WindowMetrics } from '../../src/model/load.js';
+import type { LatencyClock, LoadReport, RawLoadRun, WindowMetrics } from '../../src/model/load.js';
 import type { RunReport } from '../../src/model/results.js';
 import { renderHtml } from '../../src/reporters/html-reporter.js';
 import { renderJson } from '../../src/reporters/json-reporter.js';
@@ -12,6 +13,7 @@ import { loadFigures } from '../../src/reporters/load-figures.js';
 import { renderMarkdown } from '../../src/reporters/markdown-reporter.js';
 import { latencyPercentileChart, loadChartData, throughputChart } from '../../src/reporters/svg-charts.js';
 import { reportSchemaProblems } from '../helpers.js';
+import { rawRunOf } from '../load-fixtures.js';
 import { hostileReport, SAMPLE_LOAD } from '../report-fixture.js';
 
 const FIRST: WindowMetrics = {
@@ -23,6 +25,7 @@ const FIRST: WindowMetrics = {
   responses: 6750,
   rps: 900,
   latency: { p50: 0.41, p90: 1.2, p99: 3.9 },
+  latencyFrom: 'actual-send',
 };
 const LAST: WindowMetrics = { ...FIRST, from: 22.5, to: 30, latency: { p50: 48.2, p90: 57.6, p99: 61.3 } };
 const TREND_FAILED = 'p50 grew from 0.41 ms in the first window (0–7.5 s) to 48.2 ms in the last (22.5–30 s): more than +50 % + 5 ms';
@@ -47,11 +50,17 @@ t.test('the windows are figures of the load, in every reporter', async (t) => {
   const report = reportWithTrend(true);
   const { figures, thresholds } = loadFigures(report.load, report);
   t.same(
-    figures.filter((f) => f.label.endsWith('window')),
+    figures.filter((f) => f.label.includes('window')),
     [
-      { label: 'first window', value: FIRST_TEXT },
-      { label: 'last window', value: LAST_TEXT },
+      { label: 'first window, latency from the actual send', value: FIRST_TEXT },
+      { label: 'last window, latency from the actual send', value: LAST_TEXT },
     ],
+    "each window's label says its latency is from the actual send",
+  );
+  t.same(
+    figures.filter((f) => f.label.startsWith('latency')).map((f) => f.label),
+    ['latency from the scheduled send, coordinated omission corrected'],
+    "the stage's latency, at a target rate, says it is from the scheduled send: one clock per label",
   );
   t.ok(
     thresholds.some((c) => c.check === 'load.trend' && c.outcome === 'failed'),
@@ -68,9 +77,22 @@ t.test('the windows are figures of the load, in every reporter', async (t) => {
     html: renderHtml(report),
   };
   for (const [name, text] of Object.entries(rendered)) {
-    t.ok(text.includes(FIRST_TEXT) && text.includes(LAST_TEXT), `${name} shows both windows`);
-    t.ok(name === 'console' || text.includes('load.trend'), `${name} names the check`);
+    const times = (part: string): number => text.split(part).length - 1;
+    t.ok(
+      times(FIRST_TEXT) === 1 && times(LAST_TEXT) === 1,
+      `${name} shows both windows, each once (the trend's line does not repeat them)`,
+    );
+    t.ok(text.includes('load.trend'), `${name} names the check`);
+    t.ok(times(TREND_FAILED) >= 1, `${name} says what drifted`);
+    t.ok(
+      times('from the scheduled send, coordinated omission corrected') >= 1 && times('from the actual send') >= 1,
+      `${name} names both clocks`,
+    );
   }
+  t.match(
+    rendered.html,
+    /Latency by percentile \(ms\): the bars from the scheduled send, coordinated omission corrected; the windows&#39; marks from the actual send/,
+  );
   const json = JSON.parse(renderJson(report)) as RunReport & { load: LoadReport };
   t.same(json.load.metrics.windows, { first: FIRST, last: LAST }, 'report.json holds both windows');
   t.same(await reportSchemaProblems(json), [], 'and keeps to report.schema.json');
@@ -79,12 +101,23 @@ t.test('the windows are figures of the load, in every reporter', async (t) => {
 t.test('a stage too short to judge says so where the windows would be', async (t) => {
   const reason = 'the stage lasted 2 s: its windows (25 % of it each) would be shorter than 5 s; the trend needs a stage of at least 20 s';
   const report = reportWithTrend(false, reason);
-  const { figures } = loadFigures(report.load, report);
+  const { figures, thresholds } = loadFigures(report.load, report);
   t.same(
-    figures.filter((f) => f.label === 'trend' || f.label.endsWith('window')),
-    [{ label: 'trend', value: `not judged: ${reason}` }],
+    figures.filter((f) => f.label.includes('trend') || f.label.includes('window')),
+    [],
+    'no window figures, and no trend figure beside the check',
   );
-  t.match(renderMarkdown(report), `not judged: ${reason}`);
+  t.same(
+    thresholds.filter((c) => c.check === 'load.trend').map((c) => [c.outcome, c.figure]),
+    [['not-judged', reason]],
+    'the check says why, once',
+  );
+  const stream = new PassThrough();
+  let consoleText = '';
+  stream.on('data', (d: Buffer) => (consoleText += d.toString()));
+  new LoadConsoleReporter({ stream, quiet: false }).onRunEnd(report);
+  for (const [name, text] of Object.entries({ console: consoleText, markdown: renderMarkdown(report), junit: renderJunit(report) }))
+    t.equal(text.split(reason).length - 1, 1, `${name} says it once`);
 });
 
 t.test('the charts mark the two windows: spans and throughput on one, p50, p90 and p99 on the other', async (t) => {
@@ -126,4 +159,13 @@ t.test('the charts mark the two windows: spans and throughput on one, p50, p90 a
     undefined,
     'an edited report whose windows are not figures draws none',
   );
+});
+
+t.test('a stage says which clock its latency is from: the scheduled send under a target rate, else the actual send', async (t) => {
+  const rows: Array<[what: string, runs: RawLoadRun[], clock: LatencyClock]> = [
+    ['open throttle', [rawRunOf()], 'actual-send'],
+    ['a target rate', [rawRunOf({ rate: 200 })], 'scheduled-send'],
+    ['merged runs at a rate', [rawRunOf({ rate: 100 }), rawRunOf({ rate: 100 })], 'scheduled-send'],
+  ];
+  for (const [what, runs, clock] of rows) t.equal(aggregateRuns(runs).latencyFrom, clock, what);
 });

@@ -229,9 +229,10 @@ t.test("Prism's mock: not a store, and its errors are not Errors, so it fails cl
   const { code, failed, warned, errored } = await judge(server.baseUrl);
   t.equal(code, 1);
   t.same(errored, [], 'nothing could not be tested, nothing threw');
-  // It serves the paths at the root (warned), says "Deprecation: true" without a Sunset (warned), and takes two Authorization
-  // headers on listPets (warned; on createPet and getPet the same id for every pet fails those cases first).
-  t.same(warned, ['auth.listPets.two-headers', 'deprecation.getPet.available', 'versioning.base-path']);
+  // It says "Deprecation: true" without a Sunset (warned), and takes two Authorization headers on listPets (warned; on
+  // createPet and getPet the same id for every pet fails those cases first). It serves the paths at its root, which the
+  // suite refuses as a base URL: the fixture serves it under /v1, as a gateway would.
+  t.same(warned, ['auth.listPets.two-headers', 'deprecation.getPet.available']);
   t.same(
     [...new Set(Object.values(failed).flat())].sort(),
     [

@@ -261,6 +261,18 @@ t.test('merge combines the raw results of several runs and judges them by the sa
   const overwrite = await runCli(['merge', path.join(dirs[0] as string, 'report.json'), '--report-dir', dirs[0] as string]);
   t.equal(overwrite.code, 2, 'a merge never overwrites its own input');
   t.match(overwrite.stderr, /merge input .*report\.json is the report this run writes/);
+  const renamed = JSON.parse(await readFile(path.join(dirs[1] as string, 'report.json'), 'utf8')) as { load: LoadReport };
+  renamed.load.profile.name = 'other';
+  const otherProfile = path.join(await tempDir(), 'other.json');
+  await writeFile(otherProfile, JSON.stringify(renamed));
+  const mixed = await runCli(['merge', path.join(dirs[0] as string, 'report.json'), otherProfile, '--report-dir', await tempDir()]);
+  t.equal(mixed.code, 2, 'reports of two profiles are refused');
+  t.equal(mixed.stdout, '', 'before anything is said: no INCOMPLETE verdict, no report');
+  t.match(
+    mixed.stderr,
+    /^petstore-conformance: cannot merge .*report\.json \(profile 'short'\) with .*other\.json \(profile 'other'\): merge takes the reports of one profile/,
+  );
+  t.equal(mixed.stderr.trimEnd().split('\n').length, 1, 'in one line');
   const bad = await runCli(['merge', path.join(root, 'package.json')]);
   t.equal(bad.code, 2);
   t.match(bad.stderr, /not the report\.json of a load run/);
@@ -371,7 +383,7 @@ t.test(
     t.match(junit, /errors: 0 \(timeouts 0, resets 0\)/);
     t.match(junit, /PASS load\.resets: 0 requests reset on a busy connection \(at most 0 allowed\)/);
     const html = await readFile(path.join(reports, 'report.html'), 'utf8');
-    t.match(html, /<table class="figures">.*<th scope="row">latency<\/th><td>p50 [\d.]+ ms/s);
+    t.match(html, /<table class="figures">.*<th scope="row">latency from the actual send<\/th><td>p50 [\d.]+ ms/s);
     const md = await readFile(path.join(reports, 'summary.md'), 'utf8');
     t.match(md, /\| `load\.errors` \| PASS \| 0 failed requests/);
     t.match(md, /\| `load\.resets` \| PASS \| 0 requests reset on a busy connection/);

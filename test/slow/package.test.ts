@@ -7,7 +7,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { asUserStarts, root, tempDir } from '../helpers.js';
+import { asUserStarts, root, tempDir, writeReadmeTeamExample } from '../helpers.js';
 
 const execute = promisify(execFile);
 const run = (
@@ -94,6 +94,10 @@ t.test('the packed tarball installs without a build and runs from the install', 
   const result = await bin(['run', '--base-url', baseUrl, '--suite', 'limits', '--report-dir', reports, '-q']);
   t.match(result.stdout, /verdict: PASSED/, 'a run from the installed package passes the reference server');
   t.ok((await readdir(reports)).includes('report.json'));
+  // A team's own suite and cases, from its folder beside the install (the package's suites/ lies under node_modules).
+  await writeReadmeTeamExample(app);
+  const team = await bin(['run', '--base-url', baseUrl, '--scenarios', 'team-checks', '--suite', 'team', '--reporter', 'console']);
+  t.match(team.stdout, /2 passed, 0 failed/, "the README's team example runs from the installed package as written");
   const exited = new Promise((resolve) => server.once('exit', resolve));
   server.kill('SIGTERM');
   t.equal(await exited, 0, 'serve stops on SIGTERM with 0: stopping is how a server ends, not a failed run');

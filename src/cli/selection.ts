@@ -1,0 +1,91 @@
+/** What a run selects: the suites --suite and --phase name, the cases --check names, the ids --skip-check names; a glob that names nothing is a typo, said with the one likely meant. */
+import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
+import type { Phase } from '../engine/phase.js';
+import { PHASES } from '../engine/phases.js';
+import type { CaseInputs } from '../engine/plan.js';
+import { STORE_HEALTH_PHASE } from '../engine/store-health.js';
+import { RunError } from '../model/errors.js';
+import type { CaseInfo } from '../model/results.js';
+import type { CaseSpec } from '../model/scenario.js';
+import { closest, didYouMean } from '../model/suggest.js';
+import { PHASE_NAMES } from './options.js';
+
+/** The suites a run selects: --suite, narrowed (or, alone, given) by --phase; empty selects all. */
+export function selectPhases(suites: readonly string[], phases: readonly string[], all: readonly string[]): string[] {
+  const names: readonly string[] = PHASE_NAMES;
+  const unknown = phases.filter((p) => !names.includes(p));
+  if (unknown.length > 0)
+    throw new RunError(
+      'ERR_USAGE',
+      `unknown phase ${unknown.map((p) => `'${p}'${didYouMean(p, names)}`).join(', ')}; the phases are: ${names.join(', ')}`,
+    );
+  if (phases.length === 0) return [...suites];
+  const phased = all.filter((name) => (names.includes(name) ? phases.includes(name) : phases.includes('examples')));
+  return suites.length === 0 ? phased : suites.filter((s) => phased.includes(s));
+}
+
+/** What a run judges: every case a phase can report, of the selected suites, that --check names (all without it); a generated phase runs whole when one of its cases is selected. `unmatched`: the globs that name no case. */
+export function selectCases(
+  inputs: CaseInputs,
+  selectedSuites: readonly string[],
+  globs: readonly string[],
+): { cases: CaseSpec[]; writtenCases: string[]; phase: (phase: Phase) => boolean; candidates: string[]; unmatched: number[] } {
+  const inSelection = (info: CaseInfo): boolean => selectedSuites.length === 0 || selectedSuites.includes(info.suite);
+  const only = globs.map((glob) => idGlob(glob));
+  const checked = (info: CaseInfo): boolean => only.length === 0 || only.some((pattern) => pattern.test(info.id));
+  const candidates = PHASES.flatMap((phase) => phase.cases(inputs)).filter(inSelection);
+  // A glob that names nothing is a typo: it never silently runs everything, or nothing.
+  const unmatched = only.flatMap((pattern, index) => (candidates.some((c) => pattern.test(c.id)) ? [] : [index]));
+  const selected = new Set(candidates.filter(checked).map((c) => c.id));
+  const phase = (p: Phase): boolean => p.cases(inputs).some((c) => selected.has(c.id));
+  return {
+    cases: inputs.cases.filter((c) => selected.has(c.id)),
+    writtenCases: [...CREATED_PETS_PHASE.cases(inputs), ...STORE_HEALTH_PHASE.cases(inputs)]
+      .filter((c) => selected.has(c.id))
+      .map((c) => c.id),
+    phase,
+    candidates: candidates.map((c) => c.id),
+    unmatched,
+  };
+}
+
+/** A glob over ids (`*` any run of characters, `?` one), as a whole-id pattern. */
+export function idGlob(glob: string): RegExp {
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
+}
+
+/**
+ * The glob likely meant by one that names no id: its literal start (up to the first wildcard) replaced by the closest
+ * start of an id (`auht.*` → `auth.*`, `auth.listpets.*` → `auth.listPets.*`), when that one names some.
+ */
+function likelyGlob(glob: string, ids: readonly string[]): string | undefined {
+  const cut = glob.search(/[*?]/);
+  const literal = cut === -1 ? glob : glob.slice(0, cut);
+  if (literal === '') return undefined;
+  const start = closest(
+    literal,
+    ids.map((id) => (cut === -1 ? id : id.slice(0, literal.length))),
+  );
+  const guess = start === undefined ? undefined : `${start}${cut === -1 ? '' : glob.slice(cut)}`;
+  return guess !== undefined && guess !== glob && ids.some((id) => idGlob(guess).test(id)) ? guess : undefined;
+}
+
+/** What a glob that names no id is told: the glob likely meant, and where the ids are listed. */
+export function noMatchText(glob: string, ids: readonly string[], what: string): string {
+  const guess = likelyGlob(glob, ids);
+  return `'${glob}' matches no ${what}${guess === undefined ? '' : ` (did you mean '${guess}'?)`}; see docs/checks.md or the catalogue command for the ids`;
+}
+
+/** The check and case ids each --skip-check glob names, with the flag as the reason; a glob that names nothing is a usage error. */
+export function skippedIds(globs: readonly string[], known: ReadonlySet<string>): Array<{ id: string; reason: string }> {
+  return globs.flatMap((glob) => {
+    const ids = [...known].filter((id) => idGlob(glob).test(id));
+    if (ids.length === 0) throw new RunError('ERR_USAGE', `--skip-check ${noMatchText(glob, [...known], 'check or case')}`);
+    return ids.map((id) => ({ id, reason: `--skip-check ${glob}` }));
+  });
+}
