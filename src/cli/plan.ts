@@ -34,7 +34,7 @@ import { RunError } from '../model/errors.js';
 import { closest, didYouMean } from '../model/suggest.js';
 import { problemsError, type FileProblem } from '../loader/yaml-file.js';
 import type { LoadProfile } from '../model/load.js';
-import { parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
+import { parseReporterNames, type OutputTarget, type ReporterName } from '../reporters/reporter-registry.js';
 import { PHASE_NAMES, type GivenValues, type OptionCommand } from './options.js';
 import { fileValueProblems, labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
 
@@ -311,6 +311,8 @@ export interface PlannedRun {
   plan: RunPlan;
   reportDir: string;
   reporters: ReporterName[];
+  /** Where `--out` pushes the results when the run ends. */
+  outputs: OutputTarget[];
   /** A line to show before the run (e.g. that a production URL is run read-only). */
   notice?: string;
 }
@@ -395,7 +397,8 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     production !== undefined && !values['read-only']
       ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only`
       : undefined;
-  return notice === undefined ? { plan, reportDir, reporters } : { plan, reportDir, reporters, notice };
+  const outputs = values.out ?? [];
+  return notice === undefined ? { plan, reportDir, reporters, outputs } : { plan, reportDir, reporters, outputs, notice };
 }
 
 /** What `load` and `merge` write unless told otherwise: the console and report.json. */
@@ -422,6 +425,7 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
     plan: { ...basePlan(await packageContract(), target, config), ...waitForOf(settled), load, recordedOptions: recorded },
     reportDir,
     reporters,
+    outputs: values.out ?? [],
   };
 }
 
@@ -444,6 +448,7 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
     plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: recorded },
     reportDir,
     reporters,
+    outputs: settled.values.out ?? [],
   };
 }
 

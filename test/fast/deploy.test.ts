@@ -11,7 +11,9 @@ import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import type { IJobSpec } from 'kubernetes-models/batch/v1/JobSpec';
 import type { IContainer } from 'kubernetes-models/v1/Container';
+import { runSeries } from '../../src/reporters/prometheus-series.js';
 import { root } from '../helpers.js';
+import { hostileReport, SAMPLE_LOAD } from '../report-fixture.js';
 
 const version = (JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 const deploy = path.join(root, 'deploy');
@@ -193,3 +195,46 @@ t.test('deploy/: no ReadWriteMany, no storage class, no shared volume; its scrip
   for (const script of files.filter((f) => f.endsWith('.sh')))
     t.ok(((await stat(script)).mode & 0o111) !== 0, `${path.relative(root, script)} is executable`);
 });
+
+t.test(
+  'deploy/grafana: the dashboard queries only series that --out prometheus-rw pushes, from the data source picked on import',
+  async (t) => {
+    const dashboard = JSON.parse(await readFile(path.join(deploy, 'grafana', 'petstore-conformance.json'), 'utf8')) as {
+      uid: string;
+      templating: { list: Array<{ name: string; type: string; query: unknown }> };
+      panels: Array<{
+        id: number;
+        type: string;
+        title: string;
+        datasource?: { uid: string };
+        targets?: Array<{ expr: string; datasource: { uid: string } }>;
+      }>;
+    };
+    // A run with every kind of series: cases of every outcome, a finding, a load with a baseline comparison.
+    const comparisons = [{ metric: 'p99' as const, baseline: 50, current: 60, change: 0.2, regressed: true }];
+    const pushed = new Set(
+      runSeries({ ...hostileReport(), load: { ...SAMPLE_LOAD, baseline: { file: 'b.json', tolerance: 0.1, comparisons } } }, (x) => x).map(
+        (s) => s.labels.find((l) => l.name === '__name__')?.value,
+      ),
+    );
+    const panels = dashboard.panels.filter((p) => p.type !== 'row');
+    const queried = panels.flatMap((p) =>
+      (p.targets ?? []).flatMap((target) => [...target.expr.matchAll(/\bpetstore_[a-z0-9_]+/g)].map((m) => m[0])),
+    );
+    t.ok(queried.length >= 15, `${queried.length} queries`);
+    t.same(
+      [...new Set(queried)].filter((name) => !pushed.has(name)),
+      [],
+      'every metric a panel queries is one the reporter pushes',
+    );
+    t.match(dashboard.templating.list, [{ name: 'datasource', type: 'datasource', query: 'prometheus' }], 'the data source is a variable');
+    for (const panel of panels) {
+      t.equal(panel.datasource?.uid, '${datasource}', `${panel.title}: the chosen data source`);
+      t.ok(
+        (panel.targets ?? []).length > 0 && panel.targets?.every((x) => x.datasource.uid === '${datasource}'),
+        `${panel.title}: its queries too`,
+      );
+    }
+    t.equal(new Set(dashboard.panels.map((p) => p.id)).size, dashboard.panels.length, 'panel ids are unique');
+  },
+);
