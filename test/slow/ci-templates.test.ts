@@ -153,6 +153,12 @@ esac
 `;
 
 const work = await tempDir();
+/** The nights' load: a profile its request budget ends in a fraction of a second (the nightly one takes minutes). */
+const lightProfile = path.join(work, 'light-load.yaml');
+await writeFile(
+  lightProfile,
+  'title: a light nightly\nconnections: 2\nduration: 3\nmaxRequests: 300\ntimeout: 3\nqueries:\n  - { weight: 1 }\nthresholds:\n  errors: { max: 0 }\n',
+);
 const fakeBin = path.join(work, 'fake-bin');
 await mkdir(fakeBin);
 await writeFile(path.join(fakeBin, 'npm'), FAKE_NPM);
@@ -370,13 +376,19 @@ t.test("the README's nightly workflow, two nights: the first says no baseline ye
   );
   t.match(step.with, { 'load-profile': 'nightly' });
 
-  // The nights run the smoke profile on one suite, to keep this test short; the cache is a folder carried from one to the next.
+  // The nights run a light profile on one suite, to keep this test short; the cache is a folder carried from one to the next.
   const cache = path.join(await tempDir(), 'cache');
   const night = async (): Promise<{ run: ActionRun; report: Report; kept: Report }> => {
     const job = await tempDir();
     if (existsSync(cache)) await cp(cache, path.join(job, 'workspace', path.dirname(baseline)), { recursive: true });
     const given = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, String(v)]));
-    const run = await useAction(job, { ...given, 'base-url': server.baseUrl, 'api-key': key, 'load-profile': 'smoke', suites: 'limits' });
+    const run = await useAction(job, {
+      ...given,
+      'base-url': server.baseUrl,
+      'api-key': key,
+      'load-profile': lightProfile,
+      suites: 'limits',
+    });
     if (run.outputs['baseline-updated'] === 'true')
       await cp(path.join(job, 'workspace', path.dirname(baseline)), cache, { recursive: true });
     const report = await readReport(path.join(job, 'workspace', run.outputs['report-dir'] ?? ''));
@@ -583,11 +595,11 @@ t.test('the GitLab nightly job, two nights: the first says no baseline yet, the 
   t.same(nightly.cache?.[1]?.paths, [`${path.dirname(baseline)}/`], "and the baseline's folder");
   t.equal(nightly.cache?.[1]?.when, 'always', 'whatever the outcome of the night');
   t.match(nightly.cache?.[1]?.key, /\$CI_COMMIT_REF_SLUG/, "one branch's nights, not another's");
-  // The smoke profile on one suite, to keep the test short; the cache: the folder carried from one night's project folder to the next.
+  // A light profile on one suite, to keep the test short; the cache: the folder carried from one night's project folder to the next.
   const settings = {
     PETSTORE_BASE_URL: server.baseUrl,
     PETSTORE_API_KEY: key,
-    PETSTORE_ARGS: (nightly.variables?.['PETSTORE_ARGS'] ?? '').replace('--load nightly', '--load smoke --suite limits'),
+    PETSTORE_ARGS: (nightly.variables?.['PETSTORE_ARGS'] ?? '').replace('--load nightly', `--load ${lightProfile} --suite limits`),
   };
   const first = await tempDir();
   const night1 = await gitlabJob('petstore-conformance:nightly', first, settings);
