@@ -38,7 +38,8 @@ class SeriesList {
   add(name: string, labels: Record<string, string>, value: number): void {
     if (!Number.isFinite(value)) return;
     const all: PromLabel[] = [{ name: '__name__', value: `petstore_${name}` }];
-    for (const [label, text] of Object.entries(labels)) all.push({ name: label, value: this.redact(text) });
+    // Remote write forbids a label with an empty value (it is the label's absence): one is left out.
+    for (const [label, text] of Object.entries(labels)) if (text !== '') all.push({ name: label, value: this.redact(text) });
     this.series.push({ labels: all, value, timestampMs: this.timestampMs });
   }
 }

@@ -247,6 +247,16 @@ t.test('the series of a run: counts by outcome, each check, the verdict, each lo
     [],
     'no load, no load series',
   );
+  const unnamed = runSeries({ ...reportWithLoad('k'), load: { ...SAMPLE_LOAD, profile: { ...SAMPLE_LOAD.profile, name: '' } } }, (x) => x);
+  t.same(
+    unnamed.filter((s) => labelsOf(s)['__name__'] === 'petstore_load_requests').map((s) => Object.keys(labelsOf(s)).sort()),
+    [['__name__', 'run_id', 'stage']],
+    'a load whose profile has no name is pushed all the same, without the label',
+  );
+  t.notOk(
+    unnamed.some((s) => s.labels.some((l) => l.value === '')),
+    'a label with an empty value is left out, as remote write asks',
+  );
 });
 
 interface Received {
