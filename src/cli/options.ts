@@ -307,15 +307,14 @@ function outputs(): ValueKind<OutputTarget[]> {
       const word = text.slice(0, at);
       const got = at > 0 && /^[\w-]+$/.test(word) ? `'${word}'` : `a value of ${text.length} characters that starts with no KIND=`;
       throw usage(
-        `${label} must be KIND=URL, KIND one of: ${OUTPUT_KINDS.join(', ')} (e.g. prometheus-rw=http://127.0.0.1:9090/api/v1/write), got ${got}`,
+        `${label} must be KIND=URL, KIND one of: ${OUTPUT_KINDS.join(', ')} ` +
+          `(e.g. prometheus-rw=http://127.0.0.1:9090/api/v1/write), got ${got}`,
       );
     }
     const url = text.slice(at + 1);
     const protocol = URL.canParse(url) ? new URL(url).protocol : undefined;
-    if (protocol !== 'http:' && protocol !== 'https:')
-      throw usage(
-        `${label}: ${kind} needs an http or https URL, got ${protocol === undefined ? `no URL (${url.length} characters)` : `'${protocol}'`}`,
-      );
+    const shown = protocol === undefined ? `no URL (${url.length} characters)` : `'${protocol}'`;
+    if (protocol !== 'http:' && protocol !== 'https:') throw usage(`${label}: ${kind} needs an http or https URL, got ${shown}`);
     return { kind, url };
   };
   return {
@@ -698,10 +697,13 @@ export const OPTIONS = {
     commands: REPORTING,
     section: 'output',
     configKey: 'out',
-    help: "also push the results when the run ends (repeatable): prometheus-rw=URL sends the case counts and each load stage's figures by Prometheus remote write",
+    help:
+      'also push the results when the run ends (repeatable): prometheus-rw=URL sends the case counts and ' +
+      "each load stage's figures by Prometheus remote write",
     more: '; a push that fails is one line, and a report not written (exit 2 for a run that passed)',
     fileHelp:
-      "where to push the results when the run ends, each KIND=URL: prometheus-rw=URL sends the case counts and each load stage's figures by Prometheus remote write",
+      'where to push the results when the run ends, each KIND=URL: prometheus-rw=URL sends the case counts and ' +
+      "each load stage's figures by Prometheus remote write",
     recorded: { not: 'it chooses where the results go, not what they say' },
   }),
   quiet: option({

@@ -157,7 +157,16 @@ const work = await tempDir();
 const lightProfile = path.join(work, 'light-load.yaml');
 await writeFile(
   lightProfile,
-  'title: a light nightly\nconnections: 2\nduration: 3\nmaxRequests: 300\ntimeout: 3\nqueries:\n  - { weight: 1 }\nthresholds:\n  errors: { max: 0 }\n',
+  [
+    'title: a light nightly',
+    'connections: 2',
+    'duration: 3',
+    'maxRequests: 300',
+    'timeout: 3',
+    'queries: [{ weight: 1 }]',
+    'thresholds: { errors: { max: 0 } }',
+    '',
+  ].join('\n'),
 );
 const fakeBin = path.join(work, 'fake-bin');
 await mkdir(fakeBin);
@@ -291,7 +300,7 @@ interface Report {
 const readReport = async (dir: string): Promise<Report> => JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as Report;
 
 t.test(
-  "the action from a checkout of this repository, used twice in one job with the README example's inputs: built once, it gates on the verdict",
+  "the action from a checkout of this repository, used twice in one job with the README example's inputs: built once, gates on the verdict",
   async (t) => {
     const key = 'action-key-3b8e6f';
     const server = await startReferenceServer({ apiKey: key });
@@ -345,7 +354,8 @@ t.test(
       [
         /^ci --omit=dev --ignore-scripts /,
         new RegExp(
-          `^install --prefix ${job}/runner-temp/petstore-conformance-build\\.\\w+ .*typescript@${locked('typescript')} @types/node@${locked('@types/node')}$`,
+          `^install --prefix ${job}/runner-temp/petstore-conformance-build\\.\\w+ .*` +
+            `typescript@${locked('typescript')} @types/node@${locked('@types/node')}$`,
         ),
       ],
       "the runtime dependencies as locked, and the compiler and Node's types at the lockfile's versions, in $RUNNER_TEMP",

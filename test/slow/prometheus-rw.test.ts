@@ -132,7 +132,16 @@ t.test(
     const light = path.join(dir, 'light.yaml');
     await writeFile(
       light,
-      'title: light\nconnections: 2\nduration: 3\nmaxRequests: 300\ntimeout: 3\nqueries:\n  - { weight: 1 }\nthresholds:\n  errors: { max: 0 }\n',
+      [
+        'title: light',
+        'connections: 2',
+        'duration: 3',
+        'maxRequests: 300',
+        'timeout: 3',
+        'queries: [{ weight: 1 }]',
+        'thresholds: { errors: { max: 0 } }',
+        '',
+      ].join('\n'),
     );
     const nextNight = path.join(dir, 'next-night');
     const compared = await runCli(
@@ -179,7 +188,8 @@ t.test(
     t.match(
       unpushed.stderr,
       new RegExp(
-        `^petstore-conformance: the prometheus-rw reporter failed: could not push the results to ${url.replace(/\./g, '\\.')} \\(Prometheus remote write\\): ECONNREFUSED$`,
+        `^petstore-conformance: the prometheus-rw reporter failed: ` +
+          `could not push the results to ${url.replace(/\./g, '\\.')} \\(Prometheus remote write\\): ECONNREFUSED$`,
         'm',
       ),
     );
