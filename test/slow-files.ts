@@ -1,8 +1,11 @@
 /** Which process of the slow tier runs each file of test/slow/: every file is in exactly one, so a new file is never left out. */
 import { readdir } from 'node:fs/promises';
 
-/** The files tap runs as they are, each a process of its own: the compiler's, which runs beside the others. */
-export const OWN_PROCESS = ['typecheck.test.ts'];
+/**
+ * The files tap runs as they are, each a process of its own, beside the others: the compiler's, and the CI templates', which
+ * build this repository twice from a checkout (the compiler again) and run the suite seven times, a budget of their own.
+ */
+export const OWN_PROCESS = ['typecheck.test.ts', 'ci-templates.test.ts'];
 
 /** The URLs of the slow tier's files in one group: `load` (load-*.test.ts) or `other` (the rest but OWN_PROCESS). */
 export async function slowFiles(group: 'load' | 'other'): Promise<string[]> {

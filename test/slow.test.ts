@@ -1,7 +1,7 @@
 /**
- * The rest of the slow tier (end-to-end tests of the CLI, its packaging, CI templates and deployment, real servers'
- * stores), in this one process, for the reason test/slow-load.test.ts gives; the typecheck runs beside them, in a file
- * of its own (test/slow/typecheck.test.ts), its compiler a process of its own.
+ * The rest of the slow tier (end-to-end tests of the CLI, its packaging, deployment, Prometheus, real servers' stores), in
+ * this one process, for the reason test/slow-load.test.ts gives; the typecheck and the CI templates run beside them, each
+ * a file of its own (slow-files.ts: OWN_PROCESS), whose compilers and builds take a budget of their own.
  */
 import { checkoutReports, guardCheckoutReports } from './helpers.js';
 import { slowFiles } from './slow-files.js';

@@ -119,7 +119,7 @@ async function executeInFolder(planned: PlannedRun, flags: { quiet?: boolean; 'n
     [
       // The live line of --wait-for is cleared before any other reporter hears that the run started (or did not).
       ...(showsConsole ? [waitConsole, loadConsole] : []),
-      ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout),
+      ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout, planned.outputs),
     ],
     writes ? setAside : undefined,
   );

@@ -15,7 +15,7 @@ import type { JsonObject, JsonValue } from '../model/json.js';
 import { MAX_WORKERS } from '../model/load.js';
 import { safeUrl } from '../model/safe-url.js';
 import { baseUrlProblem } from './base-url.js';
-import { REPORTER_NAMES } from '../reporters/reporter-names.js';
+import { OUTPUT_KINDS, REPORTER_NAMES, type OutputTarget } from '../reporters/reporter-names.js';
 
 /** The commands that take options. */
 export type OptionCommand = 'run' | 'load' | 'merge' | 'serve' | 'catalogue';
@@ -33,7 +33,7 @@ export interface FileContext {
 /** What an option's value is: how a flag or a variable is read, how a configuration value becomes it, its schema and its record. */
 export interface ValueKind<T> {
   /** The type the table states (tests and the README speak of it). */
-  readonly type: 'string' | 'path' | 'paths' | 'url' | 'integer' | 'int64' | 'share' | 'date' | 'boolean' | 'list' | 'headers';
+  readonly type: 'string' | 'path' | 'paths' | 'url' | 'integer' | 'int64' | 'share' | 'date' | 'boolean' | 'list' | 'headers' | 'outputs';
   /** A flag that takes no value. */
   readonly boolean?: true;
   /** The flag may be given again: every occurrence counts. */
@@ -300,6 +300,36 @@ function headers(): ValueKind<ExtraHeader[]> {
     // Header names, never their values: a value may be a secret.
     record: (value) => value.map((header) => header.name),
     merge: (earlier, later) => byName([...earlier, ...later]),
+  };
+}
+
+/** Where the results are pushed when the run ends, `KIND=URL` each (`prometheus-rw=http://host:9090/api/v1/write`), repeatable. */
+function outputs(): ValueKind<OutputTarget[]> {
+  const check = (text: string, label: string): OutputTarget => {
+    const at = text.indexOf('=');
+    const kind = OUTPUT_KINDS.find((known) => known === text.slice(0, at));
+    // Of a value that is not KIND=URL only a kind-like word is shown: the rest may be a URL with a password.
+    if (kind === undefined) {
+      const word = text.slice(0, at);
+      const got = at > 0 && /^[\w-]+$/.test(word) ? `'${word}'` : `a value of ${text.length} characters that starts with no KIND=`;
+      throw usage(
+        `${label} must be KIND=URL, KIND one of: ${OUTPUT_KINDS.join(', ')} ` +
+          `(e.g. prometheus-rw=http://127.0.0.1:9090/api/v1/write), got ${got}`,
+      );
+    }
+    const url = text.slice(at + 1);
+    const protocol = URL.canParse(url) ? new URL(url).protocol : undefined;
+    const shown = protocol === undefined ? `no URL (${url.length} characters)` : `'${protocol}'`;
+    if (protocol !== 'http:' && protocol !== 'https:') throw usage(`${label}: ${kind} needs an http or https URL, got ${shown}`);
+    return { kind, url };
+  };
+  return {
+    type: 'outputs',
+    repeatable: true,
+    schema: { type: 'array', minItems: 1, items: { type: 'string', pattern: `^(${OUTPUT_KINDS.join('|')})=https?://` } },
+    parse: (texts, label) => texts.map((text) => check(text, label)),
+    fromFile: (value, file) => (Array.isArray(value) ? value : [value]).map((item, i) => check(String(item), file.at([i]))),
+    record: (value) => value.map((output) => `${output.kind}=${safeUrl(output.url)}`),
   };
 }
 
@@ -676,6 +706,21 @@ export const OPTIONS = {
     more: '. Files: report.json, junit.xml, report.html, summary.md, report.har (the evidence as an HTTP Archive for HTTP tools); json:- prints report.json to standard output, the console to standard error',
     fileHelp: 'the reporters (all but har without it; console and json for load)',
     recorded: { not: 'it chooses the files written, not what they say' },
+  }),
+  out: option({
+    kind: outputs(),
+    arg: 'KIND=URL',
+    commands: REPORTING,
+    section: 'output',
+    configKey: 'out',
+    help:
+      'also push the results when the run ends (repeatable): prometheus-rw=URL sends the case counts and ' +
+      "each load stage's figures by Prometheus remote write",
+    more: '; a push that fails is one line, and a report not written (exit 2 for a run that passed)',
+    fileHelp:
+      'where to push the results when the run ends, each KIND=URL: prometheus-rw=URL sends the case counts and ' +
+      "each load stage's figures by Prometheus remote write",
+    recorded: { not: 'it chooses where the results go, not what they say' },
   }),
   quiet: option({
     kind: flag(),

@@ -17,7 +17,7 @@ import { REQUEST_BOUNDS, type ClientCertificate } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import { problemsError, type FileProblem } from '../loader/yaml-file.js';
 import type { LoadProfile, LoadReport } from '../model/load.js';
-import { parseReporterNames, type ReporterName } from '../reporters/reporter-registry.js';
+import { parseReporterNames, type OutputTarget, type ReporterName } from '../reporters/reporter-registry.js';
 import type { GivenValues, OptionCommand } from './options.js';
 import { readSecretFile, resolveApiKey } from './secret-files.js';
 import { noMatchText, selectCases, selectPhases, skippedIds } from './selection.js';
@@ -238,6 +238,8 @@ export interface PlannedRun {
   /** As the user gave it (relative to the working folder, or absolute), so that every path the run prints reads as given. */
   reportDir: string;
   reporters: ReporterName[];
+  /** Where `--out` pushes the results when the run ends. */
+  outputs: OutputTarget[];
   /** A line to show before the run (e.g. that a production URL is run read-only). */
   notice?: string;
 }
@@ -322,7 +324,8 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     production !== undefined && !values['read-only']
       ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only`
       : undefined;
-  return notice === undefined ? { plan, reportDir, reporters } : { plan, reportDir, reporters, notice };
+  const outputs = values.out ?? [];
+  return notice === undefined ? { plan, reportDir, reporters, outputs } : { plan, reportDir, reporters, outputs, notice };
 }
 
 /** What `load` and `merge` write unless told otherwise: the console and report.json. */
@@ -352,6 +355,7 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
     plan: { ...basePlan(await packageContract(), target, config), ...waitForOf(settled), load, recordedOptions: recorded },
     reportDir,
     reporters,
+    outputs: values.out ?? [],
   };
 }
 
@@ -386,6 +390,7 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
     plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: recorded },
     reportDir,
     reporters,
+    outputs: settled.values.out ?? [],
   };
 }
 

@@ -11,3 +11,12 @@ export type ReporterName = (typeof REPORTER_NAMES)[number] | typeof STDOUT_JSON;
 
 /** What `run` writes when `--reporter` names none: every reporter but har, which holds the evidence report.json already has, for HTTP tools. */
 export const DEFAULT_REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit', 'html', 'markdown'];
+
+/** What `--out KIND=URL` sends the results to when the run ends, besides the reports: Prometheus remote write. */
+export const OUTPUT_KINDS = ['prometheus-rw'] as const;
+
+/** One `--out`: a kind of OUTPUT_KINDS and the URL it pushes to. */
+export interface OutputTarget {
+  kind: (typeof OUTPUT_KINDS)[number];
+  url: string;
+}

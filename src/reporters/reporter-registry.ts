@@ -9,10 +9,11 @@ import { JsonReporter, StdoutJsonReporter } from './json-reporter.js';
 import { JunitReporter } from './junit-reporter.js';
 import { MarkdownReporter } from './markdown-reporter.js';
 import type { OutputStream } from './output-streams.js';
+import { PrometheusReporter } from './prometheus-reporter.js';
 import type { Reporter } from './reporter.js';
-import { DEFAULT_REPORTERS, REPORTER_NAMES, STDOUT_JSON, type ReporterName } from './reporter-names.js';
+import { DEFAULT_REPORTERS, REPORTER_NAMES, STDOUT_JSON, type OutputTarget, type ReporterName } from './reporter-names.js';
 
-export { DEFAULT_REPORTERS, REPORTER_NAMES, STDOUT_JSON, type ReporterName };
+export { DEFAULT_REPORTERS, REPORTER_NAMES, STDOUT_JSON, type OutputTarget, type ReporterName };
 
 /** The names in the order reporters run. */
 const ORDER: readonly ReporterName[] = ['console', 'json', STDOUT_JSON, 'junit', 'html', 'markdown', 'har'];
@@ -39,9 +40,14 @@ export function parseReporterNames(values: readonly string[] | undefined): Repor
   return ORDER.filter((n) => names.includes(n));
 }
 
+/** What pushes the results to each kind of `--out` destination when the run ends. */
+const OUTPUT_MAKERS: Record<OutputTarget['kind'], (url: string, redact: (text: string) => string) => Reporter> = {
+  'prometheus-rw': (url, redact) => new PrometheusReporter(url, redact),
+};
+
 /**
- * Makes the named reporters; the Markdown summary links the other files written beside it; every file, and the JSON on
- * `stdout` (the raw stream), is rendered from the report's values redacted by `redact`.
+ * Makes the named reporters, then one per `--out` destination; the Markdown summary links the other files written beside
+ * it; every file, the JSON on `stdout` (the raw stream) and what is pushed are made of the report's values redacted by `redact`.
  */
 export function createReporters(
   names: readonly ReporterName[],
@@ -49,6 +55,7 @@ export function createReporters(
   consoleOptions: ConsoleOptions,
   redact: (text: string) => string = (text) => text,
   stdout?: OutputStream,
+  outputs: readonly OutputTarget[] = [],
 ): Reporter[] {
   const files = names
     .filter((n): n is Exclude<ReporterName, 'console' | 'markdown' | typeof STDOUT_JSON> => writesFiles(n) && n !== 'markdown')
@@ -62,9 +69,10 @@ export function createReporters(
     markdown: () => new MarkdownReporter(reportDir, files),
     har: () => new HarReporter(reportDir),
   };
-  return names.map((name) => {
+  const named = names.map((name) => {
     const reporter = makers[name]();
     if (reporter instanceof FileReporter) reporter.redact = redact;
     return reporter;
   });
+  return [...named, ...outputs.map((output) => OUTPUT_MAKERS[output.kind](output.url, redact))];
 }

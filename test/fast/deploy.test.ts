@@ -11,7 +11,10 @@ import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import type { IJobSpec } from 'kubernetes-models/batch/v1/JobSpec';
 import type { IContainer } from 'kubernetes-models/v1/Container';
+import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
+import { runSeries } from '../../src/reporters/prometheus-series.js';
 import { root } from '../helpers.js';
+import { hostileReport, SAMPLE_LOAD } from '../report-fixture.js';
 
 const version = (JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 const deploy = path.join(root, 'deploy');
@@ -62,15 +65,22 @@ const readKustomization = async (folder: string): Promise<Kustomization> =>
   parse(await readFile(path.join(deploy, folder, 'kustomization.yaml'), 'utf8')) as Kustomization;
 
 /** A kustomization's objects, each validated as its kind, with the parameters of its components. */
-async function build(t: Test, folder: string): Promise<{ objects: Array<CronJob | Job>; params: Kustomization[] }> {
+async function build(t: Test, folder: string): Promise<{ objects: Array<CronJob | Job | PersistentVolumeClaim>; params: Kustomization[] }> {
   const kustomization = await readKustomization(folder);
   t.match(kustomization, { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization' }, `${folder}: a kustomization`);
-  const objects: Array<CronJob | Job> = [];
+  const objects: Array<CronJob | Job | PersistentVolumeClaim> = [];
   for (const file of kustomization.resources ?? []) {
     for (const document of parseAllDocuments(await readFile(path.join(deploy, folder, file), 'utf8'))) {
       t.same(document.errors, [], `${folder}/${file} parses`);
       const doc = document.toJSON() as { kind?: string };
-      const Kind = doc.kind === 'CronJob' ? CronJob : doc.kind === 'Job' ? Job : undefined;
+      const Kind =
+        doc.kind === 'CronJob'
+          ? CronJob
+          : doc.kind === 'Job'
+            ? Job
+            : doc.kind === 'PersistentVolumeClaim'
+              ? PersistentVolumeClaim
+              : undefined;
       if (Kind === undefined) {
         t.fail(`${folder}/${file}: unexpected kind ${String(doc.kind)}`);
         continue;
@@ -92,8 +102,17 @@ async function build(t: Test, folder: string): Promise<{ objects: Array<CronJob 
 /** What a Job runs, whether it is one or a CronJob makes it. */
 const jobSpec = (object: CronJob | Job): IJobSpec | undefined => (object instanceof CronJob ? object.spec?.jobTemplate.spec : object.spec);
 
-/** Checks every kustomization shares: the image set by the parameters, the service and the key from outside the manifest. */
-function checkPods(t: Test, name: string, spec: IJobSpec | undefined, params: Kustomization[]): IContainer | undefined {
+/**
+ * Checks every kustomization shares: the image set by the parameters, the service and the key from outside the manifest;
+ * `volumes`: the kinds of volume its pod has besides the emptyDir of /tmp.
+ */
+function checkPods(
+  t: Test,
+  name: string,
+  spec: IJobSpec | undefined,
+  params: Kustomization[],
+  volumes: string[] = [],
+): IContainer | undefined {
   const pod = spec?.template.spec;
   const container = pod?.containers[0];
   const images = params.flatMap((p) => p.images ?? []);
@@ -119,8 +138,8 @@ function checkPods(t: Test, name: string, spec: IJobSpec | undefined, params: Ku
   t.equal(container?.securityContext?.readOnlyRootFilesystem, true, `${name}: a read-only root file system`);
   t.same(
     pod?.volumes?.map((v) => Object.keys(v).filter((k) => k !== 'name')),
-    [['emptyDir']],
-    `${name}: no volume but an emptyDir for /tmp: nothing needs storage`,
+    [['emptyDir'], ...volumes.map((v) => [v])],
+    `${name}: an emptyDir for /tmp${volumes.length === 0 ? ', and nothing that needs storage' : `, and ${volumes.join(', ')}`}`,
   );
   t.equal(spec?.backoffLimit, 0, `${name}: a failed run is not run again at another time`);
   t.ok((spec?.activeDeadlineSeconds ?? 0) > 0, `${name}: a deadline`);
@@ -142,22 +161,39 @@ t.test('deploy/params: the image and the service, the parameters of both bases',
   t.match(env, /^PETSTORE_LOAD_PROFILE=nightly$/m, 'the load profile');
 });
 
-t.test('deploy/nightly: a CronJob that runs every night, one at a time, and cleans up after itself', async (t) => {
+t.test('deploy/nightly: a CronJob that runs every night, one at a time, compared with the night before, and cleans up', async (t) => {
   const { objects, params } = await build(t, 'nightly');
   const cron = objects.find((o): o is CronJob => o instanceof CronJob);
   if (cron === undefined) return t.fail('a CronJob');
   t.match(cron.spec?.schedule, /^\d+ \d+ \* \* \*$/, 'daily');
-  t.equal(cron.spec?.concurrencyPolicy, 'Forbid', 'a night that overran is not loaded on top of');
-  const container = checkPods(t, 'nightly', cron.spec?.jobTemplate.spec, params);
-  t.match(
-    (container?.command ?? []).join(' '),
-    /petstore-conformance run --load "\$PETSTORE_LOAD_PROFILE" --report-dir "\$reports"[\s\S]*exit \$code/,
-  );
+  t.equal(cron.spec?.concurrencyPolicy, 'Forbid', 'a night that overran is not loaded on top of, and its volume has one pod at a time');
+  const container = checkPods(t, 'nightly', cron.spec?.jobTemplate.spec, params, ['persistentVolumeClaim']);
+  const script = (container?.command ?? []).join(' ');
+  t.match(script, /petstore-conformance run --load "\$PETSTORE_LOAD_PROFILE" --report-dir "\$reports" "\$@"[\s\S]*exit \$code/);
   t.equal(
     cron.spec?.jobTemplate.metadata?.labels?.['app.kubernetes.io/component'],
     'nightly',
     'the label the README finds the latest Job by',
   );
+  // The baseline: last night's report on a volume of its own, passed as --baseline, replaced by tonight's.
+  const claim = objects.find((o): o is PersistentVolumeClaim => o instanceof PersistentVolumeClaim);
+  const pod = cron.spec?.jobTemplate.spec?.template.spec;
+  const volume = pod?.volumes?.find((v) => v.persistentVolumeClaim !== undefined);
+  t.equal(volume?.persistentVolumeClaim?.claimName, claim?.metadata?.name, 'the pod mounts the claim of this base');
+  t.same(claim?.spec?.accessModes, ['ReadWriteOnce'], 'one node at a time: what every storage class gives');
+  t.equal(claim?.spec?.storageClassName, undefined, "the cluster's default storage class");
+  t.match(claim?.spec?.resources?.requests?.['storage'], /^\d+Mi$/, 'a small volume');
+  const mount = container?.volumeMounts?.find((m) => m.name === volume?.name);
+  t.same(
+    container?.env?.find((e) => e.name === 'PETSTORE_BASELINE_DIR'),
+    { name: 'PETSTORE_BASELINE_DIR', value: mount?.mountPath },
+    'the script keeps the baseline where the volume is mounted',
+  );
+  t.equal(pod?.securityContext?.fsGroup, pod?.securityContext?.runAsGroup, "the volume is writable by the pod's group");
+  t.match(script, /baseline=\$\{PETSTORE_BASELINE_DIR:\?\}\/report\.json/);
+  t.match(script, /set -- --baseline "\$baseline"/, "last night's report is the baseline");
+  t.match(script, /no baseline yet/, 'a first night says so and goes on');
+  t.match(script, /cp "\$reports\/report\.json" "\$baseline\.tmp" && mv "\$baseline\.tmp" "\$baseline"/, "tonight's replaces it, whole");
 });
 
 t.test('deploy/shards: an Indexed Job whose shards start together, spread over nodes, and fail it at once', async (t) => {
@@ -181,15 +217,64 @@ t.test('deploy/shards: an Indexed Job whose shards start together, spread over n
   t.match(run, /kubectl wait --for=condition=failed/, 'and for its failure, not only its completion');
 });
 
-t.test('deploy/: no ReadWriteMany, no storage class, no shared volume; its scripts are executable', async (t) => {
+t.test('deploy/: no ReadWriteMany, no storage class, one claim (the nightly baseline); its scripts are executable', async (t) => {
   const files: string[] = [];
   const walk = async (folder: string): Promise<void> => {
     for (const entry of await readdir(folder, { withFileTypes: true }))
       entry.isDirectory() ? await walk(path.join(folder, entry.name)) : files.push(path.join(folder, entry.name));
   };
   await walk(deploy);
-  const yaml = await Promise.all(files.filter((f) => f.endsWith('.yaml')).map((f) => readFile(f, 'utf8')));
-  t.notMatch(yaml.join('\n'), /ReadWriteMany|storageClassName|PersistentVolumeClaim|persistentVolumeClaim/);
+  const manifests = files.filter((f) => f.endsWith('.yaml'));
+  const yaml = await Promise.all(manifests.map((f) => readFile(f, 'utf8')));
+  t.notMatch(yaml.join('\n'), /ReadWriteMany|storageClassName/);
+  t.same(
+    manifests.filter((_, i) => /^kind: PersistentVolumeClaim$/m.test(yaml[i] ?? '')).map((f) => path.relative(deploy, f)),
+    ['nightly/baseline-pvc.yaml'],
+    'the only claim is the nightly baseline',
+  );
   for (const script of files.filter((f) => f.endsWith('.sh')))
     t.ok(((await stat(script)).mode & 0o111) !== 0, `${path.relative(root, script)} is executable`);
 });
+
+t.test(
+  'deploy/grafana: the dashboard queries only series that --out prometheus-rw pushes, from the data source picked on import',
+  async (t) => {
+    const dashboard = JSON.parse(await readFile(path.join(deploy, 'grafana', 'petstore-conformance.json'), 'utf8')) as {
+      uid: string;
+      templating: { list: Array<{ name: string; type: string; query: unknown }> };
+      panels: Array<{
+        id: number;
+        type: string;
+        title: string;
+        datasource?: { uid: string };
+        targets?: Array<{ expr: string; datasource: { uid: string } }>;
+      }>;
+    };
+    // A run with every kind of series: cases of every outcome, a finding, a load with a baseline comparison.
+    const comparisons = [{ metric: 'p99' as const, baseline: 50, current: 60, change: 0.2, regressed: true }];
+    const pushed = new Set(
+      runSeries({ ...hostileReport(), load: { ...SAMPLE_LOAD, baseline: { file: 'b.json', tolerance: 0.1, comparisons } } }, (x) => x).map(
+        (s) => s.labels.find((l) => l.name === '__name__')?.value,
+      ),
+    );
+    const panels = dashboard.panels.filter((p) => p.type !== 'row');
+    const queried = panels.flatMap((p) =>
+      (p.targets ?? []).flatMap((target) => [...target.expr.matchAll(/\bpetstore_[a-z0-9_]+/g)].map((m) => m[0])),
+    );
+    t.ok(queried.length >= 15, `${queried.length} queries`);
+    t.same(
+      [...new Set(queried)].filter((name) => !pushed.has(name)),
+      [],
+      'every metric a panel queries is one the reporter pushes',
+    );
+    t.match(dashboard.templating.list, [{ name: 'datasource', type: 'datasource', query: 'prometheus' }], 'the data source is a variable');
+    for (const panel of panels) {
+      t.equal(panel.datasource?.uid, '${datasource}', `${panel.title}: the chosen data source`);
+      t.ok(
+        (panel.targets ?? []).length > 0 && panel.targets?.every((x) => x.datasource.uid === '${datasource}'),
+        `${panel.title}: its queries too`,
+      );
+    }
+    t.equal(new Set(dashboard.panels.map((p) => p.id)).size, dashboard.panels.length, 'panel ids are unique');
+  },
+);

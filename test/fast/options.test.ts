@@ -63,6 +63,7 @@ function sampleArgs(name: OptionName, spec: AnyOptionSpec): string[] {
     date: '2030-12-06',
     url: 'https://x.test/v1',
     headers: 'X-Tenant: a',
+    outputs: 'prometheus-rw=http://127.0.0.1:9/api/v1/write',
   };
   return [`--${name}`, samples[spec.kind.type] ?? 'x'];
 }

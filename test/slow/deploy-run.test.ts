@@ -5,7 +5,8 @@
  *   created (root's) ending in one line that says whose folder it is and what to do. Needs root to change uid (setpriv);
  *   skipped, saying so, otherwise.
  * - the pods' commands of deploy/shards and deploy/nightly, run by sh as the container runs them against the reference server,
- *   their output kept as the pod's log; then deploy/shards/run.sh and deploy/fetch-reports.sh against a stand-in for kubectl
+ *   their output kept as the pod's log (the nightly twice, a folder standing for its volume: the second night compared with
+ *   the first's report); then deploy/shards/run.sh and deploy/fetch-reports.sh against a stand-in for kubectl
  *   that answers with those logs: the shards' reports unpacked and merged when the Job completes, and when it fails, the
  *   wait ends at once and nothing is merged.
  */
@@ -199,12 +200,25 @@ esac
     'nightly/cronjob.yaml',
     (doc) => (doc['spec'] as { jobTemplate: { spec: { template: { spec: PodSpec } } } }).jobTemplate.spec.template.spec,
   );
+  const baselineDir = path.join(dir, 'baseline');
+  await mkdir(baselineDir);
+  const nightlyEnv = { PETSTORE_CONFIG: path.join(dir, 'config.yaml'), PETSTORE_BASELINE_DIR: baselineDir };
   const codes = await Promise.all([
     pod('petstore-load-shards-0-x1', shard),
-    // The nightly pod, its suites cut to one by a configuration file (PETSTORE_CONFIG) to keep the test short.
-    pod('petstore-conformance-nightly-1-z3', nightly, { PETSTORE_CONFIG: path.join(dir, 'config.yaml') }),
+    // The nightly pod, its suites cut to one by a configuration file (PETSTORE_CONFIG) to keep the test short; its volume a folder.
+    pod('petstore-conformance-nightly-1-z3', nightly, nightlyEnv),
   ]);
   t.same(codes, [0, 0], 'the pods passed');
+  // The second night: compared with the first, whose report the volume kept; then its own report is kept there.
+  t.match(await readFile(path.join(logs, 'petstore-conformance-nightly-1-z3'), 'utf8'), /^petstore-conformance: no baseline yet /m);
+  const kept = path.join(baselineDir, 'report.json');
+  const first = JSON.parse(await readFile(kept, 'utf8')) as { meta: { runId: string } };
+  // A load of 300 requests on a busy machine may differ beyond the tolerance: a regression fails the night (exit 1).
+  const secondNight = await pod('petstore-conformance-nightly-2-w4', nightly, nightlyEnv);
+  t.ok(secondNight === 0 || secondNight === 1, `the second night was judged (exit ${secondNight})`);
+  const second = JSON.parse(await readFile(kept, 'utf8')) as { meta: { runId: string }; load: { baseline?: { file: string } } };
+  t.not(second.meta.runId, first.meta.runId, "the second night's report replaced the first's");
+  t.equal(second.load.baseline?.file, kept, "and was compared with the first's");
   // The second shard's log: the first's again (one load fewer to run here; the merge adds them all the same).
   await copyFile(path.join(logs, 'petstore-load-shards-0-x1'), path.join(logs, 'petstore-load-shards-1-y2'));
   t.match(await readFile(path.join(logs, 'petstore-load-shards-0-x1'), 'utf8'), /^petstore-conformance reports begin$/m);
