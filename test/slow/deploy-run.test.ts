@@ -112,7 +112,7 @@ t.test(
     t.equal(refused.code, 2);
     t.equal(
       refused.stderr,
-      `petstore-conformance: cannot write the reports to ${created} (EACCES): ${created} belongs to uid 0 (mode 755) and this process runs as uid ${uid}: run as the folder's owner, or make it writable by uid ${uid} (a container: docker run --user "$(id -u):$(id -g)" -v "$PWD:/data" writes reports/ in the current folder); nothing was sent\n`,
+      `petstore-conformance: cannot write the reports to reports (EACCES): ${created} belongs to uid 0 (mode 755) and this process runs as uid ${uid}: run as the folder's owner, or make it writable by uid ${uid} (a container: docker run --user "$(id -u):$(id -g)" -v "$PWD:/data" writes reports/ in the current folder); nothing was sent\n`,
       'one line: whose folder, which uid, what to do',
     );
     t.equal(refused.stdout, '');

@@ -174,9 +174,12 @@ t.test('safety: production is refused without the flag; the verified request mus
     { PETSTORE_API_KEY: KEY },
   );
   t.equal(allowed.code, 0, allowed.stderr);
-  const wrongKey = await runCli(['load', profile, '--base-url', server.baseUrl, '--allow-production-load'], {
-    PETSTORE_API_KEY: 'not-the-key',
-  });
+  const wrongKey = await runCli(
+    ['load', profile, '--base-url', server.baseUrl, '--allow-production-load', '--report-dir', await tempDir()],
+    {
+      PETSTORE_API_KEY: 'not-the-key',
+    },
+  );
   t.equal(wrongKey.code, 2);
   t.match(wrongKey.stderr, /refused the API key \(401.*no load was sent/);
 });
@@ -191,7 +194,9 @@ t.test('an https server with an untrusted certificate is refused before any load
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  const result = await runCli(['load', await writeProfile(profileText()), '--base-url', base], { PETSTORE_API_KEY: KEY });
+  const result = await runCli(['load', await writeProfile(profileText()), '--base-url', base, '--report-dir', await tempDir()], {
+    PETSTORE_API_KEY: KEY,
+  });
   t.equal(result.code, 2);
   t.match(result.stderr, /cannot verify .*TLS certificate rejected.*no load was sent/);
   t.equal(requests, 0, 'no request reached the handler');

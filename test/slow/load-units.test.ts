@@ -70,7 +70,7 @@ import { request } from 'undici';
       { enabled: true, window: 0.25, percentiles: ['p50', 'p99'], latency: 1, slackMs: 20, throughput: 0.1 },
       'what it names, the defaults for the rest',
     );
-    t.same(tuned.trendSource, { file: path.relative(root, file), line: 7, column: 3 }, 'where it is declared');
+    t.same(tuned.trendSource, { file, line: 7, column: 3 }, 'where it is declared (a file outside the working folder, whole)');
     t.same(tuned.thresholds, { p99: { max: 100 } }, 'trend is no metric threshold');
     t.equal((await loaded('  trend: false\n')).trend?.enabled, false, 'trend: false turns it off');
     const refused = await profileProblems('wide.yaml', `${base}  trend: { window: 0.6, enabled: true, percentiles: [p95] }\n`);
