@@ -144,7 +144,7 @@ async function executeInFolder(planned: PlannedRun, flags: { quiet?: boolean; 'n
   // The console printed the checks' verdict before a report failed: the last line says why the exit code differs from it.
   if (report.verdict === 'passed' && code === EXIT.cannotRun)
     stderr.write(
-      `${PROGRAM}: exit 2: the checks passed, but ${fanOut.failures.length === 1 ? 'a report was' : `${fanOut.failures.length} reports were`} not written, so the run cannot be trusted as passed\n`,
+      `${PROGRAM}: exit 2: the checks passed, but ${fanOut.failures.length === 1 ? 'a report was' : `${fanOut.failures.length} reports were`} not written or delivered, so the run cannot be trusted as passed\n`,
     );
   return code;
 }
