@@ -197,7 +197,8 @@ t.test('the line that says why a run stopped is redacted with the key the run re
   const key = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   const file = path.join(await tempDir(), 'key');
   await writeFile(file, `${key}\n`);
-  const { code, stderr } = await runCli(['run', '--base-url', `http://${key}/v1`, '--api-key-file', file], {
+  const reports = await tempDir();
+  const { code, stderr } = await runCli(['run', '--base-url', `http://${key}/v1`, '--api-key-file', file, '--report-dir', reports], {
     PETSTORE_API_KEY: 'an-unused-environment-key',
   });
   t.equal(code, 2);

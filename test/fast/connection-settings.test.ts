@@ -377,8 +377,9 @@ t.test(
       ],
       { PETSTORE_API_KEY: KEY },
     );
-    t.equal(withCertificate.code, 0, withCertificate.stderr);
-    const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as {
+    const written = await readFile(path.join(reports, 'report.json'), 'utf8');
+    t.equal(withCertificate.code, 0, `${withCertificate.stderr}${withCertificate.code === 0 ? '' : written.slice(0, 20_000)}`);
+    const report = JSON.parse(written) as {
       meta: { options: Record<string, unknown> };
       load: { metrics: { responses: number; errors: number } };
     };
