@@ -200,7 +200,8 @@ async function serveCommand(args: string[], io: CliIo): Promise<number> {
       ),
     );
   const { port, host } = values;
-  const fromEnv = io.env['PETSTORE_API_KEY'];
+  // Trimmed as run and load trim it, so that both ends of a local test hold the same key.
+  const fromEnv = io.env['PETSTORE_API_KEY']?.trim();
   const apiKey = fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEVELOPMENT_API_KEY;
   let server: RunningServer;
   try {
