@@ -51,6 +51,8 @@ export interface ResponseHead {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?:[ \t](.*))?$/;
 const REASON = /^[\t\x20-\x7e\x80-\xff]*$/;
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+const CONTROLS = /[\x00-\x08\x0a-\x1f\x7f]/g;
 
 /** One header field as received: its name, and its value with every obs-fold replaced by a space. */
 interface Field {
@@ -61,7 +63,12 @@ interface Field {
 
 /** A value without its surrounding whitespace, with every control character but HTAB replaced by a space (RFC 9110 §5.5). */
 function cleanValue(value: string): string {
-  return value.replace(/^[ \t]+|[ \t]+$/g, '').replace(/[\x00-\x08\x0a-\x1f\x7f]/g, ' ');
+  let start = 0;
+  let end = value.length;
+  while (start < end && (value.charCodeAt(start) === 0x20 || value.charCodeAt(start) === 0x09)) start += 1;
+  while (end > start && (value.charCodeAt(end - 1) === 0x20 || value.charCodeAt(end - 1) === 0x09)) end -= 1;
+  const trimmed = value.slice(start, end);
+  return CONTROL.test(trimmed) ? trimmed.replace(CONTROLS, ' ') : trimmed;
 }
 
 /** The header fields of the lines after the status line: obs-folds joined, whitespace before the first field dropped (§2.2). */
