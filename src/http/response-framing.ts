@@ -128,8 +128,11 @@ export function parseHead(head: string, requestMethod = 'GET'): ResponseHead {
     .flatMap((f) => f.value.toLowerCase().split(','))
     .map((c) => c.trim());
   const close = tokens.includes('close') || (http10 && !tokens.includes('keep-alive'));
+  // A 1xx, 204 or 304 has no body whatever its framing headers say (§6.3): they are not passed on (undici would wait for one).
+  const bodiless = status < 200 || status === 204 || status === 304;
   let lengthWritten = false;
   const kept = fields.filter((f) => {
+    if (bodiless && (f.lower === 'content-length' || f.lower === 'transfer-encoding')) return false;
     if (f.lower !== 'content-length') return true;
     if (transferCoded || lengthWritten) return false;
     lengthWritten = true;
@@ -141,7 +144,7 @@ export function parseHead(head: string, requestMethod = 'GET'): ResponseHead {
   ].join('\r\n');
   const framed = { status, close, canonical };
   // No body after 1xx, 204 and 304, or for HEAD (§6.3).
-  if (status < 200 || status === 204 || status === 304 || requestMethod === 'HEAD') return { ...framed, framing: 'none', length: 0 };
+  if (bodiless || requestMethod === 'HEAD') return { ...framed, framing: 'none', length: 0 };
   // In a response, a transfer coding other than a final chunked is read until the close (§6.3).
   if (transferCoded) return { ...framed, framing: codings.at(-1) === 'chunked' ? 'chunked' : 'until-close', length: 0 };
   if (length === undefined) return { ...framed, framing: 'until-close', length: 0, close: true };

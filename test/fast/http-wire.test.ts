@@ -59,6 +59,7 @@ const CASES: Array<{ name: string; bytes: string; expect: Outcome; message?: Reg
     expect: '200 [1]',
   },
   { name: 'a Content-Length given twice', bytes: answer('[]', 'Content-Length: 2\r\n'), expect: '200 []' },
+  { name: 'a 304 with the length of what it stands for', bytes: 'HTTP/1.1 304 Not Modified\r\ncontent-length: 10\r\n\r\n', expect: '304 ' },
   { name: 'bare LF line ends', bytes: 'HTTP/1.1 200 OK\ncontent-type: application/json\ncontent-length: 2\n\n[]', expect: '200 []' },
   {
     name: 'a 100 KB head',
