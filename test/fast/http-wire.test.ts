@@ -59,6 +59,18 @@ const CASES: Array<{ name: string; bytes: string; expect: Outcome; message?: Reg
     expect: '200 [1]',
   },
   { name: 'a Content-Length given twice', bytes: answer('[]', 'Content-Length: 2\r\n'), expect: '200 []' },
+  {
+    name: 'a chunk extension and trailers',
+    bytes: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2;ext=1\r\n[]\r\n0\r\nx-trailer: 1\r\n\r\n',
+    expect: '200 []',
+  },
+  { name: 'a status line without a reason phrase', bytes: 'HTTP/1.1 200\r\ncontent-length: 2\r\n\r\n[]', expect: '200 []' },
+  {
+    name: 'a Content-Length that is not digits',
+    bytes: 'HTTP/1.1 200 OK\r\ncontent-length: +2\r\n\r\n[]',
+    expect: 'ERR_HTTP_PROTOCOL',
+    message: /^an invalid HTTP response: an invalid Content-Length: "\+2"$/,
+  },
   { name: 'a 304 with the length of what it stands for', bytes: 'HTTP/1.1 304 Not Modified\r\ncontent-length: 10\r\n\r\n', expect: '304 ' },
   { name: 'bare LF line ends', bytes: 'HTTP/1.1 200 OK\ncontent-type: application/json\ncontent-length: 2\n\n[]', expect: '200 []' },
   {
