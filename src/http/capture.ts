@@ -16,7 +16,7 @@ import { DEFAULT_MAX_HEAD_BYTES, headTooLarge, ProtocolError } from './response-
 import type { RunStop } from './run-stop.js';
 import { type Attempter, CERTIFICATE_CODES, type OutgoingRequest, TransportError } from './sender.js';
 import { proxyName, proxyShown } from './proxy.js';
-import { ProxyError, type ServiceConnectors, serviceConnectors } from './service-connector.js';
+import { CREDENTIALS_FORM, ProxyError, type ServiceConnectors, serviceConnectors } from './service-connector.js';
 import { UNDICI } from './undici-parts.js';
 
 /** The bounds of one exchange and the pool it goes over. */
@@ -166,7 +166,7 @@ export class UndiciCapture implements Attempter {
       if (response.statusCode === 407 && this.proxy !== undefined && this.forwarded !== undefined) {
         await response.body.dump();
         throw new ProxyError(
-          `${proxyName(this.proxy)} asked for credentials (407): give them in its URL (http://user:password@host:port)`,
+          `${proxyName(this.proxy)} asked for credentials (407): give them in its URL (${CREDENTIALS_FORM})`,
           'ERR_PROXY_AUTH',
           proxyShown(this.proxy),
         );

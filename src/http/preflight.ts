@@ -63,7 +63,9 @@ export async function preflight(
       .response;
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    const hint = error.via === undefined ? hintFor(error.code, client.base) : proxyHint(client.base);
+    // A proxy that asked for credentials has said what to do already.
+    const hint =
+      error.via === undefined ? hintFor(error.code, client.base) : error.code === 'ERR_PROXY_AUTH' ? undefined : proxyHint(client.base);
     const cause = `${error.message} (${error.code})${hint === undefined ? '' : `: ${hint}`}`;
     // The server answered: it is reached, and what it sent is the problem.
     if (error.unreadable)

@@ -36,7 +36,7 @@ export function connectToProxy(
 
 /**
  * Asks the proxy on `socket` for a tunnel to `authority` (host:port); `opened` is called once the proxy answered 200 (the
- * socket then carries the origin's bytes), `refused` with why when it answered anything else.
+ * socket then carries the origin's bytes), `refused` with why (and the status, when it answered one) when it answered anything else.
  */
 export function openTunnel(
   socket: net.Socket,
@@ -44,7 +44,7 @@ export function openTunnel(
   proxy: ProxyRoute,
   authority: string,
   opened: () => void,
-  refused: (message: string) => void,
+  refused: (message: string, status?: string) => void,
 ): void {
   let head = '';
   const onData = (chunk: Buffer): void => {
@@ -54,9 +54,8 @@ export function openTunnel(
     socket.off('data', onData);
     const status = /^HTTP\/1\.[01] (\d{3})([^\r]*)/.exec(head);
     if (end < 0 || status?.[1] !== '200') {
-      refused(
-        `${proxyName(proxy)} did not open a tunnel to ${authority} (${status === null ? 'no HTTP answer' : `${status[1] ?? ''}${status[2] ?? ''}`})`,
-      );
+      const answer = status === null ? 'no HTTP answer' : `${status[1] ?? ''}${status[2] ?? ''}`;
+      refused(`${proxyName(proxy)} did not open a tunnel to ${authority} (${answer})`, status?.[1]);
       return;
     }
     opened();

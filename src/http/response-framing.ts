@@ -51,6 +51,8 @@ export interface ResponseHead {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?:[ \t](.*))?$/;
 const REASON = /^[\t\x20-\x7e\x80-\xff]*$/;
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+const CONTROLS = /[\x00-\x08\x0a-\x1f\x7f]/g;
 
 /** One header field as received: its name, and its value with every obs-fold replaced by a space. */
 interface Field {
@@ -61,7 +63,12 @@ interface Field {
 
 /** A value without its surrounding whitespace, with every control character but HTAB replaced by a space (RFC 9110 §5.5). */
 function cleanValue(value: string): string {
-  return value.replace(/^[ \t]+|[ \t]+$/g, '').replace(/[\x00-\x08\x0a-\x1f\x7f]/g, ' ');
+  let start = 0;
+  let end = value.length;
+  while (start < end && (value.charCodeAt(start) === 0x20 || value.charCodeAt(start) === 0x09)) start += 1;
+  while (end > start && (value.charCodeAt(end - 1) === 0x20 || value.charCodeAt(end - 1) === 0x09)) end -= 1;
+  const trimmed = value.slice(start, end);
+  return CONTROL.test(trimmed) ? trimmed.replace(CONTROLS, ' ') : trimmed;
 }
 
 /** The header fields of the lines after the status line: obs-folds joined, whitespace before the first field dropped (§2.2). */
@@ -121,8 +128,11 @@ export function parseHead(head: string, requestMethod = 'GET'): ResponseHead {
     .flatMap((f) => f.value.toLowerCase().split(','))
     .map((c) => c.trim());
   const close = tokens.includes('close') || (http10 && !tokens.includes('keep-alive'));
+  // A 1xx, 204 or 304 has no body whatever its framing headers say (§6.3): they are not passed on (undici would wait for one).
+  const bodiless = status < 200 || status === 204 || status === 304;
   let lengthWritten = false;
   const kept = fields.filter((f) => {
+    if (bodiless && (f.lower === 'content-length' || f.lower === 'transfer-encoding')) return false;
     if (f.lower !== 'content-length') return true;
     if (transferCoded || lengthWritten) return false;
     lengthWritten = true;
@@ -134,7 +144,7 @@ export function parseHead(head: string, requestMethod = 'GET'): ResponseHead {
   ].join('\r\n');
   const framed = { status, close, canonical };
   // No body after 1xx, 204 and 304, or for HEAD (§6.3).
-  if (status < 200 || status === 204 || status === 304 || requestMethod === 'HEAD') return { ...framed, framing: 'none', length: 0 };
+  if (bodiless || requestMethod === 'HEAD') return { ...framed, framing: 'none', length: 0 };
   // In a response, a transfer coding other than a final chunked is read until the close (§6.3).
   if (transferCoded) return { ...framed, framing: codings.at(-1) === 'chunked' ? 'chunked' : 'until-close', length: 0 };
   if (length === undefined) return { ...framed, framing: 'until-close', length: 0, close: true };

@@ -30,6 +30,7 @@ export class ResponseReader extends Duplex {
     maxHeadBytes: number,
     method = 'GET',
   ) {
+    // As much buffered as undici's own sockets hold (its connector's highWaterMark), so that a read is never split for the reader.
     super({ allowHalfOpen: true });
     const parser = new ResponseParser(
       {
@@ -120,7 +121,8 @@ export class ResponseReader extends Duplex {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.socket.destroy(error ?? undefined);
+    // Why the reader goes is undici's to hear; the socket under it just closes (an error of its own would be a second one).
+    this.socket.destroy();
     callback(error);
   }
 

@@ -54,7 +54,10 @@ export interface FailureTiming {
   closedTwice?: boolean;
   /** The server answered, and its answer cannot be read: it breaks HTTP/1.1, or its head is over --max-header-bytes. */
   unreadable?: boolean;
-  /** The proxy the request went through (its URL, no credentials, and its variable), when the failure was met there or on the way through it. */
+  /**
+   * The proxy the request went through (its URL, no credentials, and its variable), when the failure was met there or on
+   * the way through it.
+   */
   via?: string;
 }
 

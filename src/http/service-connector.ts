@@ -15,7 +15,7 @@ import { connectToProxy, endpointOf, openTunnel } from './proxy-tunnel.js';
 import { ResponseReader } from './response-reader.js';
 import { UNDICI } from './undici-parts.js';
 
-/** A connection that failed at the proxy: the message names it, `proxy` is how messages name it (its URL, no credentials, and its variable). */
+/** A connection that failed at the proxy: the message names it; `proxy` is how messages name it (URL without credentials, variable). */
 export class ProxyError extends Error {
   constructor(
     message: string,
@@ -26,6 +26,9 @@ export class ProxyError extends Error {
     this.name = 'ProxyError';
   }
 }
+
+/** How a proxy URL carries credentials, as the words that ask for them show it. */
+export const CREDENTIALS_FORM = 'http://user:password@host:port';
 
 /** Where the client's connections go and within which bounds. */
 export interface ConnectorOptions {
@@ -114,7 +117,12 @@ function proxied(options: ConnectorOptions, proxy: ProxyRoute, read: (socket: So
         service.once('error', (error) => settle(error));
         service.once('close', () => settle(new Error('the connection closed during the TLS handshake with the service')));
       },
-      (message) => settle(new ProxyError(message, 'ERR_PROXY_TUNNEL', proxyShown(proxy))),
+      (message, status) =>
+        settle(
+          status === '407'
+            ? new ProxyError(`${message}: give its credentials in its URL (${CREDENTIALS_FORM})`, 'ERR_PROXY_AUTH', proxyShown(proxy))
+            : new ProxyError(message, 'ERR_PROXY_TUNNEL', proxyShown(proxy)),
+        ),
     );
   };
 }

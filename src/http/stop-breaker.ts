@@ -75,10 +75,12 @@ export class StopBreaker implements Sender {
       if (this.unreadableInARow >= FAILURES_BEFORE_STOP) this.unreadableInARow = 0;
       return error;
     }
+    const listing = this.alive === undefined ? '' : ", the plain listing's too";
+    const last = `${error.sent.method} ${error.sent.target}: ${error.message} (${error.code})`;
     return this.stop.stop(
       new RunError(
         'ERR_UNREADABLE',
-        `the server answers, but ${this.unreadableInARow} answers in a row could not be read${this.alive === undefined ? '' : ", the plain listing's too"} (last: ${error.sent.method} ${error.sent.target}: ${error.message} (${error.code})); the run stopped`,
+        `the server answers, but ${this.unreadableInARow} answers in a row could not be read${listing} (last: ${last}); the run stopped`,
       ),
     );
   }

@@ -3,7 +3,10 @@
 /** The deadline of one whole exchange and the largest body read, unless a run says otherwise (--timeout, --max-response-bytes). */
 export const REQUEST_BOUNDS = { requestTimeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 } as const;
 
-/** The largest response head read unless a run says otherwise (--max-header-bytes): Node's and undici's 16 KiB is less than real heads (20–60 KB of cookies and policies) take. */
+/**
+ * The largest response head read unless a run says otherwise (--max-header-bytes): Node's and undici's 16 KiB is less than
+ * real heads (20–60 KB of cookies and policies) take.
+ */
 export const DEFAULT_MAX_HEADER_BYTES = 64 * 1024;
 
 /** A client certificate for mutual TLS, in PEM. */
@@ -19,7 +22,7 @@ export interface ProxyEnvironment {
   httpProxy?: string;
   httpsProxy?: string;
   noProxy?: string;
-  /** The variables the proxies came from as the environment spells them (`https_proxy`, or HTTP_PROXY that HTTPS_PROXY fell back to), for messages. */
+  /** The variables the proxies came from, as spelt (`https_proxy`, or HTTP_PROXY that HTTPS_PROXY fell back to), for messages. */
   httpProxyVariable?: string;
   httpsProxyVariable?: string;
 }

@@ -63,7 +63,7 @@ export interface ServerWait {
   retryAfter?: string;
   /** How long from `at` nothing is sent: what the server asked, or the backoff when that is longer. */
   waitMs: number;
-  /** What the server asked for (its Retry-After), when it named a wait; less than waitMs when the backoff of a request throttled again was longer. */
+  /** What the server asked for (its Retry-After), when it named a wait; less than waitMs when a backoff was longer. */
   askedMs?: number;
   /** How many times in a row this request was throttled, this time included (the backoff doubles with each). */
   inARow?: number;

@@ -433,7 +433,8 @@ export function waitLine(wait: ServerWait): string {
     return `waiting ${s(wait.waitMs)} as the server asked (${asked}, to ${wait.method} ${wait.target}); ${budget}`;
   const why = askedMs === undefined ? 'a backoff: the server named no wait' : `longer than the ${s(askedMs)} the server asked`;
   const again = wait.inARow === undefined || wait.inARow < 2 ? '' : `: throttled ${wait.inARow} times in a row, each wait twice the last`;
-  return `waiting ${s(wait.waitMs)}, ${why} (${asked}, to ${wait.method} ${wait.target})${again}; --rate-limit N keeps the run under the server's limit; ${budget}`;
+  const what = `${why} (${asked}, to ${wait.method} ${wait.target})${again}`;
+  return `waiting ${s(wait.waitMs)}, ${what}; --rate-limit N keeps the run under the server's limit; ${budget}`;
 }
 
 /** The requests a run sent, the load's counted apart: `18 requests + 78466 load requests`. */

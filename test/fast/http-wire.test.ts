@@ -59,6 +59,19 @@ const CASES: Array<{ name: string; bytes: string; expect: Outcome; message?: Reg
     expect: '200 [1]',
   },
   { name: 'a Content-Length given twice', bytes: answer('[]', 'Content-Length: 2\r\n'), expect: '200 []' },
+  {
+    name: 'a chunk extension and trailers',
+    bytes: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2;ext=1\r\n[]\r\n0\r\nx-trailer: 1\r\n\r\n',
+    expect: '200 []',
+  },
+  { name: 'a status line without a reason phrase', bytes: 'HTTP/1.1 200\r\ncontent-length: 2\r\n\r\n[]', expect: '200 []' },
+  {
+    name: 'a Content-Length that is not digits',
+    bytes: 'HTTP/1.1 200 OK\r\ncontent-length: +2\r\n\r\n[]',
+    expect: 'ERR_HTTP_PROTOCOL',
+    message: /^an invalid HTTP response: an invalid Content-Length: "\+2"$/,
+  },
+  { name: 'a 304 with the length of what it stands for', bytes: 'HTTP/1.1 304 Not Modified\r\ncontent-length: 10\r\n\r\n', expect: '304 ' },
   { name: 'bare LF line ends', bytes: 'HTTP/1.1 200 OK\ncontent-type: application/json\ncontent-length: 2\n\n[]', expect: '200 []' },
   {
     name: 'a 100 KB head',
@@ -87,7 +100,10 @@ const CASES: Array<{ name: string; bytes: string; expect: Outcome; message?: Reg
   },
 ];
 
-/** A `net` server on 127.0.0.1 that answers every request (head and Content-Length body read) with `bytes` (or the bytes for its target); it counts them by method. */
+/**
+ * A `net` server on 127.0.0.1 that answers every request (head and Content-Length body read) with `bytes` (or the bytes for
+ * its target); it counts them by method.
+ */
 async function rawServer(bytes: string | ((target: string) => string)): Promise<{ base: string; requests: Record<string, number> }> {
   const requests: Record<string, number> = {};
   const server = createServer((socket: Socket) => {
@@ -222,7 +238,8 @@ t.test('the preflight says an unreadable first answer is an answer, and what it 
   t.equal(error.code, 'ERR_UNREADABLE');
   t.equal(
     error.message,
-    `${base} answered GET /pets, but the answer cannot be read: an invalid HTTP response: not an HTTP/1.x status line: "HTTP/1.1 two hundred" (ERR_HTTP_PROTOCOL)`,
+    `${base} answered GET /pets, but the answer cannot be read: ` +
+      'an invalid HTTP response: not an HTTP/1.x status line: "HTTP/1.1 two hundred" (ERR_HTTP_PROTOCOL)',
   );
 });
 
@@ -247,50 +264,57 @@ t.test('a proxy that refuses, says nothing or asks for credentials is named, wit
   const closed = createServer();
   const closedUrl = (await listenLocally(closed)).replace(/\/v1$/, '');
   await new Promise((resolve) => closed.close(resolve));
-  const rows: Array<[string, string, Record<string, string>, RegExp]> = [
+  const https = 'https://svc.example:8443/v1';
+  const http = 'http://svc.example:8080/v1';
+  const todo = ': check that the proxy runs and lets the suite through, or list svc.example in NO_PROXY to go around it';
+  // Each message as said, the proxy's port written P (the refusal's own words, the system's, left out).
+  const rows: Array<[string, string, Record<string, string>, string]> = [
     [
       'refused, https',
-      'https://svc.example:8443/v1',
+      https,
       { HTTPS_PROXY: closedUrl },
-      /^cannot reach https:\/\/svc\.example:8443\/v1: the proxy http:\/\/127\.0\.0\.1:\d+\/ \(HTTPS_PROXY\) could not be reached \(connect ECONNREFUSED [^)]*\) \(ECONNREFUSED\): check that the proxy runs and lets the suite through, or list svc\.example in NO_PROXY to go around it$/,
+      `cannot reach ${https}: the proxy http://P/ (HTTPS_PROXY) could not be reached (connect ECONNREFUSED …) (ECONNREFUSED)${todo}`,
     ],
     [
       'refused, http',
-      'http://svc.example:8080/v1',
+      http,
       { http_proxy: closedUrl },
-      /^cannot reach http:\/\/svc\.example:8080\/v1: the proxy http:\/\/127\.0\.0\.1:\d+\/ \(http_proxy\) could not be reached/,
+      `cannot reach ${http}: the proxy http://P/ (http_proxy) could not be reached (connect ECONNREFUSED …) (ECONNREFUSED)${todo}`,
     ],
     [
       'silent, https',
-      'https://svc.example:8443/v1',
+      https,
       { HTTPS_PROXY: silentUrl },
-      /^cannot reach https:\/\/svc\.example:8443\/v1: the proxy http:\/\/127\.0\.0\.1:\d+\/ \(HTTPS_PROXY\) did not open a tunnel to svc\.example:8443 within 300 ms \(ERR_PROXY_TIMEOUT\): check that the proxy runs/,
+      `cannot reach ${https}: the proxy http://P/ (HTTPS_PROXY) did not open a tunnel to svc.example:8443 within 300 ms ` +
+        `(ERR_PROXY_TIMEOUT)${todo}`,
     ],
     [
       'silent, http',
-      'http://svc.example:8080/v1',
+      http,
       { HTTP_PROXY: silentUrl },
-      /^cannot reach http:\/\/svc\.example:8080\/v1 through the proxy http:\/\/127\.0\.0\.1:\d+\/ \(HTTP_PROXY\): no response headers within 300 ms \(UND_ERR_HEADERS_TIMEOUT\): check that the proxy runs/,
+      `cannot reach ${http} through the proxy http://P/ (HTTP_PROXY): no response headers within 300 ms (UND_ERR_HEADERS_TIMEOUT)${todo}`,
     ],
     [
       'asking for credentials, https',
-      'https://svc.example:8443/v1',
+      https,
       { HTTPS_PROXY: askingUrl },
-      /^cannot reach https:\/\/svc\.example:8443\/v1: the proxy http:\/\/127\.0\.0\.1:\d+\/ \(HTTPS_PROXY\) did not open a tunnel to svc\.example:8443 \(407 Proxy Authentication Required\) \(ERR_PROXY_TUNNEL\)/,
+      `cannot reach ${https}: the proxy http://P/ (HTTPS_PROXY) did not open a tunnel to svc.example:8443 ` +
+        '(407 Proxy Authentication Required): give its credentials in its URL (http://user:password@host:port) (ERR_PROXY_AUTH)',
     ],
     [
       'asking for credentials, http',
-      'http://svc.example:8080/v1',
+      http,
       { HTTP_PROXY: askingUrl },
-      /^cannot reach http:\/\/svc\.example:8080\/v1: the proxy http:\/\/127\.0\.0\.1:\d+\/ \(HTTP_PROXY\) asked for credentials \(407\): give them in its URL/,
+      `cannot reach ${http}: the proxy http://P/ (HTTP_PROXY) asked for credentials (407): ` +
+        'give them in its URL (http://user:password@host:port) (ERR_PROXY_AUTH)',
     ],
   ];
   for (const [name, base, env, expected] of rows) {
-    const http = client(base, { proxies: proxyEnvironment(env), connectTimeoutMs: 300, headersTimeoutMs: 300 });
+    const proxied = client(base, { proxies: proxyEnvironment(env), connectTimeoutMs: 300, headersTimeoutMs: 300 });
     const started = performance.now();
-    const error = (await preflight(http, '/pets', false).catch((e: unknown) => e)) as RunError;
-    await http.close();
-    t.match(error.message, expected, name);
+    const error = (await preflight(proxied, '/pets', false).catch((e: unknown) => e)) as RunError;
+    await proxied.close();
+    t.equal(error.message.replace(/127\.0\.0\.1:\d+/g, 'P').replace(/ECONNREFUSED P/, 'ECONNREFUSED …'), expected, name);
     t.ok(performance.now() - started < 5000, `${name}: within the bounds`);
   }
 });
@@ -309,7 +333,16 @@ t.test('a whole run and its load against a conformant store that sends 100 Conti
   await mkdir(path.dirname(profile), { recursive: true });
   await writeFile(
     profile,
-    'title: brief\nconnections: 2\nduration: 1\nmaxRequests: 100\ntimeout: 1\nqueries:\n  - { weight: 1 }\nthresholds:\n  errors: { max: 0 }\n  mismatches: { max: 0 }\n',
+    [
+      'title: brief',
+      'connections: 2',
+      'duration: 1',
+      'maxRequests: 100',
+      'timeout: 1',
+      'queries: [{ weight: 1 }]',
+      'thresholds: { errors: { max: 0 }, mismatches: { max: 0 } }',
+      '',
+    ].join('\n'),
   );
   const run = await runCli(['run', '--base-url', server.baseUrl, '--report-dir', path.join(dir, 'reports'), '--load', profile], {
     PETSTORE_API_KEY: KEY,

@@ -130,6 +130,7 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
       budgetMs: 300_000,
     };
     const budget = '75.0 s of the 300.0 s wait budget used';
+    const limit = "--rate-limit N keeps the run under the server's limit";
     const rows: Array<[string, ServerWait, string]> = [
       [
         'as asked',
@@ -139,17 +140,18 @@ import { junitValidity, validateJunit, xmllintMissing } from '../xml-tools.js';
       [
         'the backoff of a request throttled 9 times',
         { ...base, retryAfter: '5', waitMs: 60_000, askedMs: 5000, inARow: 9 },
-        `waiting 60.0 s, longer than the 5.0 s the server asked (429, Retry-After: 5, to GET /pets): throttled 9 times in a row, each wait twice the last; --rate-limit N keeps the run under the server's limit; ${budget}`,
+        'waiting 60.0 s, longer than the 5.0 s the server asked (429, Retry-After: 5, to GET /pets): ' +
+          `throttled 9 times in a row, each wait twice the last; ${limit}; ${budget}`,
       ],
       [
         'no Retry-After',
         { ...base, waitMs: 1000, inARow: 1 },
-        `waiting 1.0 s, a backoff: the server named no wait (429, to GET /pets); --rate-limit N keeps the run under the server's limit; ${budget}`,
+        `waiting 1.0 s, a backoff: the server named no wait (429, to GET /pets); ${limit}; ${budget}`,
       ],
       [
         'a wait recorded without askedMs reads its Retry-After again',
         { ...base, retryAfter: '5', waitMs: 60_000 },
-        `waiting 60.0 s, longer than the 5.0 s the server asked (429, Retry-After: 5, to GET /pets); --rate-limit N keeps the run under the server's limit; ${budget}`,
+        `waiting 60.0 s, longer than the 5.0 s the server asked (429, Retry-After: 5, to GET /pets); ${limit}; ${budget}`,
       ],
     ];
     for (const [name, wait, expected] of rows) t.equal(waitLine(wait), expected, name);

@@ -270,6 +270,12 @@ t.test('each head in the strict form undici parses: folds joined, one length, no
     ],
     ['bare LF', 'HTTP/1.1 204 No Content\nX: 1', 'HTTP/1.1 204 No Content\r\nX: 1', 'none'],
     ['no length', 'HTTP/1.1 200 OK\r\nX: 1', 'HTTP/1.1 200 OK\r\nX: 1', 'until-close'],
+    [
+      'a 304 with a length',
+      'HTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\nETag: "a"',
+      'HTTP/1.1 304 Not Modified\r\nETag: "a"',
+      'none',
+    ],
   ];
   for (const [name, head, canonical, framing] of cases) {
     const read = parseHead(head);
