@@ -36,7 +36,10 @@ t.test('the Dockerfile: official Node slim image, the packed CLI, non-root by a 
   t.match(user, /^USER [1-9]\d*:[1-9]\d*$/, "a numeric non-root user, which Kubernetes' runAsNonRoot can verify");
   t.ok(final.indexOf(user as string) < final.findIndex((line) => line.startsWith('ENTRYPOINT')), 'USER comes before the entrypoint');
   t.ok(final.includes('ENTRYPOINT ["petstore-conformance"]'), 'the CLI is the entrypoint (exec form, so signals reach it)');
-  t.ok(final.includes('WORKDIR /data'), 'reports/ (the default report dir) goes under /data, where the README mounts the current folder');
+  t.ok(
+    final.includes('WORKDIR /data'),
+    'reports/ (the default report dir) goes under /data, where the docker run of docs/ci.md mounts the current folder',
+  );
   t.ok(
     final.some((line) => /chmod 1777 \/data\b/.test(line)),
     '/data is writable by any uid --user gives',
@@ -173,7 +176,7 @@ t.test('deploy/nightly: a CronJob that runs every night, one at a time, compared
   t.equal(
     cron.spec?.jobTemplate.metadata?.labels?.['app.kubernetes.io/component'],
     'nightly',
-    'the label the README finds the latest Job by',
+    'the label docs/ci.md finds the latest Job by',
   );
   // The baseline: last night's report on a volume of its own, passed as --baseline, replaced by tonight's.
   const claim = objects.find((o): o is PersistentVolumeClaim => o instanceof PersistentVolumeClaim);
