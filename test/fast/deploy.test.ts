@@ -28,6 +28,16 @@ t.test('the Dockerfile: official Node slim image, the packed CLI, non-root by a 
     `every stage on the official Node 20 slim image: ${froms.join('; ')}`,
   );
   const final = lines.slice(lines.lastIndexOf(froms.at(-1) as string));
+  // npm pack in the build stage packs what package.json's files name and the build stage holds: the image's package is whole.
+  const { files } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { files: string[] };
+  const copied = lines
+    .filter((line) => line.startsWith('COPY ') && !line.includes('--from'))
+    .flatMap((line) => line.split(/\s+/).slice(1, -1));
+  t.same(
+    files.filter((entry) => !entry.startsWith('!') && entry !== 'dist' && !copied.includes(entry)),
+    [],
+    'the build stage copies every source of the package (docs/, which the README links to, included)',
+  );
   t.ok(
     final.some((line) => /^RUN npm install --global .*petstore-conformance-\*\.tgz/.test(line)),
     'the final stage installs the packed tarball, as a user would',
