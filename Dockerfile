@@ -14,6 +14,7 @@ COPY src ./src
 COPY schemas ./schemas
 COPY scenarios ./scenarios
 COPY suites ./suites
+COPY docs ./docs
 COPY README.md LICENSE ./
 RUN npm run build && npm pack --ignore-scripts
 

@@ -320,15 +320,15 @@ export function checkDisabledIds(config: SuiteConfig, knownIds: ReadonlySet<stri
 }
 
 /**
- * The README's example of a team's own cases ("Your own cases and suites"), written as the README says into `dir`: its suite
+ * docs/scenarios.md's example of a team's own cases ("Your own cases and suites"), written as the page says into `dir`: its suite
  * file in team-checks/suites/team.yaml and its scenario file in team-checks/pets.yaml. Returns the team-checks folder.
  */
 export async function writeReadmeTeamExample(dir: string): Promise<string> {
-  const readme = await readFile(path.join(root, 'README.md'), 'utf8');
-  const section = readme.split('### Your own cases and suites\n')[1]?.split('\n### ')[0] ?? '';
+  const page = await readFile(path.join(root, 'docs/scenarios.md'), 'utf8');
+  const section = page.split('### Your own cases and suites\n')[1]?.split('\n### ')[0] ?? '';
   const [suite, scenarios] = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
   if (suite === undefined || scenarios === undefined)
-    throw new Error('the README has no two YAML blocks under "Your own cases and suites"');
+    throw new Error('docs/scenarios.md has no two YAML blocks under "Your own cases and suites"');
   const folder = path.join(dir, 'team-checks');
   await mkdir(path.join(folder, 'suites'), { recursive: true });
   await writeFile(path.join(folder, 'suites', 'team.yaml'), suite);

@@ -6,7 +6,7 @@ import type { Verdict } from '../model/results.js';
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 /**
- * Exit codes, as the README documents them: 1 the contract is broken, 2 the run could not be run or completed, 3 a check
+ * Exit codes, as docs/running.md documents them: 1 the contract is broken, 2 the run could not be run or completed, 3 a check
  * or phase of this project threw (a bug to report); an interrupted run exits 128 + the signal's number.
  */
 export const EXIT = {

@@ -167,7 +167,7 @@ export function matrixRates(rows: readonly MatrixRow[]): {
   };
 }
 
-/** The matrix as a Markdown table (for the terminal and the README). */
+/** The matrix as a Markdown table (for the terminal and docs/checks-explained.md). */
 export function renderMatrix(rows: readonly MatrixRow[]): string {
   const lines = ['| variant | expected | verdict | failed (or warned) cases and checks | told apart |', '|---|---|---|---|---|'];
   for (const r of rows) {

@@ -28,6 +28,16 @@ t.test('the Dockerfile: official Node slim image, the packed CLI, non-root by a 
     `every stage on the official Node 20 slim image: ${froms.join('; ')}`,
   );
   const final = lines.slice(lines.lastIndexOf(froms.at(-1) as string));
+  // npm pack in the build stage packs what package.json's files name and the build stage holds: the image's package is whole.
+  const { files } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { files: string[] };
+  const copied = lines
+    .filter((line) => line.startsWith('COPY ') && !line.includes('--from'))
+    .flatMap((line) => line.split(/\s+/).slice(1, -1));
+  t.same(
+    files.filter((entry) => !entry.startsWith('!') && entry !== 'dist' && !copied.includes(entry)),
+    [],
+    'the build stage copies every source of the package (docs/, which the README links to, included)',
+  );
   t.ok(
     final.some((line) => /^RUN npm install --global .*petstore-conformance-\*\.tgz/.test(line)),
     'the final stage installs the packed tarball, as a user would',
@@ -36,7 +46,10 @@ t.test('the Dockerfile: official Node slim image, the packed CLI, non-root by a 
   t.match(user, /^USER [1-9]\d*:[1-9]\d*$/, "a numeric non-root user, which Kubernetes' runAsNonRoot can verify");
   t.ok(final.indexOf(user as string) < final.findIndex((line) => line.startsWith('ENTRYPOINT')), 'USER comes before the entrypoint');
   t.ok(final.includes('ENTRYPOINT ["petstore-conformance"]'), 'the CLI is the entrypoint (exec form, so signals reach it)');
-  t.ok(final.includes('WORKDIR /data'), 'reports/ (the default report dir) goes under /data, where the README mounts the current folder');
+  t.ok(
+    final.includes('WORKDIR /data'),
+    'reports/ (the default report dir) goes under /data, where the docker run of docs/ci.md mounts the current folder',
+  );
   t.ok(
     final.some((line) => /chmod 1777 \/data\b/.test(line)),
     '/data is writable by any uid --user gives',
@@ -173,7 +186,7 @@ t.test('deploy/nightly: a CronJob that runs every night, one at a time, compared
   t.equal(
     cron.spec?.jobTemplate.metadata?.labels?.['app.kubernetes.io/component'],
     'nightly',
-    'the label the README finds the latest Job by',
+    'the label docs/ci.md finds the latest Job by',
   );
   // The baseline: last night's report on a volume of its own, passed as --baseline, replaced by tonight's.
   const claim = objects.find((o): o is PersistentVolumeClaim => o instanceof PersistentVolumeClaim);

@@ -1,5 +1,5 @@
 /**
- * A team's own cases and suites, from a folder outside the package: the README's example runs as written (a folder, the file
+ * A team's own cases and suites, from a folder outside the package: docs/scenarios.md's example runs as written (a folder, the file
  * itself, or the configuration's `scenarios`), and its mistakes are refused at file:line:col before anything is sent.
  */
 import t from 'tap';
@@ -13,7 +13,7 @@ const KEY = 'team-scenarios-key-81c2';
 const server = await startReferenceServer({ apiKey: KEY });
 t.teardown(() => server.close());
 
-t.test("the README's two cases, in a new suite defined beside them, run from a folder outside the package", async (t) => {
+t.test("docs/scenarios.md's two cases, in a new suite defined beside them, run from a folder outside the package", async (t) => {
   const dir = await tempDir();
   const folder = await writeReadmeTeamExample(dir);
   const config = path.join(dir, 'team.yaml');

@@ -57,7 +57,8 @@ const action = parse(actionText) as Action;
 const gitlabText = await readFile(path.join(root, 'ci', 'petstore-conformance.gitlab-ci.yml'), 'utf8');
 const gitlab = parse(gitlabText) as Record<string, GitlabJob> & { variables: Record<string, string> };
 const buildScript = await readFile(path.join(root, 'ci', 'build-from-source.sh'), 'utf8');
-const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+/** The README's "In CI", then docs/ci.md (the sharded load's workflow): the examples in the order a reader meets them. */
+const readme = (await Promise.all(['README.md', 'docs/ci.md'].map((page) => readFile(path.join(root, page), 'utf8')))).join('\n');
 const releaseText = await readFile(path.join(root, '.github', 'workflows', 'release.yml'), 'utf8');
 const packageJson = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 const lock = JSON.parse(await readFile(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };

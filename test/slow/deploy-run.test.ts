@@ -1,6 +1,6 @@
 /**
  * What can run here of the container and of deploy/ (this machine has no container engine and no cluster):
- * - the README's `docker run`, emulated: the entrypoint run as the uid `--user` gives (one with no account, as a host user's
+ * - docs/ci.md's `docker run`, emulated: the entrypoint run as the uid `--user` gives (one with no account, as a host user's
  *   is in the image), in a folder that uid owns as the mount of the image's working directory; and a reports folder Docker
  *   created (root's) ending in one line that says whose folder it is and what to do. Needs root to change uid (setpriv);
  *   skipped, saying so, otherwise.
@@ -34,18 +34,18 @@ const settle = (run: Promise<{ stdout: string; stderr: string }>): Promise<Exec>
     (e: Exec) => e,
   );
 
-/** Words as a shell splits a simple command line: spaces separate, double quotes group (what the README's line uses). */
+/** Words as a shell splits a simple command line: spaces separate, double quotes group (what docs/ci.md's line uses). */
 function words(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
 }
 
-const readme = await readFile(path.join(root, 'README.md'), 'utf8');
-/** The README's docker run, as words. */
-const argv = words(/^docker run .*$/m.exec(readme)?.[0] ?? '');
+const page = await readFile(path.join(root, 'docs/ci.md'), 'utf8');
+/** docs/ci.md's docker run ("Container image"), as words. */
+const argv = words(/^docker run .*$/m.exec(page)?.[0] ?? '');
 /** The arguments it gives the entrypoint. */
 const args = argv.slice(argv.findIndex((word) => /^petstore-conformance:/.test(word)) + 1);
 
-t.test("the README's docker run: the caller's uid, the current folder mounted as the image's working directory", async (t) => {
+t.test("docs/ci.md's docker run: the caller's uid, the current folder mounted as the image's working directory", async (t) => {
   const user = argv[argv.indexOf('--user') + 1];
   const [host, mounted] = (argv[argv.indexOf('-v') + 1] ?? '').split(':');
   t.equal(user, '$(id -u):$(id -g)', 'it runs as the caller');
@@ -72,7 +72,7 @@ function cannotSetUid(): string | false {
 }
 
 t.test(
-  "the README's docker run, emulated: the entrypoint as a uid with no account, in the folder it mounts",
+  "docs/ci.md's docker run, emulated: the entrypoint as a uid with no account, in the folder it mounts",
   { skip: cannotSetUid() },
   async (t) => {
     const server = await startReferenceServer({ apiKey: KEY });
@@ -97,7 +97,7 @@ t.test(
     const pwd = path.join(base, 'pwd');
     await mkdir(pwd);
     await chown(pwd, uid, uid);
-    // The README's arguments, the base URL this server's, one suite to keep the test short.
+    // docs/ci.md's arguments, the base URL this server's, one suite to keep the test short.
     const runArgs = [...args.slice(0, 2), server.baseUrl, '--suite', 'limits'];
     const passed = await asContainer(pwd, runArgs);
     t.equal(passed.code, 0, passed.stderr);
@@ -105,7 +105,7 @@ t.test(
     t.equal((await stat(reports)).uid, uid, 'reports/ belongs to the caller');
     t.equal((await stat(path.join(reports, 'report.json'))).uid, uid, 'and so do the reports');
 
-    // The form this README used to give: -v "$PWD/reports:/data/reports" with no reports/ yet, which Docker creates as root.
+    // The form the docs used to give: -v "$PWD/reports:/data/reports" with no reports/ yet, which Docker creates as root.
     const created = path.join(base, 'created', 'reports');
     await mkdir(created, { recursive: true, mode: 0o755 });
     const refused = await asContainer(path.dirname(created), runArgs);

@@ -27,6 +27,16 @@ t.test('the packed tarball installs without a build and runs from the install', 
     files.includes('LICENSE') && files.includes('README.md') && files.includes('dist/cli/main.js'),
     'LICENSE, README and the CLI are in',
   );
+  // The README leads to these pages; an installed package's README must not lead nowhere.
+  const linked = [...(await readFile(path.join(root, 'README.md'), 'utf8')).matchAll(/\]\((docs\/[\w.-]+\.md)\)/g)].map(
+    (m) => m[1] as string,
+  );
+  t.ok(linked.length >= 5, `${linked.length} docs/ pages linked from the README`);
+  t.same(
+    linked.filter((page) => !files.includes(page)),
+    [],
+    'every docs/ page the README links to is in',
+  );
   t.ok(
     files.some((f) => f.startsWith('schemas/')) &&
       files.some((f) => f.startsWith('scenarios/')) &&
@@ -97,7 +107,7 @@ t.test('the packed tarball installs without a build and runs from the install', 
   // A team's own suite and cases, from its folder beside the install (the package's suites/ lies under node_modules).
   await writeReadmeTeamExample(app);
   const team = await bin(['run', '--base-url', baseUrl, '--scenarios', 'team-checks', '--suite', 'team', '--reporter', 'console']);
-  t.match(team.stdout, /2 passed, 0 failed/, "the README's team example runs from the installed package as written");
+  t.match(team.stdout, /2 passed, 0 failed/, "docs/scenarios.md's team example runs from the installed package as written");
   const exited = new Promise((resolve) => server.once('exit', resolve));
   server.kill('SIGTERM');
   t.equal(await exited, 0, 'serve stops on SIGTERM with 0: stopping is how a server ends, not a failed run');
