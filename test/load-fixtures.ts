@@ -98,3 +98,15 @@ export function loadReportOf(profile: LoadProfile, metrics: LoadMetrics, extra: 
     ...extra,
   };
 }
+
+/** A light nightly load for whole runs: its request budget (300) ends it in a fraction of a second, where smoke and nightly take seconds to minutes. */
+export const LIGHT_PROFILE = [
+  'title: a light nightly',
+  'connections: 2',
+  'duration: 3',
+  'maxRequests: 300',
+  'timeout: 3',
+  'queries: [{ weight: 1 }]',
+  'thresholds: { errors: { max: 0 } }',
+  '',
+].join('\n');

@@ -153,8 +153,7 @@ export async function claimReportDir(dir: string): Promise<() => Promise<void>> 
  * removed, so that `previous/` keeps the last reports of a run that started. Returns the files moved aside.
  */
 export async function setAsideEarlierReports(dir: string): Promise<string[]> {
-  const earlier: string[] = [];
-  for (const name of REPORTS) if ((await kindAt(path.join(dir, name))) === 'file') earlier.push(name);
+  const earlier = await reportsIn(dir);
   const fail = (what: string, error: unknown): never => {
     throw new RunError(
       'ERR_REPORT_WRITE',
@@ -185,8 +184,14 @@ export async function setAsideEarlierReports(dir: string): Promise<string[]> {
   return earlier;
 }
 
+/** The reports of a run that started that stand in `folder` as files. */
+async function reportsIn(folder: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of REPORTS) if ((await kindAt(path.join(folder, name))) === 'file') found.push(name);
+  return found;
+}
+
 /** Whether `folder` holds a report of a run that started. */
 export async function hasReports(folder: string): Promise<boolean> {
-  for (const name of REPORTS) if ((await kindAt(path.join(folder, name))) === 'file') return true;
-  return false;
+  return (await reportsIn(folder)).length > 0;
 }

@@ -20,6 +20,7 @@ import { parse, stringify } from 'yaml';
 import { REPORTER_NAMES } from '../../src/reporters/reporter-registry.js';
 import { startReferenceServer } from '../../src/server/reference-server.js';
 import { asUserStarts, root, tempDir } from '../helpers.js';
+import { LIGHT_PROFILE } from '../load-fixtures.js';
 
 interface Step {
   id?: string;
@@ -156,19 +157,7 @@ esac
 const work = await tempDir();
 /** The nights' load: a profile its request budget ends in a fraction of a second (the nightly one takes minutes). */
 const lightProfile = path.join(work, 'light-load.yaml');
-await writeFile(
-  lightProfile,
-  [
-    'title: a light nightly',
-    'connections: 2',
-    'duration: 3',
-    'maxRequests: 300',
-    'timeout: 3',
-    'queries: [{ weight: 1 }]',
-    'thresholds: { errors: { max: 0 } }',
-    '',
-  ].join('\n'),
-);
+await writeFile(lightProfile, LIGHT_PROFILE);
 const fakeBin = path.join(work, 'fake-bin');
 await mkdir(fakeBin);
 await writeFile(path.join(fakeBin, 'npm'), FAKE_NPM);

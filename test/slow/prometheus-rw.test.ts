@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { root, runCli, tempDir } from '../helpers.js';
+import { LIGHT_PROFILE } from '../load-fixtures.js';
 
 const installed = spawnSync('prometheus', ['--version'], { encoding: 'utf8' }).status === 0;
 
@@ -130,19 +131,7 @@ t.test(
     // A second night, compared with the first, so that every panel of the dashboard has something to draw; it (and the push
     // to a Prometheus gone, below) runs a light profile of 300 requests, where smoke keeps both cores busy for 2.5 s.
     const light = path.join(dir, 'light.yaml');
-    await writeFile(
-      light,
-      [
-        'title: light',
-        'connections: 2',
-        'duration: 3',
-        'maxRequests: 300',
-        'timeout: 3',
-        'queries: [{ weight: 1 }]',
-        'thresholds: { errors: { max: 0 } }',
-        '',
-      ].join('\n'),
-    );
+    await writeFile(light, LIGHT_PROFILE);
     const nextNight = path.join(dir, 'next-night');
     const compared = await runCli(
       ['load', light, '--out', `prometheus-rw=${url}`, '--report-dir', nextNight, '--baseline', path.join(reports, 'report.json'), '-q'],
