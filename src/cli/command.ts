@@ -81,16 +81,22 @@ function notStartedError(cause: RunError, fanOut: ReporterFanOut, kept: string |
 /** Runs a plan with its reporters and turns the report into an exit code; `flags`: --quiet and --no-color, which only flags set. */
 async function execute(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
   // Before any request: the reports can be written, and no other run writes into the same folder until this one ends.
-  const release = planned.reporters.some(writesFiles) ? await claimReportDir(planned.reportDir) : undefined;
+  const writes = planned.reporters.some(writesFiles);
+  const release = writes ? await claimReportDir(planned.reportDir) : undefined;
   try {
-    return await executeInFolder(planned, flags, io);
+    return await executeInFolder(planned, flags, io, writes);
   } finally {
     await release?.();
   }
 }
 
-/** `execute`, once the report folder (where there is one) is this run's. */
-async function executeInFolder(planned: PlannedRun, flags: { quiet?: boolean; 'no-color'?: boolean }, io: CliIo): Promise<number> {
+/** `execute`, once the report folder (where the reporters `writes` files) is this run's. */
+async function executeInFolder(
+  planned: PlannedRun,
+  flags: { quiet?: boolean; 'no-color'?: boolean },
+  io: CliIo,
+  writes: boolean,
+): Promise<number> {
   const quiet = flags.quiet === true;
   const reporterNames = planned.reporters;
   // Redaction is a property of every output: the console streams pass through one redactor after formatting; every file
@@ -105,7 +111,6 @@ async function executeInFolder(planned: PlannedRun, flags: { quiet?: boolean; 'n
   const showsConsole = reporterNames.includes('console');
   const consoleOptions = { stream: human, color: useColor(flags, io.env, jsonOnStdout ? {} : io.stdout), quiet };
   const loadConsole = new LoadConsoleReporter({ stream: human, quiet: quiet || !showsConsole });
-  const writes = reporterNames.some(writesFiles);
   const waitConsole = new WaitConsoleReporter({ stream: human, quiet });
   const previous = path.join(planned.reportDir, PREVIOUS_FOLDER);
   // Before the first report, started or not: no report at the folder's top level may be an earlier run's.
