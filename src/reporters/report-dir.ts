@@ -24,8 +24,9 @@ const REPORTS: readonly string[] = Object.values(REPORT_FILES);
 const RUN_FILES: readonly string[] = [...REPORTS, NOT_STARTED_FILE];
 
 /** What an interrupted write leaves behind: a report's temporary file (atomic-write.ts) or the folder's write probe. */
-const LEFTOVER =
-  /^(?:(?:report\.json|junit\.xml|report\.html|summary\.md|report\.har|not-started\.json)\.\d+\.\d+\.tmp|\.petstore-conformance-\d+\.probe)$/;
+const LEFTOVER = new RegExp(
+  `^(?:(?:${RUN_FILES.map((name) => name.replaceAll('.', '\\.')).join('|')})\\.\\d+\\.\\d+\\.tmp|\\.petstore-conformance-\\d+\\.probe)$`,
+);
 
 /** The control characters a message writes as a person would type them. */
 const NAMED_CONTROLS: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
