@@ -83,7 +83,10 @@ export function authorised(headers: IncomingHttpHeaders, apiKey: string): boolea
   return match !== null && sameSecret(match[1] as string, apiKey);
 }
 
-/** Compares in time that depends on the length only, not on where the strings differ (as timingSafeEqual, without two buffers per request). */
+/**
+ * Compares in time that depends on the length only, not on where the strings differ (as timingSafeEqual, without two
+ * buffers per request).
+ */
 function sameSecret(presented: string, expected: string): boolean {
   if (presented.length !== expected.length) return false;
   let difference = 0;
@@ -253,8 +256,9 @@ class EncodedBodies {
     let bytes = this.bodies.get(body);
     if (bytes === undefined) {
       bytes = Buffer.from(body);
-      // Kept small: the store's listings change as pets are added, and old ones are never asked for again.
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: when the cache of encoded bodies empties; every answer is the same bytes whenever it does, invisible to any client.
+      // Kept small: the store's listings change as pets are added, and old ones are never asked for again. When the cache
+      // empties is invisible to any client: every answer is the same bytes whenever it does.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: when the cache of encoded bodies empties (above).
       if (this.bodies.size >= 64) this.bodies.clear();
       this.bodies.set(body, bytes);
     }
