@@ -7,7 +7,7 @@ import type { Contract } from '../src/model/contract.js';
 import type { Exchange } from '../src/model/exchange.js';
 import { parseExactJson } from '../src/model/json.js';
 import type { Failure } from '../src/model/results.js';
-import type { OperationName } from '../src/model/scenario.js';
+import type { OperationName } from '../src/model/contract-names.js';
 
 // The project root, as test/helpers.ts computes it (not imported from there: it loads the whole CLI, most of a second).
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -6,7 +6,8 @@ import { isJsonObject, jsonEqual, resolvePointer, showJson, type JsonValue } fro
 import type { Failure } from '../model/results.js';
 import { type Moment, petsShown, type ReadsFailed } from '../model/store-model.js';
 import { safeUrl } from '../model/safe-url.js';
-import type { HeaderExpectation, SchemaName } from '../model/scenario.js';
+import type { HeaderExpectation } from '../model/scenario.js';
+import type { SchemaName } from '../model/contract-names.js';
 import { isJsonMediaType, mediaType } from './media-type.js';
 
 const CLAUSE = 'the clause of the case that declares it';

@@ -23,14 +23,8 @@ import {
   type Outcome,
   type SkipCode,
 } from '../model/results.js';
-import {
-  expectationEntries,
-  type AuthVariant,
-  type CaseSpec,
-  type Expectations,
-  type RequestSpec,
-  type StepSpec,
-} from '../model/scenario.js';
+import { expectationEntries, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
+import type { AuthVariant } from '../model/contract-names.js';
 import type { StoreModel } from '../model/store-model.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import type { CreatedPets } from './created-pets.js';

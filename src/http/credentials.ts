@@ -1,6 +1,6 @@
 /** How each auth variant turns the API key into an Authorization header, and how that is shown safely. */
 import { randomBytes } from 'node:crypto';
-import type { AuthVariant } from '../model/scenario.js';
+import type { AuthVariant } from '../model/contract-names.js';
 import { SecretSearch, searchingRedactor } from './secret-search.js';
 
 /** The key with the case of every letter flipped: a server that compares case-insensitively accepts it. */

@@ -1,7 +1,7 @@
 /** The interface every layer of the client implements, the request it takes, and the one error of a failed exchange. */
 import type { Exchange, SentRequest } from '../model/exchange.js';
 import type { JsonValue } from '../model/json.js';
-import type { AuthVariant, OperationName } from '../model/scenario.js';
+import type { AuthVariant, OperationName } from '../model/contract-names.js';
 
 /** A request to send, relative to the base URL. */
 export interface OutgoingRequest {

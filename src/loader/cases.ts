@@ -5,16 +5,17 @@ import path from 'node:path';
 import { RunError } from '../model/errors.js';
 import { isJsonObject, type JsonValue } from '../model/json.js';
 import { didYouMean } from '../model/suggest.js';
-import type { Level, SourceLocation } from '../model/results.js';
+import type { Level } from '../model/results.js';
+import type { SourceLocation } from '../model/source-location.js';
 import {
   expectationEntries,
   stepsWrite,
   type CaseSpec,
   type ClockWindow,
   type StoreRequirement,
-  type OperationName,
   type StepSpec,
 } from '../model/scenario.js';
+import type { OperationName } from '../model/contract-names.js';
 import { BUILTIN_VARIABLES, placeholdersIn } from '../model/template.js';
 import type { ValidateFunction } from 'ajv';
 import { packagePath } from './package-paths.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { RunError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
-import type { SourceLocation } from '../model/results.js';
+import type { SourceLocation } from '../model/source-location.js';
 import { displayName } from './cases.js';
 import { didYouMean } from '../model/suggest.js';
 import { problemsError, validateYamlFile, type FileProblem } from './yaml-file.js';

@@ -6,9 +6,9 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ajvFailures } from './ajv-errors.js';
 import type { Contract, OperationInfo } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
-import type { SourceLocation } from '../model/results.js';
+import type { SourceLocation } from '../model/source-location.js';
 import { isJsonObject, toValidationView } from '../model/json.js';
-import type { OperationName, SchemaName } from '../model/scenario.js';
+import type { OperationName, SchemaName } from '../model/contract-names.js';
 import { formatProblem, readYamlSource } from './yaml-file.js';
 
 /** The names of the resource schemas, as their `title`s spell them. */

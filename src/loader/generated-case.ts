@@ -1,6 +1,7 @@
 /** The one constructor of a case generated from the contract, shared by every generator in this folder. */
 import type { OperationInfo } from '../model/contract.js';
-import { type CaseSpec, type OperationName, stepsWrite } from '../model/scenario.js';
+import { type CaseSpec, stepsWrite } from '../model/scenario.js';
+import type { OperationName } from '../model/contract-names.js';
 
 /** A generated case, traced to the operation of the OpenAPI document it is generated from. */
 export function generated(

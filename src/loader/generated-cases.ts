@@ -8,7 +8,8 @@ import { coverageCases } from './coverage-cases.js';
 import { generated } from './generated-case.js';
 import { probeCases } from './probe-cases.js';
 import { type Contract, listLimitOf, type OperationInfo, statusValues } from '../model/contract.js';
-import type { AuthVariant, CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
+import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
+import type { AuthVariant } from '../model/contract-names.js';
 
 /** Credentials that must be refused, with the words the check titles use. */
 const REFUSED: ReadonlyArray<[AuthVariant, string, string]> = [

@@ -13,7 +13,7 @@ import {
   type Threshold,
   type TrendSettings,
 } from '../model/load.js';
-import type { SourceLocation } from '../model/results.js';
+import type { SourceLocation } from '../model/source-location.js';
 import type { ValidateFunction } from 'ajv';
 import { displayName } from './cases.js';
 import { problemsError, validateYamlFile, type FileProblem } from './yaml-file.js';

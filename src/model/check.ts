@@ -2,7 +2,8 @@
 import type { Contract } from './contract.js';
 import type { Exchange } from './exchange.js';
 import type { LoadMetrics, LoadReport } from './load.js';
-import type { Failure, Level, SourceLocation } from './results.js';
+import type { Failure, Level } from './results.js';
+import type { SourceLocation } from './source-location.js';
 import type { Expectations } from './scenario.js';
 import type { StoreView } from './store-model.js';
 

@@ -1,7 +1,8 @@
 /** The contract as the checks see it: validators of its schemas and the operations of its OpenAPI document. */
 import type { JsonValue } from './json.js';
-import type { Failure, SourceLocation } from './results.js';
-import type { OperationName, SchemaName } from './scenario.js';
+import type { Failure } from './results.js';
+import type { SourceLocation } from './source-location.js';
+import type { OperationName, SchemaName } from './contract-names.js';
 
 /** A documented operation as the OpenAPI document describes it. */
 export interface OperationInfo {

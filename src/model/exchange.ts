@@ -1,6 +1,6 @@
 /** One request/response exchange: what every check function judges. */
 import type { JsonValue } from './json.js';
-import type { AuthVariant, OperationName } from './scenario.js';
+import type { AuthVariant, OperationName } from './contract-names.js';
 
 /** A request as the engine sent it: `headers` name the credential instead of holding it; the body is as sent. */
 export interface SentRequest {

@@ -1,5 +1,5 @@
 /** Load profiles and load results: plain data, as profiles declare them and report.json stores them. */
-import type { SourceLocation } from './results.js';
+import type { SourceLocation } from './source-location.js';
 
 /** Latency metrics in milliseconds (µs resolution), read from the HDR histogram. */
 export type LatencyMetric = 'p50' | 'p90' | 'p99' | 'max';

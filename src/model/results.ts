@@ -1,7 +1,8 @@
 /** The result model: what a run found, in the shape the JSON report stores it. A case is what a file declares; a check is a registered rule that judges it. */
 import type { ServerWait } from './exchange.js';
 import type { LoadReport } from './load.js';
-import type { OperationName } from './scenario.js';
+import type { OperationName } from './contract-names.js';
+import type { SourceLocation } from './source-location.js';
 
 /**
  * How a case or a check ended, each word meaning one thing: `not-judged` (there was nothing to conclude, or it was not run:
@@ -20,13 +21,6 @@ export function outcomeWords(outcome: Outcome): string {
 
 /** How much a broken rule weighs: `fail` where the contract speaks, `warn` where practice recommends. */
 export type Level = 'fail' | 'warn';
-
-/** Where something was declared: a case, an expectation, a threshold. */
-export interface SourceLocation {
-  file: string;
-  line: number;
-  column: number;
-}
 
 /** One problem a check found, typed so that no reporter has to parse prose. */
 export interface Failure {

@@ -1,38 +1,8 @@
 /** The scenario format: declarative cases as loaded from scenarios/*.yaml (data, never code). */
 import type { JsonValue } from './json.js';
-import type { CaseInfo, SourceLocation } from './results.js';
-
-/** The operations of the contract, by operationId: the one list (the scenario schema's enum and the OpenAPI document are held to it by a test). */
-export const OPERATION_NAMES = ['listPets', 'createPet', 'getPet'] as const;
-
-/** An operation of the contract. */
-export type OperationName = (typeof OPERATION_NAMES)[number];
-
-/** The named resource schemas in schemas/. */
-export type SchemaName = 'PetStatus' | 'NewPet' | 'Pet' | 'Pets' | 'Error';
-
-/**
- * Which credential a request carries. The key itself never appears in a scenario file:
- * these names describe how the engine derives the header from it.
- */
-export type AuthVariant =
-  | 'valid'
-  | 'none'
-  | 'wrong-token'
-  | 'empty-bearer'
-  | 'basic-scheme'
-  | 'appended-char'
-  | 'removed-char'
-  | 'lowercase-scheme'
-  | 'swapped-case'
-  | 'basic-raw'
-  | 'token-scheme'
-  | 'no-scheme'
-  | 'prefixed-char'
-  | 'space-inside'
-  | 'scheme-suffix'
-  | 'trailing-token'
-  | 'two-headers';
+import type { AuthVariant, SchemaName } from './contract-names.js';
+import type { CaseInfo } from './results.js';
+import type { SourceLocation } from './source-location.js';
 
 /** Expectations on a response header. */
 export interface HeaderExpectation {

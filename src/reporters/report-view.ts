@@ -2,17 +2,8 @@
 import { REGISTRY } from '../checks/registry.js';
 import { retryAfterMs } from '../http/pacer.js';
 import type { ServerWait } from '../model/exchange.js';
-import type {
-  CaseResult,
-  CheckOutcome,
-  ExchangeEvidence,
-  Finding,
-  InternalError,
-  Outcome,
-  RunMeta,
-  RunReport,
-  SourceLocation,
-} from '../model/results.js';
+import type { CaseResult, CheckOutcome, ExchangeEvidence, Finding, InternalError, Outcome, RunMeta, RunReport } from '../model/results.js';
+import type { SourceLocation } from '../model/source-location.js';
 
 /** The longest message a renderer shows whole; longer ones are cut (a server may say a lot). */
 const MAX_MESSAGE_CHARS = 2_000;

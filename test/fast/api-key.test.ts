@@ -16,7 +16,7 @@ import {
 } from '../../src/http/credentials.js';
 import { apiKeyProblem, MAX_KEY_CHARACTERS } from '../../src/model/api-key.js';
 import type { CaseResult } from '../../src/model/results.js';
-import type { AuthVariant } from '../../src/model/scenario.js';
+import type { AuthVariant } from '../../src/model/contract-names.js';
 import { createPetStore, toNodeHandler } from '../../src/server/reference-server.js';
 import { runCli, tempDir } from '../helpers.js';
 

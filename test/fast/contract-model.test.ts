@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../../src/loader/contract.js';
 import { listLimitOf, STATED_LIST_LIMIT, statusValues } from '../../src/model/contract.js';
-import { OPERATION_NAMES } from '../../src/model/scenario.js';
+import { OPERATION_NAMES } from '../../src/model/contract-names.js';
 import { root } from '../helpers.js';
 
 t.test('one list of operations: the OpenAPI document and the scenario schema name the same ones', async (t) => {

@@ -2,7 +2,7 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { curlCommand, shellQuote } from '../../src/http/curl-command.js';
 import type { SentRequest } from '../../src/model/exchange.js';
-import type { AuthVariant } from '../../src/model/scenario.js';
+import type { AuthVariant } from '../../src/model/contract-names.js';
 
 const KEY = 'curl-secret-key-77aa';
 

@@ -15,7 +15,7 @@ import { generateCases } from '../../src/loader/generated-cases.js';
 import type { Contract, OperationInfo } from '../../src/model/contract.js';
 import { RunError } from '../../src/model/errors.js';
 import type { JsonValue } from '../../src/model/json.js';
-import type { AuthVariant, OperationName } from '../../src/model/scenario.js';
+import type { AuthVariant, OperationName } from '../../src/model/contract-names.js';
 import { fillTemplate, fillText } from '../../src/model/template.js';
 import { checkDisabledIds, loadConfig, root, tempDir } from '../helpers.js';
 

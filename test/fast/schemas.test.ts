@@ -12,7 +12,7 @@ import { createAjv } from '../../src/loader/ajv.js';
 import { ajvFailures } from '../../src/loader/ajv-errors.js';
 import { loadContract, loadSchemaDocuments, schemaDigest } from '../../src/loader/contract.js';
 import { toValidationView, type JsonValue } from '../../src/model/json.js';
-import type { SchemaName } from '../../src/model/scenario.js';
+import type { SchemaName } from '../../src/model/contract-names.js';
 import { root } from '../helpers.js';
 
 const schemasDir = path.join(root, 'schemas');
