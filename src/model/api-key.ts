@@ -31,8 +31,14 @@ export function apiKeyProblem(key: string): string | undefined {
     return `has ${key.length} characters; the suite sends at most ${MAX_KEY_CHARACTERS} (servers refuse longer headers)`;
   const characters = [...key].length;
   if (characters < MIN_KEY_CHARACTERS)
-    return `has ${characters} character${characters === 1 ? '' : 's'}; the suite needs at least ${MIN_KEY_CHARACTERS} (a key that short would be redacted out of ordinary words in every report)`;
+    return (
+      `has ${characters} character${characters === 1 ? '' : 's'}; the suite needs at least ${MIN_KEY_CHARACTERS} ` +
+      '(a key that short would be redacted out of ordinary words in every report)'
+    );
   if (PRINTABLE.test(key)) return undefined;
   const at = key.search(/[^\x20-\x7e]/);
-  return `holds ${characterKind(key.charCodeAt(at))} at character ${at + 1}; a key is printable ASCII (spaces allowed inside), which is all a header carries as it is`;
+  return (
+    `holds ${characterKind(key.charCodeAt(at))} at character ${at + 1}; ` +
+    'a key is printable ASCII (spaces allowed inside), which is all a header carries as it is'
+  );
 }

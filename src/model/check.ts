@@ -88,7 +88,10 @@ export interface ExpectationContext<T = unknown> {
 /** A rule that judges what a case declares under one expectation key (`expect.<key>`). */
 export interface ExpectationCheck<T = unknown> extends CheckMeta {
   scope: 'case';
-  /** The expectation key in scenario files, e.g. `status`; a recommendation on the same key is a second check (level warn) under its own id. */
+  /**
+   * The expectation key in scenario files, e.g. `status`; a recommendation on the same key is a second check (level warn)
+   * under its own id.
+   */
   key: string;
   /** Whether it concerns this exchange (absent: always); one that does not is left out of the case. */
   applies?(context: ExpectationContext<T>): boolean;
@@ -102,7 +105,10 @@ export interface Baseline {
   tolerance: number;
 }
 
-/** What a run-scope check judges: a load profile's result (its `metrics` are those of the stage judged, its `baseline` the comparison with an earlier run). */
+/**
+ * What a run-scope check judges: a load profile's result (its `metrics` are those of the stage judged, its `baseline` the
+ * comparison with an earlier run).
+ */
 export interface LoadContext {
   load: LoadReport;
 }

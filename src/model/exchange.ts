@@ -51,7 +51,10 @@ export interface Exchange {
   throttled?: { responses: number; waitedMs: number };
 }
 
-/** One wait the server asked for (429, or 503 with Retry-After): what asked, for how long, and how much of the run's wait budget is spent. */
+/**
+ * One wait the server asked for (429, or 503 with Retry-After): what asked, for how long, and how much of the run's wait
+ * budget is spent.
+ */
 export interface ServerWait {
   /** When the wait began. */
   at: string;

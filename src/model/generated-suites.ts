@@ -1,2 +1,5 @@
-/** The suites whose cases are generated rather than declared: --phase names them, and `examples` every other suite (as Schemathesis names its phases). */
+/**
+ * The suites whose cases are generated rather than declared: --phase names them, and `examples` every other suite (as
+ * Schemathesis names its phases).
+ */
 export const GENERATED_SUITES = ['coverage', 'fuzz', 'stateful'] as const;

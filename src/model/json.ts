@@ -32,7 +32,10 @@ interface JsonTextShape {
   depth: number;
   /** Object members as written (a duplicate key counts twice). */
   members: number;
-  /** The text holds a number literal that JSON.parse would not read exactly: an integer of 16 or more characters, or one too long to read at all. */
+  /**
+   * The text holds a number literal that JSON.parse would not read exactly: an integer of 16 or more characters, or one
+   * too long to read at all.
+   */
   inexact: boolean;
 }
 

@@ -169,7 +169,10 @@ export interface RawWindow {
   offered: number;
   /** Mean requests in flight (sampled every 50 ms): the concurrency an open throttle offers. */
   concurrency: number;
-  /** The share of the window the generator's event loop was busy (0..1; of several workers, the busiest): near 1, the generator was the limit. */
+  /**
+   * The share of the window the generator's event loop was busy (0..1; of several workers, the busiest): near 1, the
+   * generator was the limit.
+   */
   generatorBusy: number;
   /** Responses that completed in the window. */
   responses: number;
@@ -246,7 +249,10 @@ export interface RawLoadRun extends LoadCounts {
   rate?: number;
   /** Worker threads that generated this run on its machine (their runs combined exactly); absent: one. */
   workers?: number;
-  /** Latency in µs (responses, timeouts at their age, requests in flight or behind schedule at the stop), HDR histogram as compressed base64. */
+  /**
+   * Latency in µs (responses, timeouts at their age, requests in flight or behind schedule at the stop), HDR histogram as
+   * compressed base64.
+   */
   latencyHistogram: string;
   /** The largest latency recorded, in µs (exact; the histogram's own max is rounded to its precision). */
   maxLatencyMicros: number;
@@ -282,7 +288,10 @@ export interface LoadReport {
   /** The profile as run, thresholds included, so `merge` judges by the same bounds. */
   profile: LoadProfile;
   baseUrl: string;
-  /** Metrics of the stage the thresholds judged (the whole run; for a ramp, the first breach it had to hold or the last stage that held). */
+  /**
+   * Metrics of the stage the thresholds judged (the whole run; for a ramp, the first breach it had to hold or the last
+   * stage that held).
+   */
   metrics: LoadMetrics;
   stages: LoadStage[];
   /** For a ramp: the highest target rate whose stage broke no threshold. */
