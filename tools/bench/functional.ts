@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the whole functional run against the embedded server (`--seed 1`) against its bare cost: node, the
- * reference server and the same requests over a keep-alive pool at concurrency 4 (dist/bench/bare-run.js), both the run's
+ * reference server and the same requests over a keep-alive pool at concurrency 4 (dist/tools/bench/bare-run.js), both the run's
  * own requests as the server received them (recorded once, before the rounds) and as many plain listings; and the CLI's
  * start-up against `node -e 0`. Medians of interleaved rounds, as ratios.
  */
@@ -8,13 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { packagePath } from '../loader/package-paths.js';
-import type { RunReport } from '../model/results.js';
+import { packagePath } from '../../src/loader/package-paths.js';
+import type { RunReport } from '../../src/model/results.js';
 import { median } from './bench-tools.js';
 import { recordRun } from './recorded-requests.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
-const cli = packagePath('dist', 'cli', 'main.js');
+const cli = packagePath('dist', 'src', 'cli', 'main.js');
 
 /** Wall time of one process, in ms. */
 function timed(args: string[]): number {
@@ -58,8 +58,8 @@ for (let i = 0; i < RUNS; i++) {
   requests.push(report.requests);
   rmSync(dir, { recursive: true, force: true });
   // The bare cost right after, with the same number of requests: drift touches both alike.
-  bareWalls.push(timed([packagePath('dist', 'bench', 'bare-run.js'), String(report.requests)]));
-  replayWalls.push(timed([packagePath('dist', 'bench', 'bare-run.js'), recording]));
+  bareWalls.push(timed([packagePath('dist', 'tools', 'bench', 'bare-run.js'), String(report.requests)]));
+  replayWalls.push(timed([packagePath('dist', 'tools', 'bench', 'bare-run.js'), recording]));
 }
 rmSync(path.dirname(recording), { recursive: true, force: true });
 const ratio = (bare: readonly number[]): string => median(walls.map((w, i) => w / (bare[i] as number))).toFixed(2);

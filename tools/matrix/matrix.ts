@@ -1,16 +1,16 @@
 /** The verdict matrix: the engine against every variant of the reference server, in process, and whether it told them apart. */
 import { randomBytes } from 'node:crypto';
-import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
-import { STORE_HEALTH_PHASE } from '../engine/store-health.js';
-import { loadCaseInputs, type CaseInputs, type InputFolders } from '../engine/plan.js';
-import { executePlan } from '../engine/run.js';
-import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
-import { DEFAULT_PACING } from '../http/pacer.js';
-import { packagePath } from '../loader/package-paths.js';
-import { mapConcurrently } from '../model/concurrency.js';
-import type { RunReport, Verdict } from '../model/results.js';
-import { startReferenceServer } from '../server/reference-server.js';
-import { variantServerOptions, type Variant } from '../server/variants.js';
+import { CREATED_PETS_PHASE } from '../../src/engine/created-pets.js';
+import { STORE_HEALTH_PHASE } from '../../src/engine/store-health.js';
+import { loadCaseInputs, type CaseInputs, type InputFolders } from '../../src/engine/plan.js';
+import { executePlan } from '../../src/engine/run.js';
+import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
+import { DEFAULT_PACING } from '../../src/http/pacer.js';
+import { packagePath } from '../../src/loader/package-paths.js';
+import { mapConcurrently } from '../../src/model/concurrency.js';
+import type { RunReport, Verdict } from '../../src/model/results.js';
+import { startReferenceServer } from '../../src/server/reference-server.js';
+import { variantServerOptions, type Variant } from '../../src/server/variants.js';
 
 /** The fuzzing and stateful phases of every matrix run: one seed (the same requests every time), few examples and sequences. */
 const MATRIX_FUZZ = { seed: 20_261_122, maxExamples: 10 };
