@@ -11,6 +11,7 @@ WORKDIR /build
 COPY package.json package-lock.json tsconfig.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY src ./src
+COPY tools ./tools
 COPY schemas ./schemas
 COPY scenarios ./scenarios
 COPY suites ./suites

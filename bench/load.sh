@@ -9,4 +9,4 @@ if ! command -v wrk >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq wrk >/dev/null
 fi
 npm run build --silent
-exec node dist/bench/load-bench.js "$@"
+exec node dist/tools/bench/load-bench.js "$@"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds petstore-conformance in the checkout this script is part of, for the CI templates that run it from this
 # repository's source at a ref (the GitHub Action from its own checkout, the GitLab template from a clone): no release and
-# no package registry entry of this project is needed. Then the CLI is `node CHECKOUT/dist/cli/main.js`.
+# no package registry entry of this project is needed. Then the CLI is `node CHECKOUT/dist/src/cli/main.js`.
 #
 # The runtime dependencies come as the lockfile pins them (npm ci --omit=dev, 15 packages); building needs only the
 # compiler and Node's types of the development dependencies (not the 500 MB of test, lint and benchmark tools), so those two
@@ -23,6 +23,6 @@ trap 'rm -rf "$tools"' EXIT
 npm install --prefix "$tools" --no-save --no-package-lock --ignore-scripts "${quiet[@]}" \
   "typescript@$(locked typescript)" "@types/node@$(locked @types/node)"
 node "$tools/node_modules/typescript/bin/tsc" -p tsconfig.json --typeRoots "$tools/node_modules/@types"
-node dist/build/precompile-validators.js
-node dist/build/precompile-yaml.js
+node dist/tools/build/precompile-validators.js
+node dist/tools/build/precompile-yaml.js
 date -u +%Y-%m-%dT%H:%M:%SZ > dist/.ci-built

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const stamp = path.join(root, 'dist', '.built');
-const inputs = ['src', 'schemas', 'scenarios', 'suites', 'tsconfig.json', 'package.json'];
+const inputs = ['src', 'tools', 'schemas', 'scenarios', 'suites', 'tsconfig.json', 'package.json'];
 
 /** The latest modification time of a file, or of a folder and everything in it. */
 function latest(entry: string): number {
@@ -35,7 +35,7 @@ if (Math.max(...inputs.map((input) => latest(path.join(root, input)))) >= builtA
     '--tsBuildInfoFile',
     path.join('dist', '.tsbuildinfo'),
   ]);
-  run([path.join('dist', 'build', 'precompile-validators.js')]);
-  run([path.join('dist', 'build', 'precompile-yaml.js')]);
+  run([path.join('dist', 'tools', 'build', 'precompile-validators.js')]);
+  run([path.join('dist', 'tools', 'build', 'precompile-yaml.js')]);
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }

@@ -25,7 +25,7 @@ export const root = fileURLToPath(new URL('../', import.meta.url));
 const require = createRequire(import.meta.url);
 
 /** The built CLI entry point. */
-export const cli = path.join(root, 'dist/cli/main.js');
+export const cli = path.join(root, 'dist/src/cli/main.js');
 
 /** What a CLI run produced. */
 export interface CliResult {

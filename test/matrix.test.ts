@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { exchangeChecks, expectationCheck, transportChecks } from '../src/checks/registry.js';
 import { phaseCases } from '../src/engine/phases.js';
 import { loadCaseInputs } from '../src/engine/plan.js';
-import { PACKAGE_FOLDERS, type MatrixRow } from '../src/matrix/matrix.js';
+import { PACKAGE_FOLDERS, type MatrixRow } from '../tools/matrix/matrix.js';
 import type { Expectations } from '../src/model/scenario.js';
 import { VARIANTS } from '../src/server/variants.js';
 import { root, spawnNode } from './helpers.js';
@@ -21,7 +21,7 @@ import { root, spawnNode } from './helpers.js';
  */
 async function matrixRows(): Promise<MatrixRow[]> {
   const built = (file: string): string => JSON.stringify(pathToFileURL(path.join(root, 'dist', file)).href);
-  const script = `const { runMatrix } = await import(${built('matrix/matrix.js')}); const { VARIANTS } = await import(${built('server/variants.js')}); process.stdout.write(JSON.stringify(await runMatrix(VARIANTS)));`;
+  const script = `const { runMatrix } = await import(${built('tools/matrix/matrix.js')}); const { VARIANTS } = await import(${built('src/server/variants.js')}); process.stdout.write(JSON.stringify(await runMatrix(VARIANTS)));`;
   const made = await spawnNode(['--input-type=module', '-e', script], {}, 180_000);
   if (made.code !== 0) throw new Error(`the matrix did not run (exit ${String(made.code)}): ${made.stderr}`);
   return JSON.parse(made.stdout) as MatrixRow[];

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export { certificate } from '../src/bench/self-signed-certificate.js';
+export { certificate } from '../tools/bench/self-signed-certificate.js';
 
 /** A client certificate for mutual TLS signed by a CA of its own, in `dir`: the CA (to trust on the server), the certificate, its key, and the key encrypted with `passphrase`. */
 export function clientCertificate(dir: string, passphrase: string): { ca: Buffer; cert: string; key: string; encryptedKey: string } {

@@ -143,7 +143,7 @@ export function schemaDigest(documents: SchemaDocuments): string {
   return hash.digest('hex');
 }
 
-/** The module the build writes (dist/loader/precompiled-validators.js): ajv's standalone validators of schemas/, by $id. */
+/** The module the build writes (dist/src/loader/precompiled-validators.js): ajv's standalone validators of schemas/, by $id. */
 export const PRECOMPILED_MODULE = 'precompiled-validators.js';
 
 /** The validators compiled at build time, when they were compiled from these very documents; undefined otherwise (a source checkout without a build, schemas changed since). */

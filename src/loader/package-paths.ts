@@ -1,10 +1,19 @@
 /** Where the package's own data folders are, wherever it is installed. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-/** The package root (the folder holding package.json, schemas/, scenarios/ and suites/). */
-const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * The package root (the folder holding package.json, schemas/, scenarios/ and suites/): the nearest folder above this file
+ * with a package.json, since this file lies at src/loader/ in a checkout and at dist/src/loader/ once built.
+ */
+const packageRoot = nearestPackage(path.dirname(fileURLToPath(import.meta.url)));
+
+function nearestPackage(folder: string): string {
+  if (existsSync(path.join(folder, 'package.json'))) return folder;
+  const parent = path.dirname(folder);
+  return parent === folder ? folder : nearestPackage(parent);
+}
 
 /** Absolute path of a folder or file inside the package. */
 export function packagePath(...segments: string[]): string {

@@ -139,7 +139,7 @@ export async function parseYamlText(
   return { value: normaliseNumbers(value), locations: locationsOf(doc, lineCounter, yaml), problems };
 }
 
-/** The file the build writes (dist/loader/parsed-yaml.json): the package's own YAML files parsed, by the digest of their text. */
+/** The file the build writes (dist/src/loader/parsed-yaml.json): the package's own YAML files parsed, by the digest of their text. */
 export const PARSED_YAML_FILE = 'parsed-yaml.json';
 
 /** A parsed file as the build keeps it: the value as exact JSON text (int64 literals stay exact), and its locations. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { REGISTRY } from '../../src/checks/registry.js';
 import { PHASES, phaseCases } from '../../src/engine/phases.js';
 import { loadCaseInputs } from '../../src/engine/plan.js';
-import { PACKAGE_FOLDERS } from '../../src/matrix/matrix.js';
+import { PACKAGE_FOLDERS } from '../../tools/matrix/matrix.js';
 import { renderCatalogue } from '../../src/reporters/catalogue.js';
 import { SERVED_VARIANTS } from '../../src/server/variants.js';
 import { commandHelp } from '../../src/cli/args.js';

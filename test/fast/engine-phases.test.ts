@@ -6,7 +6,7 @@ import { PHASES, phaseCases } from '../../src/engine/phases.js';
 import { knownIds, loadCaseInputs } from '../../src/engine/plan.js';
 import { OrderedPhaseEvents } from '../../src/engine/phase-events.js';
 import { executePlan } from '../../src/engine/run.js';
-import { PACKAGE_FOLDERS } from '../../src/matrix/matrix.js';
+import { PACKAGE_FOLDERS } from '../../tools/matrix/matrix.js';
 import type { PhaseInfo, RunListener } from '../../src/model/events.js';
 import type { CaseInfo, CaseResult, RunReport } from '../../src/model/results.js';
 import { rawRunOf } from '../load-fixtures.js';

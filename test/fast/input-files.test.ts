@@ -165,7 +165,10 @@ t.test(
     const dir = await tempDir();
     const validate = (await loadContract(path.join(root, 'schemas'))).fileValidator('load-profile.schema.json');
     const original = await readFile(path.join(root, 'scenarios', 'load', 'smoke.yaml'));
-    const parsed = JSON.parse(await readFile(path.join(root, 'dist', 'loader', PARSED_YAML_FILE), 'utf8')) as Record<string, unknown>;
+    const parsed = JSON.parse(await readFile(path.join(root, 'dist', 'src', 'loader', PARSED_YAML_FILE), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     await mkdir(path.join(dir, 'load'));
     const bom = path.join(dir, 'load', 'smoke.yaml');
     await writeFile(bom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), original]));

@@ -11,7 +11,7 @@ import { loadCaseInputs } from '../../src/engine/plan.js';
 import { executePlan } from '../../src/engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
 import { DEFAULT_PACING } from '../../src/http/pacer.js';
-import { PACKAGE_FOLDERS } from '../../src/matrix/matrix.js';
+import { PACKAGE_FOLDERS } from '../../tools/matrix/matrix.js';
 import { ConsoleReporter } from '../../src/reporters/console-reporter.js';
 import { renderJunit } from '../../src/reporters/junit-reporter.js';
 import { renderMarkdown } from '../../src/reporters/markdown-reporter.js';

@@ -143,7 +143,7 @@ t.test('load profiles under scenarios/load are not scenario files', async (t) =>
 t.test(
   'the YAML files the build parsed read as a fresh parse reads them: the same value, every value and key at the same place',
   async (t) => {
-    const parsed = JSON.parse(await readFile(path.join(root, 'dist', 'loader', PARSED_YAML_FILE), 'utf8')) as Record<
+    const parsed = JSON.parse(await readFile(path.join(root, 'dist', 'src', 'loader', PARSED_YAML_FILE), 'utf8')) as Record<
       string,
       ParsedYamlEntry
     >;

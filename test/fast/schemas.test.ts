@@ -121,7 +121,7 @@ t.test(
   async (t) => {
     const documents = await loadSchemaDocuments(schemasDir);
     // What the build wrote (tap's `before` builds dist/), as a run loads it.
-    const precompiled = (await import(pathToFileURL(path.join(root, 'dist', 'loader', 'precompiled-validators.js')).href)) as {
+    const precompiled = (await import(pathToFileURL(path.join(root, 'dist', 'src', 'loader', 'precompiled-validators.js')).href)) as {
       digest: string;
       exportsById: Record<string, unknown>;
     };

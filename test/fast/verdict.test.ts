@@ -10,7 +10,7 @@ import { loadCaseInputs } from '../../src/engine/plan.js';
 import { executePlan } from '../../src/engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
 import { DEFAULT_PACING } from '../../src/http/pacer.js';
-import { PACKAGE_FOLDERS } from '../../src/matrix/matrix.js';
+import { PACKAGE_FOLDERS } from '../../tools/matrix/matrix.js';
 import { failed, passed, type ExchangeCheck } from '../../src/model/check.js';
 import { emptyCounts, verdictOf, type OutcomeCounts, type RunReport, type Verdict } from '../../src/model/results.js';
 import { startReferenceServer } from '../../src/server/reference-server.js';

@@ -324,7 +324,7 @@ t.test(
     t.equal(report.meta.options.strict, given['strict'] === 'true', 'the strict input');
     t.notMatch(first.stdout.replace(`::add-mask::${key}`, ''), key, 'the key shows nowhere but in the mask command');
     t.match(await readFile(path.join(job, 'step-summary.md'), 'utf8'), /PASSED/i, 'summary.md is appended to the step summary');
-    t.ok(existsSync(path.join(checkout, 'dist', 'cli', 'main.js')), "built in the action's checkout");
+    t.ok(existsSync(path.join(checkout, 'dist', 'src', 'cli', 'main.js')), "built in the action's checkout");
 
     const second = await useAction(job, { ...inputs, 'api-key': 'not-the-key-9' });
     t.equal(second.code, 2, 'a key the server refuses: could not run, and the step fails');

@@ -3,9 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { packagePath } from '../loader/package-paths.js';
-import type { LoadReport } from '../model/load.js';
-import type { RunReport } from '../model/results.js';
+import { packagePath } from '../../src/loader/package-paths.js';
+import type { LoadReport } from '../../src/model/load.js';
+import type { RunReport } from '../../src/model/results.js';
 
 /** A node:http server answering GET /v1/pets with a fixed 20-pet array, in `processes` processes sharing one port. */
 const fixedServer = (processes: number): string => `
@@ -68,7 +68,7 @@ export interface CliRun {
 }
 
 /**
- * Runs the CLI once (`node ...nodeArgs dist/cli/main.js ...args --report-dir DIR`, the key in its environment) in a report
+ * Runs the CLI once (`node ...nodeArgs dist/src/cli/main.js ...args --report-dir DIR`, the key in its environment) in a report
  * folder of its own, removed after. Spawned, never spawnSync: the server it tests may answer from this process's event
  * loop. `started` is given the process as soon as it runs (to sample it).
  */
@@ -81,7 +81,7 @@ export function cliOnce(
   const began = performance.now();
   const child = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), packagePath('dist', 'cli', 'main.js'), ...args, '--report-dir', dir],
+    [...(options.nodeArgs ?? []), packagePath('dist', 'src', 'cli', 'main.js'), ...args, '--report-dir', dir],
     {
       env: { PATH: process.env['PATH'] ?? '', PETSTORE_API_KEY: apiKey },
       stdio: ['ignore', 'ignore', 'pipe'],

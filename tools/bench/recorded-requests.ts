@@ -3,7 +3,7 @@
  * the bench's bare cost sends the same requests: `npm run bench` records them once, bare-run.ts replays them.
  */
 import type { Dispatcher } from 'undici';
-import { DEVELOPMENT_API_KEY, startReferenceServer } from '../server/reference-server.js';
+import { DEVELOPMENT_API_KEY, startReferenceServer } from '../../src/server/reference-server.js';
 import { cliOnce } from './bench-tools.js';
 
 /** One request as received: its raw headers as name, value pairs in a flat list, its body in base64. */

@@ -9,10 +9,10 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { packagePath } from '../loader/package-paths.js';
-import { DEFAULT_TREND, type WindowMetrics } from '../model/load.js';
-import type { CheckOutcome } from '../model/results.js';
-import { LOAD_VARIANT_PROFILE, LOAD_VARIANTS, type LoadVariant } from '../server/variants.js';
+import { packagePath } from '../../src/loader/package-paths.js';
+import { DEFAULT_TREND, type WindowMetrics } from '../../src/model/load.js';
+import type { CheckOutcome } from '../../src/model/results.js';
+import { LOAD_VARIANT_PROFILE, LOAD_VARIANTS, type LoadVariant } from '../../src/server/variants.js';
 import { cliOnce, startProcess } from './bench-tools.js';
 
 const KEY = 'bench-key-3d71c0';
@@ -28,7 +28,7 @@ const { values: flags } = parseArgs({
 });
 const RUNS = Number(flags.runs);
 const VARIANT_RUNS = Number(flags['variant-runs']);
-const CLI = packagePath('dist/cli/main.js');
+const CLI = packagePath('dist/src/cli/main.js');
 
 /** The shipped profile with its stage shortened (its warm-up, rate, thresholds and default trend as shipped). */
 function shortenedProfile(): string {

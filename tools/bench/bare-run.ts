@@ -3,12 +3,12 @@
  * starts, and requests go over a keep-alive pool at concurrency 4 (the suite's default), nothing else. With a number,
  * that many listings; with a file that recorded-requests.ts wrote, the run's own requests as the server received them.
  *
- *   node dist/bench/bare-run.js 400
- *   node dist/bench/bare-run.js requests.json
+ *   node dist/tools/bench/bare-run.js 400
+ *   node dist/tools/bench/bare-run.js requests.json
  */
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
-import { DEVELOPMENT_API_KEY, startReferenceServer } from '../server/reference-server.js';
+import { DEVELOPMENT_API_KEY, startReferenceServer } from '../../src/server/reference-server.js';
 import { type RecordedRequest, replayable } from './recorded-requests.js';
 
 const CONCURRENCY = 4;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MAX_KEY_CHARACTERS } from '../model/api-key.js';
+import { MAX_KEY_CHARACTERS } from '../../src/model/api-key.js';
 import { cliOnce, median } from './bench-tools.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);

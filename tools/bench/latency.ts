@@ -6,7 +6,7 @@
  *   npm run bench:latency -- --delay 100 --concurrency 4,8 --runs 3
  */
 import { parseArgs } from 'node:util';
-import { DEVELOPMENT_API_KEY, startReferenceServer } from '../server/reference-server.js';
+import { DEVELOPMENT_API_KEY, startReferenceServer } from '../../src/server/reference-server.js';
 import { cliOnce, median } from './bench-tools.js';
 
 const { values } = parseArgs({

@@ -1,20 +1,22 @@
 /** The verdict matrix: the engine against every variant of the reference server, in process, and whether it told them apart. */
 import { randomBytes } from 'node:crypto';
-import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
-import { STORE_HEALTH_PHASE } from '../engine/store-health.js';
-import { loadCaseInputs, type CaseInputs, type InputFolders } from '../engine/plan.js';
-import { executePlan } from '../engine/run.js';
-import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
-import { DEFAULT_PACING } from '../http/pacer.js';
-import { packagePath } from '../loader/package-paths.js';
-import { mapConcurrently } from '../model/concurrency.js';
-import type { RunReport, Verdict } from '../model/results.js';
-import { startReferenceServer } from '../server/reference-server.js';
-import { variantServerOptions, type Variant } from '../server/variants.js';
+import { planRun } from '../../src/cli/plan.js';
+import type { GivenValues } from '../../src/cli/options.js';
+import type { InputFolders } from '../../src/engine/plan.js';
+import { executePlan } from '../../src/engine/run.js';
+import { packagePath } from '../../src/loader/package-paths.js';
+import { mapConcurrently } from '../../src/model/concurrency.js';
+import type { RunReport, Verdict } from '../../src/model/results.js';
+import { startReferenceServer } from '../../src/server/reference-server.js';
+import { variantServerOptions, type Variant } from '../../src/server/variants.js';
 
-/** The fuzzing and stateful phases of every matrix run: one seed (the same requests every time), few examples and sequences. */
-const MATRIX_FUZZ = { seed: 20_261_122, maxExamples: 10 };
-const MATRIX_STATEFUL = { seed: 20_261_122, sequences: 3 };
+/**
+ * The options of every matrix run, as a command line would give them; the CLI's planner makes the plan, as for
+ * `petstore-conformance run`. One seed: the generated phases send the same requests every time. Few examples. The slowest
+ * conformant variant shows a write after 300 ms, so a 600 ms consistency window is enough and keeps broken rows quick. A
+ * variant that leaves a request unanswered must not hold the matrix for the default 15 s: every other answer comes in ms.
+ */
+const MATRIX_FLAGS = { seed: 20_261_122, 'max-examples': 10, 'consistency-window': 600, timeout: 3_000 } satisfies GivenValues;
 
 /** One row of the matrix. */
 export interface MatrixRow {
@@ -56,8 +58,14 @@ function idsWith(report: RunReport, outcome: 'failed' | 'warned'): string[] {
   return [...ids].sort();
 }
 
+/** The flags of one variant's run: its base URL (given as is, unchecked: two variants test a base URL the CLI refuses) and clock. */
+function variantFlags(variant: Variant, baseUrl: string): GivenValues {
+  const url = variant.basePath === undefined ? baseUrl : baseUrl.replace(/\/v1$/, variant.basePath);
+  return { ...MATRIX_FLAGS, 'base-url': url, ...(variant.clock === undefined ? {} : { now: new Date(`${variant.clock}T12:00:00Z`) }) };
+}
+
 /** Runs every case against one variant and judges the outcome. */
-async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixRow> {
+async function runVariant(variant: Variant): Promise<MatrixRow> {
   const apiKey = `matrix-${randomBytes(12).toString('hex')}`;
   const server = await startReferenceServer({ apiKey, ...variantServerOptions(variant) });
   const started = performance.now();
@@ -72,44 +80,14 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
     durationMs: 0,
   };
   try {
-    const baseUrl = variant.basePath === undefined ? server.baseUrl : server.baseUrl.replace(/\/v1$/, variant.basePath);
-    const report = await executePlan(
-      {
-        contract: inputs.contract,
-        target: { baseUrl, apiKey },
-        // The slowest conformant variant shows a write after 300 ms, so a 600 ms window is enough and keeps broken rows quick.
-        // The fuzzing phase runs with a fixed seed, so that the matrix judges the same requests every time.
-        conformance: {
-          cases: inputs.cases,
-          suites: inputs.suites.map((s) => s.name),
-          writtenCases: [...CREATED_PETS_PHASE.cases(inputs), ...STORE_HEALTH_PHASE.cases(inputs)].map((c) => c.id),
-          readOnly: false,
-          concurrency: 4,
-          consistencyWindowMs: 600,
-          categoryId: 1,
-          pacing: DEFAULT_PACING,
-          maxWrites: 500,
-          fuzz: MATRIX_FUZZ,
-          stateful: MATRIX_STATEFUL,
-        },
-        now: variant.clock === undefined ? new Date() : new Date(`${variant.clock}T12:00:00Z`),
-        strict: false,
-        // A variant that leaves a request unanswered must not hold the matrix for the default 15 s; every other answer comes in milliseconds.
-        requestTimeoutMs: 3_000,
-        maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
-        excerptBytes: 512,
-        disabled: [],
-        recordedOptions: {},
-      },
-      {},
-    );
+    const { plan } = await planRun(variantFlags(variant, server.baseUrl), { PETSTORE_API_KEY: apiKey });
+    const report = await executePlan(plan, {});
     row.verdict = report.verdict;
     row.failed = idsWith(report, 'failed');
     row.warned = idsWith(report, 'warned');
   } catch (error) {
     row.stoppedWith = error instanceof Error ? error.message : String(error);
     row.problem = `the run could not be completed: ${row.stoppedWith}`;
-    row.stoppedWith = error instanceof Error ? error.message : String(error);
   } finally {
     await server.close();
     row.durationMs = Math.round(performance.now() - started);
@@ -139,8 +117,7 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
 
 /** Runs every variant, a few at once; rows come back in the order of `variants`. */
 export async function runMatrix(variants: readonly Variant[], concurrency = 6): Promise<MatrixRow[]> {
-  const inputs = await loadCaseInputs(PACKAGE_FOLDERS, []);
-  return mapConcurrently(variants, concurrency, (variant) => runVariant(variant, inputs));
+  return mapConcurrently(variants, concurrency, runVariant);
 }
 
 /** Catch rate over broken variants and pass rate over conformant ones. */

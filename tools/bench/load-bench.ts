@@ -11,12 +11,12 @@
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs, promisify } from 'node:util';
-import { loadContract } from '../loader/contract.js';
-import { packagePath } from '../loader/package-paths.js';
-import type { RawLoadRun } from '../model/load.js';
-import { runStage, type StageOptions } from '../load/runner.js';
-import { ResponseSampler } from '../load/sampler.js';
-import { StageWorkers } from '../load/stage-workers.js';
+import { loadContract } from '../../src/loader/contract.js';
+import { packagePath } from '../../src/loader/package-paths.js';
+import type { RawLoadRun } from '../../src/model/load.js';
+import { runStage, type StageOptions } from '../../src/load/runner.js';
+import { ResponseSampler } from '../../src/load/sampler.js';
+import { StageWorkers } from '../../src/load/stage-workers.js';
 import { fixedServerFile, median, startProcess } from './bench-tools.js';
 
 const KEY = 'bench-key-0f3a9c';
@@ -183,7 +183,7 @@ async function rateAccuracy(fixedUrl: string, workers: StageWorkers | undefined,
 }
 
 async function main(): Promise<void> {
-  const reference = await startProcess([packagePath('dist/cli/main.js'), 'serve', '--port', '0'], KEY);
+  const reference = await startProcess([packagePath('dist/src/cli/main.js'), 'serve', '--port', '0'], KEY);
   const single = await startProcess([fixedServerFile(1)], KEY);
   const fixed = await startProcess([fixedServerFile(SERVER_PROCESSES)], KEY);
   const pools = new Map<number, StageWorkers | undefined>();

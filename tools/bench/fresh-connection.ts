@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'undici';
-import { createPetStore, toNodeHandler } from '../server/reference-server.js';
+import { createPetStore, toNodeHandler } from '../../src/server/reference-server.js';
 import { certificate } from './self-signed-certificate.js';
 import { median } from './bench-tools.js';
 

@@ -1,5 +1,5 @@
 /** `npm run matrix`: prints the verdict matrix; exits 1 unless every variant was told apart. */
-import { VARIANTS } from '../server/variants.js';
+import { VARIANTS } from '../../src/server/variants.js';
 import { matrixRates, renderMatrix, runMatrix } from './matrix.js';
 
 const started = performance.now();
