@@ -62,7 +62,7 @@ t.test('the suite tells every broken variant from every conformant one', async (
 
   // The run checks (load.*) are no rows here: a functional run sends no load. The threshold checks are made to fail by
   // test/slow/load-command.test.ts; load.trend, which needs a stage of 20 s, by npm run bench:trend over LOAD_VARIANTS (held
-  // to the registry by test/fast/load-trend.test.ts) and on synthetic windows by the same test file.
+  // to the registry by test/unit/checks/load-trend.test.ts) and on synthetic windows by the same test file.
   // Every case, every exchange check and every expectation check the shipped cases judge by must be made to fail or warn by some variant
   // (a precondition step only gathers what its case needs: when it fails, the case is not judged, so it cannot fail there).
   const { contract, cases } = await loadCaseInputs(PACKAGE_FOLDERS, []);

@@ -1,4 +1,7 @@
-/** Which process of the slow tier runs each file of test/slow/: every file is in exactly one, so a new file is never left out. */
+/**
+ * Which process of the test tiers runs each test file: every file of test/unit/ in the fast tier's, every file of
+ * test/slow/ in exactly one of the slow tier's, so a new file is never left out.
+ */
 import { readdir } from 'node:fs/promises';
 
 /**
@@ -6,6 +9,15 @@ import { readdir } from 'node:fs/promises';
  * build this repository twice from a checkout (the compiler again) and run the suite seven times, a budget of their own.
  */
 export const OWN_PROCESS = ['typecheck.test.ts', 'ci-templates.test.ts'];
+
+/** The URLs of the fast tier's files: every *.test.ts under test/unit/, in the order of their paths. */
+export async function unitFiles(): Promise<string[]> {
+  const folder = new URL('./unit/', import.meta.url);
+  return (await readdir(folder, { recursive: true }))
+    .filter((file) => file.endsWith('.test.ts'))
+    .sort()
+    .map((file) => new URL(file, folder).href);
+}
 
 /** The URLs of the slow tier's files in one group: `load` (load-*.test.ts) or `other` (the rest but OWN_PROCESS). */
 export async function slowFiles(group: 'load' | 'other'): Promise<string[]> {
