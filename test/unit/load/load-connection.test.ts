@@ -4,7 +4,6 @@
  */
 import t, { type Test } from 'tap';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { RequestFraming } from '../../../src/http/framing.js';
 import {
   type ConnectionEvents,
@@ -89,14 +88,16 @@ async function connectionTo(t: Test, handler: (req: IncomingMessage, res: Server
     bytes: requestBytes(framing.frame(list), undefined),
   };
   const events = recorder(keepsBody);
-  const connection = new LoadConnection({ base: framing.base, proxy: undefined, settings: {}, maxBodyBytes }, events);
+  // The connection's clock is this one: it moves only when a test moves it (quiet gaps never depend on the machine's speed).
+  const clock = { at: 0 };
+  const connection = new LoadConnection({ base: framing.base, proxy: undefined, settings: {}, maxBodyBytes }, events, () => clock.at);
   t.teardown(() => connection.end());
   const send = async (): Promise<void> => {
     const done = events.next();
-    connection.send(request, performance.now(), performance.now());
+    connection.send(request, clock.at, clock.at);
     await done;
   };
-  return { events, send, connection };
+  return { events, send, connection, clock };
 }
 
 t.test('answers are told with their status, the body kept when the stage wants it; the key and the path as framed', async (t) => {
@@ -118,17 +119,19 @@ t.test('answers are told with their status, the body kept when the stage wants i
 t.test('a kept-alive connection closed under a request: resent after an idle gap, a reset when busy', async (t) => {
   for (const [name, gapMs, expected] of [
     ['idle for 80 ms: sent once more on a fresh connection', 80, ['answered 200', 'resent', 'answered 200']],
+    ['idle for 50 ms, the gap itself: sent once more', 50, ['answered 200', 'resent', 'answered 200']],
+    ['quiet for 49 ms, under the gap: the server dropped a request it was given', 49, ['answered 200', 'reset ERR_LOAD_CLOSED']],
     ['busy: the server dropped a request it was given', 0, ['answered 200', 'reset ERR_LOAD_CLOSED']],
   ] as const) {
     const served = new WeakSet<object>();
-    const { events, send } = await connectionTo(t, (req, res) => {
+    const { events, send, clock } = await connectionTo(t, (req, res) => {
       // The second request on a connection finds it closed, without an answer.
       if (served.has(req.socket)) return void req.socket.destroy();
       served.add(req.socket);
       res.writeHead(200).end();
     });
     await send();
-    await sleep(gapMs);
+    clock.at += gapMs;
     await send();
     t.same(events.log, expected, name);
   }
