@@ -7,17 +7,17 @@ import t, { type Test } from 'tap';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { loadCaseInputs } from '../../../src/engine/plan.js';
-import { executePlan } from '../../../src/engine/run.js';
-import { DEFAULT_HTTP_OPTIONS } from '../../../src/http/client.js';
-import { DEFAULT_PACING } from '../../../src/http/pacer.js';
-import { PACKAGE_FOLDERS } from '../../../src/matrix/matrix.js';
-import { ConsoleReporter } from '../../../src/reporters/console-reporter.js';
-import { renderJunit } from '../../../src/reporters/junit-reporter.js';
-import { renderMarkdown } from '../../../src/reporters/markdown-reporter.js';
-import { startReferenceServer } from '../../../src/server/reference-server.js';
-import { VARIANTS, variantServerOptions } from '../../../src/server/variants.js';
-import { root } from '../../helpers.js';
+import { loadCaseInputs } from '../../src/engine/plan.js';
+import { executePlan } from '../../src/engine/run.js';
+import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
+import { DEFAULT_PACING } from '../../src/http/pacer.js';
+import { PACKAGE_FOLDERS } from '../../src/matrix/matrix.js';
+import { ConsoleReporter } from '../../src/reporters/console-reporter.js';
+import { renderJunit } from '../../src/reporters/junit-reporter.js';
+import { renderMarkdown } from '../../src/reporters/markdown-reporter.js';
+import { startReferenceServer } from '../../src/server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../../src/server/variants.js';
+import { root } from '../helpers.js';
 
 /** Compares `found` with the snapshot file `name`, or writes it in snapshot mode. */
 async function matchSnapshotFile(t: Test, name: string, found: string): Promise<void> {

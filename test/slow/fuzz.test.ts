@@ -2,10 +2,10 @@
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunReport } from '../../../src/model/results.js';
-import { startReferenceServer } from '../../../src/server/reference-server.js';
-import { VARIANTS, variantServerOptions } from '../../../src/server/variants.js';
-import { runCli, tempDir } from '../../helpers.js';
+import type { RunReport } from '../../src/model/results.js';
+import { startReferenceServer } from '../../src/server/reference-server.js';
+import { VARIANTS, variantServerOptions } from '../../src/server/variants.js';
+import { runCli, tempDir } from '../helpers.js';
 
 const KEY = 'fuzz-test-key-8c21aa';
 
