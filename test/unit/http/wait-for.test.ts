@@ -3,7 +3,6 @@
  * line on a terminal only, and one run whose service starts listening a moment after the run began.
  */
 import t from 'tap';
-import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { DEFAULT_HTTP_OPTIONS, HttpClient } from '../../../src/http/client.js';
 import { listingProbe, waitForService, type WaitProbe } from '../../../src/http/wait-for.js';
@@ -12,8 +11,7 @@ import type { ServiceWait } from '../../../src/model/events.js';
 import type { ReceivedResponse, SentRequest } from '../../../src/model/exchange.js';
 import { RunError } from '../../../src/model/errors.js';
 import { WaitConsoleReporter } from '../../../src/reporters/wait-console-reporter.js';
-import { startReferenceServer } from '../../../src/server/reference-server.js';
-import { runCli, tempDir, virtualClock } from '../../helpers.js';
+import { virtualClock } from '../../helpers.js';
 
 const URL_TRIED = 'http://127.0.0.1:9/v1';
 const REFUSED = 'connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)';
@@ -172,43 +170,4 @@ t.test('the live line: on a terminal only, rewritten in place, gone before the n
     await new Promise((resolve) => setImmediate(resolve));
     t.equal(written, expected, what);
   }
-});
-
-t.test('--wait-for: a service still starting (its first connection closed unanswered) is waited for, then judged', async (t) => {
-  const key = 'wait-for-key-20c1d7';
-  // What listens first closes the first connection without a word, then gives its port to the pet store: the run's
-  // first try gets no answer whatever the machine's speed, and a later one gets the store.
-  let closedUnanswered = 0;
-  let store: Awaited<ReturnType<typeof startReferenceServer>> | undefined;
-  const starting = createServer();
-  starting.on('connection', (socket) => {
-    closedUnanswered += 1;
-    socket.destroy();
-    starting.close(() => {
-      void startReferenceServer({ apiKey: key, port }).then((server) => (store = server));
-    });
-  });
-  await new Promise<void>((resolve) => starting.listen(0, '127.0.0.1', resolve));
-  const { port } = starting.address() as { port: number };
-  t.teardown(() => store?.close());
-  const run = await runCli(
-    [
-      'run',
-      '--base-url',
-      `http://127.0.0.1:${port}/v1`,
-      '--wait-for',
-      '20',
-      '--suite',
-      'limits',
-      '--reporter',
-      'console,json',
-      '--report-dir',
-      await tempDir(),
-    ],
-    { PETSTORE_API_KEY: key },
-  );
-  t.equal(run.code, 0, run.stdout + run.stderr);
-  t.equal(closedUnanswered, 1, 'the first try got no answer, and the run waited');
-  t.notMatch(run.stdout, /waiting for/, 'no live line in a log that is not a terminal');
-  t.match(run.stdout, /verdict: PASSED/);
 });

@@ -6,9 +6,7 @@
  * before its answer, and a whole run (and its load) against a conformant store that sends 100 Continue first passes.
  */
 import t from 'tap';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
-import path from 'node:path';
 import { HttpClient } from '../../../src/http/client.js';
 import { RequestFraming } from '../../../src/http/framing.js';
 import { preflight } from '../../../src/http/preflight.js';
@@ -16,8 +14,7 @@ import { proxyEnvironment } from '../../../src/http/proxy.js';
 import { type OutgoingRequest, TransportError } from '../../../src/http/sender.js';
 import { type FailureCause, type InFlight, LoadConnection, requestBytes } from '../../../src/load/load-connection.js';
 import { RunError } from '../../../src/model/errors.js';
-import { startReferenceServer } from '../../../src/server/reference-server.js';
-import { listenLocally, runCli, tempDir } from '../../helpers.js';
+import { listenLocally } from '../../helpers.js';
 
 const KEY = 'wire-test-key-5b9e0c';
 const list: OutgoingRequest = { method: 'GET', path: '/pets', query: [], headers: {}, auth: 'valid', operation: 'listPets' };
@@ -317,36 +314,4 @@ t.test('a proxy that refuses, says nothing or asks for credentials is named, wit
     t.equal(error.message.replace(/127\.0\.0\.1:\d+/g, 'P').replace(/ECONNREFUSED P/, 'ECONNREFUSED …'), expected, name);
     t.ok(performance.now() - started < 5000, `${name}: within the bounds`);
   }
-});
-
-t.test('a whole run and its load against a conformant store that sends 100 Continue (and 103) before every answer pass', async (t) => {
-  const server = await startReferenceServer({ apiKey: KEY });
-  t.teardown(() => server.close());
-  let interim = 0;
-  server.server.prependListener('request', (_req, res) => {
-    interim += 1;
-    res.writeContinue();
-    if (interim % 2 === 0) res.writeEarlyHints({ link: '</pets>; rel=preload' });
-  });
-  const dir = await tempDir();
-  const profile = path.join(dir, 'profiles', 'brief.yaml');
-  await mkdir(path.dirname(profile), { recursive: true });
-  await writeFile(
-    profile,
-    [
-      'title: brief',
-      'connections: 2',
-      'duration: 1',
-      'maxRequests: 100',
-      'timeout: 1',
-      'queries: [{ weight: 1 }]',
-      'thresholds: { errors: { max: 0 }, mismatches: { max: 0 } }',
-      '',
-    ].join('\n'),
-  );
-  const run = await runCli(['run', '--base-url', server.baseUrl, '--report-dir', path.join(dir, 'reports'), '--load', profile], {
-    PETSTORE_API_KEY: KEY,
-  });
-  t.equal(run.code, 0, `${run.stdout.split('\n').slice(-6).join('\n')}${run.stderr}`);
-  t.ok(interim > 50, `${interim} answers came after a 100 Continue`);
 });
