@@ -1,6 +1,6 @@
 /**
  * The ways a signal stops a run, and what every stopped run must show: an exit code by the signal within 2 s of it, every
- * report written and marked interrupted, the key nowhere. test/slow/fault-signals.test.ts stops them in this process, as the
+ * report written and marked interrupted, the key nowhere. test/e2e/fault-signals.test.ts stops them in this process, as the
  * process entry stops them (stopCli); slow/process.test.ts sends the real process its signals (signalCli).
  */
 import type { Test } from 'tap';

@@ -1,6 +1,6 @@
 /**
  * What only the real process shows: the quick answers of its entry, and how it stops on a signal. Each signal and a second
- * one are wired to the run as stopOnSignals says (test/slow/fault-signals.test.ts tests what a stopped run does, in process),
+ * one are wired to the run as stopOnSignals says (test/e2e/fault-signals.test.ts tests what a stopped run does, in process),
  * the 1 s grace aborts the requests still hanging, and the process itself ends within 2 s of the first signal.
  */
 import t from 'tap';

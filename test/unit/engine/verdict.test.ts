@@ -1,6 +1,6 @@
 /**
  * The verdict's vocabulary and its exit code: one precedence, broken contract, then a bug of ours, then what could not be run.
- * What whole runs show of it (a recommendation is a run finding, a check that throws is exit 3) is test/slow/verdict.test.ts.
+ * What whole runs show of it (a recommendation is a run finding, a check that throws is exit 3) is test/e2e/verdict.test.ts.
  */
 import t from 'tap';
 import { bugReportLine, EXIT, EXIT_OF_VERDICT } from '../../../src/cli/exit-codes.js';

@@ -75,7 +75,7 @@ t.test('--help and --version load only the option table and what it names: no en
 });
 
 t.test("npm test runs every test file once: the tiers' processes, and the slow files that keep their own", async (t) => {
-  const { OWN_PROCESS, slowFiles } = await import('../../slow-files.js');
+  const { OWN_PROCESS, e2eFiles, slowFiles, unitFiles } = await import('../../slow-files.js');
   const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { tap: { include: string[] } };
   t.same(
     pkg.tap.include,
@@ -86,4 +86,27 @@ t.test("npm test runs every test file once: the tiers' processes, and the slow f
   const all = (await readdir(path.join(root, 'test', 'slow'))).filter((file) => file.endsWith('.test.ts'));
   t.same([...grouped, ...OWN_PROCESS].sort(), all.sort(), 'each slow file in exactly one process');
   t.ok(grouped.some((file) => file.startsWith('load-')) && grouped.some((file) => !file.startsWith('load-')), 'both groups hold files');
+  const listed = async (folder: string, recursive: boolean): Promise<string[]> =>
+    (await readdir(path.join(root, 'test', folder), { recursive })).filter((file) => file.endsWith('.test.ts'));
+  t.equal((await unitFiles()).length, (await listed('unit', true)).length, 'the fast tier runs every file under test/unit/');
+  t.equal((await e2eFiles()).length, (await listed('e2e', false)).length, 'the whole runs process runs every file of test/e2e/');
+  t.same(await readdir(path.join(root, 'test')).then((names) => names.filter((name) => name.endsWith('.test.ts')).sort()), [
+    'e2e.test.ts',
+    'fast.test.ts',
+    'matrix.test.ts',
+    'slow-load.test.ts',
+    'slow.test.ts',
+  ]);
+});
+
+t.test('test/unit/ mirrors src/: each of its folders tests the source folder of its name (project/: the repository)', async (t) => {
+  const sources = new Set(await readdir(path.join(root, 'src')));
+  const entries = await readdir(path.join(root, 'test', 'unit'), { withFileTypes: true });
+  t.same(
+    entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name),
+    [],
+    'every test file in the folder of what it tests',
+  );
+  for (const entry of entries.filter((e) => e.isDirectory() && e.name !== 'project'))
+    t.ok(sources.has(entry.name), `test/unit/${entry.name}/ has a src/${entry.name}/`);
 });

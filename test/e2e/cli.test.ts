@@ -122,7 +122,7 @@ t.test('what stops a run is one line and exit 2', async (t) => {
     const result = await runCli([...args, '--report-dir', await tempDir()], env);
     t.equal(result.code, 2, `${name}: exit 2`);
     const [first, ...rest] = result.stderr.trimEnd().split('\n');
-    // A run that could not start says, after its cause, that nothing was judged (test/slow/not-started.test.ts).
+    // A run that could not start says, after its cause, that nothing was judged (test/e2e/not-started.test.ts).
     t.same(
       rest.filter((line) => !line.startsWith('  nothing was judged (the run did not start)')),
       [],
