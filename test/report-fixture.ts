@@ -193,3 +193,27 @@ export const SAMPLE_LOAD: LoadReport = {
   })),
   mergedRuns: 1,
 };
+
+/** The hostile report with the sample load and its load case, whose p99 check failed. */
+export function withLoad(): RunReport {
+  const report = hostileReport();
+  const check = (id: string, outcome: 'passed' | 'failed', message: string) => ({ id, level: 'fail' as const, outcome, step: 0, message });
+  report.cases.push({
+    id: 'load.nightly',
+    title: 'Nightly',
+    clause: 'the profile',
+    suite: 'load',
+    operation: 'listPets',
+    level: 'fail',
+    source: { file: 'scenarios/load/nightly.yaml', line: 1, column: 1 },
+    outcome: 'failed',
+    durationMs: 30_000,
+    checks: [
+      check('load.p99', 'failed', '900 ms (at most 800 allowed)'),
+      check('load.errors', 'passed', '0 failed requests (at most 0 allowed)'),
+    ],
+    exchanges: [],
+    retries: 0,
+  });
+  return { ...report, load: SAMPLE_LOAD };
+}

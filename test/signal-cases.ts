@@ -1,6 +1,6 @@
 /**
- * The ways a signal stops a run, and what every stopped run must show: an exit code by the signal within 2 s of it, every
- * report written and marked interrupted, the key nowhere. fast/fault-signals.test.ts stops them in this process, as the
+ * The ways a signal stops a run, and what every stopped run must show: an exit code by the signal once its 1 s grace is over (EXIT_BOUND_MS), every
+ * report written and marked interrupted, the key nowhere. test/e2e/fault-signals.test.ts stops them in this process, as the
  * process entry stops them (stopCli); slow/process.test.ts sends the real process its signals (signalCli).
  */
 import type { Test } from 'tap';
@@ -36,7 +36,14 @@ export async function reportIn(dir: string): Promise<RunReport> {
 }
 
 const LONG_LOAD =
-  'title: long load\nconnections: 2\nduration: 20\nmaxRequests: 1000000\ntimeout: 5\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 1000 } }\n';
+  'title: long load\nconnections: 2\nduration: 60\nmaxRequests: 1000000\ntimeout: 30\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 1000 } }\n';
+
+/**
+ * How soon after the first signal a stopped run must have ended: the 1 s grace ends it, and nothing else could before this
+ * bound (a hanging request of the run waits 10 s for its head, one of the load 30 s, and the test kills at 30 s). It is not the
+ * 2 s the CLI promises on an idle machine: the slack is for a busy one, where writing five reports took seconds.
+ */
+export const EXIT_BOUND_MS = 8_000;
 
 type Command = (base: string, reports: string, profile: string) => string[];
 const run: Command = (base, reports) => ['run', '--base-url', base, '--report-dir', reports];
@@ -99,13 +106,13 @@ export async function checkStoppedRun(t: Test, c: SignalCase, stop: Stopper, gra
   const profile = path.join(await tempDir(), 'long.yaml');
   await writeFile(profile, LONG_LOAD);
   // The signal comes once the server holds two requests it will not answer (the first, when it answers none): the run
-  // is mid-flight. (A load's two connections then both wait, and nothing more is sent until its 5 s timeout.)
+  // is mid-flight. (A load's two connections then both wait, and nothing more is sent until its 30 s timeout.)
   // A second signal follows at once: later, a run that stopped its load at the first one may already be exiting, and a
   // signal that lands while Node tears the process down ends it by that signal.
   const ready = (): boolean => server.served() >= c.hangAfter + (c.hangAfter === 0 ? 1 : 2);
   const stopped = await stop(c.command(server.baseUrl, reports, profile), { PETSTORE_API_KEY: KEY }, ready, c.signals);
   t.equal(stopped.code, c.code, stopped.stderr);
-  t.ok((stopped.exitAfterMs ?? Infinity) < 2_000, `ended ${Math.round(stopped.exitAfterMs ?? -1)} ms after the first signal`);
+  t.ok((stopped.exitAfterMs ?? Infinity) < EXIT_BOUND_MS, `ended ${Math.round(stopped.exitAfterMs ?? -1)} ms after the first signal`);
   t.match(stopped.said, `${c.signals[0] as string}: stopping; requests in flight get ${graceMs / 1000} s`, 'it says that it is stopping');
   const report = await reportIn(reports);
   t.equal(report.interrupted, true);

@@ -1,5 +1,5 @@
 /**
- * The rest of the slow tier (end-to-end tests of the CLI, its packaging, deployment, Prometheus, real servers' stores), in
+ * The rest of the slow tier (the CLI as real processes, its packaging, deployment, Prometheus, real servers' stores, a browser), in
  * this one process, for the reason test/slow-load.test.ts gives; the typecheck and the CI templates run beside them, each
  * a file of its own (slow-files.ts: OWN_PROCESS), whose compilers and builds take a budget of their own.
  */

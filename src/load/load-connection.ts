@@ -112,9 +112,14 @@ export class LoadConnection {
   /** The request on its way, if any. */
   inFlight: InFlight | undefined;
 
+  /**
+   * `now` reads the clock `send` is given times on (the runner's performance.now()): a test injects its own, so that an idle
+   * gap is one it sets and never one a busy machine makes.
+   */
   constructor(
     private readonly target: ConnectionTarget,
     private readonly events: ConnectionEvents,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Writes `request` now when the socket is ready, once connected otherwise. */
@@ -251,7 +256,7 @@ export class LoadConnection {
     socket.once(readyEvent, () => {
       if (!live()) return;
       this.ready = true;
-      this.quietSince = performance.now();
+      this.quietSince = this.now();
       const flight = this.inFlight;
       if (flight === undefined) return;
       flight.written = true;
@@ -279,7 +284,7 @@ export class LoadConnection {
   private answer(flight: InFlight): void {
     this.inFlight = undefined;
     this.answeredOnSocket += 1;
-    this.quietSince = performance.now();
+    this.quietSince = this.now();
     this.failuresInARow = 0;
     this.events.answered(this, flight);
   }

@@ -1,7 +1,7 @@
 /**
  * What only the real process shows: the quick answers of its entry, and how it stops on a signal. Each signal and a second
- * one are wired to the run as stopOnSignals says (fast/fault-signals.test.ts tests what a stopped run does, in process),
- * the 1 s grace aborts the requests still hanging, and the process itself ends within 2 s of the first signal.
+ * one are wired to the run as stopOnSignals says (test/e2e/fault-signals.test.ts tests what a stopped run does, in process),
+ * the 1 s grace aborts the requests still hanging, and the process itself ends before anything but the grace could end it.
  */
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
@@ -31,7 +31,7 @@ t.jobs = 2;
 
 for (const c of SIGNAL_CASES.filter((x) => x.real)) {
   t.test(
-    `${c.name}: the real process exits ${c.code} within 2 s, every report written and marked interrupted, the key nowhere`,
+    `${c.name}: the real process exits ${c.code} once the grace is over, every report written and marked interrupted, the key nowhere`,
     { buffered: true },
     (t) =>
       checkStoppedRun(

@@ -1,0 +1,333 @@
+/** The store invariants, each judged on exchanges against a model of what the run has seen: table-driven, in milliseconds. */
+import t from 'tap';
+import { INVARIANT_CHECKS, requestedId } from '../../../src/checks/invariants.js';
+import type { ExchangeCheck } from '../../../src/model/check.js';
+import type { CheckOutcome } from '../../../src/model/results.js';
+import type { Exchange } from '../../../src/model/exchange.js';
+import { StoreModel } from '../../../src/model/store-model.js';
+import { contract, exchange, type ExchangeSpec } from '../../check-fixtures.js';
+
+function check(id: string): ExchangeCheck {
+  const found = INVARIANT_CHECKS.find((c) => c.id === id);
+  if (found === undefined) throw new Error(`no invariant ${id}`);
+  return found;
+}
+
+const pet = (id: number | string, status = 'available', name = `Pet ${id}`) =>
+  `{"id":${id},"name":${JSON.stringify(name)},"categoryId":1,"status":${JSON.stringify(status)}}`;
+const list = (...items: string[]) => `[${items.join(',')}]`;
+
+/** A model on a clock the test moves: each exchange observed one second after the one before, judged after the window. */
+function modelOf(seen: ExchangeSpec[], windowMs = 2000): { model: StoreModel; tick: () => void } {
+  let now = 0;
+  const model = new StoreModel({ windowMs, now: () => now });
+  for (const spec of seen) {
+    now += 1000;
+    model.observe(exchange(spec), 'earlier');
+  }
+  // Past the consistency window: every pet seen must show.
+  now += windowMs + 1000;
+  return { model, tick: () => (now += 1000) };
+}
+
+/** The outcome a check gives an exchange: 'n/a' when it does not apply. */
+function judge(id: string, spec: ExchangeSpec, model?: StoreModel): { outcome: string; message: string } {
+  const c = check(id);
+  const context = { exchange: exchange(spec) as Exchange, contract, declared: {}, ...(model === undefined ? {} : { model }) };
+  if (!c.applies(context)) return { outcome: 'n/a', message: '' };
+  const judgement = c.evaluate(context);
+  return { outcome: judgement.outcome, message: judgement.message };
+}
+
+const seeded: ExchangeSpec[] = [
+  { target: '/pets?limit=100', body: list(pet(1), pet(2, 'sold'), pet(3, 'pending')) },
+  { method: 'POST', target: '/pets', operation: 'createPet', status: 201, body: pet(10, 'sold', 'made') },
+];
+
+const cases: Array<{ name: string; check: string; spec: ExchangeSpec; seen?: ExchangeSpec[]; want: string; message?: RegExp }> = [
+  // Exact status filters.
+  {
+    name: 'status exact',
+    check: 'store.listing-status',
+    spec: { target: '/pets?status=sold', body: list(pet(2, 'sold')) },
+    want: 'passed',
+  },
+  {
+    name: 'status by prefix',
+    check: 'store.listing-status',
+    spec: { target: '/pets?status=avail', body: list(pet(1)) },
+    want: 'failed',
+    message: /status="avail" answered 1 pet of another status/,
+  },
+  {
+    name: 'status in another case',
+    check: 'store.listing-status',
+    spec: { target: '/pets?status=Sold', body: list(pet(2, 'sold')) },
+    want: 'failed',
+  },
+  { name: 'unknown status, empty page', check: 'store.listing-status', spec: { target: '/pets?status=avail', body: '[]' }, want: 'passed' },
+  {
+    name: 'repeated status: silent',
+    check: 'store.listing-status',
+    spec: { target: '/pets?status=sold&status=pending', body: list(pet(1)) },
+    want: 'n/a',
+  },
+  { name: 'no status', check: 'store.listing-status', spec: { target: '/pets', body: list(pet(1)) }, want: 'n/a' },
+  // Page sizes.
+  {
+    name: 'default page of 21',
+    check: 'store.listing-limit',
+    spec: { target: '/pets', body: list(...Array.from({ length: 21 }, (_, i) => pet(i + 1))) },
+    want: 'failed',
+  },
+  {
+    name: 'limit=1 holding 2',
+    check: 'store.listing-limit',
+    spec: { target: '/pets?limit=1', body: list(pet(1), pet(2)) },
+    want: 'failed',
+  },
+  {
+    name: 'limit=2 holding 2',
+    check: 'store.listing-limit',
+    spec: { target: '/pets?limit=2', body: list(pet(1), pet(2)) },
+    want: 'passed',
+  },
+  {
+    name: 'limit=500 accepted with 101',
+    check: 'store.listing-limit',
+    spec: { target: '/pets?limit=500', body: list(...Array.from({ length: 101 }, (_, i) => pet(i + 1))) },
+    want: 'failed',
+    message: /101 pets for limit=500 \(accepted: at most 100\)/,
+  },
+  // A page that is not full holds every matching pet seen.
+  {
+    name: 'limit=1 answered []',
+    check: 'store.listing-complete',
+    seen: seeded,
+    spec: { target: '/pets?limit=1', body: '[]' },
+    want: 'failed',
+    message: /lacks 4 matching pets/,
+  },
+  {
+    name: 'a full page is not judged',
+    check: 'store.listing-complete',
+    seen: seeded,
+    spec: { target: '/pets?limit=1', body: list(pet(3, 'pending')) },
+    want: 'n/a',
+  },
+  {
+    name: 'sold page complete',
+    check: 'store.listing-complete',
+    seen: seeded,
+    spec: { target: '/pets?status=sold', body: list(pet(2, 'sold'), pet(10, 'sold', 'made')) },
+    want: 'passed',
+  },
+  {
+    name: 'sold page lacking a listed pet',
+    check: 'store.listing-complete',
+    seen: seeded,
+    spec: { target: '/pets?status=sold', body: list(pet(10, 'sold', 'made')) },
+    want: 'failed',
+    message: /first: pet 2, shown by GET \/pets\?limit=100 \(earlier\)/,
+  },
+  {
+    name: 'unknown status matches no pet',
+    check: 'store.listing-complete',
+    seen: seeded,
+    spec: { target: '/pets?status=avail', body: '[]' },
+    want: 'passed',
+  },
+  {
+    name: 'an out-of-range limit is not judged',
+    check: 'store.listing-complete',
+    seen: seeded,
+    spec: { target: '/pets?limit=0', body: '[]' },
+    want: 'n/a',
+  },
+  // getPet carries the pet asked for.
+  { name: 'getPet 1', check: 'store.get-requested-pet', spec: { target: '/pets/1', operation: 'getPet', body: pet(1) }, want: 'passed' },
+  {
+    name: 'getPet 01 names pet 1',
+    check: 'store.get-requested-pet',
+    spec: { target: '/pets/01', operation: 'getPet', body: pet(1) },
+    want: 'passed',
+  },
+  {
+    name: 'getPet 1.0 names pet 1',
+    check: 'store.get-requested-pet',
+    spec: { target: '/pets/1.0', operation: 'getPet', body: pet(1) },
+    want: 'passed',
+  },
+  {
+    name: 'getPet 2 answered pet 1',
+    check: 'store.get-requested-pet',
+    spec: { target: '/pets/2', operation: 'getPet', body: pet(1) },
+    want: 'failed',
+    message: /GET of pet 2 answered pet 1/,
+  },
+  ...['1abc', '1.5', '1_0', '0x1', '%D9%A3', '%EF%BC%91', '18446744073709551617'].map((id) => ({
+    name: `getPet ${id} answered with a pet`,
+    check: 'store.get-requested-pet',
+    spec: { target: `/pets/${id}`, operation: 'getPet' as const, body: pet(1) },
+    want: 'failed',
+    message: /is no int64, and was answered 200/,
+  })),
+  {
+    name: 'getPet above 2^53, exact',
+    check: 'store.get-requested-pet',
+    spec: { target: '/pets/9007199254740993', operation: 'getPet', body: pet('9007199254740993') },
+    want: 'passed',
+  },
+  {
+    name: 'getPet above 2^53, rounded',
+    check: 'store.get-requested-pet',
+    spec: { target: '/pets/9007199254740993', operation: 'getPet', body: pet('9007199254740992') },
+    want: 'failed',
+  },
+  // Ids handed out once.
+  {
+    name: 'a new id',
+    check: 'store.unique-ids',
+    seen: seeded,
+    spec: { method: 'POST', operation: 'createPet', status: 201, body: pet(11, 'sold', 'made') },
+    want: 'n/a',
+  },
+  {
+    name: 'a second create given the same id',
+    check: 'store.unique-ids',
+    seen: seeded,
+    spec: { method: 'POST', operation: 'createPet', status: 201, body: pet(10, 'sold', 'made') },
+    want: 'failed',
+    message: /already showed/,
+  },
+  {
+    name: 'a create given the id of a listed pet',
+    check: 'store.unique-ids',
+    seen: seeded,
+    spec: { method: 'POST', operation: 'createPet', status: 201, body: pet(1, 'sold', 'new') },
+    want: 'failed',
+  },
+  // Pets read back the same.
+  {
+    name: 'same pet read',
+    check: 'store.reads-back-same',
+    seen: seeded,
+    spec: { target: '/pets/1', operation: 'getPet', body: pet(1) },
+    want: 'passed',
+  },
+  {
+    name: 'a pet replaced',
+    check: 'store.reads-back-same',
+    seen: seeded,
+    spec: { target: '/pets/1', operation: 'getPet', body: pet(1, 'available', 'other') },
+    want: 'failed',
+    message: /pet 1 was .*Pet 1.* in GET \/pets\?limit=100 \(earlier\); here it is .*other/,
+  },
+  {
+    name: 'a listing of changed pets',
+    check: 'store.reads-back-same',
+    seen: seeded,
+    spec: { target: '/pets', body: list(pet(2, 'pending')) },
+    want: 'failed',
+  },
+  {
+    name: 'a pet never seen',
+    check: 'store.reads-back-same',
+    seen: seeded,
+    spec: { target: '/pets/99', operation: 'getPet', body: pet(99) },
+    want: 'n/a',
+  },
+];
+
+for (const c of cases) {
+  t.test(`${c.check}: ${c.name}`, (t) => {
+    const model = modelOf(c.seen ?? []).model;
+    const { outcome, message } = judge(c.check, c.spec, model);
+    t.equal(outcome, c.want, message);
+    if (c.message !== undefined) t.match(message, c.message);
+    t.end();
+  });
+}
+
+t.test('a pet need not show before the consistency window has passed since it was first seen, created or listed', (t) => {
+  const created: ExchangeSpec = { method: 'POST', target: '/pets', operation: 'createPet', status: 201, body: pet(10, 'sold', 'made') };
+  let now = 0;
+  const model = new StoreModel({ windowMs: 2000, now: () => now });
+  now = 1000;
+  model.observe(exchange(created));
+  now = 2500;
+  const page = { target: '/pets?status=sold', body: '[]' };
+  t.equal(judge('store.listing-complete', page, model).outcome, 'passed', 'within the consistency window');
+  now = 3500;
+  t.equal(judge('store.listing-complete', page, model).outcome, 'failed', 'after it');
+  now = 3600;
+  model.observe(exchange({ target: '/pets?limit=100', body: list(pet(2, 'sold')) }));
+  now = 3610;
+  t.match(judge('store.listing-complete', page, model).message, /lacks 1 matching pet /, 'a pet another client may just have created');
+  now = 5610;
+  t.match(judge('store.listing-complete', page, model).message, /lacks 2 matching pets/, 'past the window, a listed pet counts too');
+  t.end();
+});
+
+t.test('blame once: a changed pet fails the first response that shows it; later ones with the same value refer to it', (t) => {
+  const { model } = modelOf(seeded);
+  const changed = { target: '/pets/1', operation: 'getPet' as const, body: pet(1, 'available', 'other') };
+  t.equal(judge('store.reads-back-same', changed, model).outcome, 'failed');
+  model.observe(exchange(changed));
+  t.equal(judge('store.reads-back-same', changed, model).outcome, 'passed', 'the same change again');
+  t.equal(judge('store.reads-back-same', { ...changed, body: pet(1, 'sold') }, model).outcome, 'failed', 'another change');
+  t.end();
+});
+
+t.test('requestedId: decimal int64 only', (t) => {
+  const table: Array<[string, string | undefined]> = [
+    ['/pets/1', '1'],
+    ['/pets/+1', '1'],
+    ['/pets/%2B1', '1'],
+    ['/pets/01', '1'],
+    ['/pets/1.0', '1'],
+    ['/pets/-5', '-5'],
+    ['/pets/9223372036854775807', '9223372036854775807'],
+    ['/pets/-9223372036854775808', '-9223372036854775808'],
+    ['/pets/9223372036854775808', undefined],
+    ['/pets/1e3', undefined],
+    ['/pets/%E0%A5%A7', undefined],
+    ['/pets/%ZZ', undefined],
+    ['/pets/', undefined],
+    ['/pets/7?x=1', '7'],
+  ];
+  for (const [target, want] of table) t.equal(requestedId(target), want, target);
+  t.end();
+});
+
+t.test('blame once across checks: a pet with a wrong value fails the first response that shows it, by the schema', async (t) => {
+  const { model } = modelOf([]);
+  const bad = '{"id":7,"name":"Rex","categoryId":9223372036854775808,"status":"sold"}';
+  const failing = (pointer: string): CheckOutcome => ({
+    id: 'contract.response-schema',
+    level: 'fail',
+    outcome: 'failed',
+    step: 0,
+    message: 'the body is not a valid Pets',
+    failures: [{ message: 'must be <= 9223372036854775807', pointer, schemaPath: '#/properties/categoryId/maximum' }],
+  });
+  const first = exchange({ target: '/pets?limit=5', body: list(pet(1), bad) });
+  t.same(
+    model.blameOnce(first, [failing('/1/categoryId')], 'case listPets.ok').map((c) => c.outcome),
+    ['failed'],
+    'the first response that shows it fails',
+  );
+  const again = exchange({ target: '/pets?status=sold', body: list(bad) });
+  const [referred] = model.blameOnce(again, [failing('/0/categoryId')], 'case filters');
+  t.equal(referred?.outcome, 'passed', 'a later listing holding the same wrong value refers to it');
+  t.equal(referred?.message, 'the same wrong value of pet 7 was reported at GET /pets?limit=5 (case listPets.ok)');
+  t.notOk(referred?.failures);
+  const read = exchange({ target: '/pets/7', operation: 'getPet', body: bad });
+  t.equal(model.blameOnce(read, [failing('/categoryId')], 'case read')[0]?.outcome, 'passed', 'and so does a read of it');
+  const other = exchange({ target: '/pets/7', operation: 'getPet', body: bad.replace('Rex', 'Max') });
+  t.equal(model.blameOnce(other, [failing('/categoryId')], 'case read')[0]?.outcome, 'failed', 'another value of the pet is blamed anew');
+  const noPointer: CheckOutcome = { ...failing(''), failures: [{ message: 'must be array', pointer: '', schemaPath: '#/type' }] };
+  t.equal(model.blameOnce(again, [noPointer], 'x')[0]?.outcome, 'failed', 'a failure outside the pets is its own');
+  const notSchema: CheckOutcome = { ...failing('/0/categoryId'), failures: [{ message: 'expected 1', pointer: '/0/categoryId' }] };
+  t.equal(model.blameOnce(again, [notSchema], 'x')[0]?.outcome, 'failed', 'only what the schema found is blamed once');
+});
