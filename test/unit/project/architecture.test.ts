@@ -96,8 +96,8 @@ t.test("npm test runs every test file once: the tiers' processes, and the slow f
   ]);
 });
 
-t.test('test/unit/ mirrors src/: each of its folders tests the source folder of its name (project/: the repository)', async (t) => {
-  const sources = new Set(await readdir(path.join(root, 'src')));
+t.test('test/unit/ mirrors src/: each of its folders tests the source folder of its name (tools/: tools/, project/: the repository)', async (t) => {
+  const sources = new Set([...(await readdir(path.join(root, 'src'))), 'tools']);
   const entries = await readdir(path.join(root, 'test', 'unit'), { withFileTypes: true });
   t.same(
     entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name),
