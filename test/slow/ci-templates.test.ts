@@ -464,7 +464,7 @@ t.test(
       t.ok(ids.has(/steps\.([\w-]+)\./.exec(output.value)?.[1]), `output ${name} reads a step that exists`);
     const build = action.runs.steps.find((s) => s.id === 'build')?.run ?? '';
     t.match(build, /bash "\$GITHUB_ACTION_PATH\/ci\/build-from-source\.sh"/, 'it builds the checkout the runner fetched for it');
-    t.match(build, /echo "bin=\$GITHUB_ACTION_PATH\/dist\/cli\/main\.js"/, 'and runs what it built');
+    t.match(build, /echo "bin=\$GITHUB_ACTION_PATH\/dist\/src\/cli\/main\.js"/, 'and runs what it built');
     const script = action.runs.steps.find((s) => s.id === 'run')?.run ?? '';
     t.match(script, /node "\$BIN" "\$\{args\[@\]\}"/);
     t.same(
@@ -487,8 +487,8 @@ t.test("ci/build-from-source.sh: package.json's build steps, the lockfile's vers
   t.equal(steps[0], 'tsc -p tsconfig.json', 'the build compiles the project');
   t.match(buildScript, /node "\$tools\/node_modules\/typescript\/bin\/tsc" -p tsconfig\.json --typeRoots "\$tools\/node_modules\/@types"/);
   const rest = steps.slice(1);
-  t.ok(rest.length > 0 && rest.every((step) => /^node dist\/build\/[\w-]+\.js$/.test(step)), `then: ${rest.join(', ')}`);
-  const run = buildScript.split('\n').filter((line) => /^node dist\/build\//.test(line));
+  t.ok(rest.length > 0 && rest.every((step) => /^node dist\/tools\/build\/[\w-]+\.js$/.test(step)), `then: ${rest.join(', ')}`);
+  const run = buildScript.split('\n').filter((line) => /^node dist\/tools\/build\//.test(line));
   t.same(run, rest, 'the same steps in the same order');
   t.match(
     buildScript,
