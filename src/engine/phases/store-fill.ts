@@ -3,15 +3,16 @@
  * count what the store holds and create what is missing, named with the run id (never in read-only mode). A case whose
  * requirement still is not met is skipped with the reason, never reported as passed.
  */
-import { TransportError } from '../http/client.js';
-import { type Sender, WriteRefused } from '../http/write-gate.js';
-import { mapConcurrently } from '../model/concurrency.js';
-import { type Contract, listLimitOf } from '../model/contract.js';
-import { RunError } from '../model/errors.js';
-import type { JsonValue } from '../model/json.js';
-import type { CaseSpec, StoreRequirement } from '../model/scenario.js';
-import type { StoreModel } from '../model/store-model.js';
+import { TransportError } from '../../http/client.js';
+import { type Sender, WriteRefused } from '../../http/write-gate.js';
+import { mapConcurrently } from '../../model/concurrency.js';
+import { type Contract, listLimitOf } from '../../model/contract.js';
+import { RunError } from '../../model/errors.js';
+import type { JsonValue } from '../../model/json.js';
+import type { CaseSpec, StoreRequirement } from '../../model/scenario.js';
+import type { StoreModel } from '../../model/store-model.js';
 import type { CreatedPets } from './created-pets.js';
+import type { Phase } from '../phase.js';
 
 /** What the store was found to hold (lower bounds: listings are capped), and what the run added to it. */
 export interface StoreCounts {
@@ -182,3 +183,32 @@ export function unmetRequirement(
   const why = store.problem ?? (readOnly ? 'read-only: the suite creates none' : undefined);
   return `only ${have} ${pets} (${requirement.pets} needed): ${requirement.because}${why === undefined ? '' : ` (${why})`}`;
 }
+
+/** Before the cases that need pets: what the store holds is counted, and what is missing created (see store-fill.ts). */
+export const STORE_FILL_PHASE: Phase = {
+  id: 'store-fill',
+  title: 'the store counted, and the pets the cases need created, named with the run id',
+  cases: () => [],
+  enabled: (plan) => plan.conformance !== undefined,
+  planned: () => [],
+  skipReason: () => undefined,
+  writes: (plan) => (plan.conformance?.cases ?? []).reduce((sum, c) => sum + (c.requires?.pets ?? 0), 0),
+  async run(context) {
+    const { sender, plan } = context;
+    const conformance = plan.conformance;
+    if (sender === undefined || conformance === undefined) return [];
+    const store = await fillStore(conformance.cases, {
+      client: sender,
+      contract: plan.contract,
+      readOnly: conformance.readOnly,
+      concurrency: conformance.concurrency,
+      runId: context.runId,
+      categoryId: conformance.categoryId,
+      created: context.created,
+      model: context.model,
+      ...(context.stop === undefined ? {} : { signal: context.stop }),
+    });
+    if (store !== undefined) context.store = store;
+    return [];
+  },
+};
