@@ -5,7 +5,8 @@ import type { StoreView } from '../../model/store-model.js';
 import { runChecks } from '../../checks/registry.js';
 import type { LoadProfile, LoadReport } from '../../model/load.js';
 import type { CaseInfo, CaseResult } from '../../model/results.js';
-import { decided, disabledCase, guarded, outcomeOf, reportCase, notJudgedCase } from '../cases.js';
+import { decided, guarded, outcomeOf } from '../cases.js';
+import { disabledCase, reportCase, notJudgedCase } from '../case-report.js';
 import type { Phase } from '../phase.js';
 
 /** The case a load profile is: its thresholds are the checks that judge it. */
@@ -58,36 +59,36 @@ export const LOAD_PHASE: Phase = {
   sends: "the profile's requests, at its rates, from connections of its own",
   idPattern: 'load.<profile>',
   cases: (inputs) => (inputs.profile === undefined ? [] : [loadCaseInfo(inputs.profile)]),
-  enabled: (plan) => plan.load !== undefined,
-  planned: (plan) => (plan.load === undefined ? [] : [loadCaseInfo(plan.load.profile)]),
+  enabled: (plan) => plan.selection.load !== undefined,
+  planned: (plan) => (plan.selection.load === undefined ? [] : [loadCaseInfo(plan.selection.load.profile)]),
   skipReason: () => undefined,
   async run(context) {
-    const load = context.plan.load;
-    if (load === undefined) return [];
+    const load = context.plan.selection.load;
+    if (load === undefined) return { results: [] };
     const { profile } = load;
-    const { listener, signal } = context;
-    const result = await reportCase(listener, loadCaseInfo(profile), async () => {
+    const { emit, stop } = context;
+    let report: LoadReport | undefined;
+    const result = await reportCase(emit, loadCaseInfo(profile), async () => {
       const loadStarted = performance.now();
       const { buildLoadReport, executeLoad } = await loadModules();
-      const stages =
-        signal?.aborted === true
-          ? []
-          : await executeLoad({
-              profile,
-              http: context.http,
-              contract: context.plan.contract,
-              allowProductionLoad: load.allowProductionLoad,
-              listener,
-              knownPets: knownPets(context.model),
-              // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.
-              verified: context.plan.conformance === undefined,
-              ...(signal === undefined ? {} : { signal }),
-            }).finally(() => listener.onLoadEnd?.());
+      const stages = stop.aborted
+        ? []
+        : await executeLoad({
+            profile,
+            http: context.connection,
+            contract: context.plan.contract,
+            allowProductionLoad: load.allowProductionLoad,
+            listener: { onLoadProgress: (progress) => emit({ type: 'load-progress', progress }) },
+            knownPets: knownPets(context.observer.model),
+            // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.
+            verified: context.sender === undefined,
+            signal: stop,
+          }).finally(() => emit({ type: 'load-end' }));
       if (stages.length === 0) return notJudgedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');
-      context.load = buildLoadReport(profile, context.baseUrl, stages, 1, load.baseline);
-      return judgeLoad(context.load, context.disabled, performance.now() - loadStarted);
+      report = buildLoadReport(profile, context.connection.baseUrl, stages, 1, load.baseline);
+      return judgeLoad(report, context.judge.disabled, performance.now() - loadStarted);
     });
-    return [result];
+    return { results: [result], ...(report === undefined ? {} : { provides: { load: report } }) };
   },
 };
 

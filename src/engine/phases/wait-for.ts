@@ -5,7 +5,7 @@
 import type { Clock } from '../../model/clock.js';
 import { RunError } from '../../model/errors.js';
 import type { ServiceWait } from '../../model/events.js';
-import { HttpClient } from '../../http/client.js';
+import type { HttpClient } from '../../http/client.js';
 import { listPathOf } from '../../model/contract.js';
 import type { Phase } from '../phase.js';
 import { sendsToService } from './preflight.js';
@@ -97,14 +97,13 @@ export const WAIT_FOR_PHASE: Phase = {
   title: 'the service waited for until it answers its listing, within --wait-for (else the run does not start: one line)',
   gate: true,
   cases: () => [],
-  enabled: (plan) => sendsToService(plan) && plan.target.baseUrl !== undefined && (plan.waitForMs ?? 0) > 0,
+  enabled: (plan) => sendsToService(plan) && plan.target.baseUrl !== undefined && (plan.settings.waitForMs ?? 0) > 0,
   planned: () => [],
   skipReason: () => undefined,
-  async run({ plan, http, clock, signal, listener }) {
-    const boundMs = plan.waitForMs ?? 0;
+  async run({ plan, connection: http, clock, stop, emit, open }) {
+    const boundMs = plan.settings.waitForMs ?? 0;
     const tryMs = Math.min(WAIT_TRY_MS, http.requestTimeoutMs);
     const options = {
-      ...http,
       connections: 1,
       connectTimeoutMs: Math.min(http.connectTimeoutMs, tryMs),
       headersTimeoutMs: Math.min(http.headersTimeoutMs, tryMs),
@@ -113,15 +112,15 @@ export const WAIT_FOR_PHASE: Phase = {
       pacing: { maxWaitMs: boundMs, waitBudgetMs: boundMs },
     };
     await waitForService(
-      listingProbe(() => new HttpClient(options), listPathOf(plan.contract)),
+      listingProbe(() => open(options), listPathOf(plan.contract)),
       {
         url: new URL(http.baseUrl).href,
         boundMs,
         clock,
-        ...(signal === undefined ? {} : { signal }),
-        onTry: (wait) => listener.onServiceWait?.(wait),
+        signal: stop,
+        onTry: (wait) => emit({ type: 'service-wait', wait }),
       },
     );
-    return [];
+    return { results: [] };
   },
 };
