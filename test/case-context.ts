@@ -3,7 +3,9 @@ import type { CaseContext } from '../src/engine/cases.js';
 import { RunFindings } from '../src/engine/findings.js';
 import { CreatedPets } from '../src/engine/observer.js';
 import type { RunSettings } from '../src/engine/plan.js';
+import type { RunContext } from '../src/engine/run-context.js';
 import type { StoreCounts } from '../src/engine/store-counts.js';
+import { DEFAULT_HTTP_OPTIONS } from '../src/http/client.js';
 import type { Sender } from '../src/http/sender.js';
 import { DEFAULT_PACING } from '../src/http/pacer.js';
 import type { LoadedContract } from '../src/loader/contract.js';
@@ -80,5 +82,24 @@ export function caseContext(sender: Sender, contract: Contract, options: CaseOpt
     stop: signal ?? new AbortController().signal,
     emit: (event) => tellListener(listener ?? {}, event),
     provided: store === undefined ? {} : { store },
+  };
+}
+
+/** The whole context a phase runs in, over `sender`: a phase under test sends only through it (it may open nothing of its own). */
+export function phaseContext(sender: Sender, contract: Contract, options: CaseOptions = {}): RunContext {
+  const base = new URL('http://127.0.0.1:9/v1/');
+  const cases = caseContext(sender, contract, options);
+  return {
+    ...cases,
+    runId: String(cases.variables.get('runId')),
+    sender: {
+      send: (request) => sender.send(request),
+      base,
+      urlFor: (path, query) => new URL(`${base.href.replace(/\/$/, '')}${path}?${new URLSearchParams([...query]).toString()}`),
+    },
+    connection: { ...DEFAULT_HTTP_OPTIONS, baseUrl: base.href, apiKey: 'test-key' },
+    open: () => {
+      throw new Error('a phase under test opened a client of its own');
+    },
   };
 }

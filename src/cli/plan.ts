@@ -98,7 +98,7 @@ function productionOf(baseUrl: string | undefined, config: SuiteConfig | undefin
   return baseUrl === undefined || config === undefined ? undefined : productionMark(baseUrl, config.production);
 }
 
-/** Refuses load against a base URL the configuration or the profile marks as production, unless allowed: before anything is printed or sent. */
+/** Refuses load against a base URL the configuration or the profile marks as production, unless allowed: before anything is sent. */
 function refuseProduction(baseUrl: string | undefined, config: SuiteConfig | undefined, profile: LoadProfile, allowed: boolean): void {
   if (baseUrl === undefined) return;
   if (config !== undefined) refuseProductionLoad(baseUrl, config.production, config.file, allowed);
@@ -140,7 +140,8 @@ async function resolveClientCertificate(settled: Settled, baseUrl: string | unde
   if (certFile === undefined || keyFile === undefined)
     throw new RunError(
       'ERR_USAGE',
-      `${certFile === undefined ? '--client-key needs --client-cert' : '--client-cert needs --client-key'}: mutual TLS takes the certificate and its key`,
+      `${certFile === undefined ? '--client-key needs --client-cert' : '--client-cert needs --client-key'}: ` +
+        'mutual TLS takes the certificate and its key',
     );
   if (baseUrl === undefined || !baseUrl.startsWith('https:'))
     throw new RunError('ERR_USAGE', '--client-cert: mutual TLS needs an https --base-url');
@@ -155,7 +156,10 @@ async function resolveClientCertificate(settled: Settled, baseUrl: string | unde
     const reason = (error as Error).message.replace(/^error:[0-9A-Fa-f]+:[^:]*::?/, '');
     throw new RunError(
       'ERR_CONFIG',
-      `--client-cert ${certFile} with --client-key ${keyFile}: ${reason}${/decrypt|passphrase/i.test(reason) && passphrase === undefined ? ' (an encrypted key reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)' : ''}`,
+      `--client-cert ${certFile} with --client-key ${keyFile}: ${reason}` +
+        (/decrypt|passphrase/i.test(reason) && passphrase === undefined
+          ? ' (an encrypted key reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)'
+          : ''),
     );
   }
   return certificate;
@@ -373,7 +377,9 @@ function refuseMixedProfiles(files: readonly string[], loads: readonly LoadRepor
   if (other === -1) return;
   throw new RunError(
     'ERR_USAGE',
-    `cannot merge ${files[0] ?? ''} (profile '${first ?? ''}') with ${files[other] ?? ''} (profile '${loads[other]?.profile.name ?? ''}'): merge takes the reports of one profile, run at once on several machines`,
+    `cannot merge ${files[0] ?? ''} (profile '${first ?? ''}') ` +
+      `with ${files[other] ?? ''} (profile '${loads[other]?.profile.name ?? ''}'): ` +
+      'merge takes the reports of one profile, run at once on several machines',
   );
 }
 

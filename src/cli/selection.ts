@@ -1,4 +1,7 @@
-/** What a run selects: the suites --suite and --phase name, the cases --check names, the ids --skip-check names; a glob that names nothing is a typo, said with the one likely meant. */
+/**
+ * What a run selects: the suites --suite and --phase name, the cases --check names, the ids --skip-check names; a glob
+ * that names nothing is a typo, said with the one likely meant.
+ */
 import type { CaseInputs } from '../engine/inputs.js';
 import { PHASES } from '../engine/phases/index.js';
 import { RunError } from '../model/errors.js';
@@ -75,7 +78,8 @@ function likelyGlob(glob: string, ids: readonly string[]): string | undefined {
 /** What a glob that names no id is told: the glob likely meant, and where the ids are listed. */
 export function noMatchText(glob: string, ids: readonly string[], what: string): string {
   const guess = likelyGlob(glob, ids);
-  return `'${glob}' matches no ${what}${guess === undefined ? '' : ` (did you mean '${guess}'?)`}; see docs/checks.md or the catalogue command for the ids`;
+  const meant = guess === undefined ? '' : ` (did you mean '${guess}'?)`;
+  return `'${glob}' matches no ${what}${meant}; see docs/checks.md or the catalogue command for the ids`;
 }
 
 /** The check and case ids each --skip-check glob names, with the flag as the reason; a glob that names nothing is a usage error. */

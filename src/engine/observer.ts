@@ -34,7 +34,7 @@ export class CreatedPets {
   }
 }
 
-/** What every exchange of the run passes through once answered: the store model (what the invariants judge against) and the created pets. */
+/** What every answered exchange of the run passes through: the store model (what the invariants judge against), the created pets. */
 export interface RunObserver {
   readonly model: StoreModel;
   /** Every pet the run created, with the phase that created it. */

@@ -18,7 +18,10 @@ export class OrderedPhaseEvents {
     this.over = Array.from({ length: count }, () => false);
   }
 
-  /** What phase `index` (its place in the plan) emits through: its phase and case events held back; the run's own (waits, load progress) pass at once. */
+  /**
+   * What phase `index` (its place in the plan) emits through: its phase and case events are held back; the run's own
+   * (waits, load progress) pass at once.
+   */
   emitFor(index: number): Emit {
     return (event) => {
       const ordered =
@@ -28,7 +31,7 @@ export class OrderedPhaseEvents {
     };
   }
 
-  /** Phase `index` is over (ended, or stopped by an error): what the phases after it held back is told, up to the next one still running. */
+  /** Phase `index` is over (ended, or stopped by an error): what the phases after it held back is told, up to one still running. */
   finished(index: number): void {
     this.over[index] = true;
     while (this.head < this.over.length && this.over[this.head] === true) {

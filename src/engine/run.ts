@@ -195,7 +195,7 @@ async function runPhase(phase: Phase, context: RunContext, phaseRequests: Record
   return created.length === 0 ? run : { ...run, provides: { ...run.provides, created } };
 }
 
-/** The phases a phase waits for: those of `after` the plan enables, or every one before it; all of them when the phases go one at a time. */
+/** The phases a phase waits for: those of `after` the plan enables, or every one before it; all when the phases go one at a time. */
 function dependencies(phases: readonly Phase[], index: number, oneAtATime: boolean): Phase[] {
   const before = phases.slice(0, index);
   const after = phases[index]?.after;

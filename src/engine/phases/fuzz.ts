@@ -37,7 +37,8 @@ const CREATE_INFO: CaseInfo = {
 const LIST_INFO: CaseInfo = {
   id: 'fuzz.listPets.query',
   title:
-    'Generated listPets queries: at most limit pets (20 without), only the status asked for; outside the bounds, the contract-silence policy',
+    'Generated listPets queries: at most limit pets (20 without), only the status asked for; ' +
+    'outside the bounds, the contract-silence policy',
   clause: 'Endpoints › listPets rules 1 and 2; reading-the-contract for values it gives no response for',
   suite: 'fuzz',
   operation: 'listPets',
@@ -228,7 +229,10 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, context:
     );
   const minimal = run.failure?.minimal;
   if (run.failure !== undefined && minimal !== undefined && minimal !== 'unsent') {
-    const reason = `minimal failing example after ${run.failure.shrinks} shrinks of ${examples + run.failure.replays} requests (seed ${fuzz.seed}; --seed ${fuzz.seed} replays it): ${minimal.reason ?? ''}`;
+    const requests = examples + run.failure.replays;
+    const replay = `seed ${fuzz.seed}; --seed ${fuzz.seed} replays it`;
+    const shrunk = `minimal failing example after ${run.failure.shrinks} shrinks of ${requests} requests`;
+    const reason = `${shrunk} (${replay}): ${minimal.reason ?? ''}`;
     return { ...minimal, durationMs, reason };
   }
   const outcomes = new Map<Outcome, number>();
@@ -241,7 +245,9 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, context:
   }
   const judged = examples - (outcomes.get('not-judged') ?? 0);
   if (worst !== undefined) {
-    const reason = `${examples} generated examples (seed ${fuzz.seed}; --seed ${fuzz.seed} replays them): ${tally(outcomes)}${notSent}; the first ${FIRST_THAT[worst.outcome] ?? outcomeWords(worst.outcome)}: ${worst.reason ?? ''}`;
+    const first = FIRST_THAT[worst.outcome] ?? outcomeWords(worst.outcome);
+    const seeded = `${examples} generated examples (seed ${fuzz.seed}; --seed ${fuzz.seed} replays them)`;
+    const reason = `${seeded}: ${tally(outcomes)}${notSent}; the first ${first}: ${worst.reason ?? ''}`;
     return { ...worst, durationMs, reason };
   }
   if (judged === 0 && examples > 0)
@@ -251,7 +257,8 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, context:
       `none of the ${examples} generated examples could be judged (seed ${fuzz.seed})`,
       durationMs,
     );
-  const message = `${judged} generated examples kept the contract (seed ${fuzz.seed})${judged < examples ? `; ${examples - judged} could not be judged` : ''}${notSent}`;
+  const unjudged = judged < examples ? `; ${examples - judged} could not be judged` : '';
+  const message = `${judged} generated examples kept the contract (seed ${fuzz.seed})${unjudged}${notSent}`;
   return {
     ...property.info,
     outcome: 'passed',

@@ -14,7 +14,9 @@ export function loadCaseInfo(profile: LoadProfile): CaseInfo {
   return {
     id: `load.${profile.name}`,
     title: profile.title,
-    clause: `load profile ${profile.name}: every threshold it states (and no failed request, non-2xx answer or sampled contract breach unless it allows some)`,
+    clause:
+      `load profile ${profile.name}: every threshold it states ` +
+      '(and no failed request, non-2xx answer or sampled contract breach unless it allows some)',
     suite: 'load',
     operation: 'listPets',
     level: 'fail',

@@ -36,7 +36,8 @@ const STATEFUL_CASE: CaseInfo = {
   id: 'stateful.pets',
   title: 'Random sequences of createPet, getPet and listPets agree with a model of the pets this run created',
   clause:
-    'Created pets carry the fields sent and can be fetched by their id; listPets: at most limit, only that status, a page that is not full holds every match; ids are unique',
+    'Created pets carry the fields sent and can be fetched by their id; ' +
+    'listPets: at most limit, only that status, a page that is not full holds every match; ids are unique',
   suite: 'stateful',
   operation: 'listPets',
   level: 'fail',
@@ -218,7 +219,7 @@ function numbered(exchanges: readonly ExchangeEvidence[]): string {
   return exchanges.map((e, i) => `${i + 1}. ${e.request.method} ${e.request.url}`).join('; ');
 }
 
-/** Runs the stateful phase's sequences, drawn by the seed, up to --concurrency at once; the first failing one is shrunk and reported step by step. */
+/** Runs the sequences, drawn by the seed, up to --concurrency at once; the first failing one is shrunk and reported step by step. */
 async function runStateful(contract: Contract, stateful: StatefulOptions, context: CaseContext): Promise<CaseResult> {
   const started = performance.now();
   if (writeBudgetSpent(context))
@@ -240,8 +241,10 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, contex
   const durationMs = Math.round(performance.now() - started);
   const requests = results.reduce((sum, run) => sum + run.requests, 0) + (failure?.replays ?? 0);
   const minimal = failure?.minimal;
+  const replay = `seed ${stateful.seed}; --seed ${stateful.seed} replays it`;
   if (failure !== undefined && minimal !== undefined && minimal.failing === undefined) {
-    // A sequence that broke the model itself (an id given to two pets, a create without an id) fails the phase; anything else thrown is a bug here.
+    // A sequence that broke the model itself (an id given to two pets, a create without an id) fails the phase; anything
+    // else thrown is a bug here.
     const thrown = minimal.thrown;
     const message = thrown instanceof Error ? thrown.message : String(thrown);
     const model = thrown instanceof StepFailed;
@@ -249,7 +252,7 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, contex
       ...STATEFUL_CASE,
       outcome: model ? 'failed' : 'internal-error',
       durationMs,
-      reason: `${model ? 'a sequence broke the model' : 'the stateful phase threw'} (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${message}`,
+      reason: `${model ? 'a sequence broke the model' : 'the stateful phase threw'} (${replay}): ${message}`,
       checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: model ? 'failed' : 'internal-error', step: 0, message }],
       exchanges: minimal.exchanges,
       retries: 0,
@@ -257,7 +260,7 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, contex
   }
   if (failure !== undefined && minimal?.failing !== undefined) {
     const { exchanges, result } = minimal.failing;
-    const reason = `shortest failing sequence after ${failure.shrinks} shrinks (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${numbered(exchanges)}: ${result.reason ?? ''}`;
+    const reason = `shortest failing sequence after ${failure.shrinks} shrinks (${replay}): ${numbered(exchanges)}: ${result.reason ?? ''}`;
     return { ...STATEFUL_CASE, outcome: result.outcome, durationMs, reason, checks: result.checks, exchanges, retries: 0 };
   }
   const warned = results.find((run) => run.warned !== undefined)?.warned;
@@ -266,7 +269,9 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, contex
       ...STATEFUL_CASE,
       outcome: 'warned',
       durationMs,
-      reason: `${results.length} sequences (${requests} requests) agreed with the model (seed ${stateful.seed}), with a warning: ${numbered(warned.exchanges)}: ${warned.result.reason ?? ''}`,
+      reason:
+        `${results.length} sequences (${requests} requests) agreed with the model (seed ${stateful.seed}), ` +
+        `with a warning: ${numbered(warned.exchanges)}: ${warned.result.reason ?? ''}`,
       checks: warned.result.checks,
       exchanges: warned.exchanges,
       retries: 0,

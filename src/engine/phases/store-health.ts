@@ -47,7 +47,8 @@ function storeHealthCase(created: readonly JsonObject[], contract: Contract): Ca
 export const STORE_HEALTH_PHASE: Phase = {
   id: 'store-health',
   title:
-    'after the phases that write: each listing and a spread of the created pets read once more; a 5xx names the write after which reads failed',
+    'after the phases that write: each listing and a spread of the created pets read once more; ' +
+    'a 5xx names the write after which reads failed',
   sends: 'GET of each listing (by status and without) at the largest page, and of up to 20 created pets',
   cases: () => [STORE_HEALTH_CASE],
   usesRunClient: true,

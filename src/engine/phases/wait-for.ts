@@ -76,7 +76,8 @@ export async function waitForService(probe: WaitProbe, options: WaitOptions): Pr
     if (leftMs <= 0)
       throw new RunError(
         'ERR_WAIT_TIMEOUT',
-        `${options.url} did not answer within ${boundMs / 1000} s (--wait-for): ${tries} ${tries === 1 ? 'try' : 'tries'}, the last: ${outcome}`,
+        `${options.url} did not answer within ${boundMs / 1000} s (--wait-for): ` +
+          `${tries} ${tries === 1 ? 'try' : 'tries'}, the last: ${outcome}`,
       );
     try {
       await clock.sleep(Math.min(pauseMs, leftMs), options.signal);
