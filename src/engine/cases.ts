@@ -1,11 +1,10 @@
-/** Runs cases: fills templates, sends each step, has every registered check that applies judge each exchange, emits events. */
-import { exchangeChecks as registeredExchangeChecks, expectationChecks, transportChecks } from '../checks/registry.js';
+/** Runs cases: fills templates, sends each step, has the run's judge judge each exchange, emits events. */
+import { evidenceOf, failureEvidence, roundMs } from '../checks/evidence.js';
+import { decided, type ExchangeJudgement, Judge } from '../checks/judge.js';
 import { TransportError, type OutgoingRequest } from '../http/client.js';
 import { type Sender, WriteRefused } from '../http/write-gate.js';
-import { curlCommand } from '../http/curl-command.js';
-import { boundedText, MAX_FAILURES } from '../model/bounded-text.js';
 import { REAL_CLOCK, type Clock } from '../model/clock.js';
-import type { CheckMeta, ExchangeCheck, Judgement } from '../model/check.js';
+import type { ExchangeCheck } from '../model/check.js';
 import { mapConcurrently } from '../model/concurrency.js';
 import type { Contract } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
@@ -18,24 +17,17 @@ import {
   type CaseResult,
   type CheckOutcome,
   type ExchangeEvidence,
-  type Failure,
-  type Level,
   type Outcome,
   type SkipCode,
 } from '../model/results.js';
-import {
-  expectationEntries,
-  type AuthVariant,
-  type CaseSpec,
-  type Expectations,
-  type RequestSpec,
-  type StepSpec,
-} from '../model/scenario.js';
+import type { AuthVariant, CaseSpec, RequestSpec, StepSpec } from '../model/scenario.js';
 import type { StoreModel } from '../model/store-model.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import type { CreatedPets } from './created-pets.js';
 import type { RunFindings } from './findings.js';
 import { unmetRequirement, type StoreCounts } from './store-fill.js';
+
+export { decided, guarded, outcomeOf } from '../checks/judge.js';
 
 /** What the engine needs to run cases. */
 export interface CaseRunOptions {
@@ -58,16 +50,23 @@ export interface CaseRunOptions {
   listener: RunListener;
   /** Collects the pets the run creates. */
   created: CreatedPets;
-  /** What the run has seen of the store: the invariants judge each response against it, then it takes the response in. */
+  /**
+   * What the run has seen of the store (the client's observe layer tells it of every exchange): the invariants judge each
+   * response against it as it was before the response. Only the default judge reads it.
+   */
   model?: StoreModel;
+  /** The run's one judge (its blame-once ledger shared by every case); one over `contract`, `disabled` and `model` by default. */
+  judge?: Judge;
   /** Told of each exchange once it was judged, as the server sent it (a phase that follows what it created reads it here). */
   onExchange?: (exchange: Exchange) => void;
   /** What the store holds, for the cases that require pets (see store-fill.ts). */
   store?: StoreCounts;
   /** Ctrl-C: cases not yet started are not judged (interrupted); those under way finish (their requests are bounded). */
   signal?: AbortSignal;
-  /** The most pets the run may create (--max-writes); a case that writes once they exist is not judged. */
+  /** The most pets the run may create (--max-writes), as the reason of a case not judged names it. */
   maxWrites?: number;
+  /** What the write gate says of --max-writes: once spent, a case that writes is not judged (the gate alone counts). */
+  budget?: { readonly spent: boolean };
   /** What a read-after-write step's window and backoff are measured by (default: the real clock). */
   waitClock?: Clock;
   /** Collects what the recommendation-level exchange checks find: run findings, never a case's outcome. */
@@ -78,9 +77,22 @@ export interface CaseRunOptions {
   keyAsWrong?: ReadonlyMap<AuthVariant, string>;
 }
 
-/** Whether the run created as many pets as it may. */
-export function writeBudgetSpent(options: Pick<CaseRunOptions, 'maxWrites' | 'created'>): boolean {
-  return options.maxWrites !== undefined && options.created.count >= options.maxWrites;
+/** Whether the write gate's budget is spent: every pet --max-writes allows is created or being created. */
+export function writeBudgetSpent(options: Pick<CaseRunOptions, 'budget'>): boolean {
+  return options.budget?.spent === true;
+}
+
+/** The options with the run's judge: the one given, else one over the options' contract, checks and model. */
+export function withJudge(options: CaseRunOptions): CaseRunOptions & { judge: Judge } {
+  if (options.judge !== undefined) return { ...options, judge: options.judge };
+  const { contract, disabled, exchangeChecks, model } = options;
+  const judge = new Judge({
+    contract,
+    disabled,
+    ...(exchangeChecks === undefined ? {} : { exchangeChecks }),
+    ...(model === undefined ? {} : { model }),
+  });
+  return { ...options, judge };
 }
 
 function fillQuery(query: RequestSpec['query'], vars: Variables): Array<[string, string]> {
@@ -91,184 +103,6 @@ function fillQuery(query: RequestSpec['query'], vars: Variables): Array<[string,
     }
   }
   return pairs;
-}
-
-/** Runs a check's rule; a rule that throws is an internal error (a bug of this project, never the server's), and the run goes on. */
-export function guarded(evaluate: () => Judgement): Judgement {
-  try {
-    return evaluate();
-  } catch (error) {
-    return { outcome: 'internal-error', message: `the check threw: ${error instanceof Error ? error.message : String(error)}` };
-  }
-}
-
-/** A judgement as the outcome of a check at a level: a failure of a `warn` rule is a warning (the one way to warn). */
-export function outcomeOf(
-  check: Pick<CheckMeta, 'id'>,
-  level: Level,
-  step: number,
-  judgement: Judgement,
-  source?: CheckOutcome['source'],
-): CheckOutcome {
-  const outcome: Outcome = judgement.outcome === 'failed' && level === 'warn' ? 'warned' : judgement.outcome;
-  const result: CheckOutcome = { id: check.id, level, outcome, step, message: boundedText(judgement.message) };
-  if (judgement.outcome === 'failed') result.failures = boundedFailures(judgement.failures);
-  if (source !== undefined) result.source = source;
-  return result;
-}
-
-/** A check's failures as reports keep them: each field a few KiB at most, and at most MAX_FAILURES of them. */
-function boundedFailures(failures: readonly Failure[]): Failure[] {
-  const kept = failures.slice(0, MAX_FAILURES).map((f) => {
-    const out: Failure = { ...f, message: boundedText(f.message) };
-    if (f.expected !== undefined) out.expected = boundedText(f.expected);
-    if (f.actual !== undefined) out.actual = boundedText(f.actual);
-    return out;
-  });
-  if (failures.length > MAX_FAILURES) kept.push({ message: `… and ${failures.length - MAX_FAILURES} more failures of this check` });
-  return kept;
-}
-
-/** What the checks said about one exchange: the case's checks, and the recommendation-level exchange checks (run findings). */
-interface StepJudgement {
-  checks: CheckOutcome[];
-  findings: Array<{ check: ExchangeCheck; outcome: CheckOutcome }>;
-}
-
-/** Whether a check applies; a check whose `applies` throws is judged as applying, so that its internal error is reported. */
-function appliesTo(applies: () => boolean): Judgement | boolean {
-  const judged = guarded(() => ({ outcome: applies() ? 'passed' : 'not-judged', message: '' }));
-  return judged.outcome === 'internal-error' ? judged : judged.outcome === 'passed';
-}
-
-/** Every check of a step on one exchange: the step's own expectations and captures, then the exchange checks. */
-function judgeStep(
-  exchange: Exchange,
-  step: StepSpec,
-  index: number,
-  caseLevel: Level,
-  vars: Variables,
-  options: Pick<CaseRunOptions, 'contract' | 'disabled' | 'exchangeChecks' | 'model'>,
-): StepJudgement {
-  const { contract, disabled, model } = options;
-  const results: CheckOutcome[] = [];
-  const findings: StepJudgement['findings'] = [];
-  const expected = expectationEntries(step.expect, exchange.response.status);
-  const declared: Array<[string, unknown, Level, string]> = [
-    ...expected.map((e): [string, unknown, Level, string] => [e.key, e.value, caseLevel, `expect.${e.path}`]),
-    ...expectationEntries(step.warn, exchange.response.status).map((e): [string, unknown, Level, string] => [
-      e.key,
-      e.value,
-      'warn',
-      `warn.${e.path}`,
-    ]),
-    ...(step.capture === undefined ? [] : [['capture', step.capture, caseLevel, 'capture'] as [string, unknown, Level, string]]),
-  ];
-  for (const [key, value, level, path] of declared) {
-    const checks = expectationChecks(key);
-    const source = step.sources?.[path];
-    if (checks.length === 0) {
-      const unregistered: Judgement = { outcome: 'internal-error', message: `no check is registered for the expectation '${key}'` };
-      results.push(outcomeOf({ id: `expect.${key}` }, level, index, unregistered, source));
-      continue;
-    }
-    const filled = fillTemplate(value as JsonValue, vars);
-    for (const check of checks) {
-      if (disabled.has(check.id)) continue;
-      const context = { exchange, contract, expected: filled, ...(model === undefined ? {} : { model }) };
-      const applies = check.applies === undefined ? true : appliesTo(() => check.applies?.(context) ?? true);
-      if (applies === false) continue;
-      // A recommendation on a declared expectation warns whatever the case's level; the rule itself takes the case's.
-      const at: Level = check.level === 'warn' ? 'warn' : level;
-      results.push(outcomeOf(check, at, index, applies === true ? guarded(() => check.evaluate(context)) : applies, source));
-    }
-  }
-  // What the step's `expect` block declares for this status, so an exchange check does not judge it twice.
-  const context = {
-    exchange,
-    contract,
-    declared: Object.fromEntries(expected.map((e) => [e.key, e.value])) as Expectations,
-    ...(model === undefined ? {} : { model }),
-  };
-  for (const check of options.exchangeChecks ?? registeredExchangeChecks) {
-    if (disabled.has(check.id)) continue;
-    const applies = appliesTo(() => check.applies(context));
-    if (applies === false) continue;
-    const outcome = outcomeOf(check, check.level, index, applies === true ? guarded(() => check.evaluate(context)) : applies);
-    // A recommendation on every response is a run finding: it never decides whether a case passed or could be judged.
-    if (check.level === 'warn') findings.push({ check, outcome });
-    else results.push(outcome);
-  }
-  return { checks: results, findings };
-}
-
-/** The transport checks on a request that got no response; with every one disabled, the case still could not be tested. */
-function judgeTransport(error: TransportError, step: number, disabled: ReadonlyMap<string, string>): CheckOutcome[] {
-  const context = {
-    message: error.message,
-    code: error.code,
-    timedOut: error.timedOut,
-    answeredMeanwhile: error.answeredMeanwhile,
-    closedTwice: error.closedTwice,
-    cutShort: !error.beforeResponse && !error.timedOut,
-  };
-  return transportChecks
-    .filter((check) => !disabled.has(check.id))
-    .map((check) =>
-      outcomeOf(
-        check,
-        check.level,
-        step,
-        guarded(() => check.evaluate(context)),
-      ),
-    );
-}
-
-function excerpt(text: string, bytes: number): { text: string; cut: boolean } {
-  if (text.length <= bytes / 3 || Buffer.byteLength(text) <= bytes) return { text, cut: false };
-  // A character takes at least one byte: the first `bytes` characters hold the excerpt, and only they are encoded.
-  return {
-    text: Buffer.from(text.slice(0, bytes))
-      .subarray(0, bytes)
-      .toString('utf8')
-      .replace(/\uFFFD$/, ''),
-    cut: true,
-  };
-}
-
-function evidenceOf(exchange: Exchange, step: number, startedAt: Date, attempts: number, excerptBytes: number): ExchangeEvidence {
-  const body = excerpt(exchange.response.bodyText, excerptBytes);
-  return {
-    step,
-    startedAt: startedAt.toISOString(),
-    request: requestEvidence(exchange.request),
-    response: {
-      status: exchange.response.status,
-      headers: exchange.response.headers,
-      body: body.text,
-      bytes: exchange.response.bytes,
-      truncated: exchange.response.truncated || body.cut,
-      ...(exchange.response.coding === undefined ? {} : { coding: exchange.response.coding }),
-    },
-    durationMs: round(exchange.durationMs),
-    attempts,
-    reproduce: curlCommand(exchange.request),
-    ...(exchange.connectionRetry === undefined ? {} : { connectionRetry: exchange.connectionRetry }),
-    ...(exchange.throttled === undefined ? {} : { throttled: exchange.throttled }),
-  };
-}
-
-/** The most of a request body evidence keeps (characters): a 1 MiB name is cut, and its `reproduce` command still sends it whole. */
-const MAX_REQUEST_BODY_EVIDENCE = 64 * 1024;
-
-function requestEvidence(request: Exchange['request']): ExchangeEvidence['request'] {
-  return request.body === undefined
-    ? { method: request.method, url: request.url, headers: request.headers }
-    : { method: request.method, url: request.url, headers: request.headers, body: boundedText(request.body, MAX_REQUEST_BODY_EVIDENCE) };
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 10) / 10;
 }
 
 /** Why a case does not apply today, judged by the suite's clock; undefined when it applies. */
@@ -308,13 +142,6 @@ export function disabledCase(info: CaseInfo, disabled: ReadonlyMap<string, strin
   return reason === undefined ? undefined : notJudgedCase(info, 'disabled', `disabled by the configuration: ${reason}`);
 }
 
-/** A case's outcome from its checks, and its reason: the message of the first check that decided it. */
-export function decided(checks: readonly CheckOutcome[]): { outcome: Outcome; reason?: string } {
-  const outcome = worstOutcome(checks);
-  const reason = outcome === 'passed' ? undefined : checks.find((c) => c.outcome === outcome)?.message;
-  return reason === undefined ? { outcome } : { outcome, reason };
-}
-
 /** A case that was not judged (not run, or nothing to conclude), with the kind of reason and the reason; `durationMs` when it took time. */
 export function notJudgedCase(info: CaseInfo, skip: SkipCode, reason: string, durationMs = 0): CaseResult {
   return { ...info, outcome: 'not-judged', skip, reason, durationMs, checks: [], exchanges: [], retries: 0 };
@@ -325,6 +152,7 @@ function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Co
   return {
     method: step.request.method,
     path,
+    label: `case ${spec.id}`,
     operation: contract.operationFor(step.request.method, path) ?? spec.operation,
     query: fillQuery(step.request.query, vars),
     headers: Object.fromEntries(Object.entries(step.request.headers ?? {}).map(([k, v]) => [k, fillText(v, vars)])),
@@ -346,7 +174,7 @@ function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Co
  * response (`transport`), or one that could not be sent or finished at all (`ended`).
  */
 type StepRun =
-  | { kind: 'answered'; exchange: Exchange; judged: StepJudgement; attempts: number; startedAt: Date }
+  | { kind: 'answered'; exchange: Exchange; judged: ExchangeJudgement; attempts: number; startedAt: Date }
   | { kind: 'transport'; error: TransportError; evidence: ExchangeEvidence; checks: CheckOutcome[] }
   | { kind: 'ended'; outcome: Outcome; reason: string; skip?: SkipCode };
 
@@ -356,7 +184,13 @@ function endsCase(run: StepRun): boolean {
 }
 
 /** Sends step `index` of a case (retrying a read-after-write within the window) and judges the exchange; never throws. */
-async function runStep(spec: CaseSpec, step: StepSpec, index: number, vars: Variables, options: CaseRunOptions): Promise<StepRun> {
+async function runStep(
+  spec: CaseSpec,
+  step: StepSpec,
+  index: number,
+  vars: Variables,
+  options: CaseRunOptions & { judge: Judge },
+): Promise<StepRun> {
   const request = requestOf(spec, step, vars, options.contract);
   const clock = options.waitClock ?? REAL_CLOCK;
   const deadline = clock.now() + options.consistencyWindowMs;
@@ -381,21 +215,11 @@ async function runStep(spec: CaseSpec, step: StepSpec, index: number, vars: Vari
           outcome: 'internal-error',
           reason: `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
         };
-      if (error.sent.method === 'POST') options.model?.writeUnanswered();
-      const evidence: ExchangeEvidence = {
-        step: index,
-        startedAt: startedAt.toISOString(),
-        request: requestEvidence(error.sent),
-        error: { code: error.code, message: error.message },
-        durationMs: round(performance.now() - sentAt),
-        attempts,
-        reproduce: curlCommand(error.sent),
-      };
-      return { kind: 'transport', error, evidence, checks: judgeTransport(error, index, options.disabled) };
+      const evidence = failureEvidence(error.sent, error, index, { startedAt, durationMs: performance.now() - sentAt, attempts });
+      return { kind: 'transport', error, evidence, checks: options.judge.transport(error, index) };
     }
     options.created.observe(exchange);
-    const judged = judgeStep(exchange, step, index, spec.level, vars, options);
-    options.model?.observe(exchange, `case ${spec.id}`);
+    const judged = options.judge.exchange(exchange, { step, index, level: spec.level, vars });
     options.onExchange?.(exchange);
     // Only what the step expects of the write may not show yet; a rule every exchange must keep (no 5xx, JSON) is judged at once.
     const failedChecks = judged.checks.filter((c) => c.outcome === 'failed');
@@ -426,7 +250,8 @@ async function runStep(spec: CaseSpec, step: StepSpec, index: number, vars: Vari
  * Runs one case to its result; never throws, whatever the server or a check does. Its steps go one after another; a
  * case of independent steps (`independentSteps`) sends up to --concurrency of them at once, judged in their order.
  */
-export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<CaseResult> {
+export async function runCase(spec: CaseSpec, given: CaseRunOptions): Promise<CaseResult> {
+  const options = withJudge(given);
   const info = caseInfo(spec);
   const disabled = disabledCase(info, options.disabled);
   if (disabled !== undefined) return disabled;
@@ -450,7 +275,7 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
     result.outcome = outcome;
     if (reason !== undefined) result.reason = reason;
     if (skip !== undefined) result.skip = skip;
-    result.durationMs = round(performance.now() - started);
+    result.durationMs = roundMs(performance.now() - started);
     return result;
   };
   const vars = new Map(options.variables);
@@ -471,7 +296,7 @@ export async function runCase(spec: CaseSpec, options: CaseRunOptions): Promise<
     const { exchange, judged, attempts, startedAt } = run;
     result.retries += attempts - 1;
     // Judged once the step's retries are over: a wrong stored value is one failure, where it was first shown.
-    if (options.model !== undefined) judged.checks = options.model.blameOnce(exchange, judged.checks, `case ${spec.id}`);
+    judged.checks = options.judge.blameOnce(exchange, judged.checks, `case ${spec.id}`);
     result.exchanges.push(evidenceOf(exchange, index, startedAt, attempts, options.excerptBytes));
     captureVariables(step, exchange, vars);
     for (const { check, outcome } of judged.findings) options.findings.record(check, info.id, exchange, outcome);
@@ -526,7 +351,9 @@ export async function reportCase(listener: RunListener, info: CaseInfo, run: () 
 }
 
 /** Runs cases with bounded concurrency; results come back in the order of `cases`. */
-export async function runCases(cases: readonly CaseSpec[], options: CaseRunOptions): Promise<CaseResult[]> {
+export async function runCases(cases: readonly CaseSpec[], given: CaseRunOptions): Promise<CaseResult[]> {
+  // One judge for every case: a wrong value blamed in one case is not blamed again in another.
+  const options = withJudge(given);
   return mapConcurrently(cases, options.concurrency, (spec) =>
     reportCase(options.listener, caseInfo(spec), () =>
       options.signal?.aborted === true ? notJudgedCase(caseInfo(spec), 'interrupted', 'interrupted before it ran') : runCase(spec, options),

@@ -2,12 +2,12 @@
 import type { KnownPet } from '../load/sampler.js';
 import { stringifyExactJson } from '../model/json.js';
 import type { StoreView } from '../model/store-model.js';
-import { runChecks } from '../checks/registry.js';
+import { judgeLoad as judgeLoadChecks, stageBreaks } from '../checks/judge.js';
 import type { Baseline } from '../model/check.js';
 import { RunError } from '../model/errors.js';
 import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
 import type { CaseInfo, CaseResult } from '../model/results.js';
-import { decided, disabledCase, guarded, outcomeOf, reportCase, notJudgedCase } from './cases.js';
+import { decided, disabledCase, reportCase, notJudgedCase } from './cases.js';
 import type { Phase } from './phase.js';
 
 /** The case a load profile is: its thresholds are the checks that judge it. */
@@ -24,23 +24,12 @@ export function loadCaseInfo(profile: LoadProfile): CaseInfo {
   };
 }
 
-/** Judges a load result by every run check that applies: the load case's result. */
+/** The load case's result: the load judged by every run check of its profile that applies. */
 export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string>, durationMs: number): CaseResult {
   const info = loadCaseInfo(load.profile);
   const skipped = disabledCase(info, disabled);
   if (skipped !== undefined) return skipped;
-  const context = { load };
-  const checks = runChecks
-    .filter((check) => !disabled.has(check.id) && check.applies(context))
-    .map((check) =>
-      outcomeOf(
-        check,
-        check.level,
-        0,
-        guarded(() => check.evaluate(context)),
-        check.sourceOf(context),
-      ),
-    );
+  const checks = judgeLoadChecks(load, disabled);
   return { ...info, ...decided(checks), durationMs: Math.round(durationMs), checks, exchanges: [], retries: 0 };
 }
 
@@ -98,7 +87,8 @@ export const LOAD_PHASE: Phase = {
               profile,
               http: context.http,
               contract: context.plan.contract,
-              allowProductionLoad: load.allowProductionLoad,
+              // The load measures; the judge says whether a ramp's stage broke the profile.
+              breaks: (stage) => stageBreaks(profile, stage),
               listener,
               knownPets: knownPets(context.model),
               // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.

@@ -2,7 +2,8 @@
  * A phase of a run, as an object (Schemathesis's Phase): what it is, the cases it can report, whether a plan asks for it,
  * why it cannot run for a plan, and how it runs. The engine's one list of them is PHASES (phases.ts).
  */
-import type { HttpClient, HttpClientOptions } from '../http/client.js';
+import type { Judge } from '../checks/judge.js';
+import type { Client, HttpClientOptions } from '../http/client.js';
 import type { Sender } from '../http/write-gate.js';
 import { variantsSendingTheKey } from '../http/credentials.js';
 import type { StoreModel } from '../model/store-model.js';
@@ -42,8 +43,8 @@ export interface PhaseContext {
   /** The embedded reference server is the target (it is reached directly, never through a proxy). */
   readonly embedded: boolean;
   /** The suite's own client, for the conformance phases; a load measures with connections of its own. */
-  readonly client: HttpClient | undefined;
-  /** The client behind the run's one write gate (read-only mode, --max-writes): what every phase that may write sends through. */
+  readonly client: Client | undefined;
+  /** The client (its last layer the run's one write gate: read-only mode, --max-writes): what every phase sends through. */
   readonly sender: Sender | undefined;
   /** The client's options for the run, which a load's connections share (without the client's abort and wait events). */
   readonly http: HttpClientOptions;
@@ -54,8 +55,10 @@ export interface PhaseContext {
   readonly variables: Variables;
   /** Every pet the run created, whichever phase created it. */
   readonly created: CreatedPets;
-  /** What the run has seen of the store, from every phase's responses: what the invariants judge against. */
+  /** What the run has seen of the store, from every phase's responses (the client's observe layer): what the invariants judge against. */
   readonly model: StoreModel;
+  /** The run's one judge: exchanges, requests without an answer, the load, the verdict. */
+  readonly judge: Judge;
   /** What the recommendation-level exchange checks found, by check id, from every phase. */
   readonly findings: RunFindings;
   /** What a read-after-write step's window and backoff are measured by. */
@@ -142,12 +145,14 @@ export function caseOptions(context: PhaseContext): CaseRunOptions {
     listener: context.listener,
     created: context.created,
     model: context.model,
+    judge: context.judge,
     findings: context.findings,
     ...(conformance.exchangeChecks === undefined ? {} : { exchangeChecks: conformance.exchangeChecks }),
     ...(context.store === undefined ? {} : { store: context.store }),
     // The client stops the run when the server is gone or asks for more waiting than allowed; Ctrl-C stops it too.
     ...(context.stop === undefined ? {} : { signal: context.stop }),
     maxWrites: conformance.maxWrites,
+    ...(context.client === undefined ? {} : { budget: context.client.writeBudget }),
     waitClock: context.clock,
     keyAsWrong: variantsSendingTheKey(plan.target.apiKey),
   };

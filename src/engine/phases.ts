@@ -4,7 +4,7 @@
  * read this one list.
  */
 import { listPathOf } from '../model/contract.js';
-import { HttpClient } from '../http/client.js';
+import { openClient } from '../http/open-client.js';
 import { preflight } from '../http/preflight.js';
 import { listingProbe, WAIT_TRY_MS, waitForService } from '../http/wait-for.js';
 import type { RunPlan } from './plan.js';
@@ -49,7 +49,7 @@ const WAIT_FOR_PHASE: Phase = {
       pacing: { maxWaitMs: boundMs, waitBudgetMs: boundMs },
     };
     await waitForService(
-      listingProbe(() => new HttpClient(options), listPathOf(plan.contract)),
+      listingProbe(() => openClient(options), listPathOf(plan.contract)),
       {
         url: new URL(http.baseUrl).href,
         boundMs,
@@ -81,7 +81,7 @@ const PREFLIGHT_PHASE: Phase = {
       await preflight(client, listPath, false);
       return [];
     }
-    const own = new HttpClient({ ...http, connections: 1 });
+    const own = openClient({ ...http, connections: 1 });
     try {
       await preflight(own, listPath, true);
     } finally {

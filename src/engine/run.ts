@@ -1,8 +1,10 @@
 /** The whole run, owned here: the embedded server, the client, a loop over the phases the plan enables (PHASES), and the one verdict. */
 import { randomBytes, randomInt } from 'node:crypto';
-import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions } from '../http/client.js';
+import { judgeRun, Judge } from '../checks/judge.js';
+import { type Client, DEFAULT_HTTP_OPTIONS, type HttpClientOptions } from '../http/client.js';
+import { openClient } from '../http/open-client.js';
 import type { RequestTally } from '../http/sender.js';
-import { WriteGate } from '../http/write-gate.js';
+import { contractRequests } from '../requests/contract-requests.js';
 import { StoreModel } from '../model/store-model.js';
 import { connectionOf } from '../http/connection.js';
 import { packageVersion } from '../loader/package-paths.js';
@@ -14,7 +16,6 @@ import type { LoadReport } from '../model/load.js';
 import {
   emptyCounts,
   internalErrorsOf,
-  verdictOf,
   warningsOf,
   type CaseInfo,
   type CaseResult,
@@ -98,7 +99,7 @@ interface ReportParts {
   results: CaseResult[];
   strict: boolean;
   interrupted: boolean;
-  client: HttpClient | undefined;
+  client: Client | undefined;
   created: CreatedPets;
   filled: number;
   load: LoadReport | undefined;
@@ -142,7 +143,7 @@ function reportOf(parts: ReportParts): RunReport {
     finishedAt: finished.toISOString(),
     durationMs: finished.getTime() - parts.startedAt.getTime(),
     // A run that stopped before its end cannot pass, whatever it measured until then.
-    verdict: verdictOf({
+    verdict: judgeRun({
       counts,
       strict: parts.strict,
       interrupted: parts.interrupted,
@@ -287,17 +288,23 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
   }
   const baseUrl = plan.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
   const http = httpOptions(plan, baseUrl, server !== undefined);
-  // Only the conformance phases use the suite's own client; a load verifies its target with one of its own.
-  const listPath = plan.contract.operations.get('listPets')?.path;
+  const disabled = new Map(plan.disabled.map((d) => [d.id, d.reason]));
+  const model = new StoreModel({ windowMs: plan.conformance?.consistencyWindowMs ?? 0, runId });
+  // Only the conformance phases use the suite's own client; a load verifies its target with one of its own. Every exchange
+  // reaches the store model through its observe layer, and every phase writes through its one gate (read-only, --max-writes).
+  const conformance = plan.conformance;
   const client =
-    plan.conformance === undefined
+    conformance === undefined
       ? undefined
-      : new HttpClient({
-          ...http,
-          ...(abort === undefined ? {} : { abort }),
-          ...(listPath === undefined ? {} : { alivePath: listPath }),
-          onWait: (wait) => listener.onWait?.(wait),
-        });
+      : openClient(
+          {
+            ...http,
+            ...(abort === undefined ? {} : { abort }),
+            alive: contractRequests(plan.contract).listing(),
+            onWait: (wait) => listener.onWait?.(wait),
+          },
+          { observer: model, writes: { readOnly: conformance.readOnly, maxWrites: conformance.maxWrites } },
+        );
   const meta: RunMeta = {
     tool: TOOL,
     runId,
@@ -316,14 +323,10 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     baseUrl,
     embedded: server !== undefined,
     client,
-    // Every phase writes through one gate: read-only mode and --max-writes hold whichever phase sends.
-    sender:
-      client === undefined || plan.conformance === undefined
-        ? undefined
-        : new WriteGate(client, { readOnly: plan.conformance.readOnly, maxWrites: plan.conformance.maxWrites }),
+    sender: client,
     http,
     listener,
-    disabled: new Map(plan.disabled.map((d) => [d.id, d.reason])),
+    disabled,
     variables: new Map<string, JsonValue>([
       ['runId', runId],
       ['categoryId', plan.conformance?.categoryId ?? 1],
@@ -331,7 +334,13 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     ]),
     created: new CreatedPets(),
     findings: new RunFindings(),
-    model: new StoreModel({ windowMs: plan.conformance?.consistencyWindowMs ?? 0, runId }),
+    model,
+    judge: new Judge({
+      contract: plan.contract,
+      disabled,
+      model,
+      ...(conformance?.exchangeChecks === undefined ? {} : { exchangeChecks: conformance.exchangeChecks }),
+    }),
     clock: REAL_CLOCK,
     signal,
     stop: client === undefined ? signal : signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]),

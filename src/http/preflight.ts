@@ -2,7 +2,7 @@
 import { RunError, type RunErrorCode } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { ReceivedResponse } from '../model/exchange.js';
-import type { HttpClient } from './client.js';
+import type { Client } from './client.js';
 import { CERTIFICATE_CODES, isTlsFailure, TransportError } from './sender.js';
 
 /** Whether a body is a web page: what a wrong base URL (a site, a login page, a gateway's error page) answers. */
@@ -50,11 +50,7 @@ function transportCode(code: string): RunErrorCode {
 }
 
 /** Sends `GET <listPath>`; throws a RunError (exit 2) naming the problem in one line: no answer (a TLS mismatch in words, with what to do), a refused key, no such route, a redirect or a web page. */
-export async function preflight(
-  client: Pick<HttpClient, 'send' | 'base' | 'urlFor'>,
-  listPath: string,
-  beforeLoad: boolean,
-): Promise<void> {
+export async function preflight(client: Pick<Client, 'send' | 'base' | 'urlFor'>, listPath: string, beforeLoad: boolean): Promise<void> {
   const href = client.base.href;
   const tail = beforeLoad ? '; no load was sent' : '';
   let response: ReceivedResponse;

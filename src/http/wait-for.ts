@@ -5,7 +5,7 @@
 import type { Clock } from '../model/clock.js';
 import { RunError } from '../model/errors.js';
 import type { ServiceWait } from '../model/events.js';
-import type { HttpClient } from './client.js';
+import type { Client } from './client.js';
 import { isTlsFailure, TransportError } from './sender.js';
 
 /** Statuses a gateway answers for a service behind it that is not up yet: not an answer of the service. */
@@ -24,7 +24,7 @@ export type WaitProbe = () => Promise<'answered' | string>;
  * A try: a GET of the listing on a client of its own, closed after it (a client stops for good once requests in a row got
  * no answer, which is what waiting is for). No answer, or a gateway's 502, 503 or 504, is not yet an answer.
  */
-export function listingProbe(open: () => Pick<HttpClient, 'send' | 'close'>, listPath: string): WaitProbe {
+export function listingProbe(open: () => Pick<Client, 'send' | 'close'>, listPath: string): WaitProbe {
   return async () => {
     const client = open();
     try {

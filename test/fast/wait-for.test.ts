@@ -5,7 +5,8 @@
 import t from 'tap';
 import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { DEFAULT_HTTP_OPTIONS, HttpClient } from '../../src/http/client.js';
+import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
+import { openClient } from '../../src/http/open-client.js';
 import { listingProbe, waitForService, type WaitProbe } from '../../src/http/wait-for.js';
 import { TransportError } from '../../src/http/sender.js';
 import type { ServiceWait } from '../../src/model/events.js';
@@ -148,7 +149,7 @@ t.test(
 
 t.test('tries on real clients: every one of many refused tries says why, never that the server is gone', async (t) => {
   const probe = listingProbe(
-    () => new HttpClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl: URL_TRIED, apiKey: 'wait-for-probe-key', connections: 1 }),
+    () => openClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl: URL_TRIED, apiKey: 'wait-for-probe-key', connections: 1 }),
     '/pets',
   );
   // A client stops for good after three requests in a row got no answer: each try has one of its own.
