@@ -2,9 +2,9 @@
 import { randomInt } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import path from 'node:path';
-import { FUZZ_PHASE } from '../engine/fuzz.js';
+import { FUZZ_PHASE } from '../engine/phases/fuzz.js';
 import { knownIds, loadCaseInputs, unknownSuiteText, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
-import { STATEFUL_PHASE } from '../engine/stateful.js';
+import { STATEFUL_PHASE } from '../engine/phases/stateful.js';
 import { headerSecrets } from '../http/extra-headers.js';
 import { proxyCredentials, proxyEnvironment, proxyFor } from '../http/proxy.js';
 import type { PacingOptions } from '../http/pacer.js';

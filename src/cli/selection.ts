@@ -1,9 +1,9 @@
 /** What a run selects: the suites --suite and --phase name, the cases --check names, the ids --skip-check names; a glob that names nothing is a typo, said with the one likely meant. */
-import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
+import { CREATED_PETS_PHASE } from '../engine/phases/created-pets.js';
 import type { Phase } from '../engine/phase.js';
-import { PHASES } from '../engine/phases.js';
+import { PHASES } from '../engine/phases/index.js';
 import type { CaseInputs } from '../engine/plan.js';
-import { STORE_HEALTH_PHASE } from '../engine/store-health.js';
+import { STORE_HEALTH_PHASE } from '../engine/phases/store-health.js';
 import { RunError } from '../model/errors.js';
 import type { CaseInfo } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';

@@ -23,9 +23,9 @@ import {
 import type { AuthVariant, CaseSpec, RequestSpec, StepSpec } from '../model/scenario.js';
 import type { StoreModel } from '../model/store-model.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
-import type { CreatedPets } from './created-pets.js';
+import type { CreatedPets } from './phases/created-pets.js';
 import type { RunFindings } from './findings.js';
-import { unmetRequirement, type StoreCounts } from './store-fill.js';
+import { unmetRequirement, type StoreCounts } from './phases/store-fill.js';
 
 export { decided, guarded, outcomeOf } from '../checks/judge.js';
 

@@ -16,9 +16,9 @@ import type { CaseInfo, CaseResult, SkipCode } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
 import type { Variables } from '../model/template.js';
 import { disabledCase, reportCase, notJudgedCase, type CaseRunOptions } from './cases.js';
-import type { CreatedPets } from './created-pets.js';
+import type { CreatedPets } from './phases/created-pets.js';
 import type { RunPlan } from './plan.js';
-import type { StoreCounts } from './store-fill.js';
+import type { StoreCounts } from './phases/store-fill.js';
 
 /** What the cases a phase can report are derived from: the contract, the loaded cases, and a load profile when one is named. */
 export interface PhaseInputs {

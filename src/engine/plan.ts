@@ -13,10 +13,10 @@ import type { LoadProfile, LoadReport } from '../model/load.js';
 import type { DisabledCheck, RunMeta } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
 import type { PhaseInputs } from './phase.js';
-import { phaseCases } from './phases.js';
+import { phaseCases } from './phases/index.js';
 import type { ConnectionSettings } from '../model/connection.js';
-import type { FuzzOptions } from './fuzz.js';
-import type { StatefulOptions } from './stateful.js';
+import type { FuzzOptions } from './phases/fuzz.js';
+import type { StatefulOptions } from './phases/stateful.js';
 
 /** Where the run's input files are. */
 export interface InputFolders {

@@ -26,13 +26,14 @@ import {
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { notJudgedCase } from './cases.js';
 import { RunFindings } from './findings.js';
-import { CreatedPets } from './created-pets.js';
+import { CreatedPets } from './phases/created-pets.js';
 import { OrderedPhaseEvents } from './phase-events.js';
 import { skipPhase, type Phase, type PhaseContext } from './phase.js';
-import { PHASES } from './phases.js';
+import { PHASES } from './phases/index.js';
 import type { RunPlan } from './plan.js';
 
-export { judgeLoad, mergeLoads } from './load-phase.js';
+export { judgeLoad } from './phases/load.js';
+export { mergeLoads } from './phases/merge.js';
 
 /** This tool, as every report names it. */
 const TOOL = { name: 'petstore-conformance', version: packageVersion() } as const;

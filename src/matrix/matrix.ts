@@ -1,7 +1,7 @@
 /** The verdict matrix: the engine against every variant of the reference server, in process, and whether it told them apart. */
 import { randomBytes } from 'node:crypto';
-import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
-import { STORE_HEALTH_PHASE } from '../engine/store-health.js';
+import { CREATED_PETS_PHASE } from '../engine/phases/created-pets.js';
+import { STORE_HEALTH_PHASE } from '../engine/phases/store-health.js';
 import { loadCaseInputs, type CaseInputs, type InputFolders } from '../engine/plan.js';
 import { executePlan } from '../engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';

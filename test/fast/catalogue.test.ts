@@ -2,7 +2,7 @@ import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REGISTRY } from '../../src/checks/registry.js';
-import { PHASES, phaseCases } from '../../src/engine/phases.js';
+import { PHASES, phaseCases } from '../../src/engine/phases/index.js';
 import { loadCaseInputs } from '../../src/engine/plan.js';
 import { PACKAGE_FOLDERS } from '../../src/matrix/matrix.js';
 import { renderCatalogue } from '../../src/reporters/catalogue.js';

@@ -6,7 +6,7 @@
 import t from 'tap';
 import { caseInfo, guarded, notJudgedCase, outcomeOf, runCases, type CaseRunOptions } from '../../src/engine/cases.js';
 import { RunFindings } from '../../src/engine/findings.js';
-import { CreatedPets, createdPetCases } from '../../src/engine/created-pets.js';
+import { CreatedPets, createdPetCases } from '../../src/engine/phases/created-pets.js';
 import { TransportError, type Client as HttpClient, type OutgoingRequest } from '../../src/http/client.js';
 import type { Judgement } from '../../src/model/check.js';
 import type { JsonValue } from '../../src/model/json.js';

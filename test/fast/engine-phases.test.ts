@@ -2,7 +2,7 @@
 import t, { type Test } from 'tap';
 import { parseFlags } from '../../src/cli/args.js';
 import { planMerge, planRun } from '../../src/cli/plan.js';
-import { PHASES, phaseCases } from '../../src/engine/phases.js';
+import { PHASES, phaseCases } from '../../src/engine/phases/index.js';
 import { knownIds, loadCaseInputs } from '../../src/engine/plan.js';
 import { OrderedPhaseEvents } from '../../src/engine/phase-events.js';
 import { executePlan } from '../../src/engine/run.js';

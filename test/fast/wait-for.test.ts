@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
 import { openClient } from '../../src/http/open-client.js';
-import { listingProbe, waitForService, type WaitProbe } from '../../src/http/wait-for.js';
+import { listingProbe, waitForService, type WaitProbe } from '../../src/engine/phases/wait-for.js';
 import { TransportError } from '../../src/http/sender.js';
 import type { ServiceWait } from '../../src/model/events.js';
 import type { ReceivedResponse, SentRequest } from '../../src/model/exchange.js';

@@ -3,13 +3,13 @@
  * of the pets the run created, must still answer. A 5xx fails and names the write after which reads began failing (the
  * store model keeps when the run wrote what); the run goes on judging what it can.
  */
-import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
-import type { CaseInfo } from '../model/results.js';
-import type { CaseSpec, Expectations, StepSpec } from '../model/scenario.js';
-import { notJudgedCase, reportCase, runCases } from './cases.js';
+import { type Contract, listLimitOf, statusValues } from '../../model/contract.js';
+import type { CaseInfo } from '../../model/results.js';
+import type { CaseSpec, Expectations, StepSpec } from '../../model/scenario.js';
+import { notJudgedCase, reportCase, runCases } from '../cases.js';
 import { spread, type CreatedPets } from './created-pets.js';
-import { caseOptions, type Phase } from './phase.js';
-import type { RunPlan } from './plan.js';
+import { caseOptions, type Phase } from '../phase.js';
+import type { RunPlan } from '../plan.js';
 
 /** At most this many created pets are read again: enough to find one that broke the store, few enough to stay polite. */
 const MAX_PETS = 20;

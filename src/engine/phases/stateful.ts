@@ -5,15 +5,15 @@
  * staging are tolerated (only this run's pets are looked for), and so is the consistency window (reads retry within it).
  */
 import fc from 'fast-check';
-import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
-import type { Exchange } from '../model/exchange.js';
-import { isJsonObject, type JsonValue } from '../model/json.js';
-import { idDigits } from '../model/store-model.js';
-import type { CaseInfo, CaseResult, ExchangeEvidence } from '../model/results.js';
-import type { CaseSpec, StepSpec } from '../model/scenario.js';
-import { reportCase, runCase, notJudgedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
-import { runExamples } from './examples.js';
-import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
+import { type Contract, listLimitOf, statusValues } from '../../model/contract.js';
+import type { Exchange } from '../../model/exchange.js';
+import { isJsonObject, type JsonValue } from '../../model/json.js';
+import { idDigits } from '../../model/store-model.js';
+import type { CaseInfo, CaseResult, ExchangeEvidence } from '../../model/results.js';
+import type { CaseSpec, StepSpec } from '../../model/scenario.js';
+import { reportCase, runCase, notJudgedCase, writeBudgetSpent, type CaseRunOptions } from '../cases.js';
+import { runExamples } from '../examples.js';
+import { caseOptions, everyCaseDisabled, type Phase } from '../phase.js';
 
 /** The most commands a sequence holds. */
 const MAX_COMMANDS = 8;

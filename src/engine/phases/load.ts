@@ -1,14 +1,12 @@
-/** The load phases: a load profile measured against the service, or the load reports of several machines merged; each one case. */
-import type { KnownPet } from '../load/sampler.js';
-import { stringifyExactJson } from '../model/json.js';
-import type { StoreView } from '../model/store-model.js';
-import { judgeLoad as judgeLoadChecks, stageBreaks } from '../checks/judge.js';
-import type { Baseline } from '../model/check.js';
-import { RunError } from '../model/errors.js';
-import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
-import type { CaseInfo, CaseResult } from '../model/results.js';
-import { decided, disabledCase, reportCase, notJudgedCase } from './cases.js';
-import type { Phase } from './phase.js';
+/** The load phase: a load profile measured against the service, one case judged by its thresholds. */
+import type { KnownPet } from '../../load/sampler.js';
+import { stringifyExactJson } from '../../model/json.js';
+import type { StoreView } from '../../model/store-model.js';
+import { judgeLoad as judgeLoadChecks, stageBreaks } from '../../checks/judge.js';
+import type { LoadProfile, LoadReport } from '../../model/load.js';
+import type { CaseInfo, CaseResult } from '../../model/results.js';
+import { decided, disabledCase, reportCase, notJudgedCase } from '../cases.js';
+import type { Phase } from '../phase.js';
 
 /** The case a load profile is: its thresholds are the checks that judge it. */
 export function loadCaseInfo(profile: LoadProfile): CaseInfo {
@@ -34,33 +32,13 @@ export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string
 }
 
 /** The load modules (HDR histograms, sockets, worker threads), imported only by runs that load or merge. */
-const loadModules = async () => {
+export const loadModules = async () => {
   const [{ aggregateRuns }, { buildLoadReport, executeLoad }] = await Promise.all([
-    import('../load/aggregate.js'),
-    import('../load/load-run.js'),
+    import('../../load/aggregate.js'),
+    import('../../load/load-run.js'),
   ]);
   return { aggregateRuns, buildLoadReport, executeLoad };
 };
-
-/** Merges the load reports of runs made at once on several machines: raw results added stage by stage, rates summed. */
-export async function mergeLoads(loads: readonly LoadReport[], baseline?: Baseline): Promise<LoadReport> {
-  const { aggregateRuns, buildLoadReport } = await loadModules();
-  const first = loads[0];
-  if (first === undefined) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
-  const other = loads.find((l) => l.profile.name !== first.profile.name);
-  if (other)
-    throw new RunError('ERR_USAGE', `cannot merge runs of different profiles ('${first.profile.name}' and '${other.profile.name}')`);
-  const stageCount = Math.min(...loads.map((l) => l.stages.length));
-  const stages: LoadStage[] = [];
-  for (let i = 0; i < stageCount; i++) {
-    const raw = loads.flatMap((l) => (l.stages[i] as LoadStage).raw);
-    const stage: LoadStage = { metrics: aggregateRuns(raw), breached: [], raw };
-    const rate = first.stages[i]?.rate;
-    if (rate !== undefined) stage.rate = rate * loads.length;
-    stages.push(stage);
-  }
-  return buildLoadReport(first.profile, first.baseUrl, stages, loads.length, baseline);
-}
 
 /** The load a plan measures: its profile, run against the service with connections of its own, then judged. */
 export const LOAD_PHASE: Phase = {
@@ -98,30 +76,6 @@ export const LOAD_PHASE: Phase = {
       if (stages.length === 0) return notJudgedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');
       context.load = buildLoadReport(profile, context.baseUrl, stages, 1, load.baseline);
       return judgeLoad(context.load, context.disabled, performance.now() - loadStarted);
-    });
-    return [result];
-  },
-};
-
-/** The load reports of several machines, merged stage by stage and judged again by the first one's thresholds. */
-export const MERGE_PHASE: Phase = {
-  id: 'merge',
-  title: "the load reports of runs made at once on several machines, merged and judged by the first one's thresholds",
-  sends: 'nothing: it reads the report.json files of the runs',
-  cases: () => [],
-  enabled: (plan) => plan.merge !== undefined,
-  planned: (plan) => {
-    const profile = plan.merge?.loads[0]?.profile;
-    return profile === undefined ? [] : [loadCaseInfo(profile)];
-  },
-  skipReason: () => undefined,
-  async run(context) {
-    const merge = context.plan.merge;
-    const profile = merge?.loads[0]?.profile;
-    if (merge === undefined || profile === undefined) return [];
-    const result = await reportCase(context.listener, loadCaseInfo(profile), async () => {
-      context.load = await mergeLoads(merge.loads, merge.baseline);
-      return judgeLoad(context.load, context.disabled, 0);
     });
     return [result];
   },

@@ -2,15 +2,15 @@
  * The pets a run creates, and a sample of every pet it saw: judged once more, by cases built from them, after every other
  * case (a created pet reads back and is listed; a pet seen once, the store's own included, reads back the same).
  */
-import { type Contract, listLimitOf } from '../model/contract.js';
-import type { Exchange } from '../model/exchange.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../model/json.js';
-import { petFields, type StoreView } from '../model/store-model.js';
-import type { CaseInfo } from '../model/results.js';
-import type { CaseSpec, StepSpec } from '../model/scenario.js';
-import { reportCase, runCases, notJudgedCase } from './cases.js';
-import { caseOptions, type Phase } from './phase.js';
-import type { RunPlan } from './plan.js';
+import { type Contract, listLimitOf } from '../../model/contract.js';
+import type { Exchange } from '../../model/exchange.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.js';
+import { petFields, type StoreView } from '../../model/store-model.js';
+import type { CaseInfo } from '../../model/results.js';
+import type { CaseSpec, StepSpec } from '../../model/scenario.js';
+import { reportCase, runCases, notJudgedCase } from '../cases.js';
+import { caseOptions, type Phase } from '../phase.js';
+import type { RunPlan } from '../plan.js';
 
 /** At most this many created pets are read back, so a large run stays polite to the server. */
 const MAX_READ_BACK = 50;

@@ -4,13 +4,13 @@
  * is shrunk to a minimal example, reported with its curl.
  */
 import fc from 'fast-check';
-import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
-import type { JsonValue } from '../model/json.js';
-import { outcomeWords, worstOutcome, type CaseInfo, type CaseResult, type Outcome } from '../model/results.js';
-import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
-import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
-import { disabledCase, notJudgedCase, reportCase, runCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
-import { type ExampleRunResult, runExamples } from './examples.js';
+import { type Contract, listLimitOf, statusValues } from '../../model/contract.js';
+import type { JsonValue } from '../../model/json.js';
+import { outcomeWords, worstOutcome, type CaseInfo, type CaseResult, type Outcome } from '../../model/results.js';
+import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../../model/scenario.js';
+import { caseOptions, everyCaseDisabled, type Phase } from '../phase.js';
+import { disabledCase, notJudgedCase, reportCase, runCase, writeBudgetSpent, type CaseRunOptions } from '../cases.js';
+import { type ExampleRunResult, runExamples } from '../examples.js';
 
 /** What the fuzzing phase is told: the seed it replays and how many examples each property draws. */
 export interface FuzzOptions {

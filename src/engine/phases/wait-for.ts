@@ -2,11 +2,15 @@
  * `--wait-for SECONDS`: before the preflight, the listing is asked again and again, with a growing pause, until the
  * service answers (a `docker compose up -d` job's service still starting), within the bound; past it, one line, exit 2.
  */
-import type { Clock } from '../model/clock.js';
-import { RunError } from '../model/errors.js';
-import type { ServiceWait } from '../model/events.js';
-import type { Client } from './client.js';
-import { isTlsFailure, TransportError } from './sender.js';
+import type { Clock } from '../../model/clock.js';
+import { RunError } from '../../model/errors.js';
+import type { ServiceWait } from '../../model/events.js';
+import type { Client } from '../../http/client.js';
+import { openClient } from '../../http/open-client.js';
+import { listPathOf } from '../../model/contract.js';
+import type { Phase } from '../phase.js';
+import { sendsToService } from './preflight.js';
+import { isTlsFailure, TransportError } from '../../http/sender.js';
 
 /** Statuses a gateway answers for a service behind it that is not up yet: not an answer of the service. */
 const NOT_YET_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
@@ -84,3 +88,41 @@ export async function waitForService(probe: WaitProbe, options: WaitOptions): Pr
     pauseMs = Math.min(pauseMs * 2, WAIT_BACKOFF.maxMs);
   }
 }
+
+/**
+ * --wait-for: the listing asked until the service answers, with a growing pause, within the bound (else the run does not
+ * start). A connection of its own, so that the tries that got no answer never count against the run's client.
+ */
+export const WAIT_FOR_PHASE: Phase = {
+  id: 'wait-for',
+  title: 'the service waited for until it answers its listing, within --wait-for (else the run does not start: one line)',
+  gate: true,
+  cases: () => [],
+  enabled: (plan) => sendsToService(plan) && plan.target.baseUrl !== undefined && (plan.waitForMs ?? 0) > 0,
+  planned: () => [],
+  skipReason: () => undefined,
+  async run({ plan, http, clock, signal, listener }) {
+    const boundMs = plan.waitForMs ?? 0;
+    const tryMs = Math.min(WAIT_TRY_MS, http.requestTimeoutMs);
+    const options = {
+      ...http,
+      connections: 1,
+      connectTimeoutMs: Math.min(http.connectTimeoutMs, tryMs),
+      headersTimeoutMs: Math.min(http.headersTimeoutMs, tryMs),
+      requestTimeoutMs: tryMs,
+      // A gateway that asks to wait is waited for within the bound, no longer.
+      pacing: { maxWaitMs: boundMs, waitBudgetMs: boundMs },
+    };
+    await waitForService(
+      listingProbe(() => openClient(options), listPathOf(plan.contract)),
+      {
+        url: new URL(http.baseUrl).href,
+        boundMs,
+        clock,
+        ...(signal === undefined ? {} : { signal }),
+        onTry: (wait) => listener.onServiceWait?.(wait),
+      },
+    );
+    return [];
+  },
+};
