@@ -4,7 +4,7 @@
  * pets that read back the same. They apply to every phase's exchanges, whatever case sent them.
  */
 import { failed, passed, type ExchangeCheck, type ExchangeContext } from '../model/check.js';
-import { listLimitOf } from '../model/contract.js';
+import { listLimitOf, plays } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, jsonEqual, type JsonObject, showJson } from '../model/json.js';
 import { idDigits, petFields, petsShown, type PetSighting } from '../model/store-model.js';
@@ -29,7 +29,7 @@ function query(exchange: Exchange): URLSearchParams {
 /** The items of a listing answered 200 with an array. */
 function listing(exchange: Exchange): JsonObject[] | undefined {
   const { request, response } = exchange;
-  if (request.operation !== 'listPets' || response.status !== 200 || !Array.isArray(response.json)) return undefined;
+  if (!plays(request.operation, 'list') || response.status !== 200 || !Array.isArray(response.json)) return undefined;
   return response.json.filter(isJsonObject);
 }
 
@@ -169,7 +169,7 @@ const getRequestedPet: ExchangeCheck = {
   scope: 'exchange',
   appliesWhen: 'getPet is answered 200 with an object',
   applies: ({ exchange }) =>
-    exchange.request.operation === 'getPet' && exchange.response.status === 200 && isJsonObject(exchange.response.json),
+    plays(exchange.request.operation, 'get') && exchange.response.status === 200 && isJsonObject(exchange.response.json),
   evaluate({ exchange }) {
     const pet = exchange.response.json as JsonObject;
     const wanted = requestedId(exchange.request.target);
@@ -200,7 +200,7 @@ const uniqueIds: ExchangeCheck = {
   scope: 'exchange',
   appliesWhen: 'createPet is answered 201 with an id the run has already seen',
   applies: ({ exchange, model }) => {
-    const id = exchange.request.operation === 'createPet' ? petsShown(exchange).map((pet) => idDigits(pet['id']))[0] : undefined;
+    const id = plays(exchange.request.operation, 'create') ? petsShown(exchange).map((pet) => idDigits(pet['id']))[0] : undefined;
     return id !== undefined && model?.pet(id) !== undefined;
   },
   evaluate({ exchange, model }) {
@@ -228,7 +228,7 @@ const readsBackSame: ExchangeCheck = {
   appliesWhen: 'a listing or getPet shows a pet the run has already seen',
   applies: ({ exchange, model }) =>
     model !== undefined &&
-    exchange.request.operation !== 'createPet' &&
+    !plays(exchange.request.operation, 'create') &&
     petsShown(exchange).some((pet) => {
       const id = idDigits(pet['id']);
       return id !== undefined && model.pet(id) !== undefined;

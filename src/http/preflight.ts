@@ -3,7 +3,7 @@ import { RunError, type RunErrorCode } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { ReceivedResponse } from '../model/exchange.js';
 import type { Client } from './client.js';
-import { CERTIFICATE_CODES, isTlsFailure, TransportError } from './sender.js';
+import { CERTIFICATE_CODES, isTlsFailure, type OutgoingRequest, TransportError } from './sender.js';
 
 /** Whether a body is a web page: what a wrong base URL (a site, a login page, a gateway's error page) answers. */
 function isHtml(response: ReceivedResponse): boolean {
@@ -49,14 +49,18 @@ function transportCode(code: string): RunErrorCode {
   return isTlsFailure(code) ? 'ERR_TLS' : 'ERR_UNREACHABLE';
 }
 
-/** Sends `GET <listPath>`; throws a RunError (exit 2) naming the problem in one line: no answer (a TLS mismatch in words, with what to do), a refused key, no such route, a redirect or a web page. */
-export async function preflight(client: Pick<Client, 'send' | 'base' | 'urlFor'>, listPath: string, beforeLoad: boolean): Promise<void> {
+/** Sends the listing (the contract's request builder makes it); throws a RunError (exit 2) naming the problem in one line: no answer (a TLS mismatch in words, with what to do), a refused key, no such route, a redirect or a web page. */
+export async function preflight(
+  client: Pick<Client, 'send' | 'base' | 'urlFor'>,
+  listing: OutgoingRequest,
+  beforeLoad: boolean,
+): Promise<void> {
+  const listPath = listing.path;
   const href = client.base.href;
   const tail = beforeLoad ? '; no load was sent' : '';
   let response: ReceivedResponse;
   try {
-    response = (await client.send({ method: 'GET', path: listPath, query: [], headers: {}, auth: 'valid', operation: 'listPets' }))
-      .response;
+    response = (await client.send(listing)).response;
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
     // A proxy that asked for credentials has said what to do already.

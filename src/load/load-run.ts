@@ -7,11 +7,13 @@ import { judgeStages } from '../checks/judge.js';
 import { compareWithBaseline } from '../checks/load-checks.js';
 import { trendOf, trendWindowSeconds } from '../checks/load-trend.js';
 import type { HttpClientOptions } from '../http/client.js';
+import type { ExchangeObserver } from '../http/observe.js';
 import { openClient } from '../http/open-client.js';
 import { preflight } from '../http/preflight.js';
 import { connectionOf, runRedactor } from '../http/connection.js';
 import type { Baseline } from '../model/check.js';
 import { type Contract, listPathOf } from '../model/contract.js';
+import { contractRequests } from '../requests/contract-requests.js';
 import { RunError } from '../model/errors.js';
 import type { LoadListener, LoadProfile, LoadReport, LoadStage, RawLoadRun } from '../model/load.js';
 import { aggregateRuns, throughputOf } from './aggregate.js';
@@ -31,6 +33,8 @@ export interface LoadRunOptions {
   signal?: AbortSignal;
   /** The pets the functional run saw (by id), which every sampled listing must show unchanged. */
   knownPets?: ReadonlyArray<readonly [string, KnownPet]>;
+  /** Told of the verified request's exchange (the store model), as of every other exchange of the run. */
+  observer?: ExchangeObserver;
   /** The target was verified just before, with nothing sent in between (a load alone): it is not asked again. */
   verified?: boolean;
 }
@@ -79,9 +83,9 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
   const { profile, http } = options;
   const listPath = listPathOf(options.contract);
   if (options.verified !== true) {
-    const client = openClient({ ...http, connections: 1 });
+    const client = openClient({ ...http, connections: 1 }, options.observer === undefined ? {} : { observer: options.observer });
     try {
-      await preflight(client, listPath, true);
+      await preflight(client, contractRequests(options.contract).listing(), true);
     } finally {
       await client.close();
     }

@@ -250,7 +250,7 @@ t.test(
       [`${origin}/bom/v1`, undefined],
     ];
     for (const [url, problem] of rows) {
-      const error = await preflight(client(t, url), '/pets', false).then(
+      const error = await preflight(client(t, url), list, false).then(
         () => undefined,
         (e: unknown) => e,
       );

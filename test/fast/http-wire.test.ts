@@ -235,7 +235,7 @@ t.test('the preflight says an unreadable first answer is an answer, and what it 
   const { base } = await rawServer('HTTP/1.1 two hundred\r\n\r\n');
   const http = client(base);
   t.teardown(() => http.close());
-  const error = (await preflight(http, '/pets', false).catch((e: unknown) => e)) as RunError;
+  const error = (await preflight(http, list, false).catch((e: unknown) => e)) as RunError;
   t.equal(error.code, 'ERR_UNREADABLE');
   t.equal(
     error.message,
@@ -313,7 +313,7 @@ t.test('a proxy that refuses, says nothing or asks for credentials is named, wit
   for (const [name, base, env, expected] of rows) {
     const proxied = client(base, { proxies: proxyEnvironment(env), connectTimeoutMs: 300, headersTimeoutMs: 300 });
     const started = performance.now();
-    const error = (await preflight(proxied, '/pets', false).catch((e: unknown) => e)) as RunError;
+    const error = (await preflight(proxied, list, false).catch((e: unknown) => e)) as RunError;
     await proxied.close();
     t.equal(error.message.replace(/127\.0\.0\.1:\d+/g, 'P').replace(/ECONNREFUSED P/, 'ECONNREFUSED …'), expected, name);
     t.ok(performance.now() - started < 5000, `${name}: within the bounds`);

@@ -2,7 +2,7 @@
  * The pets a run creates, and a sample of every pet it saw: judged once more, by cases built from them, after every other
  * case (a created pet reads back and is listed; a pet seen once, the store's own included, reads back the same).
  */
-import { type Contract, listLimitOf } from '../../model/contract.js';
+import { type Contract, listLimitOf, ROLES, plays } from '../../model/contract.js';
 import type { Exchange } from '../../model/exchange.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../model/json.js';
 import { petFields, type StoreView } from '../../model/store-model.js';
@@ -24,7 +24,7 @@ const CREATED_PET_CASES: readonly CaseInfo[] = [
     title: 'Every pet the run created reads back equal, field by field, by its id',
     clause: 'Endpoints › createPet and getPet: the created Pet carries the assigned id and can be fetched by it',
     suite: 'lifecycle',
-    operation: 'getPet',
+    operation: ROLES.get,
     level: 'fail',
   },
   {
@@ -32,7 +32,7 @@ const CREATED_PET_CASES: readonly CaseInfo[] = [
     title: 'Every pet the run created is in each listing of its status that is not full',
     clause: 'Endpoints › listPets rule 1 and the meaning of a listing: a page that is not full holds every matching animal',
     suite: 'lifecycle',
-    operation: 'listPets',
+    operation: ROLES.list,
     level: 'fail',
   },
   {
@@ -41,7 +41,7 @@ const CREATED_PET_CASES: readonly CaseInfo[] = [
     clause:
       "reading-the-contract: no operation changes or removes a pet, so a pet seen once reads back the same (until getPet's removal date)",
     suite: 'lifecycle',
-    operation: 'getPet',
+    operation: ROLES.get,
     level: 'fail',
   },
 ];
@@ -61,7 +61,7 @@ export class CreatedPets {
   /** Records the pet of an exchange, when it created one. */
   observe(exchange: Exchange): void {
     const body = exchange.response.json;
-    if (exchange.request.operation === 'createPet' && exchange.response.status === 201 && isJsonObject(body) && body['id'] !== undefined) {
+    if (plays(exchange.request.operation, 'create') && exchange.response.status === 201 && isJsonObject(body) && body['id'] !== undefined) {
       this.pets.push({ pet: body, phase: this.phase });
     }
   }
@@ -89,8 +89,8 @@ export function spread<T>(items: readonly T[], max: number): T[] {
  */
 export function createdPetCases(created: CreatedPets, contract: Contract, model?: StoreView, phases?: readonly string[]): CaseSpec[] {
   const pets = created.all(phases);
-  const getPet = contract.operations.get('getPet');
-  const listPets = contract.operations.get('listPets');
+  const getPet = contract.operations.get(ROLES.get);
+  const listPets = contract.operations.get(ROLES.list);
   const [readBack, listed, sweep] = CREATED_PET_CASES as [CaseInfo, CaseInfo, CaseInfo];
   const cases: CaseSpec[] = [];
   const seen = model === undefined ? [] : [...model.pets()].filter((pet) => !pet.created);

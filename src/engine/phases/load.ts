@@ -7,6 +7,7 @@ import type { LoadProfile, LoadReport } from '../../model/load.js';
 import type { CaseInfo, CaseResult } from '../../model/results.js';
 import { decided, disabledCase, reportCase, notJudgedCase } from '../cases.js';
 import type { Phase } from '../phase.js';
+import { ROLES } from '../../model/contract.js';
 
 /** The case a load profile is: its thresholds are the checks that judge it. */
 export function loadCaseInfo(profile: LoadProfile): CaseInfo {
@@ -15,7 +16,7 @@ export function loadCaseInfo(profile: LoadProfile): CaseInfo {
     title: profile.title,
     clause: `load profile ${profile.name}: every threshold it states (and no failed request, non-2xx answer or sampled contract breach unless it allows some)`,
     suite: 'load',
-    operation: 'listPets',
+    operation: ROLES.list,
     level: 'fail',
     // The case is the whole profile file.
     source: { file: profile.file, line: 1, column: 1 },
@@ -67,6 +68,7 @@ export const LOAD_PHASE: Phase = {
               contract: context.plan.contract,
               // The load measures; the judge says whether a ramp's stage broke the profile.
               breaks: (stage) => stageBreaks(profile, stage),
+              observer: context.model,
               listener,
               knownPets: knownPets(context.model),
               // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.

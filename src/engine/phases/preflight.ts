@@ -1,7 +1,7 @@
 /** The preflight phase: one listing before anything else (see http/preflight.ts, which a load alone also asks through). */
 import { openClient } from '../../http/open-client.js';
 import { preflight } from '../../http/preflight.js';
-import { listPathOf } from '../../model/contract.js';
+import { contractRequests } from '../../requests/contract-requests.js';
 import type { Phase } from '../phase.js';
 import type { RunPlan } from '../plan.js';
 
@@ -24,14 +24,14 @@ export const PREFLIGHT_PHASE: Phase = {
   planned: () => [],
   skipReason: () => undefined,
   async run({ client, plan, http }) {
-    const listPath = listPathOf(plan.contract);
+    const listing = contractRequests(plan.contract).listing();
     if (client !== undefined) {
-      await preflight(client, listPath, false);
+      await preflight(client, listing, false);
       return [];
     }
     const own = openClient({ ...http, connections: 1 });
     try {
-      await preflight(own, listPath, true);
+      await preflight(own, listing, true);
     } finally {
       await own.close();
     }

@@ -7,10 +7,10 @@ import { RunError } from '../../model/errors.js';
 import type { ServiceWait } from '../../model/events.js';
 import type { Client } from '../../http/client.js';
 import { openClient } from '../../http/open-client.js';
-import { listPathOf } from '../../model/contract.js';
+import { contractRequests } from '../../requests/contract-requests.js';
 import type { Phase } from '../phase.js';
 import { sendsToService } from './preflight.js';
-import { isTlsFailure, TransportError } from '../../http/sender.js';
+import { isTlsFailure, type OutgoingRequest, TransportError } from '../../http/sender.js';
 
 /** Statuses a gateway answers for a service behind it that is not up yet: not an answer of the service. */
 const NOT_YET_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
@@ -28,18 +28,11 @@ export type WaitProbe = () => Promise<'answered' | string>;
  * A try: a GET of the listing on a client of its own, closed after it (a client stops for good once requests in a row got
  * no answer, which is what waiting is for). No answer, or a gateway's 502, 503 or 504, is not yet an answer.
  */
-export function listingProbe(open: () => Pick<Client, 'send' | 'close'>, listPath: string): WaitProbe {
+export function listingProbe(open: () => Pick<Client, 'send' | 'close'>, listing: OutgoingRequest): WaitProbe {
   return async () => {
     const client = open();
     try {
-      const { response } = await client.send({
-        method: 'GET',
-        path: listPath,
-        query: [],
-        headers: {},
-        auth: 'valid',
-        operation: 'listPets',
-      });
+      const { response } = await client.send(listing);
       return NOT_YET_STATUSES.has(response.status) ? `${response.status} from a gateway` : 'answered';
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
@@ -114,7 +107,7 @@ export const WAIT_FOR_PHASE: Phase = {
       pacing: { maxWaitMs: boundMs, waitBudgetMs: boundMs },
     };
     await waitForService(
-      listingProbe(() => openClient(options), listPathOf(plan.contract)),
+      listingProbe(() => openClient(options), contractRequests(plan.contract).listing()),
       {
         url: new URL(http.baseUrl).href,
         boundMs,
