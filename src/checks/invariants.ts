@@ -57,7 +57,8 @@ const listingStatus: ExchangeCheck = {
   id: 'store.listing-status',
   title: 'A listing filtered by status holds only pets of exactly that status',
   clause:
-    'Endpoints › listPets rule 1: with status, only animals with that status; reading: exactly that value, and a value outside the enum matches no pet',
+    'Endpoints › listPets rule 1: with status, only animals with that status; reading: exactly that value, and a value outside ' +
+    'the enum matches no pet',
   level: 'fail',
   scope: 'exchange',
   appliesWhen: 'listPets is answered 200 with an array to a request with one status parameter',
@@ -105,11 +106,13 @@ const listingComplete: ExchangeCheck = {
   id: 'store.listing-complete',
   title: 'A page shorter than its limit holds every matching pet the run has seen',
   clause:
-    'reading-the-contract: a page shorter than its limit holds every matching pet, at every limit from 1 to 100 (a write may take the consistency window to show)',
+    'reading-the-contract: a page shorter than its limit holds every matching pet, at every limit from 1 to 100 (a write may ' +
+    'take the consistency window to show)',
   level: 'fail',
   scope: 'exchange',
   appliesWhen:
-    'listPets is answered 200 with fewer pets than its limit (within bounds, or the default), and the run has seen a pet the page should hold',
+    'listPets is answered 200 with fewer pets than its limit (within bounds, or the default), and the run has seen a pet the ' +
+    'page should hold',
   applies(context) {
     const items = listing(context.exchange);
     const limit = validLimit(context.exchange, context);
@@ -132,11 +135,14 @@ const listingComplete: ExchangeCheck = {
     if (missing.length === 0) return passed(`${items.length} of at most ${limit}: every matching pet seen is there`);
     return failed(
       missing.slice(0, NAMED).map((pet) => ({
-        message: `pet ${pet.id} ${showJson(pet.fields, 200)}, shown by ${pet.where}, is missing from a page of ${items.length} (limit ${limit})`,
+        message:
+          `pet ${pet.id} ${showJson(pet.fields, 200)}, shown by ${pet.where}, is missing from a page of ${items.length} ` +
+          `(limit ${limit})`,
         expected: `every pet of ${status === undefined ? 'any status' : `status ${JSON.stringify(status)}`} the run has seen`,
         actual: `${items.length} pets, without pet ${pet.id}`,
       })),
-      `a page of ${items.length} for limit ${limit} lacks ${missing.length} matching pet${missing.length === 1 ? '' : 's'} the run has seen (first: pet ${missing[0]?.id}, shown by ${missing[0]?.where})`,
+      `a page of ${items.length} for limit ${limit} lacks ${missing.length} matching pet${missing.length === 1 ? '' : 's'} the ` +
+        `run has seen (first: pet ${missing[0]?.id}, shown by ${missing[0]?.where})`,
     );
   },
 };
@@ -195,7 +201,8 @@ const uniqueIds: ExchangeCheck = {
   id: 'store.unique-ids',
   title: 'A create hands out an id no other pet has had',
   clause:
-    'reading-the-contract: each createPet adds an animal (two identical bodies make two pets); an id once seen is never handed to another pet',
+    'reading-the-contract: each createPet adds an animal (two identical bodies make two pets); an id once seen is never handed ' +
+    'to another pet',
   level: 'fail',
   scope: 'exchange',
   appliesWhen: 'createPet is answered 201 with an id the run has already seen',

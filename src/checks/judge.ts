@@ -238,7 +238,10 @@ export interface JudgedStages {
   highestRateHeld?: number;
 }
 
-/** Marks what each stage broke, and picks the judged stage: a constant profile's one; for a ramp, the first breach at or below the rate it must hold, else the last that held. */
+/**
+ * Marks what each stage broke, and picks the judged stage: a constant profile's one; for a ramp, the first breach at or
+ * below the rate it must hold, else the last stage that held.
+ */
 export function judgeStages(profile: LoadProfile, stages: readonly LoadStage[]): JudgedStages {
   for (const stage of stages) stage.breached = breachedMetrics(profile, stage);
   const last = stages.at(-1) as LoadStage;

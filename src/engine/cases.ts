@@ -326,7 +326,8 @@ export async function runCase(spec: CaseSpec, given: CaseRunOptions): Promise<Ca
   }
   if (typeof ending === 'function') return ending();
   const { outcome, reason } = decided(result.checks);
-  // A rule that found nothing to judge anywhere in the case (a full page, an empty listing) leaves the case unjudged: never reported as passed.
+  // A rule that found nothing to judge anywhere in the case (a full page, an empty listing) leaves the case unjudged:
+  // never reported as passed.
   const judgedIds = new Set(result.checks.filter((c) => c.outcome === 'passed').map((c) => c.id));
   const unjudged = outcome === 'passed' ? result.checks.find((c) => c.outcome === 'not-judged' && !judgedIds.has(c.id)) : undefined;
   if (unjudged !== undefined) return finish('not-judged', `not judged: ${unjudged.message}`, 'precondition');

@@ -71,7 +71,10 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/[\s:]+$/, '');
 }
 
-/** OpenSSL's error string (`807C...:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../ssl3_record.c:350:`) as its words alone. */
+/**
+ * OpenSSL's error string (`807C...:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../ssl3_record.c:350:`)
+ * as its words alone.
+ */
 function openSslWords(reason: string): string {
   return oneLine(/error:[0-9A-Fa-f]+:[^:]*:[^:]*:([^:]+)/.exec(reason)?.[1] ?? reason);
 }

@@ -26,7 +26,10 @@ export interface HttpClientOptions extends CaptureOptions {
   onWait?: (wait: ServerWait) => void;
   /** What the pacer waits by (default: the real clock). */
   waitClock?: Clock;
-  /** A request a pet store answers plainly (the listing): asked when requests in a row got no answer, to tell a server gone from one that refuses some. */
+  /**
+   * A request a pet store answers plainly (the listing): asked when requests in a row got no answer, to tell a server gone
+   * from one that refuses some.
+   */
   alive?: OutgoingRequest;
 }
 

@@ -15,7 +15,10 @@ export interface GuardSignal {
   dispose(): void;
 }
 
-/** A signal that aborts after `ms` (a TimeoutError, as AbortSignal.timeout's) or when any `linked` signal aborts (its reason); none when `ms` is undefined. */
+/**
+ * A signal that aborts after `ms` (a TimeoutError, as AbortSignal.timeout's) or when any `linked` signal aborts (its
+ * reason); no deadline when `ms` is undefined.
+ */
 export function guardSignal(ms: number | undefined, linked: ReadonlyArray<AbortSignal | undefined>): GuardSignal {
   const controller = new AbortController();
   let expired = false;

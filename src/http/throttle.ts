@@ -97,12 +97,15 @@ export class Throttle implements Sender {
     if (refusal.kind === 'too-long') {
       return new RunError(
         'ERR_RATE_LIMITED',
-        `the server asked the suite to wait ${seconds(refusal.askedMs)} (${received.status}, Retry-After: ${received.headers['retry-after'] ?? ''} to ${where}), longer than one wait may take (${seconds(this.pacer.options.maxWaitMs)}, --max-wait); the run could not be completed`,
+        `the server asked the suite to wait ${seconds(refusal.askedMs)} (${received.status}, Retry-After: ` +
+          `${received.headers['retry-after'] ?? ''} to ${where}), longer than one wait may take ` +
+          `(${seconds(this.pacer.options.maxWaitMs)}, --max-wait); the run could not be completed`,
       );
     }
     return new RunError(
       'ERR_RATE_LIMITED',
-      `the server kept rate-limiting the run (${received.status} to ${where}): ${seconds(refusal.spentMs)} spent waiting used up the budget of ${seconds(this.pacer.options.waitBudgetMs)} (--wait-budget); the run could not be completed`,
+      `the server kept rate-limiting the run (${received.status} to ${where}): ${seconds(refusal.spentMs)} spent waiting used up ` +
+        `the budget of ${seconds(this.pacer.options.waitBudgetMs)} (--wait-budget); the run could not be completed`,
     );
   }
 }
