@@ -1,35 +1,28 @@
-/** Runs cases: fills templates, sends each step, has every registered check that applies judge each exchange, emits events. */
-import { exchangeChecks as registeredExchangeChecks, expectationChecks, transportChecks } from '../checks/registry.js';
+/** Runs cases: fills templates, sends each step, has the run's judge judge each exchange, emits events. */
+import { evidenceOf, failureEvidence, roundMs } from '../checks/evidence.js';
+import { decided, type ExchangeJudgement } from '../checks/judge.js';
 import { TransportError, type OutgoingRequest } from '../http/client.js';
-import { type Sender, WriteRefused } from '../http/write-gate.js';
-import { curlCommand } from '../http/curl-command.js';
-import { boundedText, MAX_FAILURES } from '../model/bounded-text.js';
-import type { CheckMeta, ExchangeCheck, Judgement } from '../model/check.js';
+import { WriteRefused } from '../http/write-gate.js';
 import { mapConcurrently } from '../model/concurrency.js';
 import type { Contract } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
 import type { Exchange } from '../model/exchange.js';
 import { resolvePointer, type JsonValue } from '../model/json.js';
-import {
-  worstOutcome,
-  type CaseResult,
-  type CheckOutcome,
-  type ExchangeEvidence,
-  type Failure,
-  type Level,
-  type Outcome,
-  type SkipCode,
-} from '../model/results.js';
-import { expectationEntries, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
-import type { StoreModel } from '../model/store-model.js';
+import { worstOutcome, type CaseResult, type CheckOutcome, type ExchangeEvidence, type Outcome, type SkipCode } from '../model/results.js';
+import type { CaseSpec, RequestSpec, StepSpec } from '../model/scenario.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import { caseInfo, disabledCase, notJudgedCase, reportCase } from './case-report.js';
 import type { RunContext } from './run-context.js';
 import { unmetRequirement } from './store-counts.js';
 
+export { decided, guarded, outcomeOf } from '../checks/judge.js';
+
 /** What running cases reads of the run's context: a phase hands its own (sending: with the run's client). */
-export type CaseContext = Pick<RunContext, 'plan' | 'variables' | 'judge' | 'observer' | 'clock' | 'stop' | 'emit' | 'provided'> & {
-  readonly sender: Sender;
+export type CaseContext = Pick<
+  RunContext,
+  'plan' | 'variables' | 'judge' | 'findings' | 'keyAsWrong' | 'observer' | 'clock' | 'stop' | 'emit' | 'provided'
+> & {
+  readonly sender: NonNullable<RunContext['sender']>;
 };
 
 /** The context of a phase that sends through the run's client, as the case runner reads it. */
@@ -39,9 +32,9 @@ export function sending(context: RunContext): CaseContext {
   return { ...context, sender };
 }
 
-/** Whether the run created as many pets as it may. */
-export function writeBudgetSpent(context: Pick<CaseContext, 'plan' | 'observer'>): boolean {
-  return context.observer.created.count >= context.plan.settings.maxWrites;
+/** Whether the write gate's budget is spent: every pet --max-writes allows is created or being created (the gate alone counts). */
+export function writeBudgetSpent(context: Pick<CaseContext, 'sender'>): boolean {
+  return context.sender.writeBudget.spent;
 }
 
 function fillQuery(query: RequestSpec['query'], vars: Variables): Array<[string, string]> {
@@ -52,184 +45,6 @@ function fillQuery(query: RequestSpec['query'], vars: Variables): Array<[string,
     }
   }
   return pairs;
-}
-
-/** Runs a check's rule; a rule that throws is an internal error (a bug of this project, never the server's), and the run goes on. */
-export function guarded(evaluate: () => Judgement): Judgement {
-  try {
-    return evaluate();
-  } catch (error) {
-    return { outcome: 'internal-error', message: `the check threw: ${error instanceof Error ? error.message : String(error)}` };
-  }
-}
-
-/** A judgement as the outcome of a check at a level: a failure of a `warn` rule is a warning (the one way to warn). */
-export function outcomeOf(
-  check: Pick<CheckMeta, 'id'>,
-  level: Level,
-  step: number,
-  judgement: Judgement,
-  source?: CheckOutcome['source'],
-): CheckOutcome {
-  const outcome: Outcome = judgement.outcome === 'failed' && level === 'warn' ? 'warned' : judgement.outcome;
-  const result: CheckOutcome = { id: check.id, level, outcome, step, message: boundedText(judgement.message) };
-  if (judgement.outcome === 'failed') result.failures = boundedFailures(judgement.failures);
-  if (source !== undefined) result.source = source;
-  return result;
-}
-
-/** A check's failures as reports keep them: each field a few KiB at most, and at most MAX_FAILURES of them. */
-function boundedFailures(failures: readonly Failure[]): Failure[] {
-  const kept = failures.slice(0, MAX_FAILURES).map((f) => {
-    const out: Failure = { ...f, message: boundedText(f.message) };
-    if (f.expected !== undefined) out.expected = boundedText(f.expected);
-    if (f.actual !== undefined) out.actual = boundedText(f.actual);
-    return out;
-  });
-  if (failures.length > MAX_FAILURES) kept.push({ message: `… and ${failures.length - MAX_FAILURES} more failures of this check` });
-  return kept;
-}
-
-/** What the checks said about one exchange: the case's checks, and the recommendation-level exchange checks (run findings). */
-interface StepJudgement {
-  checks: CheckOutcome[];
-  findings: Array<{ check: ExchangeCheck; outcome: CheckOutcome }>;
-}
-
-/** Whether a check applies; a check whose `applies` throws is judged as applying, so that its internal error is reported. */
-function appliesTo(applies: () => boolean): Judgement | boolean {
-  const judged = guarded(() => ({ outcome: applies() ? 'passed' : 'not-judged', message: '' }));
-  return judged.outcome === 'internal-error' ? judged : judged.outcome === 'passed';
-}
-
-/** Every check of a step on one exchange: the step's own expectations and captures, then the exchange checks. */
-function judgeStep(
-  exchange: Exchange,
-  step: StepSpec,
-  index: number,
-  caseLevel: Level,
-  vars: Variables,
-  options: { contract: Contract; disabled: ReadonlyMap<string, string>; exchangeChecks?: readonly ExchangeCheck[]; model?: StoreModel },
-): StepJudgement {
-  const { contract, disabled, model } = options;
-  const results: CheckOutcome[] = [];
-  const findings: StepJudgement['findings'] = [];
-  const expected = expectationEntries(step.expect, exchange.response.status);
-  const declared: Array<[string, unknown, Level, string]> = [
-    ...expected.map((e): [string, unknown, Level, string] => [e.key, e.value, caseLevel, `expect.${e.path}`]),
-    ...expectationEntries(step.warn, exchange.response.status).map((e): [string, unknown, Level, string] => [
-      e.key,
-      e.value,
-      'warn',
-      `warn.${e.path}`,
-    ]),
-    ...(step.capture === undefined ? [] : [['capture', step.capture, caseLevel, 'capture'] as [string, unknown, Level, string]]),
-  ];
-  for (const [key, value, level, path] of declared) {
-    const checks = expectationChecks(key);
-    const source = step.sources?.[path];
-    if (checks.length === 0) {
-      const unregistered: Judgement = { outcome: 'internal-error', message: `no check is registered for the expectation '${key}'` };
-      results.push(outcomeOf({ id: `expect.${key}` }, level, index, unregistered, source));
-      continue;
-    }
-    const filled = fillTemplate(value as JsonValue, vars);
-    for (const check of checks) {
-      if (disabled.has(check.id)) continue;
-      const context = { exchange, contract, expected: filled, ...(model === undefined ? {} : { model }) };
-      const applies = check.applies === undefined ? true : appliesTo(() => check.applies?.(context) ?? true);
-      if (applies === false) continue;
-      // A recommendation on a declared expectation warns whatever the case's level; the rule itself takes the case's.
-      const at: Level = check.level === 'warn' ? 'warn' : level;
-      results.push(outcomeOf(check, at, index, applies === true ? guarded(() => check.evaluate(context)) : applies, source));
-    }
-  }
-  // What the step's `expect` block declares for this status, so an exchange check does not judge it twice.
-  const context = {
-    exchange,
-    contract,
-    declared: Object.fromEntries(expected.map((e) => [e.key, e.value])) as Expectations,
-    ...(model === undefined ? {} : { model }),
-  };
-  for (const check of options.exchangeChecks ?? registeredExchangeChecks) {
-    if (disabled.has(check.id)) continue;
-    const applies = appliesTo(() => check.applies(context));
-    if (applies === false) continue;
-    const outcome = outcomeOf(check, check.level, index, applies === true ? guarded(() => check.evaluate(context)) : applies);
-    // A recommendation on every response is a run finding: it never decides whether a case passed or could be judged.
-    if (check.level === 'warn') findings.push({ check, outcome });
-    else results.push(outcome);
-  }
-  return { checks: results, findings };
-}
-
-/** The transport checks on a request that got no response; with every one disabled, the case still could not be tested. */
-function judgeTransport(error: TransportError, step: number, disabled: ReadonlyMap<string, string>): CheckOutcome[] {
-  const context = {
-    message: error.message,
-    code: error.code,
-    timedOut: error.timedOut,
-    answeredMeanwhile: error.answeredMeanwhile,
-    closedTwice: error.closedTwice,
-    cutShort: !error.beforeResponse && !error.timedOut,
-  };
-  return transportChecks
-    .filter((check) => !disabled.has(check.id))
-    .map((check) =>
-      outcomeOf(
-        check,
-        check.level,
-        step,
-        guarded(() => check.evaluate(context)),
-      ),
-    );
-}
-
-function excerpt(text: string, bytes: number): { text: string; cut: boolean } {
-  if (text.length <= bytes / 3 || Buffer.byteLength(text) <= bytes) return { text, cut: false };
-  // A character takes at least one byte: the first `bytes` characters hold the excerpt, and only they are encoded.
-  return {
-    text: Buffer.from(text.slice(0, bytes))
-      .subarray(0, bytes)
-      .toString('utf8')
-      .replace(/\uFFFD$/, ''),
-    cut: true,
-  };
-}
-
-function evidenceOf(exchange: Exchange, step: number, startedAt: Date, attempts: number, excerptBytes: number): ExchangeEvidence {
-  const body = excerpt(exchange.response.bodyText, excerptBytes);
-  return {
-    step,
-    startedAt: startedAt.toISOString(),
-    request: requestEvidence(exchange.request),
-    response: {
-      status: exchange.response.status,
-      headers: exchange.response.headers,
-      body: body.text,
-      bytes: exchange.response.bytes,
-      truncated: exchange.response.truncated || body.cut,
-      ...(exchange.response.coding === undefined ? {} : { coding: exchange.response.coding }),
-    },
-    durationMs: round(exchange.durationMs),
-    attempts,
-    reproduce: curlCommand(exchange.request),
-    ...(exchange.connectionRetry === undefined ? {} : { connectionRetry: exchange.connectionRetry }),
-    ...(exchange.throttled === undefined ? {} : { throttled: exchange.throttled }),
-  };
-}
-
-/** The most of a request body evidence keeps (characters): a 1 MiB name is cut, and its `reproduce` command still sends it whole. */
-const MAX_REQUEST_BODY_EVIDENCE = 64 * 1024;
-
-function requestEvidence(request: Exchange['request']): ExchangeEvidence['request'] {
-  return request.body === undefined
-    ? { method: request.method, url: request.url, headers: request.headers }
-    : { method: request.method, url: request.url, headers: request.headers, body: boundedText(request.body, MAX_REQUEST_BODY_EVIDENCE) };
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 10) / 10;
 }
 
 /** Why a case does not apply today, judged by the suite's clock; undefined when it applies. */
@@ -257,18 +72,12 @@ function unmetPrecondition(results: readonly CheckOutcome[]): string | undefined
   return failed[0]?.message;
 }
 
-/** A case's outcome from its checks, and its reason: the message of the first check that decided it. */
-export function decided(checks: readonly CheckOutcome[]): { outcome: Outcome; reason?: string } {
-  const outcome = worstOutcome(checks);
-  const reason = outcome === 'passed' ? undefined : checks.find((c) => c.outcome === outcome)?.message;
-  return reason === undefined ? { outcome } : { outcome, reason };
-}
-
 function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Contract): OutgoingRequest {
   const path = fillText(step.request.path, vars, encodeURIComponent);
   return {
     method: step.request.method,
     path,
+    label: `case ${spec.id}`,
     operation: contract.operationFor(step.request.method, path) ?? spec.operation,
     query: fillQuery(step.request.query, vars),
     headers: Object.fromEntries(Object.entries(step.request.headers ?? {}).map(([k, v]) => [k, fillText(v, vars)])),
@@ -290,7 +99,7 @@ function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Co
  * response (`transport`), or one that could not be sent or finished at all (`ended`).
  */
 type StepRun =
-  | { kind: 'answered'; exchange: Exchange; judged: StepJudgement; attempts: number; startedAt: Date }
+  | { kind: 'answered'; exchange: Exchange; judged: ExchangeJudgement; attempts: number; startedAt: Date }
   | { kind: 'transport'; error: TransportError; evidence: ExchangeEvidence; checks: CheckOutcome[] }
   | { kind: 'ended'; outcome: Outcome; reason: string; skip?: SkipCode };
 
@@ -308,7 +117,7 @@ async function runStep(
   context: CaseContext,
   onExchange?: (exchange: Exchange) => void,
 ): Promise<StepRun> {
-  const { plan, clock, observer, judge } = context;
+  const { plan, clock, judge } = context;
   const request = requestOf(spec, step, vars, plan.contract);
   const deadline = clock.now() + plan.settings.consistencyWindowMs;
   let attempts = 0;
@@ -332,26 +141,11 @@ async function runStep(
           outcome: 'internal-error',
           reason: `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
         };
-      if (error.sent.method === 'POST') observer.model.writeUnanswered();
-      const evidence: ExchangeEvidence = {
-        step: index,
-        startedAt: startedAt.toISOString(),
-        request: requestEvidence(error.sent),
-        error: { code: error.code, message: error.message },
-        durationMs: round(performance.now() - sentAt),
-        attempts,
-        reproduce: curlCommand(error.sent),
-      };
-      return { kind: 'transport', error, evidence, checks: judgeTransport(error, index, judge.disabled) };
+      const evidence = failureEvidence(error.sent, error, index, { startedAt, durationMs: performance.now() - sentAt, attempts });
+      return { kind: 'transport', error, evidence, checks: judge.transport(error, index) };
     }
-    observer.created.observe(exchange);
-    const judged = judgeStep(exchange, step, index, spec.level, vars, {
-      contract: plan.contract,
-      disabled: judge.disabled,
-      model: observer.model,
-      ...(judge.exchangeChecks === undefined ? {} : { exchangeChecks: judge.exchangeChecks }),
-    });
-    observer.model.observe(exchange, `case ${spec.id}`);
+    context.observer.created.observe(exchange);
+    const judged = judge.exchange(exchange, { step, index, level: spec.level, vars });
     onExchange?.(exchange);
     // Only what the step expects of the write may not show yet; a rule every exchange must keep (no 5xx, JSON) is judged at once.
     const failedChecks = judged.checks.filter((c) => c.outcome === 'failed');
@@ -385,7 +179,7 @@ async function runStep(
 export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?: (exchange: Exchange) => void): Promise<CaseResult> {
   const { settings } = context.plan;
   const info = caseInfo(spec);
-  const disabled = disabledCase(info, context.judge.disabled);
+  const disabled = disabledCase(info, context.judge.judging.disabled);
   if (disabled !== undefined) return disabled;
   const clockReason = clockSkipReason(spec, settings.now);
   if (clockReason !== undefined) return notJudgedCase(info, 'clock', clockReason);
@@ -399,7 +193,7 @@ export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?:
   const short = unmetRequirement(spec.requires, context.provided.store, settings.readOnly);
   if (short !== undefined) return notJudgedCase(info, 'precondition', short);
   // A wrong credential that is the key itself cannot be refused by a conformant server: there is nothing to judge.
-  const keyAsWrong = spec.steps.map((step) => context.judge.keyAsWrong.get(step.request.auth ?? 'valid')).find((why) => why !== undefined);
+  const keyAsWrong = spec.steps.map((step) => context.keyAsWrong.get(step.request.auth ?? 'valid')).find((why) => why !== undefined);
   if (keyAsWrong !== undefined) return notJudgedCase(info, 'precondition', keyAsWrong);
   const started = performance.now();
   const result: CaseResult = { ...info, outcome: 'passed', durationMs: 0, checks: [], exchanges: [], retries: 0 };
@@ -407,7 +201,7 @@ export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?:
     result.outcome = outcome;
     if (reason !== undefined) result.reason = reason;
     if (skip !== undefined) result.skip = skip;
-    result.durationMs = round(performance.now() - started);
+    result.durationMs = roundMs(performance.now() - started);
     return result;
   };
   const vars = new Map(context.variables);
@@ -428,10 +222,10 @@ export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?:
     const { exchange, judged, attempts, startedAt } = run;
     result.retries += attempts - 1;
     // Judged once the step's retries are over: a wrong stored value is one failure, where it was first shown.
-    judged.checks = context.observer.model.blameOnce(exchange, judged.checks, `case ${spec.id}`);
+    judged.checks = context.judge.blameOnce(exchange, judged.checks, `case ${spec.id}`);
     result.exchanges.push(evidenceOf(exchange, index, startedAt, attempts, settings.excerptBytes));
     captureVariables(step, exchange, vars);
-    for (const { check, outcome } of judged.findings) context.judge.findings.record(check, info.id, exchange, outcome);
+    for (const { check, outcome } of judged.findings) context.findings.record(check, info.id, exchange, outcome);
     const unmet = step.precondition === true ? unmetPrecondition(judged.checks) : undefined;
     if (unmet !== undefined) {
       // What the step needed is not there (e.g. an empty store): the case cannot be judged, which is not a failure.

@@ -1,5 +1,6 @@
 /** What the run observes of every exchange, whichever phase sent it: the store model and the pets the run created. */
 import type { Exchange } from '../model/exchange.js';
+import { plays } from '../model/contract.js';
 import { isJsonObject, type JsonObject } from '../model/json.js';
 import type { StoreModel } from '../model/store-model.js';
 
@@ -18,7 +19,7 @@ export class CreatedPets {
   /** Records the pet of an exchange, when it created one. */
   observe(exchange: Exchange): void {
     const body = exchange.response.json;
-    if (exchange.request.operation === 'createPet' && exchange.response.status === 201 && isJsonObject(body) && body['id'] !== undefined) {
+    if (plays(exchange.request.operation, 'create') && exchange.response.status === 201 && isJsonObject(body) && body['id'] !== undefined) {
       this.pets.push({ pet: body, phase: this.phase });
     }
   }

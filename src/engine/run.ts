@@ -1,9 +1,11 @@
 /** The whole run, owned here: the embedded server, the client, a loop over the phases the plan enables (PHASES), and the one verdict. */
 import { randomBytes, randomInt } from 'node:crypto';
-import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions } from '../http/client.js';
+import { judgeRun, Judge } from '../checks/judge.js';
+import { type Client, DEFAULT_HTTP_OPTIONS, type HttpClientOptions } from '../http/client.js';
+import { openClient } from '../http/open-client.js';
 import type { RequestTally } from '../http/sender.js';
-import { WriteGate } from '../http/write-gate.js';
 import { variantsSendingTheKey } from '../http/credentials.js';
+import { contractRequests } from '../requests/contract-requests.js';
 import { StoreModel } from '../model/store-model.js';
 import { connectionOf } from '../http/connection.js';
 import { packageVersion } from '../loader/package-paths.js';
@@ -15,7 +17,6 @@ import type { LoadReport } from '../model/load.js';
 import {
   emptyCounts,
   internalErrorsOf,
-  verdictOf,
   warningsOf,
   type CaseInfo,
   type CaseResult,
@@ -31,7 +32,7 @@ import { OrderedPhaseEvents } from './phase-events.js';
 import { skipPhase, type Phase } from './phase.js';
 import { PHASES } from './phases/index.js';
 import type { RunPlan } from './plan.js';
-import { mergeProvides, type PhaseRun, type Provides, type RunContext, type RunSender } from './run-context.js';
+import { mergeProvides, type PhaseRun, type Provides, type RunContext } from './run-context.js';
 
 export { judgeLoad } from './phases/load.js';
 export { mergeLoads } from './phases/merge.js';
@@ -102,7 +103,7 @@ interface ReportParts {
   results: CaseResult[];
   strict: boolean;
   interrupted: boolean;
-  client: HttpClient | undefined;
+  client: Client | undefined;
   created: CreatedPets;
   filled: number;
   load: LoadReport | undefined;
@@ -146,7 +147,7 @@ function reportOf(parts: ReportParts): RunReport {
     finishedAt: finished.toISOString(),
     durationMs: finished.getTime() - parts.startedAt.getTime(),
     // A run that stopped before its end cannot pass, whatever it measured until then.
-    verdict: verdictOf({
+    verdict: judgeRun({
       counts,
       strict: parts.strict,
       interrupted: parts.interrupted,
@@ -313,23 +314,23 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
   const enabled = PHASES.filter((phase) => phase.enabled(plan));
   const gates = enabled.filter((phase) => phase.gate === true);
   const phases = enabled.filter((phase) => phase.gate !== true);
-  // The run's own client, only when a phase it runs sends through it; a load verifies its target with one of its own.
+  const disabled = new Map(plan.disabled.map((d) => [d.id, d.reason]));
+  const model = new StoreModel({ windowMs: settings.consistencyWindowMs, runId });
+  // The run's own client, only when a phase it runs sends through it; a load verifies its target with one of its own. Every
+  // exchange reaches the store model through its observe layer, and every phase writes through its one gate (read-only,
+  // --max-writes).
   const sends = phases.some((phase) => phase.usesRunClient === true);
-  const listPath = plan.contract.operations.get('listPets')?.path;
   const client = sends
-    ? new HttpClient({
-        ...connection,
-        ...(abort === undefined ? {} : { abort }),
-        ...(listPath === undefined ? {} : { alivePath: listPath }),
-        onWait: (wait) => void emit({ type: 'wait', wait }),
-      })
+    ? openClient(
+        {
+          ...connection,
+          ...(abort === undefined ? {} : { abort }),
+          alive: contractRequests(plan.contract).listing(),
+          onWait: (wait) => void emit({ type: 'wait', wait }),
+        },
+        { observer: model, writes: { readOnly: settings.readOnly, maxWrites: settings.maxWrites } },
+      )
     : undefined;
-  // Every phase writes through one gate: read-only mode and --max-writes hold whichever phase sends.
-  const gate = client === undefined ? undefined : new WriteGate(client, { readOnly: settings.readOnly, maxWrites: settings.maxWrites });
-  const sender: RunSender | undefined =
-    client === undefined || gate === undefined
-      ? undefined
-      : { send: (request) => gate.send(request), base: client.base, urlFor: (path, query) => client.urlFor(path, query) };
   const meta: RunMeta = {
     tool: TOOL,
     runId,
@@ -351,16 +352,18 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       ['categoryId', settings.categoryId],
       ['unknownPetId', unknownPetId()],
     ]),
-    sender,
+    sender: client,
     connection,
-    open: (overrides) => new HttpClient({ ...connection, ...overrides }),
-    judge: {
-      disabled: new Map(plan.disabled.map((d) => [d.id, d.reason])),
-      findings: new RunFindings(),
-      keyAsWrong: variantsSendingTheKey(plan.target.apiKey),
+    open: (overrides) => openClient({ ...connection, ...overrides }),
+    judge: new Judge({
+      contract: plan.contract,
+      disabled,
+      model,
       ...(settings.exchangeChecks === undefined ? {} : { exchangeChecks: settings.exchangeChecks }),
-    },
-    observer: { created: new CreatedPets(), model: new StoreModel({ windowMs: settings.consistencyWindowMs, runId }) },
+    }),
+    findings: new RunFindings(),
+    keyAsWrong: variantsSendingTheKey(plan.target.apiKey),
+    observer: { created: new CreatedPets(), model },
     clock: REAL_CLOCK,
     stop: stops.length === 0 ? new AbortController().signal : AbortSignal.any(stops),
     emit,
@@ -381,7 +384,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     filled: provided.store?.created ?? 0,
     load: provided.load,
     phaseRequests,
-    findings: context.judge.findings,
+    findings: context.findings,
   });
   const notStarted = async (error: unknown): Promise<never> => {
     if (error instanceof RunError)

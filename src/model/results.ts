@@ -1,4 +1,7 @@
-/** The result model: what a run found, in the shape the JSON report stores it. A case is what a file declares; a check is a registered rule that judges it. */
+/**
+ * The result model: what a run found, in the shape the JSON report stores it. A case is what a file declares; a check is a
+ * registered rule that judges it.
+ */
 import type { ServerWait } from './exchange.js';
 import type { LoadReport } from './load.js';
 import type { OperationName } from './scenario.js';
@@ -148,7 +151,10 @@ export interface RunMeta {
   clock: string;
   suites: string[];
   options: Record<string, string | number | boolean | string[]>;
-  /** Deprecated operations, the day the contract removes each (YYYY-MM-DD) and the days the suite's clock leaves until then (negative once past). */
+  /**
+   * Deprecated operations, the day the contract removes each (YYYY-MM-DD) and the days the suite's clock leaves until then
+   * (negative once past).
+   */
   deprecations: Array<{ operation: OperationName; sunset: string; daysLeft: number }>;
   /** Checks and cases the configuration disabled, with the reason it gives. */
   disabled: DisabledCheck[];
@@ -192,7 +198,10 @@ export interface RunReport {
   counts: OutcomeCounts;
   /** Requests sent to the server by the suite's own client, preflight and retries included (load traffic is in `load`). */
   requests: number;
-  /** What the suite's own client did besides plain exchanges: responses that asked it to wait (429, 503 with Retry-After), the time it waited, requests sent again on a fresh connection. */
+  /**
+   * What the suite's own client did besides plain exchanges: responses that asked it to wait (429, 503 with Retry-After), the
+   * time it waited, requests sent again on a fresh connection.
+   */
   traffic?: { throttledResponses: number; waitedMs: number; connectionRetries: number; waits: ServerWait[] };
   /** Pets the run created; each one's name starts with the run id. */
   createdPets: {
@@ -270,7 +279,10 @@ export function warningsOf(cases: readonly CaseResult[]): RunWarning[] {
   );
 }
 
-/** The internal errors of a run's cases (a check that threw, or a case that could not go on for a bug of ours), once per where, with those found elsewhere. */
+/**
+ * The internal errors of a run's cases (a check that threw, or a case that could not go on for a bug of ours), once per
+ * where, with those found elsewhere.
+ */
 export function internalErrorsOf(cases: readonly CaseResult[], others: readonly InternalError[] = []): InternalError[] {
   const byWhere = new Map<string, InternalError>(others.map((e) => [e.where, { ...e, cases: [...e.cases] }]));
   const add = (where: string, message: string, caseId: string): void => {
@@ -312,13 +324,4 @@ export interface VerdictInputs {
   findings: number;
   /** How many internal errors there are, once per where. */
   internalErrors: number;
-}
-
-/** The verdict: a broken contract first, then a bug of ours, then what could not be tested, run or finished. */
-export function verdictOf(inputs: VerdictInputs): Verdict {
-  const { counts, strict } = inputs;
-  if (counts.failed > 0 || (strict && (counts.warned > 0 || inputs.findings > 0))) return 'failed';
-  if (inputs.internalErrors > 0 || counts['internal-error'] > 0) return 'internal-error';
-  if (counts['could-not-test'] > 0 || inputs.interrupted || inputs.stopped) return 'incomplete';
-  return 'passed';
 }

@@ -4,23 +4,25 @@ import path from 'node:path';
 import { root } from '../helpers.js';
 
 /**
- * Imports point one way: model ← loader, http, checks, server ← load, engine ← reporters ← cli (and the
- * project's own tools: matrix, bench and build). Within a layer a folder imports only itself, except that the
- * engine owns the run and so drives load.
+ * Imports point one way: model ← loader, http, server ← checks, requests ← load, engine ← reporters ← cli (and the
+ * project's own tools: matrix, bench and build). The request builder builds the client's requests, and the judge's
+ * evidence repeats them as commands: both read http. Within a layer a folder imports only itself, except that the engine
+ * owns the run and so drives load.
  */
 const LAYER: Record<string, number> = {
   model: 0,
   loader: 1,
   http: 1,
-  checks: 1,
   server: 1,
-  load: 2,
-  engine: 2,
-  reporters: 3,
-  cli: 4,
-  matrix: 4,
-  bench: 4,
-  build: 4,
+  checks: 2,
+  requests: 2,
+  load: 3,
+  engine: 3,
+  reporters: 4,
+  cli: 5,
+  matrix: 5,
+  bench: 5,
+  build: 5,
 };
 const SAME_LAYER_ALLOWED = new Set(['engine→load']);
 

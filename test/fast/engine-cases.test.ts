@@ -8,7 +8,7 @@ import { guarded, outcomeOf, runCases, type CaseContext } from '../../src/engine
 import { caseInfo, notJudgedCase } from '../../src/engine/case-report.js';
 import { CreatedPets } from '../../src/engine/observer.js';
 import { createdPetCases } from '../../src/engine/phases/created-pets.js';
-import { TransportError, type HttpClient, type OutgoingRequest } from '../../src/http/client.js';
+import { TransportError, type Client as HttpClient, type OutgoingRequest } from '../../src/http/client.js';
 import type { Judgement } from '../../src/model/check.js';
 import type { CaseResult, Level, Outcome } from '../../src/model/results.js';
 import type { CaseSpec, StepSpec } from '../../src/model/scenario.js';

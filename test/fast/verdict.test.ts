@@ -12,7 +12,8 @@ import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
 import { DEFAULT_PACING } from '../../src/http/pacer.js';
 import { PACKAGE_FOLDERS } from '../../src/matrix/matrix.js';
 import { failed, passed, type ExchangeCheck } from '../../src/model/check.js';
-import { emptyCounts, verdictOf, type OutcomeCounts, type RunReport, type Verdict } from '../../src/model/results.js';
+import { judgeRun as verdictOf } from '../../src/checks/judge.js';
+import { emptyCounts, type OutcomeCounts, type RunReport, type Verdict } from '../../src/model/results.js';
 import { startReferenceServer } from '../../src/server/reference-server.js';
 
 const KEY = 'verdict-test-key-5d1e0c';

@@ -2,7 +2,7 @@
  * The pets a run creates, and a sample of every pet it saw: judged once more, by cases built from them, after every other
  * case (a created pet reads back and is listed; a pet seen once, the store's own included, reads back the same).
  */
-import { type Contract, listLimitOf } from '../../model/contract.js';
+import { type Contract, listLimitOf, ROLES } from '../../model/contract.js';
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import { petFields, type StoreView } from '../../model/store-model.js';
 import type { CaseInfo } from '../../model/results.js';
@@ -23,7 +23,7 @@ const CREATED_PET_CASES: readonly CaseInfo[] = [
     title: 'Every pet the run created reads back equal, field by field, by its id',
     clause: 'Endpoints › createPet and getPet: the created Pet carries the assigned id and can be fetched by it',
     suite: 'lifecycle',
-    operation: 'getPet',
+    operation: ROLES.get,
     level: 'fail',
   },
   {
@@ -31,7 +31,7 @@ const CREATED_PET_CASES: readonly CaseInfo[] = [
     title: 'Every pet the run created is in each listing of its status that is not full',
     clause: 'Endpoints › listPets rule 1 and the meaning of a listing: a page that is not full holds every matching animal',
     suite: 'lifecycle',
-    operation: 'listPets',
+    operation: ROLES.list,
     level: 'fail',
   },
   {
@@ -40,7 +40,7 @@ const CREATED_PET_CASES: readonly CaseInfo[] = [
     clause:
       "reading-the-contract: no operation changes or removes a pet, so a pet seen once reads back the same (until getPet's removal date)",
     suite: 'lifecycle',
-    operation: 'getPet',
+    operation: ROLES.get,
     level: 'fail',
   },
 ];
@@ -53,8 +53,8 @@ export function spread<T>(items: readonly T[], max: number): T[] {
 
 /** The final cases over the created pets, and over a sample of the others the run saw; none of them without such pets. */
 export function createdPetCases(pets: readonly JsonObject[], contract: Contract, model?: StoreView): CaseSpec[] {
-  const getPet = contract.operations.get('getPet');
-  const listPets = contract.operations.get('listPets');
+  const getPet = contract.operations.get(ROLES.get);
+  const listPets = contract.operations.get(ROLES.list);
   const [readBack, listed, sweep] = CREATED_PET_CASES as [CaseInfo, CaseInfo, CaseInfo];
   const cases: CaseSpec[] = [];
   const seen = model === undefined ? [] : [...model.pets()].filter((pet) => !pet.created);

@@ -4,7 +4,7 @@
  * is shrunk to a minimal example, reported with its curl.
  */
 import fc from 'fast-check';
-import { type Contract, listLimitOf, statusValues } from '../../model/contract.js';
+import { type Contract, listLimitOf, statusValues, ROLES, plays } from '../../model/contract.js';
 import type { JsonValue } from '../../model/json.js';
 import { outcomeWords, worstOutcome, type CaseInfo, type CaseResult, type Outcome } from '../../model/results.js';
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../../model/scenario.js';
@@ -31,7 +31,7 @@ const CREATE_INFO: CaseInfo = {
   title: 'Generated createPet bodies: a valid NewPet is created and echoed exactly; an invalid one is refused with 400 and an Error',
   clause: 'Endpoints › createPet: 201 with the fields sent; rule 2: invalid values are 400',
   suite: 'fuzz',
-  operation: 'createPet',
+  operation: ROLES.create,
   level: 'fail',
 };
 const LIST_INFO: CaseInfo = {
@@ -41,7 +41,7 @@ const LIST_INFO: CaseInfo = {
     'outside the bounds, the contract-silence policy',
   clause: 'Endpoints › listPets rules 1 and 2; reading-the-contract for values it gives no response for',
   suite: 'fuzz',
-  operation: 'listPets',
+  operation: ROLES.list,
   level: 'fail',
 };
 
@@ -181,10 +181,10 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, context:
   const started = performance.now();
   const spec = (example: T): CaseSpec => ({
     ...property.info,
-    writes: property.info.operation === 'createPet',
+    writes: plays(property.info.operation, 'create'),
     steps: [property.step(example)],
   });
-  const writes = property.info.operation === 'createPet';
+  const writes = plays(property.info.operation, 'create');
   let run: ExampleRunResult<T, ExampleOutcome>;
   try {
     run = await runExamples<T, ExampleOutcome>({
@@ -274,8 +274,8 @@ async function runFuzzing(contract: Contract, fuzz: FuzzOptions, context: CaseCo
   const runId = String(context.variables.get('runId') ?? 'run');
   const categoryId = context.variables.get('categoryId') ?? 1;
   const properties: Array<Property<never>> = [];
-  const create = contract.operations.get('createPet');
-  const list = contract.operations.get('listPets');
+  const create = contract.operations.get(ROLES.create);
+  const list = contract.operations.get(ROLES.list);
   if (list !== undefined) properties.push(listProperty(contract, list.path) as Property<never>);
   if (create !== undefined) properties.push(createProperty(contract, create.path, runId, categoryId) as Property<never>);
   const results: CaseResult[] = [];
@@ -285,10 +285,10 @@ async function runFuzzing(contract: Contract, fuzz: FuzzOptions, context: CaseCo
         context.emit,
         property.info,
         () =>
-          disabledCase(property.info, context.judge.disabled) ??
+          disabledCase(property.info, context.judge.judging.disabled) ??
           (context.stop.aborted
             ? notJudgedCase(property.info, 'interrupted', 'interrupted before it ran')
-            : context.plan.settings.readOnly && property.info.operation === 'createPet'
+            : context.plan.settings.readOnly && plays(property.info.operation, 'create')
               ? notJudgedCase(property.info, 'read-only', 'read-only: it writes')
               : runProperty(property, fuzz, context)),
       ),
@@ -298,7 +298,7 @@ async function runFuzzing(contract: Contract, fuzz: FuzzOptions, context: CaseCo
 
 /** The cases the fuzzing phase reports, for the start of a run. */
 function fuzzCaseInfos(contract: Contract): CaseInfo[] {
-  return [...(contract.operations.has('listPets') ? [LIST_INFO] : []), ...(contract.operations.has('createPet') ? [CREATE_INFO] : [])];
+  return [...(contract.operations.has(ROLES.list) ? [LIST_INFO] : []), ...(contract.operations.has(ROLES.create) ? [CREATE_INFO] : [])];
 }
 
 /** The fuzzing phase, whole when its suite is selected (and, under --check, a glob names one of its cases). */

@@ -2,12 +2,13 @@
 import type { KnownPet } from '../../load/sampler.js';
 import { stringifyExactJson } from '../../model/json.js';
 import type { StoreView } from '../../model/store-model.js';
-import { runChecks } from '../../checks/registry.js';
+import { judgeLoad as judgeLoadChecks, stageBreaks } from '../../checks/judge.js';
 import type { LoadProfile, LoadReport } from '../../model/load.js';
 import type { CaseInfo, CaseResult } from '../../model/results.js';
-import { decided, guarded, outcomeOf } from '../cases.js';
-import { disabledCase, reportCase, notJudgedCase } from '../case-report.js';
+import { decided } from '../../checks/judge.js';
+import { disabledCase, notJudgedCase, reportCase } from '../case-report.js';
 import type { Phase } from '../phase.js';
+import { ROLES } from '../../model/contract.js';
 
 /** The case a load profile is: its thresholds are the checks that judge it. */
 export function loadCaseInfo(profile: LoadProfile): CaseInfo {
@@ -18,30 +19,19 @@ export function loadCaseInfo(profile: LoadProfile): CaseInfo {
       `load profile ${profile.name}: every threshold it states ` +
       '(and no failed request, non-2xx answer or sampled contract breach unless it allows some)',
     suite: 'load',
-    operation: 'listPets',
+    operation: ROLES.list,
     level: 'fail',
     // The case is the whole profile file.
     source: { file: profile.file, line: 1, column: 1 },
   };
 }
 
-/** Judges a load result by every run check that applies: the load case's result. */
+/** The load case's result: the load judged by every run check of its profile that applies. */
 export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string>, durationMs: number): CaseResult {
   const info = loadCaseInfo(load.profile);
   const skipped = disabledCase(info, disabled);
   if (skipped !== undefined) return skipped;
-  const context = { load };
-  const checks = runChecks
-    .filter((check) => !disabled.has(check.id) && check.applies(context))
-    .map((check) =>
-      outcomeOf(
-        check,
-        check.level,
-        0,
-        guarded(() => check.evaluate(context)),
-        check.sourceOf(context),
-      ),
-    );
+  const checks = judgeLoadChecks(load, disabled);
   return { ...info, ...decided(checks), durationMs: Math.round(durationMs), checks, exchanges: [], retries: 0 };
 }
 
@@ -79,7 +69,9 @@ export const LOAD_PHASE: Phase = {
             profile,
             http: context.connection,
             contract: context.plan.contract,
-            allowProductionLoad: load.allowProductionLoad,
+            // The load measures; the judge says whether a ramp's stage broke the profile.
+            breaks: (stage) => stageBreaks(profile, stage),
+            observer: context.observer.model,
             listener: { onLoadProgress: (progress) => emit({ type: 'load-progress', progress }) },
             knownPets: knownPets(context.observer.model),
             // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.
@@ -88,7 +80,7 @@ export const LOAD_PHASE: Phase = {
           }).finally(() => emit({ type: 'load-end' }));
       if (stages.length === 0) return notJudgedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');
       report = buildLoadReport(profile, context.connection.baseUrl, stages, 1, load.baseline);
-      return judgeLoad(report, context.judge.disabled, performance.now() - loadStarted);
+      return judgeLoad(report, context.judge.judging.disabled, performance.now() - loadStarted);
     });
     return { results: [result], ...(report === undefined ? {} : { provides: { load: report } }) };
   },

@@ -1,6 +1,6 @@
 /** The preflight phase: one listing before anything else (see http/preflight.ts, which a load alone also asks through). */
 import { preflight } from '../../http/preflight.js';
-import { listPathOf } from '../../model/contract.js';
+import { contractRequests } from '../../requests/contract-requests.js';
 import type { Phase } from '../phase.js';
 import type { RunPlan } from '../plan.js';
 
@@ -23,14 +23,14 @@ export const PREFLIGHT_PHASE: Phase = {
   planned: () => [],
   skipReason: () => undefined,
   async run({ sender, plan, open }) {
-    const listPath = listPathOf(plan.contract);
+    const listing = contractRequests(plan.contract).listing();
     if (sender !== undefined) {
-      await preflight(sender, listPath, false);
+      await preflight(sender, listing, false);
       return { results: [] };
     }
     const own = open({ connections: 1 });
     try {
-      await preflight(own, listPath, true);
+      await preflight(own, listing, true);
     } finally {
       await own.close();
     }

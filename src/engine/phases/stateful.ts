@@ -5,7 +5,7 @@
  * staging are tolerated (only this run's pets are looked for), and so is the consistency window (reads retry within it).
  */
 import fc from 'fast-check';
-import { type Contract, listLimitOf, statusValues } from '../../model/contract.js';
+import { type Contract, listLimitOf, statusValues, ROLES } from '../../model/contract.js';
 import type { Exchange } from '../../model/exchange.js';
 import { isJsonObject, type JsonValue } from '../../model/json.js';
 import { idDigits } from '../../model/store-model.js';
@@ -39,7 +39,7 @@ const STATEFUL_CASE: CaseInfo = {
     'Created pets carry the fields sent and can be fetched by their id; ' +
     'listPets: at most limit, only that status, a page that is not full holds every match; ids are unique',
   suite: 'stateful',
-  operation: 'listPets',
+  operation: ROLES.list,
   level: 'fail',
 };
 
@@ -73,9 +73,9 @@ function commandsOf(
 ): Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> {
   const now = context.plan.settings.now;
   const statuses = statusValues(contract);
-  const create = contract.operations.get('createPet');
-  const get = contract.operations.get('getPet');
-  const list = contract.operations.get('listPets');
+  const create = contract.operations.get(ROLES.create);
+  const get = contract.operations.get(ROLES.get);
+  const list = contract.operations.get(ROLES.list);
   const max = listLimitOf(contract).max;
   const commands: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [];
   if (create !== undefined) {

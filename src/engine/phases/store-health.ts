@@ -3,7 +3,7 @@
  * of the pets the run created, must still answer. A 5xx fails and names the write after which reads began failing (the
  * store model keeps when the run wrote what); the run goes on judging what it can.
  */
-import { type Contract, listLimitOf, statusValues } from '../../model/contract.js';
+import { type Contract, listLimitOf, statusValues, ROLES } from '../../model/contract.js';
 import type { JsonObject } from '../../model/json.js';
 import type { CaseInfo } from '../../model/results.js';
 import type { CaseSpec, Expectations, StepSpec } from '../../model/scenario.js';
@@ -21,14 +21,14 @@ const STORE_HEALTH_CASE: CaseInfo = {
   title: "After the phases that write, each listing (by status and without) and getPet of the run's pets still answer, without a 5xx",
   clause: 'reading-the-contract: never a 5xx, and never a store whose reads fail afterwards (a lone surrogate stored included)',
   suite: 'lifecycle',
-  operation: 'listPets',
+  operation: ROLES.list,
   level: 'fail',
 };
 
 /** The reads of the store-health case: every listing at the largest page, and getPet of a spread of the pets created. */
 function storeHealthCase(created: readonly JsonObject[], contract: Contract): CaseSpec | undefined {
-  const list = contract.operations.get('listPets');
-  const get = contract.operations.get('getPet');
+  const list = contract.operations.get(ROLES.list);
+  const get = contract.operations.get(ROLES.get);
   const steps: StepSpec[] = [];
   const read = (request: StepSpec['request'], expect: Expectations = { answersAfterWrites: true }): StepSpec => ({ request, expect });
   if (list !== undefined) {

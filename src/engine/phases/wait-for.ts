@@ -5,11 +5,11 @@
 import type { Clock } from '../../model/clock.js';
 import { RunError } from '../../model/errors.js';
 import type { ServiceWait } from '../../model/events.js';
-import type { HttpClient } from '../../http/client.js';
-import { listPathOf } from '../../model/contract.js';
+import type { Client } from '../../http/client.js';
+import { contractRequests } from '../../requests/contract-requests.js';
 import type { Phase } from '../phase.js';
 import { sendsToService } from './preflight.js';
-import { isTlsFailure, TransportError } from '../../http/sender.js';
+import { isTlsFailure, type OutgoingRequest, TransportError } from '../../http/sender.js';
 
 /** Statuses a gateway answers for a service behind it that is not up yet: not an answer of the service. */
 const NOT_YET_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
@@ -27,18 +27,11 @@ export type WaitProbe = () => Promise<'answered' | string>;
  * A try: a GET of the listing on a client of its own, closed after it (a client stops for good once requests in a row got
  * no answer, which is what waiting is for). No answer, or a gateway's 502, 503 or 504, is not yet an answer.
  */
-export function listingProbe(open: () => Pick<HttpClient, 'send' | 'close'>, listPath: string): WaitProbe {
+export function listingProbe(open: () => Pick<Client, 'send' | 'close'>, listing: OutgoingRequest): WaitProbe {
   return async () => {
     const client = open();
     try {
-      const { response } = await client.send({
-        method: 'GET',
-        path: listPath,
-        query: [],
-        headers: {},
-        auth: 'valid',
-        operation: 'listPets',
-      });
+      const { response } = await client.send(listing);
       return NOT_YET_STATUSES.has(response.status) ? `${response.status} from a gateway` : 'answered';
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
@@ -113,7 +106,7 @@ export const WAIT_FOR_PHASE: Phase = {
       pacing: { maxWaitMs: boundMs, waitBudgetMs: boundMs },
     };
     await waitForService(
-      listingProbe(() => open(options), listPathOf(plan.contract)),
+      listingProbe(() => open(options), contractRequests(plan.contract).listing()),
       {
         url: new URL(http.baseUrl).href,
         boundMs,
