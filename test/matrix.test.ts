@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { exchangeChecks, expectationCheck, transportChecks } from '../src/checks/registry.js';
 import { phaseCases } from '../src/engine/phases/index.js';
-import { loadCaseInputs } from '../src/engine/plan.js';
+import { loadCaseInputs } from '../src/engine/inputs.js';
 import { PACKAGE_FOLDERS, type MatrixRow } from '../src/matrix/matrix.js';
 import type { Expectations } from '../src/model/scenario.js';
 import { VARIANTS } from '../src/server/variants.js';

@@ -1,7 +1,7 @@
 /** The petstore-conformance command as a function: argv and config → plan → run → exit code, with its streams and environment given. */
 import path from 'node:path';
 import { executePlan, RunStoppedError } from '../engine/run.js';
-import { loadCaseInputs } from '../engine/plan.js';
+import { loadCaseInputs } from '../engine/inputs.js';
 import { packageVersion } from '../loader/package-paths.js';
 import { runRedactor } from '../http/connection.js';
 import { makeRedactor } from '../http/credentials.js';

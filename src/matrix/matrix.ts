@@ -1,8 +1,6 @@
 /** The verdict matrix: the engine against every variant of the reference server, in process, and whether it told them apart. */
 import { randomBytes } from 'node:crypto';
-import { CREATED_PETS_PHASE } from '../engine/phases/created-pets.js';
-import { STORE_HEALTH_PHASE } from '../engine/phases/store-health.js';
-import { loadCaseInputs, type CaseInputs, type InputFolders } from '../engine/plan.js';
+import { loadCaseInputs, selectEverything, type CaseInputs, type InputFolders } from '../engine/inputs.js';
 import { executePlan } from '../engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../http/client.js';
 import { DEFAULT_PACING } from '../http/pacer.js';
@@ -13,8 +11,7 @@ import { startReferenceServer } from '../server/reference-server.js';
 import { variantServerOptions, type Variant } from '../server/variants.js';
 
 /** The fuzzing and stateful phases of every matrix run: one seed (the same requests every time), few examples and sequences. */
-const MATRIX_FUZZ = { seed: 20_261_122, maxExamples: 10 };
-const MATRIX_STATEFUL = { seed: 20_261_122, sequences: 3 };
+const MATRIX_GENERATED = { seed: 20_261_122, maxExamples: 10 };
 
 /** One row of the matrix. */
 export interface MatrixRow {
@@ -79,25 +76,22 @@ async function runVariant(variant: Variant, inputs: CaseInputs): Promise<MatrixR
         target: { baseUrl, apiKey },
         // The slowest conformant variant shows a write after 300 ms, so a 600 ms window is enough and keeps broken rows quick.
         // The fuzzing phase runs with a fixed seed, so that the matrix judges the same requests every time.
-        conformance: {
-          cases: inputs.cases,
-          suites: inputs.suites.map((s) => s.name),
-          writtenCases: [...CREATED_PETS_PHASE.cases(inputs), ...STORE_HEALTH_PHASE.cases(inputs)].map((c) => c.id),
+        selection: selectEverything(inputs),
+        settings: {
+          ...MATRIX_GENERATED,
           readOnly: false,
           concurrency: 4,
           consistencyWindowMs: 600,
           categoryId: 1,
           pacing: DEFAULT_PACING,
           maxWrites: 500,
-          fuzz: MATRIX_FUZZ,
-          stateful: MATRIX_STATEFUL,
+          now: variant.clock === undefined ? new Date() : new Date(`${variant.clock}T12:00:00Z`),
+          strict: false,
+          // A variant that leaves a request unanswered must not hold the matrix for the default 15 s; every other answer comes in milliseconds.
+          requestTimeoutMs: 3_000,
+          maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
+          excerptBytes: 512,
         },
-        now: variant.clock === undefined ? new Date() : new Date(`${variant.clock}T12:00:00Z`),
-        strict: false,
-        // A variant that leaves a request unanswered must not hold the matrix for the default 15 s; every other answer comes in milliseconds.
-        requestTimeoutMs: 3_000,
-        maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
-        excerptBytes: 512,
         disabled: [],
         recordedOptions: {},
       },

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REGISTRY } from '../../src/checks/registry.js';
 import { PHASES, phaseCases } from '../../src/engine/phases/index.js';
-import { loadCaseInputs } from '../../src/engine/plan.js';
+import { loadCaseInputs } from '../../src/engine/inputs.js';
 import { PACKAGE_FOLDERS } from '../../src/matrix/matrix.js';
 import { renderCatalogue } from '../../src/reporters/catalogue.js';
 import { SERVED_VARIANTS } from '../../src/server/variants.js';

@@ -1,7 +1,8 @@
 /** Enough data to judge: the store is counted, topped up with pets named by the run id, and a case that still cannot be judged is skipped with its reason. */
 import t, { type Test } from 'tap';
-import { CreatedPets } from '../../src/engine/phases/created-pets.js';
-import { fillStore, unmetRequirement, type StoreCounts } from '../../src/engine/phases/store-fill.js';
+import { CreatedPets } from '../../src/engine/observer.js';
+import { fillStore } from '../../src/engine/phases/store-fill.js';
+import { unmetRequirement, type StoreCounts } from '../../src/engine/store-counts.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
 import { openClient } from '../../src/http/open-client.js';
 import { generateCases } from '../../src/loader/generated-cases.js';

@@ -8,14 +8,21 @@ import { type Contract, listLimitOf, statusValues, ROLES, plays } from '../../mo
 import type { JsonValue } from '../../model/json.js';
 import { outcomeWords, worstOutcome, type CaseInfo, type CaseResult, type Outcome } from '../../model/results.js';
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../../model/scenario.js';
-import { caseOptions, everyCaseDisabled, type Phase } from '../phase.js';
-import { disabledCase, notJudgedCase, reportCase, runCase, writeBudgetSpent, type CaseRunOptions } from '../cases.js';
+import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
+import type { RunPlan } from '../plan.js';
+import { runCase, sending, writeBudgetSpent, type CaseContext } from '../cases.js';
+import { disabledCase, notJudgedCase, reportCase } from '../case-report.js';
 import { type ExampleRunResult, runExamples } from '../examples.js';
 
-/** What the fuzzing phase is told: the seed it replays and how many examples each property draws. */
+/** What the fuzzing phase reads of the run's settings: the seed it replays and how many examples each property draws. */
 export interface FuzzOptions {
   seed: number;
   maxExamples: number;
+}
+
+/** The fuzzing phase's own settings, read from the run's. */
+function fuzzOptions(plan: RunPlan): FuzzOptions {
+  return { seed: plan.settings.seed, maxExamples: plan.settings.maxExamples };
 }
 
 /** The case each property reports as. */
@@ -169,7 +176,7 @@ type ExampleOutcome = CaseResult | 'unsent';
  * reports the worst outcome over its examples, with the example that caused it as evidence: the first failure (in the
  * order drawn) shrunk to a minimal example, else the first example that threw, could not be tested or warned.
  */
-async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options: CaseRunOptions): Promise<CaseResult> {
+async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, context: CaseContext): Promise<CaseResult> {
   const started = performance.now();
   const spec = (example: T): CaseSpec => ({
     ...property.info,
@@ -183,11 +190,11 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
       arbitrary: property.arbitrary,
       seed: fuzz.seed,
       numRuns: fuzz.maxExamples,
-      concurrency: options.concurrency,
+      concurrency: context.plan.settings.concurrency,
       async run(example) {
         // Once the run created the pets --max-writes allows, a write is not sent (and not counted as judged).
-        if (writes && writeBudgetSpent(options)) return 'unsent';
-        const result = await runCase(spec(example), options);
+        if (writes && writeBudgetSpent(context)) return 'unsent';
+        const result = await runCase(spec(example), context);
         // Refused by the write gate: the budget was spent by writes under way when this one started.
         return result.skip === 'write-budget' ? 'unsent' : result;
       },
@@ -256,9 +263,9 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
 }
 
 /** The fuzzing phase: each property of the contract over generated requests; writes only when the run may write. */
-async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options: CaseRunOptions): Promise<CaseResult[]> {
-  const runId = String(options.variables.get('runId') ?? 'run');
-  const categoryId = options.variables.get('categoryId') ?? 1;
+async function runFuzzing(contract: Contract, fuzz: FuzzOptions, context: CaseContext): Promise<CaseResult[]> {
+  const runId = String(context.variables.get('runId') ?? 'run');
+  const categoryId = context.variables.get('categoryId') ?? 1;
   const properties: Array<Property<never>> = [];
   const create = contract.operations.get(ROLES.create);
   const list = contract.operations.get(ROLES.list);
@@ -268,15 +275,15 @@ async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options: CaseRu
   for (const property of properties)
     results.push(
       await reportCase(
-        options.listener,
+        context.emit,
         property.info,
         () =>
-          disabledCase(property.info, options.disabled) ??
-          (options.signal?.aborted === true
+          disabledCase(property.info, context.judge.disabled) ??
+          (context.stop.aborted
             ? notJudgedCase(property.info, 'interrupted', 'interrupted before it ran')
-            : options.readOnly && plays(property.info.operation, 'create')
+            : context.plan.settings.readOnly && plays(property.info.operation, 'create')
               ? notJudgedCase(property.info, 'read-only', 'read-only: it writes')
-              : runProperty(property, fuzz, options)),
+              : runProperty(property, fuzz, context)),
       ),
     );
   return results;
@@ -295,14 +302,15 @@ export const FUZZ_PHASE: Phase = {
   // It needs no case's pets, but what the cases did to the store (a write that breaks later reads) must show the same to it
   // in every run: it runs after the cases, beside the created-pets and stateful phases.
   after: ['cases'],
-  writes: (plan) => plan.conformance?.fuzz?.maxExamples ?? 0,
+  usesRunClient: true,
+  reads: ['seed', 'maxExamples'],
+  writes: (plan) => fuzzOptions(plan).maxExamples,
   sends: 'generated requests, --max-examples of them per property, drawn from --seed; a failure is shrunk to a minimal example',
   cases: (inputs) => fuzzCaseInfos(inputs.contract),
-  enabled: (plan) => plan.conformance?.fuzz !== undefined,
+  enabled: (plan) => selectedOf(plan, fuzzCaseInfos(plan.contract)).length > 0,
   planned: (plan) => fuzzCaseInfos(plan.contract),
   skipReason: (plan) => everyCaseDisabled(plan, fuzzCaseInfos(plan.contract)),
   async run(context) {
-    const fuzz = context.plan.conformance?.fuzz;
-    return fuzz === undefined ? [] : runFuzzing(context.plan.contract, fuzz, caseOptions(context));
+    return { results: await runFuzzing(context.plan.contract, fuzzOptions(context.plan), sending(context)) };
   },
 };

@@ -2,12 +2,12 @@
 import type { KnownPet } from '../../load/sampler.js';
 import { stringifyExactJson } from '../../model/json.js';
 import type { StoreView } from '../../model/store-model.js';
-import { judgeLoad as judgeLoadChecks, stageBreaks } from '../../checks/judge.js';
+import { decided, judgeLoad as judgeLoadChecks, stageBreaks } from '../../checks/judge.js';
+import { ROLES } from '../../model/contract.js';
 import type { LoadProfile, LoadReport } from '../../model/load.js';
 import type { CaseInfo, CaseResult } from '../../model/results.js';
-import { decided, disabledCase, reportCase, notJudgedCase } from '../cases.js';
+import { disabledCase, reportCase, notJudgedCase } from '../case-report.js';
 import type { Phase } from '../phase.js';
-import { ROLES } from '../../model/contract.js';
 
 /** The case a load profile is: its thresholds are the checks that judge it. */
 export function loadCaseInfo(profile: LoadProfile): CaseInfo {
@@ -23,7 +23,7 @@ export function loadCaseInfo(profile: LoadProfile): CaseInfo {
   };
 }
 
-/** The load case's result: the load judged by every run check of its profile that applies. */
+/** The load case's result: the load judged (checks/judge.ts) by every run check of its profile that applies. */
 export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string>, durationMs: number): CaseResult {
   const info = loadCaseInfo(load.profile);
   const skipped = disabledCase(info, disabled);
@@ -48,38 +48,39 @@ export const LOAD_PHASE: Phase = {
   sends: "the profile's requests, at its rates, from connections of its own",
   idPattern: 'load.<profile>',
   cases: (inputs) => (inputs.profile === undefined ? [] : [loadCaseInfo(inputs.profile)]),
-  enabled: (plan) => plan.load !== undefined,
-  planned: (plan) => (plan.load === undefined ? [] : [loadCaseInfo(plan.load.profile)]),
+  enabled: (plan) => plan.selection.load !== undefined,
+  planned: (plan) => (plan.selection.load === undefined ? [] : [loadCaseInfo(plan.selection.load.profile)]),
   skipReason: () => undefined,
   async run(context) {
-    const load = context.plan.load;
-    if (load === undefined) return [];
+    const load = context.plan.selection.load;
+    if (load === undefined) return { results: [] };
     const { profile } = load;
-    const { listener, signal } = context;
-    const result = await reportCase(listener, loadCaseInfo(profile), async () => {
+    const { emit, stop } = context;
+    let report: LoadReport | undefined;
+    const result = await reportCase(emit, loadCaseInfo(profile), async () => {
       const loadStarted = performance.now();
       const { buildLoadReport, executeLoad } = await loadModules();
-      const stages =
-        signal?.aborted === true
-          ? []
-          : await executeLoad({
-              profile,
-              http: context.http,
-              contract: context.plan.contract,
-              // The load measures; the judge says whether a ramp's stage broke the profile.
-              breaks: (stage) => stageBreaks(profile, stage),
-              observer: context.model,
-              listener,
-              knownPets: knownPets(context.model),
-              // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.
-              verified: context.plan.conformance === undefined,
-              ...(signal === undefined ? {} : { signal }),
-            }).finally(() => listener.onLoadEnd?.());
+      const stages = stop.aborted
+        ? []
+        : await executeLoad({
+            profile,
+            http: context.connection,
+            contract: context.plan.contract,
+            // The load measures; the judge says whether a ramp's stage broke the profile.
+            breaks: (stage) => stageBreaks(profile, stage),
+            // Its verification request reaches the store model as every other exchange of the run does.
+            observer: context.observer.model,
+            listener: { onLoadProgress: (progress) => emit({ type: 'load-progress', progress }) },
+            knownPets: knownPets(context.observer.model),
+            // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.
+            verified: context.sender === undefined,
+            signal: stop,
+          }).finally(() => emit({ type: 'load-end' }));
       if (stages.length === 0) return notJudgedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');
-      context.load = buildLoadReport(profile, context.baseUrl, stages, 1, load.baseline);
-      return judgeLoad(context.load, context.disabled, performance.now() - loadStarted);
+      report = buildLoadReport(profile, context.connection.baseUrl, stages, 1, load.baseline);
+      return judgeLoad(report, context.judge.disabled, performance.now() - loadStarted);
     });
-    return [result];
+    return { results: [result], ...(report === undefined ? {} : { provides: { load: report } }) };
   },
 };
 

@@ -2,7 +2,7 @@
 import type { Baseline } from '../../model/check.js';
 import { RunError } from '../../model/errors.js';
 import type { LoadReport, LoadStage } from '../../model/load.js';
-import { reportCase } from '../cases.js';
+import { reportCase } from '../case-report.js';
 import type { Phase } from '../phase.js';
 import { judgeLoad, loadCaseInfo, loadModules } from './load.js';
 
@@ -32,20 +32,21 @@ export const MERGE_PHASE: Phase = {
   title: "the load reports of runs made at once on several machines, merged and judged by the first one's thresholds",
   sends: 'nothing: it reads the report.json files of the runs',
   cases: () => [],
-  enabled: (plan) => plan.merge !== undefined,
+  enabled: (plan) => plan.selection.merge !== undefined,
   planned: (plan) => {
-    const profile = plan.merge?.loads[0]?.profile;
+    const profile = plan.selection.merge?.loads[0]?.profile;
     return profile === undefined ? [] : [loadCaseInfo(profile)];
   },
   skipReason: () => undefined,
   async run(context) {
-    const merge = context.plan.merge;
+    const merge = context.plan.selection.merge;
     const profile = merge?.loads[0]?.profile;
-    if (merge === undefined || profile === undefined) return [];
-    const result = await reportCase(context.listener, loadCaseInfo(profile), async () => {
-      context.load = await mergeLoads(merge.loads, merge.baseline);
-      return judgeLoad(context.load, context.disabled, 0);
+    if (merge === undefined || profile === undefined) return { results: [] };
+    let load: LoadReport | undefined;
+    const result = await reportCase(context.emit, loadCaseInfo(profile), async () => {
+      load = await mergeLoads(merge.loads, merge.baseline);
+      return judgeLoad(load, context.judge.disabled, 0);
     });
-    return [result];
+    return { results: [result], ...(load === undefined ? {} : { provides: { load } }) };
   },
 };

@@ -1,5 +1,4 @@
 /** The preflight phase: one listing before anything else (see http/preflight.ts, which a load alone also asks through). */
-import { openClient } from '../../http/open-client.js';
 import { preflight } from '../../http/preflight.js';
 import { contractRequests } from '../../requests/contract-requests.js';
 import type { Phase } from '../phase.js';
@@ -7,7 +6,7 @@ import type { RunPlan } from '../plan.js';
 
 /** A plan that sends to a service: a run's cases, or a load alone (not a merge, which sends nothing). */
 export function sendsToService(plan: RunPlan): boolean {
-  return plan.conformance !== undefined || (plan.load !== undefined && plan.merge === undefined);
+  return plan.selection.merge === undefined;
 }
 
 /**
@@ -23,18 +22,18 @@ export const PREFLIGHT_PHASE: Phase = {
   enabled: sendsToService,
   planned: () => [],
   skipReason: () => undefined,
-  async run({ client, plan, http }) {
+  async run({ sender, plan, open }) {
     const listing = contractRequests(plan.contract).listing();
-    if (client !== undefined) {
-      await preflight(client, listing, false);
-      return [];
+    if (sender !== undefined) {
+      await preflight(sender, listing, false);
+      return { results: [] };
     }
-    const own = openClient({ ...http, connections: 1 });
+    const own = open({ connections: 1 });
     try {
       await preflight(own, listing, true);
     } finally {
       await own.close();
     }
-    return [];
+    return { results: [] };
   },
 };

@@ -11,9 +11,11 @@ import { isJsonObject, type JsonValue } from '../../model/json.js';
 import { idDigits } from '../../model/store-model.js';
 import type { CaseInfo, CaseResult, ExchangeEvidence } from '../../model/results.js';
 import type { CaseSpec, StepSpec } from '../../model/scenario.js';
-import { reportCase, runCase, notJudgedCase, writeBudgetSpent, type CaseRunOptions } from '../cases.js';
+import { runCase, sending, writeBudgetSpent, type CaseContext } from '../cases.js';
+import { notJudgedCase, reportCase } from '../case-report.js';
 import { runExamples } from '../examples.js';
-import { caseOptions, everyCaseDisabled, type Phase } from '../phase.js';
+import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
+import type { RunPlan } from '../plan.js';
 
 /** The most commands a sequence holds. */
 const MAX_COMMANDS = 8;
@@ -22,6 +24,11 @@ const MAX_COMMANDS = 8;
 export interface StatefulOptions {
   seed: number;
   sequences: number;
+}
+
+/** The stateful phase's own settings, read from the run's: a sequence is several requests, so a third as many sequences as examples. */
+function statefulOptions(plan: RunPlan): StatefulOptions {
+  return { seed: plan.settings.seed, sequences: Math.max(1, Math.ceil(plan.settings.maxExamples / 3)) };
 }
 
 /** The case the stateful phase reports as. */
@@ -61,9 +68,9 @@ function commandsOf(
   contract: Contract,
   runId: string,
   categoryId: JsonValue,
-  options: CaseRunOptions,
+  context: CaseContext,
 ): Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> {
-  const now = options.now;
+  const now = context.plan.settings.now;
   const statuses = statusValues(contract);
   const create = contract.operations.get(ROLES.create);
   const get = contract.operations.get(ROLES.get);
@@ -75,7 +82,7 @@ function commandsOf(
       fc.record({ status: fc.constantFrom(...statuses), tag: fc.nat(9999) }).map(
         ({ status, tag }): fc.AsyncCommand<Model, Real> => ({
           // No create once the run made the pets --max-writes allows.
-          check: () => !writeBudgetSpent(options),
+          check: () => !writeBudgetSpent(context),
           toString: () => `createPet(${status})`,
           async run(model, real) {
             const name = `${runId} stateful ${tag}`;
@@ -173,17 +180,14 @@ interface SequenceRun {
 }
 
 /** Runs one sequence of commands against the service, with a model of its own; never throws. */
-async function runSequence(cmds: Iterable<fc.AsyncCommand<Model, Real>>, options: CaseRunOptions): Promise<SequenceRun> {
+async function runSequence(cmds: Iterable<fc.AsyncCommand<Model, Real>>, context: CaseContext): Promise<SequenceRun> {
   const run: SequenceRun = { requests: 0, exchanges: [] };
   const real: Real = {
     async run(step, label) {
       const spec: CaseSpec = { ...STATEFUL_CASE, title: label, writes: step.request.method === 'POST', steps: [step] };
       let exchange: Exchange | undefined;
-      const result = await runCase(spec, {
-        ...options,
-        onExchange: (sent) => {
-          exchange = sent;
-        },
+      const result = await runCase(spec, context, (sent) => {
+        exchange = sent;
       });
       run.requests += result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
       run.exchanges.push(...result.exchanges.map((e) => ({ ...e, step: run.exchanges.length })));
@@ -215,22 +219,22 @@ function numbered(exchanges: readonly ExchangeEvidence[]): string {
 }
 
 /** Runs the stateful phase's sequences, drawn by the seed, up to --concurrency at once; the first failing one is shrunk and reported step by step. */
-async function runStateful(contract: Contract, stateful: StatefulOptions, options: CaseRunOptions): Promise<CaseResult> {
+async function runStateful(contract: Contract, stateful: StatefulOptions, context: CaseContext): Promise<CaseResult> {
   const started = performance.now();
-  if (writeBudgetSpent(options))
+  if (writeBudgetSpent(context))
     return notJudgedCase(
       STATEFUL_CASE,
       'write-budget',
-      `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`,
+      `the run created the ${context.plan.settings.maxWrites} pets --max-writes allows; the sequences create more`,
     );
-  const runId = String(options.variables.get('runId') ?? 'run');
-  const commands = commandsOf(contract, runId, options.variables.get('categoryId') ?? 1, options);
+  const runId = String(context.variables.get('runId') ?? 'run');
+  const commands = commandsOf(contract, runId, context.variables.get('categoryId') ?? 1, context);
   const { results, failure } = await runExamples({
     arbitrary: fc.commands(commands, { maxCommands: MAX_COMMANDS }),
     seed: stateful.seed,
     numRuns: stateful.sequences,
-    concurrency: options.concurrency,
-    run: (cmds) => runSequence(cmds, options),
+    concurrency: context.plan.settings.concurrency,
+    run: (cmds) => runSequence(cmds, context),
     fails: sequenceFailed,
   });
   const durationMs = Math.round(performance.now() - started);
@@ -287,18 +291,19 @@ export const STATEFUL_PHASE: Phase = {
   // Its sequences follow only the pets they create, but what the cases did to the store must show the same to them in
   // every run: it runs after the cases, beside the created-pets and fuzzing phases.
   after: ['cases'],
-  writes: (plan) => (plan.conformance?.stateful?.sequences ?? 0) * MAX_COMMANDS,
+  usesRunClient: true,
+  reads: ['seed', 'maxExamples'],
+  writes: (plan) => statefulOptions(plan).sequences * MAX_COMMANDS,
   sends: 'sequences of up to 8 createPet, getPet and listPets requests, a third as many as --max-examples, drawn from --seed',
   cases: () => [STATEFUL_CASE],
-  enabled: (plan) => plan.conformance?.stateful !== undefined,
+  enabled: (plan) => selectedOf(plan, [STATEFUL_CASE]).length > 0,
   planned: () => [STATEFUL_CASE],
   skipReason: (plan) =>
     everyCaseDisabled(plan, [STATEFUL_CASE]) ??
-    (plan.conformance?.readOnly === true ? { code: 'read-only', reason: 'read-only: the sequences create pets' } : undefined),
+    (plan.settings.readOnly ? { code: 'read-only', reason: 'read-only: the sequences create pets' } : undefined),
   async run(context) {
-    const stateful = context.plan.conformance?.stateful;
-    if (stateful === undefined) return [];
-    const options = caseOptions(context);
-    return [await reportCase(context.listener, STATEFUL_CASE, () => runStateful(context.plan.contract, stateful, options))];
+    const cases = sending(context);
+    const stateful = statefulOptions(context.plan);
+    return { results: [await reportCase(context.emit, STATEFUL_CASE, () => runStateful(context.plan.contract, stateful, cases))] };
   },
 };

@@ -11,20 +11,9 @@ import { RunError } from '../../model/errors.js';
 import type { JsonValue } from '../../model/json.js';
 import type { CaseSpec, StoreRequirement } from '../../model/scenario.js';
 import { type ContractRequests, contractRequests } from '../../requests/contract-requests.js';
-import type { CreatedPets } from './created-pets.js';
+import type { CreatedPets } from '../observer.js';
+import type { StoreCounts } from '../store-counts.js';
 import type { Phase } from '../phase.js';
-
-/** What the store was found to hold (lower bounds: listings are capped), and what the run added to it. */
-export interface StoreCounts {
-  /** Pets in all, at least. */
-  total: number;
-  /** Pets of each status counted, at least. */
-  byStatus: ReadonlyMap<string, number>;
-  /** Pets the run created so that these cases can be judged. */
-  created: number;
-  /** Why the store could not be counted or filled, when it could not. */
-  problem?: string;
-}
 
 /** How the store is filled. */
 export interface StoreFillOptions {
@@ -160,44 +149,29 @@ async function createMissing(
   return problem === undefined ? counts : { ...counts, problem };
 }
 
-/** Why a case cannot be judged with what the store holds ("only 13 pets: limit=20 cannot show a cap"); undefined when it can. */
-export function unmetRequirement(
-  requirement: StoreRequirement | undefined,
-  store: StoreCounts | undefined,
-  readOnly: boolean,
-): string | undefined {
-  if (requirement === undefined || store === undefined) return undefined;
-  const have = requirement.status === undefined ? store.total : (store.byStatus.get(requirement.status) ?? 0);
-  if (have >= requirement.pets) return undefined;
-  const pets = requirement.status === undefined ? 'pets' : `${requirement.status} pets`;
-  const why = store.problem ?? (readOnly ? 'read-only: the suite creates none' : undefined);
-  return `only ${have} ${pets} (${requirement.pets} needed): ${requirement.because}${why === undefined ? '' : ` (${why})`}`;
-}
-
-/** Before the cases that need pets: what the store holds is counted, and what is missing created (see store-fill.ts). */
+/** Before the cases that need pets: what the store holds is counted, and what is missing created. */
 export const STORE_FILL_PHASE: Phase = {
   id: 'store-fill',
   title: 'the store counted, and the pets the cases need created, named with the run id',
+  usesRunClient: true,
   cases: () => [],
-  enabled: (plan) => plan.conformance !== undefined,
+  enabled: (plan) => plan.selection.cases.some((c) => c.requires !== undefined),
   planned: () => [],
   skipReason: () => undefined,
-  writes: (plan) => (plan.conformance?.cases ?? []).reduce((sum, c) => sum + (c.requires?.pets ?? 0), 0),
+  writes: (plan) => plan.selection.cases.reduce((sum, c) => sum + (c.requires?.pets ?? 0), 0),
   async run(context) {
     const { sender, plan } = context;
-    const conformance = plan.conformance;
-    if (sender === undefined || conformance === undefined) return [];
-    const store = await fillStore(conformance.cases, {
+    if (sender === undefined) return { results: [] };
+    const store = await fillStore(plan.selection.cases, {
       client: sender,
       contract: plan.contract,
-      readOnly: conformance.readOnly,
-      concurrency: conformance.concurrency,
+      readOnly: plan.settings.readOnly,
+      concurrency: plan.settings.concurrency,
       runId: context.runId,
-      categoryId: conformance.categoryId,
-      created: context.created,
-      ...(context.stop === undefined ? {} : { signal: context.stop }),
+      categoryId: plan.settings.categoryId,
+      created: context.observer.created,
+      signal: context.stop,
     });
-    if (store !== undefined) context.store = store;
-    return [];
+    return { results: [], ...(store === undefined ? {} : { provides: { store } }) };
   },
 };

@@ -6,7 +6,6 @@ import type { Clock } from '../../model/clock.js';
 import { RunError } from '../../model/errors.js';
 import type { ServiceWait } from '../../model/events.js';
 import type { Client } from '../../http/client.js';
-import { openClient } from '../../http/open-client.js';
 import { contractRequests } from '../../requests/contract-requests.js';
 import type { Phase } from '../phase.js';
 import { sendsToService } from './preflight.js';
@@ -91,14 +90,13 @@ export const WAIT_FOR_PHASE: Phase = {
   title: 'the service waited for until it answers its listing, within --wait-for (else the run does not start: one line)',
   gate: true,
   cases: () => [],
-  enabled: (plan) => sendsToService(plan) && plan.target.baseUrl !== undefined && (plan.waitForMs ?? 0) > 0,
+  enabled: (plan) => sendsToService(plan) && plan.target.baseUrl !== undefined && (plan.settings.waitForMs ?? 0) > 0,
   planned: () => [],
   skipReason: () => undefined,
-  async run({ plan, http, clock, signal, listener }) {
-    const boundMs = plan.waitForMs ?? 0;
+  async run({ plan, connection: http, clock, stop, emit, open }) {
+    const boundMs = plan.settings.waitForMs ?? 0;
     const tryMs = Math.min(WAIT_TRY_MS, http.requestTimeoutMs);
     const options = {
-      ...http,
       connections: 1,
       connectTimeoutMs: Math.min(http.connectTimeoutMs, tryMs),
       headersTimeoutMs: Math.min(http.headersTimeoutMs, tryMs),
@@ -107,15 +105,15 @@ export const WAIT_FOR_PHASE: Phase = {
       pacing: { maxWaitMs: boundMs, waitBudgetMs: boundMs },
     };
     await waitForService(
-      listingProbe(() => openClient(options), contractRequests(plan.contract).listing()),
+      listingProbe(() => open(options), contractRequests(plan.contract).listing()),
       {
         url: new URL(http.baseUrl).href,
         boundMs,
         clock,
-        ...(signal === undefined ? {} : { signal }),
-        onTry: (wait) => listener.onServiceWait?.(wait),
+        signal: stop,
+        onTry: (wait) => emit({ type: 'service-wait', wait }),
       },
     );
-    return [];
+    return { results: [] };
   },
 };
