@@ -1,10 +1,9 @@
 /** A case runner's context built from a few plain options, for the unit tests of the case runner and the generated phases. */
-import { Judge } from '../src/checks/judge.js';
 import type { CaseContext } from '../src/engine/cases.js';
 import { RunFindings } from '../src/engine/findings.js';
 import { CreatedPets } from '../src/engine/observer.js';
 import type { RunSettings } from '../src/engine/plan.js';
-import type { RunContext, RunSender } from '../src/engine/run-context.js';
+import { type RunContext, RunJudging } from '../src/engine/run-context.js';
 import type { StoreCounts } from '../src/engine/store-counts.js';
 import { DEFAULT_HTTP_OPTIONS } from '../src/http/client.js';
 import { Observe } from '../src/http/observe.js';
@@ -32,21 +31,6 @@ export interface CaseOptions extends Partial<RunSettings> {
   exchangeChecks?: readonly ExchangeCheck[];
   keyAsWrong?: ReadonlyMap<AuthVariant, string>;
   variables?: ReadonlyMap<string, JsonValue>;
-  /** Whether the write gate's budget is spent (--max-writes reached). */
-  budgetSpent?: boolean;
-}
-
-/** Where the fake sender's requests go, as a client's base URL. */
-const BASE = new URL('http://127.0.0.1:9/v1/');
-
-/** A sender as the run's client shows it: where it goes, and the write gate's budget. */
-function runSender(sender: Sender, spent: boolean): RunSender {
-  return {
-    send: (request) => sender.send(request),
-    base: BASE,
-    urlFor: (path, query) => new URL(`${BASE.href.replace(/\/$/, '')}${path}?${new URLSearchParams([...query]).toString()}`),
-    writeBudget: { spent },
-  };
 }
 
 /** The settings of a plain run at --concurrency 1, on the suite's clock of 2026-11-22. */
@@ -68,15 +52,13 @@ const SETTINGS: RunSettings = {
 
 /** The context the case runner reads, over `sender` and the contract given (the fixtures' by default). */
 export function caseContext(sender: Sender, contract: Contract, options: CaseOptions = {}): CaseContext {
-  const { disabled, listener, created, model, store, signal, waitClock, exchangeChecks, keyAsWrong, variables, budgetSpent, ...settings } =
-    options;
+  const { disabled, listener, created, model, store, signal, waitClock, exchangeChecks, keyAsWrong, variables, ...settings } = options;
   const { contract: _, ...rest } = settings;
   const runId = String(variables?.get('runId') ?? 'pc-test');
-  const judged = (options.contract ?? contract) as LoadedContract;
   const storeModel = model ?? new StoreModel({ windowMs: 0, runId });
   return {
     plan: {
-      contract: judged,
+      contract: (options.contract ?? contract) as LoadedContract,
       target: { apiKey: 'test-key' },
       selection: { cases: [], suites: [], ids: new Set() },
       settings: { ...SETTINGS, ...rest },
@@ -90,16 +72,17 @@ export function caseContext(sender: Sender, contract: Contract, options: CaseOpt
         ['categoryId', 1],
         ['unknownPetId', 4503599627370497],
       ]),
-    // The store model sees every exchange through the observe layer, as the run's client shows it to the model.
-    sender: runSender(new Observe(sender, storeModel), budgetSpent === true),
-    judge: new Judge({
-      contract: judged,
-      disabled: disabled ?? new Map(),
-      model: storeModel,
-      ...(exchangeChecks === undefined ? {} : { exchangeChecks }),
-    }),
-    findings: new RunFindings(),
-    keyAsWrong: keyAsWrong ?? new Map(),
+    sender,
+    judge: new RunJudging(
+      {
+        contract: options.contract ?? contract,
+        disabled: disabled ?? new Map(),
+        model: storeModel,
+        ...(exchangeChecks === undefined ? {} : { exchangeChecks }),
+      },
+      new RunFindings(),
+      keyAsWrong ?? new Map(),
+    ),
     observer: { created: created ?? new CreatedPets(), model: storeModel },
     clock: waitClock ?? REAL_CLOCK,
     stop: signal ?? new AbortController().signal,
@@ -108,12 +91,24 @@ export function caseContext(sender: Sender, contract: Contract, options: CaseOpt
   };
 }
 
+/** Where the fake sender's requests go, as a client's base URL. */
+const BASE = new URL('http://127.0.0.1:9/v1/');
+
 /** The whole context a phase runs in, over `sender`: a phase under test sends only through it (it may open nothing of its own). */
 export function phaseContext(sender: Sender, contract: Contract, options: CaseOptions = {}): RunContext {
-  const cases = caseContext(sender, contract, options);
+  // The store model sees every exchange through the observe layer, as the run's client shows it to the model.
+  const model = options.model ?? new StoreModel({ windowMs: 0, runId: 'pc-test' });
+  const observed = new Observe(sender, model);
+  const cases = caseContext(observed, contract, { ...options, model });
   return {
     ...cases,
     runId: String(cases.variables.get('runId')),
+    sender: {
+      send: (request) => observed.send(request),
+      base: BASE,
+      urlFor: (path, query) => new URL(`${BASE.href.replace(/\/$/, '')}${path}?${new URLSearchParams([...query]).toString()}`),
+      writeBudget: { spent: false },
+    },
     connection: { ...DEFAULT_HTTP_OPTIONS, baseUrl: BASE.href, apiKey: 'test-key' },
     open: () => {
       throw new Error('a phase under test opened a client of its own');

@@ -278,6 +278,16 @@ export class Judge {
 
   constructor(readonly judging: ExchangeJudging) {}
 
+  /** Checks and cases switched off, with the reason each report shows. */
+  get disabled(): ReadonlyMap<string, string> {
+    return this.judging.disabled;
+  }
+
+  /** The exchange checks every response is judged by (undefined: the registry's). */
+  get exchangeChecks(): readonly ExchangeCheck[] | undefined {
+    return this.judging.exchangeChecks;
+  }
+
   /** An exchange, by a step's expectations and every exchange check (see judgeExchange). */
   exchange(exchange: Exchange, expected: StepExpectations): ExchangeJudgement {
     return judgeExchange(exchange, expected, this.judging);

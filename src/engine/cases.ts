@@ -2,7 +2,7 @@
 import { evidenceOf, failureEvidence, roundMs } from '../checks/evidence.js';
 import { decided, type ExchangeJudgement } from '../checks/judge.js';
 import { TransportError, type OutgoingRequest } from '../http/client.js';
-import { WriteRefused } from '../http/write-gate.js';
+import { type Sender, WriteRefused } from '../http/write-gate.js';
 import { mapConcurrently } from '../model/concurrency.js';
 import type { Contract } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
@@ -15,14 +15,10 @@ import { caseInfo, disabledCase, notJudgedCase, reportCase } from './case-report
 import type { RunContext } from './run-context.js';
 import { unmetRequirement } from './store-counts.js';
 
-export { decided, guarded, outcomeOf } from '../checks/judge.js';
-
 /** What running cases reads of the run's context: a phase hands its own (sending: with the run's client). */
-export type CaseContext = Pick<
-  RunContext,
-  'plan' | 'variables' | 'judge' | 'findings' | 'keyAsWrong' | 'observer' | 'clock' | 'stop' | 'emit' | 'provided'
-> & {
-  readonly sender: NonNullable<RunContext['sender']>;
+export type CaseContext = Pick<RunContext, 'plan' | 'variables' | 'judge' | 'observer' | 'clock' | 'stop' | 'emit' | 'provided'> & {
+  /** The run's client (the write gate its last layer, whose budget it tells), or a fake one. */
+  readonly sender: Sender & { readonly writeBudget?: { readonly spent: boolean } };
 };
 
 /** The context of a phase that sends through the run's client, as the case runner reads it. */
@@ -32,9 +28,9 @@ export function sending(context: RunContext): CaseContext {
   return { ...context, sender };
 }
 
-/** Whether the write gate's budget is spent: every pet --max-writes allows is created or being created (the gate alone counts). */
+/** Whether the write gate's budget is spent (it alone counts): every pet --max-writes allows is created or being created. */
 export function writeBudgetSpent(context: Pick<CaseContext, 'sender'>): boolean {
-  return context.sender.writeBudget.spent;
+  return context.sender.writeBudget?.spent === true;
 }
 
 function fillQuery(query: RequestSpec['query'], vars: Variables): Array<[string, string]> {
@@ -117,7 +113,7 @@ async function runStep(
   context: CaseContext,
   onExchange?: (exchange: Exchange) => void,
 ): Promise<StepRun> {
-  const { plan, clock, judge } = context;
+  const { plan, clock, observer, judge } = context;
   const request = requestOf(spec, step, vars, plan.contract);
   const deadline = clock.now() + plan.settings.consistencyWindowMs;
   let attempts = 0;
@@ -141,10 +137,12 @@ async function runStep(
           outcome: 'internal-error',
           reason: `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
         };
+      // The store model heard of it through the client's observe layer (a create without an answer may have made a pet).
       const evidence = failureEvidence(error.sent, error, index, { startedAt, durationMs: performance.now() - sentAt, attempts });
       return { kind: 'transport', error, evidence, checks: judge.transport(error, index) };
     }
-    context.observer.created.observe(exchange);
+    observer.created.observe(exchange);
+    // Judged against the store model as it was before this exchange, which its observe layer already told the model of.
     const judged = judge.exchange(exchange, { step, index, level: spec.level, vars });
     onExchange?.(exchange);
     // Only what the step expects of the write may not show yet; a rule every exchange must keep (no 5xx, JSON) is judged at once.
@@ -179,7 +177,7 @@ async function runStep(
 export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?: (exchange: Exchange) => void): Promise<CaseResult> {
   const { settings } = context.plan;
   const info = caseInfo(spec);
-  const disabled = disabledCase(info, context.judge.judging.disabled);
+  const disabled = disabledCase(info, context.judge.disabled);
   if (disabled !== undefined) return disabled;
   const clockReason = clockSkipReason(spec, settings.now);
   if (clockReason !== undefined) return notJudgedCase(info, 'clock', clockReason);
@@ -193,7 +191,7 @@ export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?:
   const short = unmetRequirement(spec.requires, context.provided.store, settings.readOnly);
   if (short !== undefined) return notJudgedCase(info, 'precondition', short);
   // A wrong credential that is the key itself cannot be refused by a conformant server: there is nothing to judge.
-  const keyAsWrong = spec.steps.map((step) => context.keyAsWrong.get(step.request.auth ?? 'valid')).find((why) => why !== undefined);
+  const keyAsWrong = spec.steps.map((step) => context.judge.keyAsWrong.get(step.request.auth ?? 'valid')).find((why) => why !== undefined);
   if (keyAsWrong !== undefined) return notJudgedCase(info, 'precondition', keyAsWrong);
   const started = performance.now();
   const result: CaseResult = { ...info, outcome: 'passed', durationMs: 0, checks: [], exchanges: [], retries: 0 };
@@ -225,7 +223,7 @@ export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?:
     judged.checks = context.judge.blameOnce(exchange, judged.checks, `case ${spec.id}`);
     result.exchanges.push(evidenceOf(exchange, index, startedAt, attempts, settings.excerptBytes));
     captureVariables(step, exchange, vars);
-    for (const { check, outcome } of judged.findings) context.findings.record(check, info.id, exchange, outcome);
+    for (const { check, outcome } of judged.findings) context.judge.findings.record(check, info.id, exchange, outcome);
     const unmet = step.precondition === true ? unmetPrecondition(judged.checks) : undefined;
     if (unmet !== undefined) {
       // What the step needed is not there (e.g. an empty store): the case cannot be judged, which is not a failure.

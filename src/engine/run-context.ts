@@ -3,7 +3,7 @@
  * signal and `emit`. A phase reads it and returns what it found and what later phases may use (PhaseRun); it writes
  * nothing into it.
  */
-import type { Judge } from '../checks/judge.js';
+import { type ExchangeJudging, Judge } from '../checks/judge.js';
 import type { Client, HttpClientOptions } from '../http/client.js';
 import type { Clock } from '../model/clock.js';
 import type { Emit } from '../model/events.js';
@@ -17,11 +17,31 @@ import type { RunObserver } from './observer.js';
 import type { RunPlan } from './plan.js';
 import type { StoreCounts } from './store-counts.js';
 
-/** What a phase sends through: the run's client with its layers (the write gate last); `base` and `urlFor` say where it goes. */
+/**
+ * What a phase sends through: the run's client (openClient) behind its layers, the write gate last (`writeBudget` says
+ * whether --max-writes is spent); `base` and `urlFor` say where it goes.
+ */
 export type RunSender = Pick<Client, 'send' | 'base' | 'urlFor' | 'writeBudget'>;
 
 /** A client a phase opens for itself (the wait for the service, a load's own preflight), closed by it. */
 export type OwnClient = Pick<Client, 'send' | 'base' | 'urlFor' | 'close'>;
+
+/**
+ * How the run judges: the one judge (checks/judge.ts: an exchange against the store model as it was before it, a request
+ * without an answer, the load, the verdict, blame once), where recommendation-level findings go, and the credentials
+ * that would send the key itself.
+ */
+export class RunJudging extends Judge {
+  constructor(
+    judging: ExchangeJudging,
+    /** What the recommendation-level exchange checks found, by check id, from every phase. */
+    readonly findings: RunFindings,
+    /** The auth variants that would send the key itself with this key where they should send a wrong credential, and why. */
+    readonly keyAsWrong: ReadonlyMap<AuthVariant, string>,
+  ) {
+    super(judging);
+  }
+}
 
 /** What a phase leaves for the phases after it. */
 export interface Provides {
@@ -52,13 +72,8 @@ export interface RunContext {
   readonly connection: HttpClientOptions;
   /** Opens a client of the phase's own, with these options over the run's (never through the run's client). */
   open(overrides: Partial<HttpClientOptions>): OwnClient;
-  /** The run's one judge (exchanges, requests without an answer, the load), its blame-once ledger shared by every phase. */
-  readonly judge: Judge;
-  /** What the recommendation-level exchange checks found, by check id, from every phase. */
-  readonly findings: RunFindings;
-  /** The auth variants that would send the key itself with this key where they should send a wrong credential, and why. */
-  readonly keyAsWrong: ReadonlyMap<AuthVariant, string>;
-  /** What the run observed: the store model (fed by the client's observe layer) and the created pets. */
+  readonly judge: RunJudging;
+  /** Every exchange the run's client answered: the store model and the created pets. */
   readonly observer: RunObserver;
   /** What a read-after-write step's window and backoff, and the wait for the service, are measured by. */
   readonly clock: Clock;

@@ -1,11 +1,11 @@
 /** The whole run, owned here: the embedded server, the client, a loop over the phases the plan enables (PHASES), and the one verdict. */
 import { randomBytes, randomInt } from 'node:crypto';
-import { judgeRun, Judge } from '../checks/judge.js';
+import { judgeRun } from '../checks/judge.js';
 import { type Client, DEFAULT_HTTP_OPTIONS, type HttpClientOptions } from '../http/client.js';
 import { openClient } from '../http/open-client.js';
+import { contractRequests } from '../requests/contract-requests.js';
 import type { RequestTally } from '../http/sender.js';
 import { variantsSendingTheKey } from '../http/credentials.js';
-import { contractRequests } from '../requests/contract-requests.js';
 import { StoreModel } from '../model/store-model.js';
 import { connectionOf } from '../http/connection.js';
 import { packageVersion } from '../loader/package-paths.js';
@@ -32,7 +32,7 @@ import { OrderedPhaseEvents } from './phase-events.js';
 import { skipPhase, type Phase } from './phase.js';
 import { PHASES } from './phases/index.js';
 import type { RunPlan } from './plan.js';
-import { mergeProvides, type PhaseRun, type Provides, type RunContext } from './run-context.js';
+import { mergeProvides, type PhaseRun, type Provides, type RunContext, RunJudging, type RunSender } from './run-context.js';
 
 export { judgeLoad } from './phases/load.js';
 export { mergeLoads } from './phases/merge.js';
@@ -314,12 +314,11 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
   const enabled = PHASES.filter((phase) => phase.enabled(plan));
   const gates = enabled.filter((phase) => phase.gate === true);
   const phases = enabled.filter((phase) => phase.gate !== true);
-  const disabled = new Map(plan.disabled.map((d) => [d.id, d.reason]));
-  const model = new StoreModel({ windowMs: settings.consistencyWindowMs, runId });
-  // The run's own client, only when a phase it runs sends through it; a load verifies its target with one of its own. Every
-  // exchange reaches the store model through its observe layer, and every phase writes through its one gate (read-only,
-  // --max-writes).
+  // The run's own client, only when a phase it runs sends through it; a load verifies its target with one of its own.
   const sends = phases.some((phase) => phase.usesRunClient === true);
+  const observer = { created: new CreatedPets(), model: new StoreModel({ windowMs: settings.consistencyWindowMs, runId }) };
+  // Every exchange of every phase reaches the store model through the client's observe layer, and every phase writes
+  // through its one gate (read-only mode and --max-writes hold whichever phase sends).
   const client = sends
     ? openClient(
         {
@@ -328,9 +327,10 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
           alive: contractRequests(plan.contract).listing(),
           onWait: (wait) => void emit({ type: 'wait', wait }),
         },
-        { observer: model, writes: { readOnly: settings.readOnly, maxWrites: settings.maxWrites } },
+        { observer: observer.model, writes: { readOnly: settings.readOnly, maxWrites: settings.maxWrites } },
       )
     : undefined;
+  const sender: RunSender | undefined = client;
   const meta: RunMeta = {
     tool: TOOL,
     runId,
@@ -352,18 +352,20 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       ['categoryId', settings.categoryId],
       ['unknownPetId', unknownPetId()],
     ]),
-    sender: client,
+    sender,
     connection,
     open: (overrides) => openClient({ ...connection, ...overrides }),
-    judge: new Judge({
-      contract: plan.contract,
-      disabled,
-      model,
-      ...(settings.exchangeChecks === undefined ? {} : { exchangeChecks: settings.exchangeChecks }),
-    }),
-    findings: new RunFindings(),
-    keyAsWrong: variantsSendingTheKey(plan.target.apiKey),
-    observer: { created: new CreatedPets(), model },
+    judge: new RunJudging(
+      {
+        contract: plan.contract,
+        disabled: new Map(plan.disabled.map((d) => [d.id, d.reason])),
+        model: observer.model,
+        ...(settings.exchangeChecks === undefined ? {} : { exchangeChecks: settings.exchangeChecks }),
+      },
+      new RunFindings(),
+      variantsSendingTheKey(plan.target.apiKey),
+    ),
+    observer,
     clock: REAL_CLOCK,
     stop: stops.length === 0 ? new AbortController().signal : AbortSignal.any(stops),
     emit,
@@ -384,7 +386,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     filled: provided.store?.created ?? 0,
     load: provided.load,
     phaseRequests,
-    findings: context.findings,
+    findings: context.judge.findings,
   });
   const notStarted = async (error: unknown): Promise<never> => {
     if (error instanceof RunError)

@@ -4,7 +4,8 @@
  * transport failures, Ctrl-C and the created-pet cases. No network: a scripted client answers every request.
  */
 import t from 'tap';
-import { guarded, outcomeOf, runCases, type CaseContext } from '../../src/engine/cases.js';
+import { guarded, outcomeOf } from '../../src/checks/judge.js';
+import { runCases, type CaseContext } from '../../src/engine/cases.js';
 import { caseInfo, notJudgedCase } from '../../src/engine/case-report.js';
 import { CreatedPets } from '../../src/engine/observer.js';
 import { createdPetCases } from '../../src/engine/phases/created-pets.js';

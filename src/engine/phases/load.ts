@@ -2,13 +2,12 @@
 import type { KnownPet } from '../../load/sampler.js';
 import { stringifyExactJson } from '../../model/json.js';
 import type { StoreView } from '../../model/store-model.js';
-import { judgeLoad as judgeLoadChecks, stageBreaks } from '../../checks/judge.js';
+import { decided, judgeLoad as judgeLoadChecks, stageBreaks } from '../../checks/judge.js';
+import { ROLES } from '../../model/contract.js';
 import type { LoadProfile, LoadReport } from '../../model/load.js';
 import type { CaseInfo, CaseResult } from '../../model/results.js';
-import { decided } from '../../checks/judge.js';
-import { disabledCase, notJudgedCase, reportCase } from '../case-report.js';
+import { disabledCase, reportCase, notJudgedCase } from '../case-report.js';
 import type { Phase } from '../phase.js';
-import { ROLES } from '../../model/contract.js';
 
 /** The case a load profile is: its thresholds are the checks that judge it. */
 export function loadCaseInfo(profile: LoadProfile): CaseInfo {
@@ -26,7 +25,7 @@ export function loadCaseInfo(profile: LoadProfile): CaseInfo {
   };
 }
 
-/** The load case's result: the load judged by every run check of its profile that applies. */
+/** The load case's result: the load judged (checks/judge.ts) by every run check of its profile that applies. */
 export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string>, durationMs: number): CaseResult {
   const info = loadCaseInfo(load.profile);
   const skipped = disabledCase(info, disabled);
@@ -71,6 +70,7 @@ export const LOAD_PHASE: Phase = {
             contract: context.plan.contract,
             // The load measures; the judge says whether a ramp's stage broke the profile.
             breaks: (stage) => stageBreaks(profile, stage),
+            // Its verification request reaches the store model as every other exchange of the run does.
             observer: context.observer.model,
             listener: { onLoadProgress: (progress) => emit({ type: 'load-progress', progress }) },
             knownPets: knownPets(context.observer.model),
@@ -80,7 +80,7 @@ export const LOAD_PHASE: Phase = {
           }).finally(() => emit({ type: 'load-end' }));
       if (stages.length === 0) return notJudgedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');
       report = buildLoadReport(profile, context.connection.baseUrl, stages, 1, load.baseline);
-      return judgeLoad(report, context.judge.judging.disabled, performance.now() - loadStarted);
+      return judgeLoad(report, context.judge.disabled, performance.now() - loadStarted);
     });
     return { results: [result], ...(report === undefined ? {} : { provides: { load: report } }) };
   },
