@@ -38,7 +38,9 @@ const jsonBody: ExchangeCheck = {
       });
     if (response.invalidUtf8At !== undefined) {
       return failed({
-        message: `the body is not valid UTF-8: byte ${response.invalidUtf8At} starts no valid sequence (RFC 8259 §8.1: JSON exchanged between systems is UTF-8)`,
+        message:
+          `the body is not valid UTF-8: byte ${response.invalidUtf8At} starts no valid sequence (RFC 8259 §8.1: JSON ` +
+          `exchanged between systems is UTF-8)`,
         expected: 'UTF-8',
         actual: `an invalid byte at offset ${response.invalidUtf8At}`,
       });
@@ -158,7 +160,8 @@ const undeclaredDeprecation: ExchangeCheck = {
   id: 'contract.undeclared-deprecation',
   title: 'Only an operation the contract deprecates says Deprecation or Sunset',
   clause:
-    'reading-the-contract: only getPet is deprecated; a Deprecation (RFC 9745) or Sunset (RFC 8594) header on another operation contradicts the contract',
+    'reading-the-contract: only getPet is deprecated; a Deprecation (RFC 9745) or Sunset (RFC 8594) header on another ' +
+    'operation contradicts the contract',
   level: 'warn',
   scope: 'exchange',
   appliesWhen: 'an operation the contract does not deprecate is answered',

@@ -1,4 +1,7 @@
-/** The checks a case's `expect` and `warn` blocks name: one registered check per key, `expect.<key>`, each a pure function of one exchange. */
+/**
+ * The checks a case's `expect` and `warn` blocks name: one registered check per key, `expect.<key>`, each a pure function
+ * of one exchange.
+ */
 import { failed, notJudged, passed, type ExpectationCheck, type Judgement } from '../model/check.js';
 import type { Contract } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
@@ -409,7 +412,9 @@ const answersAfterWrites: ExpectationCheck<boolean> = {
     if (expected !== true || status < 500) return passed(`status ${status}`);
     const since = model?.readsFailedAfter();
     return failed({
-      message: `the store no longer answers this read (${status}, ${describeBody(exchange)}); ${since === undefined ? 'no earlier read of the store failed' : readsFailedSince(since)}`,
+      message:
+        `the store no longer answers this read (${status}, ${describeBody(exchange)}); ` +
+        `${since === undefined ? 'no earlier read of the store failed' : readsFailedSince(since)}`,
       expected: 'an answer without a 5xx',
       actual: String(status),
     });
@@ -432,15 +437,21 @@ const refusalsLeftNoPet: ExpectationCheck<boolean> = {
     if (unclaimed.length === 0) return passed("every pet named with the run's id was handed out by a create of the run");
     if (model.unansweredWrites > 0)
       return notJudged(
-        `${unclaimed.length} pet(s) named with the run's id were never handed out, but ${model.unansweredWrites} create(s) got no answer: one of them may have made it`,
+        `${unclaimed.length} pet(s) named with the run's id were never handed out, but ${model.unansweredWrites} create(s) got ` +
+          `no answer: one of them may have made it`,
       );
     return failed(
       unclaimed.slice(0, NAMED_PETS).map(({ pet, refusedWith }) => ({
-        message: `pet ${pet.id} ${showJson(pet.fields, 200)}, shown by ${pet.where}, was never handed out by a create of the run; ${refusedWith.length === 0 ? 'no refused create named it' : `creates refused or failed with its name: ${refusedWith.slice(0, 3).join('; ')}`}`,
+        message:
+          `pet ${pet.id} ${showJson(pet.fields, 200)}, shown by ${pet.where}, was never handed out by a create of the run; ` +
+          (refusedWith.length === 0
+            ? 'no refused create named it'
+            : `creates refused or failed with its name: ${refusedWith.slice(0, 3).join('; ')}`),
         expected: 'no pet a refused request would have made',
         actual: `pet ${pet.id}`,
       })),
-      `${unclaimed.length} pet(s) named with the run's id that no create of the run handed out: a refused or failed request changed the store`,
+      `${unclaimed.length} pet(s) named with the run's id that no create of the run handed out: a refused or failed request ` +
+        `changed the store`,
     );
   },
 };

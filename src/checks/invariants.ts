@@ -4,7 +4,7 @@
  * pets that read back the same. They apply to every phase's exchanges, whatever case sent them.
  */
 import { failed, passed, type ExchangeCheck, type ExchangeContext } from '../model/check.js';
-import { listLimitOf } from '../model/contract.js';
+import { listLimitOf, plays } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, jsonEqual, type JsonObject, showJson } from '../model/json.js';
 import { idDigits, petFields, petsShown, type PetSighting } from '../model/store-model.js';
@@ -29,7 +29,7 @@ function query(exchange: Exchange): URLSearchParams {
 /** The items of a listing answered 200 with an array. */
 function listing(exchange: Exchange): JsonObject[] | undefined {
   const { request, response } = exchange;
-  if (request.operation !== 'listPets' || response.status !== 200 || !Array.isArray(response.json)) return undefined;
+  if (!plays(request.operation, 'list') || response.status !== 200 || !Array.isArray(response.json)) return undefined;
   return response.json.filter(isJsonObject);
 }
 
@@ -57,7 +57,8 @@ const listingStatus: ExchangeCheck = {
   id: 'store.listing-status',
   title: 'A listing filtered by status holds only pets of exactly that status',
   clause:
-    'Endpoints › listPets rule 1: with status, only animals with that status; reading: exactly that value, and a value outside the enum matches no pet',
+    'Endpoints › listPets rule 1: with status, only animals with that status; reading: exactly that value, and a value outside ' +
+    'the enum matches no pet',
   level: 'fail',
   scope: 'exchange',
   appliesWhen: 'listPets is answered 200 with an array to a request with one status parameter',
@@ -105,11 +106,13 @@ const listingComplete: ExchangeCheck = {
   id: 'store.listing-complete',
   title: 'A page shorter than its limit holds every matching pet the run has seen',
   clause:
-    'reading-the-contract: a page shorter than its limit holds every matching pet, at every limit from 1 to 100 (a write may take the consistency window to show)',
+    'reading-the-contract: a page shorter than its limit holds every matching pet, at every limit from 1 to 100 (a write may ' +
+    'take the consistency window to show)',
   level: 'fail',
   scope: 'exchange',
   appliesWhen:
-    'listPets is answered 200 with fewer pets than its limit (within bounds, or the default), and the run has seen a pet the page should hold',
+    'listPets is answered 200 with fewer pets than its limit (within bounds, or the default), and the run has seen a pet the ' +
+    'page should hold',
   applies(context) {
     const items = listing(context.exchange);
     const limit = validLimit(context.exchange, context);
@@ -132,11 +135,14 @@ const listingComplete: ExchangeCheck = {
     if (missing.length === 0) return passed(`${items.length} of at most ${limit}: every matching pet seen is there`);
     return failed(
       missing.slice(0, NAMED).map((pet) => ({
-        message: `pet ${pet.id} ${showJson(pet.fields, 200)}, shown by ${pet.where}, is missing from a page of ${items.length} (limit ${limit})`,
+        message:
+          `pet ${pet.id} ${showJson(pet.fields, 200)}, shown by ${pet.where}, is missing from a page of ${items.length} ` +
+          `(limit ${limit})`,
         expected: `every pet of ${status === undefined ? 'any status' : `status ${JSON.stringify(status)}`} the run has seen`,
         actual: `${items.length} pets, without pet ${pet.id}`,
       })),
-      `a page of ${items.length} for limit ${limit} lacks ${missing.length} matching pet${missing.length === 1 ? '' : 's'} the run has seen (first: pet ${missing[0]?.id}, shown by ${missing[0]?.where})`,
+      `a page of ${items.length} for limit ${limit} lacks ${missing.length} matching pet${missing.length === 1 ? '' : 's'} the ` +
+        `run has seen (first: pet ${missing[0]?.id}, shown by ${missing[0]?.where})`,
     );
   },
 };
@@ -169,7 +175,7 @@ const getRequestedPet: ExchangeCheck = {
   scope: 'exchange',
   appliesWhen: 'getPet is answered 200 with an object',
   applies: ({ exchange }) =>
-    exchange.request.operation === 'getPet' && exchange.response.status === 200 && isJsonObject(exchange.response.json),
+    plays(exchange.request.operation, 'get') && exchange.response.status === 200 && isJsonObject(exchange.response.json),
   evaluate({ exchange }) {
     const pet = exchange.response.json as JsonObject;
     const wanted = requestedId(exchange.request.target);
@@ -195,12 +201,13 @@ const uniqueIds: ExchangeCheck = {
   id: 'store.unique-ids',
   title: 'A create hands out an id no other pet has had',
   clause:
-    'reading-the-contract: each createPet adds an animal (two identical bodies make two pets); an id once seen is never handed to another pet',
+    'reading-the-contract: each createPet adds an animal (two identical bodies make two pets); an id once seen is never handed ' +
+    'to another pet',
   level: 'fail',
   scope: 'exchange',
   appliesWhen: 'createPet is answered 201 with an id the run has already seen',
   applies: ({ exchange, model }) => {
-    const id = exchange.request.operation === 'createPet' ? petsShown(exchange).map((pet) => idDigits(pet['id']))[0] : undefined;
+    const id = plays(exchange.request.operation, 'create') ? petsShown(exchange).map((pet) => idDigits(pet['id']))[0] : undefined;
     return id !== undefined && model?.pet(id) !== undefined;
   },
   evaluate({ exchange, model }) {
@@ -228,7 +235,7 @@ const readsBackSame: ExchangeCheck = {
   appliesWhen: 'a listing or getPet shows a pet the run has already seen',
   applies: ({ exchange, model }) =>
     model !== undefined &&
-    exchange.request.operation !== 'createPet' &&
+    !plays(exchange.request.operation, 'create') &&
     petsShown(exchange).some((pet) => {
       const id = idDigits(pet['id']);
       return id !== undefined && model.pet(id) !== undefined;

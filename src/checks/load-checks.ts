@@ -19,7 +19,8 @@ const IMPLICIT: Partial<Record<Metric, Threshold>> = { errors: { max: 0 }, reset
 /** A ramp stage holds only when it reaches this share of its target rate. */
 export const RATE_HELD_SHARE = 0.9;
 
-// Absolute slack under which a change is noise: 1 ms of latency (scheduling jitter of a shared machine, not the service), a tenth of a percent of errors.
+// Absolute slack under which a change is noise: 1 ms of latency (scheduling jitter of a shared machine, not the service),
+// a tenth of a percent of errors.
 const LATENCY_SLACK_MS = 1;
 const ERROR_RATE_SLACK = 0.001;
 
@@ -39,7 +40,8 @@ const UNITS: Record<Metric, string> = {
 /** Where a threshold comes from, when more than the profile's bound: the reading of the contract it applies. */
 const CLAUSES: Partial<Record<Metric, string>> = {
   resets:
-    'reading-the-contract, Connection management: a server may close an idle keep-alive connection (the request is sent once more), but a busy one closed under a request it was given leaves a valid request unanswered while the server answers others',
+    'reading-the-contract, Connection management: a server may close an idle keep-alive connection (the request is sent once ' +
+    'more), but a busy one closed under a request it was given leaves a valid request unanswered while the server answers others',
 };
 
 /** A share as a percentage for people: 0.07 reads 7, not 7.000000000000001. */
@@ -100,7 +102,9 @@ export function judgeThreshold(metric: Metric, threshold: Threshold, metrics: Lo
       ok: false,
       bound,
       expression: `${metric} <= ${threshold.max ?? Infinity} ms`,
-      message: `no response in ${metrics.durationSeconds} s (${metrics.requests} requests sent, ${metrics.inFlightAtStop} still in flight at the stop): latency cannot be shown ${bound}`,
+      message:
+        `no response in ${metrics.durationSeconds} s (${metrics.requests} requests sent, ${metrics.inFlightAtStop} ` +
+        `still in flight at the stop): latency cannot be shown ${bound}`,
     };
   }
   if (threshold.maxRate !== undefined) {
@@ -164,10 +168,14 @@ function thresholdCheck(metric: Metric): RunCheck {
   return {
     id: `load.${metric}`,
     title: `${metric} (${UNITS[metric]}) within the profile's threshold`,
-    clause: `${CLAUSES[metric] === undefined ? '' : `${CLAUSES[metric]}; `}the load profile's threshold on ${metric}${IMPLICIT[metric] ? ' (0 unless the profile says otherwise)' : ''}`,
+    clause:
+      `${CLAUSES[metric] === undefined ? '' : `${CLAUSES[metric]}; `}the load profile's threshold on ` +
+      `${metric}${IMPLICIT[metric] ? ' (0 unless the profile says otherwise)' : ''}`,
     level: 'fail',
     scope: 'run',
-    appliesWhen: `a load profile bounds ${metric}${IMPLICIT[metric] ? ' (always: bounded at 0 by default)' : ''}${metric === 'rps' ? ' (always for a ramp)' : ''}`,
+    appliesWhen:
+      `a load profile bounds ` +
+      `${metric}${IMPLICIT[metric] ? ' (always: bounded at 0 by default)' : ''}${metric === 'rps' ? ' (always for a ramp)' : ''}`,
     applies: ({ load }) => effectiveThresholds(load.profile).some(([m]) => m === metric),
     sourceOf: ({ load }) => load.profile.thresholdSources[metric],
     evaluate({ load }) {
@@ -255,7 +263,9 @@ function baselineCheck(metric: BaselineComparison['metric']): RunCheck {
       if (load.baseline === undefined || c === undefined) return passed('no baseline');
       const { file, tolerance } = load.baseline;
       const change = Number.isFinite(c.change) ? `${c.change >= 0 ? '+' : ''}${(c.change * 100).toFixed(1)} %` : 'from 0';
-      const message = `${metric} ${c.current} vs baseline ${c.baseline} in ${file} (${change}; a regression is ${direction} by more than ${percent(tolerance)} %)`;
+      const message =
+        `${metric} ${c.current} vs baseline ${c.baseline} in ${file} (${change}; a regression is ${direction} by ` +
+        `more than ${percent(tolerance)} %)`;
       return c.regressed
         ? failed({
             message,

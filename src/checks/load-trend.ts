@@ -14,6 +14,9 @@ import {
   type WindowMetrics,
 } from '../model/load.js';
 
+/** How long each window of a judged trend lasts at least, in words. */
+const WINDOW_WORDS = `${MIN_TREND_WINDOW_SECONDS} s or more`;
+
 /** A window with fewer responses has no percentiles worth comparing. */
 export const MIN_WINDOW_RESPONSES = 100;
 
@@ -60,20 +63,36 @@ function unjudgeable(settings: TrendSettings, metrics: LoadMetrics): string | un
   if (windows === undefined) {
     const needed = MIN_TREND_WINDOW_SECONDS / settings.window;
     if (trendWindowSeconds(settings, metrics.durationSeconds) !== undefined)
-      return `no windows were measured in this ${Number(metrics.durationSeconds.toFixed(1))} s stage (a run of an earlier version, merged or read back)`;
-    return `the stage lasted ${Number(metrics.durationSeconds.toFixed(1))} s: its windows (${percent(settings.window)} of it each) would be shorter than ${MIN_TREND_WINDOW_SECONDS} s; the trend needs a stage of at least ${needed} s`;
+      return (
+        `no windows were measured in this ${Number(metrics.durationSeconds.toFixed(1))} s stage (a run of an earlier ` +
+        `version, merged or read back)`
+      );
+    return (
+      `the stage lasted ${Number(metrics.durationSeconds.toFixed(1))} s: its windows (${percent(settings.window)} of it ` +
+      `each) would be shorter than ${MIN_TREND_WINDOW_SECONDS} s; the trend needs a stage of at least ${needed} s`
+    );
   }
   const { first, last } = windows;
   const firstSeconds = first.to - first.from;
   if (last.to - last.from < firstSeconds * (1 - STEADY_SHARE))
-    return `the stage stopped ${Number(last.to.toFixed(1))} s in (request budget, or interrupted), before its last window from ${Number(last.from.toFixed(1))} s was measured whole`;
+    return (
+      `the stage stopped ${Number(last.to.toFixed(1))} s in (request budget, or interrupted), before its last window from ` +
+      `${Number(last.from.toFixed(1))} s was measured whole`
+    );
   if (first.generatorBusy >= SATURATED_SHARE || last.generatorBusy >= SATURATED_SHARE)
-    return `the load generator was saturated (its event loop busy ${percent(first.generatorBusy)} of the first window, ${percent(last.generatorBusy)} of the last): the throughput and latency it measured were its own, not the service's; give it more workers or cores, or a target rate`;
+    return (
+      `the load generator was saturated (its event loop busy ${percent(first.generatorBusy)} of the first window, ` +
+      `${percent(last.generatorBusy)} of the last): the throughput and latency it measured were its own, not the service's; give it ` +
+      `more workers or cores, or a target rate`
+    );
   const rated = metrics.targetRate !== undefined;
   const [before, after] = rated ? [first.offeredRate, last.offeredRate] : [first.concurrency, last.concurrency];
   if (Math.abs(after - before) > before * STEADY_SHARE) {
     const what = rated ? 'requests/s offered' : 'requests in flight on average';
-    return `the offered load did not hold steady: ${before} ${what} in the first window (${span(first)}), ${after} in the last (${span(last)})`;
+    return (
+      `the offered load did not hold steady: ${before} ${what} in the first window (${span(first)}), ${after} in the last ` +
+      `(${span(last)})`
+    );
   }
   const few = [first, last].find((w) => w.responses < MIN_WINDOW_RESPONSES);
   if (few !== undefined)
@@ -88,7 +107,9 @@ export function trendDrifts(settings: TrendSettings, first: WindowMetrics, last:
     const bound = Math.round((first.latency[p] * (1 + settings.latency) + settings.slackMs) * 1000) / 1000;
     if (last.latency[p] > bound)
       drifts.push({
-        message: `${p} grew from ${ms(first.latency[p])} in the first window (${span(first)}) to ${ms(last.latency[p])} in the last (${span(last)}): more than +${percent(settings.latency)} + ${settings.slackMs} ms`,
+        message:
+          `${p} grew from ${ms(first.latency[p])} in the first window (${span(first)}) to ${ms(last.latency[p])} in the ` +
+          `last (${span(last)}): more than +${percent(settings.latency)} + ${settings.slackMs} ms`,
         expected: `at most ${ms(bound)}`,
         actual: ms(last.latency[p]),
       });
@@ -96,7 +117,9 @@ export function trendDrifts(settings: TrendSettings, first: WindowMetrics, last:
   const floor = Math.round(first.rps * (1 - settings.throughput) * 10) / 10;
   if (last.rps < floor)
     drifts.push({
-      message: `throughput fell from ${first.rps} responses/s in the first window (${span(first)}) to ${last.rps} in the last (${span(last)}): more than −${percent(settings.throughput)}`,
+      message:
+        `throughput fell from ${first.rps} responses/s in the first window (${span(first)}) to ${last.rps} in the last ` +
+        `(${span(last)}): more than −${percent(settings.throughput)}`,
       expected: `at least ${floor} responses/s`,
       actual: `${last.rps} responses/s`,
     });
@@ -118,10 +141,12 @@ export const TREND_CHECK: RunCheck = {
   id: 'load.trend',
   title: "The end of a stage is not slower, nor its throughput lower, than its beginning by more than the profile's trend allows",
   clause:
-    "the load profile's thresholds.trend (on by default): the last window's `percentiles` (p50 and p90 unless it names p99 too) at most `latency` above the first's plus `slackMs`, its throughput at most `throughput` below, while the offered load held steady",
+    "the load profile's thresholds.trend (on by default): the last window's `percentiles` (p50 and p90 unless it names p99 " +
+    "too) at most `latency` above the first's plus `slackMs`, its throughput at most `throughput` below, while the offered " +
+    'load held steady',
   level: 'fail',
   scope: 'run',
-  appliesWhen: `a load profile runs, unless its thresholds.trend is false (judged where each window lasts ${MIN_TREND_WINDOW_SECONDS} s or more)`,
+  appliesWhen: `a load profile runs, unless its thresholds.trend is false (judged where each window lasts ${WINDOW_WORDS})`,
   applies: ({ load }) => trendOf(load.profile).enabled,
   sourceOf: ({ load }) => load.profile.trendSource,
   evaluate: ({ load }) => judgeTrend(trendOf(load.profile), load.metrics),

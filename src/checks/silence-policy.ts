@@ -37,7 +37,9 @@ export const undocumentedRequest: ExpectationCheck<UndocumentedRequest> = {
     if (isRefusal(status)) return passed(`refused with ${status}`);
     if (isAcceptance(status)) return passed(`accepted with ${status} (lenient, which the contract allows)`);
     return failed({
-      message: `answered ${status} (${describeBody(exchange)}): a request the contract gives no response for is refused with a 4xx Error or accepted with a 2xx`,
+      message:
+        `answered ${status} (${describeBody(exchange)}): a request the contract gives no response for is refused with a ` +
+        `4xx Error or accepted with a 2xx`,
       expected: `a 4xx Error (${refusals.join(' or ')}) or a 2xx`,
       actual: String(status),
     });
@@ -59,7 +61,9 @@ export const undocumentedRefusalStatus: ExpectationCheck<UndocumentedRequest> = 
     const refusals = expected.refusals;
     if (refusals.includes(status)) return passed(`refused with ${status}`);
     return failed({
-      message: `refused with ${status}: the contract names no response here, and ${refusals.join(' or ')} is what it uses for a request it refuses`,
+      message:
+        `refused with ${status}: the contract names no response here, and ${refusals.join(' or ')} is what it uses for ` +
+        `a request it refuses`,
       expected: refusals.join(' or '),
       actual: String(status),
     });

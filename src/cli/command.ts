@@ -1,7 +1,7 @@
-/** The petstore-conformance command as a function: argv and config → plan → run → exit code, with its streams and environment given. */
+/** The petstore-conformance command as a function: argv and config → plan → run → exit code, its streams and environment given. */
 import path from 'node:path';
 import { executePlan, RunStoppedError } from '../engine/run.js';
-import { loadCaseInputs } from '../engine/plan.js';
+import { loadCaseInputs } from '../engine/inputs.js';
 import { packageVersion } from '../loader/package-paths.js';
 import { runRedactor } from '../http/connection.js';
 import { makeRedactor } from '../http/credentials.js';
@@ -30,7 +30,7 @@ export interface CliIo {
   env: Env;
   /** The first Ctrl-C, SIGTERM or SIGHUP (its name is the reason): the run stops starting work (or stops its load) and still reports. */
   signal: AbortSignal;
-  /** Requests still in flight are aborted (the grace after the first signal ran out, or a second signal came); the reports are still written. */
+  /** Requests in flight are aborted (the grace after the first signal ran out, or a second signal came); the reports are still written. */
   abort?: AbortSignal;
 }
 
@@ -147,10 +147,10 @@ async function executeInFolder(
   if (report.internalErrors.length > 0) stderr.write(`${bugReportLine(internalErrorsText(report))}\n`);
   const code = exitCodeOf(report, fanOut.failures.length, io.signal);
   // The console printed the checks' verdict before a report failed: the last line says why the exit code differs from it.
-  if (report.verdict === 'passed' && code === EXIT.cannotRun)
-    stderr.write(
-      `${PROGRAM}: exit 2: the checks passed, but ${fanOut.failures.length === 1 ? 'a report was' : `${fanOut.failures.length} reports were`} not written or delivered, so the run cannot be trusted as passed\n`,
-    );
+  if (report.verdict === 'passed' && code === EXIT.cannotRun) {
+    const failed = fanOut.failures.length === 1 ? 'a report was' : `${fanOut.failures.length} reports were`;
+    stderr.write(`${PROGRAM}: exit 2: the checks passed, but ${failed} not written or delivered, so the run cannot be trusted as passed\n`);
+  }
   return code;
 }
 
@@ -161,7 +161,8 @@ function checkWorkingDirectory(): void {
   } catch (error) {
     throw new RunError(
       'ERR_USAGE',
-      `the working directory no longer exists (${(error as NodeJS.ErrnoException).code ?? 'error'}): cd into an existing folder and run again`,
+      `the working directory no longer exists (${(error as NodeJS.ErrnoException).code ?? 'error'}): ` +
+        'cd into an existing folder and run again',
     );
   }
 }

@@ -2,12 +2,12 @@
 import { randomInt } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import path from 'node:path';
-import { FUZZ_PHASE } from '../engine/fuzz.js';
-import { knownIds, loadCaseInputs, unknownSuiteText, type InputFolders, type LoadPlan, type RunPlan, type Target } from '../engine/plan.js';
-import { STATEFUL_PHASE } from '../engine/stateful.js';
+import { knownIds, loadCaseInputs, unknownSuiteText, type InputFolders } from '../engine/inputs.js';
+import { PHASES } from '../engine/phases/index.js';
+import type { LoadPlan, RunPlan, RunSettings, Selection, Target } from '../engine/plan.js';
 import { headerSecrets } from '../http/extra-headers.js';
 import { proxyCredentials, proxyEnvironment, proxyFor } from '../http/proxy.js';
-import type { PacingOptions } from '../http/pacer.js';
+import { DEFAULT_PACING, type PacingOptions } from '../http/pacer.js';
 import { disabledIdProblems, productionMark, readConfig, refuseProductionLoad, type SuiteConfig } from '../loader/config.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
@@ -98,7 +98,7 @@ function productionOf(baseUrl: string | undefined, config: SuiteConfig | undefin
   return baseUrl === undefined || config === undefined ? undefined : productionMark(baseUrl, config.production);
 }
 
-/** Refuses load against a base URL the configuration or the profile marks as production, unless allowed: before anything is printed or sent. */
+/** Refuses load against a base URL the configuration or the profile marks as production, unless allowed: before anything is sent. */
 function refuseProduction(baseUrl: string | undefined, config: SuiteConfig | undefined, profile: LoadProfile, allowed: boolean): void {
   if (baseUrl === undefined) return;
   if (config !== undefined) refuseProductionLoad(baseUrl, config.production, config.file, allowed);
@@ -140,7 +140,8 @@ async function resolveClientCertificate(settled: Settled, baseUrl: string | unde
   if (certFile === undefined || keyFile === undefined)
     throw new RunError(
       'ERR_USAGE',
-      `${certFile === undefined ? '--client-key needs --client-cert' : '--client-cert needs --client-key'}: mutual TLS takes the certificate and its key`,
+      `${certFile === undefined ? '--client-key needs --client-cert' : '--client-cert needs --client-key'}: ` +
+        'mutual TLS takes the certificate and its key',
     );
   if (baseUrl === undefined || !baseUrl.startsWith('https:'))
     throw new RunError('ERR_USAGE', '--client-cert: mutual TLS needs an https --base-url');
@@ -155,7 +156,10 @@ async function resolveClientCertificate(settled: Settled, baseUrl: string | unde
     const reason = (error as Error).message.replace(/^error:[0-9A-Fa-f]+:[^:]*::?/, '');
     throw new RunError(
       'ERR_CONFIG',
-      `--client-cert ${certFile} with --client-key ${keyFile}: ${reason}${/decrypt|passphrase/i.test(reason) && passphrase === undefined ? ' (an encrypted key reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)' : ''}`,
+      `--client-cert ${certFile} with --client-key ${keyFile}: ${reason}` +
+        (/decrypt|passphrase/i.test(reason) && passphrase === undefined
+          ? ' (an encrypted key reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)'
+          : ''),
     );
   }
   return certificate;
@@ -269,7 +273,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   ]);
   if (suites.usage !== undefined) throw suites.usage;
   if (globs.usage !== undefined) throw globs.usage;
-  const { cases, writtenCases, phase } = selection;
+  const { cases, ids } = selection;
   const target = await resolveTarget(settled, env);
   const production = productionOf(target.baseUrl, config);
   // A production service is never written to, whatever the flags say: the configuration marked it.
@@ -279,47 +283,49 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   const reportDir = path.normalize(values['report-dir']);
   const reporters = parseReporterNames(values.reporter);
   if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
-  const pacing = pacingOf(settled);
-  // The fuzzing phase draws from a seed: given, or random and recorded so that --seed replays the run's requests.
+  // The generated phases draw from a seed: given, or random and recorded so that --seed replays the run's requests.
   const seed = values.seed ?? randomInt(2 ** 31);
-  const maxExamples = values['max-examples'];
-  const fuzz = phase(FUZZ_PHASE) ? { seed, maxExamples } : undefined;
-  // A sequence is several requests: a third as many sequences as examples.
-  const stateful = phase(STATEFUL_PHASE) ? { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)) } : undefined;
-  // The seed and the examples change nothing when no generated phase runs: recorded only when one does.
-  const generated = fuzz !== undefined || stateful !== undefined;
-  const plan: RunPlan = {
-    ...basePlan(inputs.contract, target, config, skipped),
+  const load = profile === undefined ? undefined : await loadPlan(profile, settled, reportDir);
+  const suiteList = selectedSuites.length > 0 ? selectedSuites : suiteNames;
+  const runSelection: Selection = {
+    cases,
+    suites: load === undefined ? suiteList : [...suiteList, 'load'],
+    ids,
+    ...(load === undefined ? {} : { load }),
+  };
+  const settings: RunSettings = {
     ...waitForOf(settled),
-    conformance: {
-      cases,
-      suites: selectedSuites.length > 0 ? selectedSuites : suiteNames,
-      writtenCases,
-      readOnly,
-      concurrency: values.concurrency,
-      consistencyWindowMs: values['consistency-window'],
-      categoryId: values['category-id'],
-      pacing,
-      maxWrites: values['max-writes'],
-      ...(fuzz === undefined ? {} : { fuzz }),
-      ...(stateful === undefined ? {} : { stateful }),
-    },
     now: values.now ?? new Date(),
     strict: values.strict,
     requestTimeoutMs: values.timeout,
     maxResponseBytes: values['max-response-bytes'],
+    excerptBytes: EXCERPT_BYTES,
+    readOnly,
+    concurrency: values.concurrency,
+    consistencyWindowMs: values['consistency-window'],
+    categoryId: values['category-id'],
+    pacing: pacingOf(settled),
+    maxWrites: values['max-writes'],
+    seed,
+    maxExamples: values['max-examples'],
+  };
+  const planned = { ...basePlan(inputs.contract, target, config, skipped), selection: runSelection, settings };
+  // A setting changes nothing when no phase that reads it runs (the seed, the examples): recorded only when one does.
+  const enabled = PHASES.filter((phase) => phase.enabled({ ...planned, recordedOptions: {} }));
+  const reads = new Set(enabled.flatMap((phase) => phase.reads ?? []));
+  const plan: RunPlan = {
+    ...planned,
     recordedOptions: {
       ...recordedOptions('run', settled, {
         'read-only': readOnly,
         'report-dir': path.resolve(reportDir),
         load: profile?.name,
-        seed: generated ? seed : undefined,
-        'max-examples': generated ? maxExamples : undefined,
+        seed: reads.has('seed') ? seed : undefined,
+        'max-examples': reads.has('maxExamples') ? settings.maxExamples : undefined,
       }),
       ...proxyRecord(target),
     },
   };
-  if (profile !== undefined) plan.load = await loadPlan(profile, settled, reportDir);
   const notice =
     production !== undefined && !values['read-only']
       ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only`
@@ -352,7 +358,12 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
     ...proxyRecord(target),
   };
   return {
-    plan: { ...basePlan(await packageContract(), target, config), ...waitForOf(settled), load, recordedOptions: recorded },
+    plan: {
+      ...basePlan(await packageContract(), target, config),
+      selection: { cases: [], suites: ['load'], ids: new Set(), load },
+      settings: { ...defaultSettings(), ...waitForOf(settled) },
+      recordedOptions: recorded,
+    },
     reportDir,
     reporters,
     outputs: values.out ?? [],
@@ -366,7 +377,9 @@ function refuseMixedProfiles(files: readonly string[], loads: readonly LoadRepor
   if (other === -1) return;
   throw new RunError(
     'ERR_USAGE',
-    `cannot merge ${files[0] ?? ''} (profile '${first ?? ''}') with ${files[other] ?? ''} (profile '${loads[other]?.profile.name ?? ''}'): merge takes the reports of one profile, run at once on several machines`,
+    `cannot merge ${files[0] ?? ''} (profile '${first ?? ''}') ` +
+      `with ${files[other] ?? ''} (profile '${loads[other]?.profile.name ?? ''}'): ` +
+      'merge takes the reports of one profile, run at once on several machines',
   );
 }
 
@@ -387,29 +400,47 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
   const merge = baseline === undefined ? { loads } : { loads, baseline };
   const recorded = { ...recordedOptions('merge', settled, { 'report-dir': path.resolve(reportDir) }), merged: [...positionals] };
   return {
-    plan: { ...basePlan(await packageContract(), { apiKey: '' }, undefined), merge, recordedOptions: recorded },
+    plan: {
+      ...basePlan(await packageContract(), { apiKey: '' }, undefined),
+      selection: { cases: [], suites: ['load'], ids: new Set(), merge },
+      settings: defaultSettings(),
+      recordedOptions: recorded,
+    },
     reportDir,
     reporters,
     outputs: settled.values.out ?? [],
   };
 }
 
-/** The settings a load or a merge shares with a run, at their defaults. */
+/** Bytes of a body kept as evidence. */
+const EXCERPT_BYTES = 2048;
+
+/** What a plan holds whatever its command: the contract, the target, what is switched off. */
 function basePlan(
   contract: LoadedContract,
   target: Target,
   config: SuiteConfig | undefined,
   skipped: ReadonlyArray<{ id: string; reason: string }> = [],
-): Omit<RunPlan, 'recordedOptions'> {
+): Pick<RunPlan, 'contract' | 'target' | 'disabled'> {
+  return { contract, target, disabled: [...(config?.disable ?? []).map(({ id, reason }) => ({ id, reason })), ...skipped] };
+}
+
+/** The settings of a load or a merge, which read none of the conformance options: their defaults. */
+function defaultSettings(): RunSettings {
   return {
-    contract,
-    target,
     now: new Date(),
     strict: false,
     requestTimeoutMs: REQUEST_BOUNDS.requestTimeoutMs,
     maxResponseBytes: REQUEST_BOUNDS.maxResponseBytes,
-    excerptBytes: 2048,
-    disabled: [...(config?.disable ?? []).map(({ id, reason }) => ({ id, reason })), ...skipped],
+    excerptBytes: EXCERPT_BYTES,
+    readOnly: false,
+    concurrency: 1,
+    consistencyWindowMs: 0,
+    categoryId: 1,
+    pacing: DEFAULT_PACING,
+    maxWrites: 0,
+    seed: 0,
+    maxExamples: 0,
   };
 }
 

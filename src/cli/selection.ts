@@ -1,9 +1,9 @@
-/** What a run selects: the suites --suite and --phase name, the cases --check names, the ids --skip-check names; a glob that names nothing is a typo, said with the one likely meant. */
-import { CREATED_PETS_PHASE } from '../engine/created-pets.js';
-import type { Phase } from '../engine/phase.js';
-import { PHASES } from '../engine/phases.js';
-import type { CaseInputs } from '../engine/plan.js';
-import { STORE_HEALTH_PHASE } from '../engine/store-health.js';
+/**
+ * What a run selects: the suites --suite and --phase name, the cases --check names, the ids --skip-check names; a glob
+ * that names nothing is a typo, said with the one likely meant.
+ */
+import type { CaseInputs } from '../engine/inputs.js';
+import { PHASES } from '../engine/phases/index.js';
 import { RunError } from '../model/errors.js';
 import type { CaseInfo } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
@@ -24,12 +24,16 @@ export function selectPhases(suites: readonly string[], phases: readonly string[
   return suites.length === 0 ? phased : suites.filter((s) => phased.includes(s));
 }
 
-/** What a run judges: every case a phase can report, of the selected suites, that --check names (all without it); a generated phase runs whole when one of its cases is selected. `unmatched`: the globs that name no case. */
+/**
+ * What a run judges: every case a phase can report, of the selected suites, that --check names (all without it); each
+ * phase decides from `ids` whether it runs (a generated phase runs whole when one of its cases is selected). `unmatched`:
+ * the globs that name no case.
+ */
 export function selectCases(
   inputs: CaseInputs,
   selectedSuites: readonly string[],
   globs: readonly string[],
-): { cases: CaseSpec[]; writtenCases: string[]; phase: (phase: Phase) => boolean; candidates: string[]; unmatched: number[] } {
+): { cases: CaseSpec[]; ids: Set<string>; candidates: string[]; unmatched: number[] } {
   const inSelection = (info: CaseInfo): boolean => selectedSuites.length === 0 || selectedSuites.includes(info.suite);
   const only = globs.map((glob) => idGlob(glob));
   const checked = (info: CaseInfo): boolean => only.length === 0 || only.some((pattern) => pattern.test(info.id));
@@ -37,13 +41,9 @@ export function selectCases(
   // A glob that names nothing is a typo: it never silently runs everything, or nothing.
   const unmatched = only.flatMap((pattern, index) => (candidates.some((c) => pattern.test(c.id)) ? [] : [index]));
   const selected = new Set(candidates.filter(checked).map((c) => c.id));
-  const phase = (p: Phase): boolean => p.cases(inputs).some((c) => selected.has(c.id));
   return {
     cases: inputs.cases.filter((c) => selected.has(c.id)),
-    writtenCases: [...CREATED_PETS_PHASE.cases(inputs), ...STORE_HEALTH_PHASE.cases(inputs)]
-      .filter((c) => selected.has(c.id))
-      .map((c) => c.id),
-    phase,
+    ids: selected,
     candidates: candidates.map((c) => c.id),
     unmatched,
   };
@@ -78,7 +78,8 @@ function likelyGlob(glob: string, ids: readonly string[]): string | undefined {
 /** What a glob that names no id is told: the glob likely meant, and where the ids are listed. */
 export function noMatchText(glob: string, ids: readonly string[], what: string): string {
   const guess = likelyGlob(glob, ids);
-  return `'${glob}' matches no ${what}${guess === undefined ? '' : ` (did you mean '${guess}'?)`}; see docs/checks.md or the catalogue command for the ids`;
+  const meant = guess === undefined ? '' : ` (did you mean '${guess}'?)`;
+  return `'${glob}' matches no ${what}${meant}; see docs/checks.md or the catalogue command for the ids`;
 }
 
 /** The check and case ids each --skip-check glob names, with the flag as the reason; a glob that names nothing is a usage error. */

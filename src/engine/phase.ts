@@ -1,23 +1,14 @@
 /**
  * A phase of a run, as an object (Schemathesis's Phase): what it is, the cases it can report, whether a plan asks for it,
- * why it cannot run for a plan, and how it runs. The engine's one list of them is PHASES (phases.ts).
+ * why it cannot run for a plan, and how it runs. The engine's one list of them is PHASES (phases/index.ts).
  */
-import type { HttpClient, HttpClientOptions } from '../http/client.js';
-import type { Sender } from '../http/write-gate.js';
-import { variantsSendingTheKey } from '../http/credentials.js';
-import type { StoreModel } from '../model/store-model.js';
-import type { RunFindings } from './findings.js';
-import type { Clock } from '../model/clock.js';
 import type { Contract } from '../model/contract.js';
-import type { RunListener } from '../model/events.js';
-import type { LoadProfile, LoadReport } from '../model/load.js';
+import type { LoadProfile } from '../model/load.js';
 import type { CaseInfo, CaseResult, SkipCode } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
-import type { Variables } from '../model/template.js';
-import { disabledCase, reportCase, notJudgedCase, type CaseRunOptions } from './cases.js';
-import type { CreatedPets } from './created-pets.js';
-import type { RunPlan } from './plan.js';
-import type { StoreCounts } from './store-fill.js';
+import { disabledCase, notJudgedCase, reportCase } from './case-report.js';
+import type { RunSettings, RunPlan } from './plan.js';
+import type { PhaseRun, RunContext } from './run-context.js';
 
 /** What the cases a phase can report are derived from: the contract, the loaded cases, and a load profile when one is named. */
 export interface PhaseInputs {
@@ -32,46 +23,6 @@ export interface PhaseSkip {
   reason: string;
 }
 
-/** What a running phase reads and leaves for the phases after it. */
-export interface PhaseContext {
-  readonly plan: RunPlan;
-  /** Names what the run creates, e.g. pc-20261121T220500-3fa2. */
-  readonly runId: string;
-  /** Where requests go: the plan's base URL, or the embedded server's. */
-  readonly baseUrl: string;
-  /** The embedded reference server is the target (it is reached directly, never through a proxy). */
-  readonly embedded: boolean;
-  /** The suite's own client, for the conformance phases; a load measures with connections of its own. */
-  readonly client: HttpClient | undefined;
-  /** The client behind the run's one write gate (read-only mode, --max-writes): what every phase that may write sends through. */
-  readonly sender: Sender | undefined;
-  /** The client's options for the run, which a load's connections share (without the client's abort and wait events). */
-  readonly http: HttpClientOptions;
-  readonly listener: RunListener;
-  /** Checks and cases switched off, with the reason each report shows. */
-  readonly disabled: ReadonlyMap<string, string>;
-  /** Values of the built-in variables (runId, categoryId, unknownPetId), the same for every case of the run. */
-  readonly variables: Variables;
-  /** Every pet the run created, whichever phase created it. */
-  readonly created: CreatedPets;
-  /** What the run has seen of the store, from every phase's responses: what the invariants judge against. */
-  readonly model: StoreModel;
-  /** What the recommendation-level exchange checks found, by check id, from every phase. */
-  readonly findings: RunFindings;
-  /** What a read-after-write step's window and backoff are measured by. */
-  readonly clock: Clock;
-  /** Ctrl-C (or SIGTERM): the run stops starting work and still reports. */
-  readonly signal: AbortSignal | undefined;
-  /** Ctrl-C, or the client stopping the run (the server gone, a wait longer than allowed). */
-  readonly stop: AbortSignal | undefined;
-  /** Aborts the requests in flight (the run was interrupted and their grace ran out). */
-  readonly abort: AbortSignal | undefined;
-  /** What the store fill counted and added, once it ran. */
-  store?: StoreCounts;
-  /** The load measured or merged, once a load phase ran. */
-  load?: LoadReport;
-}
-
 /** A phase of a run. */
 export interface Phase {
   /** Stable: events and `requestsBySuite` name it. */
@@ -80,6 +31,10 @@ export interface Phase {
   readonly title: string;
   /** It decides whether the run can start at all (the preflight): it runs before onRunStart, reports no case and emits no event. */
   readonly gate?: boolean;
+  /** It sends through the run's client: the run opens one only when a phase it enables does. */
+  readonly usesRunClient?: boolean;
+  /** The settings its requests depend on: recorded in the report only when a phase that reads them runs (--seed). */
+  readonly reads?: ReadonlyArray<keyof RunSettings>;
   /**
    * The phases it needs over before it starts (those of them the plan enables); it runs beside any others. Without it, it
    * waits for every phase before it. A run at --concurrency 1, or one whose phases could reach --max-writes, takes the
@@ -102,8 +57,8 @@ export interface Phase {
   planned(plan: RunPlan): readonly CaseInfo[];
   /** Why it cannot run for this plan though enabled (Schemathesis's is_supported); undefined when it runs. */
   skipReason(plan: RunPlan): PhaseSkip | undefined;
-  /** Runs it: the results of its cases, in the order of the report, each announced by onCaseStart then onCaseEnd. */
-  run(context: PhaseContext): Promise<CaseResult[]>;
+  /** Runs it: the results of its cases, in the order of the report (each told by case-start then case-end), and what it provides. */
+  run(context: RunContext): Promise<PhaseRun>;
 }
 
 /** Why a phase whose every planned case is disabled does not run; each case still reports its own reason (see skipPhase). */
@@ -115,40 +70,20 @@ export function everyCaseDisabled(plan: RunPlan, cases: readonly CaseInfo[]): Ph
 }
 
 /** The cases of a phase that does not run, each not judged: its own disabled reason when it has one, else the phase's. */
-export async function skipPhase(context: PhaseContext, cases: readonly CaseInfo[], skip: PhaseSkip): Promise<CaseResult[]> {
+export async function skipPhase(context: RunContext, cases: readonly CaseInfo[], skip: PhaseSkip): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const info of cases)
     results.push(
-      await reportCase(context.listener, info, () => disabledCase(info, context.disabled) ?? notJudgedCase(info, skip.code, skip.reason)),
+      await reportCase(
+        context.emit,
+        info,
+        () => disabledCase(info, context.judge.judging.disabled) ?? notJudgedCase(info, skip.code, skip.reason),
+      ),
     );
   return results;
 }
 
-/** The options the case-running phases share; only a run with a conformance part and a client has them. */
-export function caseOptions(context: PhaseContext): CaseRunOptions {
-  const { plan, sender } = context;
-  const conformance = plan.conformance;
-  if (conformance === undefined || sender === undefined) throw new Error('a conformance phase ran in a run without conformance cases');
-  return {
-    client: sender,
-    contract: plan.contract,
-    variables: context.variables,
-    now: plan.now,
-    readOnly: conformance.readOnly,
-    concurrency: conformance.concurrency,
-    consistencyWindowMs: conformance.consistencyWindowMs,
-    excerptBytes: plan.excerptBytes,
-    disabled: context.disabled,
-    listener: context.listener,
-    created: context.created,
-    model: context.model,
-    findings: context.findings,
-    ...(conformance.exchangeChecks === undefined ? {} : { exchangeChecks: conformance.exchangeChecks }),
-    ...(context.store === undefined ? {} : { store: context.store }),
-    // The client stops the run when the server is gone or asks for more waiting than allowed; Ctrl-C stops it too.
-    ...(context.stop === undefined ? {} : { signal: context.stop }),
-    maxWrites: conformance.maxWrites,
-    waitClock: context.clock,
-    keyAsWrong: variantsSendingTheKey(plan.target.apiKey),
-  };
+/** Those of `cases` the run selected (--suite, --phase, --check): a phase is enabled when one of them is. */
+export function selectedOf(plan: RunPlan, cases: readonly CaseInfo[]): CaseInfo[] {
+  return cases.filter((info) => plan.selection.ids.has(info.id));
 }

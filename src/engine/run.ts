@@ -1,20 +1,22 @@
 /** The whole run, owned here: the embedded server, the client, a loop over the phases the plan enables (PHASES), and the one verdict. */
 import { randomBytes, randomInt } from 'node:crypto';
-import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions } from '../http/client.js';
+import { judgeRun } from '../checks/judge.js';
+import { type Client, DEFAULT_HTTP_OPTIONS, type HttpClientOptions } from '../http/client.js';
+import { openClient } from '../http/open-client.js';
+import { contractRequests } from '../requests/contract-requests.js';
 import type { RequestTally } from '../http/sender.js';
-import { WriteGate } from '../http/write-gate.js';
+import { variantsSendingTheKey } from '../http/credentials.js';
 import { StoreModel } from '../model/store-model.js';
 import { connectionOf } from '../http/connection.js';
 import { packageVersion } from '../loader/package-paths.js';
 import { REAL_CLOCK } from '../model/clock.js';
 import { RunError } from '../model/errors.js';
-import type { RunListener } from '../model/events.js';
+import { tellListener, type Emit, type RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
 import type { LoadReport } from '../model/load.js';
 import {
   emptyCounts,
   internalErrorsOf,
-  verdictOf,
   warningsOf,
   type CaseInfo,
   type CaseResult,
@@ -23,15 +25,17 @@ import {
   type RunReport,
 } from '../model/results.js';
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
-import { notJudgedCase } from './cases.js';
+import { notJudgedCase } from './case-report.js';
 import { RunFindings } from './findings.js';
-import { CreatedPets } from './created-pets.js';
+import { CreatedPets } from './observer.js';
 import { OrderedPhaseEvents } from './phase-events.js';
-import { skipPhase, type Phase, type PhaseContext } from './phase.js';
-import { PHASES } from './phases.js';
+import { skipPhase, type Phase } from './phase.js';
+import { PHASES } from './phases/index.js';
 import type { RunPlan } from './plan.js';
+import { mergeProvides, type PhaseRun, type Provides, type RunContext, RunJudging, type RunSender } from './run-context.js';
 
-export { judgeLoad, mergeLoads } from './load-phase.js';
+export { judgeLoad } from './phases/load.js';
+export { mergeLoads } from './phases/merge.js';
 
 /** This tool, as every report names it. */
 const TOOL = { name: 'petstore-conformance', version: packageVersion() } as const;
@@ -46,15 +50,15 @@ function unknownPetId(): number {
   return 2 ** 52 + randomInt(2 ** 47);
 }
 
-function deprecationsOf(plan: RunPlan): RunMeta['deprecations'] {
-  if (plan.conformance === undefined) return [];
+function deprecationsOf(plan: RunPlan, sends: boolean): RunMeta['deprecations'] {
+  if (!sends) return [];
   return [...plan.contract.operations.values()].flatMap((op) =>
     op.deprecated && op.sunset !== undefined
       ? [
           {
             operation: op.name,
             sunset: op.sunset,
-            daysLeft: Math.ceil((Date.parse(`${op.sunset}T00:00:00Z`) - plan.now.getTime()) / 86_400_000),
+            daysLeft: Math.ceil((Date.parse(`${op.sunset}T00:00:00Z`) - plan.settings.now.getTime()) / 86_400_000),
           },
         ]
       : [],
@@ -63,10 +67,10 @@ function deprecationsOf(plan: RunPlan): RunMeta['deprecations'] {
 
 /** Starts the embedded reference server when the plan names no base URL: the one place that does. */
 async function embeddedServer(plan: RunPlan): Promise<RunningServer | undefined> {
-  if (plan.target.baseUrl !== undefined || plan.merge !== undefined) return undefined;
+  if (plan.target.baseUrl !== undefined || plan.selection.merge !== undefined) return undefined;
   try {
     // The embedded server keeps the suite's clock, so --now tests both sides of getPet's removal.
-    return await startReferenceServer({ apiKey: plan.target.apiKey, host: '127.0.0.1', port: 0, now: () => plan.now });
+    return await startReferenceServer({ apiKey: plan.target.apiKey, host: '127.0.0.1', port: 0, now: () => plan.settings.now });
   } catch (error) {
     throw new RunError('ERR_SERVER_START', `cannot start the embedded reference server: ${(error as Error).message}`);
   }
@@ -74,6 +78,7 @@ async function embeddedServer(plan: RunPlan): Promise<RunningServer | undefined>
 
 /** The client's options for the run; the embedded reference server is reached directly, never through a proxy. */
 function httpOptions(plan: RunPlan, baseUrl: string, embedded: boolean): HttpClientOptions {
+  const { settings } = plan;
   const { proxies, ...direct } = connectionOf(plan.target);
   return {
     ...direct,
@@ -81,11 +86,11 @@ function httpOptions(plan: RunPlan, baseUrl: string, embedded: boolean): HttpCli
     ...DEFAULT_HTTP_OPTIONS,
     baseUrl,
     apiKey: plan.target.apiKey,
-    requestTimeoutMs: plan.requestTimeoutMs,
-    headersTimeoutMs: Math.min(DEFAULT_HTTP_OPTIONS.headersTimeoutMs, plan.requestTimeoutMs),
-    maxResponseBytes: plan.maxResponseBytes,
-    connections: Math.max(plan.conformance?.concurrency ?? 1, 1),
-    ...(plan.conformance === undefined ? {} : { pacing: plan.conformance.pacing }),
+    requestTimeoutMs: settings.requestTimeoutMs,
+    headersTimeoutMs: Math.min(DEFAULT_HTTP_OPTIONS.headersTimeoutMs, settings.requestTimeoutMs),
+    maxResponseBytes: settings.maxResponseBytes,
+    connections: Math.max(settings.concurrency, 1),
+    pacing: settings.pacing,
   };
 }
 
@@ -98,7 +103,7 @@ interface ReportParts {
   results: CaseResult[];
   strict: boolean;
   interrupted: boolean;
-  client: HttpClient | undefined;
+  client: Client | undefined;
   created: CreatedPets;
   filled: number;
   load: LoadReport | undefined;
@@ -142,7 +147,7 @@ function reportOf(parts: ReportParts): RunReport {
     finishedAt: finished.toISOString(),
     durationMs: finished.getTime() - parts.startedAt.getTime(),
     // A run that stopped before its end cannot pass, whatever it measured until then.
-    verdict: verdictOf({
+    verdict: judgeRun({
       counts,
       strict: parts.strict,
       interrupted: parts.interrupted,
@@ -166,68 +171,79 @@ function reportOf(parts: ReportParts): RunReport {
 }
 
 /**
- * Runs one phase in a context of its own: its events told through `listener` (in the order of the plan), its cases not
- * judged (with why) when it cannot run for the plan, its requests counted when it keeps only failures. What it leaves for
- * the phases after it (the store counted, the load) goes back to the run's context.
+ * Runs one phase in a context of its own: its events told in the order of the plan, its cases not judged (with why) when it
+ * cannot run for the plan, its requests counted when it keeps only failures, and what its dependencies provided.
  */
-async function runPhase(
-  phase: Phase,
-  context: PhaseContext,
-  listener: RunListener,
-  phaseRequests: Record<string, number>,
-): Promise<CaseResult[]> {
-  const { plan, sender } = context;
+async function runPhase(phase: Phase, context: RunContext, phaseRequests: Record<string, number>): Promise<PhaseRun> {
+  const { plan, sender, emit } = context;
   const info = { id: phase.id, title: phase.title };
   // The generated phases keep only their failing requests as evidence: their traffic is counted at the wire, as theirs alone.
   const tally: RequestTally | undefined = phase.countsRequests === true && sender !== undefined ? { sent: 0 } : undefined;
-  const own: PhaseContext = {
+  const own: RunContext = {
     ...context,
-    listener,
-    created: context.created.of(phase.id),
-    ...(tally === undefined || sender === undefined ? {} : { sender: { send: (request) => sender.send({ ...request, tally }) } }),
+    observer: { ...context.observer, created: context.observer.created.of(phase.id) },
+    ...(tally === undefined || sender === undefined
+      ? {}
+      : { sender: { ...sender, send: (request) => sender.send({ ...request, tally }) } }),
   };
-  listener.onPhaseStart?.(info);
+  await emit({ type: 'phase-start', phase: info });
   const skip = phase.skipReason(plan);
-  const results = skip === undefined ? await phase.run(own) : await skipPhase(own, phase.planned(plan), skip);
+  const run = skip === undefined ? await phase.run(own) : { results: await skipPhase(own, phase.planned(plan), skip) };
   if (tally !== undefined) phaseRequests[phase.id] = tally.sent;
-  if (own.store !== undefined) context.store = own.store;
-  if (own.load !== undefined) context.load = own.load;
-  listener.onPhaseEnd?.(info, results);
-  return results;
+  await emit({ type: 'phase-end', phase: info, results: run.results });
+  // The pets it created are what it provides of them, whoever reads them later.
+  const created = context.observer.created.all([phase.id]);
+  return created.length === 0 ? run : { ...run, provides: { ...run.provides, created } };
 }
 
-/** The phases a phase waits for: those of `after` the plan enables, or every one before it; all of them when the phases go one at a time. */
+/** The phases a phase waits for: those of `after` the plan enables, or every one before it; all when the phases go one at a time. */
 function dependencies(phases: readonly Phase[], index: number, oneAtATime: boolean): Phase[] {
   const before = phases.slice(0, index);
   const after = phases[index]?.after;
   return oneAtATime || after === undefined ? before : before.filter((phase) => after.includes(phase.id));
 }
 
+/** The phases each phase depends on, directly or through another, as indexes in the order of the plan. */
+function dependencyClosures(phases: readonly Phase[], oneAtATime: boolean): number[][] {
+  const closures: number[][] = [];
+  for (const index of phases.keys()) {
+    const direct = dependencies(phases, index, oneAtATime).map((dependency) => phases.indexOf(dependency));
+    const all = new Set(direct.flatMap((d) => [...(closures[d] ?? []), d]));
+    closures.push([...all].sort((a, b) => a - b));
+  }
+  return closures;
+}
+
 /**
  * Runs the phases after the gates, each once those it depends on are over, side by side with the others; resolves once
- * every phase is over, with each phase's results (or what stopped it) in the order of the plan. A phase whose
- * dependency failed, or that would start once the client stopped, does not run.
+ * every phase is over, with each phase's run (or what stopped it) in the order of the plan. A phase whose dependency
+ * failed, or that would start once the client stopped, does not run. Each reads what its dependencies provided.
  */
 async function runPhases(
   phases: readonly Phase[],
-  context: PhaseContext,
+  context: RunContext,
+  stopped: () => RunError | undefined,
   phaseRequests: Record<string, number>,
-): Promise<Array<PromiseSettledResult<CaseResult[]>>> {
+): Promise<Array<PromiseSettledResult<PhaseRun>>> {
   const { plan } = context;
-  const conformance = plan.conformance;
+  const { settings } = plan;
   // --concurrency 1 sends one request at a time in the order of the plan; a --max-writes the phases could reach goes to them in order.
   const writes = phases.reduce((sum, phase) => sum + (phase.writes?.(plan) ?? 0), 0);
-  const oneAtATime = conformance === undefined || conformance.concurrency <= 1 || writes > conformance.maxWrites;
-  const events = new OrderedPhaseEvents(context.listener, phases.length);
-  const running: Array<Promise<CaseResult[]>> = [];
+  const oneAtATime = settings.concurrency <= 1 || writes > settings.maxWrites;
+  const events = new OrderedPhaseEvents(context.emit, phases.length);
+  const closures = dependencyClosures(phases, oneAtATime);
+  const running: Array<Promise<PhaseRun>> = [];
   for (const [index, phase] of phases.entries()) {
     const needs = dependencies(phases, index, oneAtATime).map((dependency) => running[phases.indexOf(dependency)]);
     running.push(
       Promise.all(needs)
         .then(async () => {
           // A client that stopped (the server gone, a wait longer than allowed) starts no further phase.
-          if (context.client?.stopped !== undefined) throw context.client.stopped;
-          return runPhase(phase, context, events.listenerFor(index), phaseRequests);
+          const stop = stopped();
+          if (stop !== undefined) throw stop;
+          const before = await Promise.all((closures[index] ?? []).map((d) => running[d] as Promise<PhaseRun>));
+          const provided = mergeProvides(before.map((run) => run.provides ?? {}));
+          return runPhase(phase, { ...context, provided, emit: events.emitFor(index) }, phaseRequests);
         })
         .finally(() => events.finished(index)),
     );
@@ -275,97 +291,114 @@ function notStartedReport(
  * and is thrown after it. `abort` aborts the requests in flight (the run was interrupted and their grace ran out).
  */
 export async function executePlan(plan: RunPlan, listener: RunListener, signal?: AbortSignal, abort?: AbortSignal): Promise<RunReport> {
+  // Every event of the run goes to the listener through here.
+  const emit: Emit = (event) => tellListener(listener, event);
+  const { settings, selection } = plan;
   const startedAt = new Date();
   const runId = newRunId(startedAt);
-  const begun = { runId, startedAt, baseUrl: plan.target.baseUrl, embedded: plan.target.baseUrl === undefined && plan.merge === undefined };
+  const begun = {
+    runId,
+    startedAt,
+    baseUrl: plan.target.baseUrl,
+    embedded: plan.target.baseUrl === undefined && selection.merge === undefined,
+  };
   let server: RunningServer | undefined;
   try {
     server = await embeddedServer(plan);
   } catch (error) {
-    if (error instanceof RunError) await listener.onRunNotStarted?.(notStartedReport(begun, error));
+    if (error instanceof RunError) await emit({ type: 'run-not-started', report: notStartedReport(begun, error) });
     throw error;
   }
-  const baseUrl = plan.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
-  const http = httpOptions(plan, baseUrl, server !== undefined);
-  // Only the conformance phases use the suite's own client; a load verifies its target with one of its own.
-  const listPath = plan.contract.operations.get('listPets')?.path;
-  const client =
-    plan.conformance === undefined
-      ? undefined
-      : new HttpClient({
-          ...http,
+  const baseUrl = selection.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
+  const connection = httpOptions(plan, baseUrl, server !== undefined);
+  const enabled = PHASES.filter((phase) => phase.enabled(plan));
+  const gates = enabled.filter((phase) => phase.gate === true);
+  const phases = enabled.filter((phase) => phase.gate !== true);
+  // The run's own client, only when a phase it runs sends through it; a load verifies its target with one of its own.
+  const sends = phases.some((phase) => phase.usesRunClient === true);
+  const observer = { created: new CreatedPets(), model: new StoreModel({ windowMs: settings.consistencyWindowMs, runId }) };
+  // Every exchange of every phase reaches the store model through the client's observe layer, and every phase writes
+  // through its one gate (read-only mode and --max-writes hold whichever phase sends).
+  const client = sends
+    ? openClient(
+        {
+          ...connection,
           ...(abort === undefined ? {} : { abort }),
-          ...(listPath === undefined ? {} : { alivePath: listPath }),
-          onWait: (wait) => listener.onWait?.(wait),
-        });
+          alive: contractRequests(plan.contract).listing(),
+          onWait: (wait) => void emit({ type: 'wait', wait }),
+        },
+        { observer: observer.model, writes: { readOnly: settings.readOnly, maxWrites: settings.maxWrites } },
+      )
+    : undefined;
+  const sender: RunSender | undefined = client;
   const meta: RunMeta = {
     tool: TOOL,
     runId,
     baseUrl: client?.base.href ?? baseUrl,
     embeddedServer: server !== undefined,
     startedAt: startedAt.toISOString(),
-    clock: plan.now.toISOString(),
-    suites: [...(plan.conformance?.suites ?? []), ...(plan.load !== undefined || plan.merge !== undefined ? ['load'] : [])],
+    clock: settings.now.toISOString(),
+    suites: selection.suites,
     options: plan.recordedOptions,
-    deprecations: deprecationsOf(plan),
+    deprecations: deprecationsOf(plan, sends),
     disabled: plan.disabled.map(({ id, reason }) => ({ id, reason })),
   };
-  const context: PhaseContext = {
+  const stops = [signal, client?.stopSignal].filter((s): s is AbortSignal => s !== undefined);
+  const context: RunContext = {
     plan,
     runId,
-    baseUrl,
-    embedded: server !== undefined,
-    client,
-    // Every phase writes through one gate: read-only mode and --max-writes hold whichever phase sends.
-    sender:
-      client === undefined || plan.conformance === undefined
-        ? undefined
-        : new WriteGate(client, { readOnly: plan.conformance.readOnly, maxWrites: plan.conformance.maxWrites }),
-    http,
-    listener,
-    disabled: new Map(plan.disabled.map((d) => [d.id, d.reason])),
     variables: new Map<string, JsonValue>([
       ['runId', runId],
-      ['categoryId', plan.conformance?.categoryId ?? 1],
+      ['categoryId', settings.categoryId],
       ['unknownPetId', unknownPetId()],
     ]),
-    created: new CreatedPets(),
-    findings: new RunFindings(),
-    model: new StoreModel({ windowMs: plan.conformance?.consistencyWindowMs ?? 0, runId }),
+    sender,
+    connection,
+    open: (overrides) => openClient({ ...connection, ...overrides }),
+    judge: new RunJudging(
+      {
+        contract: plan.contract,
+        disabled: new Map(plan.disabled.map((d) => [d.id, d.reason])),
+        model: observer.model,
+        ...(settings.exchangeChecks === undefined ? {} : { exchangeChecks: settings.exchangeChecks }),
+      },
+      new RunFindings(),
+      variantsSendingTheKey(plan.target.apiKey),
+    ),
+    observer,
     clock: REAL_CLOCK,
-    signal,
-    stop: client === undefined ? signal : signal === undefined ? client.stopSignal : AbortSignal.any([signal, client.stopSignal]),
-    abort,
+    stop: stops.length === 0 ? new AbortController().signal : AbortSignal.any(stops),
+    emit,
+    provided: {},
   };
-  const enabled = PHASES.filter((phase) => phase.enabled(plan));
-  const gates = enabled.filter((phase) => phase.gate === true);
-  const phases = enabled.filter((phase) => phase.gate !== true);
   const results: CaseResult[] = [];
   const phaseRequests: Record<string, number> = {};
+  let provided: Provides = {};
   const parts = (): ReportParts => ({
     meta,
     startedAt,
     planned: phases.flatMap((phase) => phase.planned(plan)),
     results,
-    strict: plan.strict,
-    interrupted: signal?.aborted === true || context.load?.interrupted === true,
+    strict: settings.strict,
+    interrupted: signal?.aborted === true || provided.load?.interrupted === true,
     client,
-    created: context.created,
-    filled: context.store?.created ?? 0,
-    load: context.load,
+    created: context.observer.created,
+    filled: provided.store?.created ?? 0,
+    load: provided.load,
     phaseRequests,
-    findings: context.findings,
+    findings: context.judge.findings,
   });
   const notStarted = async (error: unknown): Promise<never> => {
-    if (error instanceof RunError) await listener.onRunNotStarted?.(notStartedReport({ ...begun, baseUrl: meta.baseUrl }, error));
+    if (error instanceof RunError)
+      await emit({ type: 'run-not-started', report: notStartedReport({ ...begun, baseUrl: meta.baseUrl }, error) });
     throw error;
   };
   try {
     // A signal during a gate stops a run as it stops one later (every report written, marked interrupted): the user stopped it.
     let interrupted: RunError | undefined;
     try {
-      for (const gate of gates) {
-        await gate.run(context);
+      for (const phase of gates) {
+        await phase.run(context);
         if (client?.stopped !== undefined) throw client.stopped;
       }
     } catch (error) {
@@ -373,26 +406,28 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
       else await notStarted(error);
     }
     try {
-      await listener.onRunStart?.(meta, parts().planned);
+      await emit({ type: 'run-start', meta, cases: parts().planned });
     } catch (error) {
       await notStarted(error);
     }
     try {
       if (interrupted !== undefined) throw interrupted;
-      const settled = await runPhases(phases, context, phaseRequests);
-      for (const phase of settled) if (phase.status === 'fulfilled') results.push(...phase.value);
+      const settled = await runPhases(phases, context, () => client?.stopped, phaseRequests);
+      const fulfilled = settled.flatMap((phase) => (phase.status === 'fulfilled' ? [phase.value] : []));
+      for (const run of fulfilled) results.push(...run.results);
+      provided = mergeProvides(fulfilled.map((run) => run.provides ?? {}));
       // The first phase in the plan's order that failed decides; a client that stopped ends the run whichever phase it stopped in.
       const failed = settled.find((phase): phase is PromiseRejectedResult => phase.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
       if (client?.stopped !== undefined) throw client.stopped;
       const report = reportOf(parts());
-      await listener.onRunEnd?.(report);
+      await emit({ type: 'run-end', report });
       return report;
     } catch (error) {
       if (!(error instanceof RunError)) throw error;
       // Whatever stopped the run once it began leaves reports that say so, with every result measured until then.
       const report = reportOf({ ...parts(), interrupted: signal?.aborted === true, stopped: error });
-      await listener.onRunEnd?.(report);
+      await emit({ type: 'run-end', report });
       throw new RunStoppedError(error, report);
     }
   } finally {

@@ -10,11 +10,10 @@ import { parseExactJson } from '../model/json.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
 import { type DecodedBody, decodeBody } from './content-coding.js';
 import { routeTo, tunnelsThroughProxy } from './connection.js';
-import { guardSignal } from './deadline.js';
 import type { RequestFraming } from './framing.js';
 import { DEFAULT_MAX_HEAD_BYTES, headTooLarge, ProtocolError } from './response-framing.js';
 import type { RunStop } from './run-stop.js';
-import { type Attempter, CERTIFICATE_CODES, type OutgoingRequest, TransportError } from './sender.js';
+import { CERTIFICATE_CODES, type OutgoingRequest, type Sender, TransportError } from './sender.js';
 import { proxyName, proxyShown } from './proxy.js';
 import { CREDENTIALS_FORM, ProxyError, type ServiceConnectors, serviceConnectors } from './service-connector.js';
 import { UNDICI } from './undici-parts.js';
@@ -72,7 +71,10 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/[\s:]+$/, '');
 }
 
-/** OpenSSL's error string (`807C...:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../ssl3_record.c:350:`) as its words alone. */
+/**
+ * OpenSSL's error string (`807C...:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../ssl3_record.c:350:`)
+ * as its words alone.
+ */
 function openSslWords(reason: string): string {
   return oneLine(/error:[0-9A-Fa-f]+:[^:]*:[^:]*:([^:]+)/.exec(reason)?.[1] ?? reason);
 }
@@ -84,7 +86,7 @@ function openSslWords(reason: string): string {
 const EXCHANGE_OVER = new Error('the exchange on a connection of its own is over');
 
 /** Sends over a bounded undici pool bound to the base URL's origin (through the proxy when one applies); never follows redirects. */
-export class UndiciCapture implements Attempter {
+export class UndiciCapture implements Sender {
   private readonly proxy: ProxyRoute | undefined;
   /** Through a proxy, plain http goes to the proxy itself in absolute form, with the proxy's credentials (as curl does). */
   private readonly forwarded: Record<string, string> | undefined;
@@ -136,19 +138,18 @@ export class UndiciCapture implements Attempter {
   }
 
   /**
-   * One exchange on the shared pool, or on a fresh connection of its own. Throws TransportError (`beforeResponse` says
-   * whether a response had been read), or the stop's RunError when the client stopped or the run was interrupted.
+   * One exchange on the shared pool, or on a fresh connection of its own, aborted by the request's signal (the deadline
+   * layer's). Throws TransportError (`beforeResponse` says whether a response had been read), or the stop's RunError when
+   * the client stopped or the run was interrupted.
    */
-  async send(req: OutgoingRequest, freshConnection = false): Promise<Exchange> {
+  async send(req: OutgoingRequest): Promise<Exchange> {
     const framed = this.framing.frame(req);
     this.sent += 1;
     if (req.tally !== undefined) req.tally.sent += 1;
     const started = performance.now();
     // A HEAD is answered without a body whatever its head says: the reader of its connection must know, so it has its own.
-    const own = freshConnection || req.method === 'HEAD';
+    const own = req.freshConnection === true || req.method === 'HEAD';
     const dispatcher = own ? this.newAgent(1, req.method === 'HEAD' ? 'HEAD' : undefined) : this.agent;
-    // One deadline for the whole exchange (connect, headers, every byte of the body), whatever pace the body comes at.
-    const deadline = guardSignal(this.options.requestTimeoutMs, [this.stop.signal, this.stop.abort]);
     let beforeResponse = true;
     try {
       const response = await UNDICI.request(
@@ -158,7 +159,7 @@ export class UndiciCapture implements Attempter {
           headers: this.forwarded === undefined ? framed.headers : { ...framed.headers, ...this.forwarded },
           body: framed.body ?? null,
           dispatcher,
-          signal: deadline.signal,
+          signal: req.signal ?? null,
         },
         this.forwarded !== undefined,
       );
@@ -192,7 +193,6 @@ export class UndiciCapture implements Attempter {
         ...(via === undefined ? {} : { via }),
       });
     } finally {
-      deadline.dispose();
       if (own) await dispatcher.destroy(EXCHANGE_OVER);
     }
   }

@@ -3,7 +3,7 @@
  * request that got no response byte is sent once more, on a fresh connection. The load runner follows the same rule.
  */
 import type { Exchange } from '../model/exchange.js';
-import { type Attempter, type OutgoingRequest, type Sender, TransportError } from './sender.js';
+import { type OutgoingRequest, type Sender, TransportError } from './sender.js';
 
 /** Codes of a connection that closed under a request: on a kept-alive connection, the server may have closed it as idle. */
 const CLOSED_CONNECTION_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
@@ -26,7 +26,7 @@ export function resentBecause(code: string, message: string): string {
 export class ConnectionRetry implements Sender {
   private resent = 0;
 
-  constructor(private readonly inner: Attempter) {}
+  constructor(private readonly inner: Sender) {}
 
   /** Requests sent again so far. */
   get count(): number {
@@ -36,14 +36,14 @@ export class ConnectionRetry implements Sender {
   async send(request: OutgoingRequest): Promise<Exchange> {
     // A request that may not be sent twice goes on a connection of its own: a kept-alive one may be closed under it (a
     // proxy's per-connection cap closes it after a response, without Connection: close), and then it is lost for good.
-    if (!IDEMPOTENT_METHODS.has(request.method)) return this.inner.send(request, true);
+    if (!IDEMPOTENT_METHODS.has(request.method)) return this.inner.send({ ...request, freshConnection: true });
     try {
       return await this.inner.send(request);
     } catch (error) {
       if (!(error instanceof TransportError) || !CLOSED_CONNECTION_CODES.has(error.code)) throw error;
       if (!mayResend(request.method, error.beforeResponse, false)) throw error;
       this.resent += 1;
-      const exchange = await this.inner.send(request, true).catch((again: unknown) => {
+      const exchange = await this.inner.send({ ...request, freshConnection: true }).catch((again: unknown) => {
         throw again instanceof TransportError && CLOSED_CONNECTION_CODES.has(again.code) ? again.closedAgain() : again;
       });
       exchange.connectionRetry = resentBecause(error.code, error.message);

@@ -65,7 +65,10 @@ export function proxyTls(settings: ConnectionSettings): { ca?: string[] } {
   return ca === undefined ? {} : { ca };
 }
 
-/** Through a proxy, https goes in a CONNECT tunnel verified against the origin; plain http goes to the proxy in absolute form (as curl does). */
+/**
+ * Through a proxy, https goes in a CONNECT tunnel verified against the origin; plain http goes to the proxy in absolute
+ * form (as curl does).
+ */
 export function tunnelsThroughProxy(base: URL): boolean {
   return base.protocol === 'https:';
 }

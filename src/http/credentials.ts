@@ -117,7 +117,10 @@ export function keyAsWrongCredential(variant: AuthVariant, apiKey: string): stri
       ? ' (the key has no letter whose case can change)'
       : ''
     : ' once HTTP drops the spaces around a header value';
-  return `not sent: with this key, the wrong credential '${describeAuthorization(variant) ?? variant}' is the key itself${why}, which a conformant server accepts`;
+  return (
+    `not sent: with this key, the wrong credential '${describeAuthorization(variant) ?? variant}' is the key ` +
+    `itself${why}, which a conformant server accepts`
+  );
 }
 
 /** The variants that send no wrong credential with this key (keyAsWrongCredential), each with why: their cases are not judged. */

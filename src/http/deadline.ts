@@ -4,6 +4,8 @@
  * either can wait forever. Here a referenced timer holds the controller it aborts, and links are plain listeners that
  * `dispose` takes away.
  */
+import type { Exchange } from '../model/exchange.js';
+import type { OutgoingRequest, Sender } from './sender.js';
 
 /** A signal aborted at its deadline or when a linked signal aborts; `dispose` must be called once the guarded work ends. */
 export interface GuardSignal {
@@ -13,7 +15,10 @@ export interface GuardSignal {
   dispose(): void;
 }
 
-/** A signal that aborts after `ms` (a TimeoutError, as AbortSignal.timeout's) or when any `linked` signal aborts (its reason); none when `ms` is undefined. */
+/**
+ * A signal that aborts after `ms` (a TimeoutError, as AbortSignal.timeout's) or when any `linked` signal aborts (its
+ * reason); no deadline when `ms` is undefined.
+ */
 export function guardSignal(ms: number | undefined, linked: ReadonlyArray<AbortSignal | undefined>): GuardSignal {
   const controller = new AbortController();
   let expired = false;
@@ -45,4 +50,25 @@ export function guardSignal(ms: number | undefined, linked: ReadonlyArray<AbortS
       for (const [signal, follow] of links) signal.removeEventListener('abort', follow);
     },
   };
+}
+
+/**
+ * One deadline for the whole exchange (connect, headers, every byte of the body), whatever pace the body comes at; the
+ * exchange is aborted too when a linked signal aborts (the client stopped, the run's grace ran out).
+ */
+export class Deadline implements Sender {
+  constructor(
+    private readonly inner: Sender,
+    private readonly ms: number,
+    private readonly linked: ReadonlyArray<AbortSignal | undefined>,
+  ) {}
+
+  async send(request: OutgoingRequest): Promise<Exchange> {
+    const guard = guardSignal(this.ms, [...this.linked, request.signal]);
+    try {
+      return await this.inner.send({ ...request, signal: guard.signal });
+    } finally {
+      guard.dispose();
+    }
+  }
 }

@@ -1,4 +1,7 @@
-/** Headers a user adds to every request (--header NAME:VALUE, or `headers:` in the configuration): checked, and shown only when not secret. */
+/**
+ * Headers a user adds to every request (--header NAME:VALUE, or `headers:` in the configuration): checked, and shown only
+ * when not secret.
+ */
 import type { ExtraHeader } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 

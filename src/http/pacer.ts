@@ -57,7 +57,10 @@ export class Pacer {
     return this.clock.sleep(ms, signal);
   }
 
-  /** Takes this request's turn (after any pause the server asked for, one rate interval after the previous request): how long it must wait for it (0: it may go now). */
+  /**
+   * Takes this request's turn (after any pause the server asked for, one rate interval after the previous request): how
+   * long it must wait for it (0: it may go now).
+   */
   take(): number {
     const now = this.clock.now();
     const at = Math.max(now, this.pausedUntil, this.nextSlot);

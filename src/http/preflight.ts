@@ -2,8 +2,8 @@
 import { RunError, type RunErrorCode } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
 import type { ReceivedResponse } from '../model/exchange.js';
-import type { HttpClient } from './client.js';
-import { CERTIFICATE_CODES, isTlsFailure, TransportError } from './sender.js';
+import type { Client } from './client.js';
+import { CERTIFICATE_CODES, isTlsFailure, type OutgoingRequest, TransportError } from './sender.js';
 
 /** Whether a body is a web page: what a wrong base URL (a site, a login page, a gateway's error page) answers. */
 function isHtml(response: ReceivedResponse): boolean {
@@ -20,16 +20,24 @@ function notAPetStore(response: ReceivedResponse, url: string, base: URL): strin
   const versioned = /\/v\d+\/?$/.test(base.pathname);
   const hint = versioned ? `is ${base.href} the pet store's base URL?` : `does the base URL end in /v1? (it is ${base.href})`;
   if (status === 404 || status === 405) return `GET ${url} answered ${status}: ${hint}`;
-  if (status >= 300 && status < 400)
-    return `GET ${url} answered ${status}, a redirect${response.headers['location'] === undefined ? '' : ` to ${safeUrl(response.headers['location'], url)}`}: give the base URL it points to`;
+  if (status >= 300 && status < 400) {
+    const location = response.headers['location'];
+    const to = location === undefined ? '' : ` to ${safeUrl(location, url)}`;
+    return `GET ${url} answered ${status}, a redirect${to}: give the base URL it points to`;
+  }
   if (isHtml(response)) return `GET ${url} answered ${status} with a web page, not a list of pets: ${hint}`;
   return undefined;
+}
+
+/** The base URL over plain http: what a server that does not speak TLS may serve. */
+function plainHttp(base: URL): string {
+  return base.href.replace(/^https:/, 'http:');
 }
 
 /** What to do about a connection that failed before any answer, where the code says: TLS mismatches above all. */
 function hintFor(code: string, base: URL): string | undefined {
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG' || code === 'ERR_SSL_HTTP_REQUEST')
-    return `the server on port ${base.port || '443'} does not speak TLS: if it serves plain http, use ${base.href.replace(/^https:/, 'http:')}`;
+    return `the server on port ${base.port || '443'} does not speak TLS: if it serves plain http, use ${plainHttp(base)}`;
   if (code.startsWith('ERR_SSL_')) return `does ${base.host} serve https on this port?`;
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
     return `the certificate is not for ${base.hostname}: use a base URL with a host name it names`;
@@ -49,18 +57,21 @@ function transportCode(code: string): RunErrorCode {
   return isTlsFailure(code) ? 'ERR_TLS' : 'ERR_UNREACHABLE';
 }
 
-/** Sends `GET <listPath>`; throws a RunError (exit 2) naming the problem in one line: no answer (a TLS mismatch in words, with what to do), a refused key, no such route, a redirect or a web page. */
+/**
+ * Sends the listing (the contract's request builder makes it); throws a RunError (exit 2) naming the problem in one line: no
+ * answer (a TLS mismatch in words, with what to do), a refused key, no such route, a redirect or a web page.
+ */
 export async function preflight(
-  client: Pick<HttpClient, 'send' | 'base' | 'urlFor'>,
-  listPath: string,
+  client: Pick<Client, 'send' | 'base' | 'urlFor'>,
+  listing: OutgoingRequest,
   beforeLoad: boolean,
 ): Promise<void> {
+  const listPath = listing.path;
   const href = client.base.href;
   const tail = beforeLoad ? '; no load was sent' : '';
   let response: ReceivedResponse;
   try {
-    response = (await client.send({ method: 'GET', path: listPath, query: [], headers: {}, auth: 'valid', operation: 'listPets' }))
-      .response;
+    response = (await client.send(listing)).response;
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
     // A proxy that asked for credentials has said what to do already.

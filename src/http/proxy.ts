@@ -1,4 +1,7 @@
-/** Which proxy the requests to the service go through: HTTPS_PROXY, HTTP_PROXY and NO_PROXY, read as undici's EnvHttpProxyAgent reads them. */
+/**
+ * Which proxy the requests to the service go through: HTTPS_PROXY, HTTP_PROXY and NO_PROXY, read as undici's
+ * EnvHttpProxyAgent reads them.
+ */
 import type { ProxyEnvironment, ProxyRoute } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import { safeUrl } from '../model/safe-url.js';
@@ -59,7 +62,10 @@ export function proxyEnvironment(env: Readonly<Record<string, string | undefined
   };
 }
 
-/** True when NO_PROXY exempts the host: `*`, the host itself or a parent domain (`example.com`, `.example.com`, `*.example.com`), with a port when one is given. */
+/**
+ * True when NO_PROXY exempts the host: `*`, the host itself or a parent domain (`example.com`, `.example.com`,
+ * `*.example.com`), with a port when one is given.
+ */
 export function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
   if (noProxy === undefined) return false;
   if (noProxy.trim() === '*') return true;
@@ -102,7 +108,10 @@ export function proxyName(proxy: ProxyRoute): string {
   return `the proxy ${proxyShown(proxy)}`;
 }
 
-/** The credentials the proxy variables carry (the password, and user:password), for the redactor; it never throws, so it serves error paths too. */
+/**
+ * The credentials the proxy variables carry (the password, and user:password), for the redactor; it never throws, so it
+ * serves error paths too.
+ */
 export function proxyCredentials(env: Readonly<Record<string, string | undefined>>): string[] {
   return ['HTTP_PROXY', 'HTTPS_PROXY'].flatMap((name) => {
     const value = variable(env, name)?.value;

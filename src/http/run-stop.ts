@@ -31,7 +31,10 @@ export class RunStop {
     return this.why;
   }
 
-  /** The error a request meets when it cannot go on (the stop's reason, or the interruption told as `interruption`); undefined when it can. */
+  /**
+   * The error a request meets when it cannot go on (the stop's reason, or the interruption told as `interruption`);
+   * undefined when it can.
+   */
   halted(interruption: string): RunError | undefined {
     return this.why ?? (this.interrupted ? new RunError('ERR_INTERRUPTED', interruption) : undefined);
   }

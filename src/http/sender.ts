@@ -18,6 +18,12 @@ export interface OutgoingRequest {
   operation: OperationName;
   /** Counts every exchange this request begins (retried and throttled ones included): a phase's own count while others send too. */
   tally?: RequestTally;
+  /** Sent on a connection of its own, never a kept-alive one (the connection retry asks for it). */
+  freshConnection?: boolean;
+  /** Aborts the exchange: its deadline, or the client's stop (the deadline layer sets it). */
+  signal?: AbortSignal;
+  /** Where the exchange belongs, in words (`case lifecycle.create`): what the store model names it by. */
+  label?: string;
 }
 
 /** What a phase's requests cost at the wire, counted where the client counts its own. */
@@ -30,9 +36,15 @@ export interface Sender {
   send(request: OutgoingRequest): Promise<Exchange>;
 }
 
-/** The lowest layer: it can also send on a fresh connection of its own, which the connection retry asks for. */
-export interface Attempter extends Sender {
-  send(request: OutgoingRequest, freshConnection?: boolean): Promise<Exchange>;
+/** A layer of the client: it does one job around the sender under it (undici's interceptor, over a Sender). */
+export type Layer = (next: Sender) => Sender;
+
+/**
+ * The transport with its layers around it, the first listed innermost (as undici's `compose` applies interceptors):
+ * `compose(capture, deadline, retry)` sends through the retry, then the deadline, then the capture.
+ */
+export function compose(transport: Sender, ...layers: readonly Layer[]): Sender {
+  return layers.reduce<Sender>((inner, layer) => layer(inner), transport);
 }
 
 /** Error codes of a TLS certificate that failed verification. */

@@ -96,7 +96,8 @@ export class StopBreaker implements Sender {
     return this.stop.stop(
       new RunError(
         'ERR_SERVER_GONE',
-        `the server stopped answering: ${this.failuresInARow} requests in a row got no answer (last: ${error.sent.method} ${error.sent.target}: ${error.message} (${error.code})); the run stopped`,
+        `the server stopped answering: ${this.failuresInARow} requests in a row got no answer (last: ${error.sent.method} ` +
+          `${error.sent.target}: ${error.message} (${error.code})); the run stopped`,
       ),
     );
   }

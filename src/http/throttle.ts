@@ -8,7 +8,7 @@ import type { Exchange, ReceivedResponse, SentRequest, ServerWait } from '../mod
 import { guardSignal } from './deadline.js';
 import { type Pacer, retryAfterMs, type WaitGranted, type WaitRefusal } from './pacer.js';
 import type { RunStop } from './run-stop.js';
-import type { Attempter, OutgoingRequest, Sender } from './sender.js';
+import type { OutgoingRequest, Sender } from './sender.js';
 
 /** The first backoff of a throttled request, doubled each time the same request is throttled again. */
 const THROTTLE_BACKOFF_MS = 250;
@@ -97,29 +97,32 @@ export class Throttle implements Sender {
     if (refusal.kind === 'too-long') {
       return new RunError(
         'ERR_RATE_LIMITED',
-        `the server asked the suite to wait ${seconds(refusal.askedMs)} (${received.status}, Retry-After: ${received.headers['retry-after'] ?? ''} to ${where}), longer than one wait may take (${seconds(this.pacer.options.maxWaitMs)}, --max-wait); the run could not be completed`,
+        `the server asked the suite to wait ${seconds(refusal.askedMs)} (${received.status}, Retry-After: ` +
+          `${received.headers['retry-after'] ?? ''} to ${where}), longer than one wait may take ` +
+          `(${seconds(this.pacer.options.maxWaitMs)}, --max-wait); the run could not be completed`,
       );
     }
     return new RunError(
       'ERR_RATE_LIMITED',
-      `the server kept rate-limiting the run (${received.status} to ${where}): ${seconds(refusal.spentMs)} spent waiting used up the budget of ${seconds(this.pacer.options.waitBudgetMs)} (--wait-budget); the run could not be completed`,
+      `the server kept rate-limiting the run (${received.status} to ${where}): ${seconds(refusal.spentMs)} spent waiting used up ` +
+        `the budget of ${seconds(this.pacer.options.waitBudgetMs)} (--wait-budget); the run could not be completed`,
     );
   }
 }
 
 /** Holds each exchange until its turn: one rate interval after the previous one, and after any pause the server asked for. */
-export class Turns implements Attempter {
+export class Turns implements Sender {
   constructor(
-    private readonly inner: Attempter,
+    private readonly inner: Sender,
     private readonly pacer: Pacer,
     private readonly stop: RunStop,
   ) {}
 
-  async send(request: OutgoingRequest, freshConnection = false): Promise<Exchange> {
+  async send(request: OutgoingRequest): Promise<Exchange> {
     // Most requests need not wait (no --rate-limit, no pause asked for): they go at once, with nothing to guard.
     const wait = this.pacer.take();
     if (wait > 0) await this.wait(wait);
-    return this.inner.send(request, freshConnection);
+    return this.inner.send(request);
   }
 
   /** Waits `ms` for the turn taken; a stop or an interruption ends the wait. */

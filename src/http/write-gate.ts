@@ -43,8 +43,8 @@ export class WriteGate implements Sender {
     return this.createdPets;
   }
 
-  /** Whether the budget is spent: every pet it allows is created or being created. */
-  private get spent(): boolean {
+  /** Whether the budget is spent: every pet it allows is created or being created (the one count of the write budget). */
+  get spent(): boolean {
     return this.limits.maxWrites !== undefined && this.inFlight + this.createdPets >= this.limits.maxWrites;
   }
 

@@ -1,13 +1,19 @@
-/** A whole load run: safety first (production, one verified request), then warm-up and the stages; the figures, judged later by the run checks. */
+/**
+ * A whole load run: one verified request, then warm-up and the stages; it measures, and the judge decides (whether a ramp's
+ * stage broke the profile, which stage is judged). The production rule is the plan's, applied before anything is sent.
+ */
 import type { KnownPet } from './sampler.js';
-import { breachedMetrics, compareWithBaseline } from '../checks/load-checks.js';
+import { judgeStages } from '../checks/judge.js';
+import { compareWithBaseline } from '../checks/load-checks.js';
 import { trendOf, trendWindowSeconds } from '../checks/load-trend.js';
-import { HttpClient, type HttpClientOptions } from '../http/client.js';
+import type { HttpClientOptions } from '../http/client.js';
+import type { ExchangeObserver } from '../http/observe.js';
+import { openClient } from '../http/open-client.js';
 import { preflight } from '../http/preflight.js';
 import { connectionOf, runRedactor } from '../http/connection.js';
-import { refuseProductionLoad } from '../loader/config.js';
 import type { Baseline } from '../model/check.js';
 import { type Contract, listPathOf } from '../model/contract.js';
+import { contractRequests } from '../requests/contract-requests.js';
 import { RunError } from '../model/errors.js';
 import type { LoadListener, LoadProfile, LoadReport, LoadStage, RawLoadRun } from '../model/load.js';
 import { aggregateRuns, throughputOf } from './aggregate.js';
@@ -21,18 +27,16 @@ export interface LoadRunOptions {
   /** The HTTP options of the verified request (base URL, key, CA, bounds). */
   http: HttpClientOptions;
   contract: Contract;
-  allowProductionLoad: boolean;
+  /** Whether a measured stage breaks the profile (the judge's word): a ramp ends at the first that does. */
+  breaks: (stage: LoadStage) => boolean;
   listener?: LoadListener;
   signal?: AbortSignal;
   /** The pets the functional run saw (by id), which every sampled listing must show unchanged. */
   knownPets?: ReadonlyArray<readonly [string, KnownPet]>;
+  /** Told of the verified request's exchange (the store model), as of every other exchange of the run. */
+  observer?: ExchangeObserver;
   /** The target was verified just before, with nothing sent in between (a load alone): it is not asked again. */
   verified?: boolean;
-}
-
-/** Refuses load against a base URL the profile marks as production, unless explicitly allowed. */
-export function refuseProduction(profile: LoadProfile, baseUrl: string, allowed: boolean): void {
-  refuseProductionLoad(baseUrl, profile.production, profile.file, allowed);
 }
 
 /** The target rates of the stages: one stage at the profile's rate, or the ramp's steps. */
@@ -43,20 +47,6 @@ function stageRates(profile: LoadProfile): Array<number | undefined> {
   return rates;
 }
 
-/** The stage whose figures are judged: a constant profile's one stage; for a ramp, the first breach at or below the rate it must hold, else the last stage that held. */
-function judgedStage(profile: LoadProfile, stages: readonly LoadStage[]): { stage: LoadStage; highestRateHeld?: number } {
-  const last = stages.at(-1) as LoadStage;
-  if (!profile.ramp) return { stage: last };
-  const breachIndex = stages.findIndex((s) => s.breached.length > 0);
-  const held = breachIndex === -1 ? stages : stages.slice(0, breachIndex);
-  const breach = breachIndex === -1 ? undefined : stages[breachIndex];
-  // A breach at or below the rate the service must hold is what the thresholds judge; one above it only marks the capacity.
-  const mustHold = breach !== undefined && (breach.rate ?? 0) <= (profile.ramp.require ?? profile.ramp.from);
-  const stage = mustHold ? (breach as LoadStage) : (held.at(-1) ?? last);
-  const highestRateHeld = held.at(-1)?.rate;
-  return highestRateHeld === undefined ? { stage } : { stage, highestRateHeld };
-}
-
 /** The load part of the report from measured (or merged) stages; an earlier run's figures are compared when given. */
 export function buildLoadReport(
   profile: LoadProfile,
@@ -65,8 +55,7 @@ export function buildLoadReport(
   mergedRuns: number,
   baseline?: Baseline,
 ): LoadReport {
-  for (const stage of stages) stage.breached = breachedMetrics(profile, stage);
-  const judged = judgedStage(profile, stages);
+  const judged = judgeStages(profile, stages);
   const report: LoadReport = {
     profile,
     baseUrl,
@@ -89,15 +78,14 @@ export function buildLoadReport(
   return report;
 }
 
-/** Runs a profile against the service: refuses production, verifies one request, warms up, then the stages (none when Ctrl-C came first). */
+/** Runs a profile against the service: verifies one request, warms up, then the stages (none when Ctrl-C came first). */
 export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]> {
   const { profile, http } = options;
-  refuseProduction(profile, http.baseUrl, options.allowProductionLoad);
   const listPath = listPathOf(options.contract);
   if (options.verified !== true) {
-    const client = new HttpClient({ ...http, connections: 1 });
+    const client = openClient({ ...http, connections: 1 }, options.observer === undefined ? {} : { observer: options.observer });
     try {
-      await preflight(client, listPath, true);
+      await preflight(client, contractRequests(options.contract).listing(), true);
     } finally {
       await client.close();
     }
@@ -174,8 +162,8 @@ async function runStages(
     const measured: LoadStage = { metrics: aggregateRuns([raw]), breached: [], raw: [raw] };
     if (rate !== undefined) measured.rate = rate;
     stages.push(measured);
-    // A ramp stops at its first breach; buildLoadReport records what each stage broke.
-    if (breachedMetrics(profile, measured).length > 0 || raw.interrupted) break;
+    // A ramp stops at its first breach; buildLoadReport has the judge record what each stage broke.
+    if (options.breaks(measured) || raw.interrupted) break;
   }
   if (stages.length === 0 && options.signal?.aborted !== true)
     throw new RunError('ERR_CONFIG', `load profile ${profile.name}: nothing was measured (the warm-up used the whole request budget)`);

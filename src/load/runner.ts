@@ -6,6 +6,7 @@ import type { Histogram } from 'hdr-histogram-js';
 import { routeTo, runRedactor } from '../http/connection.js';
 import { RequestFraming } from '../http/framing.js';
 import type { ConnectionSettings } from '../model/connection.js';
+import { ROLES } from '../model/contract.js';
 import { RAW_LOAD_FORMAT, type ErrorCause, type LoadListener, type QueryMix, type RawLoadRun } from '../model/load.js';
 import { encodeHistogram, latencyHistogram, recordMs } from './latency-histogram.js';
 import { StageWindows } from './stage-windows.js';
@@ -95,7 +96,7 @@ function prepare(options: StageOptions, proxy: ReturnType<typeof routeTo>): Prep
       ],
       headers: {},
       auth: 'valid',
-      operation: 'listPets',
+      operation: ROLES.list,
     });
     return { target: `${options.listPath}${queryString(query)}`, query, bytes: requestBytes(framed, proxy) };
   });

@@ -92,7 +92,8 @@ export class ResponseSampler {
     this.sampled += 1;
     const text = body.toString('utf8');
     const invalidAt = status >= 200 && status <= 299 ? invalidUtf8Offset(body) : undefined;
-    const utf8 = invalidAt === undefined ? [] : [`the body is not valid UTF-8: byte ${invalidAt} starts no valid sequence (RFC 8259 §8.1)`];
+    const notUtf8 = `the body is not valid UTF-8: byte ${invalidAt} starts no valid sequence (RFC 8259 §8.1)`;
+    const utf8 = invalidAt === undefined ? [] : [notUtf8];
     this.note(target, status, [...utf8, ...listPetsProblems(query, status, text, this.contract, this.known)], text);
   }
 

@@ -20,6 +20,7 @@ import { BUILTIN_VARIABLES, placeholdersIn } from '../model/template.js';
 import type { ValidateFunction } from 'ajv';
 import { packagePath } from './package-paths.js';
 import { problemsError, validateYamlFile, type FileProblem, type YamlSource } from './yaml-file.js';
+import { ROLES } from '../model/contract.js';
 
 /** Folders under scenarios/ that hold other kinds of file (load profiles and suites have their own schemas). */
 const OTHER_KINDS = new Set(['load', 'suites']);
@@ -202,7 +203,7 @@ function fileCases(source: YamlSource, suitesDir: string, options: ScenarioLoadO
       title: raw['title'] as string,
       clause: raw['clause'] as string,
       suite: suite ?? '',
-      operation: operation ?? 'listPets',
+      operation: operation ?? ROLES.list,
       level: (raw['level'] as Level | undefined) ?? 'fail',
       source: { file: display, line: where.line, column: where.column },
       steps,

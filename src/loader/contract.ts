@@ -4,7 +4,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ajvFailures } from './ajv-errors.js';
-import type { Contract, OperationInfo } from '../model/contract.js';
+import { type Contract, type OperationInfo, ROLES } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
 import type { SourceLocation } from '../model/source-location.js';
 import { isJsonObject, toValidationView } from '../model/json.js';
@@ -233,7 +233,7 @@ async function readContract(schemasDir: string): Promise<LoadedContract> {
     pattern: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
   }));
   const schemasByName = new Map([...documents.values()].map((d) => [d.schema['title'], d.schema]));
-  const limitSchema = operations.get('listPets')?.queryParameters.get('limit');
+  const limitSchema = operations.get(ROLES.list)?.queryParameters.get('limit');
   const [min, max, fallback] = ['minimum', 'maximum', 'default'].map((key) => limitSchema?.[key]);
   const listLimit =
     typeof min === 'number' && typeof max === 'number' && typeof fallback === 'number' ? { min, max, default: fallback } : undefined;

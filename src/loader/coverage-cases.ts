@@ -4,7 +4,7 @@
  * lengths and scripts that must round-trip exactly; for enums, near misses; duplicate keys; each status at the smallest page.
  */
 import { malformedCases } from './malformed-cases.js';
-import { type Contract, listLimitOf, type OperationInfo, statusValues } from '../model/contract.js';
+import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import { stepsWrite, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
 
@@ -217,8 +217,8 @@ function listingCases(list: OperationInfo, values: readonly string[], min: numbe
 
 /** The coverage phase, in a stable order; nothing when the contract lacks createPet or NewPet. */
 export function coverageCases(contract: Contract): CaseSpec[] {
-  const create = contract.operations.get('createPet');
-  const list = contract.operations.get('listPets');
+  const create = contract.operations.get(ROLES.create);
+  const list = contract.operations.get(ROLES.list);
   if (create === undefined) return [];
   const properties = (contract.schemaOf('NewPet')['properties'] ?? {}) as Record<string, Record<string, unknown>>;
   const values = statusValues(contract);
@@ -234,7 +234,7 @@ export function coverageCases(contract: Contract): CaseSpec[] {
   };
   return [
     ...swapCases(create, properties, valid),
-    ...nameCases(create, contract.operations.get('getPet'), list, valid),
+    ...nameCases(create, contract.operations.get(ROLES.get), list, valid),
     ...int64Cases(create, valid),
     ...enumCases(create, values, valid),
     coverage(

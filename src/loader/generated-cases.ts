@@ -7,7 +7,7 @@ import type { JsonValue } from '../model/json.js';
 import { coverageCases } from './coverage-cases.js';
 import { generated } from './generated-case.js';
 import { probeCases } from './probe-cases.js';
-import { type Contract, listLimitOf, type OperationInfo, statusValues } from '../model/contract.js';
+import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES } from '../model/contract.js';
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
 import type { AuthVariant } from '../model/contract-names.js';
 
@@ -101,7 +101,7 @@ function authCases(contract: Contract): CaseSpec[] {
 }
 
 function limitCases(contract: Contract): CaseSpec[] {
-  const op = contract.operations.get('listPets');
+  const op = contract.operations.get(ROLES.list);
   if (!op || !contract.listLimit) return [];
   const { min, max, default: fallback } = contract.listLimit;
   const clause = `Endpoints › listPets: limit minimum ${min}, maximum ${max}, default ${fallback}`;
@@ -161,8 +161,8 @@ function limitCases(contract: Contract): CaseSpec[] {
 }
 
 function filterCases(contract: Contract): CaseSpec[] {
-  const list = contract.operations.get('listPets');
-  const create = contract.operations.get('createPet');
+  const list = contract.operations.get(ROLES.list);
+  const create = contract.operations.get(ROLES.create);
   const max = listLimitOf(contract).max;
   if (!list?.queryParameters.has('status')) return [];
   const clause = 'Endpoints › listPets rule 1: when status is given, only animals with that status are returned';

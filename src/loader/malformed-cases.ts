@@ -5,7 +5,7 @@
  * or lacks a field; a lone surrogate refused with 400 or stored and given back exactly; never a 5xx. Without a key, a
  * refused one is a 401. (An empty body with a JSON media type is a declared case: createPet.invalid.no-body.)
  */
-import { type Contract, statusValues } from '../model/contract.js';
+import { type Contract, statusValues, ROLES } from '../model/contract.js';
 import type { CaseSpec, Expectations, StepSpec } from '../model/scenario.js';
 import { generated } from './generated-case.js';
 
@@ -102,7 +102,7 @@ function bodies(status: string): Array<[string, Body, string, Expectations]> {
 
 /** The malformed createPet bodies, with a key and without one; none when the contract has no createPet. */
 export function malformedCases(contract: Contract): CaseSpec[] {
-  const create = contract.operations.get('createPet');
+  const create = contract.operations.get(ROLES.create);
   if (create === undefined) return [];
   const clause =
     'reading-the-contract: a body that is not JSON, or lacks name or categoryId, is an invalid body (400 with an Error); a lone surrogate is refused with 400 or stored and read back exactly; never a 5xx';

@@ -4,7 +4,7 @@
  * with a body that is not JSON. The cases declare little of their own: what a response must not do (answer a malformed
  * id with a pet, a near status with pets of another) is judged on every response by src/checks/invariants.ts.
  */
-import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
+import { type Contract, listLimitOf, statusValues, ROLES } from '../model/contract.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
 import { generated } from './generated-case.js';
 
@@ -23,7 +23,7 @@ function nearStatusValues(status: string): Array<[string, string, string]> {
 }
 
 function filterProbes(contract: Contract): CaseSpec[] {
-  const list = contract.operations.get('listPets');
+  const list = contract.operations.get(ROLES.list);
   const [status, other] = statusValues(contract);
   if (list === undefined || status === undefined || !list.queryParameters.has('status')) return [];
   const fallback = listLimitOf(contract).default;
@@ -79,8 +79,8 @@ const BIG_UNKNOWN_IDS: ReadonlyArray<[string, string]> = [
 ];
 
 function idProbes(contract: Contract): CaseSpec[] {
-  const get = contract.operations.get('getPet');
-  const list = contract.operations.get('listPets');
+  const get = contract.operations.get(ROLES.get);
+  const list = contract.operations.get(ROLES.list);
   if (get === undefined || list === undefined) return [];
   const at = (id: string): string => get.path.replace(/\{[^}]+\}/, id);
   // A pet that exists: the first of a listing (read-only, as every probe here); an empty store leaves the probe not judged.
@@ -118,7 +118,7 @@ function idProbes(contract: Contract): CaseSpec[] {
 }
 
 function createProbes(contract: Contract): CaseSpec[] {
-  const create = contract.operations.get('createPet');
+  const create = contract.operations.get(ROLES.create);
   if (create === undefined) return [];
   const body = { name: '{runId} twin', categoryId: '{categoryId}', status: statusValues(contract)[0] ?? 'available' };
   const clause = 'Endpoints › createPet: creates a new animal (reading: each createPet adds an animal; two identical bodies make two pets)';

@@ -51,9 +51,28 @@ export function listLimitOf(contract: Pick<Contract, 'listLimit'>): Readonly<Lis
   return contract.listLimit ?? STATED_LIST_LIMIT;
 }
 
+/** The operation that plays each role of the contract: list the pets, create one, get one by id. */
+export const ROLES = { list: 'listPets', create: 'createPet', get: 'getPet' } as const satisfies Record<string, OperationName>;
+
+/** A role of the contract's operations. */
+export type Role = keyof typeof ROLES;
+
+/** Whether an operation (a request's, an exchange's) plays a role: `plays(request.operation, 'list')`. */
+export function plays(operation: OperationName, role: Role): boolean {
+  return operation === ROLES[role];
+}
+
+/** The path each role takes where the contract document names none (the contract's own prose). */
+const STATED_PATHS: Readonly<Record<Role, string>> = { list: '/pets', create: '/pets', get: '/pets/{petId}' };
+
+/** The path template of a role, relative to the base URL: its document's, else the one the contract states. */
+export function pathOf(contract: Pick<Contract, 'operations'>, role: Role): string {
+  return contract.operations.get(ROLES[role])?.path ?? STATED_PATHS[role];
+}
+
 /** The listing's path, as the contract gives it (`/pets` where it gives none): what the preflight, the wait and the load ask. */
 export function listPathOf(contract: Pick<Contract, 'operations'>): string {
-  return contract.operations.get('listPets')?.path ?? '/pets';
+  return pathOf(contract, 'list');
 }
 
 /** The PetStatus values, in the order the schema lists them (none when it lists none). */

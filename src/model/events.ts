@@ -1,4 +1,4 @@
-/** The events a run emits; reporters listen to them. Every method is optional. */
+/** The events a run emits, as one typed union (RunEvent), and the listener reporters implement: every method optional. */
 import type { ServerWait } from './exchange.js';
 import type { LoadProgress } from './load.js';
 import type { CaseInfo, CaseResult, NotStartedReport, RunMeta, RunReport } from './results.js';
@@ -48,4 +48,49 @@ export interface RunListener {
   onRunEnd?(report: RunReport): void | Promise<void>;
   /** Every reporter has finished: the files written, for a reporter that lists them. */
   onReportsWritten?(files: readonly string[]): void;
+}
+
+/** Every event of a run, each spelled once: `emit` hands one to a listener's method of the same name (tellListener). */
+export type RunEvent =
+  | { readonly type: 'service-wait'; readonly wait: ServiceWait }
+  | { readonly type: 'run-start'; readonly meta: RunMeta; readonly cases: readonly CaseInfo[] }
+  | { readonly type: 'phase-start'; readonly phase: PhaseInfo }
+  | { readonly type: 'phase-end'; readonly phase: PhaseInfo; readonly results: readonly CaseResult[] }
+  | { readonly type: 'case-start'; readonly info: CaseInfo }
+  | { readonly type: 'case-end'; readonly result: CaseResult }
+  | { readonly type: 'wait'; readonly wait: ServerWait }
+  | { readonly type: 'load-progress'; readonly progress: LoadProgress }
+  | { readonly type: 'load-end' }
+  | { readonly type: 'run-not-started'; readonly report: NotStartedReport }
+  | { readonly type: 'run-end'; readonly report: RunReport };
+
+/** Emits an event: what every part of a run that tells of something calls, never a listener's method itself. */
+export type Emit = (event: RunEvent) => void | Promise<void>;
+
+/** The one place an event becomes a call of the listener's method (the begin and end of a run may be awaited). */
+export function tellListener(listener: RunListener, event: RunEvent): void | Promise<void> {
+  switch (event.type) {
+    case 'service-wait':
+      return listener.onServiceWait?.(event.wait);
+    case 'run-start':
+      return listener.onRunStart?.(event.meta, event.cases);
+    case 'phase-start':
+      return listener.onPhaseStart?.(event.phase);
+    case 'phase-end':
+      return listener.onPhaseEnd?.(event.phase, event.results);
+    case 'case-start':
+      return listener.onCaseStart?.(event.info);
+    case 'case-end':
+      return listener.onCaseEnd?.(event.result);
+    case 'wait':
+      return listener.onWait?.(event.wait);
+    case 'load-progress':
+      return listener.onLoadProgress?.(event.progress);
+    case 'load-end':
+      return listener.onLoadEnd?.();
+    case 'run-not-started':
+      return listener.onRunNotStarted?.(event.report);
+    case 'run-end':
+      return listener.onRunEnd?.(event.report);
+  }
 }

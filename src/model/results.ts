@@ -319,12 +319,3 @@ export interface VerdictInputs {
   /** How many internal errors there are, once per where. */
   internalErrors: number;
 }
-
-/** The verdict: a broken contract first, then a bug of ours, then what could not be tested, run or finished. */
-export function verdictOf(inputs: VerdictInputs): Verdict {
-  const { counts, strict } = inputs;
-  if (counts.failed > 0 || (strict && (counts.warned > 0 || inputs.findings > 0))) return 'failed';
-  if (inputs.internalErrors > 0 || counts['internal-error'] > 0) return 'internal-error';
-  if (counts['could-not-test'] > 0 || inputs.interrupted || inputs.stopped) return 'incomplete';
-  return 'passed';
-}

@@ -1,10 +1,11 @@
 /**
  * What the whole run has seen of the store: every pet any response showed, with the exchange that first showed it, and
- * the ids the creates handed out. The invariants (src/checks/invariants.ts) judge each response against it; it is told of
- * a response only after the response was judged, so no response is judged against itself.
+ * the ids the creates handed out. The client's observe layer tells it of every exchange as it comes back, whichever phase
+ * sent it; the invariants (src/checks/invariants.ts) judge a response against the model as it was before that response
+ * (`before`), so no response is judged against itself.
  */
-import type { Exchange } from './exchange.js';
-import type { CheckOutcome, Failure } from './results.js';
+import { plays } from './contract.js';
+import type { Exchange, SentRequest } from './exchange.js';
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue, stringifyExactJson } from './json.js';
 
 /** The fields of a pet the contract defines: what must read back the same. */
@@ -88,26 +89,30 @@ interface Logged extends Moment {
   /** The read's target (`/v1/pets?status=sold`: the same page of the same filter), or `write`. */
   kind: string;
   failed: boolean;
+  /** The order in which the model was told of the exchange. */
+  seq: number;
 }
 
 /** The run's writes and reads in order of sending, as far as they bear on when reads of the store began failing. */
 class Timeline {
   private readonly log: Logged[] = [];
-  private firstFailed: Logged | undefined;
+  /** Each read that became the first failed one, in turn (a later-told read sent earlier takes the place). */
+  private readonly firstFailed: Logged[] = [];
 
   record(entry: Logged): void {
-    const first = this.firstFailed;
+    const first = this.firstFailed.at(-1);
     // What was sent after the first failed read says nothing of what caused it.
     if (first !== undefined && entry.sentAt > first.sentAt) return;
-    if (entry.kind !== 'write' && entry.failed) this.firstFailed = entry;
+    if (entry.kind !== 'write' && entry.failed) this.firstFailed.push(entry);
     if (this.log.length >= KEPT) this.log.splice(0, KEPT / 2);
     this.log.push(entry);
   }
 
-  readsFailed(): ReadsFailed | undefined {
-    const read = this.firstFailed;
+  /** When reads began failing, as the exchanges told before `seq` show it. */
+  readsFailed(seq: number): ReadsFailed | undefined {
+    const read = this.firstFailed.findLast((e) => e.seq < seq);
     if (read === undefined) return undefined;
-    const before = this.log.filter((e) => e.sentAt < read.sentAt).sort((a, b) => a.sentAt - b.sentAt);
+    const before = this.log.filter((e) => e.seq < seq && e.sentAt < read.sentAt).sort((a, b) => a.sentAt - b.sentAt);
     const lastGood = before.filter((e) => e.kind === read.kind && !e.failed).at(-1);
     const writes = before.filter((e) => e.kind === 'write' && e.sentAt > (lastGood?.sentAt ?? -Infinity));
     // A logged entry is a Moment already: what it holds besides (its kind, whether it failed) says no more than the fields below.
@@ -134,9 +139,9 @@ export function idDigits(value: JsonValue | undefined): string | undefined {
 export function petsShown(exchange: Exchange): JsonObject[] {
   const { response, request } = exchange;
   const body = response.json;
-  if (request.operation === 'listPets' && response.status === 200 && Array.isArray(body)) return body.filter(isJsonObject);
-  if (request.operation === 'createPet' && response.status === 201 && isJsonObject(body)) return [body];
-  if (request.operation === 'getPet' && response.status === 200 && isJsonObject(body)) return [body];
+  if (plays(request.operation, 'list') && response.status === 200 && Array.isArray(body)) return body.filter(isJsonObject);
+  if (plays(request.operation, 'create') && response.status === 201 && isJsonObject(body)) return [body];
+  if (plays(request.operation, 'get') && response.status === 200 && isJsonObject(body)) return [body];
   return [];
 }
 
@@ -160,20 +165,23 @@ function answeredWhere(exchange: Exchange, label: string | undefined): string {
   return `${exchangeWhere(exchange, label)}, answered ${exchange.response.status}`;
 }
 
-/** The model of the store a run keeps: told of every response after it was judged. */
+/** The model of the store a run keeps: told of every exchange as it comes back; each record keeps when it was told (`seq`). */
 export class StoreModel implements StoreView {
-  private readonly seen = new Map<string, PetSighting>();
+  private readonly seen = new Map<string, PetSighting & { seq: number }>();
   /** Each other version of a pet a response showed (id, then its fields as JSON): the first response showing it is blamed, once. */
-  private readonly changes = new Set<string>();
-  /** Each pet, as a response showed it, that broke the contract's schema: where it was first shown (and blamed). */
-  private readonly blamed = new Map<string, string>();
+  private readonly changes = new Map<string, number>();
   private readonly now: () => number;
   private readonly windowMs: number;
   private readonly timeline = new Timeline();
-  private readonly handedOut = new Set<string>();
-  private readonly refused: Array<{ where: string; body: string }> = [];
+  private readonly handedOut = new Map<string, number>();
+  private readonly refused: Array<{ where: string; body: string; seq: number }> = [];
   private readonly runId: string | undefined;
-  private unanswered = 0;
+  /** When (in `seq`) each create that got no answer was told. */
+  private readonly unansweredAt: number[] = [];
+  /** How many exchanges the model was told of; and when each was told. */
+  private told = 0;
+  private readonly order = new WeakMap<Exchange, number>();
+  private readonly whole: StoreView;
 
   /**
    * `windowMs`: how long a write may take to show in a read (the consistency window); `now`: the model's clock; `runId`:
@@ -183,14 +191,21 @@ export class StoreModel implements StoreView {
     this.windowMs = options.windowMs;
     this.runId = options.runId;
     this.now = options.now ?? (() => performance.now());
+    this.whole = this.viewAt(Number.POSITIVE_INFINITY);
+  }
+
+  /** The model as it was before it was told of `exchange` (the whole model for an exchange it was never told of): what judges it. */
+  before(exchange: Exchange): StoreView {
+    const seq = this.order.get(exchange);
+    return seq === undefined ? this.whole : this.viewAt(seq);
   }
 
   pet(id: string): PetSighting | undefined {
-    return this.seen.get(id);
+    return this.whole.pet(id);
   }
 
   pets(): Iterable<PetSighting> {
-    return this.seen.values();
+    return this.whole.pets();
   }
 
   sentAt(exchange: Exchange): number {
@@ -202,17 +217,78 @@ export class StoreModel implements StoreView {
   }
 
   changeReported(id: string, fields: JsonObject): boolean {
-    return this.changes.has(changeKey(id, fields));
+    return this.whole.changeReported(id, fields);
   }
 
   readsFailedAfter(): ReadsFailed | undefined {
-    return this.timeline.readsFailed();
+    return this.whole.readsFailedAfter();
   }
 
   unclaimedPets(shown: readonly JsonObject[] = []): UnclaimedPet[] {
+    return this.whole.unclaimedPets(shown);
+  }
+
+  get unansweredWrites(): number {
+    return this.unansweredAt.length;
+  }
+
+  /** A request that got no answer: a create's effect on the store is unknown. */
+  unanswered(sent: SentRequest): void {
+    if (plays(sent.operation, 'create')) this.unansweredAt.push(this.told);
+  }
+
+  /** How many pets the run has seen. */
+  get size(): number {
+    return this.seen.size;
+  }
+
+  /** Takes in the pets a response showed; a pet already seen keeps its first sighting (that is what later ones are held to). */
+  observe(exchange: Exchange, label?: string): void {
+    this.told += 1;
+    const seq = this.told;
+    this.order.set(exchange, seq);
+    this.record(exchange, label, seq);
+    const created = plays(exchange.request.operation, 'create');
+    if (created) this.claim(exchange, label, seq);
+    for (const pet of petsShown(exchange)) {
+      const id = idDigits(pet['id']);
+      if (id === undefined) continue;
+      const first = this.seen.get(id);
+      if (first !== undefined) {
+        const key = changeKey(id, petFields(pet));
+        // A create's answer is judged for its id (store.unique-ids), not as a read: the change is still to be reported by a read.
+        if (!created && !jsonEqual(petFields(pet), first.fields) && !this.changes.has(key)) this.changes.set(key, seq);
+        continue;
+      }
+      this.seen.set(id, { id, fields: petFields(pet), where: exchangeWhere(exchange, label), at: this.now(), created, seq });
+    }
+  }
+
+  /** The model as the exchanges told before `seq` left it. */
+  private viewAt(seq: number): StoreView {
+    const sighting = (pet: (PetSighting & { seq: number }) | undefined): PetSighting | undefined =>
+      pet === undefined || pet.seq >= seq ? undefined : pet;
+    const unansweredAt = this.unansweredAt;
+    return {
+      pet: (id) => sighting(this.seen.get(id)),
+      pets: () => [...this.seen.values()].filter((pet) => pet.seq < seq),
+      sentAt: (exchange) => this.sentAt(exchange),
+      settled: (pet, sentAt) => this.settled(pet, sentAt),
+      changeReported: (id, fields) => (this.changes.get(changeKey(id, fields)) ?? seq) < seq,
+      readsFailedAfter: () => this.timeline.readsFailed(seq),
+      unclaimedPets: (shown = []) => this.unclaimed(seq, shown),
+      get unansweredWrites() {
+        return unansweredAt.filter((told) => told < seq).length;
+      },
+    };
+  }
+
+  /** The pets seen before `seq` (and those `shown` by a response not yet taken in) named with the run's id that no create handed out. */
+  private unclaimed(seq: number, shown: readonly JsonObject[]): UnclaimedPet[] {
     const runId = this.runId;
     if (runId === undefined) return [];
-    const sightings = new Map(this.seen);
+    const sightings = new Map<string, PetSighting>();
+    for (const pet of this.seen.values()) if (pet.seq < seq) sightings.set(pet.id, pet);
     for (const pet of shown) {
       const id = idDigits(pet['id']);
       if (id !== undefined && !sightings.has(id))
@@ -221,107 +297,39 @@ export class StoreModel implements StoreView {
     const unclaimed: UnclaimedPet[] = [];
     for (const pet of sightings.values()) {
       const name = pet.fields['name'];
-      if (typeof name !== 'string' || !name.startsWith(runId) || this.handedOut.has(pet.id)) continue;
+      if (typeof name !== 'string' || !name.startsWith(runId) || (this.handedOut.get(pet.id) ?? seq) < seq) continue;
       // The name as a JSON string holds it, escaped as the body would hold it.
       const escaped = JSON.stringify(name).slice(1, -1);
-      unclaimed.push({ pet, refusedWith: this.refused.filter((r) => r.body.includes(escaped)).map((r) => r.where) });
+      const refusedWith = this.refused.filter((r) => r.seq < seq && r.body.includes(escaped)).map((r) => r.where);
+      unclaimed.push({ pet, refusedWith });
     }
     return unclaimed;
   }
 
-  get unansweredWrites(): number {
-    return this.unanswered;
-  }
-
-  /** A create that got no answer: what it did to the store is unknown. */
-  writeUnanswered(): void {
-    this.unanswered += 1;
-  }
-
-  /** How many pets the run has seen. */
-  get size(): number {
-    return this.seen.size;
-  }
-
-  /** Takes in the pets a judged response showed; a pet already seen keeps its first sighting (that is what later ones are held to). */
-  observe(exchange: Exchange, label?: string): void {
-    this.record(exchange, label);
-    const created = exchange.request.operation === 'createPet';
-    if (created) this.claim(exchange, label);
-    for (const pet of petsShown(exchange)) {
-      const id = idDigits(pet['id']);
-      if (id === undefined) continue;
-      const first = this.seen.get(id);
-      if (first !== undefined) {
-        const fields = petFields(pet);
-        // A create's answer is judged for its id (store.unique-ids), not as a read: the change is still to be reported by a read.
-        if (!created && !jsonEqual(fields, first.fields)) this.changes.add(changeKey(id, fields));
-        continue;
-      }
-      this.seen.set(id, { id, fields: petFields(pet), where: exchangeWhere(exchange, label), at: this.now(), created });
-    }
-  }
-
   /** Notes the id a create handed out, or the body of a create answered otherwise (a refused create must leave no pet). */
-  private claim(exchange: Exchange, label: string | undefined): void {
+  private claim(exchange: Exchange, label: string | undefined, seq: number): void {
     const id = exchange.response.status === 201 ? idDigits(petsShown(exchange)[0]?.['id']) : undefined;
-    if (id !== undefined) this.handedOut.add(id);
-    else if (exchange.request.body !== undefined && this.refused.length < KEPT_REFUSED)
-      this.refused.push({ where: answeredWhere(exchange, label), body: exchange.request.body });
+    if (id !== undefined) {
+      if (!this.handedOut.has(id)) this.handedOut.set(id, seq);
+    } else if (exchange.request.body !== undefined && this.refused.length < KEPT_REFUSED)
+      this.refused.push({ where: answeredWhere(exchange, label), body: exchange.request.body, seq });
   }
 
   /** Puts the exchange on the timeline when it is a write, or a read of the store. */
-  private record(exchange: Exchange, label: string | undefined): void {
+  private record(exchange: Exchange, label: string | undefined, seq: number): void {
     const { request, response } = exchange;
-    const read = request.method === 'GET' && (request.operation === 'listPets' || request.operation === 'getPet');
-    if (request.operation !== 'createPet' && !read) return;
+    const read = request.method === 'GET' && (plays(request.operation, 'list') || plays(request.operation, 'get'));
+    if (!plays(request.operation, 'create') && !read) return;
     this.timeline.record({
       where: answeredWhere(exchange, label),
       sentAt: this.sentAt(exchange),
       kind: read ? request.target : 'write',
       failed: response.status >= 500,
-    });
-  }
-
-  /**
-   * Blame once: a check that failed only on pets this response shows, by the schema, with the same wrong value a response
-   * already showed and was blamed for, refers to that response instead of failing again; a new wrong value is recorded.
-   */
-  blameOnce(exchange: Exchange, checks: CheckOutcome[], label: string): CheckOutcome[] {
-    return checks.map((check) => {
-      const keys = check.outcome === 'failed' ? schemaFailuresOnPets(exchange, check.failures ?? []) : undefined;
-      if (keys === undefined) return check;
-      const earlier = keys.map((key) => this.blamed.get(key.key));
-      if (earlier.every((where) => where !== undefined)) {
-        const ids = [...new Set(keys.map((key) => key.id))].join(', ');
-        const { failures: _, ...rest } = check;
-        return { ...rest, outcome: 'passed', message: `the same wrong value of pet ${ids} was reported at ${earlier[0] ?? ''}` };
-      }
-      const where = exchangeWhere(exchange, label);
-      for (const key of keys) if (!this.blamed.has(key.key)) this.blamed.set(key.key, where);
-      return check;
+      seq,
     });
   }
 }
 
 function changeKey(id: string, fields: JsonObject): string {
   return `${id}\n${stringifyExactJson(fields)}`;
-}
-
-/** The pets whose schema failures these are (id, and the pet as shown), when every failure is a schema failure inside a pet with an id. */
-function schemaFailuresOnPets(exchange: Exchange, failures: readonly Failure[]): Array<{ id: string; key: string }> | undefined {
-  if (failures.length === 0) return undefined;
-  const body = exchange.response.json;
-  const listing = exchange.request.operation === 'listPets' && Array.isArray(body);
-  const keys: Array<{ id: string; key: string }> = [];
-  for (const failure of failures) {
-    // A failure at the root of a single body is about the body as a whole (not a Pet at all), not a value of the pet.
-    if (failure.schemaPath === undefined || failure.pointer === undefined || failure.pointer === '') return undefined;
-    const index = listing ? /^\/(\d+)(?:\/|$)/.exec(failure.pointer)?.[1] : undefined;
-    const pet = listing ? (index === undefined ? undefined : (body as JsonValue[])[Number(index)]) : petsShown(exchange)[0];
-    const id = isJsonObject(pet) ? idDigits(pet['id']) : undefined;
-    if (id === undefined || (listing && index === undefined)) return undefined;
-    keys.push({ id, key: `${id}\n${stringifyExactJson(pet as JsonObject)}` });
-  }
-  return keys;
 }

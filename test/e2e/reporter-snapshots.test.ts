@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { loadCaseInputs } from '../../src/engine/plan.js';
+import { loadCaseInputs } from '../../src/engine/inputs.js';
 import { executePlan } from '../../src/engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
 import { DEFAULT_PACING } from '../../src/http/pacer.js';
@@ -65,22 +65,22 @@ t.test('console, JUnit and Markdown of a real failing run, noise scrubbed', asyn
     {
       contract: inputs.contract,
       target: { baseUrl: server.baseUrl, apiKey },
-      conformance: {
-        cases: inputs.cases,
-        suites: ['auth'],
-        writtenCases: [],
+      selection: { cases: inputs.cases, suites: ['auth'], ids: new Set(inputs.cases.map((c) => c.id)) },
+      settings: {
         readOnly: false,
         concurrency: 1,
         consistencyWindowMs: 0,
         categoryId: 1,
         pacing: DEFAULT_PACING,
         maxWrites: 500,
+        seed: 0,
+        maxExamples: 0,
+        now: new Date('2026-11-22T12:00:00Z'),
+        strict: false,
+        requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
+        maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
+        excerptBytes: 512,
       },
-      now: new Date('2026-11-22T12:00:00Z'),
-      strict: false,
-      requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
-      maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
-      excerptBytes: 512,
       disabled: [{ id: 'auth.www-authenticate', reason: 'our gateway strips it' }],
       recordedOptions: {},
     },

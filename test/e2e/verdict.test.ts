@@ -6,7 +6,7 @@
 import t from 'tap';
 import { exchangeChecks } from '../../src/checks/registry.js';
 import { EXIT_OF_VERDICT } from '../../src/cli/exit-codes.js';
-import { loadCaseInputs } from '../../src/engine/plan.js';
+import { loadCaseInputs, selectEverything } from '../../src/engine/inputs.js';
 import { executePlan } from '../../src/engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
 import { DEFAULT_PACING } from '../../src/http/pacer.js';
@@ -52,25 +52,29 @@ async function embeddedRun(checks: readonly ExchangeCheck[]): Promise<RunReport>
       {
         contract: inputs.contract,
         target: { baseUrl: server.baseUrl, apiKey: KEY },
-        conformance: {
-          cases: inputs.cases,
-          suites: inputs.suites.map((s) => s.name),
-          writtenCases: ['lifecycle.created.read-back', 'lifecycle.created.listed'],
+        // Every case but the store-health and sweep cases, which judge what the other phases left.
+        selection: {
+          ...selectEverything(inputs),
+          ids: new Set(
+            [...selectEverything(inputs).ids].filter((id) => id !== 'lifecycle.store-health' && id !== 'lifecycle.seen.read-back'),
+          ),
+        },
+        settings: {
           readOnly: false,
           concurrency: 4,
           consistencyWindowMs: 0,
           categoryId: 1,
           pacing: DEFAULT_PACING,
           maxWrites: 500,
-          fuzz: { seed: 7, maxExamples: 10 },
-          stateful: { seed: 7, sequences: 3 },
+          seed: 7,
+          maxExamples: 9,
           exchangeChecks: checks,
+          now: new Date('2026-11-22T12:00:00Z'),
+          strict: false,
+          requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
+          maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
+          excerptBytes: 512,
         },
-        now: new Date('2026-11-22T12:00:00Z'),
-        strict: false,
-        requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
-        maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
-        excerptBytes: 512,
         disabled: [],
         recordedOptions: {},
       },

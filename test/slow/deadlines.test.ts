@@ -25,8 +25,9 @@ function drippingServer(gapMs: number): Server {
  */
 function sendFromChild(baseUrl: string, deadlineMs: number, collect: boolean): Promise<{ code: string; ms: number; output: string }> {
   const script = `
-    const { HttpClient, DEFAULT_HTTP_OPTIONS } = await import(${JSON.stringify(`${root}dist/src/http/client.js`)});
-    const client = new HttpClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl: ${JSON.stringify(baseUrl)}, apiKey: 'deadline-key-1', requestTimeoutMs: ${deadlineMs}, headersTimeoutMs: ${deadlineMs} });
+    const { DEFAULT_HTTP_OPTIONS } = await import(${JSON.stringify(`${root}dist/src/http/client.js`)});
+    const { openClient } = await import(${JSON.stringify(`${root}dist/src/http/open-client.js`)});
+    const client = openClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl: ${JSON.stringify(baseUrl)}, apiKey: 'deadline-key-1', requestTimeoutMs: ${deadlineMs}, headersTimeoutMs: ${deadlineMs} });
     const collector = ${collect} ? setInterval(() => globalThis.gc(), 20) : undefined;
     const started = performance.now();
     let code = 'answered';

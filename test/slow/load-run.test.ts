@@ -3,7 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../../src/loader/contract.js';
 import { loadProfile } from '../../src/loader/load-profiles.js';
-import { buildLoadReport, executeLoad, refuseProduction } from '../../src/load/load-run.js';
+import { stageBreaks } from '../../src/checks/judge.js';
+import { refuseProductionLoad } from '../../src/loader/config.js';
+import { buildLoadReport, executeLoad } from '../../src/load/load-run.js';
 import { judgeLoad } from '../../src/engine/run.js';
 import { metricsOf } from '../load-fixtures.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
@@ -49,7 +51,7 @@ async function rampAgainst(faults: LoadFault[], text = ramp) {
       profile,
       http: { ...DEFAULT_HTTP_OPTIONS, baseUrl: server.baseUrl, apiKey: KEY },
       contract: await loadContract(schemasDir),
-      allowProductionLoad: false,
+      breaks: (stage) => stageBreaks(profile, stage),
     });
     const report = buildLoadReport(profile, server.baseUrl, stages, 1);
     return { report, result: judgeLoad(report, new Map(), 0) };
@@ -89,8 +91,10 @@ t.test('a ramp that holds every stage reports the last rate', async (t) => {
   t.ok(fine.report.metrics.requests <= 3000);
 });
 
-t.test('production is matched by origin and path prefix', async (t) => {
+t.test('production is matched by origin and path prefix (the plan applies the rule, once)', async (t) => {
   const profile = await profileFrom(`${ramp}production: ["https://api.example.com/v1"]\n`);
+  const refuseProduction = (p: typeof profile, baseUrl: string, allowed: boolean) =>
+    refuseProductionLoad(baseUrl, p.production, p.file, allowed);
   t.throws(() => refuseProduction(profile, 'https://api.example.com/v1', false), RunError);
   t.doesNotThrow(() => refuseProduction(profile, 'https://api.example.com/v1', true));
   t.doesNotThrow(() => refuseProduction(profile, 'https://staging.example.com/v1', false));

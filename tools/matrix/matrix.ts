@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { planRun } from '../../src/cli/plan.js';
 import type { GivenValues } from '../../src/cli/options.js';
-import type { InputFolders } from '../../src/engine/plan.js';
+import type { InputFolders } from '../../src/engine/inputs.js';
 import { executePlan } from '../../src/engine/run.js';
 import { packagePath } from '../../src/loader/package-paths.js';
 import { mapConcurrently } from '../../src/model/concurrency.js';

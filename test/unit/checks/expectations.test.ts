@@ -998,7 +998,7 @@ function refusalKept(unanswered = false): StoreModel {
   refused.request.body = '{"name":"pc-run kept","categoryId":2,"status":"lost"}';
   model.observe(refused, 'case refused');
   model.observe(exchange({ body: `[${pet({ id: 5, name: 'pc-run made' })},${pet({ id: 6, name: 'Rex' })}]` }), 'case list');
-  if (unanswered) model.writeUnanswered();
+  if (unanswered) model.unanswered(refused.request);
   return model;
 }
 

@@ -2,7 +2,6 @@
 import t from 'tap';
 import { INVARIANT_CHECKS, requestedId } from '../../../src/checks/invariants.js';
 import type { ExchangeCheck } from '../../../src/model/check.js';
-import type { CheckOutcome } from '../../../src/model/results.js';
 import type { Exchange } from '../../../src/model/exchange.js';
 import { StoreModel } from '../../../src/model/store-model.js';
 import { contract, exchange, type ExchangeSpec } from '../../check-fixtures.js';
@@ -298,36 +297,4 @@ t.test('requestedId: decimal int64 only', (t) => {
   ];
   for (const [target, want] of table) t.equal(requestedId(target), want, target);
   t.end();
-});
-
-t.test('blame once across checks: a pet with a wrong value fails the first response that shows it, by the schema', async (t) => {
-  const { model } = modelOf([]);
-  const bad = '{"id":7,"name":"Rex","categoryId":9223372036854775808,"status":"sold"}';
-  const failing = (pointer: string): CheckOutcome => ({
-    id: 'contract.response-schema',
-    level: 'fail',
-    outcome: 'failed',
-    step: 0,
-    message: 'the body is not a valid Pets',
-    failures: [{ message: 'must be <= 9223372036854775807', pointer, schemaPath: '#/properties/categoryId/maximum' }],
-  });
-  const first = exchange({ target: '/pets?limit=5', body: list(pet(1), bad) });
-  t.same(
-    model.blameOnce(first, [failing('/1/categoryId')], 'case listPets.ok').map((c) => c.outcome),
-    ['failed'],
-    'the first response that shows it fails',
-  );
-  const again = exchange({ target: '/pets?status=sold', body: list(bad) });
-  const [referred] = model.blameOnce(again, [failing('/0/categoryId')], 'case filters');
-  t.equal(referred?.outcome, 'passed', 'a later listing holding the same wrong value refers to it');
-  t.equal(referred?.message, 'the same wrong value of pet 7 was reported at GET /pets?limit=5 (case listPets.ok)');
-  t.notOk(referred?.failures);
-  const read = exchange({ target: '/pets/7', operation: 'getPet', body: bad });
-  t.equal(model.blameOnce(read, [failing('/categoryId')], 'case read')[0]?.outcome, 'passed', 'and so does a read of it');
-  const other = exchange({ target: '/pets/7', operation: 'getPet', body: bad.replace('Rex', 'Max') });
-  t.equal(model.blameOnce(other, [failing('/categoryId')], 'case read')[0]?.outcome, 'failed', 'another value of the pet is blamed anew');
-  const noPointer: CheckOutcome = { ...failing(''), failures: [{ message: 'must be array', pointer: '', schemaPath: '#/type' }] };
-  t.equal(model.blameOnce(again, [noPointer], 'x')[0]?.outcome, 'failed', 'a failure outside the pets is its own');
-  const notSchema: CheckOutcome = { ...failing('/0/categoryId'), failures: [{ message: 'expected 1', pointer: '/0/categoryId' }] };
-  t.equal(model.blameOnce(again, [notSchema], 'x')[0]?.outcome, 'failed', 'only what the schema found is blamed once');
 });

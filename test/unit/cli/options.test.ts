@@ -275,11 +275,11 @@ t.test('the keys the table added work from a configuration file: the plan uses t
     "maxWrites: 10\nmaxExamples: 6\ntimeoutMs: 2500\nmaxResponseBytes: 65536\nphases: [fuzz]\nchecks: ['fuzz.*']\nscenarios: [extra]\nreportDir: out\nreporters: [json]\n",
   );
   const { plan, reportDir, reporters } = await planRun(parseFlags('run', ['--config', file, '--seed', '4']), {});
-  t.equal(plan.conformance?.maxWrites, 10, 'maxWrites');
-  t.same(plan.conformance?.fuzz, { seed: 4, maxExamples: 6 }, 'maxExamples');
-  t.equal(plan.requestTimeoutMs, 2500, 'timeoutMs');
-  t.equal(plan.maxResponseBytes, 65536, 'maxResponseBytes');
-  t.same(plan.conformance?.suites, ['fuzz'], 'phases');
+  t.equal(plan.settings.maxWrites, 10, 'maxWrites');
+  t.same({ seed: plan.settings.seed, maxExamples: plan.settings.maxExamples }, { seed: 4, maxExamples: 6 }, 'maxExamples');
+  t.equal(plan.settings.requestTimeoutMs, 2500, 'timeoutMs');
+  t.equal(plan.settings.maxResponseBytes, 65536, 'maxResponseBytes');
+  t.same(plan.selection.suites, ['fuzz'], 'phases');
   t.equal(reportDir, path.join(dir, 'out'), 'reportDir, relative to the file');
   t.same(reporters, ['json'], "reporters (a run used to leave the file's list unread)");
   t.match(plan.recordedOptions, {
@@ -294,7 +294,7 @@ t.test('the keys the table added work from a configuration file: the plan uses t
   });
 
   const flagged = await planRun(parseFlags('run', ['--config', file, '--max-writes', '3', '--timeout', '900']), {});
-  t.equal(flagged.plan.conformance?.maxWrites, 3, 'a flag beats the file');
+  t.equal(flagged.plan.settings.maxWrites, 3, 'a flag beats the file');
   t.equal(flagged.plan.recordedOptions['timeoutMs'], 900);
 
   // The CLI end to end: report.json records what the file set (and matches its schema: runCli checks every report it writes).
@@ -474,7 +474,7 @@ t.test('--suite and --phase take comma-separated names, as --reporter does', asy
   t.same(parseFlags('run', ['--phase', 'examples,fuzz']).phase, ['examples', 'fuzz']);
   t.same(parseFlags('run', ['--check', 'a.*,b']).check, ['a.*,b'], 'a glob is taken whole');
   const { plan } = await planRun(parseFlags('run', ['--suite', 'auth,limits']), {});
-  t.same(plan.conformance?.suites, ['auth', 'limits']);
+  t.same(plan.selection.suites, ['auth', 'limits']);
 });
 
 t.test('every problem of a configuration file at once, each at file:line:col, unknown suites and ids included', async (t) => {

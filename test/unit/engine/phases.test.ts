@@ -2,12 +2,12 @@
 import t, { type Test } from 'tap';
 import { parseFlags } from '../../../src/cli/args.js';
 import { planMerge, planRun } from '../../../src/cli/plan.js';
-import { PHASES, phaseCases } from '../../../src/engine/phases.js';
-import { knownIds, loadCaseInputs } from '../../../src/engine/plan.js';
+import { PHASES, phaseCases } from '../../../src/engine/phases/index.js';
+import { knownIds, loadCaseInputs } from '../../../src/engine/inputs.js';
 import { OrderedPhaseEvents } from '../../../src/engine/phase-events.js';
 import { executePlan } from '../../../src/engine/run.js';
 import { PACKAGE_FOLDERS } from '../../../tools/matrix/matrix.js';
-import type { PhaseInfo, RunListener } from '../../../src/model/events.js';
+import { tellListener, type Emit, type PhaseInfo, type RunListener } from '../../../src/model/events.js';
 import type { CaseInfo, CaseResult, RunReport } from '../../../src/model/results.js';
 import { rawRunOf } from '../../load-fixtures.js';
 import { SAMPLE_LOAD } from '../../report-fixture.js';
@@ -90,28 +90,28 @@ t.test('an embedded run of every phase: every onCaseEnd has its onCaseStart, pha
 
 t.test('phases side by side: their events are told in the order of the plan, each phase whole, whatever order they come in', async (t) => {
   const { events, listener } = recorder();
-  const ordered = new OrderedPhaseEvents(listener, 3);
-  const [a, b, c] = [0, 1, 2].map((i) => ordered.listenerFor(i)) as [RunListener, RunListener, RunListener];
+  const ordered = new OrderedPhaseEvents((event) => tellListener(listener, event), 3);
+  const [a, b, c] = [0, 1, 2].map((i) => ordered.emitFor(i)) as [Emit, Emit, Emit];
   const phase = (id: string): PhaseInfo => ({ id, title: id });
   const info = (id: string): CaseInfo => ({ id, title: id, clause: '', suite: 's', operation: 'listPets', level: 'fail' });
   const result = (id: string): CaseResult => ({ ...info(id), outcome: 'passed', durationMs: 0, checks: [], exchanges: [], retries: 0 });
   // The third and the second phase begin (and the third ends) while the first still runs.
-  c.onPhaseStart?.(phase('c'));
-  a.onPhaseStart?.(phase('a'));
-  b.onPhaseStart?.(phase('b'));
-  c.onCaseStart?.(info('c1'));
-  a.onCaseStart?.(info('a1'));
-  c.onCaseEnd?.(result('c1'));
-  c.onPhaseEnd?.(phase('c'), []);
+  c({ type: 'phase-start', phase: phase('c') });
+  a({ type: 'phase-start', phase: phase('a') });
+  b({ type: 'phase-start', phase: phase('b') });
+  c({ type: 'case-start', info: info('c1') });
+  a({ type: 'case-start', info: info('a1') });
+  c({ type: 'case-end', result: result('c1') });
+  c({ type: 'phase-end', phase: phase('c'), results: [] });
   ordered.finished(2);
-  b.onCaseStart?.(info('b1'));
-  a.onCaseEnd?.(result('a1'));
+  b({ type: 'case-start', info: info('b1') });
+  a({ type: 'case-end', result: result('a1') });
   t.same(events, ['phase+ a', 'start a1', 'end a1'], 'only the first phase is told while it runs');
-  a.onPhaseEnd?.(phase('a'), []);
+  a({ type: 'phase-end', phase: phase('a'), results: [] });
   ordered.finished(0);
   t.same(events.slice(3), ['phase- a', 'phase+ b', 'start b1'], "the second's events so far follow once the first is over");
-  b.onCaseEnd?.(result('b1'));
-  b.onPhaseEnd?.(phase('b'), []);
+  b({ type: 'case-end', result: result('b1') });
+  b({ type: 'phase-end', phase: phase('b'), results: [] });
   ordered.finished(1);
   t.same(
     events.slice(6),

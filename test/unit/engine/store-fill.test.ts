@@ -1,8 +1,10 @@
 /** Enough data to judge: the store is counted, topped up with pets named by the run id, and a case that still cannot be judged is skipped with its reason. */
 import t, { type Test } from 'tap';
-import { CreatedPets } from '../../../src/engine/created-pets.js';
-import { fillStore, unmetRequirement, type StoreCounts } from '../../../src/engine/store-fill.js';
-import { DEFAULT_HTTP_OPTIONS, HttpClient } from '../../../src/http/client.js';
+import { CreatedPets } from '../../../src/engine/observer.js';
+import { fillStore } from '../../../src/engine/phases/store-fill.js';
+import { unmetRequirement, type StoreCounts } from '../../../src/engine/store-counts.js';
+import { DEFAULT_HTTP_OPTIONS } from '../../../src/http/client.js';
+import { openClient } from '../../../src/http/open-client.js';
 import { generateCases } from '../../../src/loader/generated-cases.js';
 import { errorResponse, startReferenceServer, type ReferenceServerOptions } from '../../../src/server/reference-server.js';
 import { contract } from '../../check-fixtures.js';
@@ -16,7 +18,7 @@ async function fill(
   readOnly: boolean,
 ): Promise<{ counts: StoreCounts | undefined; created: CreatedPets; listed: () => number }> {
   const running = await startReferenceServer({ apiKey: KEY, seed: { available: 5, pending: 5, sold: 3 }, ...server });
-  const client = new HttpClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl: running.baseUrl, apiKey: KEY });
+  const client = openClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl: running.baseUrl, apiKey: KEY });
   t.teardown(async () => {
     await client.close();
     await running.close();

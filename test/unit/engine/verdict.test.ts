@@ -4,7 +4,8 @@
  */
 import t from 'tap';
 import { bugReportLine, EXIT, EXIT_OF_VERDICT } from '../../../src/cli/exit-codes.js';
-import { emptyCounts, verdictOf, type OutcomeCounts, type Verdict } from '../../../src/model/results.js';
+import { judgeRun as verdictOf } from '../../../src/checks/judge.js';
+import { emptyCounts, type OutcomeCounts, type Verdict } from '../../../src/model/results.js';
 
 t.test('the verdict and its exit code: broken contract, then a bug of ours, then what could not be run', async (t) => {
   const counts = (extra: Partial<OutcomeCounts>): OutcomeCounts => ({ ...emptyCounts(), passed: 3, ...extra });

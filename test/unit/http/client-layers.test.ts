@@ -43,8 +43,8 @@ function scripted(script: Step[]) {
   const calls: Array<{ method: string; fresh: boolean }> = [];
   return {
     calls,
-    async send(req: OutgoingRequest, fresh = false): Promise<Exchange> {
-      calls.push({ method: req.method, fresh });
+    async send(req: OutgoingRequest): Promise<Exchange> {
+      calls.push({ method: req.method, fresh: req.freshConnection === true });
       const step = script.shift() ?? 200;
       if (typeof step === 'number') return answer(req, step);
       if (Array.isArray(step)) return answer(req, step[0], step[1]);

@@ -6,7 +6,8 @@
 import t, { type Test } from 'tap';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_HTTP_OPTIONS, HttpClient, type HttpClientOptions, type OutgoingRequest } from '../../../src/http/client.js';
+import { type Client, DEFAULT_HTTP_OPTIONS, type HttpClientOptions, type OutgoingRequest } from '../../../src/http/client.js';
+import { openClient } from '../../../src/http/open-client.js';
 import { Pacer, retryAfterMs } from '../../../src/http/pacer.js';
 import { preflight } from '../../../src/http/preflight.js';
 import { RunError } from '../../../src/model/errors.js';
@@ -30,8 +31,8 @@ async function serve(t: Test, handler: Handler): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }
 
-function client(t: Test, baseUrl: string, extra: Partial<HttpClientOptions> = {}): HttpClient {
-  const made = new HttpClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl, apiKey: 'resilience-key', ...extra });
+function client(t: Test, baseUrl: string, extra: Partial<HttpClientOptions> = {}): Client {
+  const made = openClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl, apiKey: 'resilience-key', ...extra });
   t.teardown(() => made.close());
   return made;
 }
@@ -249,7 +250,7 @@ t.test(
       [`${origin}/bom/v1`, undefined],
     ];
     for (const [url, problem] of rows) {
-      const error = await preflight(client(t, url), '/pets', false).then(
+      const error = await preflight(client(t, url), list, false).then(
         () => undefined,
         (e: unknown) => e,
       );

@@ -4,9 +4,10 @@
  */
 import t from 'tap';
 import { PassThrough } from 'node:stream';
-import { DEFAULT_HTTP_OPTIONS, HttpClient } from '../../../src/http/client.js';
-import { listingProbe, waitForService, type WaitProbe } from '../../../src/http/wait-for.js';
-import { TransportError } from '../../../src/http/sender.js';
+import { DEFAULT_HTTP_OPTIONS } from '../../../src/http/client.js';
+import { openClient } from '../../../src/http/open-client.js';
+import { listingProbe, waitForService, type WaitProbe } from '../../../src/engine/phases/wait-for.js';
+import { type OutgoingRequest, TransportError } from '../../../src/http/sender.js';
 import type { ServiceWait } from '../../../src/model/events.js';
 import type { ReceivedResponse, SentRequest } from '../../../src/model/exchange.js';
 import { RunError } from '../../../src/model/errors.js';
@@ -14,6 +15,7 @@ import { WaitConsoleReporter } from '../../../src/reporters/wait-console-reporte
 import { virtualClock } from '../../helpers.js';
 
 const URL_TRIED = 'http://127.0.0.1:9/v1';
+const LISTING: OutgoingRequest = { method: 'GET', path: '/pets', query: [], headers: {}, auth: 'valid', operation: 'listPets' };
 const REFUSED = 'connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)';
 
 /** A probe that gets no answer `failures` times (each try taking `tryMs` on the clock), then an answer. */
@@ -138,7 +140,7 @@ t.test(
           return Promise.resolve();
         },
       };
-      t.equal(await listingProbe(() => client, '/pets')(), outcome, what);
+      t.equal(await listingProbe(() => client, LISTING)(), outcome, what);
       t.equal(closed, 1, `${what}: the try's client is closed`);
     }
   },
@@ -146,8 +148,8 @@ t.test(
 
 t.test('tries on real clients: every one of many refused tries says why, never that the server is gone', async (t) => {
   const probe = listingProbe(
-    () => new HttpClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl: URL_TRIED, apiKey: 'wait-for-probe-key', connections: 1 }),
-    '/pets',
+    () => openClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl: URL_TRIED, apiKey: 'wait-for-probe-key', connections: 1 }),
+    LISTING,
   );
   // A client stops for good after three requests in a row got no answer: each try has one of its own.
   for (let i = 1; i <= 5; i++) t.equal(await probe(), REFUSED, `try ${i}`);

@@ -7,7 +7,8 @@
  */
 import t from 'tap';
 import { createServer, type Socket } from 'node:net';
-import { HttpClient } from '../../../src/http/client.js';
+import type { Client, HttpClientOptions } from '../../../src/http/client.js';
+import { openClient } from '../../../src/http/open-client.js';
 import { RequestFraming } from '../../../src/http/framing.js';
 import { preflight } from '../../../src/http/preflight.js';
 import { proxyEnvironment } from '../../../src/http/proxy.js';
@@ -125,8 +126,8 @@ async function rawServer(bytes: string | ((target: string) => string)): Promise<
 }
 
 /** The run's client with short bounds. */
-function client(base: string, more: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}): HttpClient {
-  return new HttpClient({
+function client(base: string, more: Partial<HttpClientOptions> = {}): Client {
+  return openClient({
     baseUrl: base,
     apiKey: KEY,
     connectTimeoutMs: 1000,
@@ -139,7 +140,7 @@ function client(base: string, more: Partial<ConstructorParameters<typeof HttpCli
 }
 
 /** What the run's client makes of one request, and the failure's words when it failed. */
-async function viaClient(http: HttpClient, request: OutgoingRequest): Promise<{ outcome: Outcome; message?: string }> {
+async function viaClient(http: Client, request: OutgoingRequest): Promise<{ outcome: Outcome; message?: string }> {
   try {
     const { response } = await http.send(request);
     return { outcome: `${response.status} ${response.bodyText}` };
@@ -200,7 +201,7 @@ for (const c of CASES) {
 
 t.test('answers that cannot be read, in a row: the run stops saying the server answers, never that it stopped answering', async (t) => {
   const { base } = await rawServer(answer('[]', `X-Pad: ${'p'.repeat(100 * 1024)}\r\n`));
-  const http = client(base, { alivePath: '/pets' });
+  const http = client(base, { alive: list });
   t.teardown(() => http.close());
   const outcomes = [];
   for (let i = 0; i < 3; i++) outcomes.push(await http.send(list).catch((error: unknown) => error));
@@ -216,7 +217,7 @@ t.test('answers that cannot be read, in a row: the run stops saying the server a
 t.test('a body that breaks HTTP/1.1 after its head is an answer cut short while the plain listing is answered', async (t) => {
   const broken = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n2\r\n[]\r\nzz\r\n';
   const { base } = await rawServer((target) => (target.endsWith('/pets') ? answer('[]') : broken));
-  const http = client(base, { alivePath: '/pets' });
+  const http = client(base, { alive: list });
   t.teardown(() => http.close());
   const error = (await http.send({ ...list, path: '/pets/1', operation: 'getPet' }).catch((e: unknown) => e)) as TransportError;
   t.match(
@@ -231,7 +232,7 @@ t.test('the preflight says an unreadable first answer is an answer, and what it 
   const { base } = await rawServer('HTTP/1.1 two hundred\r\n\r\n');
   const http = client(base);
   t.teardown(() => http.close());
-  const error = (await preflight(http, '/pets', false).catch((e: unknown) => e)) as RunError;
+  const error = (await preflight(http, list, false).catch((e: unknown) => e)) as RunError;
   t.equal(error.code, 'ERR_UNREADABLE');
   t.equal(
     error.message,
@@ -309,7 +310,7 @@ t.test('a proxy that refuses, says nothing or asks for credentials is named, wit
   for (const [name, base, env, expected] of rows) {
     const proxied = client(base, { proxies: proxyEnvironment(env), connectTimeoutMs: 300, headersTimeoutMs: 300 });
     const started = performance.now();
-    const error = (await preflight(proxied, '/pets', false).catch((e: unknown) => e)) as RunError;
+    const error = (await preflight(proxied, list, false).catch((e: unknown) => e)) as RunError;
     await proxied.close();
     t.equal(error.message.replace(/127\.0\.0\.1:\d+/g, 'P').replace(/ECONNREFUSED P/, 'ECONNREFUSED …'), expected, name);
     t.ok(performance.now() - started < 5000, `${name}: within the bounds`);

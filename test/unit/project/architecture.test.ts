@@ -4,20 +4,22 @@ import path from 'node:path';
 import { root } from '../../helpers.js';
 
 /**
- * Imports point one way: model ← loader, http, checks, server ← load, engine ← reporters ← cli. Within a layer a folder
- * imports only itself, except that the engine owns the run and so drives load. An import that leaves src/ (the project's
- * own tools/: matrix, benches, build scripts, which import src/, never the other way) has no layer and is reported.
+ * Imports point one way: model ← loader, http, server ← checks, requests ← load, engine ← reporters ← cli. The request
+ * builder builds the client's requests, and the judge's evidence repeats them as commands: both read http. Within a layer
+ * a folder imports only itself, except that the engine owns the run and so drives load. An import that leaves src/ (the
+ * project's own tools/: matrix, benches, build scripts, which import src/, never the other way) has no layer and is reported.
  */
 const LAYER: Record<string, number> = {
   model: 0,
   loader: 1,
   http: 1,
-  checks: 1,
   server: 1,
-  load: 2,
-  engine: 2,
-  reporters: 3,
-  cli: 4,
+  checks: 2,
+  requests: 2,
+  load: 3,
+  engine: 3,
+  reporters: 4,
+  cli: 5,
 };
 const SAME_LAYER_ALLOWED = new Set(['engine→load']);
 
@@ -96,14 +98,17 @@ t.test("npm test runs every test file once: the tiers' processes, and the slow f
   ]);
 });
 
-t.test('test/unit/ mirrors src/: each of its folders tests the source folder of its name (tools/: tools/, project/: the repository)', async (t) => {
-  const sources = new Set([...(await readdir(path.join(root, 'src'))), 'tools']);
-  const entries = await readdir(path.join(root, 'test', 'unit'), { withFileTypes: true });
-  t.same(
-    entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name),
-    [],
-    'every test file in the folder of what it tests',
-  );
-  for (const entry of entries.filter((e) => e.isDirectory() && e.name !== 'project'))
-    t.ok(sources.has(entry.name), `test/unit/${entry.name}/ has a src/${entry.name}/`);
-});
+t.test(
+  'test/unit/ mirrors src/: each of its folders tests the source folder of its name (tools/: tools/, project/: the repository)',
+  async (t) => {
+    const sources = new Set([...(await readdir(path.join(root, 'src'))), 'tools']);
+    const entries = await readdir(path.join(root, 'test', 'unit'), { withFileTypes: true });
+    t.same(
+      entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name),
+      [],
+      'every test file in the folder of what it tests',
+    );
+    for (const entry of entries.filter((e) => e.isDirectory() && e.name !== 'project'))
+      t.ok(sources.has(entry.name), `test/unit/${entry.name}/ has a src/${entry.name}/`);
+  },
+);

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { aggregateRuns } from '../../../src/load/aggregate.js';
 import { PassThrough } from 'node:stream';
-import { loadCaseInfo } from '../../../src/engine/load-phase.js';
+import { loadCaseInfo } from '../../../src/engine/phases/load.js';
 import type { LatencyClock, LoadReport, RawLoadRun, WindowMetrics } from '../../../src/model/load.js';
 import type { RunReport } from '../../../src/model/results.js';
 import { renderHtml } from '../../../src/reporters/html-reporter.js';

@@ -3,13 +3,14 @@
  * of the pets the run created, must still answer. A 5xx fails and names the write after which reads began failing (the
  * store model keeps when the run wrote what); the run goes on judging what it can.
  */
-import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
-import type { CaseInfo } from '../model/results.js';
-import type { CaseSpec, Expectations, StepSpec } from '../model/scenario.js';
-import { notJudgedCase, reportCase, runCases } from './cases.js';
-import { spread, type CreatedPets } from './created-pets.js';
-import { caseOptions, type Phase } from './phase.js';
-import type { RunPlan } from './plan.js';
+import { type Contract, listLimitOf, statusValues, ROLES } from '../../model/contract.js';
+import type { JsonObject } from '../../model/json.js';
+import type { CaseInfo } from '../../model/results.js';
+import type { CaseSpec, Expectations, StepSpec } from '../../model/scenario.js';
+import { runCases, sending } from '../cases.js';
+import { notJudgedCase, reportCase } from '../case-report.js';
+import { selectedOf, type Phase } from '../phase.js';
+import { spread } from './created-pets.js';
 
 /** At most this many created pets are read again: enough to find one that broke the store, few enough to stay polite. */
 const MAX_PETS = 20;
@@ -20,14 +21,14 @@ const STORE_HEALTH_CASE: CaseInfo = {
   title: "After the phases that write, each listing (by status and without) and getPet of the run's pets still answer, without a 5xx",
   clause: 'reading-the-contract: never a 5xx, and never a store whose reads fail afterwards (a lone surrogate stored included)',
   suite: 'lifecycle',
-  operation: 'listPets',
+  operation: ROLES.list,
   level: 'fail',
 };
 
 /** The reads of the store-health case: every listing at the largest page, and getPet of a spread of the pets created. */
-function storeHealthCase(created: CreatedPets, contract: Contract): CaseSpec | undefined {
-  const list = contract.operations.get('listPets');
-  const get = contract.operations.get('getPet');
+function storeHealthCase(created: readonly JsonObject[], contract: Contract): CaseSpec | undefined {
+  const list = contract.operations.get(ROLES.list);
+  const get = contract.operations.get(ROLES.get);
   const steps: StepSpec[] = [];
   const read = (request: StepSpec['request'], expect: Expectations = { answersAfterWrites: true }): StepSpec => ({ request, expect });
   if (list !== undefined) {
@@ -37,30 +38,29 @@ function storeHealthCase(created: CreatedPets, contract: Contract): CaseSpec | u
     for (const status of statusValues(contract)) steps.push(read({ method: 'GET', path: list.path, query: { status, limit } }));
   }
   if (get !== undefined)
-    for (const pet of spread(created.all(), MAX_PETS))
+    for (const pet of spread(created, MAX_PETS))
       steps.push(read({ method: 'GET', path: get.path.replace(/\{[^}]+\}/, String(pet['id'])) }));
   return steps.length === 0 ? undefined : { ...STORE_HEALTH_CASE, steps, writes: false, independentSteps: true };
-}
-
-function planned(plan: RunPlan): CaseInfo[] {
-  return plan.conformance?.writtenCases.includes(STORE_HEALTH_CASE.id) === true ? [STORE_HEALTH_CASE] : [];
 }
 
 /** After every phase that writes (and before a load): the store still answers what the run reads of it. */
 export const STORE_HEALTH_PHASE: Phase = {
   id: 'store-health',
   title:
-    'after the phases that write: each listing and a spread of the created pets read once more; a 5xx names the write after which reads failed',
+    'after the phases that write: each listing and a spread of the created pets read once more; ' +
+    'a 5xx names the write after which reads failed',
   sends: 'GET of each listing (by status and without) at the largest page, and of up to 20 created pets',
   cases: () => [STORE_HEALTH_CASE],
-  enabled: (plan) => planned(plan).length > 0,
-  planned,
+  usesRunClient: true,
+  enabled: (plan) => selectedOf(plan, [STORE_HEALTH_CASE]).length > 0,
+  planned: (plan) => selectedOf(plan, [STORE_HEALTH_CASE]),
   skipReason: () => undefined,
   async run(context) {
-    const options = caseOptions(context);
-    const spec = context.created.count === 0 ? undefined : storeHealthCase(context.created, context.plan.contract);
-    if (spec !== undefined) return runCases([spec], options);
-    const why = options.readOnly ? 'read-only' : 'precondition';
-    return [await reportCase(context.listener, STORE_HEALTH_CASE, () => notJudgedCase(STORE_HEALTH_CASE, why, 'the run wrote nothing'))];
+    const created = context.provided.created ?? [];
+    const spec = created.length === 0 ? undefined : storeHealthCase(created, context.plan.contract);
+    if (spec !== undefined) return { results: await runCases([spec], sending(context)) };
+    const why = context.plan.settings.readOnly ? 'read-only' : 'precondition';
+    const result = await reportCase(context.emit, STORE_HEALTH_CASE, () => notJudgedCase(STORE_HEALTH_CASE, why, 'the run wrote nothing'));
+    return { results: [result] };
   },
 };

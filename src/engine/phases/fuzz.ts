@@ -4,18 +4,25 @@
  * is shrunk to a minimal example, reported with its curl.
  */
 import fc from 'fast-check';
-import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
-import type { JsonValue } from '../model/json.js';
-import { outcomeWords, worstOutcome, type CaseInfo, type CaseResult, type Outcome } from '../model/results.js';
-import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../model/scenario.js';
-import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
-import { disabledCase, notJudgedCase, reportCase, runCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
-import { type ExampleRunResult, runExamples } from './examples.js';
+import { type Contract, listLimitOf, statusValues, ROLES, plays } from '../../model/contract.js';
+import type { JsonValue } from '../../model/json.js';
+import { outcomeWords, worstOutcome, type CaseInfo, type CaseResult, type Outcome } from '../../model/results.js';
+import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../../model/scenario.js';
+import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
+import type { RunPlan } from '../plan.js';
+import { runCase, sending, writeBudgetSpent, type CaseContext } from '../cases.js';
+import { disabledCase, notJudgedCase, reportCase } from '../case-report.js';
+import { type ExampleRunResult, runExamples } from '../examples.js';
 
-/** What the fuzzing phase is told: the seed it replays and how many examples each property draws. */
+/** What the fuzzing phase reads of the run's settings: the seed it replays and how many examples each property draws. */
 export interface FuzzOptions {
   seed: number;
   maxExamples: number;
+}
+
+/** The fuzzing phase's own settings, read from the run's. */
+function fuzzOptions(plan: RunPlan): FuzzOptions {
+  return { seed: plan.settings.seed, maxExamples: plan.settings.maxExamples };
 }
 
 /** The case each property reports as. */
@@ -24,16 +31,17 @@ const CREATE_INFO: CaseInfo = {
   title: 'Generated createPet bodies: a valid NewPet is created and echoed exactly; an invalid one is refused with 400 and an Error',
   clause: 'Endpoints › createPet: 201 with the fields sent; rule 2: invalid values are 400',
   suite: 'fuzz',
-  operation: 'createPet',
+  operation: ROLES.create,
   level: 'fail',
 };
 const LIST_INFO: CaseInfo = {
   id: 'fuzz.listPets.query',
   title:
-    'Generated listPets queries: at most limit pets (20 without), only the status asked for; outside the bounds, the contract-silence policy',
+    'Generated listPets queries: at most limit pets (20 without), only the status asked for; ' +
+    'outside the bounds, the contract-silence policy',
   clause: 'Endpoints › listPets rules 1 and 2; reading-the-contract for values it gives no response for',
   suite: 'fuzz',
-  operation: 'listPets',
+  operation: ROLES.list,
   level: 'fail',
 };
 
@@ -169,25 +177,25 @@ type ExampleOutcome = CaseResult | 'unsent';
  * reports the worst outcome over its examples, with the example that caused it as evidence: the first failure (in the
  * order drawn) shrunk to a minimal example, else the first example that threw, could not be tested or warned.
  */
-async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options: CaseRunOptions): Promise<CaseResult> {
+async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, context: CaseContext): Promise<CaseResult> {
   const started = performance.now();
   const spec = (example: T): CaseSpec => ({
     ...property.info,
-    writes: property.info.operation === 'createPet',
+    writes: plays(property.info.operation, 'create'),
     steps: [property.step(example)],
   });
-  const writes = property.info.operation === 'createPet';
+  const writes = plays(property.info.operation, 'create');
   let run: ExampleRunResult<T, ExampleOutcome>;
   try {
     run = await runExamples<T, ExampleOutcome>({
       arbitrary: property.arbitrary,
       seed: fuzz.seed,
       numRuns: fuzz.maxExamples,
-      concurrency: options.concurrency,
+      concurrency: context.plan.settings.concurrency,
       async run(example) {
         // Once the run created the pets --max-writes allows, a write is not sent (and not counted as judged).
-        if (writes && writeBudgetSpent(options)) return 'unsent';
-        const result = await runCase(spec(example), options);
+        if (writes && writeBudgetSpent(context)) return 'unsent';
+        const result = await runCase(spec(example), context);
         // Refused by the write gate: the budget was spent by writes under way when this one started.
         return result.skip === 'write-budget' ? 'unsent' : result;
       },
@@ -221,7 +229,10 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
     );
   const minimal = run.failure?.minimal;
   if (run.failure !== undefined && minimal !== undefined && minimal !== 'unsent') {
-    const reason = `minimal failing example after ${run.failure.shrinks} shrinks of ${examples + run.failure.replays} requests (seed ${fuzz.seed}; --seed ${fuzz.seed} replays it): ${minimal.reason ?? ''}`;
+    const requests = examples + run.failure.replays;
+    const replay = `seed ${fuzz.seed}; --seed ${fuzz.seed} replays it`;
+    const shrunk = `minimal failing example after ${run.failure.shrinks} shrinks of ${requests} requests`;
+    const reason = `${shrunk} (${replay}): ${minimal.reason ?? ''}`;
     return { ...minimal, durationMs, reason };
   }
   const outcomes = new Map<Outcome, number>();
@@ -234,7 +245,9 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
   }
   const judged = examples - (outcomes.get('not-judged') ?? 0);
   if (worst !== undefined) {
-    const reason = `${examples} generated examples (seed ${fuzz.seed}; --seed ${fuzz.seed} replays them): ${tally(outcomes)}${notSent}; the first ${FIRST_THAT[worst.outcome] ?? outcomeWords(worst.outcome)}: ${worst.reason ?? ''}`;
+    const first = FIRST_THAT[worst.outcome] ?? outcomeWords(worst.outcome);
+    const seeded = `${examples} generated examples (seed ${fuzz.seed}; --seed ${fuzz.seed} replays them)`;
+    const reason = `${seeded}: ${tally(outcomes)}${notSent}; the first ${first}: ${worst.reason ?? ''}`;
     return { ...worst, durationMs, reason };
   }
   if (judged === 0 && examples > 0)
@@ -244,7 +257,8 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
       `none of the ${examples} generated examples could be judged (seed ${fuzz.seed})`,
       durationMs,
     );
-  const message = `${judged} generated examples kept the contract (seed ${fuzz.seed})${judged < examples ? `; ${examples - judged} could not be judged` : ''}${notSent}`;
+  const unjudged = judged < examples ? `; ${examples - judged} could not be judged` : '';
+  const message = `${judged} generated examples kept the contract (seed ${fuzz.seed})${unjudged}${notSent}`;
   return {
     ...property.info,
     outcome: 'passed',
@@ -256,27 +270,27 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, options:
 }
 
 /** The fuzzing phase: each property of the contract over generated requests; writes only when the run may write. */
-async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options: CaseRunOptions): Promise<CaseResult[]> {
-  const runId = String(options.variables.get('runId') ?? 'run');
-  const categoryId = options.variables.get('categoryId') ?? 1;
+async function runFuzzing(contract: Contract, fuzz: FuzzOptions, context: CaseContext): Promise<CaseResult[]> {
+  const runId = String(context.variables.get('runId') ?? 'run');
+  const categoryId = context.variables.get('categoryId') ?? 1;
   const properties: Array<Property<never>> = [];
-  const create = contract.operations.get('createPet');
-  const list = contract.operations.get('listPets');
+  const create = contract.operations.get(ROLES.create);
+  const list = contract.operations.get(ROLES.list);
   if (list !== undefined) properties.push(listProperty(contract, list.path) as Property<never>);
   if (create !== undefined) properties.push(createProperty(contract, create.path, runId, categoryId) as Property<never>);
   const results: CaseResult[] = [];
   for (const property of properties)
     results.push(
       await reportCase(
-        options.listener,
+        context.emit,
         property.info,
         () =>
-          disabledCase(property.info, options.disabled) ??
-          (options.signal?.aborted === true
+          disabledCase(property.info, context.judge.judging.disabled) ??
+          (context.stop.aborted
             ? notJudgedCase(property.info, 'interrupted', 'interrupted before it ran')
-            : options.readOnly && property.info.operation === 'createPet'
+            : context.plan.settings.readOnly && plays(property.info.operation, 'create')
               ? notJudgedCase(property.info, 'read-only', 'read-only: it writes')
-              : runProperty(property, fuzz, options)),
+              : runProperty(property, fuzz, context)),
       ),
     );
   return results;
@@ -284,7 +298,7 @@ async function runFuzzing(contract: Contract, fuzz: FuzzOptions, options: CaseRu
 
 /** The cases the fuzzing phase reports, for the start of a run. */
 function fuzzCaseInfos(contract: Contract): CaseInfo[] {
-  return [...(contract.operations.has('listPets') ? [LIST_INFO] : []), ...(contract.operations.has('createPet') ? [CREATE_INFO] : [])];
+  return [...(contract.operations.has(ROLES.list) ? [LIST_INFO] : []), ...(contract.operations.has(ROLES.create) ? [CREATE_INFO] : [])];
 }
 
 /** The fuzzing phase, whole when its suite is selected (and, under --check, a glob names one of its cases). */
@@ -295,14 +309,15 @@ export const FUZZ_PHASE: Phase = {
   // It needs no case's pets, but what the cases did to the store (a write that breaks later reads) must show the same to it
   // in every run: it runs after the cases, beside the created-pets and stateful phases.
   after: ['cases'],
-  writes: (plan) => plan.conformance?.fuzz?.maxExamples ?? 0,
+  usesRunClient: true,
+  reads: ['seed', 'maxExamples'],
+  writes: (plan) => fuzzOptions(plan).maxExamples,
   sends: 'generated requests, --max-examples of them per property, drawn from --seed; a failure is shrunk to a minimal example',
   cases: (inputs) => fuzzCaseInfos(inputs.contract),
-  enabled: (plan) => plan.conformance?.fuzz !== undefined,
+  enabled: (plan) => selectedOf(plan, fuzzCaseInfos(plan.contract)).length > 0,
   planned: (plan) => fuzzCaseInfos(plan.contract),
   skipReason: (plan) => everyCaseDisabled(plan, fuzzCaseInfos(plan.contract)),
   async run(context) {
-    const fuzz = context.plan.conformance?.fuzz;
-    return fuzz === undefined ? [] : runFuzzing(context.plan.contract, fuzz, caseOptions(context));
+    return { results: await runFuzzing(context.plan.contract, fuzzOptions(context.plan), sending(context)) };
   },
 };

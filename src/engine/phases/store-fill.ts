@@ -3,27 +3,17 @@
  * count what the store holds and create what is missing, named with the run id (never in read-only mode). A case whose
  * requirement still is not met is skipped with the reason, never reported as passed.
  */
-import { TransportError } from '../http/client.js';
-import { type Sender, WriteRefused } from '../http/write-gate.js';
-import { mapConcurrently } from '../model/concurrency.js';
-import { type Contract, listLimitOf } from '../model/contract.js';
-import { RunError } from '../model/errors.js';
-import type { JsonValue } from '../model/json.js';
-import type { CaseSpec, StoreRequirement } from '../model/scenario.js';
-import type { StoreModel } from '../model/store-model.js';
-import type { CreatedPets } from './created-pets.js';
-
-/** What the store was found to hold (lower bounds: listings are capped), and what the run added to it. */
-export interface StoreCounts {
-  /** Pets in all, at least. */
-  total: number;
-  /** Pets of each status counted, at least. */
-  byStatus: ReadonlyMap<string, number>;
-  /** Pets the run created so that these cases can be judged. */
-  created: number;
-  /** Why the store could not be counted or filled, when it could not. */
-  problem?: string;
-}
+import { TransportError } from '../../http/client.js';
+import { type Sender, WriteRefused } from '../../http/write-gate.js';
+import { mapConcurrently } from '../../model/concurrency.js';
+import { type Contract, listLimitOf, ROLES } from '../../model/contract.js';
+import { RunError } from '../../model/errors.js';
+import type { JsonValue } from '../../model/json.js';
+import type { CaseSpec, StoreRequirement } from '../../model/scenario.js';
+import { type ContractRequests, contractRequests } from '../../requests/contract-requests.js';
+import type { CreatedPets } from '../observer.js';
+import type { StoreCounts } from '../store-counts.js';
+import type { Phase } from '../phase.js';
 
 /** How the store is filled. */
 export interface StoreFillOptions {
@@ -35,28 +25,28 @@ export interface StoreFillOptions {
   runId: string;
   categoryId: JsonValue;
   created: CreatedPets;
-  /** What the run has seen of the store: the fill's listings show what it holds before any case runs. */
-  model?: StoreModel;
   /** Ctrl-C, or the client stopping: no more pets are created. */
   signal?: AbortSignal;
 }
 
+/** What the store model names the fill's exchanges by. */
+const FILL = 'the store fill';
+
 /** How many pets a listing holds, at least: a page of `page` items, else the default page; or why it could not be counted. */
 async function countListing(
   client: Sender,
-  path: string,
+  requests: ContractRequests,
   filter: Array<[string, string]>,
   page: string,
-  model: StoreModel | undefined,
 ): Promise<number | string> {
   let shown = '';
   // A server that refuses the largest page is judged by its own case; the default page still gives a lower bound.
   for (const query of [[...filter, ['limit', page]], filter] as Array<Array<[string, string]>>) {
-    const exchange = await client.send({ method: 'GET', path, query, headers: {}, auth: 'valid', operation: 'listPets' });
-    model?.observe(exchange, 'the store fill');
-    const { response } = exchange;
+    // The fill's listings reach the store model through the client: they show what the store holds before any case runs.
+    const request = requests.listing(query, { label: FILL });
+    const { response } = await client.send(request);
     if (response.status === 200 && Array.isArray(response.json)) return response.json.length;
-    shown = `GET ${path}${query.length === 0 ? '' : `?${new URLSearchParams(query).toString()}`} answered ${response.status}`;
+    shown = `GET ${request.path}${query.length === 0 ? '' : `?${new URLSearchParams(query).toString()}`} answered ${response.status}`;
   }
   return shown;
 }
@@ -85,9 +75,8 @@ function missingPets(
 /** Counts the store for the cases that require pets, and creates what is missing; undefined when no case requires any. */
 export async function fillStore(cases: readonly CaseSpec[], options: StoreFillOptions): Promise<StoreCounts | undefined> {
   const requirements = cases.flatMap((c) => (c.requires === undefined ? [] : [c.requires]));
-  const list = options.contract.operations.get('listPets');
-  const create = options.contract.operations.get('createPet');
-  if (requirements.length === 0 || list === undefined) return undefined;
+  const requests = contractRequests(options.contract);
+  if (requirements.length === 0 || !options.contract.operations.has(ROLES.list)) return undefined;
   const page = String(listLimitOf(options.contract).max);
   const statuses = [...new Set(requirements.flatMap((r) => (r.status === undefined ? [] : [r.status])))];
   const byStatus = new Map<string, number>();
@@ -96,7 +85,7 @@ export async function fillStore(cases: readonly CaseSpec[], options: StoreFillOp
     // Each status and the whole store at once: the counts do not depend on each other.
     const filters: Array<Array<[string, string]>> = [...statuses.map((status): Array<[string, string]> => [['status', status]]), []];
     const listed = await mapConcurrently(filters, options.concurrency, (filter) =>
-      countListing(options.client, list.path, filter, page, options.model).catch((error: unknown) => ({ error })),
+      countListing(options.client, requests, filter, page).catch((error: unknown) => ({ error })),
     );
     // What one count threw is thrown once every count is over, the first in order.
     const thrown = listed.find((count): count is { error: unknown } => typeof count === 'object');
@@ -116,8 +105,8 @@ export async function fillStore(cases: readonly CaseSpec[], options: StoreFillOp
     const counts = { total, byStatus, created: 0 };
     if (problems.length > 0) return { ...counts, problem: `the store could not be counted: ${problems.join('; ')}` };
     const missing = missingPets(requirements, total, byStatus, statuses[0] ?? 'available');
-    if (missing.size === 0 || options.readOnly || create === undefined) return counts;
-    return await createMissing(missing, counts, create.path, options);
+    if (missing.size === 0 || options.readOnly || !options.contract.operations.has(ROLES.create)) return counts;
+    return await createMissing(missing, counts, requests, options);
   } catch (error) {
     if (error instanceof RunError) throw error;
     if (error instanceof TransportError)
@@ -129,7 +118,7 @@ export async function fillStore(cases: readonly CaseSpec[], options: StoreFillOp
 async function createMissing(
   missing: ReadonlyMap<string, number>,
   counts: { total: number; byStatus: Map<string, number>; created: number },
-  path: string,
+  requests: ContractRequests,
   options: StoreFillOptions,
 ): Promise<StoreCounts> {
   const wanted = [...missing].flatMap(([status, n]) => Array.from({ length: n }, () => status));
@@ -138,17 +127,8 @@ async function createMissing(
     if (problem !== undefined || options.signal?.aborted === true) return;
     const json = { name: `${options.runId} fill ${index + 1}`, categoryId: options.categoryId, status };
     try {
-      const exchange = await options.client.send({
-        method: 'POST',
-        path,
-        query: [],
-        headers: {},
-        json,
-        auth: 'valid',
-        operation: 'createPet',
-      });
+      const exchange = await options.client.send(requests.create(json, { label: FILL }));
       options.created.observe(exchange);
-      options.model?.observe(exchange, 'the store fill');
       if (exchange.response.status !== 201) {
         problem ??= `creating pets to judge by answered ${exchange.response.status}`;
         return;
@@ -169,16 +149,29 @@ async function createMissing(
   return problem === undefined ? counts : { ...counts, problem };
 }
 
-/** Why a case cannot be judged with what the store holds ("only 13 pets: limit=20 cannot show a cap"); undefined when it can. */
-export function unmetRequirement(
-  requirement: StoreRequirement | undefined,
-  store: StoreCounts | undefined,
-  readOnly: boolean,
-): string | undefined {
-  if (requirement === undefined || store === undefined) return undefined;
-  const have = requirement.status === undefined ? store.total : (store.byStatus.get(requirement.status) ?? 0);
-  if (have >= requirement.pets) return undefined;
-  const pets = requirement.status === undefined ? 'pets' : `${requirement.status} pets`;
-  const why = store.problem ?? (readOnly ? 'read-only: the suite creates none' : undefined);
-  return `only ${have} ${pets} (${requirement.pets} needed): ${requirement.because}${why === undefined ? '' : ` (${why})`}`;
-}
+/** Before the cases that need pets: what the store holds is counted, and what is missing created. */
+export const STORE_FILL_PHASE: Phase = {
+  id: 'store-fill',
+  title: 'the store counted, and the pets the cases need created, named with the run id',
+  usesRunClient: true,
+  cases: () => [],
+  enabled: (plan) => plan.selection.cases.some((c) => c.requires !== undefined),
+  planned: () => [],
+  skipReason: () => undefined,
+  writes: (plan) => plan.selection.cases.reduce((sum, c) => sum + (c.requires?.pets ?? 0), 0),
+  async run(context) {
+    const { sender, plan } = context;
+    if (sender === undefined) return { results: [] };
+    const store = await fillStore(plan.selection.cases, {
+      client: sender,
+      contract: plan.contract,
+      readOnly: plan.settings.readOnly,
+      concurrency: plan.settings.concurrency,
+      runId: context.runId,
+      categoryId: plan.settings.categoryId,
+      created: context.observer.created,
+      signal: context.stop,
+    });
+    return { results: [], ...(store === undefined ? {} : { provides: { store } }) };
+  },
+};

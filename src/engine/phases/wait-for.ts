@@ -2,11 +2,14 @@
  * `--wait-for SECONDS`: before the preflight, the listing is asked again and again, with a growing pause, until the
  * service answers (a `docker compose up -d` job's service still starting), within the bound; past it, one line, exit 2.
  */
-import type { Clock } from '../model/clock.js';
-import { RunError } from '../model/errors.js';
-import type { ServiceWait } from '../model/events.js';
-import type { HttpClient } from './client.js';
-import { isTlsFailure, TransportError } from './sender.js';
+import type { Clock } from '../../model/clock.js';
+import { RunError } from '../../model/errors.js';
+import type { ServiceWait } from '../../model/events.js';
+import type { Client } from '../../http/client.js';
+import { contractRequests } from '../../requests/contract-requests.js';
+import type { Phase } from '../phase.js';
+import { sendsToService } from './preflight.js';
+import { isTlsFailure, type OutgoingRequest, TransportError } from '../../http/sender.js';
 
 /** Statuses a gateway answers for a service behind it that is not up yet: not an answer of the service. */
 const NOT_YET_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
@@ -24,18 +27,11 @@ export type WaitProbe = () => Promise<'answered' | string>;
  * A try: a GET of the listing on a client of its own, closed after it (a client stops for good once requests in a row got
  * no answer, which is what waiting is for). No answer, or a gateway's 502, 503 or 504, is not yet an answer.
  */
-export function listingProbe(open: () => Pick<HttpClient, 'send' | 'close'>, listPath: string): WaitProbe {
+export function listingProbe(open: () => Pick<Client, 'send' | 'close'>, listing: OutgoingRequest): WaitProbe {
   return async () => {
     const client = open();
     try {
-      const { response } = await client.send({
-        method: 'GET',
-        path: listPath,
-        query: [],
-        headers: {},
-        auth: 'valid',
-        operation: 'listPets',
-      });
+      const { response } = await client.send(listing);
       return NOT_YET_STATUSES.has(response.status) ? `${response.status} from a gateway` : 'answered';
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
@@ -73,7 +69,8 @@ export async function waitForService(probe: WaitProbe, options: WaitOptions): Pr
     if (leftMs <= 0)
       throw new RunError(
         'ERR_WAIT_TIMEOUT',
-        `${options.url} did not answer within ${boundMs / 1000} s (--wait-for): ${tries} ${tries === 1 ? 'try' : 'tries'}, the last: ${outcome}`,
+        `${options.url} did not answer within ${boundMs / 1000} s (--wait-for): ` +
+          `${tries} ${tries === 1 ? 'try' : 'tries'}, the last: ${outcome}`,
       );
     try {
       await clock.sleep(Math.min(pauseMs, leftMs), options.signal);
@@ -84,3 +81,40 @@ export async function waitForService(probe: WaitProbe, options: WaitOptions): Pr
     pauseMs = Math.min(pauseMs * 2, WAIT_BACKOFF.maxMs);
   }
 }
+
+/**
+ * --wait-for: the listing asked until the service answers, with a growing pause, within the bound (else the run does not
+ * start). A connection of its own, so that the tries that got no answer never count against the run's client.
+ */
+export const WAIT_FOR_PHASE: Phase = {
+  id: 'wait-for',
+  title: 'the service waited for until it answers its listing, within --wait-for (else the run does not start: one line)',
+  gate: true,
+  cases: () => [],
+  enabled: (plan) => sendsToService(plan) && plan.target.baseUrl !== undefined && (plan.settings.waitForMs ?? 0) > 0,
+  planned: () => [],
+  skipReason: () => undefined,
+  async run({ plan, connection: http, clock, stop, emit, open }) {
+    const boundMs = plan.settings.waitForMs ?? 0;
+    const tryMs = Math.min(WAIT_TRY_MS, http.requestTimeoutMs);
+    const options = {
+      connections: 1,
+      connectTimeoutMs: Math.min(http.connectTimeoutMs, tryMs),
+      headersTimeoutMs: Math.min(http.headersTimeoutMs, tryMs),
+      requestTimeoutMs: tryMs,
+      // A gateway that asks to wait is waited for within the bound, no longer.
+      pacing: { maxWaitMs: boundMs, waitBudgetMs: boundMs },
+    };
+    await waitForService(
+      listingProbe(() => open(options), contractRequests(plan.contract).listing()),
+      {
+        url: new URL(http.baseUrl).href,
+        boundMs,
+        clock,
+        signal: stop,
+        onTry: (wait) => emit({ type: 'service-wait', wait }),
+      },
+    );
+    return { results: [] };
+  },
+};

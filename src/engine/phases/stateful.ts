@@ -5,15 +5,17 @@
  * staging are tolerated (only this run's pets are looked for), and so is the consistency window (reads retry within it).
  */
 import fc from 'fast-check';
-import { type Contract, listLimitOf, statusValues } from '../model/contract.js';
-import type { Exchange } from '../model/exchange.js';
-import { isJsonObject, type JsonValue } from '../model/json.js';
-import { idDigits } from '../model/store-model.js';
-import type { CaseInfo, CaseResult, ExchangeEvidence } from '../model/results.js';
-import type { CaseSpec, StepSpec } from '../model/scenario.js';
-import { reportCase, runCase, notJudgedCase, writeBudgetSpent, type CaseRunOptions } from './cases.js';
-import { runExamples } from './examples.js';
-import { caseOptions, everyCaseDisabled, type Phase } from './phase.js';
+import { type Contract, listLimitOf, statusValues, ROLES } from '../../model/contract.js';
+import type { Exchange } from '../../model/exchange.js';
+import { isJsonObject, type JsonValue } from '../../model/json.js';
+import { idDigits } from '../../model/store-model.js';
+import type { CaseInfo, CaseResult, ExchangeEvidence } from '../../model/results.js';
+import type { CaseSpec, StepSpec } from '../../model/scenario.js';
+import { runCase, sending, writeBudgetSpent, type CaseContext } from '../cases.js';
+import { notJudgedCase, reportCase } from '../case-report.js';
+import { runExamples } from '../examples.js';
+import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
+import type { RunPlan } from '../plan.js';
 
 /** The most commands a sequence holds. */
 const MAX_COMMANDS = 8;
@@ -24,14 +26,20 @@ export interface StatefulOptions {
   sequences: number;
 }
 
+/** The stateful phase's own settings, read from the run's: a sequence is several requests, so a third as many sequences as examples. */
+function statefulOptions(plan: RunPlan): StatefulOptions {
+  return { seed: plan.settings.seed, sequences: Math.max(1, Math.ceil(plan.settings.maxExamples / 3)) };
+}
+
 /** The case the stateful phase reports as. */
 const STATEFUL_CASE: CaseInfo = {
   id: 'stateful.pets',
   title: 'Random sequences of createPet, getPet and listPets agree with a model of the pets this run created',
   clause:
-    'Created pets carry the fields sent and can be fetched by their id; listPets: at most limit, only that status, a page that is not full holds every match; ids are unique',
+    'Created pets carry the fields sent and can be fetched by their id; ' +
+    'listPets: at most limit, only that status, a page that is not full holds every match; ids are unique',
   suite: 'stateful',
-  operation: 'listPets',
+  operation: ROLES.list,
   level: 'fail',
 };
 
@@ -61,13 +69,13 @@ function commandsOf(
   contract: Contract,
   runId: string,
   categoryId: JsonValue,
-  options: CaseRunOptions,
+  context: CaseContext,
 ): Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> {
-  const now = options.now;
+  const now = context.plan.settings.now;
   const statuses = statusValues(contract);
-  const create = contract.operations.get('createPet');
-  const get = contract.operations.get('getPet');
-  const list = contract.operations.get('listPets');
+  const create = contract.operations.get(ROLES.create);
+  const get = contract.operations.get(ROLES.get);
+  const list = contract.operations.get(ROLES.list);
   const max = listLimitOf(contract).max;
   const commands: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [];
   if (create !== undefined) {
@@ -75,7 +83,7 @@ function commandsOf(
       fc.record({ status: fc.constantFrom(...statuses), tag: fc.nat(9999) }).map(
         ({ status, tag }): fc.AsyncCommand<Model, Real> => ({
           // No create once the run made the pets --max-writes allows.
-          check: () => !writeBudgetSpent(options),
+          check: () => !writeBudgetSpent(context),
           toString: () => `createPet(${status})`,
           async run(model, real) {
             const name = `${runId} stateful ${tag}`;
@@ -173,17 +181,14 @@ interface SequenceRun {
 }
 
 /** Runs one sequence of commands against the service, with a model of its own; never throws. */
-async function runSequence(cmds: Iterable<fc.AsyncCommand<Model, Real>>, options: CaseRunOptions): Promise<SequenceRun> {
+async function runSequence(cmds: Iterable<fc.AsyncCommand<Model, Real>>, context: CaseContext): Promise<SequenceRun> {
   const run: SequenceRun = { requests: 0, exchanges: [] };
   const real: Real = {
     async run(step, label) {
       const spec: CaseSpec = { ...STATEFUL_CASE, title: label, writes: step.request.method === 'POST', steps: [step] };
       let exchange: Exchange | undefined;
-      const result = await runCase(spec, {
-        ...options,
-        onExchange: (sent) => {
-          exchange = sent;
-        },
+      const result = await runCase(spec, context, (sent) => {
+        exchange = sent;
       });
       run.requests += result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
       run.exchanges.push(...result.exchanges.map((e) => ({ ...e, step: run.exchanges.length })));
@@ -214,30 +219,32 @@ function numbered(exchanges: readonly ExchangeEvidence[]): string {
   return exchanges.map((e, i) => `${i + 1}. ${e.request.method} ${e.request.url}`).join('; ');
 }
 
-/** Runs the stateful phase's sequences, drawn by the seed, up to --concurrency at once; the first failing one is shrunk and reported step by step. */
-async function runStateful(contract: Contract, stateful: StatefulOptions, options: CaseRunOptions): Promise<CaseResult> {
+/** Runs the sequences, drawn by the seed, up to --concurrency at once; the first failing one is shrunk and reported step by step. */
+async function runStateful(contract: Contract, stateful: StatefulOptions, context: CaseContext): Promise<CaseResult> {
   const started = performance.now();
-  if (writeBudgetSpent(options))
+  if (writeBudgetSpent(context))
     return notJudgedCase(
       STATEFUL_CASE,
       'write-budget',
-      `the run created the ${options.maxWrites ?? 0} pets --max-writes allows; the sequences create more`,
+      `the run created the ${context.plan.settings.maxWrites} pets --max-writes allows; the sequences create more`,
     );
-  const runId = String(options.variables.get('runId') ?? 'run');
-  const commands = commandsOf(contract, runId, options.variables.get('categoryId') ?? 1, options);
+  const runId = String(context.variables.get('runId') ?? 'run');
+  const commands = commandsOf(contract, runId, context.variables.get('categoryId') ?? 1, context);
   const { results, failure } = await runExamples({
     arbitrary: fc.commands(commands, { maxCommands: MAX_COMMANDS }),
     seed: stateful.seed,
     numRuns: stateful.sequences,
-    concurrency: options.concurrency,
-    run: (cmds) => runSequence(cmds, options),
+    concurrency: context.plan.settings.concurrency,
+    run: (cmds) => runSequence(cmds, context),
     fails: sequenceFailed,
   });
   const durationMs = Math.round(performance.now() - started);
   const requests = results.reduce((sum, run) => sum + run.requests, 0) + (failure?.replays ?? 0);
   const minimal = failure?.minimal;
+  const replay = `seed ${stateful.seed}; --seed ${stateful.seed} replays it`;
   if (failure !== undefined && minimal !== undefined && minimal.failing === undefined) {
-    // A sequence that broke the model itself (an id given to two pets, a create without an id) fails the phase; anything else thrown is a bug here.
+    // A sequence that broke the model itself (an id given to two pets, a create without an id) fails the phase; anything
+    // else thrown is a bug here.
     const thrown = minimal.thrown;
     const message = thrown instanceof Error ? thrown.message : String(thrown);
     const model = thrown instanceof StepFailed;
@@ -245,7 +252,7 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, option
       ...STATEFUL_CASE,
       outcome: model ? 'failed' : 'internal-error',
       durationMs,
-      reason: `${model ? 'a sequence broke the model' : 'the stateful phase threw'} (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${message}`,
+      reason: `${model ? 'a sequence broke the model' : 'the stateful phase threw'} (${replay}): ${message}`,
       checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: model ? 'failed' : 'internal-error', step: 0, message }],
       exchanges: minimal.exchanges,
       retries: 0,
@@ -253,7 +260,7 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, option
   }
   if (failure !== undefined && minimal?.failing !== undefined) {
     const { exchanges, result } = minimal.failing;
-    const reason = `shortest failing sequence after ${failure.shrinks} shrinks (seed ${stateful.seed}; --seed ${stateful.seed} replays it): ${numbered(exchanges)}: ${result.reason ?? ''}`;
+    const reason = `shortest failing sequence after ${failure.shrinks} shrinks (${replay}): ${numbered(exchanges)}: ${result.reason ?? ''}`;
     return { ...STATEFUL_CASE, outcome: result.outcome, durationMs, reason, checks: result.checks, exchanges, retries: 0 };
   }
   const warned = results.find((run) => run.warned !== undefined)?.warned;
@@ -262,7 +269,9 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, option
       ...STATEFUL_CASE,
       outcome: 'warned',
       durationMs,
-      reason: `${results.length} sequences (${requests} requests) agreed with the model (seed ${stateful.seed}), with a warning: ${numbered(warned.exchanges)}: ${warned.result.reason ?? ''}`,
+      reason:
+        `${results.length} sequences (${requests} requests) agreed with the model (seed ${stateful.seed}), ` +
+        `with a warning: ${numbered(warned.exchanges)}: ${warned.result.reason ?? ''}`,
       checks: warned.result.checks,
       exchanges: warned.exchanges,
       retries: 0,
@@ -287,18 +296,19 @@ export const STATEFUL_PHASE: Phase = {
   // Its sequences follow only the pets they create, but what the cases did to the store must show the same to them in
   // every run: it runs after the cases, beside the created-pets and fuzzing phases.
   after: ['cases'],
-  writes: (plan) => (plan.conformance?.stateful?.sequences ?? 0) * MAX_COMMANDS,
+  usesRunClient: true,
+  reads: ['seed', 'maxExamples'],
+  writes: (plan) => statefulOptions(plan).sequences * MAX_COMMANDS,
   sends: 'sequences of up to 8 createPet, getPet and listPets requests, a third as many as --max-examples, drawn from --seed',
   cases: () => [STATEFUL_CASE],
-  enabled: (plan) => plan.conformance?.stateful !== undefined,
+  enabled: (plan) => selectedOf(plan, [STATEFUL_CASE]).length > 0,
   planned: () => [STATEFUL_CASE],
   skipReason: (plan) =>
     everyCaseDisabled(plan, [STATEFUL_CASE]) ??
-    (plan.conformance?.readOnly === true ? { code: 'read-only', reason: 'read-only: the sequences create pets' } : undefined),
+    (plan.settings.readOnly ? { code: 'read-only', reason: 'read-only: the sequences create pets' } : undefined),
   async run(context) {
-    const stateful = context.plan.conformance?.stateful;
-    if (stateful === undefined) return [];
-    const options = caseOptions(context);
-    return [await reportCase(context.listener, STATEFUL_CASE, () => runStateful(context.plan.contract, stateful, options))];
+    const cases = sending(context);
+    const stateful = statefulOptions(context.plan);
+    return { results: [await reportCase(context.emit, STATEFUL_CASE, () => runStateful(context.plan.contract, stateful, cases))] };
   },
 };

@@ -1,0 +1,100 @@
+/** The load phase: a load profile measured against the service, one case judged by its thresholds. */
+import type { KnownPet } from '../../load/sampler.js';
+import { stringifyExactJson } from '../../model/json.js';
+import type { StoreView } from '../../model/store-model.js';
+import { decided, judgeLoad as judgeLoadChecks, stageBreaks } from '../../checks/judge.js';
+import { ROLES } from '../../model/contract.js';
+import type { LoadProfile, LoadReport } from '../../model/load.js';
+import type { CaseInfo, CaseResult } from '../../model/results.js';
+import { disabledCase, reportCase, notJudgedCase } from '../case-report.js';
+import type { Phase } from '../phase.js';
+
+/** The case a load profile is: its thresholds are the checks that judge it. */
+export function loadCaseInfo(profile: LoadProfile): CaseInfo {
+  return {
+    id: `load.${profile.name}`,
+    title: profile.title,
+    clause:
+      `load profile ${profile.name}: every threshold it states ` +
+      '(and no failed request, non-2xx answer or sampled contract breach unless it allows some)',
+    suite: 'load',
+    operation: ROLES.list,
+    level: 'fail',
+    // The case is the whole profile file.
+    source: { file: profile.file, line: 1, column: 1 },
+  };
+}
+
+/** The load case's result: the load judged (checks/judge.ts) by every run check of its profile that applies. */
+export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string>, durationMs: number): CaseResult {
+  const info = loadCaseInfo(load.profile);
+  const skipped = disabledCase(info, disabled);
+  if (skipped !== undefined) return skipped;
+  const checks = judgeLoadChecks(load, disabled);
+  return { ...info, ...decided(checks), durationMs: Math.round(durationMs), checks, exchanges: [], retries: 0 };
+}
+
+/** The load modules (HDR histograms, sockets, worker threads), imported only by runs that load or merge. */
+export const loadModules = async () => {
+  const [{ aggregateRuns }, { buildLoadReport, executeLoad }] = await Promise.all([
+    import('../../load/aggregate.js'),
+    import('../../load/load-run.js'),
+  ]);
+  return { aggregateRuns, buildLoadReport, executeLoad };
+};
+
+/** The load a plan measures: its profile, run against the service with connections of its own, then judged. */
+export const LOAD_PHASE: Phase = {
+  id: 'load',
+  title: 'a load profile, measured against the service and judged by its thresholds',
+  sends: "the profile's requests, at its rates, from connections of its own",
+  idPattern: 'load.<profile>',
+  cases: (inputs) => (inputs.profile === undefined ? [] : [loadCaseInfo(inputs.profile)]),
+  enabled: (plan) => plan.selection.load !== undefined,
+  planned: (plan) => (plan.selection.load === undefined ? [] : [loadCaseInfo(plan.selection.load.profile)]),
+  skipReason: () => undefined,
+  async run(context) {
+    const load = context.plan.selection.load;
+    if (load === undefined) return { results: [] };
+    const { profile } = load;
+    const { emit, stop } = context;
+    let report: LoadReport | undefined;
+    const result = await reportCase(emit, loadCaseInfo(profile), async () => {
+      const loadStarted = performance.now();
+      const { buildLoadReport, executeLoad } = await loadModules();
+      const stages = stop.aborted
+        ? []
+        : await executeLoad({
+            profile,
+            http: context.connection,
+            contract: context.plan.contract,
+            // The load measures; the judge says whether a ramp's stage broke the profile.
+            breaks: (stage) => stageBreaks(profile, stage),
+            // Its verification request reaches the store model as every other exchange of the run does.
+            observer: context.observer.model,
+            listener: { onLoadProgress: (progress) => emit({ type: 'load-progress', progress }) },
+            knownPets: knownPets(context.observer.model),
+            // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.
+            verified: context.sender === undefined,
+            signal: stop,
+          }).finally(() => emit({ type: 'load-end' }));
+      if (stages.length === 0) return notJudgedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');
+      report = buildLoadReport(profile, context.connection.baseUrl, stages, 1, load.baseline);
+      return judgeLoad(report, context.judge.disabled, performance.now() - loadStarted);
+    });
+    return { results: [result], ...(report === undefined ? {} : { provides: { load: report } }) };
+  },
+};
+
+/** At most this many of the pets the run saw go to the load's samplers (each worker holds them). */
+const MAX_KNOWN_PETS = 5_000;
+
+/** The pets the functional phases saw, as the load's samplers hold them to: a sampled listing must show each unchanged. */
+function knownPets(model: StoreView): Array<[string, KnownPet]> {
+  const known: Array<[string, KnownPet]> = [];
+  for (const pet of model.pets()) {
+    if (known.length >= MAX_KNOWN_PETS) break;
+    known.push([pet.id, { fields: stringifyExactJson(pet.fields), where: pet.where }]);
+  }
+  return known;
+}

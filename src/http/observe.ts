@@ -1,0 +1,46 @@
+/**
+ * The observe layer: every exchange the client completes is told to the run's observers (the store model above all), so
+ * that every phase's responses, whichever phase sent them, reach the model without a call of their own.
+ */
+import type { Exchange, SentRequest } from '../model/exchange.js';
+import { type OutgoingRequest, type Sender, TransportError } from './sender.js';
+
+/** Who is told of each exchange: `observe` for an answer, `unanswered` for a request that got none. */
+export interface ExchangeObserver {
+  /** An answered exchange, named by where it belongs (`case lifecycle.create`) when its request said. */
+  observe(exchange: Exchange, label?: string): void;
+  /** A request that got no answer at all: what it did to the store is unknown. */
+  unanswered?(sent: SentRequest): void;
+}
+
+/** Tells the observer of every exchange that comes back through it, and of every request that got no answer. */
+export class Observe implements Sender {
+  constructor(
+    private readonly inner: Sender,
+    private readonly observer: ExchangeObserver,
+  ) {}
+
+  async send(request: OutgoingRequest): Promise<Exchange> {
+    let exchange: Exchange;
+    try {
+      exchange = await this.inner.send(request);
+    } catch (error) {
+      if (error instanceof TransportError) this.observer.unanswered?.(error.sent);
+      throw error;
+    }
+    this.observer.observe(exchange, request.label);
+    return exchange;
+  }
+}
+
+/** One observer that tells each of `observers` in turn. */
+export function everyObserver(observers: readonly ExchangeObserver[]): ExchangeObserver {
+  return {
+    observe: (exchange, label) => {
+      for (const observer of observers) observer.observe(exchange, label);
+    },
+    unanswered: (sent) => {
+      for (const observer of observers) observer.unanswered?.(sent);
+    },
+  };
+}

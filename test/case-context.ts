@@ -1,0 +1,117 @@
+/** A case runner's context built from a few plain options, for the unit tests of the case runner and the generated phases. */
+import type { CaseContext } from '../src/engine/cases.js';
+import { RunFindings } from '../src/engine/findings.js';
+import { CreatedPets } from '../src/engine/observer.js';
+import type { RunSettings } from '../src/engine/plan.js';
+import { type RunContext, RunJudging } from '../src/engine/run-context.js';
+import type { StoreCounts } from '../src/engine/store-counts.js';
+import { DEFAULT_HTTP_OPTIONS } from '../src/http/client.js';
+import { Observe } from '../src/http/observe.js';
+import type { Sender } from '../src/http/sender.js';
+import { DEFAULT_PACING } from '../src/http/pacer.js';
+import type { LoadedContract } from '../src/loader/contract.js';
+import { REAL_CLOCK, type Clock } from '../src/model/clock.js';
+import type { ExchangeCheck } from '../src/model/check.js';
+import type { Contract } from '../src/model/contract.js';
+import { tellListener, type RunListener } from '../src/model/events.js';
+import type { JsonValue } from '../src/model/json.js';
+import type { AuthVariant } from '../src/model/contract-names.js';
+import { StoreModel } from '../src/model/store-model.js';
+
+/** What a test may set; everything else takes the value a plain run would have. */
+export interface CaseOptions extends Partial<RunSettings> {
+  contract?: Contract;
+  disabled?: ReadonlyMap<string, string>;
+  listener?: RunListener;
+  created?: CreatedPets;
+  model?: StoreModel;
+  store?: StoreCounts;
+  signal?: AbortSignal;
+  waitClock?: Clock;
+  exchangeChecks?: readonly ExchangeCheck[];
+  keyAsWrong?: ReadonlyMap<AuthVariant, string>;
+  variables?: ReadonlyMap<string, JsonValue>;
+}
+
+/** The settings of a plain run at --concurrency 1, on the suite's clock of 2026-11-22. */
+const SETTINGS: RunSettings = {
+  now: new Date('2026-11-22T12:00:00Z'),
+  strict: false,
+  requestTimeoutMs: 15_000,
+  maxResponseBytes: 1 << 20,
+  excerptBytes: 256,
+  readOnly: false,
+  concurrency: 1,
+  consistencyWindowMs: 0,
+  categoryId: 1,
+  pacing: DEFAULT_PACING,
+  maxWrites: 500,
+  seed: 1,
+  maxExamples: 10,
+};
+
+/** The context the case runner reads, over `sender` and the contract given (the fixtures' by default). */
+export function caseContext(sender: Sender, contract: Contract, options: CaseOptions = {}): CaseContext {
+  const { disabled, listener, created, model, store, signal, waitClock, exchangeChecks, keyAsWrong, variables, ...settings } = options;
+  const { contract: _, ...rest } = settings;
+  const runId = String(variables?.get('runId') ?? 'pc-test');
+  const storeModel = model ?? new StoreModel({ windowMs: 0, runId });
+  return {
+    plan: {
+      contract: (options.contract ?? contract) as LoadedContract,
+      target: { apiKey: 'test-key' },
+      selection: { cases: [], suites: [], ids: new Set() },
+      settings: { ...SETTINGS, ...rest },
+      disabled: [],
+      recordedOptions: {},
+    },
+    variables:
+      variables ??
+      new Map<string, JsonValue>([
+        ['runId', runId],
+        ['categoryId', 1],
+        ['unknownPetId', 4503599627370497],
+      ]),
+    sender,
+    judge: new RunJudging(
+      {
+        contract: options.contract ?? contract,
+        disabled: disabled ?? new Map(),
+        model: storeModel,
+        ...(exchangeChecks === undefined ? {} : { exchangeChecks }),
+      },
+      new RunFindings(),
+      keyAsWrong ?? new Map(),
+    ),
+    observer: { created: created ?? new CreatedPets(), model: storeModel },
+    clock: waitClock ?? REAL_CLOCK,
+    stop: signal ?? new AbortController().signal,
+    emit: (event) => tellListener(listener ?? {}, event),
+    provided: store === undefined ? {} : { store },
+  };
+}
+
+/** Where the fake sender's requests go, as a client's base URL. */
+const BASE = new URL('http://127.0.0.1:9/v1/');
+
+/** The whole context a phase runs in, over `sender`: a phase under test sends only through it (it may open nothing of its own). */
+export function phaseContext(sender: Sender, contract: Contract, options: CaseOptions = {}): RunContext {
+  // The store model sees every exchange through the observe layer, as the run's client shows it to the model.
+  const model = options.model ?? new StoreModel({ windowMs: 0, runId: 'pc-test' });
+  const observed = new Observe(sender, model);
+  const cases = caseContext(observed, contract, { ...options, model });
+  return {
+    ...cases,
+    runId: String(cases.variables.get('runId')),
+    sender: {
+      send: (request) => observed.send(request),
+      base: BASE,
+      urlFor: (path, query) => new URL(`${BASE.href.replace(/\/$/, '')}${path}?${new URLSearchParams([...query]).toString()}`),
+      writeBudget: { spent: false },
+    },
+    connection: { ...DEFAULT_HTTP_OPTIONS, baseUrl: BASE.href, apiKey: 'test-key' },
+    open: () => {
+      throw new Error('a phase under test opened a client of its own');
+    },
+  };
+}
