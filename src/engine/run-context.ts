@@ -70,8 +70,11 @@ export interface RunContext {
   readonly sender: RunSender | undefined;
   /** The options of the run's client: what a client a phase opens for itself, and a load's connections, start from. */
   readonly connection: HttpClientOptions;
-  /** Opens a client of the phase's own, with these options over the run's (never through the run's client). */
-  open(overrides: Partial<HttpClientOptions>): OwnClient;
+  /**
+   * Opens a client of the phase's own, with these options over the run's (never through the run's client); with `observed`,
+   * its exchanges reach the store model as the run client's do.
+   */
+  open(overrides: Partial<HttpClientOptions>, observed?: boolean): OwnClient;
   readonly judge: RunJudging;
   /** Every exchange the run's client answered: the store model and the created pets. */
   readonly observer: RunObserver;

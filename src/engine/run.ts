@@ -354,7 +354,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     ]),
     sender,
     connection,
-    open: (overrides) => openClient({ ...connection, ...overrides }),
+    open: (overrides, observed) => openClient({ ...connection, ...overrides }, observed === true ? { observer: observer.model } : {}),
     judge: new RunJudging(
       {
         contract: plan.contract,

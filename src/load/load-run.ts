@@ -6,9 +6,7 @@ import type { KnownPet } from './sampler.js';
 import { judgeStages } from '../checks/judge.js';
 import { compareWithBaseline } from '../checks/load-checks.js';
 import { trendOf, trendWindowSeconds } from '../checks/load-trend.js';
-import type { HttpClientOptions } from '../http/client.js';
-import type { ExchangeObserver } from '../http/observe.js';
-import { openClient } from '../http/open-client.js';
+import type { Client, HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
 import { connectionOf, runRedactor } from '../http/connection.js';
 import type { Baseline } from '../model/check.js';
@@ -33,8 +31,8 @@ export interface LoadRunOptions {
   signal?: AbortSignal;
   /** The pets the functional run saw (by id), which every sampled listing must show unchanged. */
   knownPets?: ReadonlyArray<readonly [string, KnownPet]>;
-  /** Told of the verified request's exchange (the store model), as of every other exchange of the run. */
-  observer?: ExchangeObserver;
+  /** Opens the client of the verified request: the run's one factory, so that its exchange reaches the store model too. */
+  open: () => Pick<Client, 'send' | 'base' | 'urlFor' | 'close'>;
   /** The target was verified just before, with nothing sent in between (a load alone): it is not asked again. */
   verified?: boolean;
 }
@@ -83,7 +81,7 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
   const { profile, http } = options;
   const listPath = listPathOf(options.contract);
   if (options.verified !== true) {
-    const client = openClient({ ...http, connections: 1 }, options.observer === undefined ? {} : { observer: options.observer });
+    const client = options.open();
     try {
       await preflight(client, contractRequests(options.contract).listing(), true);
     } finally {

@@ -9,6 +9,7 @@ import { buildLoadReport, executeLoad } from '../../src/load/load-run.js';
 import { judgeLoad } from '../../src/engine/run.js';
 import { metricsOf } from '../load-fixtures.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
+import { openClient } from '../../src/http/open-client.js';
 import { RunError } from '../../src/model/errors.js';
 import { withLoadFaults, type LoadFault } from '../fixtures/load-faults.js';
 import { startReferenceServer } from '../../src/server/reference-server.js';
@@ -47,9 +48,11 @@ async function rampAgainst(faults: LoadFault[], text = ramp) {
   const server = await startReferenceServer({ apiKey: KEY, wrap: withLoadFaults(faults) });
   try {
     const profile = await profileFrom(text);
+    const http = { ...DEFAULT_HTTP_OPTIONS, baseUrl: server.baseUrl, apiKey: KEY };
     const stages = await executeLoad({
       profile,
-      http: { ...DEFAULT_HTTP_OPTIONS, baseUrl: server.baseUrl, apiKey: KEY },
+      http,
+      open: () => openClient({ ...http, connections: 1 }),
       contract: await loadContract(schemasDir),
       breaks: (stage) => stageBreaks(profile, stage),
     });

@@ -71,7 +71,7 @@ export const LOAD_PHASE: Phase = {
             // The load measures; the judge says whether a ramp's stage broke the profile.
             breaks: (stage) => stageBreaks(profile, stage),
             // Its verification request reaches the store model as every other exchange of the run does.
-            observer: context.observer.model,
+            open: () => context.open({ connections: 1 }, true),
             listener: { onLoadProgress: (progress) => emit({ type: 'load-progress', progress }) },
             knownPets: knownPets(context.observer.model),
             // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.
