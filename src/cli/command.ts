@@ -124,7 +124,7 @@ async function executeInFolder(
     [
       // The live line of --wait-for is cleared before any other reporter hears that the run started (or did not).
       ...(showsConsole ? [waitConsole, loadConsole] : []),
-      ...createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout, planned.outputs),
+      ...(await createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout, planned.outputs)),
     ],
     writes ? setAside : undefined,
   );

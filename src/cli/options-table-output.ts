@@ -1,6 +1,6 @@
 /** The second half of the option table's rows: its load, output, reference server and general sections (options.ts joins them). */
 import { MAX_WORKERS } from '../model/load.js';
-import { REPORTER_NAMES } from '../reporters/reporter-names.js';
+import { REPORTER_NAMES } from '../reporters/reporter-registry.js';
 import { option, text, filePath, list, flag, integer, share, outputs, REPORTING, SERVE, SERVE_HAS_NO_FILE } from './options-kinds.js';
 
 /** The option table's rows for load, output, the reference server and every command, in the order the help lists them. */

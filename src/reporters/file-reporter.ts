@@ -4,14 +4,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { redactValues } from './redact-values.js';
 import type { Reporter } from './reporter.js';
 
-/** The file each file reporter writes in the report folder. */
-export const REPORT_FILES = {
-  json: 'report.json',
-  junit: 'junit.xml',
-  html: 'report.html',
-  markdown: 'summary.md',
-  har: 'report.har',
-} as const;
+export { REPORT_FILES } from './reporter-names.js';
 
 /** What the json reporter writes, in place of report.json, for a run that could not start: the last good report.json stays. */
 export const NOT_STARTED_FILE = 'not-started.json';

@@ -120,7 +120,7 @@ t.test(
     let printed = '';
     const sink = new PassThrough();
     sink.on('data', (d: Buffer) => (printed += d.toString()));
-    const reporters = createReporters(
+    const reporters = await createReporters(
       [...REPORTER_NAMES],
       dir,
       { stream: redactingStream(sink, redact), color: false, quiet: false },

@@ -274,7 +274,7 @@ t.test(
     report.cases[0]?.exchanges.push(leaked);
     t.ok(renderHar(report).includes(key), 'unredacted, the rendering holds the key (the query is decoded)');
     const dir = await tempDir();
-    const [reporter] = createReporters(['har'], dir, { stream: process.stdout, color: false, quiet: false }, makeRedactor(key));
+    const [reporter] = await createReporters(['har'], dir, { stream: process.stdout, color: false, quiet: false }, makeRedactor(key));
     await reporter?.onRunEnd?.(report);
     t.same(reporter?.files, [path.join(dir, 'report.har')]);
     const text = await readFile(path.join(dir, 'report.har'), 'utf8');

@@ -284,7 +284,7 @@ t.test('the push: headers, the protobuf in a snappy block, basic authentication 
   const key = 'push-key-73a1c9e5';
   const { url, received } = await receiver((res) => res.writeHead(204).end());
   const withUser = url.replace('http://', 'http://writer:s%3Acret@');
-  const [reporter] = createReporters(
+  const [reporter] = await createReporters(
     [],
     '/nonexistent',
     { stream: process.stdout, color: false, quiet: true },

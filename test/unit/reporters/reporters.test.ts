@@ -602,7 +602,7 @@ import { junitValidity, validateJunit, xmllintMissing } from '../../xml-tools.js
 
   t.test('each name makes its reporter; the summary names the files written beside it, report.har among them', async (t) => {
     const dir = await tempDir();
-    const reporters = createReporters([...REPORTER_NAMES], dir, { stream: new PassThrough(), color: false, quiet: false });
+    const reporters = await createReporters([...REPORTER_NAMES], dir, { stream: new PassThrough(), color: false, quiet: false });
     t.same(
       reporters.map((r) => r.name),
       [...REPORTER_NAMES],
