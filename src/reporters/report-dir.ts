@@ -8,7 +8,8 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { RunError } from '../model/errors.js';
 import { makeFolder } from './atomic-write.js';
-import { NOT_STARTED_FILE, REPORT_FILES } from './file-reporter.js';
+import { NOT_STARTED_FILE } from './file-reporter.js';
+import { fileOf, ORDER } from './reporter-names.js';
 import { unwritableReason } from './unwritable-dir.js';
 
 /** Where the reports of the previous run in the same folder are kept. */
@@ -17,8 +18,8 @@ export const PREVIOUS_FOLDER = 'previous';
 /** The file that says a run is writing into the folder. */
 export const LOCK_FILE = '.petstore-conformance.lock';
 
-/** The reports a run that started leaves in the folder. */
-const REPORTS: readonly string[] = Object.values(REPORT_FILES);
+/** The reports a run that started leaves in the folder: the file of every reporter that writes one. */
+const REPORTS: readonly string[] = ORDER.flatMap((name) => fileOf(name) ?? []);
 
 /** Every file a run may leave in the folder: its reports, or the note of a run that could not start. */
 const RUN_FILES: readonly string[] = [...REPORTS, NOT_STARTED_FILE];
