@@ -65,6 +65,8 @@ const listingStatus: ExchangeCheck = {
   applies: ({ exchange }) => listing(exchange) !== undefined && statusAsked(exchange) !== undefined,
   evaluate({ exchange }) {
     const asked = statusAsked(exchange) as string;
+    // The reading: an empty value may be read as no filter, or as a value outside the enum, which matches no pet.
+    if (asked === '') return passed('status= is empty: read as no filter or as a status no pet has, both allowed');
     const others = (listing(exchange) ?? []).filter((pet) => pet['status'] !== asked);
     if (others.length === 0) return passed(`every pet has status ${JSON.stringify(asked)}`);
     return failed(
@@ -122,8 +124,11 @@ const listingComplete: ExchangeCheck = {
     const { exchange } = context;
     const model = context.model;
     const items = listing(exchange) ?? [];
-    const status = statusAsked(exchange);
+    const asked = statusAsked(exchange);
     if (model === undefined) return passed('no model of the store');
+    if (asked === '' && items.length === 0) return passed('status= is empty and answered with no pet: read as a status no pet has');
+    // Any other answer to an empty status= is read as the listing without it (reading: an empty query value).
+    const status = asked === '' ? undefined : asked;
     if (status === undefined && query(exchange).getAll('status').length > 1)
       return passed('the status filter is repeated (the contract is silent)');
     const held = new Set(items.map((pet) => idDigits(pet['id'])));

@@ -18,7 +18,6 @@ function nearStatusValues(status: string): Array<[string, string, string]> {
     ['upper', status.toUpperCase(), 'the upper case of'],
     ['leading-space', ` ${status}`, 'a space before'],
     ['trailing-space', `${status} `, 'a space after'],
-    ['empty', '', 'an empty value instead of'],
   ];
 }
 
@@ -38,6 +37,22 @@ function filterProbes(contract: Contract): CaseSpec[] {
       steps: [
         {
           request: { method: 'GET', path: list.path, query: { status: value } },
+          expect: { undocumented: { refusals: [400] }, when: { '200': { maxItems: fallback } } },
+        },
+      ],
+    }),
+  );
+  // The reading: an empty query value may be read as the parameter's absence (many frameworks do), so a 200 is judged as
+  // the listing without it, or as a value that matches no pet (store.listing-status and store.listing-complete say which).
+  cases.push(
+    generated(list, {
+      id: 'listPets.filter.near.empty',
+      title: 'an empty status= is refused with a 4xx Error, or answered 200 as the listing without it or with no pet, never a 5xx',
+      clause: `${clause}; reading: an empty query value may be read as the parameter's absence`,
+      suite: 'filters',
+      steps: [
+        {
+          request: { method: 'GET', path: list.path, query: { status: '' } },
           expect: { undocumented: { refusals: [400] }, when: { '200': { maxItems: fallback } } },
         },
       ],

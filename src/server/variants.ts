@@ -143,6 +143,7 @@ const CATALOGUE_ORDER: readonly string[] = [
   'no-optional-headers',
   'deprecation-everywhere',
   'unknown-status-empty',
+  'filter-empty-as-absent',
   'rejects-client-id',
   'removed-on-time',
   'removed-404',

@@ -31,7 +31,7 @@ export const FILTER_VARIANTS: readonly Variant[] = [
     verdict: 'broken',
     description: 'an unknown status value crashes the server',
     clause: 'reading-the-contract: never a 5xx',
-    caughtBy: ['listPets.filter.unknown-value'],
+    caughtBy: ['listPets.filter.unknown-value', 'listPets.filter.near.empty'],
     wrap: before(
       (r) => isList(r) && r.query.has('status') && !(PET_STATUSES as readonly string[]).includes(r.query.get('status') ?? ''),
       () => errorResponse(500, 'internal', 'bad enum'),
@@ -77,7 +77,6 @@ export const FILTER_VARIANTS: readonly Variant[] = [
       'listPets.filter.near.upper',
       'listPets.filter.near.leading-space',
       'listPets.filter.near.trailing-space',
-      'listPets.filter.near.empty',
       'listPets.filter.near.repeated',
       'store.listing-status',
     ],
@@ -102,6 +101,17 @@ export const FILTER_VARIANTS: readonly Variant[] = [
     wrap: before(
       (r) => isList(r) && r.query.has('status') && !(PET_STATUSES as readonly string[]).includes(r.query.get('status') ?? ''),
       () => jsonResponse(200, '[]'),
+    ),
+  },
+  {
+    name: 'filter-empty-as-absent',
+    verdict: 'conformant',
+    description: 'an empty status= is read as no filter, as many frameworks read an empty query value',
+    clause: "reading-the-contract: an empty query value may be read as the parameter's absence",
+    caughtBy: [],
+    wrap: before(
+      (r) => isList(r) && r.query.getAll('status').length === 1 && r.query.get('status') === '',
+      (r) => withQuery(r, (q) => q.delete('status')),
     ),
   },
 ];

@@ -72,6 +72,15 @@ const cases: Array<{ name: string; check: string; spec: ExchangeSpec; seen?: Exc
     want: 'n/a',
   },
   { name: 'no status', check: 'store.listing-status', spec: { target: '/pets', body: list(pet(1)) }, want: 'n/a' },
+  // The reading: an empty query value may be read as the parameter's absence, or as a value that matches no pet.
+  {
+    name: 'empty status read as no filter',
+    check: 'store.listing-status',
+    spec: { target: '/pets?status=', body: list(pet(1), pet(2, 'sold')) },
+    want: 'passed',
+    message: /read as no filter or as a status no pet has/,
+  },
+  { name: 'empty status, empty page', check: 'store.listing-status', spec: { target: '/pets?status=', body: '[]' }, want: 'passed' },
   // Page sizes.
   {
     name: 'default page of 21',
@@ -128,6 +137,28 @@ const cases: Array<{ name: string; check: string; spec: ExchangeSpec; seen?: Exc
     spec: { target: '/pets?status=sold', body: list(pet(10, 'sold', 'made')) },
     want: 'failed',
     message: /first: pet 2, shown by GET \/pets\?limit=100 \(earlier\)/,
+  },
+  {
+    name: 'empty status read as no filter: every pet seen',
+    check: 'store.listing-complete',
+    seen: seeded,
+    spec: { target: '/pets?status=', body: list(pet(1), pet(2, 'sold'), pet(3, 'pending'), pet(10, 'sold', 'made')) },
+    want: 'passed',
+  },
+  {
+    name: 'empty status read as no filter: a pet seen is missing',
+    check: 'store.listing-complete',
+    seen: seeded,
+    spec: { target: '/pets?status=', body: list(pet(1), pet(2, 'sold')) },
+    want: 'failed',
+    message: /lacks 2 matching pets/,
+  },
+  {
+    name: 'empty status read as a status no pet has',
+    check: 'store.listing-complete',
+    seen: seeded,
+    spec: { target: '/pets?status=', body: '[]' },
+    want: 'passed',
   },
   {
     name: 'unknown status matches no pet',
