@@ -19,8 +19,16 @@ import { failed, passed, type ExpectationCheck } from '../model/check.js';
 import type { UndocumentedRequest } from '../model/scenario.js';
 import { describeBody } from './expectations.js';
 
-const isRefusal = (status: number): boolean => status >= 400 && status < 500;
-const isAcceptance = (status: number): boolean => status >= 200 && status < 300;
+/** A 4xx that refuses the request: not one the case names as showing it was accepted (a 404 for the unknown pet it names). */
+const refuses = (status: number, expected: UndocumentedRequest): boolean =>
+  status >= 400 && status < 500 && !(expected.acceptedWith ?? []).includes(status);
+const isAcceptance = (status: number, expected: UndocumentedRequest): boolean =>
+  (status >= 200 && status < 300) || (expected.acceptedWith ?? []).includes(status);
+
+/** How an acceptance reads: a 2xx, or a 4xx that shows the request got past its credential (a 404 for the unknown pet). */
+function acceptedWords(status: number): string {
+  return status < 300 ? `accepted with ${status}` : `accepted: ${status} answers what the request named, past its credential`;
+}
 
 /** The policy's rule as a check: `expect.undocumented`, any 4xx refuses and any 2xx accepts; anything else fails. */
 export const undocumentedRequest: ExpectationCheck<UndocumentedRequest> = {
@@ -34,13 +42,13 @@ export const undocumentedRequest: ExpectationCheck<UndocumentedRequest> = {
   evaluate({ exchange, expected }) {
     const status = exchange.response.status;
     const refusals = expected.refusals;
-    if (isRefusal(status)) return passed(`refused with ${status}`);
-    if (isAcceptance(status)) return passed(`accepted with ${status} (lenient, which the contract allows)`);
+    if (refuses(status, expected)) return passed(`refused with ${status}`);
+    if (isAcceptance(status, expected)) return passed(`${acceptedWords(status)} (lenient, which the contract allows)`);
     return failed({
       message:
         `answered ${status} (${describeBody(exchange)}): a request the contract gives no response for is refused with a ` +
         `4xx Error or accepted with a 2xx`,
-      expected: `a 4xx Error (${refusals.join(' or ')}) or a 2xx`,
+      expected: refusals.length === 0 ? 'a 4xx Error or a 2xx' : `a 4xx Error (${refusals.join(' or ')}) or a 2xx`,
       actual: String(status),
     });
   },
@@ -55,11 +63,18 @@ export const undocumentedRefusalStatus: ExpectationCheck<UndocumentedRequest> = 
   level: 'warn',
   scope: 'case',
   appliesWhen: 'a step declares `undocumented` and the server refused it with a 4xx',
-  applies: ({ exchange }) => isRefusal(exchange.response.status),
+  applies: ({ exchange, expected }) => refuses(exchange.response.status, expected),
   evaluate({ exchange, expected }) {
     const status = exchange.response.status;
     const refusals = expected.refusals;
     if (refusals.includes(status)) return passed(`refused with ${status}`);
+    // A case with no refusal status names a request the contract allows (a name of any length): any refusal warns.
+    if (refusals.length === 0)
+      return failed({
+        message: `refused with ${status}: the contract allows this request and names no status for refusing it`,
+        expected: 'an acceptance (2xx)',
+        actual: String(status),
+      });
     return failed({
       message:
         `refused with ${status}: the contract names no response here, and ${refusals.join(' or ')} is what it uses for ` +
@@ -79,12 +94,12 @@ export const undocumentedAcceptanceRisk: ExpectationCheck<UndocumentedRequest> =
   level: 'warn',
   scope: 'case',
   appliesWhen: 'a step declares `undocumented` with an `acceptanceRisk` and the server accepted it with a 2xx',
-  applies: ({ exchange, expected }) => isAcceptance(exchange.response.status) && expected.acceptanceRisk !== undefined,
+  applies: ({ exchange, expected }) => isAcceptance(exchange.response.status, expected) && expected.acceptanceRisk !== undefined,
   evaluate({ exchange, expected }) {
     const status = exchange.response.status;
     return failed({
-      message: `accepted with ${status}: ${expected.acceptanceRisk ?? 'a risk the case names'}`,
-      expected: `a refusal (${expected.refusals.join(' or ')})`,
+      message: `${acceptedWords(status)}: ${expected.acceptanceRisk ?? 'a risk the case names'}`,
+      expected: expected.refusals.length === 0 ? 'a refusal (4xx)' : `a refusal (${expected.refusals.join(' or ')})`,
       actual: String(status),
     });
   },

@@ -20,6 +20,11 @@ export interface UndocumentedRequest {
   refusals: number[];
   /** Why accepting it deserves a warning, when it does (e.g. a cross-site simple request). */
   acceptanceRisk?: string;
+  /**
+   * 4xx statuses that show the request was accepted, not refused: a 404 for the unknown pet a request with two credentials
+   * names says the server read a key and looked for the pet.
+   */
+  acceptedWith?: number[];
 }
 
 /** What the store must hold for a case to be judged: the run creates what is missing, else the case is not judged. */

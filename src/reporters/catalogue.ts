@@ -3,7 +3,7 @@ import { REGISTRY } from '../checks/registry.js';
 import type { PhaseInputs } from '../engine/phase.js';
 import { PHASES } from '../engine/phases/index.js';
 import { stringifyExactJson } from '../model/json.js';
-import type { RequestSpec } from '../model/scenario.js';
+import type { CaseSpec, RequestSpec } from '../model/scenario.js';
 import { LOAD_VARIANTS, VARIANTS, type Variant } from '../server/variants.js';
 
 function cell(text: string): string {
@@ -20,6 +20,15 @@ function describeRequest(request: RequestSpec): string {
   if (request.json !== undefined) parts.push(`body ${stringifyExactJson(request.json)}`);
   if (request.body !== undefined) parts.push(`raw body ${JSON.stringify(request.body)}`);
   return parts.join(', ');
+}
+
+/**
+ * A case's level as a reader meets it: its own, and the expectations it only warns on (a case that fails on its status and
+ * warns on its base path is not a "fail" of the rule its title states).
+ */
+function levelOf(c: CaseSpec): string {
+  const warned = [...new Set(c.steps.flatMap((step) => Object.keys(step.warn ?? {})))];
+  return warned.length === 0 ? c.level : `${c.level}; warns on ${warned.map((key) => `\`${key}\``).join(', ')}`;
 }
 
 /** Renders the catalogue as Markdown: the checks, the declared cases, then each other phase's cases. Deterministic: the test compares it with docs/checks.md. */
@@ -43,9 +52,8 @@ export function renderCatalogue(inputs: PhaseInputs): string {
   lines.push('', `## Cases (${cases.length})`, '', '| id | suite | level | clause | sends | source |', '|---|---|---|---|---|---|');
   for (const c of [...cases].sort((a, b) => a.id.localeCompare(b.id))) {
     const sends = c.steps.map((s) => `\`${cell(describeRequest(s.request))}\``).join(' then ');
-    lines.push(
-      `| \`${c.id}\` | ${c.suite} | ${c.level} | ${cell(c.clause)} | ${sends} | ${c.source === undefined ? '' : `${c.source.file}:${c.source.line}`} |`,
-    );
+    const source = c.source === undefined ? '' : `${c.source.file}:${c.source.line}`;
+    lines.push(`| \`${c.id}\` | ${c.suite} | ${levelOf(c)} | ${cell(c.clause)} | ${sends} | ${source} |`);
   }
   // The other phases' cases are built at run time (from generated examples, the pets created, a load profile): each phase says what they send.
   for (const phase of PHASES) {

@@ -50,6 +50,8 @@ interface Property<T> {
   info: CaseInfo;
   arbitrary: fc.Arbitrary<T>;
   step(example: T): StepSpec;
+  /** What makes an example what it is, for the failure's reason (which field an invalid body got wrong, and how). */
+  describe?(example: T): string | undefined;
 }
 
 /** A value of any JSON type but `type`, for the invalid bodies. */
@@ -66,13 +68,23 @@ function otherThan(type: string): fc.Arbitrary<JsonValue> {
   return fc.oneof(...all.filter(([name]) => name !== type && !(type === 'integer' && name === 'number')).map(([, arbitrary]) => arbitrary));
 }
 
+/** How an invalid value reads in a reason: its JSON type, or a string outside the enum of `status`. */
+function kindOf(value: JsonValue, field: string, statuses: readonly string[]): string {
+  if (typeof value === 'string') return field === 'status' && !statuses.includes(value) ? 'a string outside the enum' : 'a string';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number with a fraction';
+  return `a ${typeof value}`;
+}
+
 /** createPet bodies drawn from NewPet: valid ones (a name in any Unicode, each status or none) and ones with one field made invalid. */
 function createProperty(
   contract: Contract,
   path: string,
   runId: string,
   categoryId: JsonValue,
-): Property<{ valid: boolean; body: Record<string, JsonValue> }> {
+): Property<{ valid: boolean; body: Record<string, JsonValue>; invalid?: string }> {
   const statuses = statusValues(contract);
   const properties = (contract.schemaOf('NewPet')['properties'] ?? {}) as Record<string, Record<string, unknown>>;
   const required = (contract.schemaOf('NewPet')['required'] ?? []) as string[];
@@ -87,7 +99,7 @@ function createProperty(
     // A required field dropped, or any field given a value of another type (or, for an enum, a string outside it).
     if (drop && required.includes(field)) {
       const { [field]: _gone, ...rest } = body;
-      return fc.constant(rest);
+      return fc.constant({ body: rest, invalid: `${field} (required) is missing` });
     }
     const schema = properties[field] ?? {};
     const wrong =
@@ -97,14 +109,15 @@ function createProperty(
             fc.string({ maxLength: 8 }).filter((s) => !statuses.includes(s)),
           )
         : otherThan(typeof schema['type'] === 'string' ? schema['type'] : 'string');
-    return wrong.map((value) => ({ ...body, [field]: value }));
+    return wrong.map((value) => ({ body: { ...body, [field]: value }, invalid: `${field} is ${kindOf(value, field, statuses)}` }));
   });
   return {
     info: CREATE_INFO,
     arbitrary: fc.oneof(
       valid.map((body) => ({ valid: true, body })),
-      invalid.map((body) => ({ valid: false, body })),
+      invalid.map(({ body, invalid: why }) => ({ valid: false, body, invalid: why })),
     ),
+    describe: ({ invalid: why }) => (why === undefined ? undefined : `the body is invalid because ${why}`),
     step: ({ valid: ok, body }) => {
       const expect: Expectations = ok ? { status: 201, body } : { status: 400, schema: 'Error' };
       return { request: { method: 'POST', path, json: body }, expect };
@@ -232,7 +245,8 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, context:
     const requests = examples + run.failure.replays;
     const replay = `seed ${fuzz.seed}; --seed ${fuzz.seed} replays it`;
     const shrunk = `minimal failing example after ${run.failure.shrinks} shrinks of ${requests} requests`;
-    const reason = `${shrunk} (${replay}): ${minimal.reason ?? ''}`;
+    const why = property.describe?.(run.failure.minimalExample);
+    const reason = `${shrunk} (${replay}): ${why === undefined ? '' : `${why}; `}${minimal.reason ?? ''}`;
     return { ...minimal, durationMs, reason };
   }
   const outcomes = new Map<Outcome, number>();

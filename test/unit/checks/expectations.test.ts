@@ -914,7 +914,26 @@ table(
       outcome: 'failed',
       failures: [{ expected: '400', actual: '415' }],
     },
+    {
+      name: 'a refusal where the case names no refusal status: the request is allowed (never a blank list)',
+      response: { status: 413, body: '{}' },
+      expected: { refusals: [] },
+      outcome: 'failed',
+      failures: [
+        {
+          expected: 'an acceptance (2xx)',
+          actual: '413',
+          message: 'refused with 413: the contract allows this request and names no status for refusing it',
+        },
+      ],
+    },
     { name: 'an acceptance is not its business', response: { status: 200, body: '[]' }, expected: refusals, outcome: 'does not apply' },
+    {
+      name: 'nor a 404 that shows it was accepted',
+      response: { status: 404, body: '{}' },
+      expected: { ...risky, acceptedWith: [404] },
+      outcome: 'does not apply',
+    },
     { name: 'nor a 5xx', response: { status: 500, body: 'oops' }, expected: refusals, outcome: 'does not apply' },
   ],
   'expect.undocumented.refusal-status',
@@ -930,6 +949,15 @@ table(
       failures: [{ expected: 'a refusal (400)', actual: '201', message: 'accepted with 201: a cross-site simple request' }],
     },
     { name: 'accepted where the case names no risk', response: { status: 200, body: '[]' }, expected: refusals, outcome: 'does not apply' },
+    {
+      name: 'a 404 for the unknown pet named shows two credentials were accepted',
+      response: { status: 404, body: '{}' },
+      expected: { ...risky, acceptedWith: [404] },
+      outcome: 'failed',
+      failures: [
+        { expected: 'a refusal (400)', actual: '404', message: /^accepted: 404 answers what the request named, past its credential: / },
+      ],
+    },
     { name: 'refused', response: { status: 400, body: '{}' }, expected: risky, outcome: 'does not apply' },
   ],
   'expect.undocumented.acceptance-risk',

@@ -70,6 +70,23 @@ t.test('fuzz: a failing answer is a failed case, its counterexample shrunk, with
   t.equal(results.find((r) => r.id === 'fuzz.createPet.body')?.outcome, 'passed', 'the other property is judged alone');
 });
 
+t.test('fuzz: an invalid body taken is a failure that says which field made it invalid, and how', async (t) => {
+  // A store that creates whatever it is sent: every invalid body is answered 201 with what was sent.
+  const lenient = storeSender((request, response) =>
+    request.method === 'POST' && response.status === 400
+      ? { ...response, status: 201, body: JSON.stringify({ id: 99, ...(request.json as object) }) }
+      : response,
+  );
+  const results = await run(FUZZ_PHASE, lenient, { maxExamples: 30 });
+  const create = results.find((r) => r.id === 'fuzz.createPet.body');
+  t.equal(create?.outcome, 'failed');
+  t.match(
+    create?.reason,
+    /\): the body is invalid because (name|categoryId|status) (\(required\) is missing|is (a|an|null) [^;]*); /,
+    'the reason names the field and what is wrong with it, before what the server answered',
+  );
+});
+
 t.test('fuzz and stateful: a seed gives the same requests; another seed other ones', async (t) => {
   for (const phase of [FUZZ_PHASE, STATEFUL_PHASE]) {
     const [a, b, c] = [storeSender(), storeSender(), storeSender()];
