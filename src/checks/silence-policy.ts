@@ -7,7 +7,8 @@
  * |--------------------------------------------|---------|
  * | a 4xx the case names as a refusal (400)    | pass    |
  * | another 4xx (415, 422, ...)                | warn (expect.undocumented.refusal-status) |
- * | a 2xx that keeps every stated rule         | pass, or warn when the case names the risk of accepting (expect.undocumented.acceptance-risk) |
+ * | a 2xx that keeps every stated rule         | pass, or warn when the case names the risk of accepting
+ * (expect.undocumented.acceptance-risk) |
  * | anything else (5xx, 3xx, 1xx)              | fail (expect.undocumented) |
  *
  * The rule and each recommendation are checks of their own (levels fail and warn), judging the same declared expectation.

@@ -91,7 +91,8 @@ function refuseSingleDashWords(command: OptionCommand, args: readonly string[]):
     const meant = longs.includes(word) ? word : closest(word, longs);
     throw new RunError(
       'ERR_USAGE',
-      `unknown option '-${word}' for '${command}'${meant === undefined ? ': a long option takes two dashes (see --help)' : ` (did you mean --${meant}?)`}`,
+      `unknown option '-${word}' for ` +
+        `'${command}'${meant === undefined ? ': a long option takes two dashes (see --help)' : ` (did you mean --${meant}?)`}`,
     );
   }
 }
@@ -136,7 +137,10 @@ export function parseLoadFlags(args: readonly string[], command: 'load' | 'merge
   return { positionals, flags: parseFlags(command, firstFlag === -1 ? [] : args.slice(firstFlag)) };
 }
 
-/** The whole answer to `--version` or `--help` (and `version`, `help`, `-V`, `-h`) alone, which needs nothing else loaded; undefined for anything else. */
+/**
+ * The whole answer to `--version` or `--help` (and `version`, `help`, `-V`, `-h`) alone, which needs nothing else loaded; undefined for
+ * anything else.
+ */
 export function quickAnswer(argv: readonly string[], version: () => string): string | undefined {
   if (argv.length !== 1) return undefined;
   const [only] = argv;
@@ -159,7 +163,10 @@ export function splitCommand(argv: string[]): { command: Command; args: string[]
 
 /** What an unknown `serve --variant` is told: the variant likely meant, and where they are listed (there are over a hundred). */
 export function unknownVariantText(name: string, names: readonly string[]): string {
-  return `unknown variant '${name}'${didYouMean(name, names)}; \`petstore-conformance catalogue\` lists the ${names.length} variants, with what each does`;
+  return (
+    `unknown variant '${name}'${didYouMean(name, names)}; \`petstore-conformance catalogue\` lists the ${names.length} variants, ` +
+    `with what each does`
+  );
 }
 
 /** The profiles the package ships in scenarios/load, as the help names them (a test holds them to the folder). */
@@ -303,9 +310,14 @@ function examplesHelp(examples: readonly string[]): string {
 /** The whole help: every command and option, and an example of each command. */
 export const HELP = `${USAGE}${optionsHelp()}${examplesHelp(Object.values(COMMAND_USAGE).map((c) => c.examples[0] ?? ''))}${EXIT_HELP}`;
 
-/** The help of one command: its usage line, the options it takes under their headings, examples (and the exit codes for those that judge). */
+/**
+ * The help of one command: its usage line, the options it takes under their headings, examples (and the exit codes for those that judge).
+ */
 export function commandHelp(command: OptionCommand): string {
   const { usage, what, examples } = COMMAND_USAGE[command];
   const judges = command === 'run' || command === 'load' || command === 'merge';
-  return `petstore-conformance ${command}: ${what}\n\nUsage:\n  ${usage}\n\n${optionsHelp(command)}${examplesHelp(examples)}${judges ? EXIT_HELP : ''}`;
+  return (
+    `petstore-conformance ${command}: ${what}\n\nUsage:\n  ` +
+    `${usage}\n\n${optionsHelp(command)}${examplesHelp(examples)}${judges ? EXIT_HELP : ''}`
+  );
 }

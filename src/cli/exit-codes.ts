@@ -27,7 +27,10 @@ export const EXIT_OF_VERDICT: Readonly<Record<Verdict, number>> = {
 
 /** The line that asks for a bug report, after what threw and where (a check id, a case, a phase). */
 export function bugReportLine(what: string): string {
-  return `petstore-conformance: internal error: ${what}; this is a bug in petstore-conformance, not in the server under test: please report it (with report.json, or this line)`;
+  return (
+    `petstore-conformance: internal error: ${what}; this is a bug in petstore-conformance, not in the server under test: please ` +
+    `report it (with report.json, or this line)`
+  );
 }
 
 /** How long requests in flight may still finish after the first signal. */
@@ -39,7 +42,10 @@ export const LAST_RESORT_MS = 5_000;
 /** What a run says when a signal stops it; `serve` writes no reports, so it says only that it stops. */
 export function stoppingLine(signal: StopSignal, serving = false, graceMs = INTERRUPT_GRACE_MS): string {
   if (serving) return `petstore-conformance: ${signal}: stopping the reference server`;
-  return `petstore-conformance: ${signal}: stopping; requests in flight get ${graceMs / 1000} s, then the reports are written (a second signal aborts them now)`;
+  return (
+    `petstore-conformance: ${signal}: stopping; requests in flight get ${graceMs / 1000} s, then the reports are written (a second ` +
+    `signal aborts them now)`
+  );
 }
 
 /** Sets a timer that does not keep the process alive. */

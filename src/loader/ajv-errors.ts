@@ -1,4 +1,7 @@
-/** ajv's errors in this project's words: one line each, and typed failures. No ajv at run time: precompiled validators report the same errors. */
+/**
+ * ajv's errors in this project's words: one line each, and typed failures. No ajv at run time: precompiled validators report the same
+ * errors.
+ */
 import type { ErrorObject } from 'ajv';
 import type { Failure } from '../model/results.js';
 

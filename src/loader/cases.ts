@@ -1,4 +1,7 @@
-/** Loads scenarios/*.yaml (and a team's scenario files or folders) into cases: every file validated against schemas/scenario.schema.json first. */
+/**
+ * Loads scenarios/*.yaml (and a team's scenario files or folders) into cases: every file validated against schemas/scenario.schema.json
+ * first.
+ */
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -157,7 +160,10 @@ function checkVariables(steps: StepSpec[], problemAt: (path: Array<string | numb
 
 /** What a case that names a suite no folder defines is told: the suite likely meant, where to define a new one, and every suite. */
 function unknownSuite(suite: string, suitesDir: string, options: ScenarioLoadOptions): string {
-  return `unknown suite '${suite}'${didYouMean(suite, options.suites)}: define it in ${displayName(suitesDir, options.displayRoot)}/ (a YAML file with name, title and description: schemas/suite.schema.json), or use one of ${[...options.suites].join(', ')}`;
+  return (
+    `unknown suite '${suite}'${didYouMean(suite, options.suites)}: define it in ${displayName(suitesDir, options.displayRoot)}/ (a ` +
+    `YAML file with name, title and description: schemas/suite.schema.json), or use one of ${[...options.suites].join(', ')}`
+  );
 }
 
 function fileCases(source: YamlSource, suitesDir: string, options: ScenarioLoadOptions, problems: FileProblem[]): CaseSpec[] {
@@ -217,7 +223,8 @@ function fileCases(source: YamlSource, suitesDir: string, options: ScenarioLoadO
 }
 
 /**
- * Loads every scenario file of `dirs` (each a file, or a folder searched below) into cases, validated by the scenario schema's validator. All problems of all files are gathered
+ * Loads every scenario file of `dirs` (each a file, or a folder searched below) into cases, validated by the scenario schema's validator.
+ * All problems of all files are gathered
  * before failing, so one run shows everything to fix; the error's details hold one `file:line:col: message` each.
  */
 export async function loadCases(dirs: readonly string[], validate: ValidateFunction, options: ScenarioLoadOptions): Promise<CaseSpec[]> {

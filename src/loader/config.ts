@@ -74,7 +74,9 @@ export function disabledIdProblems(config: SuiteConfig, knownIds: ReadonlySet<st
     .filter((entry) => !knownIds.has(entry.id))
     .map((entry) => ({
       ...entry.source,
-      message: `disable: no check or case has the id '${entry.id}'${didYouMean(entry.id, knownIds)}; petstore-conformance catalogue lists them`,
+      message:
+        `disable: no check or case has the id '${entry.id}'${didYouMean(entry.id, knownIds)}; petstore-conformance catalogue ` +
+        `lists them`,
     }));
 }
 

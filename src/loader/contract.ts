@@ -146,7 +146,10 @@ export function schemaDigest(documents: SchemaDocuments): string {
 /** The module the build writes (dist/src/loader/precompiled-validators.js): ajv's standalone validators of schemas/, by $id. */
 export const PRECOMPILED_MODULE = 'precompiled-validators.js';
 
-/** The validators compiled at build time, when they were compiled from these very documents; undefined otherwise (a source checkout without a build, schemas changed since). */
+/**
+ * The validators compiled at build time, when they were compiled from these very documents; undefined otherwise (a source checkout without
+ * a build, schemas changed since).
+ */
 async function precompiledValidators(documents: SchemaDocuments): Promise<ReadonlyMap<string, ValidateFunction> | undefined> {
   let loaded: unknown;
   try {

@@ -51,7 +51,8 @@ export function decodeInputFile(bytes: Uint8Array, secret = false): string {
     ? 'the file is UTF-16 (it starts with a UTF-16 byte order mark)'
     : secret
       ? 'a byte there starts no valid sequence (the bytes are not shown: the file holds a secret)'
-      : `byte 0x${hex(bad.bytes[0] as number).toUpperCase()} starts no valid sequence${bad.bytes.length > 1 ? ` (bytes ${bad.bytes.map(hex).join(' ')})` : ''}`;
+      : `byte 0x${hex(bad.bytes[0] as number).toUpperCase()} starts no valid ` +
+        `sequence${bad.bytes.length > 1 ? ` (bytes ${bad.bytes.map(hex).join(' ')})` : ''}`;
   throw new InvalidUtf8Error(bad.line, bad.column, `not valid UTF-8: ${what}; save the file as UTF-8`);
 }
 

@@ -33,7 +33,8 @@ export async function resolveProfilePath(argument: string, profilesDir: string):
   if (!names.includes(argument)) {
     throw new RunError(
       'ERR_USAGE',
-      `unknown load profile '${argument}'${didYouMean(argument, names)}; the profiles are: ${names.sort().join(', ')} (or give a file path)`,
+      `unknown load profile '${argument}'${didYouMean(argument, names)}; the profiles are: ${names.sort().join(', ')} (or give a file ` +
+        `path)`,
     );
   }
   return path.join(profilesDir, `${argument}.yaml`);
@@ -60,7 +61,8 @@ function semanticProblems(
     const what = ramp === undefined ? 'duration' : 'ramp.stageDuration';
     problem(
       ['timeout'],
-      `timeout (${timeout} s) is longer than ${what} (${measured} s): a request still unanswered at the stop could never count as a timeout; make timeout at most ${measured}`,
+      `timeout (${timeout} s) is longer than ${what} (${measured} s): a request still unanswered at the stop could never count as a ` +
+        `timeout; make timeout at most ${measured}`,
     );
   }
   ((doc['production'] as string[] | undefined) ?? []).forEach((url, index) => {

@@ -105,7 +105,8 @@ export function malformedCases(contract: Contract): CaseSpec[] {
   const create = contract.operations.get(ROLES.create);
   if (create === undefined) return [];
   const clause =
-    'reading-the-contract: a body that is not JSON, or lacks name or categoryId, is an invalid body (400 with an Error); a lone surrogate is refused with 400 or stored and read back exactly; never a 5xx';
+    'reading-the-contract: a body that is not JSON, or lacks name or categoryId, is an invalid body (400 with an Error); a lone ' +
+    'surrogate is refused with 400 or stored and read back exactly; never a 5xx';
   const cases: CaseSpec[] = [];
   for (const [slug, body, words, expect] of bodies(statusValues(contract)[0] ?? 'available')) {
     const request = (auth: 'valid' | 'none'): StepSpec['request'] => ({

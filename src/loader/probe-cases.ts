@@ -27,7 +27,8 @@ function filterProbes(contract: Contract): CaseSpec[] {
   if (list === undefined || status === undefined || !list.queryParameters.has('status')) return [];
   const fallback = listLimitOf(contract).default;
   const clause =
-    'Endpoints › listPets rule 1 (reading: only pets of exactly the status asked; a value outside the enum matches no pet, so it is refused or answered with none)';
+    'Endpoints › listPets rule 1 (reading: only pets of exactly the status asked; a value outside the enum matches no pet, so it is ' +
+    'refused or answered with none)';
   const cases = nearStatusValues(status).map(([slug, value, words]) =>
     generated(list, {
       id: `listPets.filter.near.${slug}`,
@@ -110,7 +111,8 @@ function idProbes(contract: Contract): CaseSpec[] {
       id: `getPet.malformed.${slug}`,
       title: `GET of ${words} names no pet: refused with a 4xx Error (400 or 404 pass), never answered with a pet`,
       clause:
-        'Endpoints › getPet: petId is an int64 (reading: a malformed or out-of-range petId names no animal, so it is never answered 200 with a pet)',
+        'Endpoints › getPet: petId is an int64 (reading: a malformed or out-of-range petId names no animal, so it is never answered 200 ' +
+        'with a pet)',
       suite: 'errors',
       steps: [
         ...(id.includes('{petId}') ? [existing] : []),
@@ -124,7 +126,8 @@ function idProbes(contract: Contract): CaseSpec[] {
         id: `getPet.unknown-id.${slug}`,
         title: `GET /pets/${id} (a valid int64 no pet has) answers 404 with an Error`,
         clause:
-          'Endpoints › getPet rule 3: when no animal has the given petId, the service answers 404 (any int64 is a valid id, above 2^53 and at its bounds included)',
+          'Endpoints › getPet rule 3: when no animal has the given petId, the service answers 404 (any int64 is a valid id, above 2^53 ' +
+          'and at its bounds included)',
         suite: 'errors',
         steps: [{ request: { method: 'GET', path: at(id) }, expect: { status: 404, schema: 'Error' } }],
       }),
@@ -158,7 +161,8 @@ function createProbes(contract: Contract): CaseSpec[] {
         id: `auth.createPet.before-validation.${slug}`,
         title: `${create.method} ${create.path} without a key and with ${words} is refused with 401, not 400`,
         clause:
-          'Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body, whatever else is wrong with the request',
+          'Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body, whatever else is ' +
+          'wrong with the request',
         suite: 'auth',
         steps: [
           {

@@ -27,7 +27,9 @@ export async function readBaseline(file: string): Promise<LoadMetrics> {
   return metrics;
 }
 
-/** Reads the load parts of reports to merge, side by side; the problem of the first file named is the one told, whichever read ends first. */
+/**
+ * Reads the load parts of reports to merge, side by side; the problem of the first file named is the one told, whichever read ends first.
+ */
 export async function readLoadReports(files: readonly string[]): Promise<LoadReport[]> {
   const reads = await Promise.allSettled(files.map(readLoadReport));
   return reads.map((read) => {
@@ -47,7 +49,8 @@ export async function readLoadReport(file: string): Promise<LoadReport> {
   if (other !== undefined) {
     throw new RunError(
       'ERR_CONFIG',
-      `${file}: its raw results are not in the format ${RAW_LOAD_FORMAT} (written by an earlier version, which counted differently); run the load again with this version to merge it`,
+      `${file}: its raw results are not in the format ${RAW_LOAD_FORMAT} (written by an earlier version, which counted differently); run ` +
+        `the load again with this version to merge it`,
     );
   }
   return load;

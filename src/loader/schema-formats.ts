@@ -1,4 +1,7 @@
-/** The formats the package's schemas may use: ajv-formats' full set and a bounded int64. One definition for ajv at run time and for the validators precompiled at build time. */
+/**
+ * The formats the package's schemas may use: ajv-formats' full set and a bounded int64. One definition for ajv at run time and for the
+ * validators precompiled at build time.
+ */
 import type { Format } from 'ajv';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 

@@ -164,7 +164,10 @@ function buildParsedYaml(): Promise<Readonly<Record<string, ParsedYamlEntry>>> {
   return parsedByDigest;
 }
 
-/** Reads and parses a YAML file; syntax problems come back as problems, not exceptions. A file the build parsed (the same text) is not parsed again. */
+/**
+ * Reads and parses a YAML file; syntax problems come back as problems, not exceptions. A file the build parsed (the same text) is not
+ * parsed again.
+ */
 export async function readYamlSource(file: string): Promise<{ source?: YamlSource; problems: FileProblem[] }> {
   let text: string;
   try {

@@ -88,7 +88,10 @@ function wrappedIds(ids: readonly string[], width = IDS_WIDTH): string[] {
   return line === '' ? lines : [...lines, line];
 }
 
-/** Prints progress suite by suite on a terminal, then failures with their reasons and a curl to reproduce, warnings, the counts and the files written. */
+/**
+ * Prints progress suite by suite on a terminal, then failures with their reasons and a curl to reproduce, warnings, the counts and the
+ * files written.
+ */
 export class ConsoleReporter implements Reporter {
   readonly name = 'console';
   private readonly options: ConsoleOptions;
@@ -133,7 +136,8 @@ export class ConsoleReporter implements Reporter {
     this.write(
       this.paint(
         'dim',
-        `run ${meta.runId} · clock ${meta.clock.slice(0, 10)} · ${cases.length} case${cases.length === 1 ? '' : 's'} in ${meta.suites.join(', ')}`,
+        `run ${meta.runId} · clock ${meta.clock.slice(0, 10)} · ${cases.length} case${cases.length === 1 ? '' : 's'} in ` +
+          `${meta.suites.join(', ')}`,
       ),
     );
   }
@@ -153,7 +157,8 @@ export class ConsoleReporter implements Reporter {
       this.options.stream.write(
         this.paint(
           'dim',
-          `checking ${this.done}/${this.total}${suite && suite.done < suite.total ? ` · ${result.suite} ${suite.done}/${suite.total}` : ''}`,
+          `checking ` +
+            `${this.done}/${this.total}${suite && suite.done < suite.total ? ` · ${result.suite} ${suite.done}/${suite.total}` : ''}`,
         ),
       );
       this.progressShown = true;
@@ -253,7 +258,8 @@ export class ConsoleReporter implements Reporter {
       const example = finding.examples[0];
       const responses = `${finding.count} response${finding.count === 1 ? '' : 's'} (a run finding: no case's outcome)`;
       this.write(
-        `      ${example === undefined ? responses : oneLine(`${responses}; e.g. ${example.caseId} step ${example.step + 1}: ${example.message}`, 300)}`,
+        `      ` +
+          `${example === undefined ? responses : oneLine(`${responses}; e.g. ${example.caseId} step ${example.step + 1}: ${example.message}`, 300)}`,
       );
       if (example !== undefined) this.write(this.paint('dim', `      ${safeText(example.request)} → ${example.status}`));
     }
@@ -276,12 +282,14 @@ export class ConsoleReporter implements Reporter {
     if (traffic !== undefined && traffic.throttledResponses > 0) {
       const waits = traffic.waits.length;
       notes.push(
-        `rate limits: ${traffic.throttledResponses} response${traffic.throttledResponses === 1 ? '' : 's'} asked the suite to wait; it waited ${(traffic.waitedMs / 1000).toFixed(1)} s in ${waits} wait${waits === 1 ? '' : 's'} (never a verdict)`,
+        `rate limits: ${traffic.throttledResponses} response${traffic.throttledResponses === 1 ? '' : 's'} asked the suite to wait; it ` +
+          `waited ${(traffic.waitedMs / 1000).toFixed(1)} s in ${waits} wait${waits === 1 ? '' : 's'} (never a verdict)`,
       );
     }
     if (traffic !== undefined && traffic.connectionRetries > 0) {
       notes.push(
-        `connections: ${traffic.connectionRetries} request${traffic.connectionRetries === 1 ? ' was' : 's were'} sent again on a fresh connection after a kept-alive one closed under ${traffic.connectionRetries === 1 ? 'it' : 'them'}`,
+        `connections: ${traffic.connectionRetries} request${traffic.connectionRetries === 1 ? ' was' : 's were'} sent again on a fresh ` +
+          `connection after a kept-alive one closed under ${traffic.connectionRetries === 1 ? 'it' : 'them'}`,
       );
     }
     const phases = GENERATED_SUITES.filter((suite) => report.requestsBySuite?.[suite] !== undefined);
@@ -309,7 +317,10 @@ export class ConsoleReporter implements Reporter {
     }
   }
 
-  /** One failure group: a single case whole; several as the check and clause, each message with the cases that gave it, then one case's request and curl. */
+  /**
+   * One failure group: a single case whole; several as the check and clause, each message with the cases that gave it, then one case's
+   * request and curl.
+   */
   private printFailureGroup(group: FailureGroup): void {
     const [first] = group.cases;
     if (first === undefined) return;
@@ -318,7 +329,8 @@ export class ConsoleReporter implements Reporter {
       return;
     }
     this.write(
-      `${this.paint('failed', LABELS.failed.padEnd(5))} ${this.paint('bold', group.check ?? 'failed')}, ${group.cases.length} cases: ${safeText(oneLine(group.clause, 300))}`,
+      `${this.paint('failed', LABELS.failed.padEnd(5))} ${this.paint('bold', group.check ?? 'failed')}, ${group.cases.length} cases: ` +
+        `${safeText(oneLine(group.clause, 300))}`,
     );
     const messages = casesByMessage(group);
     for (const { message, alsoFailed, cases } of messages.slice(0, SHOWN_MESSAGES)) {
@@ -336,7 +348,8 @@ export class ConsoleReporter implements Reporter {
       this.write(
         this.paint(
           'dim',
-          `      e.g. ${first.id}: ${exchange.request.method} ${safeText(exchange.request.url)}${exchange.response ? ` → ${exchange.response.status}` : ''}`,
+          `      e.g. ${first.id}: ${exchange.request.method} ` +
+            `${safeText(exchange.request.url)}${exchange.response ? ` → ${exchange.response.status}` : ''}`,
         ),
       );
     if (exchange?.reproduce !== undefined) this.write(this.paint('dim', `      reproduce: ${safeText(exchange.reproduce)}`));

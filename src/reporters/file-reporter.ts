@@ -13,7 +13,10 @@ export const NOT_STARTED_FILE = 'not-started.json';
 export class FileReporter implements Reporter {
   readonly name: string;
   readonly files: string[] = [];
-  /** Applied to every value of the report before it is rendered (never to its structure): whoever makes the reporters sets the run's redactor. */
+  /**
+   * Applied to every value of the report before it is rendered (never to its structure): whoever makes the reporters sets the run's
+   * redactor.
+   */
   redact: (text: string) => string = (text) => text;
   private readonly file: string;
   private readonly render: (report: RunReport) => string;

@@ -201,7 +201,10 @@ export function renderHar(report: RunReport): string {
     log: {
       version: '1.2',
       creator: { name: meta.tool.name, version: meta.tool.version },
-      comment: `run ${meta.runId} against ${meta.baseUrl}: ${report.verdict}. The exchanges the report keeps as evidence (of the fuzz and stateful phases, only what failed); a response body is kept up to the excerpt size (content._truncated marks one that was cut); the key is redacted.`,
+      comment:
+        `run ${meta.runId} against ${meta.baseUrl}: ${report.verdict}. The exchanges the report keeps as evidence (of the fuzz ` +
+        `and stateful phases, only what failed); a response body is kept up to the excerpt size (content._truncated marks one that was ` +
+        `cut); the key is redacted.`,
       // Cases run side by side, so report order is not time order; viewers draw their waterfall oldest first.
       pages: pages.sort(oldestFirst),
       entries: entries.sort(oldestFirst),

@@ -38,7 +38,8 @@ const SECTION_TITLES: Record<Outcome, string> = {
 const STYLE = `
 :root { --failed: #c62828; --internal-error: #6a1b9a; --could-not-test: #6a1b9a; --warned: #a15c00; --passed: #2e7d32; --not-judged: #616161; --line: #d7dbe0; --soft: #f5f7f9; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1d232a; background: #fff; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu " +
+  "Sans", sans-serif; color: #1d232a; background: #fff; }
 main { max-width: 1180px; margin: 0 auto; padding: 0 24px 48px; }
 h3, dd, li, p, li code, p code, h3 code { overflow-wrap: anywhere; } td, th { overflow-wrap: break-word; }
 header.verdict { color: #fff; padding: 18px 24px; }
@@ -48,15 +49,19 @@ header.verdict .what { font-size: 18px; }
 header.verdict dl { flex-basis: 100%; display: flex; flex-wrap: wrap; gap: 4px 24px; margin: 4px 0 0; opacity: .95; }
 header.verdict dt { font-weight: 600; } header.verdict dd { margin: 0 0 0 6px; min-width: 0; }
 header.verdict div.meta { display: flex; min-width: 0; }
-.v-passed { background: var(--passed); } .v-failed { background: var(--failed); } .v-incomplete { background: var(--could-not-test); } .v-internal-error { background: var(--internal-error); }
+.v-passed { background: var(--passed); } .v-failed { background: var(--failed); } .v-incomplete { background: var(--could-not-test); }
+.v-internal-error { background: var(--internal-error); }
 nav.summary { margin: 16px 0 8px; }
 .counts { display: flex; flex-wrap: wrap; gap: 10px; margin: 0 0 8px; }
 .counts a { text-decoration: none; color: inherit; border: 1px solid var(--line); border-left: 6px solid; border-radius: 6px; padding: 6px 14px; min-width: 110px; }
 .counts b { font-size: 22px; display: block; }
-.c-failed { border-left-color: var(--failed) !important; } .c-internal-error { border-left-color: var(--internal-error) !important; } .c-could-not-test { border-left-color: var(--could-not-test) !important; }
-.c-warned { border-left-color: var(--warned) !important; } .c-passed { border-left-color: var(--passed) !important; } .c-not-judged { border-left-color: var(--not-judged) !important; }
+.c-failed { border-left-color: var(--failed) !important; } .c-internal-error { border-left-color: var(--internal-error) !important; }
+.c-could-not-test { border-left-color: var(--could-not-test) !important; }
+.c-warned { border-left-color: var(--warned) !important; } .c-passed { border-left-color: var(--passed) !important; }
+.c-not-judged { border-left-color: var(--not-judged) !important; }
 .c-load { border-left-color: #1565c0 !important; }
-.causes h2 { margin-top: 12px; } .causes ol { margin: 4px 0; padding-left: 24px; } .causes li { margin: 2px 0; } .causes .n { color: #555; white-space: nowrap; }
+.causes h2 { margin-top: 12px; } .causes ol { margin: 4px 0; padding-left: 24px; } .causes li { margin: 2px 0; }
+.causes .n { color: #555; white-space: nowrap; }
 .causes summary { cursor: pointer; margin: 4px 0; }
 .run-causes { border-left: 6px solid var(--failed); padding: 2px 12px; margin: 8px 0; background: var(--soft); border-radius: 6px; }
 .run-causes p { margin: 4px 0; } .run-causes ul { margin: 4px 0; padding-left: 20px; }
@@ -66,14 +71,19 @@ section.cause { margin: 14px 0 22px; }
 section.cause > h3 { font-size: 16px; margin: 0; } section.cause > .where { margin: 2px 0 6px; }
 article { border: 1px solid var(--line); border-left: 6px solid; border-radius: 6px; padding: 8px 14px; margin: 8px 0; }
 article h3 { margin: 0; font-size: 15px; display: inline; }
-article > details > summary { margin: 0; } article > details > summary .line { display: block; color: #444; font-size: 13px; margin: 2px 0 0 18px; }
+article > details > summary { margin: 0; }
+article > details > summary .line { display: block; color: #444; font-size: 13px; margin: 2px 0 0 18px; }
 article > details[open] > summary .line { display: none; }
 article > details > summary ~ * { margin-left: 18px; }
 .badge { display: inline-block; color: #fff; font-size: 11px; font-weight: 700; padding: 1px 6px; border-radius: 3px; margin-right: 6px; vertical-align: 1px; }
-.b-failed { background: var(--failed); } .b-internal-error { background: var(--internal-error); } .b-could-not-test { background: var(--could-not-test); } .b-warned { background: var(--warned); } .b-passed { background: var(--passed); } .b-not-judged { background: var(--not-judged); }
+.b-failed { background: var(--failed); } .b-internal-error { background: var(--internal-error); }
+.b-could-not-test { background: var(--could-not-test); } .b-warned { background: var(--warned); } .b-passed { background: var(--passed); }
+.b-not-judged { background: var(--not-judged); }
 .where { color: #555; margin: 4px 0 6px; font-size: 13px; }
 ul.reasons { margin: 4px 0 8px; padding-left: 20px; } ul.reasons ul { color: #444; }
-pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 8px 10px; margin: 4px 0 8px; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; max-height: 320px; overflow: auto; }
+pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 8px 10px; margin: 4px 0 8px; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 ui-monospace, "DejaVu " +
+  "Sans " +
+  "Mono", Menlo, monospace; max-height: 320px; overflow: auto; }
 pre.repro { background: #1d232a; color: #e8f0f8; border-color: #1d232a; }
 h4 { margin: 8px 0 2px; font-size: 13px; }
 details summary { cursor: pointer; color: #333; margin: 4px 0; }
@@ -83,12 +93,14 @@ th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line
 th { background: var(--soft); font-weight: 600; }
 td.num { text-align: right; white-space: nowrap; } table.thresholds td:nth-child(2) { white-space: nowrap; }
 table.figures th { width: 11em; } table.figures, table.thresholds { margin-bottom: 12px; }
-table.thresholds tr.failed td:nth-child(2) { color: var(--failed); font-weight: 700; } table.thresholds tr.could-not-test td:nth-child(2), table.thresholds tr.internal-error td:nth-child(2) { color: var(--could-not-test); font-weight: 700; }
+table.thresholds tr.failed td:nth-child(2) { color: var(--failed); font-weight: 700; }
+table.thresholds tr.could-not-test td:nth-child(2), table.thresholds tr.internal-error td:nth-child(2) { color: var(--could-not-test); font-weight: 700; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 .charts figure { margin: 0; flex: 1 1 480px; min-width: 0; border: 1px solid var(--line); border-radius: 6px; padding: 8px; }
 .charts figcaption { font-weight: 600; margin: 0 0 4px; }
 svg.chart { width: 100%; height: auto; font: 11px system-ui, sans-serif; }
-svg .grid { stroke: #e5e8eb; } svg .axis { stroke: #888; } svg .bar { fill: #1565c0; } svg .line { fill: none; stroke: #1565c0; stroke-width: 2; }
+svg .grid { stroke: #e5e8eb; } svg .axis { stroke: #888; } svg .bar { fill: #1565c0; }
+svg .line { fill: none; stroke: #1565c0; stroke-width: 2; }
 svg .area { fill: #1565c0; opacity: .12; } svg .value { font-weight: 600; } svg .axis-label { fill: #555; }
 footer { color: #666; margin-top: 32px; font-size: 12px; }
 @media (max-width: 600px) {
@@ -125,7 +137,10 @@ function reasonsHtml(result: CaseResult): string {
     const details = lines.length > 1 ? lines.slice(0, MAX_DETAILS).map((d) => `<li>${escapeHtml(bounded(d, 500))}</li>`) : [];
     const more = lines.length > MAX_DETAILS ? `<li>… ${lines.length - MAX_DETAILS} more</li>` : '';
     const at = located(a.source);
-    return `<li><b>${escapeHtml(a.id)}</b> (step ${a.step + 1}${at === undefined ? '' : `, ${escapeHtml(at)}`}): ${escapeHtml(bounded(a.message))}${details.length > 0 ? `<ul>${details.join('')}${more}</ul>` : ''}</li>`;
+    return (
+      `<li><b>${escapeHtml(a.id)}</b> (step ${a.step + 1}${at === undefined ? '' : `, ${escapeHtml(at)}`}): ` +
+      `${escapeHtml(bounded(a.message))}${details.length > 0 ? `<ul>${details.join('')}${more}</ul>` : ''}</li>`
+    );
   });
   return `<ul class="reasons">${items.join('')}</ul>`;
 }
@@ -141,13 +156,16 @@ function caseCard(result: CaseResult, open: boolean): string {
   const evidence = result.exchanges.map((e) => exchangeHtml(e, result.exchanges.length, e === deciding)).join('');
   return [
     `<article class="c-${result.outcome}" id="result-${escapeHtml(result.id)}"><details${open ? ' open' : ''}>`,
-    `<summary><h3><span class="badge b-${result.outcome}">${LABELS[result.outcome]}</span><code>${escapeHtml(result.id)}</code> ${escapeHtml(result.title)}</h3><span class="line">${escapeHtml(reasonLine(result))}</span></summary>`,
-    `<p class="where">${escapeHtml(result.clause)}${result.source === undefined ? '' : ` · ${escapeHtml(located(result.source) ?? '')}`} · suite ${escapeHtml(result.suite)}</p>`,
+    `<summary><h3><span class="badge b-${result.outcome}">${LABELS[result.outcome]}</span><code>${escapeHtml(result.id)}</code> ` +
+      `${escapeHtml(result.title)}</h3><span class="line">${escapeHtml(reasonLine(result))}</span></summary>`,
+    `<p class="where">${escapeHtml(result.clause)}${result.source === undefined ? '' : ` · ${escapeHtml(located(result.source) ?? '')}`} ` +
+      `· suite ${escapeHtml(result.suite)}</p>`,
     reasonsHtml(result),
     reproduce,
     evidence === ''
       ? ''
-      : `<details class="evidence"><summary>Evidence (${result.exchanges.length} exchange${result.exchanges.length === 1 ? '' : 's'})</summary>${evidence}</details>`,
+      : `<details class="evidence"><summary>Evidence (${result.exchanges.length} ` +
+        `exchange${result.exchanges.length === 1 ? '' : 's'})</summary>${evidence}</details>`,
     '</details></article>',
   ].join('\n');
 }
@@ -164,7 +182,8 @@ function failuresBody(groups: readonly FailureGroup[]): string {
       const n = group.cases.length;
       return [
         `<section class="cause" id="${causeId(i)}">`,
-        `<h3><span class="badge b-failed">${LABELS.failed}</span><code>${escapeHtml(group.check ?? 'failed')}</code> · ${n} case${n === 1 ? '' : 's'}</h3>`,
+        `<h3><span class="badge b-failed">${LABELS.failed}</span><code>${escapeHtml(group.check ?? 'failed')}</code> · ${n} ` +
+          `case${n === 1 ? '' : 's'}</h3>`,
         `<p class="where">${escapeHtml(group.clause)}</p>`,
         ...group.cases.map((c, j) => caseCard(c, j === 0)),
         '</section>',
@@ -176,9 +195,15 @@ function failuresBody(groups: readonly FailureGroup[]): string {
 function caseTable(cases: readonly CaseResult[], withReason: boolean): string {
   const rows = cases.map((c) => {
     const reason = withReason ? `<td>${escapeHtml(reasonLine(c))}</td>` : '';
-    return `<tr><td><code>${breakable(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td>${escapeHtml(c.suite)}</td>${reason}<td class="num">${seconds(c.durationMs)} s</td></tr>`;
+    return (
+      `<tr><td><code>${breakable(c.id)}</code></td><td>${escapeHtml(c.title)}</td><td>${escapeHtml(c.suite)}</td>${reason}<td ` +
+      `class="num">${seconds(c.durationMs)} s</td></tr>`
+    );
   });
-  return `<div class="table"><table class="cases"><thead><tr><th>case</th><th>title</th><th>suite</th>${withReason ? '<th>reason</th>' : ''}<th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  return (
+    `<div class="table"><table ` +
+    `class="cases"><thead><tr><th>case</th><th>title</th><th>suite</th>${withReason ? '<th>reason</th>' : ''}<th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
+  );
 }
 
 /** The load figures and the verdict of each threshold, as tables above the charts. */
@@ -194,14 +219,18 @@ function loadTables(report: RunReport): string {
   const judged =
     verdicts.length === 0
       ? ''
-      : `<div class="table"><table class="thresholds"><thead><tr><th>check</th><th>verdict</th><th>measured against the bound</th></tr></thead><tbody>${verdicts.join('')}</tbody></table></div>`;
+      : `<div class="table"><table class="thresholds"><thead><tr><th>check</th><th>verdict</th><th>measured against the ` +
+        `bound</th></tr></thead><tbody>${verdicts.join('')}</tbody></table></div>`;
   return `<div class="table"><table class="figures"><tbody>${rows.join('')}</tbody></table></div>${judged}`;
 }
 
 /** The latency chart's caption, with the clock of its bars and (when drawn) of the windows' marks: they differ under a target rate. */
 function latencyCaption(report: RunReport, windows: boolean): string {
   const clock = report.load?.metrics.latencyFrom;
-  return `${CHART_CAPTIONS.latency}: the bars ${latencyClockWords(clock)}${windows ? `; the windows' marks ${latencyClockWords('actual-send')}` : ''}`;
+  return (
+    `${CHART_CAPTIONS.latency}: the bars ` +
+    `${latencyClockWords(clock)}${windows ? `; the windows' marks ${latencyClockWords('actual-send')}` : ''}`
+  );
 }
 
 function loadSection(report: RunReport): string {
@@ -233,7 +262,8 @@ function findingsSection(report: RunReport): string {
   const cards = report.findings.map((f) => {
     const examples = f.examples.map(
       (e) =>
-        `<li><code>${escapeHtml(e.caseId)}</code> step ${e.step + 1}: ${escapeHtml(bounded(e.message))}<br><code>${escapeHtml(e.request)}</code> → ${e.status}</li>`,
+        `<li><code>${escapeHtml(e.caseId)}</code> step ${e.step + 1}: ` +
+        `${escapeHtml(bounded(e.message))}<br><code>${escapeHtml(e.request)}</code> → ${e.status}</li>`,
     );
     const more = f.count > f.examples.length ? `<li>… and ${f.count - f.examples.length} more responses</li>` : '';
     return [
@@ -244,14 +274,20 @@ function findingsSection(report: RunReport): string {
       '</article>',
     ].join('\n');
   });
-  return `<section id="findings"><h2>Findings (${report.findings.length}): recommendations the responses did not follow; they decide no case</h2>${cards.join('\n')}</section>`;
+  return (
+    `<section id="findings"><h2>Findings (${report.findings.length}): recommendations the responses did not follow; they decide no ` +
+    `case</h2>${cards.join('\n')}</section>`
+  );
 }
 
 /** The checks and phases that threw: a bug of this project, said first so that nobody reads it as the server's fault. */
 function internalErrorsSection(report: RunReport): string {
   if (report.internalErrors.length === 0) return '';
   const items = report.internalErrors.map((e) => `<li>${escapeHtml(internalErrorLine(e, 1_000))}</li>`);
-  return `<section id="internal-errors"><h2>Internal errors: a bug of petstore-conformance to report, not a verdict on the server</h2><ul class="reasons">${items.join('')}</ul></section>`;
+  return (
+    `<section id="internal-errors"><h2>Internal errors: a bug of petstore-conformance to report, not a verdict on the ` +
+    `server</h2><ul class="reasons">${items.join('')}</ul></section>`
+  );
 }
 
 /** The load's card among the counts: the load case's verdict and how many of its checks failed, linking to the load section. */
@@ -293,7 +329,10 @@ const OPEN_INDEX_GROUPS = 5;
 function causesBlock(report: RunReport): string {
   const lines = causeLines(report);
   if (lines.length === 0) return '';
-  return `<div class="run-causes"><p><b>Causes</b>: the checks that failed, across the run (a case may fail several)</p><ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul></div>`;
+  return (
+    `<div class="run-causes"><p><b>Causes</b>: the checks that failed, across the run (a case may fail ` +
+    `several)</p><ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul></div>`
+  );
 }
 
 /** Renders the report as one self-contained HTML page (inline CSS and SVG, no scripts, no network). */
@@ -314,7 +353,8 @@ export function renderHtml(report: RunReport): string {
       : `<details class="causes"${groups.length <= OPEN_INDEX_GROUPS ? ' open' : ''}><summary><b>Failures by the check and clause they broke</b> (${groups.length} group${groups.length === 1 ? '' : 's'})</summary><ol>${groups
           .map(
             (g, i) =>
-              `<li><a href="#${causeId(i)}"><code>${escapeHtml(g.check ?? 'failed')}</code>: ${escapeHtml(oneLine(g.clause, 300))}</a> <span class="n">${g.cases.length} case${g.cases.length === 1 ? '' : 's'}</span></li>`,
+              `<li><a href="#${causeId(i)}"><code>${escapeHtml(g.check ?? 'failed')}</code>: ${escapeHtml(oneLine(g.clause, 300))}</a> ` +
+              `<span class="n">${g.cases.length} case${g.cases.length === 1 ? '' : 's'}</span></li>`,
           )
           .join('')}</ol></details>`;
   const countdowns = report.meta.deprecations.map((c) => `<p class="countdown"><b>Deprecation</b> ${escapeHtml(countdownSentence(c))}</p>`);
@@ -328,7 +368,8 @@ export function renderHtml(report: RunReport): string {
       outcome === 'failed'
         ? failuresBody(groups)
         : outcome === 'passed'
-          ? `<details><summary>The ${cases.length} case${cases.length === 1 ? '' : 's'} that passed</summary>${caseTable(cases, false)}</details>`
+          ? `<details><summary>The ${cases.length} case${cases.length === 1 ? '' : 's'} that ` +
+            `passed</summary>${caseTable(cases, false)}</details>`
           : outcome === 'not-judged'
             ? caseTable(cases, true)
             : cases.map((c) => caseCard(c, true)).join('\n');

@@ -18,7 +18,10 @@ const LOG_PROGRESS_SECONDS = 10;
 /** One progress line: where the run is, what it sent and got. */
 function progressLine(p: LoadProgress, elapsedSeconds = p.elapsedSeconds): string {
   const target = p.rate === undefined ? '' : ` (target ${p.rate}/s)`;
-  return `load ${p.profile}: ${elapsedSeconds.toFixed(0)}/${p.plannedSeconds.toFixed(0)} s, ${p.requests} requests, ${p.responses} responses, ${p.errors} errors, ${p.rps} req/s${target}`;
+  return (
+    `load ${p.profile}: ${elapsedSeconds.toFixed(0)}/${p.plannedSeconds.toFixed(0)} s, ${p.requests} requests, ${p.responses} ` +
+    `responses, ${p.errors} errors, ${p.rps} req/s${target}`
+  );
 }
 
 /** Shows progress (a live line on a terminal, a line every 10 s otherwise) and the load figures when the run ends. */

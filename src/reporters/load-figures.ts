@@ -66,14 +66,19 @@ export function latencyClockWords(clock: LatencyClock | undefined): string {
   return clock === 'actual-send' ? 'from the actual send' : 'clock not recorded';
 }
 
-/** The trend check's two windows as figures (the service's time per request, from its actual sending); why it was not judged is its threshold line's. */
+/**
+ * The trend check's two windows as figures (the service's time per request, from its actual sending); why it was not judged is its
+ * threshold line's.
+ */
 function trendFigures(load: LoadReport): Figure[] {
   const windows = load.metrics.windows;
   return (['first', 'last'] as const).flatMap((name) => {
     const w = windows?.[name];
     if (w === undefined) return [];
     const offered = load.metrics.targetRate === undefined ? `${w.concurrency} in flight` : `${w.offeredRate}/s offered`;
-    const value = `${Number(w.from.toFixed(1))}–${Number(w.to.toFixed(1))} s: p50 ${formatMs(w.latency.p50)} · p90 ${formatMs(w.latency.p90)} · p99 ${formatMs(w.latency.p99)} · ${w.rps} responses/s (${offered})`;
+    const value =
+      `${Number(w.from.toFixed(1))}–${Number(w.to.toFixed(1))} s: p50 ${formatMs(w.latency.p50)} · p90 ` +
+      `${formatMs(w.latency.p90)} · p99 ${formatMs(w.latency.p99)} · ${w.rps} responses/s (${offered})`;
     return [{ label: `${name} window, latency ${latencyClockWords(w.latencyFrom)}`, value }];
   });
 }
@@ -106,7 +111,9 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
     { label: 'target', value: targetOf(load) },
     {
       label: 'duration',
-      value: `${m.durationSeconds} s, ${profile.connections} connections${workersNote(load)}${load.mergedRuns > 1 ? `, ${load.mergedRuns} runs merged` : ''}${load.judgedRate === undefined ? '' : `; judged at the ${load.judgedRate}/s stage`}`,
+      value:
+        `${m.durationSeconds} s, ${profile.connections} ` +
+        `connections${workersNote(load)}${load.mergedRuns > 1 ? `, ${load.mergedRuns} runs merged` : ''}${load.judgedRate === undefined ? '' : `; judged at the ${load.judgedRate}/s stage`}`,
     },
     {
       label: 'requests',
@@ -115,7 +122,9 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
     { label: 'rate achieved', value: `${m.sendRate} requests/s sent${rate}, ${m.rps} responses/s` },
     {
       label: `latency ${latencyClockWords(m.latencyFrom)}`,
-      value: `p50 ${formatMs(m.latency.p50)} · p90 ${formatMs(m.latency.p90)} · p99 ${formatMs(m.latency.p99)} · max ${formatMs(m.latency.max)}`,
+      value:
+        `p50 ${formatMs(m.latency.p50)} · p90 ${formatMs(m.latency.p90)} · p99 ${formatMs(m.latency.p99)} · max ` +
+        `${formatMs(m.latency.max)}`,
     },
     { label: 'errors', value: `${m.errors} (timeouts ${m.timeouts}, resets ${m.resets})` },
     { label: 'non-2xx', value: String(m.non2xx) },
@@ -125,7 +134,9 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
   if (spread !== undefined && spread > m.durationSeconds / 2) {
     figures.push({
       label: 'warning',
-      value: `the merged runs started up to ${spread.toFixed(1)} s apart, more than half of their ${m.durationSeconds} s: their rates were added as if they loaded the service at once`,
+      value:
+        `the merged runs started up to ${spread.toFixed(1)} s apart, more than half of their ${m.durationSeconds} s: their rates ` +
+        `were added as if they loaded the service at once`,
     });
   }
   if (m.behindSchedule > 0)

@@ -79,11 +79,14 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
   const lines = [
     `## ${ICONS[report.verdict]} ${escapeMarkdown(verdictLine(report))} · Pet Store conformance`,
     '',
-    `${code(meta.baseUrl)}${meta.embeddedServer ? ' (embedded reference server)' : ''} · ${escapeMarkdown(meta.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))} · ${(report.durationMs / 1000).toFixed(1)} s · suite's clock ${escapeMarkdown(meta.clock.slice(0, 10))} · ${escapeMarkdown(`${meta.tool.name} ${meta.tool.version}`)}`,
+    `${code(meta.baseUrl)}${meta.embeddedServer ? ' (embedded reference server)' : ''} · ` +
+      `${escapeMarkdown(meta.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))} · ${(report.durationMs / 1000).toFixed(1)} s · ` +
+      `suite's clock ${escapeMarkdown(meta.clock.slice(0, 10))} · ${escapeMarkdown(`${meta.tool.name} ${meta.tool.version}`)}`,
     '',
     '| passed | failed | warned | not judged | could not test | internal error | findings |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    `| ${counts.passed} | ${counts.failed} | ${counts.warned} | ${counts['not-judged']} | ${counts['could-not-test']} | ${counts['internal-error']} | ${report.findings.length} |`,
+    `| ${counts.passed} | ${counts.failed} | ${counts.warned} | ${counts['not-judged']} | ${counts['could-not-test']} | ` +
+      `${counts['internal-error']} | ${report.findings.length} |`,
   ];
   if (report.internalErrors.length > 0)
     lines.push(

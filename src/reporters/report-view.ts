@@ -151,7 +151,10 @@ function shownBody(body: string, pretty: boolean, excerpt = false): string {
   return laidOut !== undefined && laidOut.length <= MAX_EVIDENCE_CHARS ? laidOut : body;
 }
 
-/** The sections of one exchange as plain text: request, response (or transport error), reproduction; JSON bodies laid out when `prettyBodies`. */
+/**
+ * The sections of one exchange as plain text: request, response (or transport error), reproduction; JSON bodies laid out when
+ * `prettyBodies`.
+ */
 export function exchangeSections(exchange: ExchangeEvidence, prettyBodies = false): Array<{ title: string; text: string }> {
   const { request, response, error } = exchange;
   const sections = [
@@ -182,7 +185,8 @@ export function exchangeSections(exchange: ExchangeEvidence, prettyBodies = fals
     ...(exchange.throttled === undefined
       ? []
       : [
-          `${exchange.throttled.responses} throttled response(s) before this answer; waited ${exchange.throttled.waitedMs} ms as the server asked`,
+          `${exchange.throttled.responses} throttled response(s) before this answer; waited ${exchange.throttled.waitedMs} ms as the ` +
+            `server asked`,
         ]),
   ];
   if (notes.length > 0) sections.push({ title: 'Transport', text: notes.join('\n') });
@@ -273,7 +277,10 @@ export function verdictLine(report: RunReport): string {
     return failed > 0 ? `FAILED: ${failed} of ${total} cases failed` : `FAILED: ${warned + findings} warnings in strict mode`;
   if (report.verdict === 'internal-error') {
     const where = report.internalErrors.length;
-    return `INTERNAL ERROR: ${where} check${where === 1 ? '' : 's'} or phase${where === 1 ? '' : 's'} of petstore-conformance threw (a bug to report, not a verdict on the server)`;
+    return (
+      `INTERNAL ERROR: ${where} check${where === 1 ? '' : 's'} or phase${where === 1 ? '' : 's'} of petstore-conformance threw (a ` +
+      `bug to report, not a verdict on the server)`
+    );
   }
   if (report.stopped !== undefined && report.verdict === 'incomplete')
     return `INCOMPLETE: the run stopped before its end (${report.stopped.code}) after ${total} case${total === 1 ? '' : 's'}`;
@@ -297,7 +304,9 @@ export function groupedByProblem(results: readonly CaseResult[]): CaseResult[][]
   return [...groups.values()];
 }
 
-/** The clause a check judged a case by: a registered rule's own clause, or the case's for an expectation (it judges what the case declares). */
+/**
+ * The clause a check judged a case by: a registered rule's own clause, or the case's for an expectation (it judges what the case declares).
+ */
 function checkClause(checkId: string, result: CaseResult): string {
   const check = REGISTRY.get(checkId);
   return check === undefined || check.scope === 'case' ? result.clause : check.clause;

@@ -32,7 +32,8 @@ export function parseReporterNames(values: readonly string[] | undefined): Repor
   if (unknown.length > 0)
     throw new RunError(
       'ERR_USAGE',
-      `unknown reporter ${unknown.map((n) => `'${n}'${didYouMean(n, ORDER)}`).join(', ')}; the reporters are: ${REPORTER_NAMES.join(', ')} (json:- writes the JSON to standard output)`,
+      `unknown reporter ${unknown.map((n) => `'${n}'${didYouMean(n, ORDER)}`).join(', ')}; the reporters are: ` +
+        `${REPORTER_NAMES.join(', ')} (json:- writes the JSON to standard output)`,
     );
   if (names.length === 0) throw new RunError('ERR_USAGE', `--reporter needs at least one of: ${REPORTER_NAMES.join(', ')}`);
   return ORDER.filter((n) => names.includes(n));

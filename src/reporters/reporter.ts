@@ -29,7 +29,8 @@ export class ReporterFanOut implements RunListener {
 
   /**
    * `beforeFirst`: what must be done once, before any reporter hears that the run started or could not start (the
-   * earlier reports moved aside), told which it is; unlike a reporter's failure, its error stops a run that was starting, which then has not.
+   * earlier reports moved aside), told which it is; unlike a reporter's failure, its error stops a run that was starting, which then has
+   * not.
    */
   constructor(reporters: readonly Reporter[], beforeFirst?: (started: boolean) => Promise<void>) {
     this.reporters = reporters;

@@ -119,7 +119,8 @@ function windowLegend(windows: readonly ChartWindow[]): string {
   return windows
     .map(
       (w, i) =>
-        `<text x="${PAD.left + 8 + i * 170}" y="${PAD.top + 10}" fill="${WINDOW_COLOURS[w.name]}" class="value">▬ ${w.name} window ${label(w.from)}–${label(w.to)} s</text>`,
+        `<text x="${PAD.left + 8 + i * 170}" y="${PAD.top + 10}" fill="${WINDOW_COLOURS[w.name]}" class="value">▬ ${w.name} window ` +
+        `${label(w.from)}–${label(w.to)} s</text>`,
     )
     .join('');
 }
@@ -142,7 +143,8 @@ function frame(title: string, yLabel: string, top: number, step: number, body: s
   for (let v = 0; v <= top + step / 2; v += step) {
     const y = PAD.top + PLOT_H - (v / top) * PLOT_H;
     ticks.push(
-      `<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" class="grid"/><text x="${PAD.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${label(v)}</text>`,
+      `<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" class="grid"/><text ` +
+        `x="${PAD.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${label(v)}</text>`,
     );
   }
   return [
@@ -152,7 +154,8 @@ function frame(title: string, yLabel: string, top: number, step: number, body: s
     body,
     `<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${PAD.top + PLOT_H}" y2="${PAD.top + PLOT_H}" class="axis"/>`,
     `<text x="${PAD.left + PLOT_W / 2}" y="${HEIGHT - 4}" text-anchor="middle" class="axis-label">${escapeHtml(xLabel)}</text>`,
-    `<text x="14" y="${PAD.top + PLOT_H / 2}" text-anchor="middle" class="axis-label" transform="rotate(-90 14 ${PAD.top + PLOT_H / 2})">${escapeHtml(yLabel)}</text>`,
+    `<text x="14" y="${PAD.top + PLOT_H / 2}" text-anchor="middle" class="axis-label" transform="rotate(-90 14 ` +
+      `${PAD.top + PLOT_H / 2})">${escapeHtml(yLabel)}</text>`,
     '</svg>',
   ].join('\n');
 }
@@ -180,7 +183,8 @@ export function latencyPercentileChart(percentiles: LoadChartData['percentiles']
     for (const w of windows) {
       const y = PAD.top + PLOT_H - (Math.max(0, w.latency[p]) / top) * PLOT_H;
       bars.push(
-        `<line x1="${x.toFixed(1)}" x2="${(x + slot * 0.8).toFixed(1)}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="${WINDOW_COLOURS[w.name]}" stroke-width="3"><title>${w.name} window ${p}: ${label(w.latency[p])} ms</title></line>`,
+        `<line x1="${x.toFixed(1)}" x2="${(x + slot * 0.8).toFixed(1)}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" ` +
+          `stroke="${WINDOW_COLOURS[w.name]}" stroke-width="3"><title>${w.name} window ${p}: ${label(w.latency[p])} ms</title></line>`,
       );
     }
   }
@@ -212,12 +216,16 @@ export function throughputChart(throughput: LoadChartData['throughput'], seconds
   const marks = windows.map((w) => {
     const colour = WINDOW_COLOURS[w.name];
     const [x1, x2] = [x(w.from), x(Math.max(w.from, w.to))];
-    return `<rect x="${x1.toFixed(1)}" y="${PAD.top}" width="${(x2 - x1).toFixed(1)}" height="${PLOT_H}" fill="${colour}" fill-opacity="0.1"><title>${w.name} window ${label(w.from)}–${label(w.to)} s: ${label(w.rps)} responses/s</title></rect><line x1="${x1.toFixed(1)}" x2="${x2.toFixed(1)}" y1="${y(w.rps).toFixed(1)}" y2="${y(w.rps).toFixed(1)}" stroke="${colour}" stroke-width="2" stroke-dasharray="5 3"/>`;
+    return (
+      `<rect x="${x1.toFixed(1)}" y="${PAD.top}" width="${(x2 - x1).toFixed(1)}" height="${PLOT_H}" fill="${colour}" ` +
+      `fill-opacity="0.1"><title>${w.name} window ${label(w.from)}–${label(w.to)} s: ${label(w.rps)} responses/s</title></rect><line x1="${x1.toFixed(1)}" x2="${x2.toFixed(1)}" y1="${y(w.rps).toFixed(1)}" y2="${y(w.rps).toFixed(1)}" stroke="${colour}" stroke-width="2" stroke-dasharray="5 3"/>`
+    );
   });
   const overlay = `${marks.join('')}${windows.length > 0 ? windowLegend(windows) : ''}`;
   const xTicks = [0, 0.25, 0.5, 0.75, 1].map(
     (f) =>
-      `<text x="${(PAD.left + f * PLOT_W).toFixed(1)}" y="${base + 16}" text-anchor="middle">${label(Math.round(f * span * 10) / 10)}</text>`,
+      `<text x="${(PAD.left + f * PLOT_W).toFixed(1)}" y="${base + 16}" ` +
+      `text-anchor="middle">${label(Math.round(f * span * 10) / 10)}</text>`,
   );
   return frame(
     THROUGHPUT_TITLE,

@@ -26,7 +26,10 @@ export function unwritableHint(
       ? `${folder} belongs to this process's uid ${self} but its mode ${mode} does not let it write`
       : `${folder} belongs to uid ${owner.uid} (mode ${mode}) and this process runs as uid ${self}`;
   // A container whose folder Docker created (root's) or whose host user is not the image's is the usual way here.
-  return `${whose}: run as the folder's owner, or make it writable by uid ${self} (a container: docker run --user "$(id -u):$(id -g)" -v "$PWD:/data" writes reports/ in the current folder)`;
+  return (
+    `${whose}: run as the folder's owner, or make it writable by uid ${self} (a container: docker run --user "$(id -u):$(id -g)" -v ` +
+    `"$PWD:/data" writes reports/ in the current folder)`
+  );
 }
 
 /** The hint for a failed write into `dir` (see unwritableHint), reading the owner of the nearest folder that exists. */

@@ -6,10 +6,16 @@ import type { Reporter } from './reporter.js';
 /** The live line: what is waited for, how long so far out of how long, and why the last try got no answer. */
 function serviceWaitLine(wait: ServiceWait): string {
   const seconds = (ms: number): string => (ms / 1000).toFixed(0);
-  return `waiting for ${wait.url} to answer: ${seconds(wait.waitedMs)}/${seconds(wait.boundMs)} s, ${wait.tries} ${wait.tries === 1 ? 'try' : 'tries'} (${wait.last})`;
+  return (
+    `waiting for ${wait.url} to answer: ${seconds(wait.waitedMs)}/${seconds(wait.boundMs)} s, ${wait.tries} ` +
+    `${wait.tries === 1 ? 'try' : 'tries'} (${wait.last})`
+  );
 }
 
-/** Shows each try of --wait-for on one line that it rewrites, on a terminal only; the line is gone before the run starts or says why it did not. */
+/**
+ * Shows each try of --wait-for on one line that it rewrites, on a terminal only; the line is gone before the run starts or says why it did
+ * not.
+ */
 export class WaitConsoleReporter implements Reporter {
   readonly name = 'wait-console';
   private shown = false;

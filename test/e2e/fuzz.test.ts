@@ -57,7 +57,7 @@ t.test('a store that drops an unknown status instead of refusing it: found, shru
   t.equal(fuzz?.outcome, 'failed');
   t.match(
     fuzz?.reason,
-    /^minimal failing example after \d+ shrinks of \d+ requests \(seed 7; --seed 7 replays it\): expected status 400, got 201/,
+    /^minimal failing example after \d+ shrinks of \d+ requests \(seed 7; --seed 7 replays it\): the body is invalid because status is a string outside the enum; expected status 400, got 201/,
   );
   t.match(fuzz?.exchanges[0]?.reproduce, /^curl .* -X POST .*--data-binary/, 'shown with its curl');
   t.equal(first.report.meta.options['seed'], 7, 'the seed is in the report');
