@@ -35,11 +35,13 @@ const SECTION_TITLES: Record<Outcome, string> = {
   'not-judged': 'Not judged',
 };
 
+// A line that ends in a backslash goes on at the next (a template's line continuation): the style stays byte for byte what it was.
 const STYLE = `
-:root { --failed: #c62828; --internal-error: #6a1b9a; --could-not-test: #6a1b9a; --warned: #a15c00; --passed: #2e7d32; --not-judged: #616161; --line: #d7dbe0; --soft: #f5f7f9; }
+:root { --failed: #c62828; --internal-error: #6a1b9a; --could-not-test: #6a1b9a; --warned: #a15c00; \
+--passed: #2e7d32; --not-judged: #616161; --line: #d7dbe0; --soft: #f5f7f9; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu " +
-  "Sans", sans-serif; color: #1d232a; background: #fff; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; \
+color: #1d232a; background: #fff; }
 main { max-width: 1180px; margin: 0 auto; padding: 0 24px 48px; }
 h3, dd, li, p, li code, p code, h3 code { overflow-wrap: anywhere; } td, th { overflow-wrap: break-word; }
 header.verdict { color: #fff; padding: 18px 24px; }
@@ -49,19 +51,21 @@ header.verdict .what { font-size: 18px; }
 header.verdict dl { flex-basis: 100%; display: flex; flex-wrap: wrap; gap: 4px 24px; margin: 4px 0 0; opacity: .95; }
 header.verdict dt { font-weight: 600; } header.verdict dd { margin: 0 0 0 6px; min-width: 0; }
 header.verdict div.meta { display: flex; min-width: 0; }
-.v-passed { background: var(--passed); } .v-failed { background: var(--failed); } .v-incomplete { background: var(--could-not-test); }
-.v-internal-error { background: var(--internal-error); }
+.v-passed { background: var(--passed); } .v-failed { background: var(--failed); } \
+.v-incomplete { background: var(--could-not-test); } .v-internal-error { background: var(--internal-error); }
 nav.summary { margin: 16px 0 8px; }
 .counts { display: flex; flex-wrap: wrap; gap: 10px; margin: 0 0 8px; }
-.counts a { text-decoration: none; color: inherit; border: 1px solid var(--line); border-left: 6px solid; border-radius: 6px; padding: 6px 14px; min-width: 110px; }
+.counts a { text-decoration: none; color: inherit; border: 1px solid var(--line); border-left: 6px solid; \
+border-radius: 6px; padding: 6px 14px; min-width: 110px; }
 .counts b { font-size: 22px; display: block; }
-.c-failed { border-left-color: var(--failed) !important; } .c-internal-error { border-left-color: var(--internal-error) !important; }
+.c-failed { border-left-color: var(--failed) !important; } \
+.c-internal-error { border-left-color: var(--internal-error) !important; } \
 .c-could-not-test { border-left-color: var(--could-not-test) !important; }
-.c-warned { border-left-color: var(--warned) !important; } .c-passed { border-left-color: var(--passed) !important; }
+.c-warned { border-left-color: var(--warned) !important; } .c-passed { border-left-color: var(--passed) !important; } \
 .c-not-judged { border-left-color: var(--not-judged) !important; }
 .c-load { border-left-color: #1565c0 !important; }
-.causes h2 { margin-top: 12px; } .causes ol { margin: 4px 0; padding-left: 24px; } .causes li { margin: 2px 0; }
-.causes .n { color: #555; white-space: nowrap; }
+.causes h2 { margin-top: 12px; } .causes ol { margin: 4px 0; padding-left: 24px; } \
+.causes li { margin: 2px 0; } .causes .n { color: #555; white-space: nowrap; }
 .causes summary { cursor: pointer; margin: 4px 0; }
 .run-causes { border-left: 6px solid var(--failed); padding: 2px 12px; margin: 8px 0; background: var(--soft); border-radius: 6px; }
 .run-causes p { margin: 4px 0; } .run-causes ul { margin: 4px 0; padding-left: 20px; }
@@ -71,19 +75,20 @@ section.cause { margin: 14px 0 22px; }
 section.cause > h3 { font-size: 16px; margin: 0; } section.cause > .where { margin: 2px 0 6px; }
 article { border: 1px solid var(--line); border-left: 6px solid; border-radius: 6px; padding: 8px 14px; margin: 8px 0; }
 article h3 { margin: 0; font-size: 15px; display: inline; }
-article > details > summary { margin: 0; }
+article > details > summary { margin: 0; } \
 article > details > summary .line { display: block; color: #444; font-size: 13px; margin: 2px 0 0 18px; }
 article > details[open] > summary .line { display: none; }
 article > details > summary ~ * { margin-left: 18px; }
-.badge { display: inline-block; color: #fff; font-size: 11px; font-weight: 700; padding: 1px 6px; border-radius: 3px; margin-right: 6px; vertical-align: 1px; }
-.b-failed { background: var(--failed); } .b-internal-error { background: var(--internal-error); }
-.b-could-not-test { background: var(--could-not-test); } .b-warned { background: var(--warned); } .b-passed { background: var(--passed); }
-.b-not-judged { background: var(--not-judged); }
+.badge { display: inline-block; color: #fff; font-size: 11px; font-weight: 700; padding: 1px 6px; \
+border-radius: 3px; margin-right: 6px; vertical-align: 1px; }
+.b-failed { background: var(--failed); } .b-internal-error { background: var(--internal-error); } \
+.b-could-not-test { background: var(--could-not-test); } .b-warned { background: var(--warned); } \
+.b-passed { background: var(--passed); } .b-not-judged { background: var(--not-judged); }
 .where { color: #555; margin: 4px 0 6px; font-size: 13px; }
 ul.reasons { margin: 4px 0 8px; padding-left: 20px; } ul.reasons ul { color: #444; }
-pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 8px 10px; margin: 4px 0 8px; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 ui-monospace, "DejaVu " +
-  "Sans " +
-  "Mono", Menlo, monospace; max-height: 320px; overflow: auto; }
+pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 8px 10px; margin: 4px 0 8px; \
+white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; \
+max-height: 320px; overflow: auto; }
 pre.repro { background: #1d232a; color: #e8f0f8; border-color: #1d232a; }
 h4 { margin: 8px 0 2px; font-size: 13px; }
 details summary { cursor: pointer; color: #333; margin: 4px 0; }
@@ -93,18 +98,20 @@ th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line
 th { background: var(--soft); font-weight: 600; }
 td.num { text-align: right; white-space: nowrap; } table.thresholds td:nth-child(2) { white-space: nowrap; }
 table.figures th { width: 11em; } table.figures, table.thresholds { margin-bottom: 12px; }
-table.thresholds tr.failed td:nth-child(2) { color: var(--failed); font-weight: 700; }
-table.thresholds tr.could-not-test td:nth-child(2), table.thresholds tr.internal-error td:nth-child(2) { color: var(--could-not-test); font-weight: 700; }
+table.thresholds tr.failed td:nth-child(2) { color: var(--failed); font-weight: 700; } \
+table.thresholds tr.could-not-test td:nth-child(2), table.thresholds tr.internal-error td:nth-child(2) \
+{ color: var(--could-not-test); font-weight: 700; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 .charts figure { margin: 0; flex: 1 1 480px; min-width: 0; border: 1px solid var(--line); border-radius: 6px; padding: 8px; }
 .charts figcaption { font-weight: 600; margin: 0 0 4px; }
 svg.chart { width: 100%; height: auto; font: 11px system-ui, sans-serif; }
-svg .grid { stroke: #e5e8eb; } svg .axis { stroke: #888; } svg .bar { fill: #1565c0; }
+svg .grid { stroke: #e5e8eb; } svg .axis { stroke: #888; } svg .bar { fill: #1565c0; } \
 svg .line { fill: none; stroke: #1565c0; stroke-width: 2; }
 svg .area { fill: #1565c0; opacity: .12; } svg .value { font-weight: 600; } svg .axis-label { fill: #555; }
 footer { color: #666; margin-top: 32px; font-size: 12px; }
 @media (max-width: 600px) {
-  main { padding: 0 12px 32px; } header.verdict { padding: 14px 12px; } header.verdict h1 { font-size: 26px; } header.verdict .what { font-size: 16px; }
+  main { padding: 0 12px 32px; } header.verdict { padding: 14px 12px; } \
+header.verdict h1 { font-size: 26px; } header.verdict .what { font-size: 16px; }
   .counts { gap: 6px; } .counts a { min-width: 0; flex: 1 1 96px; padding: 4px 8px; } .counts b { font-size: 18px; }
   article { padding: 6px 8px; } article > details > summary ~ * { margin-left: 0; }
   th, td { padding: 4px 4px; } table.figures th { width: auto; }
