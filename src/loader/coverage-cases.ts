@@ -14,8 +14,8 @@ const INT64_MIN = -(2n ** 63n);
 const RUN_ID_PREFIX_LENGTH = 24;
 
 const INVALID_CLAUSE =
-  'Endpoints › createPet rule 2 (reading-the-contract: a wrong JSON type, a number that is not an int64, a status outside the enum): 400 ' +
-  'with an Error';
+  'Endpoints › createPet rule 2 (reading-the-contract: a wrong JSON type, a number that is not an int64,' +
+  ' a status outside the enum): 400 with an Error';
 const ROUND_TRIP_CLAUSE =
   'reading-the-contract: created pets carry the fields sent; strings round-trip exactly in any Unicode; any valid int64 without a 5xx';
 

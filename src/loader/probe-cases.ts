@@ -111,8 +111,8 @@ function idProbes(contract: Contract): CaseSpec[] {
       id: `getPet.malformed.${slug}`,
       title: `GET of ${words} names no pet: refused with a 4xx Error (400 or 404 pass), never answered with a pet`,
       clause:
-        'Endpoints › getPet: petId is an int64 (reading: a malformed or out-of-range petId names no animal, so it is never answered 200 ' +
-        'with a pet)',
+        'Endpoints › getPet: petId is an int64 (reading: a malformed or out-of-range petId names no animal,' +
+        ' so it is never answered 200 with a pet)',
       suite: 'errors',
       steps: [
         ...(id.includes('{petId}') ? [existing] : []),
@@ -139,7 +139,8 @@ function createProbes(contract: Contract): CaseSpec[] {
   const create = contract.operations.get(ROLES.create);
   if (create === undefined) return [];
   const body = { name: '{runId} twin', categoryId: '{categoryId}', status: statusValues(contract)[0] ?? 'available' };
-  const clause = 'Endpoints › createPet: creates a new animal (reading: each createPet adds an animal; two identical bodies make two pets)';
+  const clause =
+    'Endpoints › createPet: creates a new animal' + ' (reading: each createPet adds an animal; two identical bodies make two pets)';
   const notJson: Array<[string, string | undefined, string]> = [
     ['malformed-json', '{"name": "{runId} cut', 'JSON cut short'],
     ['not-json', 'name={runId}', 'a body that is not JSON'],

@@ -224,7 +224,9 @@ export class ConsoleReporter implements Reporter {
     const found = report.findings.length;
     const threw = report.internalErrors.length;
     // Cases are counted above; a finding check that threw decides no case, so the line says it beside them.
-    const findings = `${found === 0 ? '' : `, ${found} finding${found === 1 ? '' : 's'}`}${threw === 0 ? '' : `, ${threw} ${threw === 1 ? 'check or phase' : 'checks or phases'} threw`}`;
+    const findings =
+      `${found === 0 ? '' : `, ${found} finding${found === 1 ? '' : 's'}`}` +
+      `${threw === 0 ? '' : `, ${threw} ${threw === 1 ? 'check or phase' : 'checks or phases'} threw`}`;
     this.write();
     if (!this.options.quiet) for (const line of this.notes(report)) this.write(this.paint('dim', line));
     this.write(`${counts}${findings} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${requestsText(report)})`)}`);
@@ -239,7 +241,10 @@ export class ConsoleReporter implements Reporter {
     const unfinished =
       cut === undefined
         ? ''
-        : ` ${this.paint('could-not-test', `(${cut}: ${notRun} of ${report.cases.length} planned case${report.cases.length === 1 ? '' : 's'} not run)`)}`;
+        : ` ${this.paint(
+            'could-not-test',
+            `(${cut}: ${notRun} of ${report.cases.length} planned case${report.cases.length === 1 ? '' : 's'} not run)`,
+          )}`;
     this.write(`verdict: ${verdict}${unfinished}`);
   }
 
@@ -259,7 +264,11 @@ export class ConsoleReporter implements Reporter {
       const responses = `${finding.count} response${finding.count === 1 ? '' : 's'} (a run finding: no case's outcome)`;
       this.write(
         `      ` +
-          `${example === undefined ? responses : oneLine(`${responses}; e.g. ${example.caseId} step ${example.step + 1}: ${example.message}`, 300)}`,
+          `${
+            example === undefined
+              ? responses
+              : oneLine(`${responses}; e.g. ${example.caseId} step ${example.step + 1}: ${example.message}`, 300)
+          }`,
       );
       if (example !== undefined) this.write(this.paint('dim', `      ${safeText(example.request)} → ${example.status}`));
     }
@@ -373,7 +382,8 @@ export class ConsoleReporter implements Reporter {
       this.write(
         this.paint(
           'dim',
-          `      ${exchange.request.method} ${safeText(exchange.request.url)}${exchange.response ? ` → ${exchange.response.status}` : ''}`,
+          `      ${exchange.request.method} ${safeText(exchange.request.url)}` +
+            `${exchange.response ? ` → ${exchange.response.status}` : ''}`,
         ),
       );
     if (exchange?.reproduce !== undefined && result.outcome !== 'warned')

@@ -165,7 +165,8 @@ function caseCard(result: CaseResult, open: boolean): string {
     `<article class="c-${result.outcome}" id="result-${escapeHtml(result.id)}"><details${open ? ' open' : ''}>`,
     `<summary><h3><span class="badge b-${result.outcome}">${LABELS[result.outcome]}</span><code>${escapeHtml(result.id)}</code> ` +
       `${escapeHtml(result.title)}</h3><span class="line">${escapeHtml(reasonLine(result))}</span></summary>`,
-    `<p class="where">${escapeHtml(result.clause)}${result.source === undefined ? '' : ` · ${escapeHtml(located(result.source) ?? '')}`} ` +
+    `<p class="where">${escapeHtml(result.clause)}` +
+      `${result.source === undefined ? '' : ` · ${escapeHtml(located(result.source) ?? '')}`} ` +
       `· suite ${escapeHtml(result.suite)}</p>`,
     reasonsHtml(result),
     reproduce,
@@ -209,7 +210,8 @@ function caseTable(cases: readonly CaseResult[], withReason: boolean): string {
   });
   return (
     `<div class="table"><table ` +
-    `class="cases"><thead><tr><th>case</th><th>title</th><th>suite</th>${withReason ? '<th>reason</th>' : ''}<th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
+    `class="cases"><thead><tr><th>case</th><th>title</th><th>suite</th>${withReason ? '<th>reason</th>' : ''}<th>time</th></tr></thead>` +
+    `<tbody>${rows.join('')}</tbody></table></div>`
   );
 }
 
@@ -221,7 +223,8 @@ function loadTables(report: RunReport): string {
   const rows = figures.map((f) => `<tr><th scope="row">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`);
   const verdicts = thresholds.map(
     (c) =>
-      `<tr class="${c.outcome}"><td><code>${breakable(c.check)}</code></td><td>${LABELS[c.outcome]}</td><td>${escapeHtml(oneLine(c.message, 400))}</td></tr>`,
+      `<tr class="${c.outcome}"><td><code>${breakable(c.check)}</code></td><td>${LABELS[c.outcome]}</td>` +
+      `<td>${escapeHtml(oneLine(c.message, 400))}</td></tr>`,
   );
   const judged =
     verdicts.length === 0
@@ -247,7 +250,10 @@ function loadSection(report: RunReport): string {
   const charts =
     data === undefined
       ? '<p>This run has load results; report.json holds them.</p>'
-      : `<div class="charts"><figure><figcaption>${escapeHtml(latencyCaption(report, data.windows !== undefined))}</figcaption>${latencyPercentileChart(data.percentiles, data.windows)}</figure><figure><figcaption>${escapeHtml(CHART_CAPTIONS.throughput)}</figcaption>${throughputChart(data.throughput, stageSeconds(load), data.windows)}</figure></div>`;
+      : `<div class="charts"><figure><figcaption>${escapeHtml(latencyCaption(report, data.windows !== undefined))}</figcaption>` +
+        `${latencyPercentileChart(data.percentiles, data.windows)}</figure>` +
+        `<figure><figcaption>${escapeHtml(CHART_CAPTIONS.throughput)}</figcaption>` +
+        `${throughputChart(data.throughput, stageSeconds(load), data.windows)}</figure></div>`;
   return `<section id="load"><h2>Load</h2>${loadTables(report)}${charts}</section>`;
 }
 
@@ -357,7 +363,9 @@ export function renderHtml(report: RunReport): string {
   const index =
     groups.length === 0
       ? ''
-      : `<details class="causes"${groups.length <= OPEN_INDEX_GROUPS ? ' open' : ''}><summary><b>Failures by the check and clause they broke</b> (${groups.length} group${groups.length === 1 ? '' : 's'})</summary><ol>${groups
+      : `<details class="causes"${groups.length <= OPEN_INDEX_GROUPS ? ' open' : ''}>` +
+        `<summary><b>Failures by the check and clause they broke</b> (${groups.length} group${groups.length === 1 ? '' : 's'})</summary>` +
+        `<ol>${groups
           .map(
             (g, i) =>
               `<li><a href="#${causeId(i)}"><code>${escapeHtml(g.check ?? 'failed')}</code>: ${escapeHtml(oneLine(g.clause, 300))}</a> ` +
@@ -407,7 +415,10 @@ export function renderHtml(report: RunReport): string {
     ...countdowns,
     ...disabled,
     ...sections,
-    `<footer>${escapeHtml(`${meta.tool.name} ${meta.tool.version} · run ${meta.runId} · finished ${report.finishedAt} · report.json is the canonical report`)}</footer>`,
+    `<footer>${escapeHtml(
+      `${meta.tool.name} ${meta.tool.version} · run ${meta.runId}` +
+        ` · finished ${report.finishedAt} · report.json is the canonical report`,
+    )}</footer>`,
     '</main></body></html>',
     '',
   ].join('\n');

@@ -113,7 +113,9 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
       label: 'duration',
       value:
         `${m.durationSeconds} s, ${profile.connections} ` +
-        `connections${workersNote(load)}${load.mergedRuns > 1 ? `, ${load.mergedRuns} runs merged` : ''}${load.judgedRate === undefined ? '' : `; judged at the ${load.judgedRate}/s stage`}`,
+        `connections${workersNote(load)}` +
+        `${load.mergedRuns > 1 ? `, ${load.mergedRuns} runs merged` : ''}` +
+        `${load.judgedRate === undefined ? '' : `; judged at the ${load.judgedRate}/s stage`}`,
     },
     {
       label: 'requests',

@@ -218,7 +218,10 @@ export function throughputChart(throughput: LoadChartData['throughput'], seconds
     const [x1, x2] = [x(w.from), x(Math.max(w.from, w.to))];
     return (
       `<rect x="${x1.toFixed(1)}" y="${PAD.top}" width="${(x2 - x1).toFixed(1)}" height="${PLOT_H}" fill="${colour}" ` +
-      `fill-opacity="0.1"><title>${w.name} window ${label(w.from)}–${label(w.to)} s: ${label(w.rps)} responses/s</title></rect><line x1="${x1.toFixed(1)}" x2="${x2.toFixed(1)}" y1="${y(w.rps).toFixed(1)}" y2="${y(w.rps).toFixed(1)}" stroke="${colour}" stroke-width="2" stroke-dasharray="5 3"/>`
+      `fill-opacity="0.1">` +
+      `<title>${w.name} window ${label(w.from)}–${label(w.to)} s: ${label(w.rps)} responses/s</title></rect>` +
+      `<line x1="${x1.toFixed(1)}" x2="${x2.toFixed(1)}" y1="${y(w.rps).toFixed(1)}" y2="${y(w.rps).toFixed(1)}"` +
+      ` stroke="${colour}" stroke-width="2" stroke-dasharray="5 3"/>`
     );
   });
   const overlay = `${marks.join('')}${windows.length > 0 ? windowLegend(windows) : ''}`;
