@@ -6,9 +6,9 @@
  * | the server answers                         | verdict |
  * |--------------------------------------------|---------|
  * | a 4xx the case names as a refusal (400)    | pass    |
+ * | a 4xx the case names as an acceptance (404) | as a 2xx (a 404 for the unknown pet a request names) |
  * | another 4xx (415, 422, ...)                | warn (expect.undocumented.refusal-status) |
- * | a 2xx that keeps every stated rule         | pass, or warn when the case names the risk of accepting
- * (expect.undocumented.acceptance-risk) |
+ * | a 2xx that keeps every stated rule         | pass; warn if the case names a risk of accepting (expect.undocumented.acceptance-risk) |
  * | anything else (5xx, 3xx, 1xx)              | fail (expect.undocumented) |
  *
  * The rule and each recommendation are checks of their own (levels fail and warn), judging the same declared expectation.
