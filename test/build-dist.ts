@@ -1,6 +1,8 @@
 /**
- * Runs before the test files (tap's `before`): the tests import the TypeScript source, but the end-to-end tests that
- * start the CLI as a process of its own, and those of what the build writes, need dist/ as the source is now. Nothing is
+ * Runs before the slow tier's files (npm run test:slow: `tap --before=test/build-dist.ts`; alone, `npx tap
+ * --before=test/build-dist.ts test/slow/NAME.test.ts`): npm test imports the TypeScript source and builds nothing, but the
+ * slow tests that start the CLI as a process of its own, and those of what the build writes, need dist/ as the source is
+ * now. Nothing is
  * built when no file the build reads changed since the last build (a file's or a folder's time, so a removal counts too);
  * otherwise an incremental build redoes what changed.
  */

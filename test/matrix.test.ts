@@ -1,7 +1,7 @@
 /**
  * The verdict matrix (npm run matrix): every variant of the reference server judged by a whole run, and every case and check
- * made to fail by some variant. Of the slow tier, but a process of its own beside test/fast.test.ts, test/slow-load.test.ts
- * and test/slow.test.ts: tap runs the four at once (jobs 4), and the typecheck once the first of them ends.
+ * made to fail by some variant. Of the slow tier (npm run test:slow), a process of its own beside test/slow-load.test.ts,
+ * test/slow.test.ts and the CI templates: tap runs the four at once (jobs 4).
  */
 import t from 'tap';
 import path from 'node:path';

@@ -5,10 +5,10 @@
 import { readdir } from 'node:fs/promises';
 
 /**
- * The files tap runs as they are, each a process of its own, beside the others: the compiler's, and the CI templates', which
- * build this repository twice from a checkout (the compiler again) and run the suite seven times, a budget of their own.
+ * The slow files tap runs as they are, each a process of its own beside the others: the CI templates', which build this
+ * repository twice from a checkout and run the suite seven times, a budget of their own.
  */
-export const OWN_PROCESS = ['typecheck.test.ts', 'ci-templates.test.ts'];
+export const OWN_PROCESS = ['ci-templates.test.ts'];
 
 /** The URLs of the *.test.ts files under a folder of test/ (its subfolders too), in the order of their paths. */
 async function testFiles(name: string, recursive = false): Promise<string[]> {

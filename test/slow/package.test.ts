@@ -19,7 +19,7 @@ const KEY = 'package-test-key-5c1e';
 
 t.test('the packed tarball installs without a build and runs from the install', async (t) => {
   const dir = await tempDir();
-  // dist is built before the tests (tap's `before`); packing again must not rebuild (and must not need dev dependencies).
+  // dist is built before the slow tier's tests (test:slow's `--before`); packing again must not rebuild (and must not need dev dependencies).
   const { stdout: packed } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root });
   const [manifest] = JSON.parse(packed) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const files = (manifest?.files ?? []).map((f) => f.path);

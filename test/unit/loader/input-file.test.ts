@@ -1,14 +1,11 @@
 /** Hostile input files: only regular files of bounded size and UTF-8 are read, alias bombs are bounded, every problem is printed once and located. */
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { decodeInputFile, InputFileError, InvalidUtf8Error, MAX_INPUT_FILE_BYTES, readInputFile } from '../../../src/loader/input-file.js';
-import { loadContract } from '../../../src/loader/contract.js';
-import { loadProfile } from '../../../src/loader/load-profiles.js';
-import { PARSED_YAML_FILE, yamlDigest } from '../../../src/loader/yaml-file.js';
-import { listenLocally, root, runCli, tempDir } from '../../helpers.js';
+import { listenLocally, runCli, tempDir } from '../../helpers.js';
 
 const reason = (promise: Promise<unknown>): Promise<string> =>
   promise.then(
@@ -158,34 +155,6 @@ t.test('readInputFile refuses a file that is not UTF-8, and drops a byte order m
   await writeFile(bom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('title: x\n')]));
   t.equal(await readInputFile(bom), 'title: x\n');
 });
-
-t.test(
-  "the build's parsed YAML: a copy with a byte order mark is the same text; a copy with a bad byte is refused, not looked up",
-  async (t) => {
-    const dir = await tempDir();
-    const validate = (await loadContract(path.join(root, 'schemas'))).fileValidator('load-profile.schema.json');
-    const original = await readFile(path.join(root, 'scenarios', 'load', 'smoke.yaml'));
-    const parsed = JSON.parse(await readFile(path.join(root, 'dist', 'src', 'loader', PARSED_YAML_FILE), 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    await mkdir(path.join(dir, 'load'));
-    const bom = path.join(dir, 'load', 'smoke.yaml');
-    await writeFile(bom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), original]));
-    t.ok(parsed[yamlDigest(await readInputFile(bom))] !== undefined, 'found by its digest, as the build parsed it');
-    const shipped = await loadProfile(path.join(root, 'scenarios', 'load', 'smoke.yaml'), validate, path.join(root, 'scenarios'));
-    t.same(await loadProfile(bom, validate, dir), shipped, 'the same profile, at the same places');
-    // The Latin-1 é of 'café' in the profile's first comment.
-    const bad = path.join(dir, 'bad.yaml');
-    const at = original.indexOf('A few');
-    await writeFile(bad, Buffer.concat([original.subarray(0, at), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20]), original.subarray(at)]));
-    const error = await loadProfile(bad, validate, dir).then(
-      () => undefined,
-      (e: unknown) => e as Error,
-    );
-    t.equal(error?.message, 'bad.yaml:1:6: not valid UTF-8: byte 0xE9 starts no valid sequence (bytes e9 20 41); save the file as UTF-8');
-  },
-);
 
 t.test('an input file that is not UTF-8 is refused with one line naming file:line:col and the bytes, before any request', async (t) => {
   let requests = 0;

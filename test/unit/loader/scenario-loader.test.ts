@@ -1,9 +1,8 @@
 import t from 'tap';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../../../src/loader/contract.js';
 import { loadCases } from '../../../src/loader/cases.js';
-import { PARSED_YAML_FILE, parseYamlText, readYamlSource, yamlDigest, type ParsedYamlEntry } from '../../../src/loader/yaml-file.js';
 import { RunError } from '../../../src/model/errors.js';
 import { root, tempDir } from '../../helpers.js';
 
@@ -139,49 +138,3 @@ t.test('load profiles under scenarios/load are not scenario files', async (t) =>
   const dir = await folderWith({ 'a.yaml': valid, 'load/smoke.yaml': 'not: a scenario\n' });
   t.same(await problemsOf(dir), []);
 });
-
-t.test(
-  'the YAML files the build parsed read as a fresh parse reads them: the same value, every value and key at the same place',
-  async (t) => {
-    const parsed = JSON.parse(await readFile(path.join(root, 'dist', 'src', 'loader', PARSED_YAML_FILE), 'utf8')) as Record<
-      string,
-      ParsedYamlEntry
-    >;
-    const files = ['scenarios/create-pet/create.yaml', 'scenarios/load/smoke.yaml', 'suites/auth.yaml', 'schemas/openapi.yaml'].map((f) =>
-      path.join(root, f),
-    );
-    for (const file of files) {
-      const text = await readFile(file, 'utf8');
-      const entry = parsed[yamlDigest(text)];
-      t.ok(entry, `${path.relative(root, file)} was parsed by the build`);
-      const fresh = await parseYamlText(file, text);
-      const cached = await readYamlSource(file);
-      t.same(cached.source?.value, fresh.value, `${path.relative(root, file)}: the same value`);
-      const paths = Object.keys(fresh.locations?.values ?? {}).map((key) => (key === '' ? [] : key.split('\u0001')));
-      const located = paths.map((p) => cached.source?.locate([...p, 'no-such-key']));
-      const expected = paths.map((p) => {
-        const [line, column] = fresh.locations?.values[p.join('\u0001')] ?? [1, 1];
-        return { line, column };
-      });
-      t.same(
-        located,
-        expected,
-        `${path.relative(root, file)}: ${paths.length} paths located as a fresh parse locates them (a missing key at its parent)`,
-      );
-    }
-    // A file of another text is parsed, not served from the build: its own places.
-    const dir = await tempDir();
-    const changed = path.join(dir, 'smoke.yaml');
-    await writeFile(
-      changed,
-      `# a comment moves everything down one line\n${await readFile(path.join(root, 'scenarios/load/smoke.yaml'), 'utf8')}`,
-    );
-    const moved = await readYamlSource(changed);
-    const original = await readYamlSource(path.join(root, 'scenarios/load/smoke.yaml'));
-    t.equal(
-      moved.source?.locate(['title']).line,
-      (original.source?.locate(['title']).line ?? 0) + 1,
-      'the changed file is located by its own text',
-    );
-  },
-);

@@ -2,17 +2,13 @@ import t from 'tap';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createConfig, lint } from '@redocly/openapi-core';
 import { Document, Spectral, type RulesetDefinition } from '@stoplight/spectral-core';
 import Parsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createAjv } from '../../../src/loader/ajv.js';
-import { ajvFailures } from '../../../src/loader/ajv-errors.js';
-import { loadContract, loadSchemaDocuments, schemaDigest } from '../../../src/loader/contract.js';
-import { toValidationView, type JsonValue } from '../../../src/model/json.js';
-import type { SchemaName } from '../../../src/model/contract-names.js';
+import { loadContract, loadSchemaDocuments } from '../../../src/loader/contract.js';
 import { root } from '../../helpers.js';
 
 const schemasDir = path.join(root, 'schemas');
@@ -115,54 +111,3 @@ t.test("openapi.yaml is clean under Redocly's recommended rules and Spectral's o
   }
   t.notMatch(text, /shared\/contract/, 'no reference to a file outside the repository');
 });
-
-t.test(
-  'the validators precompiled at build time serve the schemas they came from, judge as ajv does, and give way to ajv when a schema changed',
-  async (t) => {
-    const documents = await loadSchemaDocuments(schemasDir);
-    // What the build wrote (tap's `before` builds dist/), as a run loads it.
-    const precompiled = (await import(pathToFileURL(path.join(root, 'dist', 'src', 'loader', 'precompiled-validators.js')).href)) as {
-      digest: string;
-      exportsById: Record<string, unknown>;
-    };
-    t.equal(precompiled.digest, schemaDigest(documents), 'the build compiled these very schemas');
-    t.same(Object.keys(precompiled.exportsById).sort(), [...documents.keys()].sort(), 'one validator per schema');
-    const ajv = createAjv();
-    for (const { schema } of documents.values()) ajv.addSchema(schema);
-    const contract = await loadContract(schemasDir);
-    const values: Array<[SchemaName, unknown]> = [
-      ['Pet', { id: 1, name: 'Rex', categoryId: 2, status: 'sold' }],
-      ['Pet', { id: 1, name: 'Rex', categoryId: 2n ** 64n }],
-      ['Pet', { name: 5, categoryId: '7', status: 'lost', extra: true }],
-      ['NewPet', {}],
-      ['NewPet', { name: 'x', categoryId: 1.5 }],
-      ['Pets', [{ id: 1, name: 'a', categoryId: 1 }, { id: 'x' }]],
-      ['Error', { code: 'E', message: 'm', status: '401' }],
-      ['PetStatus', 'available'],
-    ];
-    for (const [name, value] of values) {
-      const id = [...documents].find(([, d]) => d.schema['title'] === name)?.[0] ?? '';
-      const reference = ajv.getSchema(id);
-      const expected = reference?.(toValidationView(value as JsonValue)) === true ? [] : ajvFailures(reference?.errors);
-      t.same(
-        contract.validate(name, value as JsonValue),
-        expected,
-        `${name} ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`,
-      );
-    }
-    // A changed schema (a copy of schemas/ where a name may be at most 3 characters) is compiled by ajv, not served stale.
-    const dir = await mkdtemp(path.join(tmpdir(), 'schemas-'));
-    for (const file of await readdir(schemasDir)) await writeFile(path.join(dir, file), await readFile(path.join(schemasDir, file)));
-    const newPet = JSON.parse(await readFile(path.join(dir, 'new-pet.schema.json'), 'utf8')) as {
-      properties: { name: Record<string, unknown> };
-    };
-    newPet.properties.name['maxLength'] = 3;
-    await writeFile(path.join(dir, 'new-pet.schema.json'), JSON.stringify(newPet));
-    const changed = await loadContract(dir);
-    t.match(
-      changed.validate('NewPet', { name: 'Rexford', categoryId: 1 }),
-      [{ message: /must NOT have more than 3 characters/ }],
-      'the changed rule applies',
-    );
-  },
-);

@@ -73,30 +73,47 @@ t.test('--help and --version load only the option table and what it names: no en
   t.same(heavy, [], `start-up loads ${seen.size} modules, none of the run's`);
 });
 
-t.test("npm test runs every test file once: the tiers' processes, and the slow files that keep their own", async (t) => {
-  const { OWN_PROCESS, e2eFiles, slowFiles, unitFiles } = await import('../../slow-files.js');
-  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { tap: { include: string[] } };
-  t.same(
-    pkg.tap.include,
-    ['test/*.test.ts', ...OWN_PROCESS.map((file) => `test/slow/${file}`)],
-    "tap's include: the index files and those",
-  );
-  const grouped = [...(await slowFiles('load')), ...(await slowFiles('other'))].map((url) => path.basename(new URL(url).pathname));
-  const all = (await readdir(path.join(root, 'test', 'slow'))).filter((file) => file.endsWith('.test.ts'));
-  t.same([...grouped, ...OWN_PROCESS].sort(), all.sort(), 'each slow file in exactly one process');
-  t.ok(grouped.some((file) => file.startsWith('load-')) && grouped.some((file) => !file.startsWith('load-')), 'both groups hold files');
-  const listed = async (folder: string, recursive: boolean): Promise<string[]> =>
-    (await readdir(path.join(root, 'test', folder), { recursive })).filter((file) => file.endsWith('.test.ts'));
-  t.equal((await unitFiles()).length, (await listed('unit', true)).length, 'the fast tier runs every file under test/unit/');
-  t.equal((await e2eFiles()).length, (await listed('e2e', false)).length, 'the whole runs process runs every file of test/e2e/');
-  t.same(await readdir(path.join(root, 'test')).then((names) => names.filter((name) => name.endsWith('.test.ts')).sort()), [
-    'e2e.test.ts',
-    'fast.test.ts',
-    'matrix.test.ts',
-    'slow-load.test.ts',
-    'slow.test.ts',
-  ]);
-});
+t.test(
+  "npm test and npm run test:slow together run every test file once: the tiers' processes, and the slow files of their own",
+  async (t) => {
+    const { OWN_PROCESS, e2eFiles, slowFiles, unitFiles } = await import('../../slow-files.js');
+    const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
+      tap: { include: string[]; before?: string };
+      scripts: Record<string, string>;
+    };
+    t.same(pkg.tap.include, ['test/fast.test.ts', 'test/e2e.test.ts', 'test/typecheck.test.ts'], 'npm test: the source, built by nothing');
+    t.equal(pkg.tap.before, undefined, 'npm test builds nothing first');
+    const slowTier = (pkg.scripts['test:slow'] ?? '').split(' ');
+    t.same(
+      slowTier,
+      [
+        'tap',
+        '--before=test/build-dist.ts',
+        'test/matrix.test.ts',
+        'test/slow.test.ts',
+        'test/slow-load.test.ts',
+        ...OWN_PROCESS.map((f) => `test/slow/${f}`),
+      ],
+      "npm run test:slow: dist/ built first, then the matrix, the slow tier's two processes and the files of their own",
+    );
+    const ci = await readFile(path.join(root, '.ci', 'run'), 'utf8');
+    t.match(ci, /^npm ci\nnpm test\nnpm run test:slow\n/m, 'CI runs both');
+    const grouped = [...(await slowFiles('load')), ...(await slowFiles('other'))].map((url) => path.basename(new URL(url).pathname));
+    const all = (await readdir(path.join(root, 'test', 'slow'))).filter((file) => file.endsWith('.test.ts'));
+    t.same([...grouped, ...OWN_PROCESS].sort(), all.sort(), 'each slow file in exactly one process');
+    t.ok(grouped.some((file) => file.startsWith('load-')) && grouped.some((file) => !file.startsWith('load-')), 'both groups hold files');
+    const listed = async (folder: string, recursive: boolean): Promise<string[]> =>
+      (await readdir(path.join(root, 'test', folder), { recursive })).filter((file) => file.endsWith('.test.ts'));
+    t.equal((await unitFiles()).length, (await listed('unit', true)).length, 'the fast tier runs every file under test/unit/');
+    t.equal((await e2eFiles()).length, (await listed('e2e', false)).length, 'the whole runs process runs every file of test/e2e/');
+    const indexFiles = (await readdir(path.join(root, 'test'))).filter((name) => name.endsWith('.test.ts')).sort();
+    t.same(
+      indexFiles,
+      [...pkg.tap.include, ...slowTier.filter((word) => /^test\/[^/]+\.test\.ts$/.test(word))].map((f) => path.basename(f)).sort(),
+      'every file in test/ runs in one of the two commands',
+    );
+  },
+);
 
 t.test(
   'test/unit/ mirrors src/: each of its folders tests the source folder of its name (tools/: tools/, project/: the repository)',

@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { createRequire } from 'node:module';
-import { spawnNode } from '../helpers.js';
+import { spawnNode } from './helpers.js';
 
 t.test('tsc -p tsconfig.test.json finds no error', async (t) => {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
