@@ -6,7 +6,7 @@ import { listenLocally, runCli } from '../helpers.js';
 
 const KEY = 'closes-after-five';
 
-t.test('every connection closed after its 5th response: five whole runs pass, nothing could not be tested', async (t) => {
+t.test('every connection closed after its 5th response: two whole runs pass, nothing could not be tested', async (t) => {
   const handler = toNodeHandler(createPetStore({ apiKey: KEY }).handle);
   const answered = new WeakMap<object, number>();
   const server = createServer((req, res) => {
@@ -16,7 +16,7 @@ t.test('every connection closed after its 5th response: five whole runs pass, no
     handler(req, res);
   });
   const base = await listenLocally(server);
-  for (let run = 1; run <= 5; run++) {
+  for (let run = 1; run <= 2; run++) {
     const { code, stdout } = await runCli(['run', '--base-url', base, '--reporter', 'console', '--seed', String(run)], {
       PETSTORE_API_KEY: KEY,
     });

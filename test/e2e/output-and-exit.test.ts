@@ -124,7 +124,8 @@ t.test('a run that broke the contract and then stopped (a 301 to everything, the
   });
   const base = await listenLocally(server);
   const dir = await tempDir();
-  const run = await runWith(['run', '--base-url', base, '--load', 'smoke', '--report-dir', dir], sink());
+  // A short consistency window: the reads that look for a write answered 301 give up in 200 ms, not the default's seconds.
+  const run = await runWith(['run', '--base-url', base, '--load', 'smoke', '--consistency-window', '200', '--report-dir', dir], sink());
   const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as RunReport;
   t.equal(report.verdict, 'failed', 'the report says the contract is broken');
   t.ok(report.stopped !== undefined, `and that the run stopped (${report.stopped?.message ?? ''})`);

@@ -9,7 +9,7 @@ import { runCli, tempDir } from '../helpers.js';
 import { start as startExpress } from '../fixtures/frameworks/express-store.js';
 import { start as startFastify } from '../fixtures/frameworks/fastify-store.js';
 import { start as startPrism } from '../fixtures/frameworks/prism-mock.js';
-import { pythonWith, start as startPython } from '../fixtures/frameworks/python-store.js';
+import { interpreterWith, start as startProcess } from '../fixtures/frameworks/process-store.js';
 
 const KEY = 'framework-corpus-key';
 
@@ -150,8 +150,8 @@ const STATUS_NULL = { 'createPet.invalid.status-null': ['expect.schema', 'expect
 const LENIENT_INT = (slugs: readonly string[]): Record<string, string[]> =>
   Object.fromEntries(slugs.map((slug) => [`getPet.malformed.${slug}`, ['store.get-requested-pet']]));
 
-const fastapi = pythonWith('fastapi');
-const flask = pythonWith('flask');
+const fastapi = interpreterWith('fastapi');
+const flask = interpreterWith('flask');
 
 t.test(
   'FastAPI (Debian) with pydantic models: the lone surrogate it stores breaks every later read that holds it, and the store-health reads name that write',
@@ -162,7 +162,7 @@ t.test(
         : false,
   },
   async (t) => {
-    const server = await startPython(fastapi as string, 'fastapi', KEY);
+    const server = await startProcess(fastapi as string, 'fastapi', KEY);
     t.teardown(server.close);
     const { code, failed, warned, errored } = await judge(server.baseUrl);
     t.equal(code, 1, 'the contract is broken');
@@ -202,7 +202,7 @@ t.test(
   'Flask (Debian) with hand-written checks: a body nested 1,000 deep is a 500 (RecursionError)',
   { skip: flask === undefined ? 'no Python with flask here (Debian: python3-flask; .ci/run installs it)' : false },
   async (t) => {
-    const server = await startPython(flask as string, 'flask', KEY);
+    const server = await startProcess(flask as string, 'flask', KEY);
     t.teardown(server.close);
     const { code, failed, warned, errored } = await judge(server.baseUrl);
     t.equal(code, 1, 'the contract is broken');
@@ -219,6 +219,116 @@ t.test(
       ['auth.createPet.lowercase-scheme', 'auth.getPet.lowercase-scheme', 'auth.listPets.lowercase-scheme', 'deprecation.getPet.available'],
       'no Deprecation header, the scheme compared exactly: warnings (Werkzeug keeps the last of two Authorization headers)',
     );
+    t.same(errored, [], 'nothing could not be tested, nothing threw');
+  },
+);
+
+const aiohttp = interpreterWith('aiohttp');
+const drf = interpreterWith('drf');
+const sinatra = interpreterWith('sinatra');
+/** The scheme compared exactly, and no Deprecation or Sunset header: warnings. */
+const SCHEME_AND_DEPRECATION = [
+  'auth.createPet.lowercase-scheme',
+  'auth.getPet.lowercase-scheme',
+  'auth.listPets.lowercase-scheme',
+  'deprecation.getPet.available',
+];
+/** A JSON body under text/plain is parsed as JSON and the pet created: a lenient acceptance that warns (a CORS simple request). */
+const TEXT_PLAIN_TAKEN = 'createPet.invalid.content-type';
+/** Python's json module recurses: a body nested 1,000 deep is a RecursionError, answered 500. */
+const DEEP_NESTING = { 'coverage.createPet.malformed.deep-nesting': ['expect.status', 'server.no-5xx'] };
+/** Bytes that are not UTF-8 fail the decoding of the body outside the handler's own checks: a 500, not a 400. */
+const NOT_UTF8_500 = Object.fromEntries(
+  ['stray-continuation', 'overlong', 'truncated', 'encoded-surrogate'].map((slug) => [
+    `coverage.createPet.malformed.not-utf8.${slug}`,
+    ['expect.schema', 'expect.status', 'server.no-5xx'],
+  ]),
+);
+
+t.test(
+  'aiohttp (Debian) with a bearer middleware and request.json(): bytes that are not UTF-8 and deep nesting are 500s',
+  { skip: aiohttp === undefined ? 'no Python with aiohttp here (Debian: python3-aiohttp; .ci/run installs it)' : false },
+  async (t) => {
+    const server = await startProcess(aiohttp as string, 'aiohttp', KEY);
+    t.teardown(server.close);
+    const { code, failed, warned, errored } = await judge(server.baseUrl);
+    t.equal(code, 1, 'the contract is broken');
+    t.same(failed, {
+      ...UNBOUNDED_INTS,
+      ...STATUS_NULL,
+      ...LENIENT_INT(['arabic-indic', 'full-width']),
+      ...DEEP_NESTING,
+      ...NOT_UTF8_500,
+    });
+    t.same(
+      warned,
+      [...GLUE_WARNINGS, ...BODY_LIMIT, TEXT_PLAIN_TAKEN].sort(),
+      'the first of two Authorization headers is read, its body limit (1 MiB) is a 413, text/plain is taken: warnings',
+    );
+    t.same(errored, [], 'nothing could not be tested, nothing threw');
+  },
+);
+
+t.test(
+  "Django REST framework (Debian) on Django's server: a path its URL pattern does not match is Django's HTML 404, and a serializer that coerces",
+  {
+    skip:
+      drf === undefined
+        ? 'no Python with django and rest_framework here (Debian: python3-djangorestframework; .ci/run installs it)'
+        : false,
+  },
+  async (t) => {
+    const server = await startProcess(drf as string, 'drf', KEY);
+    t.teardown(server.close);
+    const { code, failed, warned, errored } = await judge(server.baseUrl);
+    t.equal(code, 1, 'the contract is broken');
+    // <int:pet_id> matches digits only: a malformed id, and a negative one, never reach the view, and Django answers its HTML 404.
+    const htmlNotFound = ['errors.error-body', 'wire.json-body'];
+    t.same(failed, {
+      ...Object.fromEntries(
+        ['trailing-letters', 'underscore', 'hex', 'arabic-indic', 'full-width', 'not-a-number', 'fraction'].map((slug) => [
+          `getPet.malformed.${slug}`,
+          htmlNotFound,
+        ]),
+      ),
+      'getPet.unknown-id.negative': ['expect.schema', 'wire.json-body'],
+      'getPet.unknown-id.int64-min': ['expect.schema', 'wire.json-body'],
+      // CharField takes a number as its text, IntegerField a numeric string: 42 becomes "42", "7" becomes 7 (the contract says 400).
+      'coverage.createPet.name.number': ['expect.schema', 'expect.status'],
+      'coverage.createPet.categoryId.numeric-string': ['expect.schema', 'expect.status'],
+      'createPet.invalid.name-number': ['expect.schema', 'expect.status'],
+      'fuzz.createPet.body': ['expect.schema', 'expect.status'],
+      ...DEEP_NESTING,
+    });
+    t.notOk('listPets.filter.near.empty' in failed, 'an empty status= read as no filter passes');
+    t.same(warned, [...SCHEME_AND_DEPRECATION, TEXT_PLAIN_TAKEN].sort(), 'text/plain refused with 415: another 4xx, which warns');
+    t.same(errored, [], 'nothing could not be tested, nothing threw');
+  },
+);
+
+t.test(
+  'Sinatra (Debian) on WEBrick: a lone surrogate it stores makes every later listing a 500, and bytes that are not UTF-8 are 500s',
+  {
+    skip:
+      sinatra === undefined ? 'no Ruby with sinatra and webrick here (Debian: ruby-sinatra ruby-webrick; .ci/run installs them)' : false,
+  },
+  async (t) => {
+    const server = await startProcess(sinatra as string, 'sinatra', KEY);
+    t.teardown(server.close);
+    const { code, failed, warned, errored } = await judge(server.baseUrl);
+    t.equal(code, 1, 'the contract is broken');
+    const poisoned = ['expect.status', 'server.no-5xx'];
+    t.same(failed, {
+      ...UNBOUNDED_INTS,
+      ...STATUS_NULL,
+      ...NOT_UTF8_500,
+      // A lone low surrogate is stored; JSON.generate cannot encode it: every listing that holds it is a 500 from then on.
+      'coverage.createPet.malformed.lone-low-surrogate': poisoned,
+      'lifecycle.created.listed': ['expect.holdsIfNotFull', ...poisoned],
+      'stateful.pets': ['expect.everyItem', 'expect.maxItems', ...poisoned],
+      'lifecycle.store-health': ['expect.answersAfterWrites', 'server.no-5xx'],
+    });
+    t.same(warned, [...SCHEME_AND_DEPRECATION, TEXT_PLAIN_TAKEN].sort(), 'text/plain is taken: a warning');
     t.same(errored, [], 'nothing could not be tested, nothing threw');
   },
 );
