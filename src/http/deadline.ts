@@ -15,17 +15,30 @@ export interface GuardSignal {
   dispose(): void;
 }
 
+/** Calls `fire` after `ms` on a referenced timer; the function it returns cancels it. */
+export type ScheduleTimer = (fire: () => void, ms: number) => () => void;
+
+/** The real timer: referenced, so the process waits for the deadline it guards. */
+const REAL_TIMER: ScheduleTimer = (fire, ms) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};
+
 /**
  * A signal that aborts after `ms` (a TimeoutError, as AbortSignal.timeout's) or when any `linked` signal aborts (its
- * reason); no deadline when `ms` is undefined.
+ * reason); no deadline when `ms` is undefined. `schedule` is the timer (a test's fires when the test says).
  */
-export function guardSignal(ms: number | undefined, linked: ReadonlyArray<AbortSignal | undefined>): GuardSignal {
+export function guardSignal(
+  ms: number | undefined,
+  linked: ReadonlyArray<AbortSignal | undefined>,
+  schedule: ScheduleTimer = REAL_TIMER,
+): GuardSignal {
   const controller = new AbortController();
   let expired = false;
-  const timer =
+  const cancel =
     ms === undefined
       ? undefined
-      : setTimeout(() => {
+      : schedule(() => {
           expired = true;
           controller.abort(new DOMException(`no complete response within ${ms} ms`, 'TimeoutError'));
         }, ms);
@@ -46,7 +59,7 @@ export function guardSignal(ms: number | undefined, linked: ReadonlyArray<AbortS
       return expired;
     },
     dispose() {
-      clearTimeout(timer);
+      cancel?.();
       for (const [signal, follow] of links) signal.removeEventListener('abort', follow);
     },
   };
@@ -61,10 +74,11 @@ export class Deadline implements Sender {
     private readonly inner: Sender,
     private readonly ms: number,
     private readonly linked: ReadonlyArray<AbortSignal | undefined>,
+    private readonly schedule: ScheduleTimer = REAL_TIMER,
   ) {}
 
   async send(request: OutgoingRequest): Promise<Exchange> {
-    const guard = guardSignal(this.ms, [...this.linked, request.signal]);
+    const guard = guardSignal(this.ms, [...this.linked, request.signal], this.schedule);
     try {
       return await this.inner.send({ ...request, signal: guard.signal });
     } finally {

@@ -3,7 +3,7 @@
  * the write gate's one count of the budget, and the one builder of the contract's requests.
  */
 import t from 'tap';
-import { Deadline } from '../../../src/http/deadline.js';
+import { Deadline, type ScheduleTimer } from '../../../src/http/deadline.js';
 import { everyObserver, type ExchangeObserver, Observe } from '../../../src/http/observe.js';
 import { compose, type OutgoingRequest, type Sender, TransportError } from '../../../src/http/sender.js';
 import { WriteGate } from '../../../src/http/write-gate.js';
@@ -88,8 +88,24 @@ t.test('the deadline layer hands the request a signal that aborts at the deadlin
         request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true });
       }),
   };
-  const timed = await new Deadline(holding, 1, []).send(get).catch((e: unknown) => e);
+  // The deadline's timer is the test's: it fires when the test says, and only the deadline's own 5 s was asked of it.
+  const asked: number[] = [];
+  let fire = (): void => undefined;
+  let cancelled = 0;
+  const schedule: ScheduleTimer = (callback, ms) => {
+    asked.push(ms);
+    fire = callback;
+    return () => {
+      cancelled += 1;
+    };
+  };
+  const pending = new Deadline(holding, 5_000, [], schedule).send(get).catch((e: unknown) => e);
+  t.equal(signal?.aborted, false, 'nothing aborts before the deadline');
+  fire();
+  const timed = await pending;
   t.equal((timed as DOMException).name, 'TimeoutError', 'the deadline aborts with a TimeoutError');
+  t.match(timed, { message: 'no complete response within 5000 ms' });
+  t.same([asked, cancelled], [[5_000], 1], 'one timer for the deadline, cancelled once the exchange ended');
   const stop = new AbortController();
   const stopped = new Deadline(holding, 60_000, [stop.signal]).send(get).catch((e: unknown) => e);
   stop.abort(new Error('the client stopped'));
