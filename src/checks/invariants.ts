@@ -265,6 +265,48 @@ const readsBackSame: ExchangeCheck = {
   },
 };
 
+/** Whether a response shows the store (a listing, or getPet answered 200 with an object): where a refused create's pet would show. */
+function showsStore(exchange: Exchange): boolean {
+  const { request, response } = exchange;
+  return listing(exchange) !== undefined || (plays(request.operation, 'get') && response.status === 200 && isJsonObject(response.json));
+}
+
+const refusedCreateStoredNothing: ExchangeCheck = {
+  id: 'store.refused-create-stored-nothing',
+  title: 'No listing or getPet shows a pet that only a refused create (answered 400 or 401) could have made',
+  clause:
+    'reading-the-contract: a refused request changes nothing, whatever refused it (a 401 included): no pet appears that a 201 ' +
+    'did not hand out',
+  level: 'fail',
+  scope: 'exchange',
+  appliesWhen:
+    'after a create of the run was refused with a 4xx: every listing that is not full (it would hold the pet), and every listing or ' +
+    "getPet that shows a pet with a refused create's name",
+  applies(context) {
+    const { exchange, model } = context;
+    if (model === undefined || model.refusedNames === 0 || !showsStore(exchange)) return false;
+    const items = listing(exchange);
+    const limit = validLimit(exchange, context);
+    if (items !== undefined && limit !== undefined && items.length < limit) return true;
+    return model.storedByRefusal(petsShown(exchange)).length > 0;
+  },
+  evaluate({ exchange, model }) {
+    const stored = model?.storedByRefusal(petsShown(exchange)) ?? [];
+    if (stored.length === 0) return passed(`no pet with the name of one of the run's ${model?.refusedNames ?? 0} refused creates is shown`);
+    return failed(
+      stored.slice(0, NAMED).map((pet) => ({
+        message:
+          `pet ${pet.id} ${showJson(pet.fields, 200)} carries the name of a create refused as ${pet.refusedWith.slice(0, 3).join('; ')}, ` +
+          'and no create of the run was handed it (no 201 with that name, none under way or unanswered)',
+        expected: 'no pet made by a refused create',
+        actual: `pet ${pet.id}`,
+      })),
+      `${stored.length} pet${stored.length === 1 ? '' : 's'} that only a refused create could have made ` +
+        `(first: pet ${stored[0]?.id}, refused as ${stored[0]?.refusedWith[0]})`,
+    );
+  },
+};
+
 /** The store invariants, in the order they are judged. */
 export const INVARIANT_CHECKS: readonly ExchangeCheck[] = [
   listingStatus,
@@ -273,4 +315,5 @@ export const INVARIANT_CHECKS: readonly ExchangeCheck[] = [
   getRequestedPet,
   uniqueIds,
   readsBackSame,
+  refusedCreateStoredNothing,
 ];

@@ -253,7 +253,16 @@ export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?:
   // A rule that found nothing to judge anywhere in the case (a full page, an empty listing) leaves the case unjudged:
   // never reported as passed.
   const judgedIds = new Set(result.checks.filter((c) => c.outcome === 'passed').map((c) => c.id));
-  const unjudged = outcome === 'passed' ? result.checks.find((c) => c.outcome === 'not-judged' && !judgedIds.has(c.id)) : undefined;
+  // A full page of a long-lived store may hold none of the run's pets: where the case judges the pet another way, it stays judged.
+  const judgedAnotherWay = (c: CheckOutcome): boolean =>
+    c.id === 'expect.holdsIfNotFull' && spec.steps[c.step]?.fullPageJudgedBy !== undefined;
+  for (const c of result.checks)
+    if (c.outcome === 'not-judged' && judgedAnotherWay(c))
+      c.message = `${c.message}; the case judges the pet by ${spec.steps[c.step]?.fullPageJudgedBy} instead`;
+  const unjudged =
+    outcome === 'passed'
+      ? result.checks.find((c) => c.outcome === 'not-judged' && !judgedIds.has(c.id) && !judgedAnotherWay(c))
+      : undefined;
   if (unjudged !== undefined) return finish('not-judged', `not judged: ${unjudged.message}`, 'precondition');
   return finish(outcome, reason);
 }

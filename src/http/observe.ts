@@ -11,6 +11,9 @@ export interface ExchangeObserver {
   observe(exchange: Exchange, label?: string): void;
   /** A request that got no answer at all: what it did to the store is unknown. */
   unanswered?(sent: SentRequest): void;
+  /** A request is being sent (told before it leaves), and then that it is over, after `observe` or `unanswered`. */
+  sending?(request: OutgoingRequest): void;
+  sendingOver?(request: OutgoingRequest): void;
 }
 
 /** Tells the observer of every exchange that comes back through it, and of every request that got no answer. */
@@ -22,13 +25,18 @@ export class Observe implements Sender {
 
   async send(request: OutgoingRequest): Promise<Exchange> {
     let exchange: Exchange;
+    this.observer.sending?.(request);
     try {
-      exchange = await this.inner.send(request);
-    } catch (error) {
-      if (error instanceof TransportError) this.observer.unanswered?.(error.sent);
-      throw error;
+      try {
+        exchange = await this.inner.send(request);
+      } catch (error) {
+        if (error instanceof TransportError) this.observer.unanswered?.(error.sent);
+        throw error;
+      }
+      this.observer.observe(exchange, request.label);
+    } finally {
+      this.observer.sendingOver?.(request);
     }
-    this.observer.observe(exchange, request.label);
     return exchange;
   }
 }
@@ -41,6 +49,12 @@ export function everyObserver(observers: readonly ExchangeObserver[]): ExchangeO
     },
     unanswered: (sent) => {
       for (const observer of observers) observer.unanswered?.(sent);
+    },
+    sending: (request) => {
+      for (const observer of observers) observer.sending?.(request);
+    },
+    sendingOver: (request) => {
+      for (const observer of observers) observer.sendingOver?.(request);
     },
   };
 }

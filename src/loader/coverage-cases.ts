@@ -142,6 +142,7 @@ function nameCases(
         request: { method: 'GET', path: list.path, query: { status: 'pending', limit: 100 } },
         expect: { status: 200, holdsIfNotFull: { id: '{petId}', name: value } },
         readAfterWrite: true,
+        ...(get === undefined ? {} : { fullPageJudgedBy: 'the create and the read-back by its id' }),
       });
     const refusal = refusals?.length === 0 ? 'a 4xx warns' : `a refusal with ${(refusals ?? []).join(' or ')} passes, another 4xx warns`;
     const title = lenient

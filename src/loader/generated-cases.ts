@@ -197,7 +197,13 @@ function filterCases(contract: Contract): CaseSpec[] {
         suite: 'filters',
         steps: [
           { request: { method: 'POST', path: create.path, json: created }, expect: { status: 201 }, capture: { petId: '/id' } },
-          { request: listing, expect: { status: 200, everyItem: { status }, holdsIfNotFull: { id: '{petId}' } }, readAfterWrite: true },
+          {
+            request: listing,
+            expect: { status: 200, everyItem: { status }, holdsIfNotFull: { id: '{petId}' } },
+            readAfterWrite: true,
+            // On a full page, the filter is still judged on every pet the page holds.
+            fullPageJudgedBy: `every pet of the page has status ${status}`,
+          },
         ],
       }),
     );

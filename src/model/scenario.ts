@@ -87,6 +87,11 @@ export interface StepSpec {
   capture?: Record<string, string>;
   /** This step reads what an earlier step wrote: retry within the consistency window before failing. */
   readAfterWrite?: boolean;
+  /**
+   * A listing step whose `holdsIfNotFull` may go unjudged on a full page without the case going unjudged: these words name
+   * what else in the case judges the pet (a long-lived store keeps the run's pets beyond its first page). Generated cases only.
+   */
+  fullPageJudgedBy?: string;
   /** This step only gathers what the case needs (e.g. an existing id): when its expectations fail, the case is not judged, not failed. */
   precondition?: boolean;
   /** Where each expectation is declared, by its path: `expect.status`, `warn.headers`, `expect.when.400.schema`, `capture`. */

@@ -49,6 +49,35 @@ export interface StoreView {
   unclaimedPets(shown?: readonly JsonObject[]): UnclaimedPet[];
   /** How many creates got no answer at all: one of them may have made a pet the run was never told of. */
   readonly unansweredWrites: number;
+  /** How many names the run's refused creates (answered 4xx) carried: what a listing is searched for. */
+  readonly refusedNames: number;
+  /**
+   * The pets of `shown` that carry the name of a refused create (answered 4xx) and no 201 handed out, while no create that
+   * could have made them (one with that name, or one whose name is unknown) is still under way or went unanswered.
+   */
+  storedByRefusal(shown: readonly JsonObject[]): RefusedStored[];
+}
+
+/** A pet a response showed that only a refused create could have made. */
+export interface RefusedStored {
+  id: string;
+  fields: JsonObject;
+  /** Where each create refused with its name was sent, and its status. */
+  refusedWith: string[];
+}
+
+/** What the model reads of a create as it is sent: the body's name (an unreadable body names no pet it can be told by). */
+export interface CreateSending {
+  operation: SentRequest['operation'];
+  json?: JsonValue;
+  bytes?: unknown;
+}
+
+/** The name a create's body gives its pet; undefined when the body is no JSON object with a string name. */
+function createdName(request: { json?: JsonValue; bytes?: unknown; bodyHex?: string }): string | undefined {
+  if (request.bytes !== undefined || request.bodyHex !== undefined || !isJsonObject(request.json)) return undefined;
+  const name = request.json['name'];
+  return typeof name === 'string' ? name : undefined;
 }
 
 /** A pet named with the run's id that no 201 of the run handed out, with the creates not answered 201 whose body named it. */
@@ -178,6 +207,12 @@ export class StoreModel implements StoreView {
   private readonly runId: string | undefined;
   /** When (in `seq`) each create that got no answer was told. */
   private readonly unansweredAt: number[] = [];
+  /** Creates sent and not yet answered, by their body's name ('' for a body whose name cannot be read). */
+  private readonly underWay = new Map<string, number>();
+  /** The names of creates answered 201, of creates that got no answer ('' for an unreadable one), and of refused ones. */
+  private readonly acceptedNames = new Set<string>();
+  private readonly unansweredNames = new Set<string>();
+  private readonly refusedByName = new Map<string, string[]>();
   /** How many exchanges the model was told of; and when each was told. */
   private told = 0;
   private readonly order = new WeakMap<Exchange, number>();
@@ -232,9 +267,47 @@ export class StoreModel implements StoreView {
     return this.unansweredAt.length;
   }
 
+  get refusedNames(): number {
+    return this.refusedByName.size;
+  }
+
+  storedByRefusal(shown: readonly JsonObject[]): RefusedStored[] {
+    // A create still under way, or one never answered, whose name is unknown could have made any pet.
+    if ((this.underWay.get('') ?? 0) > 0 || this.unansweredNames.has('')) return [];
+    const stored: RefusedStored[] = [];
+    for (const pet of shown) {
+      const id = idDigits(pet['id']);
+      const name = pet['name'];
+      if (id === undefined || typeof name !== 'string' || this.handedOut.has(id)) continue;
+      const refusedWith = this.refusedByName.get(name);
+      if (refusedWith === undefined || this.acceptedNames.has(name) || this.unansweredNames.has(name)) continue;
+      if ((this.underWay.get(name) ?? 0) > 0) continue;
+      stored.push({ id, fields: petFields(pet), refusedWith });
+    }
+    return stored;
+  }
+
+  /** A create is being sent: until it is answered (or not), a pet with its name may be one it made. */
+  sending(request: CreateSending): void {
+    if (!plays(request.operation, 'create')) return;
+    const name = createdName(request) ?? '';
+    this.underWay.set(name, (this.underWay.get(name) ?? 0) + 1);
+  }
+
+  /** A create sent is over (answered or not): told after `observe` or `unanswered`, so its answer is known by then. */
+  sendingOver(request: CreateSending): void {
+    if (!plays(request.operation, 'create')) return;
+    const name = createdName(request) ?? '';
+    const left = (this.underWay.get(name) ?? 0) - 1;
+    if (left > 0) this.underWay.set(name, left);
+    else this.underWay.delete(name);
+  }
+
   /** A request that got no answer: a create's effect on the store is unknown. */
   unanswered(sent: SentRequest): void {
-    if (plays(sent.operation, 'create')) this.unansweredAt.push(this.told);
+    if (!plays(sent.operation, 'create')) return;
+    this.unansweredAt.push(this.told);
+    this.unansweredNames.add(createdName(sent) ?? '');
   }
 
   /** How many pets the run has seen. */
@@ -269,6 +342,7 @@ export class StoreModel implements StoreView {
     const sighting = (pet: (PetSighting & { seq: number }) | undefined): PetSighting | undefined =>
       pet === undefined || pet.seq >= seq ? undefined : pet;
     const unansweredAt = this.unansweredAt;
+    const refusedByName = this.refusedByName;
     return {
       pet: (id) => sighting(this.seen.get(id)),
       pets: () => [...this.seen.values()].filter((pet) => pet.seq < seq),
@@ -280,6 +354,11 @@ export class StoreModel implements StoreView {
       get unansweredWrites() {
         return unansweredAt.filter((told) => told < seq).length;
       },
+      // Whatever the model knows by now: a refusal told after the response still says which create made the pet it shows.
+      get refusedNames() {
+        return refusedByName.size;
+      },
+      storedByRefusal: (shown) => this.storedByRefusal(shown),
     };
   }
 
@@ -309,6 +388,11 @@ export class StoreModel implements StoreView {
   /** Notes the id a create handed out, or the body of a create answered otherwise (a refused create must leave no pet). */
   private claim(exchange: Exchange, label: string | undefined, seq: number): void {
     const id = exchange.response.status === 201 ? idDigits(petsShown(exchange)[0]?.['id']) : undefined;
+    const name = createdName(exchange.request);
+    const { status } = exchange.response;
+    if (name !== undefined && status === 201) this.acceptedNames.add(name);
+    else if (name !== undefined && status >= 400 && status < 500)
+      this.refusedByName.set(name, [...(this.refusedByName.get(name) ?? []).slice(0, 4), answeredWhere(exchange, label)]);
     if (id !== undefined) {
       if (!this.handedOut.has(id)) this.handedOut.set(id, seq);
     } else if (exchange.request.body !== undefined && this.refused.length < KEPT_REFUSED)

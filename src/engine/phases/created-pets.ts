@@ -52,7 +52,12 @@ export function spread<T>(items: readonly T[], max: number): T[] {
 }
 
 /** The final cases over the created pets, and over a sample of the others the run saw; none of them without such pets. */
-export function createdPetCases(pets: readonly JsonObject[], contract: Contract, model?: StoreView): CaseSpec[] {
+export function createdPetCases(
+  pets: readonly JsonObject[],
+  contract: Contract,
+  model?: StoreView,
+  store?: { byStatus: ReadonlyMap<string, number>; now?: Date },
+): CaseSpec[] {
   const getPet = contract.operations.get(ROLES.get);
   const listPets = contract.operations.get(ROLES.list);
   const [readBack, listed, sweep] = CREATED_PET_CASES as [CaseInfo, CaseInfo, CaseInfo];
@@ -86,13 +91,32 @@ export function createdPetCases(pets: readonly JsonObject[], contract: Contract,
     for (const pet of pets) {
       if (typeof pet['status'] === 'string') byStatus.set(pet['status'], [...(byStatus.get(pet['status']) ?? []), pet]);
     }
-    const steps = [...byStatus].map(
-      ([status, members]): StepSpec => ({
-        request: { method: 'GET', path: listPets.path, query: { status, limit } },
-        expect: { status: 200, holdsIfNotFull: members.map((p) => ({ id: p['id'] as JsonValue })) },
-        readAfterWrite: true,
-      }),
-    );
+    const today = store?.now?.toISOString().slice(0, 10);
+    const readable = getPet !== undefined && (getPet.sunset === undefined || (today !== undefined && today < getPet.sunset));
+    const steps = [...byStatus].flatMap(([status, members]): StepSpec[] => {
+      // A listing the store fill counted full (a long-lived store) may keep the run's pets beyond its first page: each is
+      // then found by getPet (before its removal date), its status read back, and the listing judged where it can be.
+      const counted = store?.byStatus.get(status);
+      const mayBeFull = readable && (counted === undefined || counted + members.length >= limit);
+      const byId = mayBeFull
+        ? members.slice(0, MAX_READ_BACK).map(
+            (pet): StepSpec => ({
+              request: { method: 'GET', path: (getPet as { path: string }).path.replace(/\{[^}]+\}/, String(pet['id'])) },
+              expect: { status: 200, body: { id: pet['id'] as JsonValue, status } },
+              readAfterWrite: true,
+            }),
+          )
+        : [];
+      return [
+        {
+          request: { method: 'GET', path: listPets.path, query: { status, limit } },
+          expect: { status: 200, holdsIfNotFull: members.map((p) => ({ id: p['id'] as JsonValue })) },
+          readAfterWrite: true,
+          ...(byId.length === 0 ? {} : { fullPageJudgedBy: `getPet of each, its status ${status} read back` }),
+        },
+        ...byId,
+      ];
+    });
     if (steps.length > 0) cases.push({ ...listed, steps, writes: false, independentSteps: true });
   }
   return cases;
@@ -113,7 +137,8 @@ export const CREATED_PETS_PHASE: Phase = {
   skipReason: () => undefined,
   async run(context) {
     // The pets of the phases it depends on (the store fill, the cases): the generated phases may still be writing meanwhile.
-    const specs = createdPetCases(context.provided.created ?? [], context.plan.contract, context.observer.model);
+    const store = { byStatus: context.provided.store?.byStatus ?? new Map<string, number>(), now: context.plan.settings.now };
+    const specs = createdPetCases(context.provided.created ?? [], context.plan.contract, context.observer.model, store);
     const wanted = selectedOf(context.plan, CREATED_PET_CASES).map((info) => specs.find((s) => s.id === info.id) ?? info);
     const results = await runCases(
       wanted.filter((s): s is CaseSpec => 'steps' in s),

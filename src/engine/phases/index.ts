@@ -10,6 +10,7 @@ import { CREATED_PETS_PHASE } from './created-pets.js';
 import { FUZZ_PHASE } from './fuzz.js';
 import { LOAD_PHASE } from './load.js';
 import { MERGE_PHASE } from './merge.js';
+import { PLANNED_STATES_PHASE } from './planned-states.js';
 import { PREFLIGHT_PHASE } from './preflight.js';
 import { STATEFUL_PHASE } from './stateful.js';
 import { STORE_FILL_PHASE } from './store-fill.js';
@@ -20,6 +21,7 @@ import { WAIT_FOR_PHASE } from './wait-for.js';
 export const PHASES: readonly Phase[] = [
   WAIT_FOR_PHASE,
   PREFLIGHT_PHASE,
+  PLANNED_STATES_PHASE,
   STORE_FILL_PHASE,
   CASES_PHASE,
   CREATED_PETS_PHASE,

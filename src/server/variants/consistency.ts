@@ -1,6 +1,7 @@
 /** What the store keeps: unique ids, exact int64 ids, a pet that reads back the same, no write by a refused request. */
 import { isJsonObject, type JsonValue, stringifyExactJson } from '../../model/json.js';
 import { jsonResponse } from '../reference-server.js';
+import { PET_STATUSES } from '../store.js';
 import { after, bodyOf, isCreate, isGet, isList, jsonOf, mapJson, newestFirst, type Variant } from './kit.js';
 
 /** Variants whose store forgets, replaces or rewrites what a client saw, and those that keep it within a freedom the contract leaves. */
@@ -83,6 +84,42 @@ export const CONSISTENCY_VARIANTS: readonly Variant[] = [
         if (Number.isSafeInteger(categoryId)) store.catalogue.add({ name: body['name'], categoryId: BigInt(categoryId as number) });
       }
       return res;
+    },
+  },
+  {
+    name: 'stores-refused-create',
+    verdict: 'broken',
+    description:
+      'a createPet refused with 401 (no key, a wrong key) has already stored the pet its body named (the key checked after the write)',
+    clause: 'reading-the-contract: a refused request changes nothing, whatever refused it (a 401 included)',
+    caughtBy: ['store.refused-create-stored-nothing'],
+    wrap: after((res, req, store) => {
+      const body = bodyOf(req);
+      if (!isCreate(req) || res.status !== 401 || !isJsonObject(body) || typeof body['name'] !== 'string') return res;
+      const categoryId = body['categoryId'];
+      const status = PET_STATUSES.find((s) => s === body['status']);
+      if (Number.isSafeInteger(categoryId))
+        store.catalogue.add({ name: body['name'], categoryId: BigInt(categoryId as number), ...(status === undefined ? {} : { status }) });
+      return res;
+    }),
+  },
+  {
+    name: 'listing-trails-one-write',
+    verdict: 'broken',
+    description: 'a listing shows every pet but the one the most recent create made (listings trail the writes by one)',
+    clause: 'reading-the-contract: read-after-write within the consistency window; a page that is not full holds every matching pet',
+    caughtBy: ['states.read-after-write'],
+    wrap: (next) => {
+      let latest: string | undefined;
+      return async (req) => {
+        const res = await next(req);
+        if (isCreate(req) && res.status === 201) {
+          const b = jsonOf(res);
+          if (isJsonObject(b)) latest = String(b['id']);
+        }
+        if (!isList(req) || res.status !== 200 || latest === undefined) return res;
+        return mapJson(res, (b) => (b as JsonValue[]).filter((p) => !isJsonObject(p) || String(p['id']) !== latest));
+      };
     },
   },
   {

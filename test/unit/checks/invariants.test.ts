@@ -329,3 +329,63 @@ t.test('requestedId: decimal int64 only', (t) => {
   for (const [target, want] of table) t.equal(requestedId(target), want, target);
   t.end();
 });
+
+/** A create of the run, its body naming `name`, answered `status` (and a pet with `id` when it is 201). */
+function createExchange(name: string, status: number, id?: number): Exchange {
+  const made = exchange({
+    method: 'POST',
+    target: '/pets',
+    operation: 'createPet',
+    status,
+    body: id === undefined ? '{}' : pet(id, 'sold', name),
+  });
+  made.request.json = { name, categoryId: 1, status: 'sold' };
+  return made;
+}
+
+t.test('store.refused-create-stored-nothing: a pet only a refused create could have made', (t) => {
+  const shown = (name: string) => ({ target: '/pets?status=sold&limit=100', body: list(pet(40, 'sold', name)) });
+  const rows: Array<{ name: string; seen: Exchange[]; underWay?: string; spec: ExchangeSpec; want: string }> = [
+    { name: 'no create refused: nothing to judge', seen: [], spec: shown('x refused'), want: 'n/a' },
+    { name: 'refused with 401, then listed', seen: [createExchange('x refused', 401)], spec: shown('x refused'), want: 'failed' },
+    { name: 'refused with 400, then listed', seen: [createExchange('x refused', 400)], spec: shown('x refused'), want: 'failed' },
+    {
+      name: 'a page that is not full and shows none',
+      seen: [createExchange('x refused', 401)],
+      spec: { target: '/pets?status=sold&limit=100', body: list(pet(41, 'sold', 'other')) },
+      want: 'passed',
+    },
+    {
+      name: 'a full page that shows none: nothing to judge',
+      seen: [createExchange('x refused', 401)],
+      spec: { target: '/pets?status=sold&limit=1', body: list(pet(41, 'sold', 'other')) },
+      want: 'n/a',
+    },
+    {
+      name: 'the same name was also created with 201',
+      seen: [createExchange('x both', 401), createExchange('x both', 201, 39)],
+      spec: shown('x both'),
+      want: 'passed',
+    },
+    {
+      name: 'a create with the same name is still under way',
+      seen: [createExchange('x busy', 401)],
+      underWay: 'x busy',
+      spec: shown('x busy'),
+      want: 'passed',
+    },
+    {
+      name: 'the pet a 201 handed out',
+      seen: [createExchange('x kept', 401), createExchange('y', 201, 40)],
+      spec: shown('x kept'),
+      want: 'passed',
+    },
+  ];
+  for (const row of rows) {
+    const model = new StoreModel({ windowMs: 0, now: () => 0 });
+    for (const seen of row.seen) model.observe(seen);
+    if (row.underWay !== undefined) model.sending({ operation: 'createPet', json: { name: row.underWay } });
+    t.equal(judge('store.refused-create-stored-nothing', row.spec, model).outcome, row.want, row.name);
+  }
+  t.end();
+});

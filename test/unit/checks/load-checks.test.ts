@@ -844,8 +844,8 @@ t.test('the registry: every check once, fully described, found by id and by expe
   );
   t.equal(
     all.length,
-    18 + 7 + 6 + 1 + 10 + 1 + 1 + 4,
-    '18 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 6 store invariants, 1 transport check, 10 thresholds, capacity, trend, 4 baseline comparisons',
+    18 + 7 + 7 + 1 + 10 + 1 + 1 + 4,
+    '18 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 7 store invariants, 1 transport check, 10 thresholds, capacity, trend, 4 baseline comparisons',
   );
   const prefix: Record<Check['scope'], RegExp> = {
     case: /^expect\.[a-zA-Z]+(\.[a-z-]+)?$/,

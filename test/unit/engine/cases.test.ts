@@ -755,7 +755,9 @@ t.test(
     t.match(unjudged.results[0], {
       outcome: 'not-judged',
       skip: 'precondition',
-      reason: 'not judged: the page is full (2); nothing can be concluded',
+      reason:
+        'not judged: the page is full (2) and lacks 1 of the 1 looked for: they may lie beyond the first page (the order is the ' +
+        "server's); nothing can be concluded",
     });
     t.match(
       unjudged.results[0]?.checks,
@@ -770,6 +772,27 @@ t.test(
       [{ body: pets(2) }, { body: JSON.stringify([{ id: 9, name: 'n', categoryId: 1 }]) }],
     );
     t.equal(judgedOnce.results[0]?.outcome, 'passed', 'a rule judged in one step and not in another: the case concluded something');
+    // A long-lived store: a full page that lacks the pet leaves the case judged by what its other steps judged.
+    const judgedBy = { ...full, expect: { status: 200, everyItem: { categoryId: 1 }, holdsIfNotFull: { id: 9 } }, fullPageJudgedBy: 'X' };
+    const another = await run([spec([judgedBy])], [{ body: pets(2) }]);
+    t.equal(another.results[0]?.outcome, 'passed', 'a full page judged another way: the case is judged');
+    t.match(
+      another.results[0]?.checks.find((c) => c.id === 'expect.holdsIfNotFull'),
+      { outcome: 'not-judged', message: /the case judges the pet by X instead$/ },
+      'the listing rule still says it was not judged, and by what the case judged instead',
+    );
+    const holding = await run(
+      [spec([full])],
+      [
+        {
+          body: JSON.stringify([
+            { id: 9, name: 'n', categoryId: 1 },
+            { id: 3, name: 'm', categoryId: 1 },
+          ]),
+        },
+      ],
+    );
+    t.equal(holding.results[0]?.outcome, 'passed', 'a full page that holds the pet shows it listed');
     const empty = await run([spec([{ request: list, expect: { status: 200, everyItem: { status: 'sold' } } }])], [{ body: '[]' }]);
     t.match(empty.results[0], { outcome: 'not-judged', reason: 'not judged: the listing is empty: no item to judge' });
   },

@@ -82,7 +82,15 @@ t.test('an embedded run of every phase: every onCaseEnd has its onCaseStart, pha
   checkPaired(t, events, report);
   t.same(
     events.filter((e) => e.startsWith('phase+')),
-    ['phase+ store-fill', 'phase+ cases', 'phase+ created-pets', 'phase+ fuzz', 'phase+ stateful', 'phase+ store-health'],
+    [
+      'phase+ planned-states',
+      'phase+ store-fill',
+      'phase+ cases',
+      'phase+ created-pets',
+      'phase+ fuzz',
+      'phase+ stateful',
+      'phase+ store-health',
+    ],
     'the phases the plan enables, in the order of PHASES (the preflight, before the run starts, emits none)',
   );
   t.ok(report.cases.some((c) => c.id === 'stateful.pets' && c.outcome === 'passed'));
