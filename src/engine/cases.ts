@@ -7,7 +7,8 @@ import { mapConcurrently } from '../model/concurrency.js';
 import type { Contract } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
 import type { Exchange } from '../model/exchange.js';
-import { resolvePointer, type JsonValue } from '../model/json.js';
+import { resolvePointer, stringifyExactJson, type JsonValue } from '../model/json.js';
+import { encodeText } from '../model/text-encodings.js';
 import { worstOutcome, type CaseResult, type CheckOutcome, type ExchangeEvidence, type Outcome, type SkipCode } from '../model/results.js';
 import type { CaseSpec, RequestSpec, StepSpec } from '../model/scenario.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
@@ -87,7 +88,21 @@ function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Co
             step.request.bytes.map((part) => (typeof part === 'string' ? Buffer.from(fillText(part, vars)) : Buffer.from(part.hex, 'hex'))),
           ),
         }),
+    ...wireForm(step.request, vars),
   };
+}
+
+/** How the request goes on the wire beyond its text: the key elsewhere, headers left out, chunked, another charset. */
+function wireForm(request: StepSpec['request'], vars: Variables): Partial<OutgoingRequest> {
+  const form: Partial<OutgoingRequest> = {};
+  if (request.keyElsewhere !== undefined) form.keyElsewhere = request.keyElsewhere;
+  if (request.omitHeaders !== undefined) form.omitHeaders = request.omitHeaders;
+  if (request.chunked === true) form.chunked = true;
+  if (request.encoding !== undefined) {
+    const text = request.json === undefined ? fillText(request.body ?? '', vars) : stringifyExactJson(fillTemplate(request.json, vars));
+    form.bytes = encodeText(text, request.encoding);
+  }
+  return form;
 }
 
 /**

@@ -3,6 +3,7 @@
  * judged. Its connections are opened by the service connector, which reads every response by the project's own HTTP/1.1
  * rules before undici sees it (interim responses, obs-fold, large heads, Transfer-Encoding beside Content-Length).
  */
+import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import type { Exchange, ReceivedResponse } from '../model/exchange.js';
@@ -64,6 +65,13 @@ function describeTransportFailure(error: unknown, options: CaptureOptions): { co
   if (CERTIFICATE_CODES.test(code)) return { code, message: `TLS certificate rejected (${oneLine(reason)})` };
   if (code.startsWith('ERR_SSL_')) return { code, message: `TLS handshake failed (${openSslWords(reason)})` };
   return { code, message: reason === '' ? code : oneLine(reason) };
+}
+
+/** A body as a stream of two chunks: undici sends a stream with chunked transfer coding, without a Content-Length. */
+function chunked(body: string | Buffer): Readable {
+  const bytes = Buffer.from(body);
+  const half = Math.floor(bytes.length / 2);
+  return Readable.from([bytes.subarray(0, half), bytes.subarray(half)], { objectMode: false });
 }
 
 /** A reason on one line: whatever a library wrote over several lines never splits the line that reports it. */
@@ -157,7 +165,7 @@ export class UndiciCapture implements Sender {
         {
           method: framed.method as Dispatcher.HttpMethod,
           headers: this.forwarded === undefined ? framed.headers : { ...framed.headers, ...this.forwarded },
-          body: framed.body ?? null,
+          body: req.chunked === true && framed.body !== undefined ? chunked(framed.body) : (framed.body ?? null),
           dispatcher,
           signal: req.signal ?? null,
         },

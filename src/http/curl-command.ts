@@ -75,13 +75,24 @@ function bodyWriters(body: Buffer): string[] | undefined {
   return writers;
 }
 
+/** Where reports show the key sent elsewhere (a query parameter, a header, a cookie), as text and as a URL encodes it. */
+const KEY_PLACEHOLDER = /<API key>|%3CAPI\+key%3E/g;
+
+/** A word quoted for the shell, the key's placeholder read from $PETSTORE_API_KEY (quoted pieces side by side make one word). */
+function withKeyVariable(word: string): string {
+  return word
+    .split(KEY_PLACEHOLDER)
+    .map((piece) => (piece === '' ? '' : shellQuote(piece)))
+    .join('"$PETSTORE_API_KEY"');
+}
+
 /** The one-line command that sends the same request again (`-i` shows the status and headers). */
 export function curlCommand(request: SentRequest): string {
-  const words = ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
+  const words = ['curl', '-sS', '-i', '-X', request.method, withKeyVariable(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     // curl asks for the codings it decodes, and decodes them, with --compressed: the answer shows as the suite read it.
     if (name === 'accept-encoding' && value === DECODED_CODINGS) words.push('--compressed');
-    else if (name !== 'authorization') words.push('-H', shellQuote(`${name}: ${value}`));
+    else if (name !== 'authorization') words.push('-H', withKeyVariable(`${name}: ${value}`));
   }
   const authorization = shellAuthorization(request.auth);
   if (authorization !== undefined) words.push('-H', authorization);

@@ -1,5 +1,6 @@
 /** How a request goes on the wire: the origin's URL, the headers (accept, --header, the credential) and how reports show it. */
 import type { ConnectionSettings } from '../model/connection.js';
+import type { KeyElsewhere } from '../model/contract-names.js';
 import type { SentRequest } from '../model/exchange.js';
 import { stringifyExactJson } from '../model/json.js';
 import { sentHeaders, shownHeaders } from './connection.js';
@@ -48,15 +49,18 @@ export class RequestFraming {
 
   /** The request as it goes out and as it is shown. */
   frame(req: OutgoingRequest): FramedRequest {
-    const url = this.urlFor(req.path, req.query);
+    const elsewhere = req.keyElsewhere;
+    const query = elsewhere?.in === 'query' ? [...req.query, [elsewhere.name, this.apiKey] as [string, string]] : req.query;
+    const url = this.urlFor(req.path, query);
     // A case's own headers win over --header: a case that tests a header must send what it declares.
-    const own = lowerCaseKeys(req.headers);
+    const own = { ...lowerCaseKeys(req.headers), ...keyHeader(elsewhere, this.apiKey) };
     const headers: Record<string, string> = {
       accept: 'application/json',
       'accept-encoding': this.acceptEncoding,
       ...this.extra.sent,
       ...own,
     };
+    for (const name of req.omitHeaders ?? []) delete headers[name.toLowerCase()];
     let body = req.body;
     if (req.json !== undefined) {
       body = stringifyExactJson(req.json);
@@ -64,11 +68,19 @@ export class RequestFraming {
     }
     const authorization = authorizationHeader(req.auth, this.apiKey);
     const shown = describeAuthorization(req.auth);
+    // Reports show where the key went, never the key: the URL and the header name a placeholder in its place.
+    const shownUrl = elsewhere?.in === 'query' ? this.urlFor(req.path, [...req.query, [elsewhere.name, KEY_SHOWN]]) : url;
+    const shownOwn = { ...own, ...keyHeader(elsewhere, KEY_SHOWN) };
     const sent: SentRequest = {
       method: req.method,
-      url: url.href,
-      target: `${req.path}${url.search}`,
-      headers: { ...headers, ...this.extra.shown, ...own, ...(shown === undefined ? {} : { authorization: shown }) },
+      url: shownUrl.href,
+      target: `${req.path}${shownUrl.search}`,
+      headers: {
+        ...headers,
+        ...this.extra.shown,
+        ...shownOwn,
+        ...(shown === undefined ? {} : { authorization: shown }),
+      },
       auth: req.auth,
       operation: req.operation,
     };
@@ -81,6 +93,16 @@ export class RequestFraming {
     const wire = req.bytes ?? body;
     return { url, method: req.method, headers: authorization === undefined ? headers : { ...headers, authorization }, body: wire, sent };
   }
+}
+
+/** What reports show in place of the key sent elsewhere. */
+const KEY_SHOWN = '<API key>';
+
+/** The header that carries the key elsewhere (another header, or a cookie), lower-cased; none for the query. */
+function keyHeader(elsewhere: KeyElsewhere | undefined, key: string): Record<string, string> {
+  if (elsewhere?.in === 'header') return { [elsewhere.name.toLowerCase()]: key };
+  if (elsewhere?.in === 'cookie') return { cookie: `${elsewhere.name}=${key}` };
+  return {};
 }
 
 function lowerCaseKeys(record: Record<string, string>): Record<string, string> {

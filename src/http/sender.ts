@@ -1,7 +1,7 @@
 /** The interface every layer of the client implements, the request it takes, and the one error of a failed exchange. */
 import type { Exchange, SentRequest } from '../model/exchange.js';
 import type { JsonValue } from '../model/json.js';
-import type { AuthVariant, OperationName } from '../model/contract-names.js';
+import type { AuthVariant, KeyElsewhere, OperationName } from '../model/contract-names.js';
 
 /** A request to send, relative to the base URL. */
 export interface OutgoingRequest {
@@ -15,6 +15,12 @@ export interface OutgoingRequest {
   bytes?: Buffer;
   json?: JsonValue;
   auth: AuthVariant;
+  /** The API key also sent in a place the contract takes no credential from (reports name the place, never the key). */
+  keyElsewhere?: KeyElsewhere;
+  /** Default headers (`accept`) left out of the request. */
+  omitHeaders?: readonly string[];
+  /** The body sent with chunked transfer coding, without a Content-Length. */
+  chunked?: boolean;
   operation: OperationName;
   /** Counts every exchange this request begins (retried and throttled ones included): a phase's own count while others send too. */
   tally?: RequestTally;

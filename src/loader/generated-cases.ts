@@ -5,6 +5,7 @@
  */
 import type { JsonValue } from '../model/json.js';
 import { coverageCases } from './coverage-cases.js';
+import { dimensionCases } from './dimensions.js';
 import { generated } from './generated-case.js';
 import { probeCases } from './probe-cases.js';
 import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES } from '../model/contract.js';
@@ -259,5 +260,12 @@ function filterCases(contract: Contract): CaseSpec[] {
 
 /** Every generated case, in a stable order. */
 export function generateCases(contract: Contract): CaseSpec[] {
-  return [...authCases(contract), ...limitCases(contract), ...filterCases(contract), ...probeCases(contract), ...coverageCases(contract)];
+  return [
+    ...authCases(contract),
+    ...limitCases(contract),
+    ...filterCases(contract),
+    ...probeCases(contract),
+    ...coverageCases(contract),
+    ...dimensionCases(contract),
+  ];
 }

@@ -36,3 +36,12 @@ export type AuthVariant =
   | 'scheme-suffix'
   | 'trailing-token'
   | 'two-headers';
+
+/**
+ * The API key put where the contract takes no credential: a query parameter, a header other than Authorization, a cookie,
+ * under this name. Reports name the place, never the key.
+ */
+export interface KeyElsewhere {
+  in: 'query' | 'header' | 'cookie';
+  name: string;
+}

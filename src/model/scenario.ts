@@ -1,6 +1,6 @@
 /** The scenario format: declarative cases as loaded from scenarios/*.yaml (data, never code). */
 import type { JsonValue } from './json.js';
-import type { AuthVariant, SchemaName } from './contract-names.js';
+import type { AuthVariant, KeyElsewhere, SchemaName } from './contract-names.js';
 import type { CaseInfo } from './results.js';
 import type { SourceLocation } from './source-location.js';
 
@@ -75,6 +75,20 @@ export interface RequestSpec {
   /** A body of text and raw bytes (hex), for the bytes no text holds (invalid UTF-8); generated cases only, never a scenario file. */
   bytes?: Array<string | { hex: string }>;
   auth?: AuthVariant;
+  /** The API key sent in another place than Authorization (a query parameter, a header, a cookie): no credential by the contract. */
+  keyElsewhere?: KeyElsewhere;
+  /** Headers the suite sends by default left out (`Accept`): a request without them. */
+  omitHeaders?: string[];
+  /** The body sent with chunked transfer coding, without a Content-Length. */
+  chunked?: boolean;
+  /** The body's text (`body` or `json`) encoded in another charset than UTF-8, with or without a byte order mark. */
+  encoding?: BodyEncoding;
+}
+
+/** A charset a body may be sent in other than UTF-8 (RFC 8259 §8.1: JSON between systems is UTF-8, so such a body is no JSON). */
+export interface BodyEncoding {
+  charset: 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be';
+  byteOrderMark: boolean;
 }
 
 /** One request and what its response must show. */

@@ -100,6 +100,15 @@ function parseInt64(text: string): bigint | undefined {
   return value >= -INT64_MAX - 1n && value <= INT64_MAX ? value : undefined;
 }
 
+/** A path segment's percent-escapes decoded; one whose escapes are not UTF-8 (`%ff`) names nothing (an empty segment). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return '';
+  }
+}
+
 type Validated<T> = { ok: true; value: T } | { ok: false; message: string };
 
 function validateNewPet(body: JsonValue): Validated<Omit<StoredPet, 'id'>> {
@@ -173,7 +182,7 @@ export function createPetStore(options: ReferenceServerOptions): PetStore {
   const getPet = (idText: string): PetResponse => {
     if (now() >= GET_PET_SUNSET) return errorResponse(410, 'gone', 'GET /pets/{petId} was removed on 2030-12-05; use GET /pets');
     const headers = { deprecation: DEPRECATION_HEADER, sunset: SUNSET_HEADER, link: '</v1/pets>; rel="successor-version"' };
-    const id = parseInt64(decodeURIComponent(idText));
+    const id = parseInt64(decodedSegment(idText));
     if (id === undefined) return errorResponse(400, 'invalid_id', 'petId must be an int64 integer', headers);
     const json = catalogue.findJson(id);
     if (json === undefined) return errorResponse(404, 'not_found', `no pet has id ${id}`, headers);

@@ -17,6 +17,8 @@ import { WIRE_VARIANTS } from './variants/wire.js';
 import { CONSISTENCY_VARIANTS } from './variants/consistency.js';
 import { TRANSPORT_VARIANTS } from './variants/transport.js';
 import type { Variant } from './variants/kit.js';
+import { REQUEST_SPACE_VARIANTS } from './variants/request-space.js';
+import { SYNTAX_VARIANTS } from './variants/syntax.js';
 import { LOAD_VARIANTS, type LoadVariant } from './variants/load.js';
 
 export type { LoadVariant, Variant };
@@ -126,10 +128,32 @@ const CATALOGUE_ORDER: readonly string[] = [
   'stores-refused-create',
   'drops-statusless',
   'listing-trails-one-write',
+  'key-in-query',
+  'key-in-x-api-key',
+  'key-in-cookie',
+  'accept-missing-406',
+  'accept-literal-json-only',
+  'path-bytes-before-auth',
+  'path-bytes-plain-400',
+  'path-bytes-html-500',
+  'nan-in-unknown',
+  'utf16-accepted',
+  'comments-accepted',
+  'zero-id-400',
+  'long-number-500',
+  'chunked-body-400',
+  'name-cut-at-nul',
+  'name-html-escaped',
+  'name-sql-500',
+  'name-trimmed',
+  'name-normalised',
+  'status-empty-as-absent',
+  'ids-int32-500',
   'reference',
   'clamps-limit',
   'extra-fields',
   'default-status-available',
+  'accept-negotiated',
   'newest-first',
   'malformed-id-404',
   'rejects-unknown-fields',
@@ -186,6 +210,8 @@ export const VARIANTS: readonly Variant[] = inCatalogueOrder([
   WIRE_VARIANTS,
   CONSISTENCY_VARIANTS,
   TRANSPORT_VARIANTS,
+  REQUEST_SPACE_VARIANTS,
+  SYNTAX_VARIANTS,
 ]);
 
 /** Every variant `serve --variant` serves: the catalogue's, then those that show only under load. */

@@ -135,3 +135,17 @@ t.test('a body with long runs of one byte stays a short command that writes it e
   const result = spawnSync('bash', ['-c', writers], { maxBuffer: 4 * 1024 * 1024 });
   t.ok(Buffer.from(body, 'utf8').equals(result.stdout), 'bash writes the body byte for byte');
 });
+
+t.test('the key sent elsewhere (a query parameter, a header, a cookie) is read from $PETSTORE_API_KEY, never written', async (t) => {
+  const rows: Array<[Partial<SentRequest>, string]> = [
+    [{ url: 'http://127.0.0.1:8080/v1/pets?api_key=%3CAPI+key%3E', auth: 'none' }, `http://127.0.0.1:8080/v1/pets?api_key=${KEY}`],
+    [{ headers: { 'x-api-key': '<API key>' }, auth: 'none' }, `x-api-key: ${KEY}`],
+    [{ headers: { cookie: "api_key=<API key>; it's" }, auth: 'none' }, `cookie: api_key=${KEY}; it's`],
+  ];
+  const lines = rows.map(([extra]) => curlCommand(sent(extra)));
+  const words = bashWords(lines);
+  rows.forEach(([, word], index) => {
+    t.ok(words[index]?.includes(word), word);
+    t.notOk(lines[index]?.includes(KEY), 'the command holds the variable, not the key');
+  });
+});
