@@ -67,11 +67,20 @@ function describeTransportFailure(error: unknown, options: CaptureOptions): { co
   return { code, message: reason === '' ? code : oneLine(reason) };
 }
 
-/** A body as a stream of two chunks: undici sends a stream with chunked transfer coding, without a Content-Length. */
+/**
+ * A body as a stream of two chunks: undici sends a stream with chunked transfer coding, without a Content-Length. Both
+ * chunks and the end are in the stream before undici reads it, so the whole body leaves in the tick the head does: a
+ * server that answers from the head and closes (a 401) has the body in its own buffer, not unread in its socket, where
+ * its close would reset the connection and lose its answer.
+ */
 function chunked(body: string | Buffer): Readable {
   const bytes = Buffer.from(body);
   const half = Math.floor(bytes.length / 2);
-  return Readable.from([bytes.subarray(0, half), bytes.subarray(half)], { objectMode: false });
+  const stream = new Readable({ read: () => undefined });
+  stream.push(bytes.subarray(0, half));
+  stream.push(bytes.subarray(half));
+  stream.push(null);
+  return stream;
 }
 
 /** A reason on one line: whatever a library wrote over several lines never splits the line that reports it. */
