@@ -10,6 +10,7 @@ import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, type JsonObject, type JsonValue, stringifyExactJson } from '../model/json.js';
 import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
 import {
+  type CaseResult,
   type CheckOutcome,
   type Failure,
   type Level,
@@ -18,10 +19,11 @@ import {
   type VerdictInputs,
   worstOutcome,
 } from '../model/results.js';
-import { expectationEntries, type Expectations, type StepSpec } from '../model/scenario.js';
+import { type CaseSpec, expectationEntries, type Expectations, type StepSpec } from '../model/scenario.js';
 import { idDigits, petsShown, type StoreView } from '../model/store-model.js';
 import { plays } from '../model/contract.js';
 import { fillTemplate, type Variables } from '../model/template.js';
+import { JudgementTally, listingState } from './ledger.js';
 import { breachedMetrics } from './load-checks.js';
 import { exchangeChecks as registeredExchangeChecks, expectationChecks, runChecks, transportChecks } from './registry.js';
 
@@ -272,11 +274,23 @@ export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string
     );
 }
 
-/** The run's one judge: what it judges by, and its blame-once ledger, shared by every phase. */
-export class Judge {
-  private readonly ledger = new BlameLedger();
+/** What every phase's judge shares: the blame-once ledger and the tally of judgements. */
+export interface JudgeState {
+  blame: BlameLedger;
+  tally: JudgementTally;
+}
 
-  constructor(readonly judging: ExchangeJudging) {}
+/**
+ * The run's one judge: what it judges by, its blame-once ledger and its tally of judgements (the ledger of judgement),
+ * shared by every phase; each phase judges through its own view (`inPhase`), so that the tally knows where it judged.
+ */
+export class Judge {
+  constructor(
+    readonly judging: ExchangeJudging,
+    protected readonly state: JudgeState = { blame: new BlameLedger(), tally: new JudgementTally() },
+    /** The phase this view of the judge judges for. */
+    readonly phase?: string,
+  ) {}
 
   /** Checks and cases switched off, with the reason each report shows. */
   get disabled(): ReadonlyMap<string, string> {
@@ -288,14 +302,36 @@ export class Judge {
     return this.judging.exchangeChecks;
   }
 
-  /** An exchange, by a step's expectations and every exchange check (see judgeExchange). */
+  /** Every judgement of the run so far, by rule: what the ledger of judgement is built from. */
+  get tally(): JudgementTally {
+    return this.state.tally;
+  }
+
+  /** An exchange, by a step's expectations and every exchange check (see judgeExchange); tallied once settled (`record`). */
   exchange(exchange: Exchange, expected: StepExpectations): ExchangeJudgement {
     return judgeExchange(exchange, expected, this.judging);
   }
 
   /** The checks of an exchange once judged for good, each wrong value already blamed elsewhere pointing there. */
   blameOnce(exchange: Exchange, checks: readonly CheckOutcome[], label: string): CheckOutcome[] {
-    return this.ledger.blameOnce(exchange, checks, label);
+    return this.state.blame.blameOnce(exchange, checks, label);
+  }
+
+  /**
+   * Tallies what judged an exchange for good (its retries over, blame once done), or, without an exchange, a request that
+   * got no answer: an answered exchange also holds every transport rule (every request is answered).
+   */
+  record(exchange: Exchange | undefined, checks: readonly CheckOutcome[]): void {
+    const state = exchange === undefined ? undefined : listingState(exchange, this.judging.contract);
+    for (const check of checks) this.state.tally.judged(check, this.phase, state);
+    if (exchange === undefined) return;
+    for (const check of transportChecks)
+      if (!this.disabled.has(check.id)) this.state.tally.judged({ id: check.id, outcome: 'passed', message: 'answered' }, this.phase);
+  }
+
+  /** A case ran or was reported: the case-scope rules it declares, and why it judged none of those it did not (see JudgementTally). */
+  caseRan(spec: CaseSpec, result: CaseResult): void {
+    this.state.tally.caseRan(spec, result);
   }
 
   /** A request that got no answer (see judgeTransport). */
@@ -303,9 +339,15 @@ export class Judge {
     return judgeTransport(failure, step, this.judging.disabled);
   }
 
-  /** A load, by its profile's run checks (see judgeLoad). */
+  /** A load, by its profile's run checks (see judgeLoad), tallied: a run rule the profile does not ask for is not selected. */
   load(load: LoadReport): CheckOutcome[] {
-    return judgeLoad(load, this.judging.disabled);
+    const checks = judgeLoad(load, this.judging.disabled);
+    const applied = new Set(checks.map((c) => c.id));
+    for (const check of runChecks)
+      if (!applied.has(check.id) && !this.disabled.has(check.id))
+        this.state.tally.notAsked(check.id, `not selected: the load profile does not ask for it (it applies when ${check.appliesWhen})`);
+    this.record(undefined, checks);
+    return checks;
   }
 
   /** The run's verdict (see judgeRun). */
@@ -319,6 +361,6 @@ export function judgeRun(inputs: VerdictInputs): Verdict {
   const { counts, strict } = inputs;
   if (counts.failed > 0 || (strict && (counts.warned > 0 || inputs.findings > 0))) return 'failed';
   if (inputs.internalErrors > 0 || counts['internal-error'] > 0) return 'internal-error';
-  if (counts['could-not-test'] > 0 || inputs.interrupted || inputs.stopped) return 'incomplete';
+  if (counts['could-not-test'] > 0 || inputs.interrupted || inputs.stopped || inputs.judgedTooLittle === true) return 'incomplete';
   return 'passed';
 }
