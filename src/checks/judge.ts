@@ -74,6 +74,18 @@ export function decided(checks: readonly CheckOutcome[]): { outcome: Outcome; re
 export interface ExchangeJudgement {
   checks: CheckOutcome[];
   findings: Array<{ check: ExchangeCheck; outcome: CheckOutcome }>;
+  /** The rules it did not apply to that it kept all the same (see ExchangeCheck.holds): judged, for the ledger only. */
+  held?: string[];
+}
+
+/** Whether an exchange a check does not apply to keeps it; a `holds` that throws keeps nothing (its `applies` decided). */
+function keeps(holds: (() => boolean) | undefined): boolean {
+  if (holds === undefined) return false;
+  try {
+    return holds();
+  } catch {
+    return false;
+  }
 }
 
 /** What judging an exchange reads besides the exchange: the contract, what is switched off, and the store model. */
@@ -109,6 +121,7 @@ export function judgeExchange(exchange: Exchange, expected: StepExpectations, ju
   const model = view === undefined ? {} : { model: view };
   const results: CheckOutcome[] = [];
   const findings: ExchangeJudgement['findings'] = [];
+  const held: string[] = [];
   const entries = expectationEntries(step.expect, exchange.response.status);
   const declared: Array<[string, unknown, Level, string]> = [
     ...entries.map((e): [string, unknown, Level, string] => [e.key, e.value, caseLevel, `expect.${e.path}`]),
@@ -133,7 +146,10 @@ export function judgeExchange(exchange: Exchange, expected: StepExpectations, ju
       if (disabled.has(check.id)) continue;
       const context = { exchange, contract, expected: filled, ...model };
       const applies = check.applies === undefined ? true : appliesTo(() => check.applies?.(context) ?? true);
-      if (applies === false) continue;
+      if (applies === false) {
+        if (keeps(check.holds && (() => check.holds?.(context) === true))) held.push(check.id);
+        continue;
+      }
       // A recommendation on a declared expectation warns whatever the case's level; the rule itself takes the case's.
       const at: Level = check.level === 'warn' ? 'warn' : level;
       results.push(outcomeOf(check, at, index, applies === true ? guarded(() => check.evaluate(context)) : applies, source));
@@ -144,13 +160,16 @@ export function judgeExchange(exchange: Exchange, expected: StepExpectations, ju
   for (const check of judging.exchangeChecks ?? registeredExchangeChecks) {
     if (disabled.has(check.id)) continue;
     const applies = appliesTo(() => check.applies(context));
-    if (applies === false) continue;
+    if (applies === false) {
+      if (keeps(check.holds && (() => check.holds?.(context) === true))) held.push(check.id);
+      continue;
+    }
     const outcome = outcomeOf(check, check.level, index, applies === true ? guarded(() => check.evaluate(context)) : applies);
     // A recommendation on every response is a run finding: it never decides whether a case passed or could be judged.
     if (check.level === 'warn') findings.push({ check, outcome });
     else results.push(outcome);
   }
-  return { checks: results, findings };
+  return held.length === 0 ? { checks: results, findings } : { checks: results, findings, held };
 }
 
 /** A request that got no answer, as the transport checks judge it (a TransportError is one). */
@@ -318,12 +337,14 @@ export class Judge {
   }
 
   /**
-   * Tallies what judged an exchange for good (its retries over, blame once done), or, without an exchange, a request that
-   * got no answer: an answered exchange also holds every transport rule (every request is answered).
+   * Tallies what judged an exchange for good (its retries over, blame once done) and the rules it kept without applying
+   * (`held`), or, without an exchange, a request that got no answer: an answered exchange also keeps every transport rule
+   * (every request is answered).
    */
-  record(exchange: Exchange | undefined, checks: readonly CheckOutcome[]): void {
+  record(exchange: Exchange | undefined, checks: readonly CheckOutcome[], held: readonly string[] = []): void {
     const state = exchange === undefined ? undefined : listingState(exchange, this.judging.contract);
     for (const check of checks) this.state.tally.judged(check, this.phase, state);
+    for (const id of held) this.state.tally.judged({ id, outcome: 'passed', message: 'kept' }, this.phase, state);
     if (exchange === undefined) return;
     for (const check of transportChecks)
       if (!this.disabled.has(check.id)) this.state.tally.judged({ id: check.id, outcome: 'passed', message: 'answered' }, this.phase);
@@ -345,7 +366,7 @@ export class Judge {
     const applied = new Set(checks.map((c) => c.id));
     for (const check of runChecks)
       if (!applied.has(check.id) && !this.disabled.has(check.id))
-        this.state.tally.notAsked(check.id, `not selected: the load profile does not ask for it (it applies when ${check.appliesWhen})`);
+        this.state.tally.notAsked(check.id, `not selected: this load does not ask for it (it applies when ${check.appliesWhen})`);
     this.record(undefined, checks);
     return checks;
   }

@@ -236,7 +236,7 @@ async function judgeCase(spec: CaseSpec, context: CaseContext, onExchange?: (exc
     const unmet = step.precondition === true ? unmetPrecondition(judged.checks) : undefined;
     // What judged the exchange for good goes to the ledger; a precondition's own expectations judged nothing of the contract.
     const kept = unmet === undefined ? judged.checks : judged.checks.filter((r) => !r.id.startsWith('expect.'));
-    context.judge.record(exchange, [...kept, ...judged.findings.map((f) => f.outcome)]);
+    context.judge.record(exchange, [...kept, ...judged.findings.map((f) => f.outcome)], unmet === undefined ? judged.held : []);
     if (unmet !== undefined) {
       // What the step needed is not there (e.g. an empty store): the case cannot be judged, which is not a failure.
       result.checks.push(...kept);
