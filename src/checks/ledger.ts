@@ -6,15 +6,7 @@
 import type { Check, ExpectationCheck } from '../model/check.js';
 import { type Contract, listLimitOf, plays } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
-import type {
-  CaseResult,
-  CheckOutcome,
-  JudgementLedger,
-  Outcome,
-  RuleLedgerEntry,
-  RuleReason,
-  RuleStatus,
-} from '../model/results.js';
+import type { CaseResult, CheckOutcome, JudgementLedger, Outcome, RuleLedgerEntry, RuleReason, RuleStatus } from '../model/results.js';
 import { outcomeWords } from '../model/results.js';
 import { expectationEntries, type CaseSpec } from '../model/scenario.js';
 import { REGISTRY } from './registry.js';
