@@ -278,13 +278,18 @@ function stageSeconds(load: unknown): number | undefined {
 }
 
 /** The run's findings: each recommendation the responses did not follow, with how many and its examples. */
+/** The listing states a rule was judged in, after its phases: ` (filtered, page full; unfiltered, page not full)`. */
+function listings(rule: RuleLedgerEntry): string {
+  return rule.states === undefined ? '' : ` (${escapeHtml(rule.states.join('; '))})`;
+}
+
 /** The ledger of judgement: its line, the rules not judged with why, and every rule folded (what judged it, or why not). */
 function judgementSection(report: RunReport): string {
   const ledger = report.judgement;
   if (ledger === undefined) return '';
   const row = (rule: RuleLedgerEntry): string =>
     `<tr><td><code>${escapeHtml(rule.id)}</code></td><td>${escapeHtml(rule.status.replace('-', ' '))}</td>` +
-    `<td>${rule.judged}</td><td>${escapeHtml(rule.phases.join(', '))}${rule.states === undefined ? '' : ` (${escapeHtml(rule.states.join('; '))})`}</td>` +
+    `<td>${rule.judged}</td><td>${escapeHtml(rule.phases.join(', '))}${listings(rule)}</td>` +
     `<td>${rule.status === 'judged' && rule.reasons === undefined ? '' : escapeHtml(reasonsText(rule))}</td></tr>`;
   const table = (rules: readonly RuleLedgerEntry[]): string =>
     `<table><thead><tr><th>rule</th><th>status</th><th>judged</th><th>phases (listings)</th><th>why not</th></tr></thead>` +
