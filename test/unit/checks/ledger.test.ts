@@ -5,11 +5,14 @@
 import t from 'tap';
 import { Judge } from '../../../src/checks/judge.js';
 import { JudgementTally, listingState, MAX_REASONS, type LedgerSelection } from '../../../src/checks/ledger.js';
+import { LOAD_CHECKS } from '../../../src/checks/load-checks.js';
 import { REGISTRY } from '../../../src/checks/registry.js';
+import { judgeLoad } from '../../../src/engine/phases/load.js';
 import type { Check } from '../../../src/model/check.js';
 import type { CheckOutcome, Outcome, RuleLedgerEntry } from '../../../src/model/results.js';
 import type { CaseSpec } from '../../../src/model/scenario.js';
 import { contract, exchange, pets } from '../../check-fixtures.js';
+import { SAMPLE_LOAD } from '../../report-fixture.js';
 
 /** A small registry: one exchange rule, one transport rule, two case rules (one key), one run rule. */
 const RULES: ReadonlyMap<string, Check> = new Map(
@@ -230,4 +233,23 @@ t.test('the judge tallies: an answered exchange keeps the transport rule, a kept
   t.same(rule(ledger.rules, 'server.answers')?.outcomes, { passed: 1 }, 'an answer keeps server.answers');
   t.same(rule(ledger.rules, 'expect.status')?.phases, ['cases'], 'the phase the judge judges for');
   t.equal(rule(ledger.rules, 'store.unique-ids')?.status, 'not-selected', 'a disabled rule is not selected');
+});
+
+t.test('a load through the judge: the bounds it asks for are judged, the others not selected; a load nothing concluded on', async (t) => {
+  const judge = new Judge({ contract, disabled: new Map() }, undefined, 'load');
+  const checks = judge.load(SAMPLE_LOAD);
+  const ledger = judge.tally.build({ disabled: new Map(), exchanges: false, load: true });
+  for (const check of checks)
+    t.equal(rule(ledger.rules, check.id)?.status, check.outcome === 'not-judged' ? 'not-judged' : 'judged', `${check.id}: as judged`);
+  const asked = new Set(checks.map((c) => c.id));
+  const unasked = ledger.rules.filter((r) => r.scope === 'run' && !asked.has(r.id));
+  t.ok(unasked.length > 0, 'the sample load leaves some bounds unset');
+  t.ok(
+    unasked.every((r) => r.status === 'not-selected' && /this load does not ask for it/.test(r.reasons?.[0]?.reason ?? '')),
+    'each bound the load does not ask for is not selected, with why',
+  );
+  const everyRunCheck = new Map(LOAD_CHECKS.map((c) => [c.id, 'off']));
+  const result = judgeLoad(SAMPLE_LOAD, everyRunCheck, 0, new Judge({ contract, disabled: everyRunCheck }));
+  t.equal(result.outcome, 'not-judged', 'a load no run check concluded on is not judged, never passed');
+  t.match(result.reason, /no check judged the load/);
 });
