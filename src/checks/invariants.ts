@@ -202,6 +202,11 @@ const getRequestedPet: ExchangeCheck = {
   },
 };
 
+/** The id a createPet answer hands out, as digits. */
+function createdId(exchange: Exchange): string | undefined {
+  return plays(exchange.request.operation, 'create') ? petsShown(exchange).map((pet) => idDigits(pet['id']))[0] : undefined;
+}
+
 const uniqueIds: ExchangeCheck = {
   id: 'store.unique-ids',
   title: 'A create hands out an id no other pet has had',
@@ -212,9 +217,11 @@ const uniqueIds: ExchangeCheck = {
   scope: 'exchange',
   appliesWhen: 'createPet is answered 201 with an id the run has already seen',
   applies: ({ exchange, model }) => {
-    const id = plays(exchange.request.operation, 'create') ? petsShown(exchange).map((pet) => idDigits(pet['id']))[0] : undefined;
+    const id = createdId(exchange);
     return id !== undefined && model?.pet(id) !== undefined;
   },
+  // A create answered with an id the run has not seen keeps the rule.
+  holds: ({ exchange, model }) => model !== undefined && createdId(exchange) !== undefined,
   evaluate({ exchange, model }) {
     const pet = petsShown(exchange)[0] as JsonObject;
     const id = idDigits(pet['id']) as string;

@@ -10,6 +10,7 @@ import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, type JsonObject, type JsonValue, stringifyExactJson } from '../model/json.js';
 import type { LoadProfile, LoadReport, LoadStage } from '../model/load.js';
 import {
+  type CaseResult,
   type CheckOutcome,
   type Failure,
   type Level,
@@ -18,10 +19,11 @@ import {
   type VerdictInputs,
   worstOutcome,
 } from '../model/results.js';
-import { expectationEntries, type Expectations, type StepSpec } from '../model/scenario.js';
+import { type CaseSpec, expectationEntries, type Expectations, type StepSpec } from '../model/scenario.js';
 import { idDigits, petsShown, type StoreView } from '../model/store-model.js';
 import { plays } from '../model/contract.js';
 import { fillTemplate, type Variables } from '../model/template.js';
+import { JudgementTally, listingState } from './ledger.js';
 import { breachedMetrics } from './load-checks.js';
 import { exchangeChecks as registeredExchangeChecks, expectationChecks, runChecks, transportChecks } from './registry.js';
 
@@ -72,6 +74,18 @@ export function decided(checks: readonly CheckOutcome[]): { outcome: Outcome; re
 export interface ExchangeJudgement {
   checks: CheckOutcome[];
   findings: Array<{ check: ExchangeCheck; outcome: CheckOutcome }>;
+  /** The rules it did not apply to that it kept all the same (see ExchangeCheck.holds): judged, for the ledger only. */
+  held?: string[];
+}
+
+/** Whether an exchange a check does not apply to keeps it; a `holds` that throws keeps nothing (its `applies` decided). */
+function keeps(holds: (() => boolean) | undefined): boolean {
+  if (holds === undefined) return false;
+  try {
+    return holds();
+  } catch {
+    return false;
+  }
 }
 
 /** What judging an exchange reads besides the exchange: the contract, what is switched off, and the store model. */
@@ -107,6 +121,7 @@ export function judgeExchange(exchange: Exchange, expected: StepExpectations, ju
   const model = view === undefined ? {} : { model: view };
   const results: CheckOutcome[] = [];
   const findings: ExchangeJudgement['findings'] = [];
+  const held: string[] = [];
   const entries = expectationEntries(step.expect, exchange.response.status);
   const declared: Array<[string, unknown, Level, string]> = [
     ...entries.map((e): [string, unknown, Level, string] => [e.key, e.value, caseLevel, `expect.${e.path}`]),
@@ -131,7 +146,10 @@ export function judgeExchange(exchange: Exchange, expected: StepExpectations, ju
       if (disabled.has(check.id)) continue;
       const context = { exchange, contract, expected: filled, ...model };
       const applies = check.applies === undefined ? true : appliesTo(() => check.applies?.(context) ?? true);
-      if (applies === false) continue;
+      if (applies === false) {
+        if (keeps(check.holds && (() => check.holds?.(context) === true))) held.push(check.id);
+        continue;
+      }
       // A recommendation on a declared expectation warns whatever the case's level; the rule itself takes the case's.
       const at: Level = check.level === 'warn' ? 'warn' : level;
       results.push(outcomeOf(check, at, index, applies === true ? guarded(() => check.evaluate(context)) : applies, source));
@@ -142,13 +160,16 @@ export function judgeExchange(exchange: Exchange, expected: StepExpectations, ju
   for (const check of judging.exchangeChecks ?? registeredExchangeChecks) {
     if (disabled.has(check.id)) continue;
     const applies = appliesTo(() => check.applies(context));
-    if (applies === false) continue;
+    if (applies === false) {
+      if (keeps(check.holds && (() => check.holds?.(context) === true))) held.push(check.id);
+      continue;
+    }
     const outcome = outcomeOf(check, check.level, index, applies === true ? guarded(() => check.evaluate(context)) : applies);
     // A recommendation on every response is a run finding: it never decides whether a case passed or could be judged.
     if (check.level === 'warn') findings.push({ check, outcome });
     else results.push(outcome);
   }
-  return { checks: results, findings };
+  return held.length === 0 ? { checks: results, findings } : { checks: results, findings, held };
 }
 
 /** A request that got no answer, as the transport checks judge it (a TransportError is one). */
@@ -272,11 +293,23 @@ export function judgeLoad(load: LoadReport, disabled: ReadonlyMap<string, string
     );
 }
 
-/** The run's one judge: what it judges by, and its blame-once ledger, shared by every phase. */
-export class Judge {
-  private readonly ledger = new BlameLedger();
+/** What every phase's judge shares: the blame-once ledger and the tally of judgements. */
+export interface JudgeState {
+  blame: BlameLedger;
+  tally: JudgementTally;
+}
 
-  constructor(readonly judging: ExchangeJudging) {}
+/**
+ * The run's one judge: what it judges by, its blame-once ledger and its tally of judgements (the ledger of judgement),
+ * shared by every phase; each phase judges through its own view (`inPhase`), so that the tally knows where it judged.
+ */
+export class Judge {
+  constructor(
+    readonly judging: ExchangeJudging,
+    protected readonly state: JudgeState = { blame: new BlameLedger(), tally: new JudgementTally() },
+    /** The phase this view of the judge judges for. */
+    readonly phase?: string,
+  ) {}
 
   /** Checks and cases switched off, with the reason each report shows. */
   get disabled(): ReadonlyMap<string, string> {
@@ -288,14 +321,38 @@ export class Judge {
     return this.judging.exchangeChecks;
   }
 
-  /** An exchange, by a step's expectations and every exchange check (see judgeExchange). */
+  /** Every judgement of the run so far, by rule: what the ledger of judgement is built from. */
+  get tally(): JudgementTally {
+    return this.state.tally;
+  }
+
+  /** An exchange, by a step's expectations and every exchange check (see judgeExchange); tallied once settled (`record`). */
   exchange(exchange: Exchange, expected: StepExpectations): ExchangeJudgement {
     return judgeExchange(exchange, expected, this.judging);
   }
 
   /** The checks of an exchange once judged for good, each wrong value already blamed elsewhere pointing there. */
   blameOnce(exchange: Exchange, checks: readonly CheckOutcome[], label: string): CheckOutcome[] {
-    return this.ledger.blameOnce(exchange, checks, label);
+    return this.state.blame.blameOnce(exchange, checks, label);
+  }
+
+  /**
+   * Tallies what judged an exchange for good (its retries over, blame once done) and the rules it kept without applying
+   * (`held`), or, without an exchange, a request that got no answer: an answered exchange also keeps every transport rule
+   * (every request is answered).
+   */
+  record(exchange: Exchange | undefined, checks: readonly CheckOutcome[], held: readonly string[] = []): void {
+    const state = exchange === undefined ? undefined : listingState(exchange, this.judging.contract);
+    for (const check of checks) this.state.tally.judged(check, this.phase, state);
+    for (const id of held) this.state.tally.judged({ id, outcome: 'passed', message: 'kept' }, this.phase, state);
+    if (exchange === undefined) return;
+    for (const check of transportChecks)
+      if (!this.disabled.has(check.id)) this.state.tally.judged({ id: check.id, outcome: 'passed', message: 'answered' }, this.phase);
+  }
+
+  /** A case ran or was reported: the case-scope rules it declares, and why it judged none of those it did not (see JudgementTally). */
+  caseRan(spec: CaseSpec, result: CaseResult): void {
+    this.state.tally.caseRan(spec, result);
   }
 
   /** A request that got no answer (see judgeTransport). */
@@ -303,9 +360,15 @@ export class Judge {
     return judgeTransport(failure, step, this.judging.disabled);
   }
 
-  /** A load, by its profile's run checks (see judgeLoad). */
+  /** A load, by its profile's run checks (see judgeLoad), tallied: a run rule the profile does not ask for is not selected. */
   load(load: LoadReport): CheckOutcome[] {
-    return judgeLoad(load, this.judging.disabled);
+    const checks = judgeLoad(load, this.judging.disabled);
+    const applied = new Set(checks.map((c) => c.id));
+    for (const check of runChecks)
+      if (!applied.has(check.id) && !this.disabled.has(check.id))
+        this.state.tally.notAsked(check.id, `not selected: this load does not ask for it (it applies when ${check.appliesWhen})`);
+    this.record(undefined, checks);
+    return checks;
   }
 
   /** The run's verdict (see judgeRun). */
@@ -319,6 +382,6 @@ export function judgeRun(inputs: VerdictInputs): Verdict {
   const { counts, strict } = inputs;
   if (counts.failed > 0 || (strict && (counts.warned > 0 || inputs.findings > 0))) return 'failed';
   if (inputs.internalErrors > 0 || counts['internal-error'] > 0) return 'internal-error';
-  if (counts['could-not-test'] > 0 || inputs.interrupted || inputs.stopped) return 'incomplete';
+  if (counts['could-not-test'] > 0 || inputs.interrupted || inputs.stopped || inputs.judgedTooLittle === true) return 'incomplete';
   return 'passed';
 }

@@ -96,6 +96,9 @@ export const undocumentedAcceptanceRisk: ExpectationCheck<UndocumentedRequest> =
   scope: 'case',
   appliesWhen: 'a step declares `undocumented` with an `acceptanceRisk` and the server accepted it with a 2xx',
   applies: ({ exchange, expected }) => isAcceptance(exchange.response.status, expected) && expected.acceptanceRisk !== undefined,
+  // A refusal of a request whose acceptance carries a risk keeps the rule.
+  holds: ({ exchange, expected }) =>
+    expected.acceptanceRisk !== undefined && exchange.response.status >= 400 && exchange.response.status < 500,
   evaluate({ exchange, expected }) {
     const status = exchange.response.status;
     return failed({

@@ -9,6 +9,7 @@ import { proxyCredentials } from '../http/proxy.js';
 import { boundedText } from '../model/bounded-text.js';
 import { RunError } from '../model/errors.js';
 import type { RunReport } from '../model/results.js';
+import { minJudgedLine } from '../reporters/ledger-view.js';
 import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
 import { WaitConsoleReporter } from '../reporters/wait-console-reporter.js';
 import { type OutputStream, outputFailureLine } from '../reporters/output-streams.js';
@@ -146,6 +147,9 @@ async function executeInFolder(
   // A bug of ours is reported whatever the verdict, once per check or phase that threw.
   if (report.internalErrors.length > 0) stderr.write(`${bugReportLine(internalErrorsText(report))}\n`);
   const code = exitCodeOf(report, fanOut.failures.length, io.signal);
+  // A run that judged less than --min-judged: one line naming the rules it did not judge (the gate, not a contract failure).
+  if (report.judgement?.belowMinimum === true)
+    stderr.write(`${PROGRAM}: ${code === EXIT.cannotRun ? 'exit 2: ' : ''}${minJudgedLine(report.judgement)}\n`);
   // The console printed the checks' verdict before a report failed: the last line says why the exit code differs from it.
   if (report.verdict === 'passed' && code === EXIT.cannotRun) {
     const failed = fanOut.failures.length === 1 ? 'a report was' : `${fanOut.failures.length} reports were`;

@@ -221,6 +221,17 @@ export const RUN_ROWS = {
     help: 'warnings fail the run',
     recorded: { option: 'strict' },
   }),
+  'min-judged': option({
+    kind: integer(0, 100, '%'),
+    arg: 'PERCENT',
+    commands: ['run'],
+    section: 'behaviour',
+    configKey: 'minJudged',
+    help: 'a run that judged less than PERCENT of the rules it selected is incomplete (exit 2)',
+    more: "; the ledger in report.json's `judgement` says which rules were not judged and why",
+    fileHelp: 'the least percent of the rules it selected a run must judge, or it is incomplete (exit 2)',
+    recorded: { option: 'minJudged' },
+  }),
   'category-id': option({
     kind: int64(),
     arg: 'N',

@@ -306,6 +306,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     categoryId: values['category-id'],
     pacing: pacingOf(settled),
     maxWrites: values['max-writes'],
+    ...(values['min-judged'] === undefined ? {} : { minJudged: values['min-judged'] }),
     seed,
     maxExamples: values['max-examples'],
   };

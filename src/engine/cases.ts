@@ -187,9 +187,17 @@ async function runStep(
 
 /**
  * Runs one case to its result; never throws, whatever the server or a check does. Its steps go one after another; a
- * case of independent steps (`independentSteps`) sends up to --concurrency of them at once, judged in their order.
+ * case of independent steps (`independentSteps`) sends up to --concurrency of them at once, judged in their order. The
+ * ledger of judgement hears of it: the rules it declares, and why it judged those it did not.
  */
 export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?: (exchange: Exchange) => void): Promise<CaseResult> {
+  const result = await judgeCase(spec, context, onExchange);
+  context.judge.caseRan(spec, result);
+  return result;
+}
+
+/** Runs one case to its result (see runCase). */
+async function judgeCase(spec: CaseSpec, context: CaseContext, onExchange?: (exchange: Exchange) => void): Promise<CaseResult> {
   const { settings } = context.plan;
   const info = caseInfo(spec);
   const disabled = disabledCase(info, context.judge.disabled);
@@ -224,6 +232,7 @@ export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?:
     if (run.kind === 'transport') {
       result.exchanges.push(run.evidence);
       result.checks.push(...run.checks);
+      context.judge.record(undefined, run.checks);
       return () => {
         const judged = decided(result.checks);
         return finish(
@@ -240,9 +249,12 @@ export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?:
     captureVariables(step, exchange, vars);
     for (const { check, outcome } of judged.findings) context.judge.findings.record(check, info.id, exchange, outcome);
     const unmet = step.precondition === true ? unmetPrecondition(judged.checks) : undefined;
+    // What judged the exchange for good goes to the ledger; a precondition's own expectations judged nothing of the contract.
+    const kept = unmet === undefined ? judged.checks : judged.checks.filter((r) => !r.id.startsWith('expect.'));
+    context.judge.record(exchange, [...kept, ...judged.findings.map((f) => f.outcome)], unmet === undefined ? judged.held : []);
     if (unmet !== undefined) {
       // What the step needed is not there (e.g. an empty store): the case cannot be judged, which is not a failure.
-      result.checks.push(...judged.checks.filter((r) => !r.id.startsWith('expect.')));
+      result.checks.push(...kept);
       return () => finish('not-judged', `precondition of step ${index + 1} not met: ${unmet}`, 'precondition');
     }
     result.checks.push(...judged.checks);
@@ -279,6 +291,9 @@ export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?:
       ? result.checks.find((c) => c.outcome === 'not-judged' && !judgedIds.has(c.id) && !judgedAnotherWay(c))
       : undefined;
   if (unjudged !== undefined) return finish('not-judged', `not judged: ${unjudged.message}`, 'precondition');
+  // A case never passes for want of data: one that no check judged (every one disabled, or none applied) is not judged.
+  if (outcome === 'passed' && !result.checks.some((c) => c.outcome === 'passed'))
+    return finish('not-judged', 'not judged: no check judged any of its responses', 'precondition');
   return finish(outcome, reason);
 }
 

@@ -72,6 +72,8 @@ export interface RunSettings {
   maxExamples: number;
   /** The exchange checks every response is judged by (default: the registry's). */
   exchangeChecks?: readonly ExchangeCheck[];
+  /** --min-judged: the least percent of the selected rules a run must judge, or it is incomplete (exit 2). */
+  minJudged?: number;
 }
 
 /** Everything a run does, decided before it starts. */

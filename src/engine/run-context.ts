@@ -3,7 +3,7 @@
  * signal and `emit`. A phase reads it and returns what it found and what later phases may use (PhaseRun); it writes
  * nothing into it.
  */
-import { type ExchangeJudging, Judge } from '../checks/judge.js';
+import { type ExchangeJudging, Judge, type JudgeState } from '../checks/judge.js';
 import type { Client, HttpClientOptions } from '../http/client.js';
 import type { Clock } from '../model/clock.js';
 import type { Emit } from '../model/events.js';
@@ -38,8 +38,15 @@ export class RunJudging extends Judge {
     readonly findings: RunFindings,
     /** The auth variants that would send the key itself with this key where they should send a wrong credential, and why. */
     readonly keyAsWrong: ReadonlyMap<AuthVariant, string>,
+    state?: JudgeState,
+    phase?: string,
   ) {
-    super(judging);
+    super(judging, state, phase);
+  }
+
+  /** The same judge (its blame-once ledger, its tally, its findings) judging for one phase: the ledger records where. */
+  inPhase(phase: string): RunJudging {
+    return new RunJudging(this.judging, this.findings, this.keyAsWrong, this.state, phase);
   }
 }
 

@@ -20,6 +20,7 @@ import {
   warningsOf,
   type CaseInfo,
   type CaseResult,
+  type JudgementLedger,
   type NotStartedReport,
   type RunMeta,
   type RunReport,
@@ -111,6 +112,8 @@ interface ReportParts {
   phaseRequests: Record<string, number>;
   /** What the recommendation-level exchange checks found, by check id. */
   findings: RunFindings;
+  /** The ledger of judgement: every rule, what judged it, or why nothing did. */
+  judgement: JudgementLedger;
   stopped?: RunError;
 }
 
@@ -154,6 +157,7 @@ function reportOf(parts: ReportParts): RunReport {
       stopped: stopped !== undefined,
       findings: findings.length,
       internalErrors: internalErrors.length,
+      judgedTooLittle: parts.judgement.belowMinimum === true,
     }),
     counts,
     requests: client?.requestCount ?? 0,
@@ -167,6 +171,7 @@ function reportOf(parts: ReportParts): RunReport {
     findings,
     internalErrors,
     ...(load === undefined ? {} : { load }),
+    judgement: parts.judgement,
   };
 }
 
@@ -181,6 +186,7 @@ async function runPhase(phase: Phase, context: RunContext, phaseRequests: Record
   const tally: RequestTally | undefined = phase.countsRequests === true && sender !== undefined ? { sent: 0 } : undefined;
   const own: RunContext = {
     ...context,
+    judge: context.judge.inPhase(phase.id),
     observer: { ...context.observer, created: context.observer.created.of(phase.id) },
     ...(tally === undefined || sender === undefined
       ? {}
@@ -387,6 +393,13 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     load: provided.load,
     phaseRequests,
     findings: context.judge.findings,
+    judgement: context.judge.tally.build({
+      disabled: context.judge.disabled,
+      exchanges: sends,
+      load: selection.load !== undefined || selection.merge !== undefined,
+      ...(settings.exchangeChecks === undefined ? {} : { exchangeChecks: new Set(settings.exchangeChecks.map((c) => c.id)) }),
+      ...(settings.minJudged === undefined ? {} : { minJudged: settings.minJudged }),
+    }),
   });
   const notStarted = async (error: unknown): Promise<never> => {
     if (error instanceof RunError)

@@ -74,6 +74,11 @@ export interface ExchangeCheck extends CheckMeta {
   scope: 'exchange';
   applies(context: ExchangeContext): boolean;
   evaluate(context: ExchangeContext): Judgement;
+  /**
+   * For a rule whose `applies` singles out its breach (a 5xx, an id seen before): whether an exchange it does not apply
+   * to bears on it and keeps it. The ledger of judgement counts that exchange as judging it (passed); the case does not.
+   */
+  holds?(context: ExchangeContext): boolean;
 }
 
 /** An exchange and the (already filled) value a case's expectation names. */
@@ -96,6 +101,8 @@ export interface ExpectationCheck<T = unknown> extends CheckMeta {
   /** Whether it concerns this exchange (absent: always); one that does not is left out of the case. */
   applies?(context: ExpectationContext<T>): boolean;
   evaluate(context: ExpectationContext<T>): Judgement;
+  /** Where `applies` singles out the breach: whether an exchange it does not apply to keeps it (see ExchangeCheck.holds). */
+  holds?(context: ExpectationContext<T>): boolean;
 }
 
 /** An earlier run's load figures to compare with (`--baseline`). */

@@ -219,6 +219,61 @@ export interface RunReport {
   internalErrors: InternalError[];
   /** The load profile's result, when the run included one (its thresholds judge the load case). */
   load?: LoadReport;
+  /** The ledger of judgement: every registered rule, what judged it and in which states, or why nothing did. */
+  judgement?: JudgementLedger;
+}
+
+/**
+ * How a rule fared in a run: `judged` (at least one judgement concluded: passed, failed or warned), `not-judged` (the
+ * selection could have judged it and nothing did), `not-selected` (outside what the run selected: not counted).
+ */
+export type RuleStatus = 'judged' | 'not-judged' | 'not-selected';
+
+/** One reason a rule was not judged where it could have been, and how many times it was the reason. */
+export interface RuleReason {
+  reason: string;
+  count: number;
+}
+
+/** One registered rule in the ledger: what judged it, by outcome, in which phases and states, or why nothing did. */
+export interface RuleLedgerEntry {
+  id: string;
+  title: string;
+  clause: string;
+  /** The check's scope (see CheckScope): what kind of thing judges it. */
+  scope: 'exchange' | 'case' | 'run' | 'transport';
+  level: Level;
+  status: RuleStatus;
+  /** Judgements that concluded (passed, failed, warned): each one an exchange (a load, for a run rule) it judged. */
+  judged: number;
+  /** Every judgement of it by outcome: only the outcomes it had. */
+  outcomes: Partial<Record<Outcome, number>>;
+  /** The phases whose exchanges it judged, in the order they first did. */
+  phases: string[];
+  /** The states of the listings it judged (filtered or not, the page full or not), when it judged listings. */
+  states?: string[];
+  /** Why it was not judged where it could have been (or, for a rule not selected, why not): each reason with its count. */
+  reasons?: RuleReason[];
+}
+
+/**
+ * The ledger of judgement of a run: `judged` (N) of `selected` (M) rules, M being every registered rule the run's
+ * selection could have judged; the rules it could not (unselected suites, phases or checks, a load profile's unset
+ * bounds, disabled checks) are listed as `not-selected` and not counted.
+ */
+export interface JudgementLedger {
+  /** N: the selected rules at least one judgement concluded on. */
+  judged: number;
+  /** M: the rules the selection could have judged. */
+  selected: number;
+  /** 100 × N / M, to one decimal (0 when M is 0). */
+  percent: number;
+  /** --min-judged: the least percent a run must judge, when set. */
+  minJudged?: number;
+  /** The run judged less than --min-judged: the verdict is incomplete (exit 2). */
+  belowMinimum?: true;
+  /** Every registered rule, in the registry's order. */
+  rules: RuleLedgerEntry[];
 }
 
 /** One warning of a run: a rule practice recommends that the server did not follow. */
@@ -318,4 +373,6 @@ export interface VerdictInputs {
   findings: number;
   /** How many internal errors there are, once per where. */
   internalErrors: number;
+  /** The run judged less of its rules than --min-judged asks: it cannot pass. */
+  judgedTooLittle?: boolean;
 }

@@ -11,6 +11,7 @@ import {
   type RunMeta,
   type RunReport,
 } from '../model/results.js';
+import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';
 import type { Reporter } from './reporter.js';
 import type { ServerWait } from '../model/exchange.js';
 import {
@@ -216,6 +217,7 @@ export class ConsoleReporter implements Reporter {
     if (!this.options.quiet) {
       this.printFindings(report);
       this.printNotJudged(report);
+      this.printUnjudgedRules(report);
     }
     const counts = COUNTED.map((o) => {
       const text = `${report.counts[o]} ${outcomeWords(o)}`;
@@ -230,6 +232,9 @@ export class ConsoleReporter implements Reporter {
     this.write();
     if (!this.options.quiet) for (const line of this.notes(report)) this.write(this.paint('dim', line));
     this.write(`${counts}${findings} ${this.paint('dim', `(${(report.durationMs / 1000).toFixed(2)} s, ${requestsText(report)})`)}`);
+    // How much of the contract the run could judge: shown however quiet, since a run that judged little must not read as a pass.
+    if (report.judgement !== undefined)
+      this.write(this.paint(report.judgement.belowMinimum === true ? 'could-not-test' : 'dim', ledgerLine(report.judgement)));
     const verdict = {
       passed: this.paint('passed', 'PASSED'),
       failed: this.paint('failed', 'FAILED'),
@@ -311,6 +316,12 @@ export class ConsoleReporter implements Reporter {
     if (retried.length > 0)
       notes.push(`read-after-write: ${retried.length} cases needed retries to see a write (${retried.map((c) => c.id).join(', ')})`);
     return notes;
+  }
+
+  /** The rules the selection could have judged that nothing judged, each with why (the ledger of judgement). */
+  private printUnjudgedRules(report: RunReport): void {
+    for (const rule of report.judgement === undefined ? [] : unjudgedRules(report.judgement))
+      this.write(`${this.paint('not-judged', 'RULE ')} ${this.paint('bold', rule.id)} not judged: ${safeText(reasonsText(rule))}`);
   }
 
   /** Why cases were not judged, each reason once with the cases it kept from a verdict. */

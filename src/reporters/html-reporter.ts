@@ -1,8 +1,16 @@
 /** report.html: one self-contained page for people; the verdict at the top, failures first with evidence and a curl to reproduce. */
 import path from 'node:path';
-import { outcomeWords, type CaseResult, type ExchangeEvidence, type Outcome, type RunReport } from '../model/results.js';
+import {
+  outcomeWords,
+  type CaseResult,
+  type ExchangeEvidence,
+  type Outcome,
+  type RuleLedgerEntry,
+  type RunReport,
+} from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { escapeHtml } from './html.js';
+import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';
 import { latencyClockWords, loadFigures } from './load-figures.js';
 import {
   bounded,
@@ -270,6 +278,31 @@ function stageSeconds(load: unknown): number | undefined {
 }
 
 /** The run's findings: each recommendation the responses did not follow, with how many and its examples. */
+/** The listing states a rule was judged in, after its phases: ` (filtered, page full; unfiltered, page not full)`. */
+function listings(rule: RuleLedgerEntry): string {
+  return rule.states === undefined ? '' : ` (${escapeHtml(rule.states.join('; '))})`;
+}
+
+/** The ledger of judgement: its line, the rules not judged with why, and every rule folded (what judged it, or why not). */
+function judgementSection(report: RunReport): string {
+  const ledger = report.judgement;
+  if (ledger === undefined) return '';
+  const row = (rule: RuleLedgerEntry): string =>
+    `<tr><td><code>${escapeHtml(rule.id)}</code></td><td>${escapeHtml(rule.status.replace('-', ' '))}</td>` +
+    `<td>${rule.judged}</td><td>${escapeHtml(rule.phases.join(', '))}${listings(rule)}</td>` +
+    `<td>${rule.status === 'judged' && rule.reasons === undefined ? '' : escapeHtml(reasonsText(rule))}</td></tr>`;
+  const table = (rules: readonly RuleLedgerEntry[]): string =>
+    `<table><thead><tr><th>rule</th><th>status</th><th>judged</th><th>phases (listings)</th><th>why not</th></tr></thead>` +
+    `<tbody>${rules.map(row).join('')}</tbody></table>`;
+  const unjudged = unjudgedRules(ledger);
+  return (
+    `<section id="judgement"><h2>Judgement: ${escapeHtml(ledgerLine(ledger))}</h2>` +
+    `${unjudged.length === 0 ? '' : table(unjudged)}` +
+    `<details><summary>Every rule (${ledger.rules.length}): what judged it, or why nothing did</summary>${table(ledger.rules)}</details>` +
+    '</section>'
+  );
+}
+
 function findingsSection(report: RunReport): string {
   if (report.findings.length === 0) return '';
   const cards = report.findings.map((f) => {
@@ -399,6 +432,7 @@ export function renderHtml(report: RunReport): string {
     section('warned'),
     findingsSection(report),
     loadSection(report),
+    judgementSection(report),
     section('passed'),
     section('not-judged'),
   ];

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { CaseResult, RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { loadFigures } from './load-figures.js';
+import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';
 import { casesBySuite, findingLine, internalErrorLine, LABELS, oneLine, problemText, reasonLine, seconds } from './report-view.js';
 import { serialiseXml, type XmlElement, type XmlNode } from './xml.js';
 
@@ -120,6 +121,13 @@ export function renderJunit(report: RunReport, host: string = hostname()): strin
       ...report.meta.disabled.map((d) => ['disabled', `${d.id}: ${d.reason}`]),
       ...report.findings.map((f) => ['finding', findingLine(f, 1_000)]),
       ...report.internalErrors.map((e) => ['internalError', internalErrorLine(e, 1_000)]),
+      // The ledger of judgement: how much of the contract the run judged, and each rule it could have judged and did not.
+      ...(report.judgement === undefined
+        ? []
+        : [
+            ['judgement', ledgerLine(report.judgement)],
+            ...unjudgedRules(report.judgement).map((rule) => ['notJudged', `${rule.id}: ${reasonsText(rule, 1_000)}`]),
+          ]),
     ].map(([name, value]) => ({ name: 'property', attributes: { name, value } })),
   };
   const suites = [...casesBySuite(report)].map(

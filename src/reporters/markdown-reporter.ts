@@ -1,7 +1,8 @@
 /** summary.md: the verdict in a few lines for a CI step summary or a merge-request comment. */
 import path from 'node:path';
-import type { RunReport } from '../model/results.js';
+import type { JudgementLedger, RunReport } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
+import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';
 import { loadFigures } from './load-figures.js';
 import {
   casesWith,
@@ -88,6 +89,7 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
     `| ${counts.passed} | ${counts.failed} | ${counts.warned} | ${counts['not-judged']} | ${counts['could-not-test']} | ` +
       `${counts['internal-error']} | ${report.findings.length} |`,
   ];
+  if (report.judgement !== undefined) lines.push('', ...ledgerLines(report.judgement));
   if (report.internalErrors.length > 0)
     lines.push(
       '',
@@ -138,6 +140,18 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
   // Named, not linked: a relative link is dead where this file is pasted (a step summary, a merge-request comment).
   if (links.length > 0) lines.push('', `Reports written beside this summary: ${links.map(code).join(' · ')}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The ledger of judgement: its line, and a table of the rules the selection could have judged that nothing judged. */
+function ledgerLines(ledger: JudgementLedger): string[] {
+  const mark = ledger.belowMinimum === true ? '⚠️' : '⚖️';
+  const lines = [`${mark} ${escapeMarkdown(ledgerLine(ledger))}`];
+  const unjudged = unjudgedRules(ledger);
+  if (unjudged.length === 0) return lines;
+  lines.push('', `### Rules not judged (${unjudged.length})`, '', '| rule | why |', '| --- | --- |');
+  for (const rule of unjudged.slice(0, MAX_LISTED)) lines.push(`| ${code(rule.id)} | ${escapeMarkdown(reasonsText(rule, 400), 400)} |`);
+  if (unjudged.length > MAX_LISTED) lines.push(`| … | ${unjudged.length - MAX_LISTED} more in the full report |`);
+  return lines;
 }
 
 /** Writes summary.md when the run ends, linking the other files written beside it. */

@@ -264,11 +264,14 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, context:
     const reason = `${seeded}: ${tally(outcomes)}${notSent}; the first ${first}: ${worst.reason ?? ''}`;
     return { ...worst, durationMs, reason };
   }
-  if (judged === 0 && examples > 0)
+  // A property never passes for want of data: with no example judged (none drawn, or none judgeable), it is not judged.
+  if (judged === 0)
     return notJudgedCase(
       property.info,
       'precondition',
-      `none of the ${examples} generated examples could be judged (seed ${fuzz.seed})`,
+      examples > 0
+        ? `none of the ${examples} generated examples could be judged (seed ${fuzz.seed})`
+        : `no generated example was sent (seed ${fuzz.seed})`,
       durationMs,
     );
   const unjudged = judged < examples ? `; ${examples - judged} could not be judged` : '';

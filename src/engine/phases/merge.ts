@@ -45,7 +45,7 @@ export const MERGE_PHASE: Phase = {
     let load: LoadReport | undefined;
     const result = await reportCase(context.emit, loadCaseInfo(profile), async () => {
       load = await mergeLoads(merge.loads, merge.baseline);
-      return judgeLoad(load, context.judge.judging.disabled, 0);
+      return judgeLoad(load, context.judge.judging.disabled, 0, context.judge);
     });
     return { results: [result], ...(load === undefined ? {} : { provides: { load } }) };
   },

@@ -277,6 +277,8 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, contex
       retries: 0,
     };
   }
+  // The phase never passes for want of data: sequences that sent nothing judged nothing.
+  if (requests === 0) return notJudgedCase(STATEFUL_CASE, 'precondition', `no sequence sent a request (seed ${stateful.seed})`, durationMs);
   const message = `${results.length} sequences (${requests} requests) agreed with the model (seed ${stateful.seed})`;
   return {
     ...STATEFUL_CASE,

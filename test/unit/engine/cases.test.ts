@@ -847,3 +847,36 @@ t.test(
     );
   },
 );
+
+t.test('a case never passes for want of data: none of its checks judged anything (or none ran), it is not judged', async (t) => {
+  const rows: Array<[string, StepSpec, CaseOptions, Outcome, RegExp | undefined]> = [
+    [
+      'no expectation and no exchange check',
+      { request: list },
+      { exchangeChecks: [] },
+      'not-judged',
+      /no check judged any of its responses/,
+    ],
+    [
+      'its one expectation found a full page',
+      { request: { ...list, query: { limit: 1 } }, expect: { holdsIfNotFull: { name: 'x' } } },
+      { exchangeChecks: [] },
+      'not-judged',
+      /the page is full/,
+    ],
+    [
+      'every check it had disabled',
+      { request: list, expect: { status: 200 } },
+      { exchangeChecks: [], disabled: new Map([['expect.status', 'off']]) },
+      'not-judged',
+      /no check judged any of its responses/,
+    ],
+    ['one check judged it', { request: list, expect: { status: 200 } }, { exchangeChecks: [] }, 'passed', undefined],
+  ];
+  for (const [name, step, extra, outcome, reason] of rows) {
+    const { results } = await run([spec([step])], [{ body: pets(1) }], extra);
+    t.equal(results[0]?.outcome, outcome, name);
+    if (reason === undefined) t.equal(results[0]?.reason, undefined, `${name}: no reason`);
+    else t.match(results[0]?.reason, reason, `${name}: why`);
+  }
+});

@@ -164,3 +164,12 @@ t.test('stateful: a table that answers every request 500 fails at the first step
   t.equal(result?.exchanges.length, 1, 'shrunk to one request');
   t.match(result?.exchanges[0], { response: { status: 500 } });
 });
+
+t.test('fuzz never passes for want of data: with no example drawn, each property is not judged, with why', async (t) => {
+  const results = await run(FUZZ_PHASE, storeSender(), { maxExamples: 0 });
+  t.ok(results.length > 0, 'its properties are reported');
+  for (const result of results) {
+    t.equal(result.outcome, 'not-judged', `${result.id}: not judged`);
+    t.match(result.reason, /no generated example was sent \(seed 7\)/, `${result.id}: why`);
+  }
+});
