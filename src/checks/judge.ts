@@ -343,6 +343,7 @@ export class Judge {
    */
   record(exchange: Exchange | undefined, checks: readonly CheckOutcome[], held: readonly string[] = []): void {
     const state = exchange === undefined ? undefined : listingState(exchange, this.judging.contract);
+    if (state !== undefined) this.state.tally.listingSeen(state);
     for (const check of checks) this.state.tally.judged(check, this.phase, state);
     for (const id of held) this.state.tally.judged({ id, outcome: 'passed', message: 'kept' }, this.phase, state);
     if (exchange === undefined) return;

@@ -78,6 +78,14 @@ export class JudgementTally {
   private readonly declared = new Set<string>();
   /** Rules the run's selection does not ask for (a run rule whose bound the load profile does not set), with why. */
   private readonly unasked = new Map<string, string>();
+  /** The listings answered 200 with an array: how many, and how many of them were full pages. */
+  private readonly listings = { seen: 0, full: 0 };
+
+  /** A listing answered 200 with an array, in its state (listingState): counted once per exchange judged. */
+  listingSeen(state: string): void {
+    this.listings.seen += 1;
+    if (state.endsWith('page full')) this.listings.full += 1;
+  }
 
   private tally(id: string): RuleTally {
     let known = this.rules.get(id);
@@ -173,6 +181,18 @@ export class JudgementTally {
     }
   }
 
+  /**
+   * What the run saw of the store when every listing it received was a full page: a long-lived store holds more than a
+   * page of every status, so no page shorter than its limit shows, and the rules about one cannot be judged there.
+   */
+  private allFull(): string {
+    const { seen, full } = this.listings;
+    return seen > 0 && full === seen
+      ? `; every one of the ${seen} listings this run received was a full page (the store holds more than a page of every ` +
+          'status it was asked for)'
+      : '';
+  }
+
   private entry(check: Check, selection: LedgerSelection): RuleLedgerEntry {
     const rule = this.rules.get(check.id);
     const outcomes: Partial<Record<Outcome, number>> = {};
@@ -188,7 +208,7 @@ export class JudgementTally {
           reason:
             check.scope === 'run'
               ? 'no load was measured in this run'
-              : `no exchange it applies to was sent in this run (it applies when ${check.appliesWhen})`,
+              : `no exchange it applies to was sent in this run (it applies when ${check.appliesWhen})${this.allFull()}`,
           count: 1,
         },
       ];

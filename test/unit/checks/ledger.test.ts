@@ -64,6 +64,26 @@ t.test('each rule: judged, not judged with why, or not selected (not counted)', 
       reason: /^no exchange it applies to was sent in this run \(it applies when a response has a 5xx status\)$/,
     },
     {
+      name: 'an exchange rule nothing applied to, on a store whose every listing was a full page (a long-lived store)',
+      feed: (tally) => {
+        for (const state of ['unfiltered, page full', 'filtered, page full']) tally.listingSeen(state);
+      },
+      id: 'server.no-5xx',
+      status: 'not-judged',
+      judged: 0,
+      reason: /\); every one of the 2 listings this run received was a full page \(the store holds more than a page of every status/,
+    },
+    {
+      name: 'a page that was not full among them: no word of full pages',
+      feed: (tally) => {
+        for (const state of ['unfiltered, page full', 'filtered, page not full']) tally.listingSeen(state);
+      },
+      id: 'server.no-5xx',
+      status: 'not-judged',
+      judged: 0,
+      reason: /^no exchange it applies to was sent in this run \(it applies when a response has a 5xx status\)$/,
+    },
+    {
       name: 'an exchange rule when no phase sends',
       feed: () => {},
       selection: { exchanges: false },
@@ -220,7 +240,7 @@ t.test('listingState: filtered or not, the page full or not, by the limit asked 
 
 t.test('the judge tallies: an answered exchange keeps the transport rule, a kept rule is judged, the phase is recorded', async (t) => {
   const judge = new Judge({ contract, disabled: new Map([['store.unique-ids', 'off']]) }, undefined, 'cases');
-  const answered = exchange({ target: '/pets', body: pets(1), operation: 'listPets' });
+  const answered = exchange({ target: '/pets', body: pets(20), operation: 'listPets' });
   const judged = judge.exchange(answered, { step: { expect: { status: 200 } }, index: 0, level: 'fail', vars: new Map() });
   t.ok(judged.held?.includes('server.no-5xx'), 'a 200 keeps server.no-5xx: held, not a check of the case');
   t.notOk(
@@ -233,6 +253,11 @@ t.test('the judge tallies: an answered exchange keeps the transport rule, a kept
   t.same(rule(ledger.rules, 'server.answers')?.outcomes, { passed: 1 }, 'an answer keeps server.answers');
   t.same(rule(ledger.rules, 'expect.status')?.phases, ['cases'], 'the phase the judge judges for');
   t.equal(rule(ledger.rules, 'store.unique-ids')?.status, 'not-selected', 'a disabled rule is not selected');
+  t.match(
+    rule(ledger.rules, 'store.listing-complete')?.reasons?.[0]?.reason,
+    /every one of the 1 listings this run received was a full page/,
+    'the listing it recorded was a full page (20 pets, the default limit): a rule about a shorter page says so',
+  );
 });
 
 t.test('a load through the judge: the bounds it asks for are judged, the others not selected; a load nothing concluded on', async (t) => {
