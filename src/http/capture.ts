@@ -69,14 +69,15 @@ function describeTransportFailure(error: unknown, options: CaptureOptions): { co
 
 /**
  * A body as a stream of two chunks: undici sends a stream with chunked transfer coding, without a Content-Length. Both
- * chunks and the end are in the stream before undici reads it, so the whole body leaves in the tick the head does: a
- * server that answers from the head and closes (a 401) has the body in its own buffer, not unread in its socket, where
- * its close would reset the connection and lose its answer.
+ * chunks and the end are in the stream before undici reads it, so they leave one right after the other with no wait
+ * between: a server that answers from the head and closes without reading the body (a 401) has less time to reset the
+ * connection under the chunks still on their way, which loses its answer. Object mode keeps undici from taking the
+ * length of a stream already ended and sending a Content-Length instead.
  */
 function chunked(body: string | Buffer): Readable {
   const bytes = Buffer.from(body);
   const half = Math.floor(bytes.length / 2);
-  const stream = new Readable({ read: () => undefined });
+  const stream = new Readable({ objectMode: true, read: () => undefined });
   stream.push(bytes.subarray(0, half));
   stream.push(bytes.subarray(half));
   stream.push(null);

@@ -316,3 +316,31 @@ t.test('a proxy that refuses, says nothing or asks for credentials is named, wit
     t.ok(performance.now() - started < 5000, `${name}: within the bounds`);
   }
 });
+
+t.test(
+  'a chunked body goes out chunked, with no Content-Length, its first chunk with its head; a server that answers from the head and closes is heard',
+  async (t) => {
+    const received: string[] = [];
+    const server = createServer((socket: Socket) => {
+      socket.on('error', () => undefined);
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if (!text.includes('\r\n\r\n')) return;
+        received.push(text);
+        // As Werkzeug answers a keyless create: from the head, then a close without reading the body.
+        socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}');
+      });
+    });
+    const base = await listenLocally(server);
+    const http = client(base);
+    t.teardown(() => http.close());
+    const outcomes = [];
+    for (let i = 0; i < 10; i++) outcomes.push((await viaClient(http, { ...create, chunked: true, auth: 'none' })).outcome);
+    t.same([...new Set(outcomes)], ['401 {}'], 'each of 10 answers read, none lost to the close');
+    const first = received[0] ?? '';
+    t.match(first, /\r\ntransfer-encoding: chunked\r\n/i, 'chunked on the wire');
+    t.notMatch(first, /\r\ncontent-length:/i, 'with no Content-Length');
+    t.match(first, /\r\n\r\n[0-9a-f]+\r\n\{"name":"once",/, 'the first chunk in the bytes the head came with');
+  },
+);
