@@ -15,6 +15,7 @@ import { contractRequests } from '../requests/contract-requests.js';
 import { RunError } from '../model/errors.js';
 import type { LoadListener, LoadProfile, LoadReport, LoadStage, RawLoadRun } from '../model/load.js';
 import { aggregateRuns, throughputOf } from './aggregate.js';
+import { addListingJudgements, LISTING_RULE } from './listing-judge.js';
 import { runStage, type StageOptions } from './runner.js';
 import { ResponseSampler } from './sampler.js';
 import { defaultWorkers, StageWorkers } from './stage-workers.js';
@@ -65,6 +66,8 @@ export function buildLoadReport(
     throughput: throughputOf(stages),
     mergedRuns,
   };
+  const listings = addListingJudgements(stages.flatMap((s) => s.raw.map((r) => r.listings)));
+  if (listings !== undefined) report.listings = { ...listings, rule: LISTING_RULE };
   if (judged.highestRateHeld !== undefined) report.highestRateHeld = judged.highestRateHeld;
   if (judged.stage.rate !== undefined) report.judgedRate = judged.stage.rate;
   if (baseline !== undefined)

@@ -220,6 +220,11 @@ export class StoreModel implements StoreView {
     return this.whole.changeReported(id, fields);
   }
 
+  /** How long from now until `pet` must show in every read (the rest of its consistency window; 0 once past it). */
+  settlesIn(pet: PetSighting): number {
+    return Math.max(0, pet.at + this.windowMs - this.now());
+  }
+
   readsFailedAfter(): ReadsFailed | undefined {
     return this.whole.readsFailedAfter();
   }

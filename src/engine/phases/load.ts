@@ -1,7 +1,7 @@
 /** The load phase: a load profile measured against the service, one case judged by its thresholds. */
 import type { KnownPet } from '../../load/sampler.js';
 import { stringifyExactJson } from '../../model/json.js';
-import type { StoreView } from '../../model/store-model.js';
+import type { StoreModel } from '../../model/store-model.js';
 import { decided, judgeLoad as judgeLoadChecks, stageBreaks } from '../../checks/judge.js';
 import { ROLES } from '../../model/contract.js';
 import type { LoadProfile, LoadReport } from '../../model/load.js';
@@ -89,12 +89,24 @@ export const LOAD_PHASE: Phase = {
 /** At most this many of the pets the run saw go to the load's samplers (each worker holds them). */
 const MAX_KNOWN_PETS = 5_000;
 
-/** The pets the functional phases saw, as the load's samplers hold them to: a sampled listing must show each unchanged. */
-function knownPets(model: StoreView): Array<[string, KnownPet]> {
+/**
+ * The pets the run saw before the load, as the load holds its listings to them: a sampled listing must show each unchanged,
+ * and every listing shorter than its limit must hold each that matches, once its consistency window has passed.
+ */
+export function knownPets(model: StoreModel): Array<[string, KnownPet]> {
   const known: Array<[string, KnownPet]> = [];
   for (const pet of model.pets()) {
     if (known.length >= MAX_KNOWN_PETS) break;
-    known.push([pet.id, { fields: stringifyExactJson(pet.fields), where: pet.where }]);
+    const status = pet.fields['status'];
+    known.push([
+      pet.id,
+      {
+        fields: stringifyExactJson(pet.fields),
+        where: pet.where,
+        ...(typeof status === 'string' ? { status } : {}),
+        settlesInMs: Math.ceil(model.settlesIn(pet)),
+      },
+    ]);
   }
   return known;
 }
