@@ -55,8 +55,10 @@ export interface InFlight {
   bodyBytes: number;
   status: number;
   body: Buffer[] | undefined;
-  /** Its answer fell in the sample (judged against the schema and its query besides the store invariants). */
+  /** Its answer fell in the sample: judged against the schema and its query. */
   sampled: boolean;
+  /** Its answer is judged against the store invariants. */
+  judged: boolean;
   retried: boolean;
   /** The request went out on the current socket (a socket that failed to connect, or a rejected certificate, carried nothing). */
   written: boolean;
@@ -134,6 +136,7 @@ export class LoadConnection {
       status: 0,
       body: undefined,
       sampled: false,
+      judged: false,
       retried: false,
       written: false,
       afterIdle: false,

@@ -207,9 +207,10 @@ class Stage implements ConnectionEvents {
   keepsBody(flight: InFlight): boolean {
     const sampler = this.options.sampler;
     if (sampler === undefined) return false;
-    // wants() counts every answer once, whether or not the judge keeps its body too.
+    // Each is asked once per answer: both count what they see.
     flight.sampled = sampler.wants();
-    return flight.sampled || sampler.listings?.wants(flight.status) === true;
+    flight.judged = sampler.listings?.wants(flight.status) === true;
+    return flight.sampled || flight.judged;
   }
 
   oversize(flight: InFlight): void {
@@ -239,7 +240,7 @@ class Stage implements ConnectionEvents {
     const bytes = body.length === 1 ? (body[0] as Buffer) : Buffer.concat(body);
     const { target, query } = flight.request;
     if (flight.sampled) sampler.judge(target, query, flight.status, bytes);
-    sampler.listings?.judge(`GET ${target}`, query, flight.status, flight.sentAt, bytes.toString('utf8'));
+    if (flight.judged) sampler.listings?.judge(`GET ${target}`, query, flight.status, flight.sentAt, bytes);
   }
 
   failed(connection: LoadConnection, flight: InFlight, cause: FailureCause, reset: boolean): void {

@@ -251,13 +251,15 @@ export interface ListingContradiction {
 }
 
 /**
- * The listings of a stage judged against the store invariants: every listPets answer 200 whose body is a JSON array, held
- * to the pets the run saw before the load (those past the consistency window when the request was sent).
+ * The listings of a stage judged against the store invariants (the listPets answers 200 the judging budget allowed, whose
+ * body is a JSON array), held to the pets the run saw before the load (those past the consistency window when sent).
  */
 export interface ListingJudgement {
-  /** Pets the run saw before the load that the listings were held to (a worker's share holds them all: the largest). */
+  /** Pets the run saw before the load that the listings were held to (each worker holds them all: the largest). */
   knownPets: number;
-  /** Listings answered 200 with an array, each judged by every invariant. */
+  /** Listings answered 200: those judged, and those the judging budget let go. */
+  answered: number;
+  /** Listings answered 200 with an array and judged by every invariant. */
   judged: number;
   /** Listings that contradicted each invariant. */
   contradictions: Record<ListingInvariant, number>;
