@@ -42,7 +42,8 @@ function listingCheck(invariant: ListingInvariant): RunCheck {
       if (listings === undefined || listings.judged === 0)
         return notJudged('no listing under load was answered 200 with a JSON array: nothing to hold to the invariant');
       const count = listings.contradictions[invariant];
-      const rule = `${listings.judged} of ${listings.answered} listings answered 200 judged (${listings.rule})`;
+      // The rule that chose them is the report's (load.listings.rule): here, how many it chose.
+      const rule = `${listings.judged} of ${listings.answered} listings answered 200 judged`;
       if (invariant === 'complete' && listings.knownPets === 0 && count === 0)
         return notJudged(`the run saw no pet before the load: a short page had nothing to hold (${rule})`);
       const against = invariant === 'complete' ? `, against ${listings.knownPets} pets the run saw before the load` : '';
