@@ -25,12 +25,15 @@ const NAMED = 3;
 
 /** The most of a stage's time judging may take: a generator at full speed gives up about this share of its throughput. */
 export const JUDGING_SHARE = 0.05;
+/** The first listings of a stage (of each worker) are judged whatever the budget: a short stage is judged too, for a few ms. */
+export const JUDGED_FIRST = 100;
 
 /** The rule that chose the listings judged, as the report states it. */
 export const LISTING_RULE =
-  'every listPets answer 200 of the measured stages (the warm-up excluded) whose body is a JSON array, while judging has taken ' +
-  `at most ${JUDGING_SHARE * 100} % of the stage's time so far; past that budget the next listings are counted, not judged, until ` +
-  'the stage has run long enough to restore it (all of them whenever the generator has time to spare)';
+  `every listPets answer 200 of the measured stages (the warm-up excluded) whose body is a JSON array: the first ${JUDGED_FIRST} of ` +
+  `each stage (each worker's), then each while judging has taken at most ${JUDGING_SHARE * 100} % of the stage's time so far; past ` +
+  'that budget the next listings are counted, not judged, until the stage has run long enough to restore it (all of them ' +
+  'whenever the generator has time to spare)';
 
 /** A pet the run saw before the load, as a listing under load is held to it. */
 export interface HeldPet {
@@ -97,7 +100,7 @@ export class ListingJudge {
   wants(status: number): boolean {
     if (status !== 200) return false;
     this.answered += 1;
-    return this.spent <= JUDGING_SHARE * (this.now() - this.start);
+    return this.answered <= JUDGED_FIRST || this.spent <= JUDGING_SHARE * (this.now() - this.start);
   }
 
   /** Judges one listing: `request` as sent (`GET /pets?limit=5`), its query, status, send time (the judge's clock) and body. */
