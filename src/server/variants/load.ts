@@ -129,7 +129,7 @@ export const LOAD_VARIANTS: readonly LoadVariant[] = [
       'about 10 in flight)',
     clause: 'reading-the-contract: a page shorter than its limit holds every matching pet, under load as at rest',
     caughtBy: ['load.listing-complete'],
-    passes: ['load.errors', 'load.timeouts', 'load.resets', 'load.non2xx', 'load.mismatches', 'load.listing-limit', 'load.listing-status'],
+    passes: [...NIGHTLY_BOUNDS, 'load.trend', 'load.listing-limit', 'load.listing-status'],
     wrap: (next) => {
       let inFlight = 0;
       return async (req) => {
