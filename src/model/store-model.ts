@@ -220,9 +220,9 @@ export class StoreModel implements StoreView {
     return this.whole.changeReported(id, fields);
   }
 
-  /** How long from now until `pet` must show in every read (the rest of its consistency window; 0 once past it). */
-  settlesIn(pet: PetSighting): number {
-    return Math.max(0, pet.at + this.windowMs - this.now());
+  /** How long from now until `pet` must show in every read (the rest of its consistency window, or of `windowMs`; 0 once past). */
+  settlesIn(pet: PetSighting, windowMs = this.windowMs): number {
+    return Math.max(0, pet.at + windowMs - this.now());
   }
 
   readsFailedAfter(): ReadsFailed | undefined {
