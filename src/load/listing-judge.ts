@@ -24,7 +24,7 @@ const EXCERPT_CHARACTERS = 600;
 const NAMED = 3;
 
 /** The most of a stage's time judging may take: a generator at full speed gives up about this share of its throughput. */
-export const JUDGING_SHARE = 0.05;
+export const JUDGING_SHARE = 0.03;
 /** The first listings of a stage (of each worker) are judged whatever the budget: a short stage is judged too, for a few ms. */
 export const JUDGED_FIRST = 100;
 
