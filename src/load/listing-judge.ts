@@ -73,6 +73,7 @@ export class ListingJudge {
   private spent = 0;
   private answered = 0;
   private judged = 0;
+  private heldToKnown = 0;
   private readonly contradictions: Record<ListingInvariant, number> = { complete: 0, limit: 0, status: 0 };
   private readonly evidence: ListingContradiction[] = [];
 
@@ -120,6 +121,7 @@ export class ListingJudge {
       knownPets: this.knownPets,
       answered: this.answered,
       judged: this.judged,
+      heldToKnown: this.heldToKnown,
       contradictions: { ...this.contradictions },
       evidence: [...this.evidence],
     };
@@ -180,13 +182,17 @@ export class ListingJudge {
       }
       if (id !== undefined) held.add(id);
     }
+    let settled = 0;
     let missing = 0;
     const named: Candidate[] = [];
     for (const pet of candidates) {
-      if (pet.settlesAt > sentAt || held.has(pet.id)) continue;
+      if (pet.settlesAt > sentAt) continue;
+      settled += 1;
+      if (held.has(pet.id)) continue;
       missing += 1;
       if (named.length < NAMED) named.push(pet);
     }
+    if (settled > 0) this.heldToKnown += 1;
     if (missing === 0) return;
     const of = query.status === undefined ? 'any status' : `status ${JSON.stringify(query.status)}`;
     const names = named.map((pet) => `pet ${pet.id} (shown by ${pet.where})`).join(', ');
@@ -221,6 +227,7 @@ export function addListingJudgements(list: ReadonlyArray<ListingJudgement | unde
   return {
     knownPets: Math.max(...present.map((j) => j.knownPets)),
     answered: present.reduce((sum, j) => sum + j.answered, 0),
+    heldToKnown: present.reduce((sum, j) => sum + j.heldToKnown, 0),
     judged: present.reduce((sum, j) => sum + j.judged, 0),
     contradictions,
     evidence: present.flatMap((j) => j.evidence).slice(0, MAX_LISTING_EVIDENCE),

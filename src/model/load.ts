@@ -261,6 +261,8 @@ export interface ListingJudgement {
   answered: number;
   /** Listings answered 200 with an array and judged by every invariant. */
   judged: number;
+  /** Judged listings shorter than their limit while some known pet of their query was past its window: complete was judged. */
+  heldToKnown: number;
   /** Listings that contradicted each invariant. */
   contradictions: Record<ListingInvariant, number>;
   evidence: ListingContradiction[];

@@ -70,7 +70,11 @@ t.test(`a store that answers 200 [] past ${SHED_AFTER} listings in flight fails 
   const listings = report.load.listings;
   t.ok((listings?.knownPets ?? 0) > 0, 'the preflight listing showed pets, which the load holds its listings to');
   t.ok((listings?.contradictions.complete ?? 0) > 0, `${listings?.contradictions.complete} empty pages of ${listings?.judged} judged`);
-  t.match(listings?.rule, /the first 100 of each stage .*, then each while judging has taken at most \d+ % of the stage's time/, 'the rule');
+  t.match(
+    listings?.rule,
+    /the first 100 of each stage .*, then each while judging has taken at most \d+ % of the stage's time/,
+    'the rule',
+  );
   t.match(listings?.evidence[0], { invariant: 'complete', request: /^GET \/\S*pets/, status: 200, bodyExcerpt: '[]' });
   t.match(
     listings?.evidence[0]?.message,

@@ -16,6 +16,7 @@ function loadWith(listings?: Partial<NonNullable<LoadReport['listings']>>): Load
             knownPets: 20,
             answered: 1000,
             judged: 400,
+            heldToKnown: 250,
             contradictions: { complete: 0, limit: 0, status: 0 },
             evidence: [],
             rule: LISTING_RULE,
@@ -47,7 +48,16 @@ const ROWS: Array<{ name: string; id: string; load: LoadReport; applies: boolean
     load: loadWith({}),
     applies: true,
     outcome: 'passed',
-    message: /^400 of 1000 listings answered 200 judged, against 20 pets the run saw before the load: none contradicts it$/,
+    message: /^400 of 1000 listings answered 200 judged, 250 short pages held to 20 pets the run saw before the load: none contradicts it$/,
+  },
+  {
+    name: 'no short page sent once a known pet had settled',
+    id: 'load.listing-complete',
+    load: loadWith({ heldToKnown: 0 }),
+    applies: true,
+    outcome: 'not-judged',
+    message:
+      /^no page shorter than its limit was sent once a matching pet of the 20 the run saw before the load had passed its consistency window/,
   },
   {
     name: 'no pet known before the load',
@@ -77,7 +87,7 @@ const ROWS: Array<{ name: string; id: string; load: LoadReport; applies: boolean
     load: loadWith({ contradictions: { complete: 7, limit: 0, status: 0 }, evidence: [EMPTY_PAGE] }),
     applies: true,
     outcome: 'failed',
-    message: /^7 of 400 listings under load contradict it, against 20 pets the run saw before the load$/,
+    message: /^7 of 400 listings under load contradict it, 250 short pages held to 20 pets the run saw before the load$/,
   },
   {
     name: "another invariant's contradiction is not this one's",

@@ -37,12 +37,22 @@ interface Row {
   sentAt?: number;
   known?: HeldPet[];
   judged: number;
+  /** Whether the page was held to some known pet past its window (listing-complete judged). */
+  held?: boolean;
   contradictions: Partial<Record<ListingInvariant, number>>;
   message?: RegExp;
 }
 
 const ROWS: Row[] = [
-  { name: 'a short page holding every known pet', query: { weight: 1 }, body: page(...ALL), sentAt: 600, judged: 1, contradictions: {} },
+  {
+    name: 'a short page holding every known pet',
+    query: { weight: 1 },
+    body: page(...ALL),
+    sentAt: 600,
+    judged: 1,
+    held: true,
+    contradictions: {},
+  },
   {
     name: 'an empty page while pets are known: the shedding server',
     query: { weight: 1 },
@@ -73,6 +83,7 @@ const ROWS: Row[] = [
     query: { weight: 1, limit: 2 },
     body: page(pet(7), pet(8)),
     judged: 1,
+    held: false,
     contradictions: {},
   },
   {
@@ -81,6 +92,7 @@ const ROWS: Row[] = [
     body: page(),
     sentAt: 499,
     judged: 1,
+    held: false,
     contradictions: {},
   },
   {
@@ -89,6 +101,7 @@ const ROWS: Row[] = [
     body: page(),
     sentAt: 500,
     judged: 1,
+    held: true,
     contradictions: { complete: 1 },
   },
   {
@@ -151,6 +164,7 @@ t.test('each listing is held to the store invariants against the pets known befo
     t.equal(result.judged, row.judged, `${row.name}: judged`);
     t.same(result.contradictions, { complete: 0, limit: 0, status: 0, ...row.contradictions }, `${row.name}: contradictions`);
     if (row.message !== undefined) t.match(result.evidence[0]?.message, row.message, `${row.name}: message`);
+    if (row.held !== undefined) t.equal(result.heldToKnown, row.held ? 1 : 0, `${row.name}: held to a known pet`);
     const count = Object.values(row.contradictions).reduce((a, b) => a + b, 0);
     t.equal(result.evidence.length, count, `${row.name}: evidence kept for each`);
   }
@@ -232,7 +246,7 @@ t.test('the judgements of workers and stages add up', async (t) => {
   b.wants(200);
   b.judge('GET /pets', { weight: 1, limit: 1 }, 200, 1, page(pet(1), pet(2)));
   const sum = addListingJudgements([a.result(), undefined, b.result()]);
-  t.match(sum, { knownPets: 5, answered: 3, judged: 2, contradictions: { complete: 1, limit: 1, status: 0 } });
+  t.match(sum, { knownPets: 5, answered: 3, judged: 2, heldToKnown: 1, contradictions: { complete: 1, limit: 1, status: 0 } });
   t.equal(sum?.evidence.length, 2);
   t.equal(addListingJudgements([undefined]), undefined, 'nothing judged: no judgement');
 });
@@ -254,7 +268,11 @@ t.test('the sampler holds listings to the known pets with their status and windo
   clock = 150;
   sampler.listings?.judge('GET /pets', { weight: 1, status: 'pending' }, 200, clock, page());
   sampler.listings?.judge('GET /pets', { weight: 1, status: 'available' }, 200, clock, page(pet(1)));
-  t.match(sampler.listingJudgement(), { knownPets: 2, judged: 3, contradictions: { complete: 1 } }, 'pet 5 missed only once settled');
+  t.match(
+    sampler.listingJudgement(),
+    { knownPets: 2, judged: 3, heldToKnown: 2, contradictions: { complete: 1 } },
+    'pet 5 missed only once settled: the first page was held to no pet',
+  );
   const off = new ResponseSampler({ first: 0, every: 0, known, judgeListings: false }, contract, (x) => x);
   t.equal(off.listings, undefined);
   t.equal(off.listingJudgement(), undefined);
