@@ -159,7 +159,9 @@ export class ListingJudge {
       first ??= actual ?? null;
     }
     if (others === 0) return;
-    const message = `status=${JSON.stringify(status)} answered ${others} pet${others === 1 ? '' : 's'} of another status (first: ${showJson(first ?? null, 60)})`;
+    const message =
+      `status=${JSON.stringify(status)} answered ${others} pet${others === 1 ? '' : 's'} of another status ` +
+      `(first: ${showJson(first ?? null, 60)})`;
     this.note('status', request, 200, message, body);
   }
 

@@ -222,7 +222,8 @@ async function judgingCost(singleUrl: string, fixedUrl: string, pools: Map<numbe
   const results = await interleaved('judging', variants);
   console.log(
     `judging cost: sampling on in both (first ${SAMPLING.first}, then 1 in ${SAMPLING.every}); the judged runs hold the listings ` +
-      `the budget lets through to the fixed server's 20 pets (a third full pages, two thirds short: ids compared); ${RUNS} rounds of ${SECONDS} s; ` +
+      "the budget lets through to the fixed server's 20 pets (a third full pages, two thirds short: ids compared); " +
+      `${RUNS} rounds of ${SECONDS} s; ` +
       'medians in responses/s',
   );
   printTable(results);
