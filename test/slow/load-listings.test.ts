@@ -45,7 +45,9 @@ async function loadAgainst(
   const dir = await tempDir();
   const profile = path.join(dir, 'pressing.yaml');
   await writeFile(profile, PRESSING);
-  const server = await startReferenceServer({ apiKey: KEY, ...(wrap === undefined ? {} : { wrap }) });
+  // 20 pets: the preflight's page (limit 20) shows them all, and a page of limit 100 is short, so it must hold every one.
+  const seed = { available: 12, pending: 5, sold: 3 };
+  const server = await startReferenceServer({ apiKey: KEY, seed, ...(wrap === undefined ? {} : { wrap }) });
   try {
     const reports = path.join(dir, 'reports');
     const result = await runCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', reports, '-q'], { PETSTORE_API_KEY: KEY });
@@ -88,7 +90,9 @@ t.test('the reference server passes the same load: every listing judged holds ev
   t.equal(code, 0, stderr);
   const checks = outcomes(report);
   for (const id of ['load.listing-complete', 'load.listing-limit', 'load.listing-status']) t.equal(checks[id], 'passed', id);
-  t.ok((report.load.listings?.judged ?? 0) > 0, `${report.load.listings?.judged} of ${report.load.listings?.answered} judged`);
+  const listings = report.load.listings;
+  t.ok((listings?.judged ?? 0) > 0, `${listings?.judged} of ${listings?.answered} judged`);
+  t.ok((listings?.heldToKnown ?? 0) > 0, `${listings?.heldToKnown} short pages held to the ${listings?.knownPets} pets known`);
 });
 
 t.test('a functional run alone does not see the fault: its concurrency never presses the store', async (t) => {

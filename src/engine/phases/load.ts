@@ -74,7 +74,7 @@ export const LOAD_PHASE: Phase = {
             open: () => context.open({ connections: 1 }, true),
             listener: { onLoadProgress: (progress) => emit({ type: 'load-progress', progress }) },
             // A load alone takes no --consistency-window (its model's is 0): its listings give the pets the option's default.
-            knownPets: knownPets(context.observer.model, context.sender === undefined ? LOAD_ALONE_WINDOW_MS : 0),
+            knownPets: () => knownPets(context.observer.model, context.sender === undefined ? LOAD_ALONE_WINDOW_MS : 0),
             // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.
             verified: context.sender === undefined,
             signal: stop,
