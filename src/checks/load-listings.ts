@@ -46,10 +46,12 @@ function listingCheck(invariant: ListingInvariant): RunCheck {
       const rule = `${listings.judged} of ${listings.answered} listings answered 200 judged`;
       if (invariant === 'complete' && listings.knownPets === 0 && count === 0)
         return notJudged(`the run saw no pet before the load: a short page had nothing to hold (${rule})`);
+      if (invariant === 'complete' && listings.shortPages === 0 && count === 0)
+        return notJudged(`every page judged was as long as its limit (${rule}): only a shorter one must hold every matching pet`);
       if (invariant === 'complete' && listings.heldToKnown === 0 && count === 0)
         return notJudged(
-          `no page shorter than its limit was sent once a matching pet of the ${listings.knownPets} the run saw before the load had ` +
-            `passed its consistency window (${rule}): a longer stage, or a warm-up, lets them pass it`,
+          `no page shorter than its limit (${listings.shortPages} judged) was sent once a matching pet of the ${listings.knownPets} ` +
+            `the run saw before the load had passed its consistency window (${rule}): a longer stage, or a warm-up, lets them pass it`,
         );
       const against =
         invariant === 'complete'

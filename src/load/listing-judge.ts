@@ -73,6 +73,7 @@ export class ListingJudge {
   private spent = 0;
   private answered = 0;
   private judged = 0;
+  private shortPages = 0;
   private heldToKnown = 0;
   private readonly contradictions: Record<ListingInvariant, number> = { complete: 0, limit: 0, status: 0 };
   private readonly evidence: ListingContradiction[] = [];
@@ -121,6 +122,7 @@ export class ListingJudge {
       knownPets: this.knownPets,
       answered: this.answered,
       judged: this.judged,
+      shortPages: this.shortPages,
       heldToKnown: this.heldToKnown,
       contradictions: { ...this.contradictions },
       evidence: [...this.evidence],
@@ -166,6 +168,7 @@ export class ListingJudge {
   }
 
   private judgeComplete(request: string, query: QueryMix, limit: number, items: JsonValue[], sentAt: number, body: string): void {
+    this.shortPages += 1;
     const candidates = this.byStatus.get(query.status);
     if (candidates === undefined || candidates.length === 0) return;
     let listed = items;
@@ -229,6 +232,7 @@ export function addListingJudgements(list: ReadonlyArray<ListingJudgement | unde
   return {
     knownPets: Math.max(...present.map((j) => j.knownPets)),
     answered: present.reduce((sum, j) => sum + j.answered, 0),
+    shortPages: present.reduce((sum, j) => sum + j.shortPages, 0),
     heldToKnown: present.reduce((sum, j) => sum + j.heldToKnown, 0),
     judged: present.reduce((sum, j) => sum + j.judged, 0),
     contradictions,

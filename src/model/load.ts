@@ -261,7 +261,9 @@ export interface ListingJudgement {
   answered: number;
   /** Listings answered 200 with an array and judged by every invariant. */
   judged: number;
-  /** Judged listings shorter than their limit while some known pet of their query was past its window: complete was judged. */
+  /** Judged listings shorter than their limit (the only ones that must hold every matching pet). */
+  shortPages: number;
+  /** Short pages sent while some known pet of their query was past its window: those listing-complete held to a pet. */
   heldToKnown: number;
   /** Listings that contradicted each invariant. */
   contradictions: Record<ListingInvariant, number>;

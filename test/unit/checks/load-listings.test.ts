@@ -16,6 +16,7 @@ function loadWith(listings?: Partial<NonNullable<LoadReport['listings']>>): Load
             knownPets: 20,
             answered: 1000,
             judged: 400,
+            shortPages: 300,
             heldToKnown: 250,
             contradictions: { complete: 0, limit: 0, status: 0 },
             evidence: [],
@@ -56,8 +57,15 @@ const ROWS: Array<{ name: string; id: string; load: LoadReport; applies: boolean
     load: loadWith({ heldToKnown: 0 }),
     applies: true,
     outcome: 'not-judged',
-    message:
-      /^no page shorter than its limit was sent once a matching pet of the 20 the run saw before the load had passed its consistency window/,
+    message: /^no page shorter than its limit \(300 judged\) was sent once a matching pet of the 20 the run saw before the load had passed/,
+  },
+  {
+    name: 'every page full: nothing for listing-complete to hold',
+    id: 'load.listing-complete',
+    load: loadWith({ shortPages: 0, heldToKnown: 0 }),
+    applies: true,
+    outcome: 'not-judged',
+    message: /^every page judged was as long as its limit \(400 of 1000 listings answered 200 judged\)/,
   },
   {
     name: 'no pet known before the load',

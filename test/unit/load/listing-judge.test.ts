@@ -39,6 +39,8 @@ interface Row {
   judged: number;
   /** Whether the page was held to some known pet past its window (listing-complete judged). */
   held?: boolean;
+  /** Whether it was shorter than its limit. */
+  short?: boolean;
   contradictions: Partial<Record<ListingInvariant, number>>;
   message?: RegExp;
 }
@@ -83,6 +85,7 @@ const ROWS: Row[] = [
     query: { weight: 1, limit: 2 },
     body: page(pet(7), pet(8)),
     judged: 1,
+    short: false,
     held: false,
     contradictions: {},
   },
@@ -92,6 +95,7 @@ const ROWS: Row[] = [
     body: page(),
     sentAt: 499,
     judged: 1,
+    short: true,
     held: false,
     contradictions: {},
   },
@@ -165,6 +169,7 @@ t.test('each listing is held to the store invariants against the pets known befo
     t.same(result.contradictions, { complete: 0, limit: 0, status: 0, ...row.contradictions }, `${row.name}: contradictions`);
     if (row.message !== undefined) t.match(result.evidence[0]?.message, row.message, `${row.name}: message`);
     if (row.held !== undefined) t.equal(result.heldToKnown, row.held ? 1 : 0, `${row.name}: held to a known pet`);
+    if (row.short !== undefined) t.equal(result.shortPages, row.short ? 1 : 0, `${row.name}: a short page`);
     const count = Object.values(row.contradictions).reduce((a, b) => a + b, 0);
     t.equal(result.evidence.length, count, `${row.name}: evidence kept for each`);
   }
@@ -246,7 +251,14 @@ t.test('the judgements of workers and stages add up', async (t) => {
   b.wants(200);
   b.judge('GET /pets', { weight: 1, limit: 1 }, 200, 1, page(pet(1), pet(2)));
   const sum = addListingJudgements([a.result(), undefined, b.result()]);
-  t.match(sum, { knownPets: 5, answered: 3, judged: 2, heldToKnown: 1, contradictions: { complete: 1, limit: 1, status: 0 } });
+  t.match(sum, {
+    knownPets: 5,
+    answered: 3,
+    judged: 2,
+    shortPages: 1,
+    heldToKnown: 1,
+    contradictions: { complete: 1, limit: 1, status: 0 },
+  });
   t.equal(sum?.evidence.length, 2);
   t.equal(addListingJudgements([undefined]), undefined, 'nothing judged: no judgement');
 });
