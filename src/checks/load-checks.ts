@@ -11,6 +11,7 @@ import {
   type Metric,
   type Threshold,
 } from '../model/load.js';
+import { LISTING_CHECKS } from './load-listings.js';
 import { TREND_CHECK } from './load-trend.js';
 
 /** Failed requests, requests reset on a busy connection and wrong answers fail a profile even when it names no bound for them. */
@@ -282,5 +283,6 @@ export const LOAD_CHECKS: readonly RunCheck[] = [
   ...METRICS.map(thresholdCheck),
   capacity,
   TREND_CHECK,
+  ...LISTING_CHECKS,
   ...(['p50', 'p99', 'rps', 'errorRate'] as const).map(baselineCheck),
 ];

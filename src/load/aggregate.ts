@@ -10,6 +10,7 @@ import {
   type WindowMetrics,
 } from '../model/load.js';
 import { CHART_PERCENTILES, encodeHistogram, mergeHistograms, microsToMs, percentileMs } from './latency-histogram.js';
+import { addListingJudgements } from './listing-judge.js';
 import { MAX_EVIDENCE } from './sampler.js';
 
 function round(value: number, digits = 2): number {
@@ -182,6 +183,8 @@ export function combineConcurrentRuns(runs: readonly RawLoadRun[]): RawLoadRun {
   };
   if (rates.length > 0) combined.rate = rates.reduce((a, b) => a + b, 0);
   combined.workers = sum(runs, (r) => r.workers ?? 1);
+  const listings = addListingJudgements(runs.map((r) => r.listings));
+  if (listings !== undefined) combined.listings = listings;
   const windows = measuredWindows(runs);
   if (windows !== undefined)
     combined.windows = { first: addWindows(windows.map((w) => w.first)), last: addWindows(windows.map((w) => w.last)) };

@@ -55,6 +55,10 @@ export interface InFlight {
   bodyBytes: number;
   status: number;
   body: Buffer[] | undefined;
+  /** Its answer fell in the sample: judged against the schema and its query. */
+  sampled: boolean;
+  /** Its answer is judged against the store invariants. */
+  judged: boolean;
   retried: boolean;
   /** The request went out on the current socket (a socket that failed to connect, or a rejected certificate, carried nothing). */
   written: boolean;
@@ -72,8 +76,8 @@ export interface FailureCause {
 
 /** What a connection tells its stage. */
 export interface ConnectionEvents {
-  /** Whether the body of an answer just begun is kept (the sampler wants it). */
-  keepsBody(): boolean;
+  /** Whether the body of an answer just begun (its status read) is kept: the sample, or the listings' judge, wants it. */
+  keepsBody(flight: InFlight): boolean;
   /** A body passed the cap: the connection is already closed, the request is answered next. */
   oversize(flight: InFlight): void;
   answered(connection: LoadConnection, flight: InFlight): void;
@@ -131,6 +135,8 @@ export class LoadConnection {
       bodyBytes: 0,
       status: 0,
       body: undefined,
+      sampled: false,
+      judged: false,
       retried: false,
       written: false,
       afterIdle: false,
@@ -227,7 +233,7 @@ export class LoadConnection {
           if (flight === undefined) throw new ProtocolError('an answer no request asked for');
           flight.status = status;
           flight.answerStarted = true;
-          if (this.events.keepsBody()) flight.body = [];
+          if (this.events.keepsBody(flight)) flight.body = [];
         },
         onBody: (bytes) => {
           const flight = this.inFlight;

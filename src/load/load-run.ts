@@ -15,6 +15,7 @@ import { contractRequests } from '../requests/contract-requests.js';
 import { RunError } from '../model/errors.js';
 import type { LoadListener, LoadProfile, LoadReport, LoadStage, RawLoadRun } from '../model/load.js';
 import { aggregateRuns, throughputOf } from './aggregate.js';
+import { addListingJudgements, LISTING_RULE } from './listing-judge.js';
 import { runStage, type StageOptions } from './runner.js';
 import { ResponseSampler } from './sampler.js';
 import { defaultWorkers, StageWorkers } from './stage-workers.js';
@@ -29,8 +30,11 @@ export interface LoadRunOptions {
   breaks: (stage: LoadStage) => boolean;
   listener?: LoadListener;
   signal?: AbortSignal;
-  /** The pets the functional run saw (by id), which every sampled listing must show unchanged. */
-  knownPets?: ReadonlyArray<readonly [string, KnownPet]>;
+  /**
+   * The pets the run saw (by id) as they stand when a stage starts (the rest of each one's consistency window counted from
+   * then): every sampled listing must show them unchanged, every listing shorter than its limit must hold those that match.
+   */
+  knownPets?: () => ReadonlyArray<readonly [string, KnownPet]>;
   /** Opens the client of the verified request: the run's one factory, so that its exchange reaches the store model too. */
   open: () => Pick<Client, 'send' | 'base' | 'urlFor' | 'close'>;
   /** The target was verified just before, with nothing sent in between (a load alone): it is not asked again. */
@@ -65,6 +69,8 @@ export function buildLoadReport(
     throughput: throughputOf(stages),
     mergedRuns,
   };
+  const listings = addListingJudgements(stages.flatMap((s) => s.raw.map((r) => r.listings)));
+  if (listings !== undefined) report.listings = { ...listings, rule: LISTING_RULE };
   if (judged.highestRateHeld !== undefined) report.highestRateHeld = judged.highestRateHeld;
   if (judged.stage.rate !== undefined) report.judgedRate = judged.stage.rate;
   if (baseline !== undefined)
@@ -105,10 +111,11 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
   const workers = Math.min(profile.workers ?? defaultWorkers(profile.connections), profile.connections);
   // One worker runs in this thread; more run in a pool started once for the warm-up and every stage.
   const pool = workers > 1 ? await StageWorkers.start(workers, http.apiKey, http.secrets) : undefined;
-  const sampling = { ...profile.sampling, ...(options.knownPets === undefined ? {} : { known: options.knownPets }) };
+  // Made as each stage starts: what is left of the pets' consistency windows is counted from then.
+  const sampling = () => ({ ...profile.sampling, ...(options.knownPets === undefined ? {} : { known: options.knownPets() }) });
   const stage = async (stageOptions: StageOptions, sampled: boolean): Promise<RawLoadRun> => {
-    if (pool !== undefined) return pool.run({ ...stageOptions, ...(sampled ? { sampling } : {}) });
-    return runStage({ ...stageOptions, ...(sampled ? { sampler: new ResponseSampler(sampling, options.contract, redact) } : {}) });
+    if (pool !== undefined) return pool.run({ ...stageOptions, ...(sampled ? { sampling: sampling() } : {}) });
+    return runStage({ ...stageOptions, ...(sampled ? { sampler: new ResponseSampler(sampling(), options.contract, redact) } : {}) });
   };
   try {
     return await runStages(options, common, stage);

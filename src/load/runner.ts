@@ -204,8 +204,13 @@ class Stage implements ConnectionEvents {
     }
   }
 
-  keepsBody(): boolean {
-    return this.options.sampler?.wants() === true;
+  keepsBody(flight: InFlight): boolean {
+    const sampler = this.options.sampler;
+    if (sampler === undefined) return false;
+    // Each is asked once per answer: both count what they see.
+    flight.sampled = sampler.wants();
+    flight.judged = sampler.listings?.wants(flight.status) === true;
+    return flight.sampled || flight.judged;
   }
 
   oversize(flight: InFlight): void {
@@ -230,7 +235,12 @@ class Stage implements ConnectionEvents {
     this.idle.push(connection);
     this.dispatch();
     const body = flight.body;
-    if (body !== undefined) this.options.sampler?.judge(flight.request.target, flight.request.query, flight.status, Buffer.concat(body));
+    const sampler = this.options.sampler;
+    if (body === undefined || sampler === undefined) return;
+    const bytes = body.length === 1 ? (body[0] as Buffer) : Buffer.concat(body);
+    const { target, query } = flight.request;
+    if (flight.sampled) sampler.judge(target, query, flight.status, bytes);
+    if (flight.judged) sampler.listings?.judge(`GET ${target}`, query, flight.status, flight.sentAt, bytes);
   }
 
   failed(connection: LoadConnection, flight: InFlight, cause: FailureCause, reset: boolean): void {
@@ -383,6 +393,8 @@ class Stage implements ConnectionEvents {
     };
     if (this.options.rate !== undefined) run.rate = this.options.rate;
     if (this.windows !== undefined) run.windows = this.windows.raw(seconds);
+    const listings = sampler?.listingJudgement();
+    if (listings !== undefined) run.listings = listings;
     return run;
   }
 }

@@ -2,8 +2,9 @@
 import { type Contract, listLimitOf } from '../model/contract.js';
 import { isJsonObject, parseExactJson, showJson, stringifyExactJson, type JsonValue } from '../model/json.js';
 import { idDigits, petFields } from '../model/store-model.js';
-import type { QueryMix, SampleViolation } from '../model/load.js';
+import type { ListingJudgement, QueryMix, SampleViolation } from '../model/load.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
+import { ListingJudge } from './listing-judge.js';
 
 /** Violations kept as evidence; the count keeps going. */
 export const MAX_EVIDENCE = 10;
@@ -13,6 +14,10 @@ const EXCERPT_CHARACTERS = 600;
 export interface KnownPet {
   fields: string;
   where: string;
+  /** Its status, when a string: a listing filtered by status must hold it only when it matches. */
+  status?: string;
+  /** How long after the load starts it must show in every read (the rest of the consistency window); absent: at once. */
+  settlesInMs?: number;
 }
 
 /** Which responses a sampler judges, and the pets the run saw before the load (by id), which a sampled listing must show unchanged. */
@@ -20,6 +25,8 @@ export interface SamplingSetup {
   first: number;
   every: number;
   known?: ReadonlyArray<readonly [string, KnownPet]>;
+  /** Every listing judged against the store invariants (default); false only where the load bench measures what that costs. */
+  judgeListings?: boolean;
 }
 
 /** The problems of one listPets answer to one query; empty when it keeps the contract. */
@@ -72,13 +79,28 @@ export class ResponseSampler {
   private readonly contract: Contract;
   private readonly redact: (text: string) => string;
   private readonly known: ReadonlyMap<string, KnownPet>;
+  /** Judges every listing answered 200 against the store invariants; absent: switched off (the load bench only). */
+  readonly listings: ListingJudge | undefined;
 
-  constructor(sampling: SamplingSetup, contract: Contract, redact: (text: string) => string) {
+  /** `now`: the clock the stage reads send times on (a test injects one). */
+  constructor(sampling: SamplingSetup, contract: Contract, redact: (text: string) => string, now?: () => number) {
     this.first = sampling.first;
     this.every = sampling.every;
     this.known = new Map(sampling.known ?? []);
     this.contract = contract;
     this.redact = redact;
+    const held = (sampling.known ?? []).map(([id, pet]) => ({
+      id,
+      status: pet.status,
+      where: pet.where,
+      settlesInMs: pet.settlesInMs ?? 0,
+    }));
+    this.listings = sampling.judgeListings === false ? undefined : new ListingJudge(held, contract, redact, now);
+  }
+
+  /** The listings judged so far against the store invariants; absent when that is switched off. */
+  listingJudgement(): ListingJudgement | undefined {
+    return this.listings?.result();
   }
 
   /** Sees the head of one response: whether its body falls in the sample (and must be kept to be judged). */

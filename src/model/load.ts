@@ -234,6 +234,42 @@ export interface SampleViolation {
   bodyExcerpt: string;
 }
 
+/** The store invariants every listPets answer under load is held to (the load's counterparts of store.listing-*). */
+export const LISTING_INVARIANTS = ['complete', 'limit', 'status'] as const;
+/** One of the store invariants judged on listings under load. */
+export type ListingInvariant = (typeof LISTING_INVARIANTS)[number];
+
+/** A listing under load that contradicts what the run holds, kept as evidence (the key redacted). */
+export interface ListingContradiction {
+  invariant: ListingInvariant;
+  /** The request line as sent, e.g. `GET /v1/pets?limit=100` (no header, so no key). */
+  request: string;
+  status: number;
+  /** What contradicts, in words: the pets missing (and where the run saw each), the count over the limit, the wrong status. */
+  message: string;
+  bodyExcerpt: string;
+}
+
+/**
+ * The listings of a stage judged against the store invariants (the listPets answers 200 the judging budget allowed, whose
+ * body is a JSON array), held to the pets the run saw before the load (those past the consistency window when sent).
+ */
+export interface ListingJudgement {
+  /** Pets the run saw before the load that the listings were held to (each worker holds them all: the largest). */
+  knownPets: number;
+  /** Listings answered 200: those judged, and those the judging budget let go. */
+  answered: number;
+  /** Listings answered 200 with an array and judged by every invariant. */
+  judged: number;
+  /** Judged listings shorter than their limit (the only ones that must hold every matching pet). */
+  shortPages: number;
+  /** Short pages sent while some known pet of their query was past its window: those listing-complete held to a pet. */
+  heldToKnown: number;
+  /** Listings that contradicted each invariant. */
+  contradictions: Record<ListingInvariant, number>;
+  evidence: ListingContradiction[];
+}
+
 /**
  * The format of a raw run in report.json; `merge` refuses raw runs of another format. /3 counts `resets` apart (a /2 run
  * sent a reset request again and counted it as a connection retry, so its counts do not add up with these).
@@ -262,6 +298,8 @@ export interface RawLoadRun extends LoadCounts {
   throughput: Array<{ t: number; rps: number }>;
   /** The first and the last window of the stage (the trend check's), when it was given a window length. */
   windows?: { first: RawWindow; last: RawWindow };
+  /** The stage's listings judged against the store invariants; absent: not judged (a warm-up, or a run of an earlier version). */
+  listings?: ListingJudgement;
 }
 
 /** One stage of a run: the whole run for a constant profile, one rate step for a ramp. */
@@ -299,6 +337,11 @@ export interface LoadReport {
   /** For a ramp: the target rate of the stage whose metrics are judged. */
   judgedRate?: number;
   violations: SampleViolation[];
+  /**
+   * Every measured stage's listings judged against the store invariants, and the rule that chose them; absent: none was
+   * judged (a report of an earlier version).
+   */
+  listings?: ListingJudgement & { rule: string };
   interrupted: boolean;
   /** Latency at each percentile of the judged stage (what the HTML report's percentile chart draws). */
   percentiles: Array<{ p: number; ms: number }>;

@@ -255,6 +255,11 @@ export class StoreModel implements StoreView {
     return this.whole.changeReported(id, fields);
   }
 
+  /** How long from now until `pet` must show in every read (the rest of its consistency window, or of `windowMs`; 0 once past). */
+  settlesIn(pet: PetSighting, windowMs = this.windowMs): number {
+    return Math.max(0, pet.at + windowMs - this.now());
+  }
+
   readsFailedAfter(): ReadsFailed | undefined {
     return this.whole.readsFailedAfter();
   }

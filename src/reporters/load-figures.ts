@@ -101,6 +101,20 @@ function measured(verdict: ThresholdVerdict, metrics: LoadMetrics): string {
   return `${metric} = ${actual}`;
 }
 
+/** The store invariants on the load's listings in words: how many judged, against how many pets, what contradicted. */
+function listingWords(listings: NonNullable<LoadReport['listings']>): string {
+  const { complete, limit, status } = listings.contradictions;
+  const contradicting = complete + limit + status;
+  const counts =
+    contradicting === 0
+      ? 'none contradicts'
+      : `contradicting: ${complete} incomplete, ${limit} over the limit, ${status} of another status`;
+  return (
+    `${listings.judged} of ${listings.answered} answered 200, held to the store invariants against ${listings.knownPets} pets ` +
+    `seen before the load (the judging budget: report.json load.listings.rule); ${counts}`
+  );
+}
+
 /** The figures of a load result, in the order every reporter lists them. */
 export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
   const m = load.metrics;
@@ -132,6 +146,7 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
     { label: 'non-2xx', value: String(m.non2xx) },
     { label: 'contract violations', value: `${m.mismatches} (${m.sampled} responses sampled)` },
   ];
+  if (load.listings !== undefined) figures.push({ label: 'listings judged', value: listingWords(load.listings) });
   const spread = startSpreadSeconds(load);
   if (spread !== undefined && spread > m.durationSeconds / 2) {
     figures.push({

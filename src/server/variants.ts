@@ -22,7 +22,7 @@ import { SYNTAX_VARIANTS } from './variants/syntax.js';
 import { LOAD_VARIANTS, type LoadVariant } from './variants/load.js';
 
 export type { LoadVariant, Variant };
-export { cappedSlot, LEAK_AFTER, LOAD_VARIANT_PROFILE, LOAD_VARIANTS, leakDelayMs } from './variants/load.js';
+export { cappedSlot, LEAK_AFTER, LOAD_VARIANT_PROFILE, LOAD_VARIANTS, leakDelayMs, SHED_AFTER } from './variants/load.js';
 
 /** The reference store as it is: the variant every other one is told apart from. */
 const REFERENCE: Variant = {

@@ -5,7 +5,9 @@
  *   several processes (faster than either client), sampling on;
  * - one core: the runner against wrk on the reference server (the server is the limit), and the reference server's listPets
  *   against a bare node:http server answering the same 20 pets;
- * - rate accuracy at 200/s and 50,000/s.
+ * - rate accuracy at 200/s and 50,000/s;
+ * - what judging the listings against the store invariants costs: the runner with and without it, alternating, against the
+ *   fixed server whose 20 pets it knows (`--judging-only` runs this part alone, without wrk).
  * Every server runs in processes of its own, so that clients and servers do not share a thread.
  */
 import { execFile } from 'node:child_process';
@@ -13,9 +15,9 @@ import os from 'node:os';
 import { parseArgs, promisify } from 'node:util';
 import { loadContract } from '../../src/loader/contract.js';
 import { packagePath } from '../../src/loader/package-paths.js';
-import type { RawLoadRun } from '../../src/model/load.js';
+import type { QueryMix, RawLoadRun } from '../../src/model/load.js';
 import { runStage, type StageOptions } from '../../src/load/runner.js';
-import { ResponseSampler } from '../../src/load/sampler.js';
+import { type KnownPet, ResponseSampler, type SamplingSetup } from '../../src/load/sampler.js';
 import { StageWorkers } from '../../src/load/stage-workers.js';
 import { fixedServerFile, median, startProcess } from './bench-tools.js';
 
@@ -27,6 +29,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string', default: process.env['BENCH_RUNS'] ?? '3' },
     connections: { type: 'string', default: '64' },
     'server-processes': { type: 'string' },
+    'judging-only': { type: 'boolean', default: false },
   },
 });
 const CORES = os.availableParallelism();
@@ -43,7 +46,21 @@ const SINGLE_CONNECTIONS = 10;
 const RATE_TARGETS = [200, 50_000];
 const RATE_RUNS = 3;
 /** The sampling of the smoke profile: the first 20 responses, then 1 in 50. */
-const SAMPLING = { first: 20, every: 50 };
+const SAMPLING: SamplingSetup = { first: 20, every: 50 };
+/** The fixed server's 20 pets (ids 1..20, all available), as a run that had seen them holds its listings to them. */
+const FIXED_PETS: Array<[string, KnownPet]> = Array.from({ length: 20 }, (_, i) => [
+  String(i + 1),
+  {
+    fields: JSON.stringify({ id: i + 1, name: `Pet ${i + 1}`, categoryId: (i % 5) + 1, status: 'available' }),
+    where: 'bench',
+    status: 'available',
+  },
+]);
+/** The judging bench's mix: a full page (count and limit), and short pages by status and without (every invariant, ids too). */
+const JUDGED_QUERIES: QueryMix[] = [{ weight: 1 }, { limit: 100, weight: 1 }, { status: 'available', limit: 50, weight: 1 }];
+/** Sampling on, with the listings judged against the fixed server's pets (within the budget); and with the judging off. */
+const JUDGING_ON: SamplingSetup = { ...SAMPLING, known: FIXED_PETS };
+const JUDGING_OFF: SamplingSetup = { ...SAMPLING, judgeListings: false };
 
 async function wrk(url: string, threads: number, connections: number): Promise<number> {
   const args = [`-t${threads}`, `-c${Math.max(connections, threads)}`, `-d${SECONDS}s`, '-H', `Authorization: Bearer ${KEY}`, url];
@@ -57,9 +74,9 @@ async function wrk(url: string, threads: number, connections: number): Promise<n
 async function stage(
   baseUrl: string,
   workers: StageWorkers | undefined,
-  options: Partial<StageOptions> & { sampled: boolean },
+  options: Partial<StageOptions> & { sampled: boolean; sampling?: SamplingSetup },
 ): Promise<RawLoadRun> {
-  const { sampled, ...rest } = options;
+  const { sampled, sampling = SAMPLING, ...rest } = options;
   const base: StageOptions = {
     baseUrl,
     apiKey: KEY,
@@ -73,8 +90,8 @@ async function stage(
     maxBodyBytes: 4 * 1024 * 1024,
     ...rest,
   };
-  if (workers !== undefined) return workers.run({ ...base, ...(sampled ? { sampling: SAMPLING } : {}) });
-  const sampler = sampled ? new ResponseSampler(SAMPLING, await loadContract(packagePath('schemas')), (x) => x) : undefined;
+  if (workers !== undefined) return workers.run({ ...base, ...(sampled ? { sampling } : {}) });
+  const sampler = sampled ? new ResponseSampler(sampling, await loadContract(packagePath('schemas')), (x) => x) : undefined;
   return runStage({ ...base, ...(sampler ? { sampler } : {}) });
 }
 
@@ -164,6 +181,64 @@ async function oneCore(referenceUrl: string, singleUrl: string): Promise<void> {
   );
 }
 
+/** The share of listings judged in each judged run, by setup: what the budget let through. */
+const judgedShares = new Map<string, number[]>();
+
+/** Responses per second of a judged stage, after checking that the judge counted every listing and found nothing wrong. */
+function judgedRate(run: RawLoadRun, label: string): number {
+  const listings = run.listings;
+  if (listings === undefined || listings.answered !== run.statusCodes['200'])
+    throw new Error(`the judge saw ${listings?.answered ?? 'no'} listings of ${run.statusCodes['200'] ?? 0} answered 200`);
+  judgedShares.set(label, [...(judgedShares.get(label) ?? []), listings.judged / Math.max(1, listings.answered)]);
+  if (Object.values(listings.contradictions).some((n) => n > 0)) throw new Error('the fixed server contradicted an invariant');
+  return responseRate(run);
+}
+
+/**
+ * What judging the listings costs the generator: the runner with the judging and without it (sampling on in both), in
+ * alternating rounds, in this thread and on the largest pool, against the fixed server; the goal is at most a tenth.
+ */
+async function judgingCost(singleUrl: string, fixedUrl: string, pools: Map<number, StageWorkers | undefined>): Promise<void> {
+  const most = Math.max(...THREADS);
+  const setups = [
+    { label: '1 worker → one-process fixed server, -c10', url: singleUrl, workers: undefined, connections: SINGLE_CONNECTIONS },
+    ...(most > 1
+      ? [{ label: `${most} workers → fixed server, -c${CONNECTIONS}`, url: fixedUrl, workers: pools.get(most), connections: CONNECTIONS }]
+      : []),
+  ];
+  const variants: Variant[] = setups.flatMap((setup) =>
+    [
+      ['judging off', JUDGING_OFF],
+      ['judging on', JUDGING_ON],
+    ].map(([name, sampling]) => ({
+      name: `${setup.label}, ${name as string}`,
+      measure: async () => {
+        const options = { queries: JUDGED_QUERIES, connections: setup.connections, sampled: true, sampling: sampling as SamplingSetup };
+        const run = await stage(setup.url, setup.workers, options);
+        return sampling === JUDGING_ON ? judgedRate(run, setup.label) : responseRate(run);
+      },
+    })),
+  );
+  const results = await interleaved('judging', variants);
+  console.log(
+    `judging cost: sampling on in both (first ${SAMPLING.first}, then 1 in ${SAMPLING.every}); the judged runs hold the listings ` +
+      "the budget lets through to the fixed server's 20 pets (a third full pages, two thirds short: ids compared); " +
+      `${RUNS} rounds of ${SECONDS} s; ` +
+      'medians in responses/s',
+  );
+  printTable(results);
+  for (const setup of setups) {
+    const ratio = pairedRatio(results, `${setup.label}, judging on`, `${setup.label}, judging off`);
+    const medians = median(results.get(`${setup.label}, judging on`) ?? []) / median(results.get(`${setup.label}, judging off`) ?? []);
+    const share = median(judgedShares.get(setup.label) ?? [0]);
+    console.log(
+      `  judged / off, ${setup.label.padEnd(40)} ${ratio.toFixed(3)}   (median of the per-round ratios: cost ` +
+        `${((1 - ratio) * 100).toFixed(1)} %; ratio of the medians ${medians.toFixed(3)}; goal <= 10 %; ` +
+        `${(share * 100).toFixed(1)} % of listings judged)`,
+    );
+  }
+}
+
 /** How close the achieved rate (requests sent / stage duration) comes to each target, in runs one after another. */
 async function rateAccuracy(fixedUrl: string, workers: StageWorkers | undefined, threads: number): Promise<void> {
   console.log(`rate accuracy (runner with ${threads} worker${threads === 1 ? '' : 's'} → the fixed server, ${CONNECTIONS} connections):`);
@@ -190,10 +265,13 @@ async function main(): Promise<void> {
   try {
     for (const threads of THREADS) pools.set(threads, threads > 1 ? await StageWorkers.start(threads, KEY) : undefined);
     console.log(`load bench on ${CORES} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}`);
-    await multiCore(fixed.baseUrl, pools);
-    await oneCore(reference.baseUrl, single.baseUrl);
-    const most = Math.max(...THREADS);
-    await rateAccuracy(fixed.baseUrl, pools.get(most), most);
+    if (!flags['judging-only']) {
+      await multiCore(fixed.baseUrl, pools);
+      await oneCore(reference.baseUrl, single.baseUrl);
+      const most = Math.max(...THREADS);
+      await rateAccuracy(fixed.baseUrl, pools.get(most), most);
+    }
+    await judgingCost(single.baseUrl, fixed.baseUrl, pools);
   } finally {
     for (const pool of pools.values()) await pool?.close();
     for (const server of [reference, single, fixed]) server.child.kill();

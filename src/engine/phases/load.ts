@@ -1,7 +1,7 @@
 /** The load phase: a load profile measured against the service, one case judged by its thresholds. */
 import type { KnownPet } from '../../load/sampler.js';
 import { stringifyExactJson } from '../../model/json.js';
-import type { StoreView } from '../../model/store-model.js';
+import type { StoreModel } from '../../model/store-model.js';
 import { decided, type Judge, judgeLoad as judgeLoadChecks, stageBreaks } from '../../checks/judge.js';
 import { ROLES } from '../../model/contract.js';
 import type { LoadProfile, LoadReport } from '../../model/load.js';
@@ -84,7 +84,8 @@ export const LOAD_PHASE: Phase = {
             // Its verification request reaches the store model as every other exchange of the run does.
             open: () => context.open({ connections: 1 }, true),
             listener: { onLoadProgress: (progress) => emit({ type: 'load-progress', progress }) },
-            knownPets: knownPets(context.observer.model),
+            // A load alone takes no --consistency-window (its model's is 0): its listings give the pets the option's default.
+            knownPets: () => knownPets(context.observer.model, context.sender === undefined ? LOAD_ALONE_WINDOW_MS : 0),
             // A load alone was verified by the preflight just before it (the gate of the run); after the cases, it is verified again.
             verified: context.sender === undefined,
             signal: stop,
@@ -97,15 +98,33 @@ export const LOAD_PHASE: Phase = {
   },
 };
 
+/**
+ * How long a pet the preflight of a load alone showed may take to show in every read: the default of --consistency-window,
+ * which `load` does not take (another client may have just created it, and a lagging replica not hold it yet).
+ */
+const LOAD_ALONE_WINDOW_MS = 2_000;
+
 /** At most this many of the pets the run saw go to the load's samplers (each worker holds them). */
 const MAX_KNOWN_PETS = 5_000;
 
-/** The pets the functional phases saw, as the load's samplers hold them to: a sampled listing must show each unchanged. */
-function knownPets(model: StoreView): Array<[string, KnownPet]> {
+/**
+ * The pets the run saw before the load, as the load holds its listings to them: a sampled listing must show each unchanged,
+ * and every listing shorter than its limit must hold each that matches, once its consistency window has passed.
+ */
+export function knownPets(model: StoreModel, atLeastMs = 0): Array<[string, KnownPet]> {
   const known: Array<[string, KnownPet]> = [];
   for (const pet of model.pets()) {
     if (known.length >= MAX_KNOWN_PETS) break;
-    known.push([pet.id, { fields: stringifyExactJson(pet.fields), where: pet.where }]);
+    const status = pet.fields['status'];
+    known.push([
+      pet.id,
+      {
+        fields: stringifyExactJson(pet.fields),
+        where: pet.where,
+        ...(typeof status === 'string' ? { status } : {}),
+        settlesInMs: Math.ceil(Math.max(model.settlesIn(pet), model.settlesIn(pet, atLeastMs))),
+      },
+    ]);
   }
   return known;
 }

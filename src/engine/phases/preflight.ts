@@ -28,7 +28,8 @@ export const PREFLIGHT_PHASE: Phase = {
       await preflight(sender, listing, false);
       return { results: [] };
     }
-    const own = open({ connections: 1 });
+    // Observed: the pets it shows reach the store model, which the load's listings are then held to.
+    const own = open({ connections: 1 }, true);
     try {
       await preflight(own, listing, true);
     } finally {

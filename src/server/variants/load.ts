@@ -1,6 +1,6 @@
 /** Behaviours that show only under load: a leak, pauses, a capped throughput; the trend and the thresholds judge them. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Wrap } from '../reference-server.js';
+import { jsonResponse, type Wrap } from '../reference-server.js';
 import { isList } from './kit.js';
 
 /**
@@ -46,6 +46,11 @@ const CAPPED_RATE = 150;
 export function cappedSlot(now: number, free: number): number {
   return Math.max(now, free);
 }
+
+/** The shedding server takes this long over each listing (a slow backend): under load, many wait at once. */
+const SHED_HOLD_MS = 50;
+/** While more than this many listings are in flight, the shedding server answers the next `200 []` at once. */
+export const SHED_AFTER = 8;
 
 /** Blocks the thread for `ms`: nothing else runs meanwhile, as under a stop-the-world collection. */
 function blockFor(ms: number): void {
@@ -113,6 +118,31 @@ export const LOAD_VARIANTS: readonly LoadVariant[] = [
         free = slot + 1000 / CAPPED_RATE;
         if (slot > now) await sleep(slot - now);
         return next(req);
+      };
+    },
+  },
+  {
+    name: 'empty-under-pressure',
+    description:
+      `listPets takes ${SHED_HOLD_MS} ms (a slow backend), and while more than ${SHED_AFTER} listings are in flight it answers ` +
+      "`200 []` at once instead of queueing: never at a functional run's concurrency, often under load (nightly's 200/s keeps " +
+      'about 10 in flight)',
+    clause: 'reading-the-contract: a page shorter than its limit holds every matching pet, under load as at rest',
+    caughtBy: ['load.listing-complete'],
+    passes: [...NIGHTLY_BOUNDS, 'load.trend', 'load.listing-limit', 'load.listing-status'],
+    wrap: (next) => {
+      let inFlight = 0;
+      return async (req) => {
+        if (!isList(req)) return next(req);
+        // This one would be the (SHED_AFTER + 1)th in flight: shed it with an empty page, schema-valid and 200.
+        if (inFlight >= SHED_AFTER) return jsonResponse(200, '[]');
+        inFlight += 1;
+        try {
+          await sleep(SHED_HOLD_MS);
+          return await next(req);
+        } finally {
+          inFlight -= 1;
+        }
       };
     },
   },

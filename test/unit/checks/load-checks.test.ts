@@ -844,14 +844,14 @@ t.test('the registry: every check once, fully described, found by id and by expe
   );
   t.equal(
     all.length,
-    18 + 7 + 7 + 1 + 10 + 1 + 1 + 4,
-    '18 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 7 store invariants, 1 transport check, 10 thresholds, capacity, trend, 4 baseline comparisons',
+    18 + 7 + 7 + 1 + 10 + 1 + 1 + 3 + 4,
+    "18 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 7 store invariants, 1 transport check, 10 thresholds, capacity, trend, 3 store invariants on the load's listings, 4 baseline comparisons",
   );
   const prefix: Record<Check['scope'], RegExp> = {
     case: /^expect\.[a-zA-Z]+(\.[a-z-]+)?$/,
     exchange: /^(server|wire|contract|errors|auth|store)\.[a-z0-9-]+$/,
     transport: /^server\.[a-z-]+$/,
-    run: /^load\.[a-zA-Z0-9.]+$/,
+    run: /^load\.[a-zA-Z0-9.-]+$/,
   };
   for (const check of all) {
     t.ok(['fail', 'warn'].includes(check.level), `${check.id}: level`);
@@ -875,6 +875,9 @@ t.test('the registry: every check once, fully described, found by id and by expe
       'load.mismatches',
       'load.capacity',
       'load.trend',
+      'load.listing-complete',
+      'load.listing-limit',
+      'load.listing-status',
       'load.baseline.p50',
       'load.baseline.p99',
       'load.baseline.rps',
