@@ -24,17 +24,19 @@ const prism = startPrism().then(
 
 interface Report {
   cases: Array<{ id: string; outcome: string; checks: Array<{ id: string; outcome: string }> }>;
+  stopped?: { message: string };
 }
 
 /** Runs the CLI against a base URL: the exit code, the failed cases with their failed check ids, and the ids of the other cases that did not pass. */
 async function judge(
   baseUrl: string,
-): Promise<{ code: number | null; failed: Record<string, string[]>; warned: string[]; errored: string[] }> {
+  more: readonly string[] = [],
+): Promise<{ code: number | null; failed: Record<string, string[]>; warned: string[]; errored: string[]; stopped?: string }> {
   const dir = await tempDir();
   // A fixed seed: the fuzzing phase sends the same requests every time, so the failures below are exact. A short consistency
   // window: these stores show a write at once or never (Prism stores nothing), so waiting the default 2 s changes no verdict.
   const result = await runCli(
-    ['--base-url', baseUrl, '--report-dir', dir, '--reporter', 'json', '--seed', '1', '--consistency-window', '100'],
+    ['--base-url', baseUrl, '--report-dir', dir, '--reporter', 'json', '--seed', '1', '--consistency-window', '100', ...more],
     { PETSTORE_API_KEY: KEY },
   );
   const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as Report;
@@ -48,7 +50,13 @@ async function judge(
       .filter((c) => c.outcome === 'failed')
       .map((c) => [c.id, [...new Set(c.checks.filter((k) => k.outcome === 'failed').map((k) => k.id))].sort()]),
   );
-  return { code: result.code, failed, warned: ids('warned'), errored: [...ids('could-not-test'), ...ids('internal-error')].sort() };
+  return {
+    code: result.code,
+    failed,
+    warned: ids('warned'),
+    errored: [...ids('could-not-test'), ...ids('internal-error')].sort(),
+    ...(report.stopped === undefined ? {} : { stopped: report.stopped.message }),
+  };
 }
 
 /**
@@ -87,6 +95,25 @@ const GLUE_WARNINGS = [
 /** A 1 MiB name is beyond the framework's body limit (100 kB, 1 MiB): refused with 413 and an Error, another 4xx that warns. */
 const BODY_LIMIT = ['coverage.createPet.name.length-1mib'];
 
+/** The syntax dimension's cases of createPet (or getPet), with or without a key, each failing the same checks. */
+function syntaxCases(operation: 'createPet' | 'getPet', slugs: readonly string[], checks: string[], suffix = ''): Record<string, string[]> {
+  return Object.fromEntries(slugs.map((slug) => [`syntax.${operation}.${slug}${suffix}`, checks]));
+}
+/** NaN and Infinity in a field the contract does not know (in an array, in an object): taken, where it is not JSON (400). */
+const NAN_UNKNOWN = ['infinity-unknown', 'minus-infinity-unknown', 'nan-in-array', 'nan-in-object', 'nan-unknown'];
+/** JSON extensions a lenient parser takes: comments, single quotes, trailing commas, escapes JSON does not define. */
+const EXTENSIONS = [
+  'comment-block',
+  'comment-line',
+  'escape-quote',
+  'escape-x',
+  'single-quotes',
+  'trailing-comma-array',
+  'trailing-comma-object',
+];
+/** A body in UTF-16 or UTF-32, each byte order, with and without a byte order mark (JSON between systems is UTF-8: 400). */
+const WIDE_ENCODINGS = ['utf-16be', 'utf-16le', 'utf-32be', 'utf-32le'].flatMap((form) => [form, `${form}-bom`]);
+
 t.test('Express 5 with express-openapi-validator over schemas/openapi.yaml: exactly its true failures; its 415 only warns', async (t) => {
   const server = await startExpress(KEY);
   t.teardown(server.close);
@@ -103,6 +130,8 @@ t.test('Express 5 with express-openapi-validator over schemas/openapi.yaml: exac
     'auth.createPet.before-validation.nan': ['expect.status'],
     'auth.createPet.before-validation.infinity': ['expect.status'],
     'auth.createPet.before-validation.minus-infinity': ['expect.status'],
+    // The same for every body of the syntax dimension express.json() refuses: its 400 comes before the 401.
+    ...syntaxCases('createPet', [...EXTENSIONS, ...NAN_UNKNOWN, 'nan-name', 'nan-status', ...WIDE_ENCODINGS], ['expect.status'], '.no-key'),
   });
   t.same(
     warned,
@@ -134,6 +163,9 @@ t.test('Fastify 5 with JSON-schema routes: exactly its true failures', async (t)
     'createPet.invalid.name-null': ['expect.schema', 'expect.status'],
     'createPet.invalid.category-null': ['expect.schema', 'expect.status'],
     'createPet.invalid.category-boolean': ['expect.schema', 'expect.status'],
+    // A petId whose bytes are not UTF-8 is refused with Fastify's own 400 (not an Error), before the key is looked at.
+    ...syntaxCases('getPet', ['path-not-utf8', 'path-overlong'], ['errors.error-body']),
+    ...syntaxCases('getPet', ['path-not-utf8', 'path-overlong'], ['expect.schema', 'expect.status'], '.no-key'),
   });
   t.same(warned, [...GLUE_WARNINGS, ...BODY_LIMIT].sort());
   t.same(errored, [], 'nothing could not be tested, nothing threw');
@@ -192,6 +224,16 @@ t.test(
       'lifecycle.created.listed': ['expect.holdsIfNotFull', ...poisoned],
       'stateful.pets': ['expect.everyItem', 'expect.maxItems', ...poisoned],
       'lifecycle.store-health': ['expect.answersAfterWrites', 'server.no-5xx'],
+      // Python's json takes NaN and Infinity, and Starlette's request.json() decodes UTF-16 and UTF-32: created (400 is due).
+      ...syntaxCases('createPet', [...NAN_UNKNOWN, 'nan-name', ...WIDE_ENCODINGS], ['expect.schema', 'expect.status']),
+      // Without a key: the body is read before the key, so what it refuses gets 400 (or 422), and %2F is a path of no route.
+      ...syntaxCases(
+        'createPet',
+        [...EXTENSIONS, 'deep-nesting', 'long-integer-category', 'long-integer-unknown'],
+        ['expect.status'],
+        '.no-key',
+      ),
+      'syntax.getPet.path-encoded-slash.no-key': ['expect.status'],
     });
     t.same(warned, [...GLUE_WARNINGS].sort(), 'no Deprecation header, the scheme compared exactly, two keys: warnings');
     t.same(errored, [], 'nothing could not be tested, nothing threw');
@@ -213,6 +255,9 @@ t.test(
       'coverage.createPet.malformed.deep-nesting': ['expect.status', 'server.no-5xx'],
       // Python's json module decodes bytes with 'surrogatepass': an encoded surrogate becomes a lone one in the name, and is stored.
       'coverage.createPet.malformed.not-utf8.encoded-surrogate': ['expect.schema', 'expect.status'],
+      'syntax.createPet.deep-nesting': ['expect.status', 'server.no-5xx'],
+      // Python's json takes NaN and Infinity, and request.get_json() detects UTF-16 and UTF-32: created (400 is due).
+      ...syntaxCases('createPet', [...NAN_UNKNOWN, ...WIDE_ENCODINGS], ['expect.schema', 'expect.status']),
     });
     t.same(
       warned,
@@ -259,6 +304,16 @@ t.test(
       ...LENIENT_INT(['arabic-indic', 'full-width']),
       ...DEEP_NESTING,
       ...NOT_UTF8_500,
+      'syntax.createPet.deep-nesting': ['expect.status', 'server.no-5xx'],
+      ...syntaxCases('createPet', NAN_UNKNOWN, ['expect.schema', 'expect.status']),
+      // Python refuses to read an integer of more than 4,300 digits (a ValueError the handler does not catch): a 500. A body in
+      // UTF-16 or UTF-32 with a byte order mark is no UTF-8, and request.json() raises UnicodeDecodeError outside those checks: a 500.
+      'syntax.createPet.long-integer-unknown': ['expect.status', 'server.no-5xx'],
+      ...syntaxCases(
+        'createPet',
+        ['long-integer-category', 'utf-16be-bom', 'utf-16le-bom', 'utf-32be-bom', 'utf-32le-bom'],
+        ['expect.schema', 'expect.status', 'server.no-5xx'],
+      ),
     });
     t.same(
       warned,
@@ -299,6 +354,22 @@ t.test(
       'createPet.invalid.name-number': ['expect.schema', 'expect.status'],
       'fuzz.createPet.body': ['expect.schema', 'expect.status'],
       ...DEEP_NESTING,
+      'syntax.createPet.deep-nesting': ['expect.status', 'server.no-5xx'],
+      // A path of no pattern (bytes that are not UTF-8, %00, %2F) is Django's HTML 404, before the key is looked at.
+      ...syntaxCases('getPet', ['path-encoded-slash', 'path-not-utf8', 'path-nul', 'path-overlong'], htmlNotFound),
+      ...syntaxCases(
+        'getPet',
+        ['path-encoded-slash', 'path-not-utf8', 'path-nul', 'path-overlong'],
+        ['expect.schema', 'expect.status', 'wire.json-body'],
+        '.no-key',
+      ),
+      'edge.getPet.id.int32-min-minus-one': ['expect.schema', 'wire.json-body'],
+      'edge.getPet.id.int64-min-minus-one': htmlNotFound,
+      // CharField refuses NUL ("Null characters are not allowed"): a name every Unicode string may be is refused with 400.
+      'edge.createPet.name.c0-controls': ['expect.body', 'expect.status'],
+      'edge.createPet.name.nul': ['expect.body', 'expect.status'],
+      // Django's server reads a body by its Content-Length: a chunked one is empty, and a valid create is refused with 400.
+      'syntax.createPet.chunked': ['expect.body', 'expect.status'],
     });
     t.notOk('listPets.filter.near.empty' in failed, 'an empty status= read as no filter passes');
     t.same(warned, [...SCHEME_AND_DEPRECATION, TEXT_PLAIN_TAKEN].sort(), 'text/plain refused with 415: another 4xx, which warns');
@@ -327,16 +398,25 @@ t.test(
       'lifecycle.created.listed': ['expect.holdsIfNotFull', ...poisoned],
       'stateful.pets': ['expect.everyItem', 'expect.maxItems', ...poisoned],
       'lifecycle.store-health': ['expect.answersAfterWrites', 'server.no-5xx'],
+      // Ruby's JSON.parse takes comments and escapes JSON does not define, and an integer of 5,000 digits, echoed as no int64.
+      ...syntaxCases('createPet', ['comment-block', 'comment-line', 'escape-quote', 'escape-x'], ['expect.schema', 'expect.status']),
+      'syntax.createPet.long-integer-category': ['contract.response-schema', 'expect.schema', 'expect.status', 'wire.json-body'],
+      // A petId whose bytes are not UTF-8 is an HTML 500; %2F is a path of no route, Sinatra's HTML 404.
+      ...syntaxCases('getPet', ['path-not-utf8', 'path-overlong'], ['expect.undocumented', 'server.no-5xx']),
+      'syntax.getPet.path-encoded-slash': ['errors.error-body', 'wire.json-body'],
     });
     t.same(warned, [...SCHEME_AND_DEPRECATION, TEXT_PLAIN_TAKEN].sort(), 'text/plain is taken: a warning');
     t.same(errored, [], 'nothing could not be tested, nothing threw');
   },
 );
 
+/** The syntax dimension's petIds whose bytes are not UTF-8 (%ff, %c0%af), which stop Prism: the run judging it clause by clause skips them. */
+const PRISM_STOPPERS = 'syntax.getPet.path-*';
+
 t.test("Prism's mock: not a store, and its errors are not Errors, so it fails clause by clause", async (t) => {
   const server = await prism;
   if (server instanceof Error) throw server;
-  const { code, failed, warned, errored } = await judge(server.baseUrl);
+  const { code, failed, warned, errored } = await judge(server.baseUrl, ['--skip-check', PRISM_STOPPERS]);
   t.equal(code, 1);
   t.same(errored, [], 'nothing could not be tested, nothing threw');
   // It says "Deprecation: true" without a Sunset (warned), and takes two Authorization headers on listPets (warned; on
@@ -352,6 +432,7 @@ t.test("Prism's mock: not a store, and its errors are not Errors, so it fails cl
       'expect.minItems',
       'expect.schema',
       'expect.status',
+      'server.no-5xx',
       'store.get-requested-pet',
       'store.listing-status',
       'store.unique-ids',
@@ -372,6 +453,7 @@ t.test("Prism's mock: not a store, and its errors are not Errors, so it fails cl
     ['getPet.read-back', ['store.unique-ids'], 'nothing is stored: every create is given the id an earlier one had'],
     ['createPet.distinct-ids', ['store.unique-ids'], 'every pet gets the same id'],
     ['listPets.filter.sold', ['expect.everyItem', 'store.listing-status'], 'the filter is not applied'],
+    ['syntax.createPet.deep-nesting', ['expect.status', 'server.no-5xx'], 'a body nested 10,000 deep is a 500'],
   ];
   for (const [id, checks, why] of rows) t.same(failed[id], checks, `${id}: ${why}`);
   t.same(
@@ -381,5 +463,22 @@ t.test("Prism's mock: not a store, and its errors are not Errors, so it fails cl
   );
   // An empty status= is read as no filter: the reading allows it, so listPets.filter.near.empty passes.
   t.notOk('listPets.filter.near.empty' in failed, 'an empty status= read as no filter passes');
-  t.equal(Object.keys(failed).length, 187, 'every other case fails for one of these reasons (its one-pet listing never fills a page)');
+  t.equal(Object.keys(failed).length, 317, 'every other case fails for one of these reasons (its one-pet listing never fills a page)');
+});
+
+t.test("Prism's mock stops answering at a petId whose bytes are not UTF-8: the run stops, says where, and still fails", async (t) => {
+  const server = await startPrism();
+  // Prism is gone when the run ends: its close does not wait for an exit that came already.
+  t.teardown(() => Promise.race([server.close(), new Promise((resolve) => setTimeout(resolve, 2_000))]));
+  const { code, stopped, errored } = await judge(server.baseUrl, ['--check', PRISM_STOPPERS, '--check', 'listPets.*']);
+  t.equal(code, 1, 'exit 1: the contract is broken (a store that stops answering), not 2');
+  t.match(
+    stopped,
+    /^the server stopped answering: \d+ requests in a row got no answer \(last: GET \/pets.*\); the run stopped$/,
+    'the run stopped, naming the last request that got no answer (one of the listings in flight beside it, or a path itself)',
+  );
+  t.ok(
+    errored.some((id) => ['syntax.getPet.path-not-utf8', 'syntax.getPet.path-overlong'].includes(id)),
+    `a petId whose bytes are not UTF-8 got no answer (${errored.join(', ')})`,
+  );
 });
