@@ -107,6 +107,7 @@ const listingLimit: ExchangeCheck = {
 const listingComplete: ExchangeCheck = {
   id: 'store.listing-complete',
   title: 'A page shorter than its limit holds every matching pet the run has seen',
+  shortPagesOnly: true,
   clause:
     'reading-the-contract: a page shorter than its limit holds every matching pet, at every limit from 1 to 100 (a write may ' +
     'take the consistency window to show)',
@@ -281,6 +282,7 @@ function showsStore(exchange: Exchange): boolean {
 const refusedCreateStoredNothing: ExchangeCheck = {
   id: 'store.refused-create-stored-nothing',
   title: 'No listing or getPet shows a pet that only a refused create (answered 400 or 401) could have made',
+  shortPagesOnly: true,
   clause:
     'reading-the-contract: a refused request changes nothing, whatever refused it (a 401 included): no pet appears that a 201 ' +
     'did not hand out',

@@ -182,15 +182,12 @@ export class JudgementTally {
   }
 
   /**
-   * What the run saw of the store when every listing it received was a full page: a long-lived store holds more than a
-   * page of every status, so no page shorter than its limit shows, and the rules about one cannot be judged there.
+   * What the run saw when every listing it received was a full page: a store that holds more than a page of what was listed
+   * (a long-lived one) shows no shorter page, and a rule about one cannot be judged there.
    */
   private allFull(): string {
     const { seen, full } = this.listings;
-    return seen > 0 && full === seen
-      ? `; every one of the ${seen} listings this run received was a full page (the store holds more than a page of every ` +
-          'status it was asked for)'
-      : '';
+    return seen > 0 && full === seen ? `; every one of the ${seen} listings this run received was a full page` : '';
   }
 
   private entry(check: Check, selection: LedgerSelection): RuleLedgerEntry {
@@ -208,7 +205,7 @@ export class JudgementTally {
           reason:
             check.scope === 'run'
               ? 'no load was measured in this run'
-              : `no exchange it applies to was sent in this run (it applies when ${check.appliesWhen})${this.allFull()}`,
+              : `no exchange it applies to was sent in this run (it applies when ${check.appliesWhen})${check.shortPagesOnly === true ? this.allFull() : ''}`,
           count: 1,
         },
       ];

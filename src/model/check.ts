@@ -57,6 +57,8 @@ export interface CheckMeta {
   scope: CheckScope;
   /** When it applies, in words. */
   appliesWhen: string;
+  /** It judges only a listing shorter than its limit: a run whose every listing is a full page (a long-lived store) says so. */
+  shortPagesOnly?: true;
 }
 
 /** An exchange as an exchange-scope check sees it, with what the step already declared about it. */
