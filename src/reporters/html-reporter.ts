@@ -102,6 +102,7 @@ h4 { margin: 8px 0 2px; font-size: 13px; }
 details summary { cursor: pointer; color: #333; margin: 4px 0; }
 .table { max-width: 100%; overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
+table.ledger { table-layout: fixed; } table.ledger td, table.ledger th { overflow-wrap: anywhere; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: var(--soft); font-weight: 600; }
 td.num { text-align: right; white-space: nowrap; } table.thresholds td:nth-child(2) { white-space: nowrap; }
@@ -292,7 +293,7 @@ function judgementSection(report: RunReport): string {
     `<td>${rule.judged}</td><td>${escapeHtml(rule.phases.join(', '))}${listings(rule)}</td>` +
     `<td>${rule.status === 'judged' && rule.reasons === undefined ? '' : escapeHtml(reasonsText(rule))}</td></tr>`;
   const table = (rules: readonly RuleLedgerEntry[]): string =>
-    `<table><thead><tr><th>rule</th><th>status</th><th>judged</th><th>phases (listings)</th><th>why not</th></tr></thead>` +
+    '<table class="ledger"><thead><tr><th>rule</th><th>status</th><th>judged</th><th>phases (listings)</th><th>why not</th></tr></thead>' +
     `<tbody>${rules.map(row).join('')}</tbody></table>`;
   const unjudged = unjudgedRules(ledger);
   return (

@@ -253,6 +253,30 @@ import { junitValidity, validateJunit, xmllintMissing } from '../../xml-tools.js
 
 // html-reporter.test.ts
 {
+  t.test('the style is well-formed CSS: every rule a selector and declarations, every declaration a property and a value', async (t) => {
+    const html = renderHtml(hostileReport());
+    const style = html.slice(html.indexOf('<style>') + 7, html.indexOf('</style>'));
+    t.ok(style.length > 1000, 'a style');
+    t.equal([...style.matchAll(/\{/g)].length, [...style.matchAll(/\}/g)].length, 'its braces balance');
+    const bad: string[] = [];
+    // An at-rule's block holds rules: its opening goes, and the brace that closed it leaves an empty rule.
+    for (const rule of style.replace(/@media[^{]*\{/g, '').split('}')) {
+      if (rule.trim() === '') continue;
+      const [selector = '', body = '', ...more] = rule.split('{');
+      if (selector.trim() === '' || more.length > 0) bad.push(`rule: ${rule.trim().slice(0, 80)}`);
+      for (const declaration of body
+        .split(';')
+        .map((d) => d.trim())
+        .filter((d) => d !== ''))
+        if (!/^(--)?[a-z][a-z-]*\s*:\s*\S[^{};]*$/.test(declaration) || (declaration.split('"').length - 1) % 2 !== 0)
+          bad.push(declaration);
+    }
+    t.same(bad, [], 'no declaration that a browser would drop');
+    t.match(style, /font: 14px\/1\.45 system-ui, [^;]*"DejaVu Sans", sans-serif;/, 'the body font names whole');
+    t.match(style, /font: 12px\/1\.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace;/, 'the monospace font names whole');
+    t.notMatch(style, /" \+ "|\\\n/, 'no piece of the source that wrote it: no concatenation, no line continuation');
+  });
+
   t.test('the verdict, the counts and the countdown come first; failures before warnings before passes', async (t) => {
     const html = renderHtml(hostileReport());
     t.match(html, /<header class="verdict v-failed">[\s\S]*<h1>FAILED<\/h1><span class="what">1 of 6 cases failed<\/span>/);
