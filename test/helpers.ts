@@ -349,3 +349,14 @@ export function guardCheckoutReports(before: readonly string[]): void {
     t.same(await checkoutReports(), before);
   });
 }
+
+/** A stream that collects what is written to it, as text. */
+export function textSink(): PassThrough & { text: () => string } {
+  const stream = new PassThrough() as PassThrough & { text: () => string };
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  stream.text = () => text;
+  return stream;
+}

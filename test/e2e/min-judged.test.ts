@@ -6,28 +6,16 @@
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { cli } from '../../src/cli/command.js';
 import type { RunReport } from '../../src/model/results.js';
-import { tempDir } from '../helpers.js';
-
-/** Collects what is written to it. */
-function sink(): PassThrough & { text: () => string } {
-  const stream = new PassThrough() as PassThrough & { text: () => string };
-  let text = '';
-  stream.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  stream.text = () => text;
-  return stream;
-}
+import { tempDir, textSink } from '../helpers.js';
 
 /** Runs the command in this process, quiet, against the embedded server; its exit code, standard error and report. */
 async function run(args: string[]): Promise<{ code: number; stderr: string; report: RunReport | undefined }> {
   const dir = await tempDir();
-  const stderr = sink();
+  const stderr = textSink();
   const code = await cli(['run', '--suite', 'auth', '--quiet', '--report-dir', dir, ...args], {
-    stdout: sink(),
+    stdout: textSink(),
     stderr,
     env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' },
     signal: new AbortController().signal,

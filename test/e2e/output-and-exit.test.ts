@@ -8,13 +8,13 @@ import t from 'tap';
 import { readFile, readdir } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { cli } from '../../src/cli/command.js';
 import type { RunReport } from '../../src/model/results.js';
 import { guardOutput, outputFailureLine } from '../../src/reporters/output-streams.js';
 import { StdoutJsonReporter } from '../../src/reporters/json-reporter.js';
 import { createPetStore, toNodeHandler } from '../../src/server/reference-server.js';
-import { listenLocally, tempDir } from '../helpers.js';
+import { listenLocally, tempDir, textSink } from '../helpers.js';
 
 const KEY = 'output-and-exit-key-5d1e';
 
@@ -30,17 +30,6 @@ function failingAfter(accepted: number, code: string): Writable & { writes: numb
     },
   }) as Writable & { writes: number };
   stream.writes = 0;
-  return stream;
-}
-
-/** Collects what is written to it. */
-function sink(): PassThrough & { text: () => string } {
-  const stream = new PassThrough() as PassThrough & { text: () => string };
-  let text = '';
-  stream.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  stream.text = () => text;
   return stream;
 }
 
@@ -76,7 +65,7 @@ t.test('the JSON report on a standard output that failed is a report lost, not o
 
 /** Runs the command in this process with the given standard output; a clean environment with the key. */
 async function runWith(args: string[], stdout: Writable, signal = new AbortController().signal) {
-  const stderr = sink();
+  const stderr = textSink();
   const code = await cli(args, { stdout, stderr, env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', PETSTORE_API_KEY: KEY }, signal });
   return { code, stderr: stderr.text() };
 }
@@ -125,7 +114,7 @@ t.test('a run that broke the contract and then stopped (a 301 to everything, the
   const base = await listenLocally(server);
   const dir = await tempDir();
   // A short consistency window: the reads that look for a write answered 301 give up in 200 ms, not the default's seconds.
-  const run = await runWith(['run', '--base-url', base, '--load', 'smoke', '--consistency-window', '200', '--report-dir', dir], sink());
+  const run = await runWith(['run', '--base-url', base, '--load', 'smoke', '--consistency-window', '200', '--report-dir', dir], textSink());
   const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as RunReport;
   t.equal(report.verdict, 'failed', 'the report says the contract is broken');
   t.ok(report.stopped !== undefined, `and that the run stopped (${report.stopped?.message ?? ''})`);

@@ -16,10 +16,7 @@ import { SAMPLE_LOAD } from '../../report-fixture.js';
 
 /** A small registry: one exchange rule, one transport rule, two case rules (one key), one run rule. */
 const RULES: ReadonlyMap<string, Check> = new Map(
-  ['server.no-5xx', 'server.answers', 'expect.status', 'expect.holdsIfNotFull', 'load.p99'].map((id) => [
-    id,
-    REGISTRY.get(id) as Check,
-  ]),
+  ['server.no-5xx', 'server.answers', 'expect.status', 'expect.holdsIfNotFull', 'load.p99'].map((id) => [id, REGISTRY.get(id) as Check]),
 );
 
 const SELECTED: LedgerSelection = { disabled: new Map(), exchanges: true, load: true };
