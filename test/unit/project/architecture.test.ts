@@ -81,7 +81,11 @@ t.test(
       tap: { include: string[]; before?: string };
       scripts: Record<string, string>;
     };
-    t.same(pkg.tap.include, ['test/fast.test.ts', 'test/e2e.test.ts', 'test/typecheck.test.ts'], 'npm test: the source, built by nothing');
+    t.same(
+      pkg.tap.include,
+      ['test/fast.test.ts', 'test/e2e-a.test.ts', 'test/e2e-b.test.ts', 'test/typecheck.test.ts'],
+      'npm test: the source, built by nothing',
+    );
     t.equal(pkg.tap.before, undefined, 'npm test builds nothing first');
     const slowTier = (pkg.scripts['test:slow'] ?? '').split(' ');
     t.same(
@@ -105,7 +109,12 @@ t.test(
     const listed = async (folder: string, recursive: boolean): Promise<string[]> =>
       (await readdir(path.join(root, 'test', folder), { recursive })).filter((file) => file.endsWith('.test.ts'));
     t.equal((await unitFiles()).length, (await listed('unit', true)).length, 'the fast tier runs every file under test/unit/');
-    t.equal((await e2eFiles()).length, (await listed('e2e', false)).length, 'the whole runs process runs every file of test/e2e/');
+    t.equal((await e2eFiles()).length, (await listed('e2e', false)).length, 'the whole runs processes run every file of test/e2e/');
+    t.same(
+      [...(await e2eFiles(0)), ...(await e2eFiles(1))].sort(),
+      (await e2eFiles()).sort(),
+      'each file of test/e2e/ in exactly one of its two processes',
+    );
     const indexFiles = (await readdir(path.join(root, 'test'))).filter((name) => name.endsWith('.test.ts')).sort();
     t.same(
       indexFiles,
