@@ -264,7 +264,14 @@ t.test(
       ['auth.createPet.lowercase-scheme', 'auth.getPet.lowercase-scheme', 'auth.listPets.lowercase-scheme', 'deprecation.getPet.available'],
       'no Deprecation header, the scheme compared exactly: warnings (Werkzeug keeps the last of two Authorization headers)',
     );
-    t.same(errored, [], 'nothing could not be tested, nothing threw');
+    // Werkzeug answers a keyless chunked create with 401 from its head and closes at once, without reading the body (no
+    // lingering close, RFC 9112 §9.6): on a busy machine the chunks still on their way reset the connection and the answer is
+    // lost, so that one case may say it could not be tested. Nothing else may.
+    t.same(
+      errored.filter((id) => id !== 'syntax.createPet.chunked.no-key'),
+      [],
+      'nothing else could not be tested, nothing threw',
+    );
   },
 );
 
