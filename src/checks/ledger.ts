@@ -205,7 +205,8 @@ export class JudgementTally {
           reason:
             check.scope === 'run'
               ? 'no load was measured in this run'
-              : `no exchange it applies to was sent in this run (it applies when ${check.appliesWhen})${check.shortPagesOnly === true ? this.allFull() : ''}`,
+              : `no exchange it applies to was sent in this run (it applies when ${check.appliesWhen})` +
+                (check.shortPagesOnly === true ? this.allFull() : ''),
           count: 1,
         },
       ];
