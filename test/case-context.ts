@@ -15,6 +15,7 @@ import type { ExchangeCheck } from '../src/model/check.js';
 import type { Contract } from '../src/model/contract.js';
 import { tellListener, type RunListener } from '../src/model/events.js';
 import type { JsonValue } from '../src/model/json.js';
+import type { CaseSpec, StepSpec } from '../src/model/scenario.js';
 import type { AuthVariant } from '../src/model/contract-names.js';
 import { StoreModel } from '../src/model/store-model.js';
 
@@ -113,5 +114,20 @@ export function phaseContext(sender: Sender, contract: Contract, options: CaseOp
     open: () => {
       throw new Error('a phase under test opened a client of its own');
     },
+  };
+}
+
+/** A case of the given steps, as a declared one of the contract suite (listPets, level fail, no write); `extra` overrides. */
+export function caseSpec(steps: StepSpec[], extra: Partial<CaseSpec> = {}): CaseSpec {
+  return {
+    id: 'demo.case',
+    title: 'a demo case',
+    clause: 'a clause',
+    suite: 'contract',
+    operation: 'listPets',
+    level: 'fail',
+    steps,
+    writes: false,
+    ...extra,
   };
 }

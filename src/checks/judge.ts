@@ -79,10 +79,10 @@ export interface ExchangeJudgement {
 }
 
 /** Whether an exchange a check does not apply to keeps it; a `holds` that throws keeps nothing (its `applies` decided). */
-function keeps(holds: (() => boolean) | undefined): boolean {
-  if (holds === undefined) return false;
+function keeps<C>(check: { holds?(context: C): boolean }, context: C): boolean {
+  if (check.holds === undefined) return false;
   try {
-    return holds();
+    return check.holds(context) === true;
   } catch {
     return false;
   }
@@ -147,7 +147,7 @@ export function judgeExchange(exchange: Exchange, expected: StepExpectations, ju
       const context = { exchange, contract, expected: filled, ...model };
       const applies = check.applies === undefined ? true : appliesTo(() => check.applies?.(context) ?? true);
       if (applies === false) {
-        if (keeps(check.holds && (() => check.holds?.(context) === true))) held.push(check.id);
+        if (keeps(check, context)) held.push(check.id);
         continue;
       }
       // A recommendation on a declared expectation warns whatever the case's level; the rule itself takes the case's.
@@ -161,7 +161,7 @@ export function judgeExchange(exchange: Exchange, expected: StepExpectations, ju
     if (disabled.has(check.id)) continue;
     const applies = appliesTo(() => check.applies(context));
     if (applies === false) {
-      if (keeps(check.holds && (() => check.holds?.(context) === true))) held.push(check.id);
+      if (keeps(check, context)) held.push(check.id);
       continue;
     }
     const outcome = outcomeOf(check, check.level, index, applies === true ? guarded(() => check.evaluate(context)) : applies);

@@ -13,6 +13,7 @@ import type { CheckOutcome, Outcome, RuleLedgerEntry } from '../../../src/model/
 import type { CaseSpec } from '../../../src/model/scenario.js';
 import { contract, exchange, pets } from '../../check-fixtures.js';
 import { SAMPLE_LOAD } from '../../report-fixture.js';
+import { caseSpec } from '../../case-context.js';
 
 /** A small registry: one exchange rule, one transport rule, two case rules (one key), one run rule. */
 const RULES: ReadonlyMap<string, Check> = new Map(
@@ -23,16 +24,8 @@ const SELECTED: LedgerSelection = { disabled: new Map(), exchanges: true, load: 
 
 const outcome = (id: string, result: Outcome, message = 'm'): CheckOutcome => ({ id, level: 'fail', outcome: result, step: 0, message });
 
-const caseOf = (expect: CaseSpec['steps'][number]['expect']): CaseSpec => ({
-  id: 'demo.case',
-  title: 'a demo case',
-  clause: 'a clause',
-  suite: 'contract',
-  operation: 'listPets',
-  level: 'fail',
-  steps: [{ request: { method: 'GET', path: '/pets' }, ...(expect === undefined ? {} : { expect }) }],
-  writes: false,
-});
+const caseOf = (expect: CaseSpec['steps'][number]['expect']): CaseSpec =>
+  caseSpec([{ request: { method: 'GET', path: '/pets' }, ...(expect === undefined ? {} : { expect }) }]);
 
 const rule = (rules: readonly RuleLedgerEntry[], id: string): RuleLedgerEntry | undefined => rules.find((r) => r.id === id);
 

@@ -14,7 +14,7 @@ import type { Judgement } from '../../../src/model/check.js';
 import type { CaseResult, Level, Outcome } from '../../../src/model/results.js';
 import type { CaseSpec, StepSpec } from '../../../src/model/scenario.js';
 import { contract, exchange, pets, type ExchangeSpec } from '../../check-fixtures.js';
-import { caseContext, type CaseOptions } from '../../case-context.js';
+import { caseContext, type CaseOptions, caseSpec as spec } from '../../case-context.js';
 import { virtualClock } from '../../helpers.js';
 
 /** A scripted server: answers each request with the next response of the script (the last one repeats) and records what was sent. */
@@ -35,20 +35,6 @@ function scriptedClient(script: Array<ExchangeSpec | Error>): { client: HttpClie
   };
   // The engine calls only send() at run time; a real HttpClient would need a server (and a socket), so the fake stands in for it here, and only here.
   return { client: fake as unknown as HttpClient, sent };
-}
-
-function spec(steps: StepSpec[], extra: Partial<CaseSpec> = {}): CaseSpec {
-  return {
-    id: 'demo.case',
-    title: 'a demo case',
-    clause: 'a clause',
-    suite: 'contract',
-    operation: 'listPets',
-    level: 'fail',
-    steps,
-    writes: false,
-    ...extra,
-  };
 }
 
 /** Options of a run at noon on 2026-11-22, one case at a time, no consistency window; override what a row needs. */
