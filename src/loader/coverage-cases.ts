@@ -4,7 +4,7 @@
  * lengths and scripts that must round-trip exactly; for enums, near misses; duplicate keys; each status at the smallest page.
  */
 import { malformedCases } from './malformed-cases.js';
-import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES } from '../model/contract.js';
+import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES, pathWith } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import { stepsWrite, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
 
@@ -133,7 +133,7 @@ function nameCases(
     const steps: StepSpec[] = [create(op, body, created, lenient ? {} : { capture: { petId: '/id' } })];
     if (!lenient && get !== undefined)
       steps.push({
-        request: { method: 'GET', path: get.path.replace(/\{[^}]+\}/, '{petId}') },
+        request: { method: 'GET', path: pathWith(get.path, '{petId}') },
         expect: { status: 200, body: { name: value } },
         readAfterWrite: true,
       });

@@ -7,7 +7,7 @@
  * (coverage.createPet.*: type swaps, int64 bounds, lengths 255/256, scripts, enum near misses) and the declared ones
  * (getPet.unknown-id.negative, getPet.malformed.beyond-int64, createPet.invalid.*-null, category-beyond-int64) are not sent again.
  */
-import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES } from '../model/contract.js';
+import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES, pathWith } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseSpec, Expectations, StepSpec } from '../model/scenario.js';
 import { generated } from './generated-case.js';
@@ -90,7 +90,7 @@ function nameValues(): NameValue[] {
 }
 
 function getEdges(get: OperationInfo): CaseSpec[] {
-  const at = (id: string): string => get.path.replace(/\{[^}]+\}/, id);
+  const at = (id: string): string => pathWith(get.path, id);
   const clause =
     'Endpoints › getPet: petId is an int64 (reading-the-contract: a negative or zero id is a valid int64; an unknown one is a 404, ' +
     'never a 400)';

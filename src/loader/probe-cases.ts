@@ -4,7 +4,7 @@
  * with a body that is not JSON. The cases declare little of their own: what a response must not do (answer a malformed
  * id with a pet, a near status with pets of another) is judged on every response by src/checks/invariants.ts.
  */
-import { type Contract, listLimitOf, statusValues, ROLES } from '../model/contract.js';
+import { type Contract, listLimitOf, statusValues, ROLES, pathWith } from '../model/contract.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
 import { generated } from './generated-case.js';
 
@@ -98,7 +98,7 @@ function idProbes(contract: Contract): CaseSpec[] {
   const get = contract.operations.get(ROLES.get);
   const list = contract.operations.get(ROLES.list);
   if (get === undefined || list === undefined) return [];
-  const at = (id: string): string => get.path.replace(/\{[^}]+\}/, id);
+  const at = (id: string): string => pathWith(get.path, id);
   // A pet that exists: the first of a listing (read-only, as every probe here); an empty store leaves the probe not judged.
   const existing: StepSpec = {
     request: { method: 'GET', path: list.path, query: { limit: 1 } },

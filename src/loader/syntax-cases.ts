@@ -6,7 +6,7 @@
  * Error whatever else is wrong (auth-first). The malformed bodies the coverage phase sends already (trailing data, NaN and
  * Infinity as categoryId, invalid UTF-8, a byte order mark, lone surrogates, nesting 1,000 deep) are not sent again.
  */
-import { type Contract, type OperationInfo, statusValues, ROLES } from '../model/contract.js';
+import { type Contract, type OperationInfo, statusValues, ROLES, pathWith } from '../model/contract.js';
 import type { BodyEncoding, CaseSpec, Expectations, RequestSpec } from '../model/scenario.js';
 import { generated } from './generated-case.js';
 
@@ -142,7 +142,7 @@ function createSyntax(create: OperationInfo, status: string): CaseSpec[] {
 
 function pathSyntax(get: OperationInfo): CaseSpec[] {
   return PATH_SEGMENTS.flatMap(([slug, segment, words]) => {
-    const path = get.path.replace(/\{[^}]+\}/, segment);
+    const path = pathWith(get.path, segment);
     return [
       generated(get, {
         id: `syntax.getPet.path-${slug}`,

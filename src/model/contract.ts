@@ -70,6 +70,11 @@ export function pathOf(contract: Pick<Contract, 'operations'>, role: Role): stri
   return contract.operations.get(ROLES[role])?.path ?? STATED_PATHS[role];
 }
 
+/** A path template with its one parameter (`{petId}`) given: an id, a run variable (`{petId}`), or raw bytes as sent. */
+export function pathWith(template: string, value: string): string {
+  return template.replace(/\{[^}]+\}/, value);
+}
+
 /** The listing's path, as the contract gives it (`/pets` where it gives none): what the preflight, the wait and the load ask. */
 export function listPathOf(contract: Pick<Contract, 'operations'>): string {
   return pathOf(contract, 'list');

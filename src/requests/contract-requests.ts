@@ -3,7 +3,7 @@
  * from the contract model (its operations, by role), so that no phase spells the listing out again.
  */
 import type { OutgoingRequest } from '../http/sender.js';
-import { type Contract, pathOf, ROLES, type Role } from '../model/contract.js';
+import { type Contract, pathOf, ROLES, type Role, pathWith } from '../model/contract.js';
 import type { JsonValue } from '../model/json.js';
 import type { AuthVariant } from '../model/contract-names.js';
 
@@ -44,7 +44,7 @@ export function contractRequests(contract: Pick<Contract, 'operations'>): Contra
     create: (pet, extras) => ({ ...base('create', 'POST', extras), json: pet }),
     get: (id, extras) => {
       const request = base('get', 'GET', extras);
-      return { ...request, path: request.path.replace(/\{[^}]+\}/, encodeURIComponent(id)) };
+      return { ...request, path: pathWith(request.path, encodeURIComponent(id)) };
     },
   };
 }

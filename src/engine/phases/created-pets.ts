@@ -2,7 +2,7 @@
  * The pets a run creates, and a sample of every pet it saw: judged once more, by cases built from them, after every other
  * case (a created pet reads back and is listed; a pet seen once, the store's own included, reads back the same).
  */
-import { type Contract, listLimitOf, ROLES } from '../../model/contract.js';
+import { type Contract, listLimitOf, ROLES, pathWith } from '../../model/contract.js';
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import { petFields, type StoreView } from '../../model/store-model.js';
 import type { CaseInfo } from '../../model/results.js';
@@ -66,7 +66,7 @@ export function createdPetCases(
   if (getPet !== undefined && seen.length > 0) {
     // The body is judged by the store invariants (store.reads-back-same), against the response that first showed the pet.
     const steps = spread(seen, MAX_SWEEP).map(
-      (pet): StepSpec => ({ request: { method: 'GET', path: getPet.path.replace(/\{[^}]+\}/, pet.id) }, expect: { status: 200 } }),
+      (pet): StepSpec => ({ request: { method: 'GET', path: pathWith(getPet.path, pet.id) }, expect: { status: 200 } }),
     );
     const spec: CaseSpec = { ...sweep, steps, writes: false, independentSteps: true };
     if (getPet.sunset !== undefined) spec.clock = { before: getPet.sunset };
@@ -76,7 +76,7 @@ export function createdPetCases(
   if (getPet) {
     const steps = pets.slice(0, MAX_READ_BACK).map(
       (pet): StepSpec => ({
-        request: { method: 'GET', path: getPet.path.replace(/\{[^}]+\}/, String(pet['id'])) },
+        request: { method: 'GET', path: pathWith(getPet.path, String(pet['id'])) },
         expect: { status: 200, body: petFields(pet) },
         readAfterWrite: true,
       }),
@@ -101,7 +101,7 @@ export function createdPetCases(
       const byId = mayBeFull
         ? members.slice(0, MAX_READ_BACK).map(
             (pet): StepSpec => ({
-              request: { method: 'GET', path: (getPet as { path: string }).path.replace(/\{[^}]+\}/, String(pet['id'])) },
+              request: { method: 'GET', path: pathWith((getPet as { path: string }).path, String(pet['id'])) },
               expect: { status: 200, body: { id: pet['id'] as JsonValue, status } },
               readAfterWrite: true,
             }),

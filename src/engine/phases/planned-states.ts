@@ -4,7 +4,7 @@
  * each named so the listings after them can be searched for its pet; and a create read back at once, nothing between.
  * Its cases run one after another, so that no other write comes between a create and the reads that look for it.
  */
-import { type Contract, listLimitOf, ROLES, statusValues } from '../../model/contract.js';
+import { type Contract, listLimitOf, ROLES, statusValues, pathWith } from '../../model/contract.js';
 import type { JsonValue } from '../../model/json.js';
 import type { CaseInfo, CaseResult } from '../../model/results.js';
 import type { CaseSpec, RequestSpec, StepSpec } from '../../model/scenario.js';
@@ -132,7 +132,7 @@ export function plannedStateCases(contract: Contract): CaseSpec[] {
   const steps: StepSpec[] = [{ request: post(pet('read after write', status)), expect: { status: 201 }, capture: { petId: '/id' } }];
   if (get !== undefined)
     steps.push({
-      request: { method: 'GET', path: get.path.replace(/\{[^}]+\}/, '{petId}') },
+      request: { method: 'GET', path: pathWith(get.path, '{petId}') },
       expect: { status: 200, body: { id: '{petId}' } },
       readAfterWrite: true,
     });

@@ -5,7 +5,7 @@
  * staging are tolerated (only this run's pets are looked for), and so is the consistency window (reads retry within it).
  */
 import fc from 'fast-check';
-import { type Contract, listLimitOf, statusValues, ROLES } from '../../model/contract.js';
+import { type Contract, listLimitOf, statusValues, ROLES, pathWith } from '../../model/contract.js';
 import type { Exchange } from '../../model/exchange.js';
 import { isJsonObject, type JsonValue } from '../../model/json.js';
 import { idDigits } from '../../model/store-model.js';
@@ -119,7 +119,7 @@ function commandsOf(
             const pet = model.pets[n % model.pets.length] as ModelPet;
             await real.run(
               {
-                request: { method: 'GET', path: get.path.replace(/\{[^}]+\}/, String(pet.id)) },
+                request: { method: 'GET', path: pathWith(get.path, String(pet.id)) },
                 expect: { status: 200, body: { id: pet.id, name: pet.name, status: pet.status } },
                 readAfterWrite: true,
               },

@@ -3,7 +3,7 @@
  * of the pets the run created, must still answer. A 5xx fails and names the write after which reads began failing (the
  * store model keeps when the run wrote what); the run goes on judging what it can.
  */
-import { type Contract, listLimitOf, statusValues, ROLES } from '../../model/contract.js';
+import { type Contract, listLimitOf, statusValues, ROLES, pathWith } from '../../model/contract.js';
 import type { JsonObject } from '../../model/json.js';
 import type { CaseInfo } from '../../model/results.js';
 import type { CaseSpec, Expectations, StepSpec } from '../../model/scenario.js';
@@ -38,8 +38,7 @@ function storeHealthCase(created: readonly JsonObject[], contract: Contract): Ca
     for (const status of statusValues(contract)) steps.push(read({ method: 'GET', path: list.path, query: { status, limit } }));
   }
   if (get !== undefined)
-    for (const pet of spread(created, MAX_PETS))
-      steps.push(read({ method: 'GET', path: get.path.replace(/\{[^}]+\}/, String(pet['id'])) }));
+    for (const pet of spread(created, MAX_PETS)) steps.push(read({ method: 'GET', path: pathWith(get.path, String(pet['id'])) }));
   return steps.length === 0 ? undefined : { ...STORE_HEALTH_CASE, steps, writes: false, independentSteps: true };
 }
 
