@@ -15,7 +15,7 @@ import type { Variables } from '../model/template.js';
 import type { RunFindings } from './findings.js';
 import type { RunObserver } from './observer.js';
 import type { RunPlan } from './plan.js';
-import type { StoreCounts } from './store-counts.js';
+import { type StoreCounts, spareStatusOf } from './store-counts.js';
 
 /**
  * What a phase sends through: the run's client (openClient) behind its layers, the write gate last (`writeBudget` says
@@ -71,7 +71,7 @@ export interface RunContext {
   readonly plan: RunPlan;
   /** Names what the run creates, e.g. pc-20261121T220500-3fa2. */
   readonly runId: string;
-  /** Values of the built-in variables (runId, categoryId, unknownPetId), the same for every case of the run. */
+  /** Values of the built-in variables (runId, categoryId, unknownPetId; spareStatus once a phase's dependencies counted the store). */
   readonly variables: Variables;
   /** The run's client, when a phase of the plan sends through it; a load measures with connections of its own. */
   readonly sender: RunSender | undefined;
@@ -103,4 +103,16 @@ export function mergeProvides(all: readonly Provides[]): Provides {
     merged = { ...merged, ...provides, ...(created.length === 0 ? {} : { created }) };
   }
   return merged;
+}
+
+/** The run's variables as a phase sees them: `spareStatus` settled by what the phases before it counted (the store fill). */
+export function phaseVariables(variables: Variables, provided: Provides, statuses: readonly string[]): Variables {
+  const spare = spareStatusOf(statuses, provided.store);
+  return spare === undefined ? variables : new Map([...variables, ['spareStatus', spare]]);
+}
+
+/** The statuses a generated create writes: the spare one once the run knows it, else each of the enum. */
+export function writtenStatuses(statuses: readonly string[], variables: Variables): readonly string[] {
+  const spare = variables.get('spareStatus');
+  return typeof spare === 'string' ? [spare] : statuses;
 }

@@ -10,6 +10,7 @@ import { StoreModel } from '../model/store-model.js';
 import { connectionOf } from '../http/connection.js';
 import { packageVersion } from '../loader/package-paths.js';
 import { REAL_CLOCK } from '../model/clock.js';
+import { statusValues } from '../model/contract.js';
 import { RunError } from '../model/errors.js';
 import { tellListener, type Emit, type RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
@@ -33,7 +34,7 @@ import { OrderedPhaseEvents } from './phase-events.js';
 import { skipPhase, type Phase } from './phase.js';
 import { PHASES } from './phases/index.js';
 import type { RunPlan } from './plan.js';
-import { mergeProvides, type PhaseRun, type Provides, type RunContext, RunJudging, type RunSender } from './run-context.js';
+import { mergeProvides, type PhaseRun, phaseVariables, type Provides, type RunContext, RunJudging, type RunSender } from './run-context.js';
 
 export { judgeLoad } from './phases/load.js';
 export { mergeLoads } from './phases/merge.js';
@@ -249,7 +250,8 @@ async function runPhases(
           if (stop !== undefined) throw stop;
           const before = await Promise.all((closures[index] ?? []).map((d) => running[d] as Promise<PhaseRun>));
           const provided = mergeProvides(before.map((run) => run.provides ?? {}));
-          return runPhase(phase, { ...context, provided, emit: events.emitFor(index) }, phaseRequests);
+          const variables = phaseVariables(context.variables, provided, statusValues(plan.contract));
+          return runPhase(phase, { ...context, provided, variables, emit: events.emitFor(index) }, phaseRequests);
         })
         .finally(() => events.finished(index)),
     );

@@ -26,3 +26,14 @@ export function unmetRequirement(
   const why = store.problem ?? (readOnly ? 'read-only: the suite creates none' : undefined);
   return `only ${have} ${pets} (${requirement.pets} needed): ${requirement.because}${why === undefined ? '' : ` (${why})`}`;
 }
+
+/**
+ * The status a run writes where any status would do: the one counted with most pets (the earliest of the enum on a tie, and
+ * the first when nothing was counted). Its page is the fullest already, so these writes leave the other statuses' pages short
+ * for as long as the store lets them, and with them the rules only a page shorter than its limit can judge.
+ */
+export function spareStatusOf(statuses: readonly string[], store: StoreCounts | undefined): string | undefined {
+  let spare = statuses[0];
+  for (const status of statuses) if ((store?.byStatus.get(status) ?? 0) > (store?.byStatus.get(spare ?? '') ?? 0)) spare = status;
+  return spare;
+}

@@ -8,6 +8,7 @@
  * (getPet.unknown-id.negative, getPet.malformed.beyond-int64, createPet.invalid.*-null, category-beyond-int64) are not sent again.
  */
 import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES, pathWith } from '../model/contract.js';
+import { SPARE_STATUS } from '../model/template.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseSpec, Expectations, StepSpec } from '../model/scenario.js';
 import { generated } from './generated-case.js';
@@ -231,7 +232,7 @@ export function edgeCases(contract: Contract): CaseSpec[] {
   const create = contract.operations.get(ROLES.create);
   const list = contract.operations.get(ROLES.list);
   const status = statusValues(contract)[0] ?? 'available';
-  const valid: Record<string, JsonValue> = { name: '{runId} edge', categoryId: '{categoryId}', status };
+  const valid: Record<string, JsonValue> = { name: '{runId} edge', categoryId: '{categoryId}', status: SPARE_STATUS };
   return [
     ...(get === undefined ? [] : getEdges(get)),
     ...(create === undefined ? [] : createEdges(create, valid, status)),

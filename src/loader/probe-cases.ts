@@ -5,6 +5,7 @@
  * id with a pet, a near status with pets of another) is judged on every response by src/checks/invariants.ts.
  */
 import { type Contract, listLimitOf, statusValues, ROLES, pathWith } from '../model/contract.js';
+import { SPARE_STATUS } from '../model/template.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
 import { generated } from './generated-case.js';
 
@@ -138,7 +139,7 @@ function idProbes(contract: Contract): CaseSpec[] {
 function createProbes(contract: Contract): CaseSpec[] {
   const create = contract.operations.get(ROLES.create);
   if (create === undefined) return [];
-  const body = { name: '{runId} twin', categoryId: '{categoryId}', status: statusValues(contract)[0] ?? 'available' };
+  const body = { name: '{runId} twin', categoryId: '{categoryId}', status: SPARE_STATUS };
   const clause =
     'Endpoints › createPet: creates a new animal' + ' (reading: each createPet adds an animal; two identical bodies make two pets)';
   const notJson: Array<[string, string | undefined, string]> = [

@@ -6,7 +6,8 @@
  * Error whatever else is wrong (auth-first). The malformed bodies the coverage phase sends already (trailing data, NaN and
  * Infinity as categoryId, invalid UTF-8, a byte order mark, lone surrogates, nesting 1,000 deep) are not sent again.
  */
-import { type Contract, type OperationInfo, statusValues, ROLES, pathWith } from '../model/contract.js';
+import { type Contract, type OperationInfo, ROLES, pathWith } from '../model/contract.js';
+import { SPARE_STATUS } from '../model/template.js';
 import type { BodyEncoding, CaseSpec, Expectations, RequestSpec } from '../model/scenario.js';
 import { generated } from './generated-case.js';
 
@@ -166,6 +167,5 @@ function pathSyntax(get: OperationInfo): CaseSpec[] {
 export function syntaxCases(contract: Contract): CaseSpec[] {
   const create = contract.operations.get(ROLES.create);
   const get = contract.operations.get(ROLES.get);
-  const status = statusValues(contract)[0] ?? 'available';
-  return [...(create === undefined ? [] : createSyntax(create, status)), ...(get === undefined ? [] : pathSyntax(get))];
+  return [...(create === undefined ? [] : createSyntax(create, SPARE_STATUS)), ...(get === undefined ? [] : pathSyntax(get))];
 }

@@ -4,8 +4,14 @@ import { isJsonObject, type JsonValue } from './json.js';
 const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
 const WHOLE_PLACEHOLDER = /^\{([A-Za-z][A-Za-z0-9]*)\}$/;
 
-/** Variables every check may use, provided by the engine. */
-export const BUILTIN_VARIABLES: readonly string[] = ['runId', 'categoryId', 'unknownPetId'];
+/**
+ * Variables every check may use, provided by the engine. `spareStatus` is the status a run writes where any status would do:
+ * the one the store fill counted most pets of, so that a long-lived store keeps the short pages of the others for later runs.
+ */
+export const BUILTIN_VARIABLES: readonly string[] = ['runId', 'categoryId', 'unknownPetId', 'spareStatus'];
+
+/** The placeholder of the status to write where any status would do (see BUILTIN_VARIABLES). */
+export const SPARE_STATUS = '{spareStatus}';
 
 /** Values of variables by name. */
 export type Variables = ReadonlyMap<string, JsonValue>;

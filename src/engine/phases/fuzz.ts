@@ -8,7 +8,9 @@ import { type Contract, listLimitOf, statusValues, ROLES, plays } from '../../mo
 import type { JsonValue } from '../../model/json.js';
 import { outcomeWords, worstOutcome, type CaseInfo, type CaseResult, type Outcome } from '../../model/results.js';
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../../model/scenario.js';
+import type { Variables } from '../../model/template.js';
 import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
+import { writtenStatuses } from '../run-context.js';
 import type { RunPlan } from '../plan.js';
 import { runCase, sending, writeBudgetSpent, type CaseContext } from '../cases.js';
 import { disabledCase, notJudgedCase, reportCase } from '../case-report.js';
@@ -78,20 +80,24 @@ function kindOf(value: JsonValue, field: string, statuses: readonly string[]): s
   return `a ${typeof value}`;
 }
 
-/** createPet bodies drawn from NewPet: valid ones (a name in any Unicode, each status or none) and ones with one field made invalid. */
+/**
+ * createPet bodies drawn from NewPet: valid ones (a name in any Unicode, the spare status or none: the cases whose subject
+ * a status is write each of them) and ones with one field made invalid.
+ */
 function createProperty(
   contract: Contract,
   path: string,
-  runId: string,
-  categoryId: JsonValue,
+  variables: Variables,
 ): Property<{ valid: boolean; body: Record<string, JsonValue>; invalid?: string }> {
   const statuses = statusValues(contract);
+  const runId = String(variables.get('runId') ?? 'run');
+  const categoryId = variables.get('categoryId') ?? 1;
   const properties = (contract.schemaOf('NewPet')['properties'] ?? {}) as Record<string, Record<string, unknown>>;
   const required = (contract.schemaOf('NewPet')['required'] ?? []) as string[];
   const valid = fc
     .record({
       name: fc.string({ unit: 'grapheme', maxLength: 40 }).map((s) => `${runId} ${s}`),
-      status: fc.option(fc.constantFrom(...statuses), { nil: undefined }),
+      status: fc.option(fc.constantFrom(...writtenStatuses(statuses, variables)), { nil: undefined }),
     })
     .map(({ name, status }): Record<string, JsonValue> => (status === undefined ? { name, categoryId } : { name, categoryId, status }));
   const fields = Object.keys(properties);
@@ -288,13 +294,11 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, context:
 
 /** The fuzzing phase: each property of the contract over generated requests; writes only when the run may write. */
 async function runFuzzing(contract: Contract, fuzz: FuzzOptions, context: CaseContext): Promise<CaseResult[]> {
-  const runId = String(context.variables.get('runId') ?? 'run');
-  const categoryId = context.variables.get('categoryId') ?? 1;
   const properties: Array<Property<never>> = [];
   const create = contract.operations.get(ROLES.create);
   const list = contract.operations.get(ROLES.list);
   if (list !== undefined) properties.push(listProperty(contract, list.path) as Property<never>);
-  if (create !== undefined) properties.push(createProperty(contract, create.path, runId, categoryId) as Property<never>);
+  if (create !== undefined) properties.push(createProperty(contract, create.path, context.variables) as Property<never>);
   const results: CaseResult[] = [];
   for (const property of properties)
     results.push(

@@ -16,6 +16,7 @@ import { notJudgedCase, reportCase } from '../case-report.js';
 import { runExamples } from '../examples.js';
 import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
 import type { RunPlan } from '../plan.js';
+import { writtenStatuses } from '../run-context.js';
 
 /** The most commands a sequence holds. */
 const MAX_COMMANDS = 8;
@@ -80,7 +81,8 @@ function commandsOf(
   const commands: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [];
   if (create !== undefined) {
     commands.push(
-      fc.record({ status: fc.constantFrom(...statuses), tag: fc.nat(9999) }).map(
+      // The spare status only, once known: the pages of the others stay short for the rules only such a page can judge.
+      fc.record({ status: fc.constantFrom(...writtenStatuses(statuses, context.variables)), tag: fc.nat(9999) }).map(
         ({ status, tag }): fc.AsyncCommand<Model, Real> => ({
           // No create once the run made the pets --max-writes allows.
           check: () => !writeBudgetSpent(context),

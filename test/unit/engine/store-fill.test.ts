@@ -2,7 +2,8 @@
 import t, { type Test } from 'tap';
 import { CreatedPets } from '../../../src/engine/observer.js';
 import { fillStore } from '../../../src/engine/phases/store-fill.js';
-import { unmetRequirement, type StoreCounts } from '../../../src/engine/store-counts.js';
+import { spareStatusOf, unmetRequirement, type StoreCounts } from '../../../src/engine/store-counts.js';
+import { phaseVariables, writtenStatuses } from '../../../src/engine/run-context.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../../src/http/client.js';
 import { openClient } from '../../../src/http/open-client.js';
 import { generateCases } from '../../../src/loader/generated-cases.js';
@@ -87,4 +88,28 @@ t.test('a large store needs nothing', async (t) => {
   t.match(counts, { created: 0 });
   t.ok((counts?.total ?? 0) >= 101);
   t.equal(created.count, 0);
+});
+
+t.test('the spare status: the one counted with most pets, the earliest on a tie, the first when nothing was counted', async (t) => {
+  const statuses = ['available', 'pending', 'sold'];
+  const counted = (byStatus: Record<string, number>): StoreCounts => ({
+    total: 0,
+    byStatus: new Map(Object.entries(byStatus)),
+    created: 0,
+  });
+  const table: Array<[string, StoreCounts | undefined, string | undefined]> = [
+    ['nothing counted', undefined, 'available'],
+    ['the fullest page', counted({ available: 20, pending: 100, sold: 3 }), 'pending'],
+    ['a tie goes to the earliest', counted({ available: 7, pending: 100, sold: 100 }), 'pending'],
+    ['a status not counted has none', counted({ sold: 1 }), 'sold'],
+    ['every count zero', counted({ available: 0, pending: 0, sold: 0 }), 'available'],
+  ];
+  for (const [name, store, spare] of table) t.equal(spareStatusOf(statuses, store), spare, name);
+  t.equal(spareStatusOf([], undefined), undefined, 'a contract without a status enum has none');
+
+  const variables = phaseVariables(new Map([['runId', 'pc-x']]), { store: counted({ sold: 9 }) }, statuses);
+  t.equal(variables.get('spareStatus'), 'sold', 'a phase after the fill sees the spare status');
+  t.equal(variables.get('runId'), 'pc-x', 'beside the run variables');
+  t.same(writtenStatuses(statuses, variables), ['sold'], 'generated creates write only the spare status');
+  t.same(writtenStatuses(statuses, new Map()), statuses, 'each status of the enum while the run does not know it');
 });
