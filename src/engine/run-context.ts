@@ -111,8 +111,11 @@ export function phaseVariables(variables: Variables, provided: Provides, statuse
   return spare === undefined ? variables : new Map([...variables, ['spareStatus', spare]]);
 }
 
-/** The statuses a generated create writes: the spare one once the run knows it, else each of the enum. */
-export function writtenStatuses(statuses: readonly string[], variables: Variables): readonly string[] {
+/**
+ * The status a generated create writes for the one it drew: the spare one once the run knows it. The draw stays as it was,
+ * so that a seed generates the same names and fields whatever the store holds.
+ */
+export function writtenStatus(drawn: string, variables: Variables): string {
   const spare = variables.get('spareStatus');
-  return typeof spare === 'string' ? [spare] : statuses;
+  return typeof spare === 'string' ? spare : drawn;
 }

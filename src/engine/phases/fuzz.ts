@@ -10,7 +10,7 @@ import { outcomeWords, worstOutcome, type CaseInfo, type CaseResult, type Outcom
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../../model/scenario.js';
 import type { Variables } from '../../model/template.js';
 import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
-import { writtenStatuses } from '../run-context.js';
+import { writtenStatus } from '../run-context.js';
 import type { RunPlan } from '../plan.js';
 import { runCase, sending, writeBudgetSpent, type CaseContext } from '../cases.js';
 import { disabledCase, notJudgedCase, reportCase } from '../case-report.js';
@@ -97,9 +97,12 @@ function createProperty(
   const valid = fc
     .record({
       name: fc.string({ unit: 'grapheme', maxLength: 40 }).map((s) => `${runId} ${s}`),
-      status: fc.option(fc.constantFrom(...writtenStatuses(statuses, variables)), { nil: undefined }),
+      status: fc.option(fc.constantFrom(...statuses), { nil: undefined }),
     })
-    .map(({ name, status }): Record<string, JsonValue> => (status === undefined ? { name, categoryId } : { name, categoryId, status }));
+    .map(
+      ({ name, status }): Record<string, JsonValue> =>
+        status === undefined ? { name, categoryId } : { name, categoryId, status: writtenStatus(status, variables) },
+    );
   const fields = Object.keys(properties);
   const invalid = fc.tuple(valid, fc.constantFrom(...fields), fc.boolean()).chain(([body, field, drop]) => {
     // A required field dropped, or any field given a value of another type (or, for an enum, a string outside it).

@@ -16,7 +16,7 @@ import { notJudgedCase, reportCase } from '../case-report.js';
 import { runExamples } from '../examples.js';
 import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
 import type { RunPlan } from '../plan.js';
-import { writtenStatuses } from '../run-context.js';
+import { writtenStatus } from '../run-context.js';
 
 /** The most commands a sequence holds. */
 const MAX_COMMANDS = 8;
@@ -81,9 +81,10 @@ function commandsOf(
   const commands: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [];
   if (create !== undefined) {
     commands.push(
-      // The spare status only, once known: the pages of the others stay short for the rules only such a page can judge.
-      fc.record({ status: fc.constantFrom(...writtenStatuses(statuses, context.variables)), tag: fc.nat(9999) }).map(
-        ({ status, tag }): fc.AsyncCommand<Model, Real> => ({
+      fc.record({ drawn: fc.constantFrom(...statuses), tag: fc.nat(9999) }).map(({ drawn, tag }): fc.AsyncCommand<Model, Real> => {
+        // The spare status, once known: the pages of the others stay short for the rules only such a page can judge.
+        const status = writtenStatus(drawn, context.variables);
+        return {
           // No create once the run made the pets --max-writes allows.
           check: () => !writeBudgetSpent(context),
           toString: () => `createPet(${status})`,
@@ -106,8 +107,8 @@ function commandsOf(
               throw new StepFailed(`id ${String(created)} was given to two pets`);
             model.pets.push({ id: created, name, status });
           },
-        }),
-      ),
+        };
+      }),
     );
   }
   // getPet is read only while it exists: not from its removal date on, by the suite's clock.
