@@ -57,13 +57,34 @@ export interface SignalCase {
   signals: StopSignal[];
   code: number;
   hangAfter: number;
+  /**
+   * How many requests the server must hold for the run to be mid-flight: a load's two connections both; a run's one, for a
+   * run may send one request at a time there (the planned states), and the next only when the one held times out (10 s).
+   */
+  held: number;
 }
 
 export const SIGNAL_CASES: readonly SignalCase[] = [
-  { name: 'run, SIGTERM during the verified first request', real: false, command: run, signals: ['SIGTERM'], code: 143, hangAfter: 0 },
-  { name: 'run, SIGTERM while requests hang', real: true, command: run, signals: ['SIGTERM'], code: 143, hangAfter: 12 },
-  { name: 'run, SIGHUP while requests hang', real: false, command: run, signals: ['SIGHUP'], code: 129, hangAfter: 12 },
-  { name: 'run, Ctrl-C twice while requests hang', real: true, command: run, signals: ['SIGINT', 'SIGINT'], code: 130, hangAfter: 12 },
+  {
+    name: 'run, SIGTERM during the verified first request',
+    real: false,
+    command: run,
+    signals: ['SIGTERM'],
+    code: 143,
+    hangAfter: 0,
+    held: 1,
+  },
+  { name: 'run, SIGTERM while requests hang', real: true, command: run, signals: ['SIGTERM'], code: 143, hangAfter: 12, held: 1 },
+  { name: 'run, SIGHUP while requests hang', real: false, command: run, signals: ['SIGHUP'], code: 129, hangAfter: 12, held: 1 },
+  {
+    name: 'run, Ctrl-C twice while requests hang',
+    real: true,
+    command: run,
+    signals: ['SIGINT', 'SIGINT'],
+    code: 130,
+    hangAfter: 12,
+    held: 1,
+  },
   {
     name: 'load, SIGTERM mid-load',
     real: false,
@@ -80,6 +101,7 @@ export const SIGNAL_CASES: readonly SignalCase[] = [
     signals: ['SIGTERM'],
     code: 143,
     hangAfter: 400,
+    held: 2,
   },
   {
     name: 'run --load, SIGHUP then SIGTERM during the load',
@@ -88,6 +110,7 @@ export const SIGNAL_CASES: readonly SignalCase[] = [
     signals: ['SIGHUP', 'SIGTERM'],
     code: 129,
     hangAfter: 600,
+    held: 2,
   },
 ];
 
@@ -105,11 +128,11 @@ export async function checkStoppedRun(t: Test, c: SignalCase, stop: Stopper, gra
   const reports = await tempDir();
   const profile = path.join(await tempDir(), 'long.yaml');
   await writeFile(profile, LONG_LOAD);
-  // The signal comes once the server holds two requests it will not answer (the first, when it answers none): the run
-  // is mid-flight. (A load's two connections then both wait, and nothing more is sent until its 30 s timeout.)
+  // The signal comes once the server holds the requests it will not answer that show the run mid-flight (c.held). (A load's
+  // two connections then both wait, and nothing more is sent until its 30 s timeout.)
   // A second signal follows at once: later, a run that stopped its load at the first one may already be exiting, and a
   // signal that lands while Node tears the process down ends it by that signal.
-  const ready = (): boolean => server.served() >= c.hangAfter + (c.hangAfter === 0 ? 1 : 2);
+  const ready = (): boolean => server.served() >= c.hangAfter + c.held;
   const stopped = await stop(c.command(server.baseUrl, reports, profile), { PETSTORE_API_KEY: KEY }, ready, c.signals);
   t.equal(stopped.code, c.code, stopped.stderr);
   t.ok((stopped.exitAfterMs ?? Infinity) < EXIT_BOUND_MS, `ended ${Math.round(stopped.exitAfterMs ?? -1)} ms after the first signal`);

@@ -25,37 +25,51 @@ export function unitFiles(): Promise<string[]> {
 }
 
 /**
- * Seconds each file of test/e2e/ takes alone past tap's start-up (measured on 2026-11-29, `npx tap test/e2e/NAME.test.ts` on
- * the 2-core machine): what shares the files between the two processes. A file not listed counts as 2 s.
+ * Seconds each file of test/e2e/ takes alone, as tap reports it (measured on 2026-11-29, `npx tap test/e2e/NAME.test.ts` on
+ * the 2-core machine): what shares the files between the two processes. Each includes about a second of loading the engine
+ * that files in one process share (E2E_LOAD_SECONDS); a file not listed counts as 2 s.
  */
 const E2E_SECONDS: Readonly<Record<string, number>> = {
-  'fault-signals.test.ts': 12.5,
-  'reports.test.ts': 10,
+  'reports.test.ts': 8.5,
   'cli.test.ts': 8.5,
-  'fault-bounds.test.ts': 6.7,
-  'verdict.test.ts': 4.4,
-  'team-scenarios.test.ts': 3.5,
-  'wire.test.ts': 3.2,
-  'fuzz.test.ts': 3.1,
-  'connection-settings.test.ts': 3,
-  'key-redaction.test.ts': 2.8,
+  'fault-bounds.test.ts': 6.9,
+  'fuzz.test.ts': 3.7,
+  'key-redaction.test.ts': 3.5,
+  'connection-settings.test.ts': 3.4,
+  'verdict.test.ts': 3.2,
+  'connection-close.test.ts': 2.5,
+  'output-and-exit.test.ts': 2.5,
+  'team-scenarios.test.ts': 2.4,
 };
+
+/** What each file's seconds spend loading what a process loads once. */
+const E2E_LOAD_SECONDS = 1;
+
+/**
+ * Seconds of the other two processes of `npm test`, alone, as E2E_SECONDS: the fast tier's, and the typecheck's (after an
+ * edit; 1 s when nothing changed since the last check).
+ */
+const FAST_TIER_SECONDS = 20;
+const TYPECHECK_SECONDS = 5;
 
 /**
  * The URLs of the whole runs in process (test/e2e/): the CLI's command or the engine against a server on 127.0.0.1; with a
- * half (0 or 1), the files of one of two processes, shared longest first to whichever has less so far (E2E_SECONDS): their
- * runs wait on servers as much as they compute, and two processes overlap those waits.
+ * half (0 or 1), the files of one of its two processes. `npm test` runs its four processes two at a time (one a core), in
+ * the order of their names: the fast tier follows e2e-a on one core, the typecheck e2e-b on the other, so e2e-a takes the
+ * share of the seconds that ends both cores together, the longest files first (E2E_SECONDS).
  */
 export async function e2eFiles(half?: 0 | 1): Promise<string[]> {
   const files = await testFiles('e2e');
   if (half === undefined) return files;
-  const seconds = (url: string): number => E2E_SECONDS[url.slice(url.lastIndexOf('/') + 1)] ?? 2;
+  const seconds = (url: string): number => (E2E_SECONDS[url.slice(url.lastIndexOf('/') + 1)] ?? 2) - E2E_LOAD_SECONDS;
+  const total = files.reduce((sum, url) => sum + seconds(url), 0);
+  const shareOfA = (total + TYPECHECK_SECONDS - FAST_TIER_SECONDS) / 2;
   const halves: [string[], string[]] = [[], []];
-  const load = [0, 0];
+  let loadOfA = 0;
   for (const url of [...files].sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b))) {
-    const to = (load[0] ?? 0) <= (load[1] ?? 0) ? 0 : 1;
-    halves[to].push(url);
-    load[to] = (load[to] ?? 0) + seconds(url);
+    const toA = loadOfA + seconds(url) <= shareOfA;
+    halves[toA ? 0 : 1].push(url);
+    if (toA) loadOfA += seconds(url);
   }
   return halves[half].sort();
 }

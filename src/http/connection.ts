@@ -1,5 +1,6 @@
 /** The connection settings turned into what a socket needs: TLS options, the proxy route, the request's extra headers, the redactor. */
 import { isIP } from 'node:net';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import { makeRedactor } from './credentials.js';
 import { SECRET_HEADER_SHOWN } from './extra-headers.js';
@@ -8,10 +9,7 @@ import { trustedCertificates } from './trust.js';
 
 /** The TLS options of a connection to the service: the run's trust and, for mutual TLS, the client certificate. */
 export interface ServiceTls {
-  ca?: string[];
-  cert?: string;
-  key?: string;
-  passphrase?: string;
+  secureContext?: SecureContext;
 }
 
 /** Only the connection settings of a larger options object (a client's, a stage's). */
@@ -27,16 +25,25 @@ export function connectionOf(options: ConnectionSettings): ConnectionSettings {
   };
 }
 
-/** TLS options for a connection that carries the key. */
+/** The secure context of each settings object, built once: each built anew parses Node's 140-odd roots again (ms of CPU a connection). */
+const contexts = new WeakMap<ConnectionSettings, SecureContext>();
+
+/** TLS options for a connection that carries the key: Node's defaults, or one context for every connection of these settings. */
 export function serviceTls(settings: ConnectionSettings): ServiceTls {
-  const ca = trustedCertificates(settings.ca);
   const client = settings.clientCertificate;
-  return {
-    ...(ca === undefined ? {} : { ca }),
-    ...(client === undefined
-      ? {}
-      : { cert: client.cert, key: client.key, ...(client.passphrase === undefined ? {} : { passphrase: client.passphrase }) }),
-  };
+  if (settings.ca === undefined && client === undefined) return {};
+  let secureContext = contexts.get(settings);
+  if (secureContext === undefined) {
+    const ca = trustedCertificates(settings.ca);
+    secureContext = createSecureContext({
+      ...(ca === undefined ? {} : { ca }),
+      ...(client === undefined
+        ? {}
+        : { cert: client.cert, key: client.key, ...(client.passphrase === undefined ? {} : { passphrase: client.passphrase }) }),
+    });
+    contexts.set(settings, secureContext);
+  }
+  return { secureContext };
 }
 
 /** The proxy route to the base URL's origin, or undefined for a direct connection. */
