@@ -71,7 +71,7 @@ export interface RunContext {
   readonly plan: RunPlan;
   /** Names what the run creates, e.g. pc-20261121T220500-3fa2. */
   readonly runId: string;
-  /** Values of the built-in variables (runId, categoryId, unknownPetId; spareStatus once a phase's dependencies counted the store). */
+  /** Values of the built-in variables: runId, categoryId, unknownPetId, and for each phase spareStatus (phaseVariables). */
   readonly variables: Variables;
   /** The run's client, when a phase of the plan sends through it; a load measures with connections of its own. */
   readonly sender: RunSender | undefined;
@@ -112,7 +112,7 @@ export function phaseVariables(variables: Variables, provided: Provides, statuse
 }
 
 /**
- * The status a generated create writes for the one it drew: the spare one once the run knows it. The draw stays as it was,
+ * The status a generated create writes for the one it drew: the spare one, where the run has one. The draw stays as it was,
  * so that a seed generates the same names and fields whatever the store holds.
  */
 export function writtenStatus(drawn: string, variables: Variables): string {

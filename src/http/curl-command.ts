@@ -94,6 +94,8 @@ export function curlCommand(request: SentRequest): string {
     if (name === 'accept-encoding' && value === DECODED_CODINGS) words.push('--compressed');
     else if (name !== 'authorization') words.push('-H', withKeyVariable(`${name}: ${value}`));
   }
+  // curl sends `Accept: */*` of its own; an empty header removes it, as the request left Accept out.
+  if (request.headers['accept'] === undefined) words.push('-H', shellQuote('Accept:'));
   const authorization = shellAuthorization(request.auth);
   if (authorization !== undefined) words.push('-H', authorization);
   if (request.body === undefined) return words.join(' ');

@@ -80,6 +80,8 @@ export class RequestFraming {
         ...this.extra.shown,
         ...shownOwn,
         ...(shown === undefined ? {} : { authorization: shown }),
+        // What undici sends for a body that is a stream (capture.ts): reports show it, and curl sends it so.
+        ...(req.chunked === true && (req.bytes ?? body) !== undefined ? { 'transfer-encoding': 'chunked' } : {}),
       },
       auth: req.auth,
       operation: req.operation,

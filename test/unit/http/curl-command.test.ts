@@ -155,3 +155,14 @@ t.test('the key sent elsewhere (a query parameter, a header, a cookie) is read f
     t.notOk(lines[index]?.includes(KEY), 'the command holds the variable, not the key');
   });
 });
+
+t.test('curl sends what the request sent: no Accept where it left Accept out, a chunked body chunked', async (t) => {
+  const withAccept = sent();
+  const withoutAccept = sent({ headers: { authorization: 'Bearer <API key>' } });
+  const chunked = sent({ body: '{"name":"x"}', headers: { ...withAccept.headers, 'transfer-encoding': 'chunked' } });
+  const [kept = [], removed = [], streamed = []] = bashWords([curlCommand(withAccept), curlCommand(withoutAccept), curlCommand(chunked)]);
+  t.ok(kept.includes('accept: application/json'), 'the Accept sent');
+  t.notOk(kept.includes('Accept:'), 'and no removal beside it');
+  t.same(removed.slice(removed.indexOf('Accept:') - 1, removed.indexOf('Accept:') + 1), ['-H', 'Accept:'], "curl's own Accept removed");
+  t.ok(streamed.includes('transfer-encoding: chunked'), 'curl sends a body with that header chunked');
+});

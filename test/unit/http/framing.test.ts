@@ -33,3 +33,10 @@ t.test('a default header left out is absent on the wire and in the report', asyn
   t.equal(framed.sent.headers['accept'], undefined);
   t.equal(framing.frame(list).headers['accept'], 'application/json', 'sent by default');
 });
+
+t.test('a chunked body is shown with the Transfer-Encoding undici sends for it; a body sent whole is not', async (t) => {
+  const create: OutgoingRequest = { ...list, method: 'POST', query: [], json: { name: 'x', categoryId: 1 }, operation: 'createPet' };
+  t.equal(framing.frame({ ...create, chunked: true }).sent.headers['transfer-encoding'], 'chunked');
+  t.equal(framing.frame(create).sent.headers['transfer-encoding'], undefined);
+  t.equal(framing.frame({ ...list, chunked: true }).sent.headers['transfer-encoding'], undefined, 'no body, nothing chunked');
+});
