@@ -55,7 +55,7 @@ const TYPECHECK_SECONDS = 5;
 /**
  * The URLs of the whole runs in process (test/e2e/): the CLI's command or the engine against a server on 127.0.0.1; with a
  * half (0 or 1), the files of one of its two processes. `npm test` runs its four processes two at a time (one a core), in
- * the order of their names: the fast tier follows e2e-a on one core, the typecheck e2e-b on the other, so e2e-a takes the
+ * the order it names them: the fast tier follows e2e-a on one core, the typecheck e2e-b on the other, so e2e-a takes the
  * share of the seconds that ends both cores together, the longest files first (E2E_SECONDS).
  */
 export async function e2eFiles(half?: 0 | 1): Promise<string[]> {
