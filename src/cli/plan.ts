@@ -152,12 +152,14 @@ async function resolveClientCertificate(settled: Settled, baseUrl: string | unde
   try {
     createSecureContext(certificate);
   } catch (error) {
-    // OpenSSL's words ('key values mismatch', 'bad decrypt') without its error-queue prefix.
+    // OpenSSL's words ('key values mismatch', 'bad decrypt') without its error-queue prefix. For an encrypted key without a
+    // passphrase they vary ('bad decrypt', or the decoders' 'unsupported'): the key's own PEM header says it is encrypted.
     const reason = (error as Error).message.replace(/^error:[0-9A-Fa-f]+:[^:]*::?/, '');
+    const encrypted = /-----BEGIN ENCRYPTED PRIVATE KEY-----|^Proc-Type: 4,ENCRYPTED/m.test(key);
     throw new RunError(
       'ERR_CONFIG',
       `--client-cert ${certFile} with --client-key ${keyFile}: ${reason}` +
-        (/decrypt|passphrase/i.test(reason) && passphrase === undefined
+        ((encrypted || /decrypt|passphrase/i.test(reason)) && passphrase === undefined
           ? ' (an encrypted key reads its passphrase from PETSTORE_CLIENT_KEY_PASSPHRASE)'
           : ''),
     );
