@@ -33,7 +33,9 @@ export function unmetRequirement(
  * for as long as the store lets them, and with them the rules only a page shorter than its limit can judge.
  */
 export function spareStatusOf(statuses: readonly string[], store: StoreCounts | undefined): string | undefined {
-  let spare = statuses[0];
-  for (const status of statuses) if ((store?.byStatus.get(status) ?? 0) > (store?.byStatus.get(spare ?? '') ?? 0)) spare = status;
-  return spare;
+  const count = (status: string): number => store?.byStatus.get(status) ?? 0;
+  return statuses.reduce<string | undefined>(
+    (spare, status) => (spare === undefined || count(status) > count(spare) ? status : spare),
+    undefined,
+  );
 }

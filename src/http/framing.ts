@@ -71,6 +71,7 @@ export class RequestFraming {
     // Reports show where the key went, never the key: the URL and the header name a placeholder in its place.
     const shownUrl = elsewhere?.in === 'query' ? this.urlFor(req.path, [...req.query, [elsewhere.name, KEY_SHOWN]]) : url;
     const shownOwn = { ...own, ...keyHeader(elsewhere, KEY_SHOWN) };
+    const wire = req.bytes ?? body;
     const sent: SentRequest = {
       method: req.method,
       url: shownUrl.href,
@@ -81,7 +82,7 @@ export class RequestFraming {
         ...shownOwn,
         ...(shown === undefined ? {} : { authorization: shown }),
         // What undici sends for a body that is a stream (capture.ts): reports show it, and curl sends it so.
-        ...(req.chunked === true && (req.bytes ?? body) !== undefined ? { 'transfer-encoding': 'chunked' } : {}),
+        ...(req.chunked === true && wire !== undefined ? { 'transfer-encoding': 'chunked' } : {}),
       },
       auth: req.auth,
       operation: req.operation,
@@ -92,7 +93,6 @@ export class RequestFraming {
       sent.bodyHex = req.bytes.toString('hex');
     } else if (body !== undefined) sent.body = body;
     if (req.json !== undefined) sent.json = req.json;
-    const wire = req.bytes ?? body;
     return { url, method: req.method, headers: authorization === undefined ? headers : { ...headers, authorization }, body: wire, sent };
   }
 }
