@@ -14,7 +14,7 @@ import { routeTo, tunnelsThroughProxy } from './connection.js';
 import type { RequestFraming } from './framing.js';
 import { DEFAULT_MAX_HEAD_BYTES, headTooLarge, ProtocolError } from './response-framing.js';
 import type { RunStop } from './run-stop.js';
-import { CERTIFICATE_CODES, type OutgoingRequest, type Sender, TransportError } from './sender.js';
+import { type BodyProgress, CERTIFICATE_CODES, type OutgoingRequest, type Sender, TransportError } from './sender.js';
 import { proxyName, proxyShown } from './proxy.js';
 import { CREDENTIALS_FORM, ProxyError, type ServiceConnectors, serviceConnectors } from './service-connector.js';
 import { UNDICI } from './undici-parts.js';
@@ -57,8 +57,15 @@ function describeTransportFailure(error: unknown, options: CaptureOptions): { co
       : typeof e.message === 'string'
         ? e.message
         : String(error);
+  // The deadline's own words say how long it waited: a body arriving at a useful pace is given longer than --timeout.
   if (code === 'TimeoutError' || code === 'AbortError')
-    return { code: 'ERR_REQUEST_TIMEOUT', message: `no complete response within ${options.requestTimeoutMs} ms` };
+    return {
+      code: 'ERR_REQUEST_TIMEOUT',
+      message:
+        code === 'TimeoutError' && reason.startsWith('no complete response')
+          ? reason
+          : `no complete response within ${options.requestTimeoutMs} ms`,
+    };
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code, message: `no response headers within ${options.headersTimeoutMs} ms` };
   if (code === 'UND_ERR_BODY_TIMEOUT') return { code, message: `the response body stalled for ${options.requestTimeoutMs} ms` };
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { code, message: `could not connect within ${options.connectTimeoutMs} ms` };
@@ -191,7 +198,7 @@ export class UndiciCapture implements Sender {
         );
       }
       beforeResponse = false;
-      const received = await capture(response, this.options.maxResponseBytes);
+      const received = await capture(response, this.options.maxResponseBytes, req.progress);
       return { request: framed.sent, response: received, durationMs: performance.now() - started };
     } catch (error) {
       const halted = this.stop.halted('interrupted: the request in flight was aborted');
@@ -222,8 +229,8 @@ export class UndiciCapture implements Sender {
 }
 
 /** The response as received: headers lower-cased, the bytes as sent (bounded), the text and, when it parses, the JSON. */
-async function capture(response: Dispatcher.ResponseData, max: number): Promise<ReceivedResponse> {
-  const read = await readBounded(response, max);
+async function capture(response: Dispatcher.ResponseData, max: number, progress?: BodyProgress): Promise<ReceivedResponse> {
+  const read = await readBounded(response, max, progress);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -257,11 +264,16 @@ async function capture(response: Dispatcher.ResponseData, max: number): Promise<
  * Reads the body into one buffer of at most `max` bytes, sized by Content-Length when the server gives one (grown
  * otherwise), each chunk copied in and released as it arrives: a list of chunks joined at the end holds every byte twice.
  */
-async function readBounded(response: Dispatcher.ResponseData, max: number): Promise<{ raw: Buffer; truncated: boolean }> {
+async function readBounded(
+  response: Dispatcher.ResponseData,
+  max: number,
+  progress: BodyProgress = { bytes: 0 },
+): Promise<{ raw: Buffer; truncated: boolean }> {
   const declared = Number(response.headers['content-length']);
   let buffer = Buffer.allocUnsafe(Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, max) : Math.min(64 * 1024, max));
   let length = 0;
   for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    progress.bytes += chunk.length;
     const room = max - length;
     const taken = chunk.length > room ? chunk.subarray(0, room) : chunk;
     if (length + taken.length > buffer.length) {

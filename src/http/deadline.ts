@@ -5,7 +5,7 @@
  * `dispose` takes away.
  */
 import type { Exchange } from '../model/exchange.js';
-import type { OutgoingRequest, Sender } from './sender.js';
+import { type BodyProgress, type OutgoingRequest, type Sender, TransportError } from './sender.js';
 
 /** A signal aborted at its deadline or when a linked signal aborts; `dispose` must be called once the guarded work ends. */
 export interface GuardSignal {
@@ -66,23 +66,152 @@ export function guardSignal(
 }
 
 /**
- * One deadline for the whole exchange (connect, headers, every byte of the body), whatever pace the body comes at; the
- * exchange is aborted too when a linked signal aborts (the client stopped, the run's grace ran out).
+ * How long a body that keeps arriving may go on past the deadline. curl's speed limit works this way (`--speed-limit`,
+ * `--speed-time`): at the deadline, and every `windowMs` after it, the body must have brought `minBytesPerSecond` over
+ * the last window, else the exchange is cut; `ceilingMs` bounds the whole exchange whatever the pace.
+ */
+export interface BodyPace {
+  windowMs: number;
+  minBytesPerSecond: number;
+  /** The longest a whole exchange may take, however steadily its body arrives (a multiple of the deadline). */
+  ceilingFactor: number;
+}
+
+/**
+ * The default pace: 4 KiB/s over 5 s windows, up to 10 × the deadline. A slow link (10 KB/s) brings a 1 MiB answer in
+ * under two minutes; a body dripping a byte at a time, stalled inside a chunk or short of its Content-Length, still ends
+ * at the deadline.
+ */
+export const DEFAULT_BODY_PACE: BodyPace = { windowMs: 5_000, minBytesPerSecond: 4 * 1024, ceilingFactor: 10 };
+
+/** A kind of request that went unanswered past its deadline, and what later requests of that kind wait. */
+interface StuckKind {
+  /** The first exchange of the kind that went unanswered, in words (`GET /v1/pets?limit=100`). */
+  readonly first: string;
+  readonly waitedMs: number;
+}
+
+/** The shortest deadline a request of a kind that went unanswered before is given. */
+const SHORT_DEADLINE_FLOOR_MS = 2_000;
+/** The short deadline is this many times the slowest answer of the same operation so far. */
+const SHORT_DEADLINE_FACTOR = 4;
+
+/**
+ * A kind of request: its operation, method and the names of its query parameters (not their values, nor the body).
+ * Requests of one kind take one path through a server: one that hangs on `limit=100` hangs with or without a status.
+ */
+function kindOf(request: OutgoingRequest): string {
+  const names = [...new Set(request.query.map(([name]) => name))].sort();
+  return `${request.operation} ${request.method} ${request.path.split('/').length} ${names.join('&')}`;
+}
+
+/**
+ * One deadline for the whole exchange (connect, headers, the body at a useful pace); the exchange is aborted too when a
+ * linked signal aborts (the client stopped, the run's grace ran out). Once a kind of request went unanswered past its
+ * deadline, later requests of that kind get a short one (a few times the slowest answer of their operation, at least
+ * 2 s), and their failure names the first: the run's time is bounded by what the server does, not by how often it asks.
  */
 export class Deadline implements Sender {
+  private readonly stuck = new Map<string, StuckKind>();
+  /** The slowest answered exchange of each operation (ms). */
+  private readonly slowest = new Map<string, number>();
+
   constructor(
     private readonly inner: Sender,
     private readonly ms: number,
     private readonly linked: ReadonlyArray<AbortSignal | undefined>,
     private readonly schedule: ScheduleTimer = REAL_TIMER,
+    private readonly pace: BodyPace = DEFAULT_BODY_PACE,
   ) {}
 
   async send(request: OutgoingRequest): Promise<Exchange> {
-    const guard = guardSignal(this.ms, [...this.linked, request.signal], this.schedule);
+    const kind = kindOf(request);
+    const stuck = this.stuck.get(kind);
+    const ms = stuck === undefined ? this.ms : this.shortDeadline(request.operation);
+    const progress: BodyProgress = { bytes: 0 };
+    const guard = pacedGuard(ms, [...this.linked, request.signal], progress, this.pace, this.schedule);
+    const started = performance.now();
     try {
-      return await this.inner.send({ ...request, signal: guard.signal });
+      const exchange = await this.inner.send({ ...request, signal: guard.signal, progress });
+      const took = performance.now() - started;
+      if (took > (this.slowest.get(request.operation) ?? 0)) this.slowest.set(request.operation, took);
+      return exchange;
+    } catch (error) {
+      if (!(error instanceof TransportError) || !error.timedOut) throw error;
+      if (stuck === undefined) {
+        if (!this.stuck.has(kind)) this.stuck.set(kind, { first: `${error.sent.method} ${error.sent.target}`, waitedMs: ms });
+        throw error;
+      }
+      throw error.withMessage(
+        `${error.message} (a short wait: ${stuck.first}, a request of the same kind, went unanswered for ${stuck.waitedMs} ms)`,
+      );
     } finally {
       guard.dispose();
     }
   }
+
+  /** The deadline of a request whose kind went unanswered before: never longer than the run's own. */
+  private shortDeadline(operation: string): number {
+    const slowest = this.slowest.get(operation) ?? 0;
+    return Math.min(this.ms, Math.max(SHORT_DEADLINE_FLOOR_MS, Math.ceil(slowest * SHORT_DEADLINE_FACTOR)));
+  }
+}
+
+/**
+ * A guard whose deadline gives way to a body arriving at a useful pace: at `ms`, and every window after it up to the
+ * ceiling, it aborts unless the last window brought enough bytes.
+ */
+export function pacedGuard(
+  ms: number,
+  linked: ReadonlyArray<AbortSignal | undefined>,
+  progress: BodyProgress,
+  pace: BodyPace,
+  schedule: ScheduleTimer = REAL_TIMER,
+): GuardSignal {
+  const ceiling = ms * pace.ceilingFactor;
+  const needed = (pace.minBytesPerSecond * pace.windowMs) / 1000;
+  let cancelTimer: (() => void) | undefined;
+  let seen = 0;
+  let at = 0;
+  // Checks the pace at `at`: the bytes since the last check must reach the window's share, and the ceiling must be ahead.
+  const check = (expire: () => void): void => {
+    const brought = progress.bytes - seen;
+    seen = progress.bytes;
+    if (brought < needed || at + pace.windowMs > ceiling) {
+      expire();
+      return;
+    }
+    at += pace.windowMs;
+    cancelTimer = schedule(() => check(expire), pace.windowMs);
+  };
+  const guard = guardSignal(undefined, linked, schedule);
+  let expired = false;
+  const controller = new AbortController();
+  const follow = (): void => controller.abort(guard.signal.reason);
+  if (guard.signal.aborted) follow();
+  else guard.signal.addEventListener('abort', follow, { once: true });
+  const expire = (): void => {
+    expired = true;
+    controller.abort(new DOMException(`no complete response within ${Math.round(at)} ms`, 'TimeoutError'));
+  };
+  // The first window's bytes are those of the window before the deadline: a body that began just then counts whole.
+  const windowStart = Math.max(0, ms - pace.windowMs);
+  const startWindow = (): void => {
+    seen = progress.bytes;
+    at = ms;
+    cancelTimer = schedule(() => check(expire), ms - windowStart);
+  };
+  if (windowStart === 0) startWindow();
+  else cancelTimer = schedule(startWindow, windowStart);
+  return {
+    signal: controller.signal,
+    get expired() {
+      return expired;
+    },
+    dispose() {
+      cancelTimer?.();
+      guard.signal.removeEventListener('abort', follow);
+      guard.dispose();
+    },
+  };
 }

@@ -28,8 +28,15 @@ export interface OutgoingRequest {
   freshConnection?: boolean;
   /** Aborts the exchange: its deadline, or the client's stop (the deadline layer sets it). */
   signal?: AbortSignal;
+  /** Counts the response body's bytes as they arrive, for the deadline that gives way to a body arriving at a useful pace. */
+  progress?: BodyProgress;
   /** Where the exchange belongs, in words (`case lifecycle.create`): what the store model names it by. */
   label?: string;
+}
+
+/** The bytes of a response body read so far: the capture counts them, the deadline reads the pace from them. */
+export interface BodyProgress {
+  bytes: number;
 }
 
 /** What a phase's requests cost at the wire, counted where the client counts its own. */
@@ -124,6 +131,11 @@ export class TransportError extends Error {
   /** The same failure, with how many requests the server answered while it waited. */
   withAnsweredMeanwhile(answeredMeanwhile: number): TransportError {
     return new TransportError(this.code, this.message, this.sent, { ...this.timing, answeredMeanwhile });
+  }
+
+  /** The same failure, told in other words (a deadline that was shorter, and why). */
+  withMessage(message: string): TransportError {
+    return new TransportError(this.code, message, this.sent, this.timing);
   }
 
   /** The same failure, closed on a fresh connection too. */
