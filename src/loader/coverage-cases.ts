@@ -5,7 +5,7 @@
  */
 import { malformedCases } from './malformed-cases.js';
 import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES, pathWith } from '../model/contract.js';
-import { SPARE_STATUS } from '../model/template.js';
+import { placedPet, placementOf } from '../model/template.js';
 import type { JsonValue } from '../model/json.js';
 import { stepsWrite, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
 
@@ -125,7 +125,7 @@ function nameCases(
 ): CaseSpec[] {
   return nameValues().map(({ slug, words, value, refusals }) => {
     const lenient = refusals !== undefined;
-    const body = { ...valid, name: value, status: SPARE_STATUS };
+    const body = placedPet(valid, value);
     // Length is a limit the contract does not state: a refusal warns, a 5xx fails; a script must always round-trip.
     const created: Expectations = lenient
       ? { undocumented: { refusals }, when: { '201': { body: { name: value } } } }
@@ -140,7 +140,7 @@ function nameCases(
       });
     if (!lenient && list !== undefined)
       steps.push({
-        request: { method: 'GET', path: list.path, query: { status: SPARE_STATUS, limit: 100 } },
+        request: { method: 'GET', path: list.path, query: { ...placementOf(value), limit: 100 } },
         expect: { status: 200, holdsIfNotFull: { id: '{petId}', name: value } },
         readAfterWrite: true,
         ...(get === undefined ? {} : { fullPageJudgedBy: 'the create and the read-back by its id' }),

@@ -8,7 +8,7 @@
  * (getPet.unknown-id.negative, getPet.malformed.beyond-int64, createPet.invalid.*-null, category-beyond-int64) are not sent again.
  */
 import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES, pathWith } from '../model/contract.js';
-import { SPARE_STATUS } from '../model/template.js';
+import { placedPet, SPARE_STATUS } from '../model/template.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseSpec, Expectations, StepSpec } from '../model/scenario.js';
 import { generated } from './generated-case.js';
@@ -124,23 +124,17 @@ function createEdges(create: OperationInfo, valid: Record<string, JsonValue>, st
   };
   const cases = nameValues().map(({ slug, words, value, refusals }) =>
     refusals === undefined
-      ? post(
-          `name.${slug}`,
-          `${words} is taken with 201 and given back exactly`,
-          ROUND_TRIP,
-          { ...valid, name: value },
-          {
-            status: 201,
-            body: { name: value },
-          },
-        )
+      ? post(`name.${slug}`, `${words} is taken with 201 and given back exactly`, ROUND_TRIP, placedPet(valid, value), {
+          status: 201,
+          body: { name: value },
+        })
       : post(
           `name.${slug}`,
           `${words} is taken with 201 and given back exactly (the contract states no length: ${
             refusals.length === 0 ? 'a 4xx warns' : `${refusals.join(' or ')} passes, another 4xx warns`
           }), never a 5xx`,
           ROUND_TRIP,
-          { ...valid, name: value },
+          placedPet(valid, value),
           { undocumented: { refusals }, when: { '201': { body: { name: value } } } },
         ),
   );
