@@ -21,9 +21,18 @@ function askedToWait(received: ReceivedResponse): number | undefined {
   return undefined;
 }
 
+/**
+ * After this many answers in a row, of any requests, that were all throttling, the server only rate-limits the run: it
+ * stops (a limiter's Retry-After is followed by answers, not by as many refusals in a row). Six: one request alone, told
+ * `Retry-After: 5` each time, is named after 25 s of waiting, where the wait budget alone took 262 s.
+ */
+export const THROTTLED_IN_A_ROW_BEFORE_STOP = 6;
+
 /** Sends each request again after every wait the server asks for, within the pacer's bounds; a refused wait stops the client. */
 export class Throttle implements Sender {
   private readonly told: ServerWait[] = [];
+  /** Throttling answers in a row, of every request: any other answer starts the count again. */
+  private throttledInARow = 0;
 
   constructor(
     private readonly inner: Sender,
@@ -49,12 +58,15 @@ export class Throttle implements Sender {
       connectionRetry ??= exchange.connectionRetry;
       const asked = askedToWait(exchange.response);
       if (asked === undefined) {
+        this.throttledInARow = 0;
         exchange.durationMs = performance.now() - started;
         if (connectionRetry !== undefined) exchange.connectionRetry = connectionRetry;
         if (throttled > 0) exchange.throttled = { responses: throttled, waitedMs: Math.round(waitedMs) };
         return exchange;
       }
       throttled += 1;
+      this.throttledInARow += 1;
+      if (this.throttledInARow >= THROTTLED_IN_A_ROW_BEFORE_STOP) throw this.stop.stop(this.onlyThrottles(exchange));
       // A request throttled again backs off further, whatever the server asks (Retry-After: 0 forever must not become a busy loop).
       const backoff = Math.min(THROTTLE_BACKOFF_MS * 2 ** (throttled - 1), this.pacer.options.maxWaitMs);
       const ms = Math.max(Number.isNaN(asked) ? 1000 : asked, backoff);
@@ -89,6 +101,17 @@ export class Throttle implements Sender {
     };
     this.told.push(wait);
     this.onWait?.(wait);
+  }
+
+  /** The server answered nothing but throttling, many times in a row: the run cannot be completed. */
+  private onlyThrottles({ response, request }: Exchange): RunError {
+    const retryAfter = response.headers['retry-after'];
+    return new RunError(
+      'ERR_RATE_LIMITED',
+      `the server only rate-limits the run: ${this.throttledInARow} answers in a row were ${response.status}` +
+        `${retryAfter === undefined ? '' : ` with Retry-After: ${retryAfter}`} (last: ${request.method} ${request.target}); ` +
+        'the run could not be completed (--rate-limit N sends at most N requests per second, a pace a staging may publish)',
+    );
   }
 
   private waitRefused(refusal: WaitRefusal, received: ReceivedResponse, sent: SentRequest): RunError {

@@ -260,6 +260,13 @@ t.test('the throttle waits out 429 and 503 with Retry-After on its clock, backin
       result: /wait 61 s \(429, Retry-After: 61 to GET \/pets\), longer than one wait may take \(60 s, --max-wait\)/,
     },
     {
+      name: 'nothing but throttling, six in a row',
+      script: Array.from({ length: 6 }, (): Step => [503, { 'retry-after': '5' }]),
+      slept: [5000, 5000, 5000, 5000, 5000],
+      result:
+        /the server only rate-limits the run: 6 answers in a row were 503 with Retry-After: 5 \(last: GET \/pets\); the run could not be completed \(--rate-limit N/,
+    },
+    {
       name: 'a spent budget',
       script: [429, 429, 429],
       pacing: { maxWaitMs: 60_000, waitBudgetMs: 2500 },
