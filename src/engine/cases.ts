@@ -1,7 +1,7 @@
 /** Runs cases: fills templates, sends each step, has the run's judge judge each exchange, emits events. */
 import { evidenceOf, failureEvidence, roundMs } from '../checks/evidence.js';
 import { decided, type ExchangeJudgement } from '../checks/judge.js';
-import { TransportError, type OutgoingRequest } from '../http/client.js';
+import { NotSent, TransportError, type OutgoingRequest } from '../http/client.js';
 import { type Sender, WriteRefused } from '../http/write-gate.js';
 import { mapConcurrently } from '../model/concurrency.js';
 import type { Contract } from '../model/contract.js';
@@ -143,7 +143,7 @@ async function runStep(
     } catch (error) {
       if (error instanceof RunError)
         return { kind: 'ended', outcome: 'not-judged', reason: `not finished: ${error.message}`, skip: 'interrupted' };
-      if (error instanceof WriteRefused)
+      if (error instanceof WriteRefused || error instanceof NotSent)
         return { kind: 'ended', outcome: 'not-judged', reason: `step ${index + 1} ${error.message}`, skip: error.reason };
       // The client throws only those on purpose: anything else is a bug of this project.
       if (!(error instanceof TransportError))

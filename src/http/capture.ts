@@ -14,7 +14,7 @@ import { routeTo, tunnelsThroughProxy } from './connection.js';
 import type { RequestFraming } from './framing.js';
 import { DEFAULT_MAX_HEAD_BYTES, headTooLarge, ProtocolError } from './response-framing.js';
 import type { RunStop } from './run-stop.js';
-import { type BodyProgress, CERTIFICATE_CODES, type OutgoingRequest, type Sender, TransportError } from './sender.js';
+import { type BodyProgress, CERTIFICATE_CODES, NotSent, type OutgoingRequest, type Sender, TransportError } from './sender.js';
 import { proxyName, proxyShown } from './proxy.js';
 import { CREDENTIALS_FORM, ProxyError, type ServiceConnectors, serviceConnectors } from './service-connector.js';
 import { UNDICI } from './undici-parts.js';
@@ -118,6 +118,8 @@ export class UndiciCapture implements Sender {
   private readonly connectors: ServiceConnectors;
   private readonly agent: Dispatcher;
   private sent = 0;
+  /** A response in HTTP/1.0 was read: the server need not read a chunked body, so none is sent to it. */
+  private http10 = false;
 
   constructor(
     private readonly options: CaptureOptions,
@@ -137,6 +139,9 @@ export class UndiciCapture implements Sender {
       settings: options,
       connectTimeoutMs: options.connectTimeoutMs,
       maxHeadBytes: options.maxHeaderBytes ?? DEFAULT_MAX_HEAD_BYTES,
+      heard: (head) => {
+        if (head.http10) this.http10 = true;
+      },
     });
     this.agent = this.newAgent(options.connections);
   }
@@ -168,6 +173,11 @@ export class UndiciCapture implements Sender {
    * the client stopped or the run was interrupted.
    */
   async send(req: OutgoingRequest): Promise<Exchange> {
+    if (req.chunked === true && this.http10)
+      throw new NotSent(
+        'http10',
+        'has a chunked body, and the server answers in HTTP/1.0, which need not read one (RFC 9112 §6.1): not sent',
+      );
     const framed = this.framing.frame(req);
     this.sent += 1;
     if (req.tally !== undefined) req.tally.sent += 1;

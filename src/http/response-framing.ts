@@ -44,6 +44,8 @@ export interface ResponseHead {
   /** The body's length when `framing` is `length`. */
   length: number;
   close: boolean;
+  /** The server answered in HTTP/1.0: it may not read a chunked request body (RFC 9112 §6.1). */
+  http10: boolean;
   /** The status line and header lines as undici's strict parser reads them, joined by CRLF, without the blank line. */
   canonical: string;
 }
@@ -142,7 +144,7 @@ export function parseHead(head: string, requestMethod = 'GET'): ResponseHead {
     `HTTP/1.${statusLine[1]} ${status} ${REASON.test(reason) ? reason : ''}`,
     ...kept.map((f) => `${f.name}: ${f.lower === 'content-length' ? String(length) : f.value}`),
   ].join('\r\n');
-  const framed = { status, close, canonical };
+  const framed = { status, close, http10, canonical };
   // No body after 1xx, 204 and 304, or for HEAD (§6.3).
   if (bodiless || requestMethod === 'HEAD') return { ...framed, framing: 'none', length: 0 };
   // In a response, a transfer coding other than a final chunked is read until the close (§6.3).

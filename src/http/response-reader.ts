@@ -8,7 +8,7 @@
  */
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
-import { type BodyFraming, ResponseParser } from './response-framing.js';
+import { type BodyFraming, ResponseParser, type ResponseHead } from './response-framing.js';
 
 const CRLF = Buffer.from('\r\n');
 const LAST_CHUNK = Buffer.from('0\r\n\r\n');
@@ -29,12 +29,15 @@ export class ResponseReader extends Duplex {
     private readonly socket: Socket,
     maxHeadBytes: number,
     method = 'GET',
+    /** Told of every final head read (the client notes a server that answers in HTTP/1.0). */
+    heard?: (head: ResponseHead) => void,
   ) {
     // As much buffered as undici's own sockets hold (its connector's highWaterMark), so that a read is never split for the reader.
     super({ allowHalfOpen: true });
     const parser = new ResponseParser(
       {
         onHead: (head) => {
+          heard?.(head);
           this.framing = head.framing;
           this.forward(Buffer.from(`${head.canonical}\r\n\r\n`, 'latin1'));
         },

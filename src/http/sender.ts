@@ -86,6 +86,20 @@ export interface FailureTiming {
   via?: string;
 }
 
+/**
+ * A request the client did not send, and why: `http10` is a chunked body to a server that answered in HTTP/1.0, which
+ * need not read one (RFC 9112 §6.1). What depended on it is not judged.
+ */
+export class NotSent extends Error {
+  readonly reason: 'http10';
+
+  constructor(reason: 'http10', message: string) {
+    super(message);
+    this.name = 'NotSent';
+    this.reason = reason;
+  }
+}
+
 /** A failure to exchange at all: no response to judge. `code` is stable (undici's, Node's or the response reader's). */
 export class TransportError extends Error {
   readonly code: string;

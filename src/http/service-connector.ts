@@ -12,6 +12,7 @@ import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
 import { routeTo, serviceSocketTls, serviceTls } from './connection.js';
 import { proxyName, proxyShown } from './proxy.js';
 import { connectToProxy, endpointOf, openTunnel } from './proxy-tunnel.js';
+import type { ResponseHead } from './response-framing.js';
 import { ResponseReader } from './response-reader.js';
 import { UNDICI } from './undici-parts.js';
 
@@ -36,6 +37,8 @@ export interface ConnectorOptions {
   settings: ConnectionSettings;
   connectTimeoutMs: number;
   maxHeadBytes: number;
+  /** Told of every final response head read on any connection. */
+  heard?: (head: ResponseHead) => void;
 }
 
 /** undici's connect function for connections whose requests all have `method`, when they do (HEAD is answered without a body). */
@@ -46,8 +49,8 @@ export type ServiceConnectors = (method?: string) => buildConnector.connector;
  * so that every connection of the client, a fresh one of its own included, resumes the TLS sessions of the others.
  */
 export function serviceConnectors(options: ConnectorOptions): ServiceConnectors {
-  const { base, settings, connectTimeoutMs, maxHeadBytes } = options;
-  const reader = (method: string | undefined) => (socket: Socket) => new ResponseReader(socket, maxHeadBytes, method).asSocket();
+  const { base, settings, connectTimeoutMs, maxHeadBytes, heard } = options;
+  const reader = (method: string | undefined) => (socket: Socket) => new ResponseReader(socket, maxHeadBytes, method, heard).asSocket();
   const proxy = routeTo(base, settings);
   if (proxy !== undefined) return (method) => proxied(options, proxy, reader(method));
   const direct = UNDICI.buildConnector({ timeout: connectTimeoutMs, ...serviceTls(settings) });

@@ -108,7 +108,7 @@ export interface CaseInfo {
 }
 
 /** Why a case was not judged, as a stable code: the kind of its reason (the reason says it in words). */
-export type SkipCode = 'clock' | 'read-only' | 'precondition' | 'interrupted' | 'disabled' | 'write-budget';
+export type SkipCode = 'clock' | 'read-only' | 'precondition' | 'interrupted' | 'disabled' | 'write-budget' | 'http10';
 
 /** The result of one case: its outcome, and the outcome of every check that judged it. */
 export interface CaseResult extends CaseInfo {

@@ -1,11 +1,16 @@
 /**
  * The deadline layer: a body arriving at a useful pace outlives the deadline up to its ceiling, one that stalls or drips
- * does not, and a kind of request that went unanswered gets a short deadline afterwards that names the first.
+ * does not, and a kind of request that went unanswered gets a short deadline afterwards that names the first; and the
+ * capture sends no chunked body to a server that answered in HTTP/1.0.
  */
 import t from 'tap';
+import { createServer } from 'node:net';
+import { DEFAULT_HTTP_OPTIONS } from '../../../src/http/client.js';
 import { type BodyPace, Deadline, pacedGuard, type ScheduleTimer } from '../../../src/http/deadline.js';
-import { type BodyProgress, type OutgoingRequest, type Sender, TransportError } from '../../../src/http/sender.js';
+import { openClient } from '../../../src/http/open-client.js';
+import { type BodyProgress, NotSent, type OutgoingRequest, type Sender, TransportError } from '../../../src/http/sender.js';
 import type { Exchange, SentRequest } from '../../../src/model/exchange.js';
+import { listenLocally } from '../../helpers.js';
 
 /** Timers that fire when the test moves the time on. */
 function virtualTimers() {
@@ -156,4 +161,34 @@ t.test('a kind of request that went unanswered gets a short deadline afterwards,
   );
   t.equal((failure as TransportError).timedOut, true);
   await again;
+});
+
+t.test('a chunked body is never sent to a server that answered in HTTP/1.0: the request is not sent, and says why', async (t) => {
+  const heads: string[] = [];
+  const server = createServer((socket) => {
+    socket.once('data', (data: Buffer) => {
+      heads.push(data.toString('latin1').split('\r\n\r\n')[0] ?? '');
+      socket.end('HTTP/1.0 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]');
+    });
+  });
+  const baseUrl = `${await listenLocally(server)}/v1`;
+  const client = openClient({ ...DEFAULT_HTTP_OPTIONS, baseUrl, apiKey: 'http10-key-1' });
+  t.teardown(async () => {
+    await client.close();
+    server.close();
+  });
+  const listed = await client.send(list([]));
+  t.equal(listed.response.status, 200, 'an HTTP/1.0 answer is an answer');
+  const create: OutgoingRequest = {
+    ...list([]),
+    method: 'POST',
+    operation: 'createPet',
+    body: '{"name":"x","categoryId":1}',
+    chunked: true,
+  };
+  const refused = await client.send(create).catch((e: unknown) => e);
+  t.ok(refused instanceof NotSent, 'not sent');
+  t.match((refused as NotSent).message, /chunked body.*HTTP\/1\.0.*RFC 9112 §6\.1/);
+  t.equal(heads.length, 1, 'the server never saw the chunked request');
+  t.equal((await client.send({ ...create, chunked: false })).response.status, 200, 'the same body with a Content-Length is sent');
 });
