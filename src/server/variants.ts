@@ -100,6 +100,7 @@ const CATALOGUE_ORDER: readonly string[] = [
   'small-store-ignores-limit',
   'filter-no-default-cap',
   'hangs-on-one-query',
+  'hangs-on-full-pages',
   'intermittent-500',
   'create-replaces-pet-1',
   'get-misreads-seed',

@@ -2,7 +2,7 @@
  * States planned for the rules that need them, before the store fill makes every page full: listings while pages are not
  * full (pets with and without a status, unfiltered and filtered); refused creates (no key, a wrong key, an invalid body),
  * each named so the listings after them can be searched for its pet; and a create read back at once, nothing between.
- * Its cases run one after another, so that no other write comes between a create and the reads that look for it.
+ * Its cases run side by side; each orders its own steps, a create before the reads that look for it.
  */
 import { type Contract, listLimitOf, ROLES, statusValues, pathWith } from '../../model/contract.js';
 import type { JsonValue } from '../../model/json.js';
@@ -176,21 +176,21 @@ export const PLANNED_STATES_PHASE: Phase = {
   async run(context) {
     const specs = plannedStateCases(context.plan.contract);
     const limit = listLimitOf(context.plan.contract).max;
-    const results: CaseResult[] = [];
     const caseContext = sending(context);
-    // One after another: nothing the run sends comes between a create and the reads after it.
-    for (const info of selectedOf(context.plan, PLANNED_STATE_CASES)) {
-      const spec = specs.find((s) => s.id === info.id);
-      results.push(
-        await reportCase(context.emit, info, () =>
+    // Side by side: each case orders its own steps (a create before the reads that look for it), and no case's writes
+    // touch what another's reads judge (each looks for its own named pets; a refused create makes none).
+    const results = await Promise.all(
+      selectedOf(context.plan, PLANNED_STATE_CASES).map((info) => {
+        const spec = specs.find((s) => s.id === info.id);
+        return reportCase(context.emit, info, () =>
           spec === undefined
             ? notJudgedCase(info, 'precondition', 'the contract has no createPet or no listPets')
             : context.stop.aborted
               ? notJudgedCase(info, 'interrupted', 'interrupted before it ran')
               : runCase(spec, caseContext).then((result) => windowOnFullStore(result, limit)),
-        ),
-      );
-    }
+        );
+      }),
+    );
     return { results };
   },
 };

@@ -16,6 +16,14 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     wrap: (next) => (req) => (isList(req) && req.query.get('limit') === '99' ? new Promise<PetResponse>(() => undefined) : next(req)),
   },
   {
+    name: 'hangs-on-full-pages',
+    verdict: 'broken',
+    description: 'every listing with limit=100 (with or without a status) is never answered while everything else is',
+    clause: 'reading-the-contract: a valid request left unanswered while the server answers others',
+    caughtBy: ['server.answers'],
+    wrap: (next) => (req) => (isList(req) && req.query.get('limit') === '100' ? new Promise<PetResponse>(() => undefined) : next(req)),
+  },
+  {
     name: 'intermittent-500',
     verdict: 'broken',
     description: 'every fifth request fails with 500',
