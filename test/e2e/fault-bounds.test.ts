@@ -11,7 +11,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { RunReport } from '../../src/model/results.js';
-import { startReferenceServer, type PetResponse } from '../../src/server/reference-server.js';
+import { type PetRequest, type PetResponse, startReferenceServer } from '../../src/server/reference-server.js';
 import { reportSchemaProblems, runCli, tempDir } from '../helpers.js';
 
 const KEY = 'bounds-fault-key-77d2e1';
@@ -21,7 +21,7 @@ const KEY = 'bounds-fault-key-77d2e1';
  * took. A read-back that fails is tried again for 100 ms, not the default 2 s: no test here waits for a write to show.
  */
 async function runAgainst(
-  replace: (req: { method: string; path: string }) => PetResponse | undefined,
+  replace: (req: PetRequest) => PetResponse | Promise<PetResponse> | undefined,
   extra: string[] = [],
 ): Promise<{ code: number | null; stdout: string; stderr: string; report: RunReport; bytes: number; seconds: number }> {
   const server = await startReferenceServer({ apiKey: KEY, wrap: (next) => async (req) => replace(req) ?? next(req) });
@@ -100,6 +100,35 @@ t.test('invalid UTF-8 in a listing fails wire.json-body with its byte offset', a
     'the offset of the é sent as Latin-1',
   );
 });
+
+t.test(
+  'a store whose limit=100 listings never answer: each kind waits its deadline once, the later asks briefly, naming the first',
+  async (t) => {
+    const never = new Promise<PetResponse>(() => undefined);
+    const { code, report } = await runAgainst(
+      (req) => (req.method === 'GET' && req.query.get('limit') === '100' ? never : undefined),
+      ['--timeout', '3000', '--suite', 'limits,filters'],
+    );
+    t.equal(code, 1, 'a pet store that never answers one kind of request fails');
+    const unanswered = report.cases.flatMap((c) => (c.exchanges ?? []).flatMap((e) => (e.error === undefined ? [] : [e])));
+    const short = unanswered.filter((e) =>
+      / \(a short wait: GET \/pets\?(status=\w+&)?limit=100, a request of the same kind, went/.test(e.error?.message ?? ''),
+    );
+    const kindOf = (e: (typeof unanswered)[number]): string => (/status=/.test(e.request.url) ? 'status and limit' : 'limit');
+    const endOf = (e: (typeof unanswered)[number]): number => Date.parse(e.startedAt ?? '') + e.durationMs;
+    for (const kind of new Set(unanswered.map(kindOf))) {
+      const ofKind = unanswered.filter((e) => kindOf(e) === kind);
+      const firstGivenUp = Math.min(...ofKind.map(endOf));
+      const waitedWhole = ofKind.filter((e) => !short.includes(e));
+      // Only the asks already under way when the first of the kind was given up on waited the whole deadline.
+      t.ok(
+        waitedWhole.every((e) => Date.parse(e.startedAt ?? '') <= firstGivenUp),
+        `${kind}: ${waitedWhole.length} waited the whole deadline, all begun before the first was given up on`,
+      );
+    }
+    t.ok(short.length >= unanswered.length / 2, `${short.length} of ${unanswered.length} unanswered listings had the short wait`);
+  },
+);
 
 type Hostile = (socket: import('node:net').Socket) => void;
 
