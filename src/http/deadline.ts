@@ -127,7 +127,7 @@ export class Deadline implements Sender {
   async send(request: OutgoingRequest): Promise<Exchange> {
     const kind = kindOf(request);
     const stuck = this.stuck.get(kind);
-    const ms = stuck === undefined ? this.ms : this.shortDeadline(request.operation);
+    const ms = stuck === undefined && request.brief !== true ? this.ms : this.shortDeadline(request.operation);
     const progress: BodyProgress = { bytes: 0 };
     const guard = pacedGuard(ms, [...this.linked, request.signal], progress, this.pace, this.schedule);
     const started = performance.now();

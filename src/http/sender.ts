@@ -28,6 +28,11 @@ export interface OutgoingRequest {
   freshConnection?: boolean;
   /** Aborts the exchange: its deadline, or the client's stop (the deadline layer sets it). */
   signal?: AbortSignal;
+  /**
+   * A question whose answer is quick or none (the stop breaker's plain listing: is the server there?): it gets the short
+   * deadline of a kind that went unanswered, whatever its kind did.
+   */
+  brief?: boolean;
   /** Counts the response body's bytes as they arrive, for the deadline that gives way to a body arriving at a useful pace. */
   progress?: BodyProgress;
   /** Where the exchange belongs, in words (`case lifecycle.create`): what the store model names it by. */
