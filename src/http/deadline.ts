@@ -25,23 +25,18 @@ const REAL_TIMER: ScheduleTimer = (fire, ms) => {
 };
 
 /**
- * A signal that aborts after `ms` (a TimeoutError, as AbortSignal.timeout's) or when any `linked` signal aborts (its
- * reason); no deadline when `ms` is undefined. `schedule` is the timer (a test's fires when the test says).
+ * Arms a deadline: calls `expire` with the words of the abort when it passes; returns what disarms it.
  */
-export function guardSignal(
-  ms: number | undefined,
-  linked: ReadonlyArray<AbortSignal | undefined>,
-  schedule: ScheduleTimer = REAL_TIMER,
-): GuardSignal {
+type ArmDeadline = (expire: (message: string) => void) => () => void;
+
+/** A signal aborted by `arm`'s deadline (a TimeoutError, as AbortSignal.timeout's) or when any `linked` signal aborts (its reason). */
+function linkedGuard(linked: ReadonlyArray<AbortSignal | undefined>, arm: ArmDeadline | undefined): GuardSignal {
   const controller = new AbortController();
   let expired = false;
-  const cancel =
-    ms === undefined
-      ? undefined
-      : schedule(() => {
-          expired = true;
-          controller.abort(new DOMException(`no complete response within ${ms} ms`, 'TimeoutError'));
-        }, ms);
+  const disarm = arm?.((message) => {
+    expired = true;
+    controller.abort(new DOMException(message, 'TimeoutError'));
+  });
   const links: Array<[AbortSignal, () => void]> = [];
   for (const signal of linked) {
     if (signal === undefined) continue;
@@ -59,10 +54,22 @@ export function guardSignal(
       return expired;
     },
     dispose() {
-      cancel?.();
+      disarm?.();
       for (const [signal, follow] of links) signal.removeEventListener('abort', follow);
     },
   };
+}
+
+/**
+ * A signal that aborts after `ms` (a TimeoutError, as AbortSignal.timeout's) or when any `linked` signal aborts (its
+ * reason); no deadline when `ms` is undefined. `schedule` is the timer (a test's fires when the test says).
+ */
+export function guardSignal(
+  ms: number | undefined,
+  linked: ReadonlyArray<AbortSignal | undefined>,
+  schedule: ScheduleTimer = REAL_TIMER,
+): GuardSignal {
+  return linkedGuard(linked, ms === undefined ? undefined : (expire) => schedule(() => expire(`no complete response within ${ms} ms`), ms));
 }
 
 /**
@@ -170,48 +177,29 @@ export function pacedGuard(
 ): GuardSignal {
   const ceiling = ms * pace.ceilingFactor;
   const needed = (pace.minBytesPerSecond * pace.windowMs) / 1000;
-  let cancelTimer: (() => void) | undefined;
-  let seen = 0;
-  let at = 0;
-  // Checks the pace at `at`: the bytes since the last check must reach the window's share, and the ceiling must be ahead.
-  const check = (expire: () => void): void => {
-    const brought = progress.bytes - seen;
-    seen = progress.bytes;
-    if (brought < needed || at + pace.windowMs > ceiling) {
-      expire();
-      return;
-    }
-    at += pace.windowMs;
-    cancelTimer = schedule(() => check(expire), pace.windowMs);
-  };
-  const guard = guardSignal(undefined, linked, schedule);
-  let expired = false;
-  const controller = new AbortController();
-  const follow = (): void => controller.abort(guard.signal.reason);
-  if (guard.signal.aborted) follow();
-  else guard.signal.addEventListener('abort', follow, { once: true });
-  const expire = (): void => {
-    expired = true;
-    controller.abort(new DOMException(`no complete response within ${Math.round(at)} ms`, 'TimeoutError'));
-  };
-  // The first window's bytes are those of the window before the deadline: a body that began just then counts whole.
-  const windowStart = Math.max(0, ms - pace.windowMs);
-  const startWindow = (): void => {
-    seen = progress.bytes;
-    at = ms;
-    cancelTimer = schedule(() => check(expire), ms - windowStart);
-  };
-  if (windowStart === 0) startWindow();
-  else cancelTimer = schedule(startWindow, windowStart);
-  return {
-    signal: controller.signal,
-    get expired() {
-      return expired;
-    },
-    dispose() {
-      cancelTimer?.();
-      guard.signal.removeEventListener('abort', follow);
-      guard.dispose();
-    },
-  };
+  return linkedGuard(linked, (expire) => {
+    let disarm: () => void;
+    let seen = 0;
+    let at = ms;
+    // At `at`: the bytes since the last check must reach the window's share, and the ceiling must be ahead.
+    const check = (): void => {
+      const brought = progress.bytes - seen;
+      seen = progress.bytes;
+      if (brought < needed || at + pace.windowMs > ceiling) {
+        expire(`no complete response within ${Math.round(at)} ms`);
+        return;
+      }
+      at += pace.windowMs;
+      disarm = schedule(check, pace.windowMs);
+    };
+    // The first window is the one before the deadline: a body that began just then counts whole.
+    const windowStart = Math.max(0, ms - pace.windowMs);
+    const startWindow = (): void => {
+      seen = progress.bytes;
+      disarm = schedule(check, ms - windowStart);
+    };
+    if (windowStart === 0) startWindow();
+    else disarm = schedule(startWindow, windowStart);
+    return () => disarm();
+  });
 }
