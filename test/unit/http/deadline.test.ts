@@ -162,7 +162,10 @@ t.test('a kind of request that went unanswered gets a short deadline afterwards,
   t.equal((failure as TransportError).timedOut, true);
   await again;
   // The stop breaker's question (is the server there?) is brief whatever its kind did.
-  const plain = list([['x', '1']]);
+  const plain = list([
+    ['x', '1'],
+    ['limit', '100'],
+  ]);
   const probe = deadline.send({ ...plain, brief: true }).catch((e: unknown) => e);
   timers.advance(2_000);
   t.match(await probe, { message: /^no complete response within 2000 ms/ }, 'a brief request gets the short deadline at once');
