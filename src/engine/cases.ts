@@ -10,7 +10,7 @@ import type { Exchange } from '../model/exchange.js';
 import { resolvePointer, stringifyExactJson, type JsonValue } from '../model/json.js';
 import { encodeText } from '../model/text-encodings.js';
 import { worstOutcome, type CaseResult, type CheckOutcome, type ExchangeEvidence, type Outcome, type SkipCode } from '../model/results.js';
-import type { CaseSpec, RequestSpec, StepSpec } from '../model/scenario.js';
+import { type CaseSpec, type RequestSpec, type StepSpec, stepWaves } from '../model/scenario.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import { caseInfo, disabledCase, notJudgedCase, reportCase } from './case-report.js';
 import type { RunContext } from './run-context.js';
@@ -185,9 +185,17 @@ async function runStep(
   }
 }
 
+/** The step at `index` of a case (stepWaves hands out only indexes it has). */
+function stepAt(spec: CaseSpec, index: number): StepSpec {
+  const step = spec.steps[index];
+  if (step === undefined) throw new Error(`case ${spec.id} has no step ${index + 1}`);
+  return step;
+}
+
 /**
- * Runs one case to its result; never throws, whatever the server or a check does. Its steps go one after another; a
- * case of independent steps (`independentSteps`) sends up to --concurrency of them at once, judged in their order. The
+ * Runs one case to its result; never throws, whatever the server or a check does. Its steps go one wave after another
+ * (stepWaves): a step alone, or steps sent alongside one another (a case of `independentSteps` is one wave), up to
+ * --concurrency of them at once, judged in their order. The
  * ledger of judgement hears of it: the rules it declares, and why it judged those it did not.
  */
 export async function runCase(spec: CaseSpec, context: CaseContext, onExchange?: (exchange: Exchange) => void): Promise<CaseResult> {
@@ -260,20 +268,29 @@ async function judgeCase(spec: CaseSpec, context: CaseContext, onExchange?: (exc
     result.checks.push(...judged.checks);
     return worstOutcome(judged.checks) === 'failed' ? 'stop' : 'next';
   };
-  // Independent steps start in order, no more once one failed; those already under way are judged and kept too.
-  const ahead =
-    spec.independentSteps === true && settings.concurrency > 1
-      ? await mapConcurrently(spec.steps, settings.concurrency, (step, index) => runStep(spec, step, index, vars, context, onExchange), {
-          ends: endsCase,
-        })
-      : undefined;
   let ending: 'stop' | (() => CaseResult) | undefined;
-  for (const [index, step] of spec.steps.entries()) {
-    if (ahead !== undefined && index >= ahead.length) break;
-    const run = ahead?.[index] ?? (await runStep(spec, step, index, vars, context, onExchange));
-    const settled = settle(run, step, index);
-    ending ??= settled === 'next' ? undefined : settled;
-    if (ending !== undefined && ahead === undefined) break;
+  for (const wave of stepWaves(spec)) {
+    // A wave's steps start in order, no more once one failed; those already under way are judged and kept too.
+    const ahead =
+      wave.length > 1 && settings.concurrency > 1
+        ? await mapConcurrently(
+            wave,
+            settings.concurrency,
+            (index) => runStep(spec, stepAt(spec, index), index, vars, context, onExchange),
+            {
+              ends: endsCase,
+            },
+          )
+        : undefined;
+    for (const [k, index] of wave.entries()) {
+      if (ahead !== undefined && k >= ahead.length) break;
+      const step = stepAt(spec, index);
+      const run = ahead?.[k] ?? (await runStep(spec, step, index, vars, context, onExchange));
+      const settled = settle(run, step, index);
+      ending ??= settled === 'next' ? undefined : settled;
+      if (ending !== undefined && ahead === undefined) break;
+    }
+    if (ending !== undefined) break;
   }
   if (typeof ending === 'function') return ending();
   const { outcome, reason } = decided(result.checks);

@@ -108,6 +108,12 @@ export interface StepSpec {
   fullPageJudgedBy?: string;
   /** This step only gathers what the case needs (e.g. an existing id): when its expectations fail, the case is not judged, not failed. */
   precondition?: boolean;
+  /**
+   * Sent alongside the step before it: it needs nothing that step or its companions capture or write (the listings after
+   * the same creates). Steps sent alongside one another start together, up to --concurrency; the next step waits for them.
+   * Generated cases only.
+   */
+  alongside?: boolean;
   /** Where each expectation is declared, by its path: `expect.status`, `warn.headers`, `expect.when.400.schema`, `capture`. */
   sources?: Record<string, SourceLocation>;
 }
@@ -127,6 +133,17 @@ export interface CaseSpec extends CaseInfo {
   requires?: StoreRequirement;
   /** Its steps depend on none before them (plain reads, no capture, no precondition): up to --concurrency of them are sent at once. */
   independentSteps?: boolean;
+}
+
+/** The steps of a case by index, in waves that go one after another: each wave's steps are sent together (see StepSpec.alongside). */
+export function stepWaves(spec: CaseSpec): number[][] {
+  const waves: number[][] = [];
+  for (const [index, step] of spec.steps.entries()) {
+    const wave = waves.at(-1);
+    if (wave !== undefined && (spec.independentSteps === true || step.alongside === true)) wave.push(index);
+    else waves.push([index]);
+  }
+  return waves;
 }
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

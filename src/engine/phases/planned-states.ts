@@ -86,6 +86,7 @@ export function plannedStateCases(contract: Contract): CaseSpec[] {
   const cases: CaseSpec[] = [];
 
   // Every listing is read after every create: a page is judged only when it is not full (holdsIfNotFull).
+  // Steps after the first of a run of creates or of reads go alongside it: the creates together, then the reads together.
   const made: StepSpec[] = [
     { request: post(pet('window without status')), expect: { status: 201 }, capture: { petNone: '/id' } },
     ...statuses.map(
@@ -93,6 +94,7 @@ export function plannedStateCases(contract: Contract): CaseSpec[] {
         request: post(pet(`window ${status}`, status)),
         expect: { status: 201 },
         capture: { [`pet${i}`]: '/id' },
+        alongside: true,
       }),
     ),
   ];
@@ -108,6 +110,7 @@ export function plannedStateCases(contract: Contract): CaseSpec[] {
           request: listing(status),
           expect: { status: 200, holdsIfNotFull: { id: `{pet${i}}` } },
           readAfterWrite: true,
+          alongside: true,
         }),
       ),
     ],
@@ -120,11 +123,19 @@ export function plannedStateCases(contract: Contract): CaseSpec[] {
     writes: true,
     steps: [
       { request: post(pet('refused without a key', shownIn), 'none'), expect: { status: 401, schema: 'Error' } },
-      { request: post(pet('refused with a wrong key', shownIn), 'wrong-token'), expect: { status: 401, schema: 'Error' } },
-      { request: post(pet('refused with a status outside the enum', OUTSIDE_ENUM)), expect: { status: 400, schema: 'Error' } },
+      {
+        request: post(pet('refused with a wrong key', shownIn), 'wrong-token'),
+        expect: { status: 401, schema: 'Error' },
+        alongside: true,
+      },
+      {
+        request: post(pet('refused with a status outside the enum', OUTSIDE_ENUM)),
+        expect: { status: 400, schema: 'Error' },
+        alongside: true,
+      },
       // The invariant store.refused-create-stored-nothing judges each listing: it knows the names the refused creates carried.
       { request: listing(), expect: { status: 200 } },
-      ...statuses.map((status): StepSpec => ({ request: listing(status), expect: { status: 200 } })),
+      ...statuses.map((status): StepSpec => ({ request: listing(status), expect: { status: 200 }, alongside: true })),
     ],
   });
 
@@ -138,9 +149,16 @@ export function plannedStateCases(contract: Contract): CaseSpec[] {
     });
   // A long-lived store's full pages may keep the pet beyond them: the read by its id still judges the read after the write.
   const judgedBy = get === undefined ? {} : { fullPageJudgedBy: 'getPet of its id, read at once' };
+  // The reads of the created pet go together, right after the create (a read by id first, when there is one).
   steps.push(
-    { request: listing(status), expect: { status: 200, holdsIfNotFull: { id: '{petId}' } }, readAfterWrite: true, ...judgedBy },
-    { request: listing(), expect: { status: 200, holdsIfNotFull: { id: '{petId}' } }, readAfterWrite: true, ...judgedBy },
+    {
+      request: listing(status),
+      expect: { status: 200, holdsIfNotFull: { id: '{petId}' } },
+      readAfterWrite: true,
+      ...judgedBy,
+      ...(get === undefined ? {} : { alongside: true }),
+    },
+    { request: listing(), expect: { status: 200, holdsIfNotFull: { id: '{petId}' } }, readAfterWrite: true, alongside: true, ...judgedBy },
   );
   const readAfterWrite: CaseSpec = { ...READ_AFTER_WRITE, writes: true, steps };
   if (get?.sunset !== undefined) readAfterWrite.clock = { before: get.sunset };
