@@ -123,6 +123,22 @@ export function text(schema: JsonObject = { type: 'string', minLength: 1 }): Val
   return { type: 'string', schema, parse: (texts) => last(texts), fromFile: (value) => String(value), record: (value) => value };
 }
 
+/** One of a few words (`--fail-on new`); another is one line that lists them. */
+export function choice<T extends string>(values: readonly T[]): ValueKind<T> {
+  const check = (value: string, label: string): T => {
+    const found = values.find((v) => v === value);
+    if (found === undefined) throw usage(`${label} takes ${values.join(' or ')}, got '${value}'`);
+    return found;
+  };
+  return {
+    type: 'string',
+    schema: { type: 'string', enum: [...values] },
+    parse: (texts, label) => check(last(texts), label),
+    fromFile: (value, file) => check(String(value), file.at()),
+    record: (value) => value,
+  };
+}
+
 /** A file or folder: a flag's is taken as given (relative to the working folder), a configuration file's relative to that file. */
 export function filePath(): ValueKind<string> {
   return {

@@ -16,7 +16,9 @@ import {
   headers,
   RUN_AND_LOAD,
   PHASE_NAMES,
+  choice,
 } from './options-kinds.js';
+import { FAIL_ON_VALUES, type FailOn } from '../model/baseline.js';
 
 /** The option table's rows for reaching the service and for what a run judges and how, in the order the help lists them. */
 export const RUN_ROWS = {
@@ -220,6 +222,18 @@ export const RUN_ROWS = {
     default: false,
     help: 'warnings fail the run',
     recorded: { option: 'strict' },
+  }),
+  'fail-on': option({
+    kind: choice(FAIL_ON_VALUES),
+    arg: 'WHAT',
+    commands: ['run'],
+    section: 'behaviour',
+    configKey: 'failOn',
+    default: 'any' as FailOn,
+    help: 'any: every failure fails the run; new: only a case failing that passed, or did not exist, in the --baseline',
+    more: '; the known failures are still reported',
+    fileHelp: 'any: every failure fails the run; new: only a case failing that passed, or did not exist, in the baseline run',
+    recorded: { option: 'failOn' },
   }),
   'min-judged': option({
     kind: integer(0, 100, '%'),

@@ -10,7 +10,9 @@ import {
   type Outcome,
   type RunMeta,
   type RunReport,
+  type SinceBaseline,
 } from '../model/results.js';
+import { gatesOnNew, sinceBaselineLines } from './baseline-view.js';
 import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';
 import type { Reporter } from './reporter.js';
 import type { ServerWait } from '../model/exchange.js';
@@ -26,6 +28,7 @@ import {
   LABELS,
   MARKS,
   oneLine,
+  plural,
   problemLocation,
   problemMessages,
   requestsText,
@@ -190,6 +193,8 @@ export class ConsoleReporter implements Reporter {
 
   onRunEnd(report: RunReport): void {
     this.clearProgress();
+    // What changed since the baseline comes first: it is what a team acts on, whatever else the run found.
+    if (report.sinceBaseline !== undefined) this.printSinceBaseline(report.sinceBaseline);
     const order: Outcome[] = this.options.quiet
       ? ['failed', 'internal-error', 'could-not-test']
       : ['failed', 'internal-error', 'could-not-test', 'warned'];
@@ -250,7 +255,26 @@ export class ConsoleReporter implements Reporter {
             'could-not-test',
             `(${cut}: ${notRun} of ${report.cases.length} planned case${report.cases.length === 1 ? '' : 's'} not run)`,
           )}`;
-    this.write(`verdict: ${verdict}${unfinished}`);
+    this.write(`verdict: ${verdict}${unfinished}${this.gateText(report)}`);
+  }
+
+  /** With --fail-on new, what decided the verdict: the new failures, while the known ones are still failing. */
+  private gateText(report: RunReport): string {
+    const since = report.sinceBaseline;
+    if (since === undefined || !gatesOnNew(report)) return '';
+    const known = since.stillFailing.length;
+    const n = since.newFailures.length;
+    return n > 0
+      ? ` (--fail-on new: ${plural(n, 'new failure')}${known > 0 ? `, ${known} known` : ''})`
+      : ` (--fail-on new: nothing new since the baseline${known > 0 ? `; ${plural(known, 'known failure')} still failing` : ''})`;
+  }
+
+  /** The comparison with the baseline: its headline in bold, new failures in red and first. */
+  private printSinceBaseline(since: SinceBaseline): void {
+    const [headline, ...rest] = sinceBaselineLines(since, this.options.quiet ? 10 : 30);
+    this.write(this.paint(since.newFailures.length > 0 ? 'failed' : 'bold', safeText(headline ?? '')));
+    for (const line of rest) this.write(line.startsWith('  new failures') ? this.paint('failed', safeText(line)) : safeText(line));
+    this.write();
   }
 
   /** Before the failure groups (each case under its first failed check): the failed checks of the whole run, by how many answers. */

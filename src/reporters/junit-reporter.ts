@@ -1,7 +1,9 @@
 /** junit.xml: one testsuite per suite, one testcase per case, for CI systems. Built as an escaped XML tree. */
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { CaseResult, RunReport } from '../model/results.js';
+import { sinceBaselineLine, unlikeLine } from '../model/baseline.js';
+import type { CaseResult, RunReport, SinceBaseline } from '../model/results.js';
+import { changeText } from './baseline-view.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { loadFigures } from './load-figures.js';
 import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';
@@ -106,6 +108,16 @@ function suiteMs(cases: readonly CaseResult[], runMs: number): number {
   return Math.min(runMs, covered + unplaced);
 }
 
+/** The comparison with the baseline as properties: its headline, how the runs differ, and each case failing anew. */
+function sinceBaselineProperties(since: SinceBaseline): string[][] {
+  const unlike = unlikeLine(since);
+  return [
+    ['sinceBaseline', sinceBaselineLine(since)],
+    ...(unlike === undefined ? [] : [['baselineUnlike', unlike]]),
+    ...since.newFailures.map((c) => ['newFailure', changeText(c)]),
+  ];
+}
+
 /** Renders the report as JUnit XML (the Jenkins/Ant schema); `host` is the machine that ran the tests, as the schema means it. */
 export function renderJunit(report: RunReport, host: string = hostname()): string {
   const { meta } = report;
@@ -118,6 +130,7 @@ export function renderJunit(report: RunReport, host: string = hostname()): strin
       ['clock', meta.clock],
       // The run's verdict, named so: a suite of passing cases in a failed run must not read as failed itself.
       ['runVerdict', report.verdict],
+      ...(report.sinceBaseline === undefined ? [] : sinceBaselineProperties(report.sinceBaseline)),
       ...report.meta.disabled.map((d) => ['disabled', `${d.id}: ${d.reason}`]),
       ...report.findings.map((f) => ['finding', findingLine(f, 1_000)]),
       ...report.internalErrors.map((e) => ['internalError', internalErrorLine(e, 1_000)]),

@@ -20,6 +20,7 @@ import { planLoad, planRun } from '../../../src/cli/plan.js';
 import { settle, type Env } from '../../../src/cli/settings.js';
 import type { SuiteConfig } from '../../../src/loader/config.js';
 import { loadContract } from '../../../src/loader/contract.js';
+import { packageVersion } from '../../../src/loader/package-paths.js';
 import { RunError } from '../../../src/model/errors.js';
 import { metricsOf } from '../../load-fixtures.js';
 import { loadConfig, reportSchemaProblems, root, runCli, tempDir } from '../../helpers.js';
@@ -56,6 +57,9 @@ function listed(help: string): Array<{ name: string; text: string }> {
 /** A value each kind takes, for a flag given in a test. */
 function sampleArgs(name: OptionName, spec: AnyOptionSpec): string[] {
   if (spec.kind.boolean === true) return [`--${name}`];
+  // A choice takes one of its words.
+  const choices = spec.kind.schema['enum'];
+  if (Array.isArray(choices)) return [`--${name}`, String(choices[choices.length - 1])];
   const samples: Record<string, string> = {
     integer: String(spec.kind.bounds?.min ?? 1),
     int64: '7',
@@ -317,7 +321,21 @@ t.test('every option the table records is in meta.options when given, for run an
   await mkdir(path.join(dir, 'extra'));
   await writeFile(path.join(dir, 'extra', 'extra.yaml'), EXTRA_SCENARIO);
   const baseline = path.join(dir, 'baseline.json');
-  await writeFile(baseline, JSON.stringify({ load: { metrics: metricsOf() } }));
+  // A load report of this version, of the same profile against the embedded server: a baseline the load compares with.
+  const smoke = (await planLoad(['smoke'], parseFlags('load', []), {})).plan.selection.load?.profile;
+  await writeFile(
+    baseline,
+    JSON.stringify({
+      meta: {
+        tool: { name: 'petstore-conformance', version: packageVersion() },
+        baseUrl: 'http://127.0.0.1:1/v1',
+        embeddedServer: true,
+        suites: ['load'],
+      },
+      cases: [],
+      load: { metrics: metricsOf(), profile: smoke, baseUrl: 'http://127.0.0.1:1/v1', stages: [] },
+    }),
+  );
   const given: Partial<Record<OptionName, string[]>> = {
     check: ['--check', 'fuzz.*'],
     scenarios: ['--scenarios', path.join(dir, 'extra')],
