@@ -5,9 +5,9 @@ import { closest, didYouMean } from '../model/suggest.js';
 import { optionEntries, SECTIONS, type AnyOptionSpec, type GivenValues, type OptionCommand, type OptionName } from './options.js';
 
 /** The commands of the CLI. */
-export type Command = 'run' | 'serve' | 'catalogue' | 'help' | 'version' | 'load' | 'merge';
+export type Command = 'run' | 'serve' | 'catalogue' | 'list' | 'explain' | 'help' | 'version' | 'load' | 'merge';
 
-const COMMANDS: readonly Command[] = ['run', 'serve', 'catalogue', 'help', 'version', 'load', 'merge'];
+const COMMANDS: readonly Command[] = ['run', 'serve', 'catalogue', 'list', 'explain', 'help', 'version', 'load', 'merge'];
 
 /** What parseArgs is told of one flag. */
 interface ParseArgsOption {
@@ -130,8 +130,11 @@ function parsedOrExplained(command: OptionCommand, args: readonly string[]): Par
   }
 }
 
-/** Parses `load PROFILE [options]` and `merge FILE... [options]`: the leading arguments, then the flags. */
-export function parseLoadFlags(args: readonly string[], command: 'load' | 'merge'): { positionals: string[]; flags: GivenValues } {
+/** Parses `load PROFILE [options]`, `merge FILE... [options]` and `explain ID`: the leading arguments, then the flags. */
+export function parseLoadFlags(
+  args: readonly string[],
+  command: 'load' | 'merge' | 'explain',
+): { positionals: string[]; flags: GivenValues } {
   const firstFlag = args.findIndex((a) => a.startsWith('-'));
   const positionals = firstFlag === -1 ? [...args] : args.slice(0, firstFlag);
   return { positionals, flags: parseFlags(command, firstFlag === -1 ? [] : args.slice(firstFlag)) };
@@ -183,6 +186,8 @@ Usage:
   petstore-conformance merge REPORT... [options] merge the load reports of several machines
                             and judge them by the same thresholds
   petstore-conformance catalogue           print the catalogue of checks and cases (Markdown)
+  petstore-conformance list [options]      every case id a run would run, sending nothing
+  petstore-conformance explain ID          a check's or case's clause, what it demands and why
   petstore-conformance --help | --version
   petstore-conformance COMMAND --help      the options of one command
 
@@ -299,6 +304,16 @@ export const COMMAND_USAGE: Record<OptionCommand, { usage: string; what: string;
     usage: 'petstore-conformance catalogue',
     what: 'print the catalogue of checks and cases (Markdown), as docs/checks.md holds it',
     examples: ['petstore-conformance catalogue > checks.md'],
+  },
+  list: {
+    usage: 'petstore-conformance list [--check GLOB] [--suite S] [--phase P] [--json]',
+    what: 'print every case id a run with the same selection would run (suite, operation, level, clause), sending nothing',
+    examples: ["petstore-conformance list --check 'listPets.limit.*'", 'petstore-conformance list --suite auth --json'],
+  },
+  explain: {
+    usage: 'petstore-conformance explain ID',
+    what: "print a check's or case's clause, what it demands and why",
+    examples: ['petstore-conformance explain errors.error-body', 'petstore-conformance explain listPets.limit.default'],
   },
 };
 

@@ -15,7 +15,7 @@ import { baseUrlProblem } from './base-url.js';
 import { OUTPUT_KINDS, type OutputTarget } from '../reporters/reporter-names.js';
 
 /** The commands that take options. */
-export type OptionCommand = 'run' | 'load' | 'merge' | 'serve' | 'catalogue';
+export type OptionCommand = 'run' | 'load' | 'merge' | 'serve' | 'catalogue' | 'list' | 'explain';
 
 /** A value meta.options records. */
 export type RecordedValue = string | number | boolean | string[];

@@ -151,11 +151,22 @@ export const OUTPUT_ROWS = {
     recorded: { not: 'serve writes no report' },
   }),
 
+  // The case list.
+  json: option({
+    kind: flag(),
+    commands: ['list'],
+    section: 'general',
+    default: false,
+    help: 'list: the cases as JSON ({ count, cases: [{ id, suite, operation, level, clause, title }] })',
+    noConfig: 'how one listing prints',
+    recorded: { not: 'list writes no report' },
+  }),
+
   // Every command.
   help: option({
     kind: flag(),
     short: 'h',
-    commands: ['run', 'load', 'merge', 'serve', 'catalogue'],
+    commands: ['run', 'load', 'merge', 'serve', 'catalogue', 'list', 'explain'],
     section: 'general',
     default: false,
     help: "this help (COMMAND --help: that command's)",

@@ -134,7 +134,7 @@ export const RUN_ROWS = {
   suite: option({
     kind: list({ type: 'string', pattern: '^[a-z][a-z0-9-]*$' }, true),
     arg: 'NAME',
-    commands: ['run'],
+    commands: ['run', 'list'],
     section: 'select',
     configKey: 'suites',
     help:
@@ -146,7 +146,7 @@ export const RUN_ROWS = {
   check: option({
     kind: list({ type: 'string', minLength: 1 }),
     arg: 'GLOB',
-    commands: ['run'],
+    commands: ['run', 'list'],
     section: 'select',
     configKey: 'checks',
     help: "run only the cases whose id matches (repeatable; * and ?), e.g. 'auth.*'",
@@ -167,7 +167,7 @@ export const RUN_ROWS = {
   phase: option({
     kind: list({ enum: [...PHASE_NAMES] }, true),
     arg: 'NAME',
-    commands: ['run'],
+    commands: ['run', 'list'],
     section: 'select',
     configKey: 'phases',
     help:
@@ -179,7 +179,7 @@ export const RUN_ROWS = {
   scenarios: option({
     kind: filePaths(),
     arg: 'PATH',
-    commands: ['run'],
+    commands: ['run', 'list'],
     section: 'select',
     configKey: 'scenarios',
     help: 'also run your scenarios: a YAML file, or a folder of them; your suites go in suites/ beside them (repeatable)',

@@ -26,7 +26,7 @@ import { metricsOf } from '../../load-fixtures.js';
 import { loadConfig, reportSchemaProblems, root, runCli, tempDir } from '../../helpers.js';
 
 const contract = await loadContract(path.join(root, 'schemas'));
-const COMMANDS: readonly OptionCommand[] = ['run', 'load', 'merge', 'serve', 'catalogue'];
+const COMMANDS: readonly OptionCommand[] = ['run', 'load', 'merge', 'serve', 'catalogue', 'list', 'explain'];
 
 /** A scenario file for the folders `scenarios` names: a folder without one is refused. */
 const EXTRA_SCENARIO =
@@ -403,7 +403,9 @@ t.test("every command's help: its options under headings in the table's order, a
       const split = splitCommand(exampleArgs(example));
       t.equal(split.command, command, `${example}: runs ${command}`);
       const error = await thrown(() =>
-        command === 'load' || command === 'merge' ? parseLoadFlags(split.args, command) : parseFlags(command, split.args),
+        command === 'load' || command === 'merge' || command === 'explain'
+          ? parseLoadFlags(split.args, command)
+          : parseFlags(command, split.args),
       );
       t.equal(error, undefined, `${example}: its flags parse`);
     }
