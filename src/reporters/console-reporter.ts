@@ -283,6 +283,7 @@ export class ConsoleReporter implements Reporter {
     if (lines.length === 0) return;
     this.write(`${this.paint('failed', 'CAUSES')} the checks that failed, across the run (a case may fail several):`);
     for (const line of lines) this.write(`      ${line}`);
+    this.write(this.paint('dim', '      petstore-conformance explain CHECK-ID says what a check demands and why'));
   }
 
   /** The run's findings (recommendations its responses did not follow) and its internal errors, each once with an example. */

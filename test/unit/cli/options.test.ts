@@ -532,7 +532,7 @@ t.test('every problem of a configuration file at once, each at file:line:col, un
       'team.yaml:3:12: /timeoutMs: must be >= 100',
       ...(command === 'run'
         ? [
-            "team.yaml:4:18: checks: 'auht.*' matches no case of the selected suites (did you mean 'auth.*'?); see docs/checks.md or the catalogue command for the ids",
+            "team.yaml:4:18: checks: 'auht.*' matches no case of the selected suites (did you mean 'auth.*'?); `petstore-conformance list` prints every case id",
           ]
         : []),
       'team.yaml:6:3: headers: Host cannot be set',
