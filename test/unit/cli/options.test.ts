@@ -464,7 +464,7 @@ t.test('a mistyped option, command, suite, phase, profile or check id gets the n
     [
       'a check glob',
       ['run', '--check', 'auht.*'],
-      /^--check 'auht\.\*' matches no case \(did you mean 'auth\.\*'\?\); see docs\/checks\.md/,
+      /^--check 'auht\.\*' matches no case \(did you mean 'auth\.\*'\?\); `petstore-conformance list` prints every case id/,
     ],
     [
       'a check id in the wrong case',
