@@ -68,8 +68,27 @@ export function parseFlags(command: OptionCommand, args: readonly string[]): Giv
       );
     }
   }
-  refuseSingleDashWords(command, args);
-  return readFlags(parsedOrExplained(command, args), command);
+  const joined = negativeValuesJoined(command, args);
+  refuseSingleDashWords(command, joined);
+  return readFlags(parsedOrExplained(command, joined), command);
+}
+
+/**
+ * `--max-writes -3`: node:util reads `-3` as a flag and says the option needs a value. Joined (`--max-writes=-3`), the value
+ * reaches the option's kind, which says what it takes.
+ */
+function negativeValuesJoined(command: OptionCommand, args: readonly string[]): string[] {
+  const takesValue = new Set(optionEntries(command).flatMap(([name, spec]) => (spec.kind.boolean === true ? [] : [`--${name}`])));
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    if (takesValue.has(arg) && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      i += 1;
+    } else joined.push(arg);
+  }
+  return joined;
 }
 
 /**
@@ -124,6 +143,13 @@ function parsedOrExplained(command: OptionCommand, args: readonly string[]): Par
       throw new RunError('ERR_USAGE', `'${command}' takes no positional arguments (see --help)`);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       const option = /--[a-z-]+/.exec((error as Error).message)?.[0] ?? 'an option';
+      // A flag given a value (`--strict=yes`): it takes none.
+      const given = args.find((arg) => arg.startsWith(`${option}=`));
+      if (given !== undefined)
+        throw new RunError(
+          'ERR_USAGE',
+          `${option} takes no value (it is on when given, off when left out): drop '${given.slice(option.length)}'`,
+        );
       throw new RunError('ERR_USAGE', `${option} needs a value (see --help)`);
     }
     throw new RunError('ERR_USAGE', `${(error as Error).message.split('\n')[0] ?? 'bad arguments'} (see --help)`);
@@ -261,6 +287,7 @@ function optionsHelp(command?: OptionCommand): string {
 
 /** The exit codes, for every command that judges. */
 const EXIT_HELP = `Exit codes: 0 passed (warnings allowed), 1 a check failed, 2 could not run or incomplete,
+3 internal error (a bug of petstore-conformance to report, never a verdict on the server),
 130 interrupted by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (the reports are written either way).
 `;
 

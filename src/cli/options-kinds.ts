@@ -11,7 +11,7 @@ import type { ExtraHeader } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
 import { safeUrl } from '../model/safe-url.js';
-import { baseUrlProblem } from './base-url.js';
+import { baseUrlProblem, schemelessBaseUrl } from './base-url.js';
 import { OUTPUT_KINDS, type OutputTarget } from '../reporters/reporter-names.js';
 
 /** The commands that take options. */
@@ -271,6 +271,9 @@ export function date(): ValueKind<Date> {
 /** The service's base URL: http or https, no credentials, no query or fragment, a path ending in /v1; kept without a trailing slash. */
 export function baseUrl(): ValueKind<string> {
   const check = (raw: string, label: string): string => {
+    // A host and port without a scheme: `localhost:8080/v1` parses as the scheme 'localhost:', `127.0.0.1:8080/v1` not at all.
+    const schemeless = schemelessBaseUrl(raw);
+    if (schemeless !== undefined) throw usage(`${label} ${raw} has no scheme: use ${schemeless}`);
     let url: URL;
     try {
       url = new URL(raw);

@@ -300,7 +300,9 @@ function judgementSection(report: RunReport): string {
   return (
     `<section id="judgement"><h2>Judgement: ${escapeHtml(ledgerLine(ledger))}</h2>` +
     `${unjudged.length === 0 ? '' : table(unjudged)}` +
-    `<details><summary>Every rule (${ledger.rules.length}): what judged it, or why nothing did</summary>${table(ledger.rules)}</details>` +
+    // Every registered rule, the selected ones counted apart: "judged 45 of 45" beside "every rule (52)" read as a mismatch.
+    `<details><summary>Every registered rule (${ledger.rules.length}: the ${ledger.selected} this run selected, and ` +
+    `${ledger.rules.length - ledger.selected} it did not): what judged each, or why nothing did</summary>${table(ledger.rules)}</details>` +
     '</section>'
   );
 }

@@ -295,7 +295,7 @@ export function verdictLine(report: RunReport): string {
   if (report.verdict === 'incomplete')
     return couldNotTest > 0
       ? `INCOMPLETE: ${couldNotTest} of ${plural(total, 'case')} could not be tested`
-      : `INCOMPLETE: interrupted after ${total - report.cases.filter((c) => c.skip === 'interrupted').length} of ${total} cases`;
+      : `INCOMPLETE: interrupted after ${total - report.cases.filter((c) => c.skip === 'interrupted').length} of ${plural(total, 'case')}`;
   const recommended = findings > 0 ? `, ${findings} finding${findings === 1 ? '' : 's'}` : '';
   // With --fail-on new, a pass says what is still failing: it is known, not gone.
   const known =
