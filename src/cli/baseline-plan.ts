@@ -1,5 +1,5 @@
 /**
- * --baseline and --fail-on, planned before anything is sent: the earlier report read once, its cases and rules for the
+ * --baseline and --fail-on, planned before anything is sent: the earlier report read once (by the plan), its cases and rules for the
  * run, and its load for a load, which must be like this one (the same profile, base URL, suite version and request mix)
  * to be compared at all.
  */
@@ -21,20 +21,10 @@ export function refuseOverwrite(reportDir: string, inputs: ReadonlyArray<[string
     );
 }
 
-/** Each report file read once per process: a run with a load reads its --baseline for the cases and for the load. */
-const reads = new Map<string, Promise<BaselineReport>>();
-
-/** The --baseline report, read once and refused (exit 2) when it is not a report of this suite. */
+/** The --baseline report, refused (exit 2) when it is the report this run writes or not a report of this suite. */
 export function baselineReport(file: string, reportDir: string): Promise<BaselineReport> {
   refuseOverwrite(reportDir, [['--baseline', file]]);
-  const key = path.resolve(file);
-  let read = reads.get(key);
-  if (read === undefined) {
-    read = readBaselineReport(file);
-    read.catch(() => reads.delete(key));
-    reads.set(key, read);
-  }
-  return read;
+  return readBaselineReport(file);
 }
 
 /** How a baseline's load differs from the load about to run, each a short phrase; empty when they are alike. */
@@ -60,12 +50,11 @@ function mixText(queries: LoadProfile['queries']): string {
  * that holds no load, or another load, is refused in one line (exit 2); a run compares its cases anyway and shows the
  * load as not comparable.
  */
-export async function loadBaseline(
+export function loadBaseline(
   file: string,
-  reportDir: string,
+  read: BaselineReport,
   load: { profile: LoadProfile; target: string; tolerance: number; refuse: boolean },
-): Promise<Baseline | undefined> {
-  const read = await baselineReport(file, reportDir);
+): Baseline | undefined {
   if (read.load === undefined) {
     if (load.refuse) throw new RunError('ERR_CONFIG', `--baseline ${file}: not the report.json of a load run (no load.metrics)`);
     return undefined;

@@ -12,7 +12,7 @@ import { disabledIdProblems, productionMark, readConfig, refuseProductionLoad, t
 import { loadContract, type LoadedContract } from '../loader/contract.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
 import { packagePath } from '../loader/package-paths.js';
-import { readLoadReports } from '../loader/report-files.js';
+import { type BaselineReport, readLoadReports } from '../loader/report-files.js';
 import { baselineReport, loadBaseline, refuseOverwrite } from './baseline-plan.js';
 import { REQUEST_BOUNDS, type ClientCertificate } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
@@ -195,14 +195,15 @@ async function loadPlan(
   declared: LoadProfile,
   settled: Settled,
   reportDir: string,
-  against: { target: string; refuse: boolean },
+  against: { target: string; refuse: boolean; read?: BaselineReport },
 ): Promise<LoadPlan> {
   const { values } = settled;
   const profile = values.workers === undefined ? declared : { ...declared, workers: values.workers };
   const plan: LoadPlan = { profile, allowProductionLoad: values['allow-production-load'] };
   const tolerance = values['baseline-tolerance'] ?? profile.baselineTolerance;
   if (values.baseline !== undefined) {
-    const baseline = await loadBaseline(values.baseline, reportDir, { profile, tolerance, ...against });
+    const read = against.read ?? (await baselineReport(values.baseline, reportDir));
+    const baseline = loadBaseline(values.baseline, read, { profile, tolerance, target: against.target, refuse: against.refuse });
     if (baseline !== undefined) plan.baseline = baseline;
   }
   return plan;
@@ -283,9 +284,10 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
   // The generated phases draw from a seed: given, or random and recorded so that --seed replays the run's requests.
   const seed = values.seed ?? randomInt(2 ** 31);
-  const against = { target: target.baseUrl ?? 'embedded', refuse: false };
-  const load = profile === undefined ? undefined : await loadPlan(profile, settled, reportDir, against);
+  // The baseline read once: its cases for the run, its load for the load.
   const read = values.baseline === undefined ? undefined : await baselineReport(values.baseline, reportDir);
+  const against = { target: target.baseUrl ?? 'embedded', refuse: false, ...(read === undefined ? {} : { read }) };
+  const load = profile === undefined ? undefined : await loadPlan(profile, settled, reportDir, against);
   const suiteList = selectedSuites.length > 0 ? selectedSuites : suiteNames;
   const runSelection: Selection = {
     cases,

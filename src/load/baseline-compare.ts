@@ -96,7 +96,7 @@ function beyondNoise(point: BaselineComparison, ranges: [Range | undefined, Rang
   const { metric } = point;
   const [before, now] = ranges;
   if (before === undefined || now === undefined) {
-    const which = before === undefined ? (now === undefined ? 'neither run has' : 'the baseline has') : 'this run has';
+    const which = before === undefined ? (now === undefined ? 'both runs have' : 'the baseline has') : 'this run has';
     return {
       ...point,
       regressed: false,
