@@ -43,7 +43,14 @@ function otherVersion(url: URL, label: string): string | undefined {
  * meant, with http://; undefined for anything else (which may hold a secret, and is never echoed).
  */
 export function schemelessBaseUrl(raw: string): string | undefined {
-  return /^[a-z0-9.-]+:\d{1,5}(?:\/[\w./-]*)?$/i.test(raw) ? `http://${raw.replace(/\/$/, '')}` : undefined;
+  if (!/^[a-z0-9.-]+:\d{1,5}(?:\/[\w./-]*)?$/i.test(raw)) return undefined;
+  const meant = `http://${raw.replace(/\/$/, '')}`;
+  // With the scheme, the path may still need its /v1: the one line says the URL that works.
+  try {
+    return versionedBaseUrl(new URL(meant)) ?? meant;
+  } catch {
+    return meant;
+  }
 }
 
 /** Why a base URL is refused, and the one to use: one line after the label that names where it came from. */

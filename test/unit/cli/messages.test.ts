@@ -36,6 +36,11 @@ const rows: Array<{ input: string; args: string[]; env?: Record<string, string>;
     message: /^--base-url 127\.0\.0\.1:8080\/v1 has no scheme: use http:\/\/127\.0\.0\.1:8080\/v1$/,
   },
   {
+    input: 'localhost:8080 (no scheme, no /v1)',
+    args: ['--base-url', 'localhost:8080'],
+    message: /^--base-url localhost:8080 has no scheme: use http:\/\/localhost:8080\/v1$/,
+  },
+  {
     input: 'a key given as Bearer …',
     args: ['--base-url', 'http://127.0.0.1:9/v1'],
     env: { PETSTORE_API_KEY: `Bearer ${KEY}` },
