@@ -381,7 +381,9 @@ export class Judge {
 /** The run's verdict: a broken contract first, then a bug of ours, then what could not be tested, run or finished. */
 export function judgeRun(inputs: VerdictInputs): Verdict {
   const { counts, strict } = inputs;
-  if (counts.failed > 0 || (strict && (counts.warned > 0 || inputs.findings > 0))) return 'failed';
+  // With --fail-on new, only what the baseline did not already fail decides; the known failures are still reported.
+  const failures = inputs.gatedFailures ?? counts.failed + (strict ? counts.warned + inputs.findings : 0);
+  if (failures > 0) return 'failed';
   if (inputs.internalErrors > 0 || counts['internal-error'] > 0) return 'internal-error';
   if (counts['could-not-test'] > 0 || inputs.interrupted || inputs.stopped || inputs.judgedTooLittle === true) return 'incomplete';
   return 'passed';

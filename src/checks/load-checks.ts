@@ -1,5 +1,5 @@
 /** Run-scope checks over a load profile's figures: thresholds, the capacity of a ramp, the comparison with a baseline. */
-import { couldNotTest, failed, passed, type Judgement, type RunCheck } from '../model/check.js';
+import { couldNotTest, failed, notJudged, passed, type Judgement, type RunCheck } from '../model/check.js';
 import {
   METRICS,
   type BaselineComparison,
@@ -260,13 +260,18 @@ function baselineCheck(metric: BaselineComparison['metric']): RunCheck {
     applies: ({ load }) => load.baseline !== undefined,
     sourceOf: () => undefined,
     evaluate({ load }) {
+      const unlike = load.baseline?.notComparable ?? [];
+      if (load.baseline !== undefined && unlike.length > 0)
+        return notJudged(`not comparable: the baseline ${load.baseline.file} is of another load (${unlike.join('; ')})`);
       const c = load.baseline?.comparisons.find((x) => x.metric === metric);
       if (load.baseline === undefined || c === undefined) return passed('no baseline');
       const { file, tolerance } = load.baseline;
       const change = Number.isFinite(c.change) ? `${c.change >= 0 ? '+' : ''}${(c.change * 100).toFixed(1)} %` : 'from 0';
+      const noise = c.ranges === undefined ? '' : `; 95 % intervals ${c.ranges.baseline.join('–')} then, ${c.ranges.current.join('–')} now`;
       const message =
         `${metric} ${c.current} vs baseline ${c.baseline} in ${file} (${change}; a regression is ${direction} by ` +
-        `more than ${percent(tolerance)} %)`;
+        `more than ${percent(tolerance)} %${c.ranges === undefined ? '' : ' beyond the noise'}${noise})`;
+      if (c.tooFewSamples !== undefined) return notJudged(`${message}: ${c.tooFewSamples}`);
       return c.regressed
         ? failed({
             message,

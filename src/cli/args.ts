@@ -5,9 +5,9 @@ import { closest, didYouMean } from '../model/suggest.js';
 import { optionEntries, SECTIONS, type AnyOptionSpec, type GivenValues, type OptionCommand, type OptionName } from './options.js';
 
 /** The commands of the CLI. */
-export type Command = 'run' | 'serve' | 'catalogue' | 'help' | 'version' | 'load' | 'merge';
+export type Command = 'run' | 'serve' | 'catalogue' | 'list' | 'explain' | 'help' | 'version' | 'load' | 'merge';
 
-const COMMANDS: readonly Command[] = ['run', 'serve', 'catalogue', 'help', 'version', 'load', 'merge'];
+const COMMANDS: readonly Command[] = ['run', 'serve', 'catalogue', 'list', 'explain', 'help', 'version', 'load', 'merge'];
 
 /** What parseArgs is told of one flag. */
 interface ParseArgsOption {
@@ -68,8 +68,27 @@ export function parseFlags(command: OptionCommand, args: readonly string[]): Giv
       );
     }
   }
-  refuseSingleDashWords(command, args);
-  return readFlags(parsedOrExplained(command, args), command);
+  const joined = negativeValuesJoined(command, args);
+  refuseSingleDashWords(command, joined);
+  return readFlags(parsedOrExplained(command, joined), command);
+}
+
+/**
+ * `--max-writes -3`: node:util reads `-3` as a flag and says the option needs a value. Joined (`--max-writes=-3`), the value
+ * reaches the option's kind, which says what it takes.
+ */
+function negativeValuesJoined(command: OptionCommand, args: readonly string[]): string[] {
+  const takesValue = new Set(optionEntries(command).flatMap(([name, spec]) => (spec.kind.boolean === true ? [] : [`--${name}`])));
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    if (takesValue.has(arg) && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      i += 1;
+    } else joined.push(arg);
+  }
+  return joined;
 }
 
 /**
@@ -124,14 +143,24 @@ function parsedOrExplained(command: OptionCommand, args: readonly string[]): Par
       throw new RunError('ERR_USAGE', `'${command}' takes no positional arguments (see --help)`);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       const option = /--[a-z-]+/.exec((error as Error).message)?.[0] ?? 'an option';
+      // A flag given a value (`--strict=yes`): it takes none.
+      const given = args.find((arg) => arg.startsWith(`${option}=`));
+      if (given !== undefined)
+        throw new RunError(
+          'ERR_USAGE',
+          `${option} takes no value (it is on when given, off when left out): drop '${given.slice(option.length)}'`,
+        );
       throw new RunError('ERR_USAGE', `${option} needs a value (see --help)`);
     }
     throw new RunError('ERR_USAGE', `${(error as Error).message.split('\n')[0] ?? 'bad arguments'} (see --help)`);
   }
 }
 
-/** Parses `load PROFILE [options]` and `merge FILE... [options]`: the leading arguments, then the flags. */
-export function parseLoadFlags(args: readonly string[], command: 'load' | 'merge'): { positionals: string[]; flags: GivenValues } {
+/** Parses `load PROFILE [options]`, `merge FILE... [options]` and `explain ID`: the leading arguments, then the flags. */
+export function parseLoadFlags(
+  args: readonly string[],
+  command: 'load' | 'merge' | 'explain',
+): { positionals: string[]; flags: GivenValues } {
   const firstFlag = args.findIndex((a) => a.startsWith('-'));
   const positionals = firstFlag === -1 ? [...args] : args.slice(0, firstFlag);
   return { positionals, flags: parseFlags(command, firstFlag === -1 ? [] : args.slice(firstFlag)) };
@@ -183,6 +212,8 @@ Usage:
   petstore-conformance merge REPORT... [options] merge the load reports of several machines
                             and judge them by the same thresholds
   petstore-conformance catalogue           print the catalogue of checks and cases (Markdown)
+  petstore-conformance list [options]      every case id a run would run, sending nothing
+  petstore-conformance explain ID          a check's or case's clause, what it demands and why
   petstore-conformance --help | --version
   petstore-conformance COMMAND --help      the options of one command
 
@@ -256,6 +287,7 @@ function optionsHelp(command?: OptionCommand): string {
 
 /** The exit codes, for every command that judges. */
 const EXIT_HELP = `Exit codes: 0 passed (warnings allowed), 1 a check failed, 2 could not run or incomplete,
+3 internal error (a bug of petstore-conformance to report, never a verdict on the server),
 130 interrupted by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (the reports are written either way).
 `;
 
@@ -299,6 +331,16 @@ export const COMMAND_USAGE: Record<OptionCommand, { usage: string; what: string;
     usage: 'petstore-conformance catalogue',
     what: 'print the catalogue of checks and cases (Markdown), as docs/checks.md holds it',
     examples: ['petstore-conformance catalogue > checks.md'],
+  },
+  list: {
+    usage: 'petstore-conformance list [--check GLOB] [--suite S] [--phase P] [--json]',
+    what: 'print every case id a run with the same selection would run (suite, operation, level, clause), sending nothing',
+    examples: ["petstore-conformance list --check 'listPets.limit.*'", 'petstore-conformance list --suite auth --json'],
+  },
+  explain: {
+    usage: 'petstore-conformance explain ID',
+    what: "print a check's or case's clause, what it demands and why",
+    examples: ['petstore-conformance explain errors.error-body', 'petstore-conformance explain listPets.limit.default'],
   },
 };
 

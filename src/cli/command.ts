@@ -194,6 +194,20 @@ async function catalogueCommand(args: string[], io: CliIo): Promise<number> {
   return EXIT.passed;
 }
 
+async function listCommand(args: string[], io: CliIo): Promise<number> {
+  const flags = parseFlags('list', args);
+  if (flags.help === true) return printHelp(io, 'list');
+  const { listCases } = await import('./list-command.js');
+  return listCases(flags, io.stdout);
+}
+
+async function explainCommand(args: string[], io: CliIo): Promise<number> {
+  const { positionals, flags } = parseLoadFlags(args, 'explain');
+  if (flags.help === true) return printHelp(io, 'explain');
+  const { explain } = await import('./list-command.js');
+  return explain(positionals, io.stdout);
+}
+
 async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags('serve', args);
   if (flags.help === true) return printHelp(io, 'serve');
@@ -258,6 +272,10 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return serveCommand(args, io);
     case 'catalogue':
       return catalogueCommand(args, io);
+    case 'list':
+      return listCommand(args, io);
+    case 'explain':
+      return explainCommand(args, io);
     case 'run':
       return runCommand(args, io);
     case 'load':

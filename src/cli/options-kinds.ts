@@ -11,11 +11,11 @@ import type { ExtraHeader } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
 import { safeUrl } from '../model/safe-url.js';
-import { baseUrlProblem } from './base-url.js';
+import { baseUrlProblem, schemelessBaseUrl } from './base-url.js';
 import { OUTPUT_KINDS, type OutputTarget } from '../reporters/reporter-names.js';
 
 /** The commands that take options. */
-export type OptionCommand = 'run' | 'load' | 'merge' | 'serve' | 'catalogue';
+export type OptionCommand = 'run' | 'load' | 'merge' | 'serve' | 'catalogue' | 'list' | 'explain';
 
 /** A value meta.options records. */
 export type RecordedValue = string | number | boolean | string[];
@@ -121,6 +121,22 @@ function last(texts: readonly string[]): string {
 /** Free text. */
 export function text(schema: JsonObject = { type: 'string', minLength: 1 }): ValueKind<string> {
   return { type: 'string', schema, parse: (texts) => last(texts), fromFile: (value) => String(value), record: (value) => value };
+}
+
+/** One of a few words (`--fail-on new`); another is one line that lists them. */
+export function choice<T extends string>(values: readonly T[]): ValueKind<T> {
+  const check = (value: string, label: string): T => {
+    const found = values.find((v) => v === value);
+    if (found === undefined) throw usage(`${label} takes ${values.join(' or ')}, got '${value}'`);
+    return found;
+  };
+  return {
+    type: 'string',
+    schema: { type: 'string', enum: [...values] },
+    parse: (texts, label) => check(last(texts), label),
+    fromFile: (value, file) => check(String(value), file.at()),
+    record: (value) => value,
+  };
 }
 
 /** A file or folder: a flag's is taken as given (relative to the working folder), a configuration file's relative to that file. */
@@ -255,6 +271,9 @@ export function date(): ValueKind<Date> {
 /** The service's base URL: http or https, no credentials, no query or fragment, a path ending in /v1; kept without a trailing slash. */
 export function baseUrl(): ValueKind<string> {
   const check = (raw: string, label: string): string => {
+    // A host and port without a scheme: `localhost:8080/v1` parses as the scheme 'localhost:', `127.0.0.1:8080/v1` not at all.
+    const schemeless = schemelessBaseUrl(raw);
+    if (schemeless !== undefined) throw usage(`${label} ${raw} has no scheme: use ${schemeless}`);
     let url: URL;
     try {
       url = new URL(raw);

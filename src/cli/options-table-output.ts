@@ -11,7 +11,8 @@ export const OUTPUT_ROWS = {
     arg: 'FILE',
     commands: REPORTING,
     section: 'load',
-    help: 'compare with an earlier report.json (p50, p99, rps, error rate)',
+    help: 'compare with an earlier report.json: its cases and rules by id (new failures, fixed, still failing), and its load',
+    more: ' (p50, p99, rps, error rate, beyond the noise of both runs; another profile, base URL, version or mix is not comparable)',
     noConfig: 'the report of one earlier run, chosen for each comparison',
     recorded: { option: 'baseline' },
   }),
@@ -150,11 +151,22 @@ export const OUTPUT_ROWS = {
     recorded: { not: 'serve writes no report' },
   }),
 
+  // The case list.
+  json: option({
+    kind: flag(),
+    commands: ['list'],
+    section: 'general',
+    default: false,
+    help: 'list: the cases as JSON ({ count, cases: [{ id, suite, operation, level, clause, title }] })',
+    noConfig: 'how one listing prints',
+    recorded: { not: 'list writes no report' },
+  }),
+
   // Every command.
   help: option({
     kind: flag(),
     short: 'h',
-    commands: ['run', 'load', 'merge', 'serve', 'catalogue'],
+    commands: ['run', 'load', 'merge', 'serve', 'catalogue', 'list', 'explain'],
     section: 'general',
     default: false,
     help: "this help (COMMAND --help: that command's)",

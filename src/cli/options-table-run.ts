@@ -16,7 +16,9 @@ import {
   headers,
   RUN_AND_LOAD,
   PHASE_NAMES,
+  choice,
 } from './options-kinds.js';
+import { FAIL_ON_VALUES, type FailOn } from '../model/baseline.js';
 
 /** The option table's rows for reaching the service and for what a run judges and how, in the order the help lists them. */
 export const RUN_ROWS = {
@@ -132,7 +134,7 @@ export const RUN_ROWS = {
   suite: option({
     kind: list({ type: 'string', pattern: '^[a-z][a-z0-9-]*$' }, true),
     arg: 'NAME',
-    commands: ['run'],
+    commands: ['run', 'list'],
     section: 'select',
     configKey: 'suites',
     help:
@@ -144,7 +146,7 @@ export const RUN_ROWS = {
   check: option({
     kind: list({ type: 'string', minLength: 1 }),
     arg: 'GLOB',
-    commands: ['run'],
+    commands: ['run', 'list'],
     section: 'select',
     configKey: 'checks',
     help: "run only the cases whose id matches (repeatable; * and ?), e.g. 'auth.*'",
@@ -165,7 +167,7 @@ export const RUN_ROWS = {
   phase: option({
     kind: list({ enum: [...PHASE_NAMES] }, true),
     arg: 'NAME',
-    commands: ['run'],
+    commands: ['run', 'list'],
     section: 'select',
     configKey: 'phases',
     help:
@@ -177,7 +179,7 @@ export const RUN_ROWS = {
   scenarios: option({
     kind: filePaths(),
     arg: 'PATH',
-    commands: ['run'],
+    commands: ['run', 'list'],
     section: 'select',
     configKey: 'scenarios',
     help: 'also run your scenarios: a YAML file, or a folder of them; your suites go in suites/ beside them (repeatable)',
@@ -220,6 +222,18 @@ export const RUN_ROWS = {
     default: false,
     help: 'warnings fail the run',
     recorded: { option: 'strict' },
+  }),
+  'fail-on': option({
+    kind: choice(FAIL_ON_VALUES),
+    arg: 'WHAT',
+    commands: ['run'],
+    section: 'behaviour',
+    configKey: 'failOn',
+    default: 'any' as FailOn,
+    help: 'any: every failure fails the run; new: only a case failing that passed, or did not exist, in the --baseline',
+    more: '; the known failures are still reported',
+    fileHelp: 'any: every failure fails the run; new: only a case failing that passed, or did not exist, in the baseline run',
+    recorded: { option: 'failOn' },
   }),
   'min-judged': option({
     kind: integer(0, 100, '%'),

@@ -12,7 +12,8 @@ import { disabledIdProblems, productionMark, readConfig, refuseProductionLoad, t
 import { loadContract, type LoadedContract } from '../loader/contract.js';
 import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/load-profiles.js';
 import { packagePath } from '../loader/package-paths.js';
-import { readBaseline, readLoadReports } from '../loader/report-files.js';
+import { type BaselineReport, readLoadReports } from '../loader/report-files.js';
+import { baselineReport, loadBaseline, refuseOverwrite } from './baseline-plan.js';
 import { REQUEST_BOUNDS, type ClientCertificate } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import { problemsError, type FileProblem } from '../loader/yaml-file.js';
@@ -184,30 +185,26 @@ export function packageFolders(extraScenarioDirs: readonly string[]): InputFolde
   };
 }
 
-/** Refuses a run whose report.json would overwrite a file the user gave it (a baseline, a report to merge). */
-function refuseOverwrite(reportDir: string, inputs: ReadonlyArray<[string, string]>): void {
-  const output = path.resolve(reportDir, 'report.json');
-  const clash = inputs.find(([, file]) => path.resolve(file) === output);
-  if (clash)
-    throw new RunError(
-      'ERR_USAGE',
-      `${clash[0]} ${clash[1]} is the report this run writes; copy it elsewhere first or choose another --report-dir`,
-    );
-}
-
 async function readProfile(argument: string): Promise<LoadProfile> {
   const file = await resolveProfilePath(argument, packagePath('scenarios', LOAD_PROFILE_FOLDER));
   return loadProfile(file, (await packageContract()).fileValidator('load-profile.schema.json'), packagePath());
 }
 
-async function loadPlan(declared: LoadProfile, settled: Settled, reportDir: string): Promise<LoadPlan> {
+/** A load's plan; `target`: what it loads (a base URL, `embedded`), `refuse`: a baseline unlike it is refused (a load or merge alone). */
+async function loadPlan(
+  declared: LoadProfile,
+  settled: Settled,
+  reportDir: string,
+  against: { target: string; refuse: boolean; read?: BaselineReport },
+): Promise<LoadPlan> {
   const { values } = settled;
   const profile = values.workers === undefined ? declared : { ...declared, workers: values.workers };
   const plan: LoadPlan = { profile, allowProductionLoad: values['allow-production-load'] };
   const tolerance = values['baseline-tolerance'] ?? profile.baselineTolerance;
   if (values.baseline !== undefined) {
-    refuseOverwrite(reportDir, [['--baseline', values.baseline]]);
-    plan.baseline = { file: values.baseline, metrics: await readBaseline(values.baseline), tolerance };
+    const read = against.read ?? (await baselineReport(values.baseline, reportDir));
+    const baseline = loadBaseline(values.baseline, read, { profile, tolerance, target: against.target, refuse: against.refuse });
+    if (baseline !== undefined) plan.baseline = baseline;
   }
   return plan;
 }
@@ -287,7 +284,10 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   if (profile !== undefined) refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
   // The generated phases draw from a seed: given, or random and recorded so that --seed replays the run's requests.
   const seed = values.seed ?? randomInt(2 ** 31);
-  const load = profile === undefined ? undefined : await loadPlan(profile, settled, reportDir);
+  // The baseline read once: its cases for the run, its load for the load.
+  const read = values.baseline === undefined ? undefined : await baselineReport(values.baseline, reportDir);
+  const against = { target: target.baseUrl ?? 'embedded', refuse: false, ...(read === undefined ? {} : { read }) };
+  const load = profile === undefined ? undefined : await loadPlan(profile, settled, reportDir, against);
   const suiteList = selectedSuites.length > 0 ? selectedSuites : suiteNames;
   const runSelection: Selection = {
     cases,
@@ -328,6 +328,8 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
       }),
       ...proxyRecord(target),
     },
+    ...(read?.conformance === undefined ? {} : { conformanceBaseline: read.conformance }),
+    failOn: values['fail-on'],
   };
   const notice =
     production !== undefined && !values['read-only']
@@ -353,8 +355,8 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
   ]);
   const reportDir = path.normalize(values['report-dir']);
   const reporters = parseReporterNames(values.reporter ?? LOAD_REPORTERS);
-  const load = await loadPlan(profile, settled, reportDir);
   const target = await resolveTarget(settled, env);
+  const load = await loadPlan(profile, settled, reportDir, { target: target.baseUrl ?? 'embedded', refuse: true });
   refuseProduction(target.baseUrl, config, profile, values['allow-production-load']);
   const recorded = {
     ...recordedOptions('load', settled, { load: profile.name, 'report-dir': path.resolve(reportDir) }),
@@ -399,7 +401,8 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
   );
   const loads = await readLoadReports(positionals);
   refuseMixedProfiles(positionals, loads);
-  const { baseline } = await loadPlan((loads[0] as (typeof loads)[number]).profile, settled, reportDir);
+  const first = loads[0] as (typeof loads)[number];
+  const { baseline } = await loadPlan(first.profile, settled, reportDir, { target: first.baseUrl, refuse: true });
   const merge = baseline === undefined ? { loads } : { loads, baseline };
   const recorded = { ...recordedOptions('merge', settled, { 'report-dir': path.resolve(reportDir) }), merged: [...positionals] };
   return {

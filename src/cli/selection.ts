@@ -79,7 +79,7 @@ function likelyGlob(glob: string, ids: readonly string[]): string | undefined {
 export function noMatchText(glob: string, ids: readonly string[], what: string): string {
   const guess = likelyGlob(glob, ids);
   const meant = guess === undefined ? '' : ` (did you mean '${guess}'?)`;
-  return `'${glob}' matches no ${what}${meant}; see docs/checks.md or the catalogue command for the ids`;
+  return `'${glob}' matches no ${what}${meant}; \`petstore-conformance list\` prints every case id`;
 }
 
 /** The check and case ids each --skip-check glob names, with the flag as the reason; a glob that names nothing is a usage error. */

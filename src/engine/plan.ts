@@ -5,6 +5,7 @@
  */
 import type { LoadedContract } from '../loader/contract.js';
 import type { PacingOptions } from '../http/pacer.js';
+import type { ConformanceBaseline, FailOn } from '../model/baseline.js';
 import type { Baseline, ExchangeCheck } from '../model/check.js';
 import type { ConnectionSettings } from '../model/connection.js';
 import type { JsonValue } from '../model/json.js';
@@ -87,4 +88,8 @@ export interface RunPlan {
   disabled: DisabledCheck[];
   /** Options as the report records them (never the key). */
   recordedOptions: RunMeta['options'];
+  /** The earlier run whose cases and rules this one is compared with (--baseline), when it holds any. */
+  conformanceBaseline?: ConformanceBaseline;
+  /** What fails the run (--fail-on): any failure (absent too), or only those new since the baseline. */
+  failOn?: FailOn;
 }

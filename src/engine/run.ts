@@ -15,6 +15,7 @@ import { RunError } from '../model/errors.js';
 import { tellListener, type Emit, type RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
 import type { LoadReport } from '../model/load.js';
+import { type ConformanceBaseline, type FailOn, gatedFailures, runTarget, sinceBaseline, unlikeRuns } from '../model/baseline.js';
 import {
   emptyCounts,
   internalErrorsOf,
@@ -25,6 +26,7 @@ import {
   type NotStartedReport,
   type RunMeta,
   type RunReport,
+  type SinceBaseline,
 } from '../model/results.js';
 import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { notJudgedCase } from './case-report.js';
@@ -116,6 +118,9 @@ interface ReportParts {
   /** The ledger of judgement: every rule, what judged it, or why nothing did. */
   judgement: JudgementLedger;
   stopped?: RunError;
+  /** The earlier run given as --baseline, and what a failure must be to fail the run (--fail-on). */
+  baseline?: ConformanceBaseline;
+  failOn: FailOn;
 }
 
 /** Requests each suite's cases sent (retries of a read included; the first listing and the store fill belong to none). */
@@ -145,6 +150,8 @@ function reportOf(parts: ReportParts): RunReport {
   const { client, created, load, stopped } = parts;
   const findings = parts.findings.findings;
   const internalErrors = internalErrorsOf(cases, parts.findings.internalErrors);
+  const since = compared(parts, cases);
+  const gated = since !== undefined && parts.failOn === 'new' ? { gatedFailures: gatedFailures(since, parts.strict) } : {};
   return {
     reportVersion: 4,
     meta: parts.meta,
@@ -159,6 +166,7 @@ function reportOf(parts: ReportParts): RunReport {
       findings: findings.length,
       internalErrors: internalErrors.length,
       judgedTooLittle: parts.judgement.belowMinimum === true,
+      ...gated,
     }),
     counts,
     requests: client?.requestCount ?? 0,
@@ -173,7 +181,17 @@ function reportOf(parts: ReportParts): RunReport {
     internalErrors,
     ...(load === undefined ? {} : { load }),
     judgement: parts.judgement,
+    ...(since === undefined ? {} : { sinceBaseline: since }),
   };
+}
+
+/** What changed since the --baseline run, when there is one. */
+function compared(parts: ReportParts, cases: readonly CaseResult[]): SinceBaseline | undefined {
+  const { baseline, meta } = parts;
+  if (baseline === undefined) return undefined;
+  const run = { version: meta.tool.version, target: runTarget(meta), ...(meta.contract === undefined ? {} : { contract: meta.contract }) };
+  const { judgement, strict } = parts;
+  return sinceBaseline(baseline, { cases, judgement, findings: parts.findings.findings, strict, unlike: unlikeRuns(baseline, run) });
 }
 
 /**
@@ -347,6 +365,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     startedAt: startedAt.toISOString(),
     clock: settings.now.toISOString(),
     suites: selection.suites,
+    ...(plan.contract.version === undefined ? {} : { contract: plan.contract.version }),
     options: plan.recordedOptions,
     deprecations: deprecationsOf(plan, sends),
     disabled: plan.disabled.map(({ id, reason }) => ({ id, reason })),
@@ -388,6 +407,8 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     planned: phases.flatMap((phase) => phase.planned(plan)),
     results,
     strict: settings.strict,
+    ...(plan.conformanceBaseline === undefined ? {} : { baseline: plan.conformanceBaseline }),
+    failOn: plan.failOn ?? 'any',
     interrupted: signal?.aborted === true || provided.load?.interrupted === true,
     client,
     created: context.observer.created,

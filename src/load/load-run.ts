@@ -4,12 +4,12 @@
  */
 import type { KnownPet } from './sampler.js';
 import { judgeStages } from '../checks/judge.js';
-import { compareWithBaseline } from '../checks/load-checks.js';
 import { trendOf, trendWindowSeconds } from '../checks/load-trend.js';
 import type { Client, HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
 import { connectionOf, runRedactor } from '../http/connection.js';
 import type { Baseline } from '../model/check.js';
+import { compareLoads } from './baseline-compare.js';
 import { type Contract, listPathOf } from '../model/contract.js';
 import { contractRequests } from '../requests/contract-requests.js';
 import { RunError } from '../model/errors.js';
@@ -77,7 +77,8 @@ export function buildLoadReport(
     report.baseline = {
       file: baseline.file,
       tolerance: baseline.tolerance,
-      comparisons: compareWithBaseline(baseline.metrics, report.metrics, baseline.tolerance),
+      comparisons: compareLoads(baseline, report),
+      ...(baseline.notComparable === undefined ? {} : { notComparable: baseline.notComparable }),
     };
   return report;
 }

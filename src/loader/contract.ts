@@ -240,7 +240,10 @@ async function readContract(schemasDir: string): Promise<LoadedContract> {
   const [min, max, fallback] = ['minimum', 'maximum', 'default'].map((key) => limitSchema?.[key]);
   const listLimit =
     typeof min === 'number' && typeof max === 'number' && typeof fallback === 'number' ? { min, max, default: fallback } : undefined;
+  const info = (source.value as Record<string, unknown>)['info'];
+  const version = isJsonObject(info) && typeof info['version'] === 'string' ? info['version'] : undefined;
   return {
+    ...(version === undefined ? {} : { version }),
     ...(listLimit === undefined ? {} : { listLimit }),
     validate(schema, value) {
       const id = idByTitle.get(schema);

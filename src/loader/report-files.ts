@@ -1,5 +1,7 @@
-/** Earlier reports given as input: a baseline to compare a load with, and the load reports `merge` combines. */
+/** Earlier reports given as input: a baseline to compare a run or a load with, and the load reports `merge` combines. */
+import { type ConformanceBaseline, ruleState, runTarget } from '../model/baseline.js';
 import { RunError } from '../model/errors.js';
+import { OUTCOMES, type Outcome, type RuleLedgerEntry, type RuleState } from '../model/results.js';
 import { RAW_LOAD_FORMAT, type LoadMetrics, type LoadReport } from '../model/load.js';
 import { fileWhere, readInputFile } from './input-file.js';
 
@@ -17,14 +19,82 @@ async function readJson(file: string, what: string): Promise<unknown> {
   }
 }
 
-/** Reads the load metrics of an earlier report.json; a file that is not one is a usage error (exit 2). */
-export async function readBaseline(file: string): Promise<LoadMetrics> {
-  const value = await readJson(file, '--baseline ');
-  const metrics = (value as { load?: { metrics?: LoadMetrics } } | null)?.load?.metrics;
-  if (typeof metrics?.rps !== 'number' || typeof metrics.latency?.p99 !== 'number') {
-    throw new RunError('ERR_CONFIG', `--baseline ${file}: not the report.json of a load run (no load.metrics)`);
+/** An earlier report.json given as --baseline: its cases and rules (a run's), and its load (when it measured one). */
+export interface BaselineReport {
+  /** The cases, rules and findings of a run, with what it ran against; absent for a load's or merge's report (no cases). */
+  conformance?: ConformanceBaseline;
+  /** Its load, when it measured one. */
+  load?: LoadReport & { metrics: LoadMetrics };
+  /** The suite's version that wrote it. */
+  version: string;
+  /** What it tested: its base URL, or `embedded` (see runTarget). */
+  target: string;
+}
+
+type Loose = Record<string, unknown> | undefined;
+
+function objectOf(value: unknown): Loose {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** The `id` → `field` pairs of a report's list (cases, rules), the entries without a string id and field left out. */
+function byId(list: unknown, of: (entry: Record<string, unknown>) => string | undefined): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const item of Array.isArray(list) ? list : []) {
+    const entry = objectOf(item);
+    const value = entry === undefined ? undefined : of(entry);
+    if (typeof entry?.['id'] === 'string' && value !== undefined) map.set(entry['id'], value);
   }
-  return metrics;
+  return map;
+}
+
+const OUTCOME_SET: ReadonlySet<string> = new Set(OUTCOMES);
+
+/** A rule's state from its ledger entry as read (see ruleState). */
+function ruleStateOf(entry: Record<string, unknown>): RuleState | undefined {
+  const outcomes = objectOf(entry['outcomes']) ?? {};
+  const status = entry['status'];
+  if (status !== 'judged' && status !== 'not-judged') return undefined;
+  return ruleState({ status, outcomes: outcomes as Partial<Record<Outcome, number>> } as RuleLedgerEntry);
+}
+
+/**
+ * Reads an earlier report.json as a baseline: a file that is not one (not JSON, not a report, a run that did not start)
+ * is a usage error, one line (exit 2).
+ */
+export async function readBaselineReport(file: string): Promise<BaselineReport> {
+  const value = objectOf(await readJson(file, '--baseline '));
+  if (value?.['status'] === 'not-started')
+    throw new RunError(
+      'ERR_CONFIG',
+      `--baseline ${file}: the note of a run that did not start (nothing was judged); give the report.json of a run that did`,
+    );
+  const meta = objectOf(value?.['meta']);
+  const version = objectOf(meta?.['tool'])?.['version'];
+  if (typeof version !== 'string' || typeof meta?.['baseUrl'] !== 'string' || !Array.isArray(value?.['cases']))
+    throw new RunError('ERR_CONFIG', `--baseline ${file}: not a report.json of petstore-conformance (no meta and cases)`);
+  const target = runTarget({ baseUrl: meta['baseUrl'], embeddedServer: meta['embeddedServer'] === true });
+  const read: BaselineReport = { version, target };
+  const load = objectOf(value['load']) as (LoadReport & { metrics?: LoadMetrics }) | undefined;
+  const measured = typeof load?.metrics?.rps === 'number' && typeof load.metrics.latency?.p99 === 'number';
+  if (measured && typeof load.profile?.name === 'string' && Array.isArray(load.profile.queries) && Array.isArray(load.stages))
+    read.load = load as LoadReport & { metrics: LoadMetrics };
+  const cases = byId(value['cases'], (c) => (OUTCOME_SET.has(String(c['outcome'])) ? String(c['outcome']) : undefined));
+  // A load's report holds the load's one case: a conformance baseline is a run's, with cases of the suites.
+  const suites = Array.isArray(meta['suites']) ? meta['suites'] : [];
+  if (suites.some((suite) => suite !== 'load')) {
+    const contract = meta['contract'];
+    read.conformance = {
+      file,
+      version,
+      ...(typeof contract === 'string' ? { contract } : {}),
+      target,
+      cases: cases as Map<string, Outcome>,
+      rules: byId(objectOf(value['judgement'])?.['rules'], ruleStateOf) as Map<string, RuleState>,
+      findings: new Set(byId(value['findings'], () => 'found').keys()),
+    };
+  }
+  return read;
 }
 
 /**

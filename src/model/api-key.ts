@@ -35,6 +35,10 @@ export function apiKeyProblem(key: string): string | undefined {
       `has ${characters} character${characters === 1 ? '' : 's'}; the suite needs at least ${MIN_KEY_CHARACTERS} ` +
       '(a key that short would be redacted out of ordinary words in every report)'
     );
+  // The suite writes the scheme itself (Authorization: Bearer KEY, and Basic for the auth cases): a key given with one is sent twice over.
+  const scheme = /^(bearer|basic|token|apikey)\s+\S/i.exec(key)?.[1];
+  if (scheme !== undefined)
+    return `starts with '${scheme} ': the suite adds the scheme itself (Authorization: Bearer KEY); give the key alone, without '${scheme} '`;
   if (PRINTABLE.test(key)) return undefined;
   const at = key.search(/[^\x20-\x7e]/);
   return (

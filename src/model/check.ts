@@ -112,6 +112,10 @@ export interface Baseline {
   file: string;
   metrics: LoadMetrics;
   tolerance: number;
+  /** The baseline's whole load (its histograms and seconds: the noise a comparison is held to). */
+  load?: LoadReport;
+  /** How the baseline's load differs from this one's (profile, base URL, suite version, request mix), when it does. */
+  notComparable?: string[];
 }
 
 /**

@@ -25,6 +25,8 @@ export interface OperationInfo {
 
 /** The compiled contract. */
 export interface Contract {
+  /** The contract's version (openapi.yaml's `info.version`), when the document states one. */
+  version?: string;
   /** Validates a value against a resource schema; every problem with its pointer and schema path, empty when valid. */
   validate(schema: SchemaName, value: JsonValue): Failure[];
   operations: ReadonlyMap<OperationName, OperationInfo>;

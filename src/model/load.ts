@@ -318,7 +318,12 @@ export interface BaselineComparison {
   current: number;
   /** current / baseline - 1, signed; positive is slower for latency, faster for rps. */
   change: number;
+  /** Beyond the tolerance, and beyond the noise both runs' samples show. */
   regressed: boolean;
+  /** The 95 % intervals of the figure that both runs' samples support, when they hold enough samples. */
+  ranges?: { baseline: [number, number]; current: [number, number] };
+  /** Why the figure cannot be told from noise (too few samples in one run or both): never a regression then. */
+  tooFewSamples?: string;
 }
 
 /** The load part of report.json: plain JSON, enough to merge and re-judge without the profile file. */
@@ -349,7 +354,13 @@ export interface LoadReport {
   throughput: Array<{ t: number; rps: number }>;
   /** How many runs (machines) were merged into this result. */
   mergedRuns: number;
-  baseline?: { file: string; tolerance: number; comparisons: BaselineComparison[] };
+  baseline?: {
+    file: string;
+    tolerance: number;
+    comparisons: BaselineComparison[];
+    /** How the baseline's load differs from this one (profile, base URL, suite version, request mix): then nothing is compared. */
+    notComparable?: string[];
+  };
 }
 
 /** Live progress of a load run, once a second. */

@@ -144,6 +144,8 @@ export interface RunMeta {
   /** The suite's clock: the date cases judge time-bound rules by. */
   clock: string;
   suites: string[];
+  /** The version of the contract the run judged by (the package's openapi.yaml `info.version`). */
+  contract?: string;
   options: Record<string, string | number | boolean | string[]>;
   /**
    * Deprecated operations, the day the contract removes each (YYYY-MM-DD) and the days the suite's clock leaves until then
@@ -221,6 +223,8 @@ export interface RunReport {
   load?: LoadReport;
   /** The ledger of judgement: every registered rule, what judged it and in which states, or why nothing did. */
   judgement?: JudgementLedger;
+  /** What changed since the run given as --baseline: new failures, fixed, still failing, newly not judged, by id. */
+  sinceBaseline?: SinceBaseline;
 }
 
 /**
@@ -233,6 +237,35 @@ export type RuleStatus = 'judged' | 'not-judged' | 'not-selected';
 export interface RuleReason {
   reason: string;
   count: number;
+}
+
+/** How a rule fared in a run, as a baseline compares it: a failure among its judgements, judged, or not judged. */
+export type RuleState = 'failed' | 'judged' | 'not-judged';
+
+/** One case (or rule) that changed, or did not, since the baseline: what it was there (`absent`: not in it) and is now. */
+export interface BaselineChange {
+  id: string;
+  was: Outcome | RuleState | 'absent';
+  now: Outcome | RuleState;
+}
+
+/** The comparison of a run with its baseline, as report.json's `sinceBaseline` holds it. */
+export interface SinceBaseline {
+  file: string;
+  /** How the baseline's run differs from this one (suite version, contract, base URL); empty when alike. */
+  unlike: string[];
+  /** Cases failing now that passed, were not judged or did not exist in the baseline. */
+  newFailures: BaselineChange[];
+  /** Cases that failed in the baseline and pass (or warn) now. */
+  fixed: BaselineChange[];
+  /** Cases that failed in the baseline and fail now. */
+  stillFailing: BaselineChange[];
+  /** Cases judged in the baseline that are not judged now. */
+  newlyNotJudged: BaselineChange[];
+  /** The rules of the ledger, compared the same way (a rule fails where any judgement of it failed). */
+  rules: { newFailures: BaselineChange[]; fixed: BaselineChange[]; newlyNotJudged: BaselineChange[] };
+  /** Findings (recommendations not followed) whose id the baseline did not have. */
+  newFindings: string[];
 }
 
 /** One registered rule in the ledger: what judged it, by outcome, in which phases and states, or why nothing did. */
@@ -375,4 +408,9 @@ export interface VerdictInputs {
   internalErrors: number;
   /** The run judged less of its rules than --min-judged asks: it cannot pass. */
   judgedTooLittle?: boolean;
+  /**
+   * With --fail-on new: the failures that decide (new cases failing, and new findings under --strict), in place of every
+   * failure; the known ones are still reported.
+   */
+  gatedFailures?: number;
 }

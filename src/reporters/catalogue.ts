@@ -9,8 +9,25 @@ import { stringifyExactJson } from '../model/json.js';
 import type { CaseSpec, RequestSpec } from '../model/scenario.js';
 import { LOAD_VARIANTS, VARIANTS, type Variant } from '../server/variants.js';
 
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** The most characters of a value a cell shows: a 1 MiB name is one case, not a megabyte of the page. */
+export const MAX_CELL_CHARACTERS = 240;
+
+/** Control characters (C0, DEL, C1) and the Unicode line separators: each shown as its \u escape, never raw. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * A value as a table cell shows it: whitespace runs one space, every other control character escaped, cut to
+ * MAX_CELL_CHARACTERS (with how long it was), and no `|` or backtick that would end the cell or its code early.
+ */
+export function cell(text: string): string {
+  const spaced = text.replace(/[\t\n\r]+/g, ' ');
+  const points = [...spaced];
+  const cut =
+    points.length > MAX_CELL_CHARACTERS ? `${points.slice(0, MAX_CELL_CHARACTERS).join('')}… (${points.length} characters)` : spaced;
+  return cut
+    .replace(CONTROL, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`)
+    .replace(/`/g, "'")
+    .replace(/\|/g, '\\|');
 }
 
 function describeRequest(request: RequestSpec): string {

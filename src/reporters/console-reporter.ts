@@ -10,10 +10,13 @@ import {
   type Outcome,
   type RunMeta,
   type RunReport,
+  type SinceBaseline,
 } from '../model/results.js';
+import { gatesOnNew, sinceBaselineLines } from './baseline-view.js';
 import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';
 import type { Reporter } from './reporter.js';
 import type { ServerWait } from '../model/exchange.js';
+import type { LoadReport } from '../model/load.js';
 import {
   casesByMessage,
   causeLines,
@@ -26,6 +29,7 @@ import {
   LABELS,
   MARKS,
   oneLine,
+  plural,
   problemLocation,
   problemMessages,
   requestsText,
@@ -190,6 +194,9 @@ export class ConsoleReporter implements Reporter {
 
   onRunEnd(report: RunReport): void {
     this.clearProgress();
+    this.loadExample = loadExampleLine(report.load);
+    // What changed since the baseline comes first: it is what a team acts on, whatever else the run found.
+    if (report.sinceBaseline !== undefined) this.printSinceBaseline(report.sinceBaseline);
     const order: Outcome[] = this.options.quiet
       ? ['failed', 'internal-error', 'could-not-test']
       : ['failed', 'internal-error', 'could-not-test', 'warned'];
@@ -250,7 +257,26 @@ export class ConsoleReporter implements Reporter {
             'could-not-test',
             `(${cut}: ${notRun} of ${report.cases.length} planned case${report.cases.length === 1 ? '' : 's'} not run)`,
           )}`;
-    this.write(`verdict: ${verdict}${unfinished}`);
+    this.write(`verdict: ${verdict}${unfinished}${this.gateText(report)}`);
+  }
+
+  /** With --fail-on new, what decided the verdict: the new failures, while the known ones are still failing. */
+  private gateText(report: RunReport): string {
+    const since = report.sinceBaseline;
+    if (since === undefined || !gatesOnNew(report)) return '';
+    const known = since.stillFailing.length;
+    const n = since.newFailures.length;
+    return n > 0
+      ? ` (--fail-on new: ${plural(n, 'new failure')}${known > 0 ? `, ${known} known` : ''})`
+      : ` (--fail-on new: nothing new since the baseline${known > 0 ? `; ${plural(known, 'known failure')} still failing` : ''})`;
+  }
+
+  /** The comparison with the baseline: its headline in bold, new failures in red and first. */
+  private printSinceBaseline(since: SinceBaseline): void {
+    const [headline, ...rest] = sinceBaselineLines(since, this.options.quiet ? 10 : 30);
+    this.write(this.paint(since.newFailures.length > 0 ? 'failed' : 'bold', safeText(headline ?? '')));
+    for (const line of rest) this.write(line.startsWith('  new failures') ? this.paint('failed', safeText(line)) : safeText(line));
+    this.write();
   }
 
   /** Before the failure groups (each case under its first failed check): the failed checks of the whole run, by how many answers. */
@@ -259,6 +285,7 @@ export class ConsoleReporter implements Reporter {
     if (lines.length === 0) return;
     this.write(`${this.paint('failed', 'CAUSES')} the checks that failed, across the run (a case may fail several):`);
     for (const line of lines) this.write(`      ${line}`);
+    this.write(this.paint('dim', '      petstore-conformance explain CHECK-ID says what a check demands and why'));
   }
 
   /** The run's findings (recommendations its responses did not follow) and its internal errors, each once with an example. */
@@ -286,7 +313,7 @@ export class ConsoleReporter implements Reporter {
     notes.push(...report.meta.deprecations.map(countdownSentence));
     if (report.meta.options['readOnly'] === true) {
       const unjudged = report.cases.filter((c) => c.skip === 'read-only').length;
-      notes.push(`read-only: nothing was written; ${unjudged} cases that write were not run`);
+      notes.push(`read-only: nothing was written; ${plural(unjudged, 'case')} that write${unjudged === 1 ? 's was' : ' were'} not run`);
     } else if (report.createdPets.count > 0) {
       const { count, toJudge, namedWith } = report.createdPets;
       const filled = toJudge === undefined ? '' : ` (${toJudge} so that caps and filters could be judged)`;
@@ -297,7 +324,7 @@ export class ConsoleReporter implements Reporter {
       const waits = traffic.waits.length;
       notes.push(
         `rate limits: ${traffic.throttledResponses} response${traffic.throttledResponses === 1 ? '' : 's'} asked the suite to wait; it ` +
-          `waited ${(traffic.waitedMs / 1000).toFixed(1)} s in ${waits} wait${waits === 1 ? '' : 's'} (never a verdict)`,
+          `waited ${(traffic.waitedMs / 1000).toFixed(1)} s in ${waits} wait${waits === 1 ? '' : 's'} (never a verdict)${paceHint(report)}`,
       );
     }
     if (traffic !== undefined && traffic.connectionRetries > 0) {
@@ -314,13 +341,25 @@ export class ConsoleReporter implements Reporter {
     for (const d of report.meta.disabled) notes.push(`disabled by the configuration: ${d.id} (${d.reason})`);
     const retried = report.cases.filter((c) => c.retries > 0);
     if (retried.length > 0)
-      notes.push(`read-after-write: ${retried.length} cases needed retries to see a write (${retried.map((c) => c.id).join(', ')})`);
+      notes.push(
+        `read-after-write: ${plural(retried.length, 'case')} needed retries to see a write (${retried.map((c) => c.id).join(', ')})`,
+      );
     return notes;
   }
 
   /** The rules the selection could have judged that nothing judged, each with why (the ledger of judgement). */
   private printUnjudgedRules(report: RunReport): void {
-    for (const rule of report.judgement === undefined ? [] : unjudgedRules(report.judgement))
+    const rules = report.judgement === undefined ? [] : unjudgedRules(report.judgement);
+    // A run narrowed by --check judges few rules by design: one line, not a line a rule the selection happened not to reach.
+    if (report.meta.options['checks'] !== undefined && rules.length > 1) {
+      const ids = listed(rules.map((rule) => rule.id));
+      this.write(
+        `${this.paint('not-judged', 'RULE ')} ${rules.length} rules not judged by the cases --check selected: ${safeText(ids)} ` +
+          "(report.json's judgement says why)",
+      );
+      return;
+    }
+    for (const rule of rules)
       this.write(`${this.paint('not-judged', 'RULE ')} ${this.paint('bold', rule.id)} not judged: ${safeText(reasonsText(rule))}`);
   }
 
@@ -349,7 +388,7 @@ export class ConsoleReporter implements Reporter {
       return;
     }
     this.write(
-      `${this.paint('failed', LABELS.failed.padEnd(5))} ${this.paint('bold', group.check ?? 'failed')}, ${group.cases.length} cases: ` +
+      `${this.paint('failed', LABELS.failed.padEnd(5))} ${this.paint('bold', group.check ?? 'failed')}, ${plural(group.cases.length, 'case')}: ` +
         `${safeText(oneLine(group.clause, 300))}`,
     );
     const messages = casesByMessage(group);
@@ -383,6 +422,9 @@ export class ConsoleReporter implements Reporter {
     for (const file of files) this.write(`report: ${file}`);
   }
 
+  /** The load's example request, of the report being printed. */
+  private loadExample: string | undefined;
+
   private printProblem(result: CaseResult): void {
     this.write(
       `${this.paint(result.outcome, LABELS[result.outcome].padEnd(5))} ${this.paint('bold', result.id)}  ${safeText(result.title)}`,
@@ -399,7 +441,27 @@ export class ConsoleReporter implements Reporter {
       );
     if (exchange?.reproduce !== undefined && result.outcome !== 'warned')
       this.write(this.paint('dim', `      reproduce: ${safeText(exchange.reproduce)}`));
+    // The load's case keeps no exchange: its example is the first contradicting listing or wrong sample report.json holds.
+    if (exchange === undefined && result.suite === 'load' && this.loadExample !== undefined)
+      this.write(this.paint('dim', `      e.g. ${safeText(this.loadExample)}`));
     const where = problemLocation(result);
     if (where !== undefined) this.write(this.paint('dim', `      ${where}`));
   }
+}
+
+/** A load's first piece of evidence as one line: a listing that contradicted the store, else a sampled answer that broke the contract. */
+function loadExampleLine(load: LoadReport | undefined): string | undefined {
+  const listing = load?.listings?.evidence[0];
+  if (listing !== undefined) return oneLine(`${listing.request} → ${listing.status}: ${listing.message}`, 300);
+  const sample = load?.violations[0];
+  if (sample !== undefined) return oneLine(`GET ${sample.target} → ${sample.status}: ${sample.problems.join('; ')}`, 300);
+  return undefined;
+}
+
+/** What to do about the waits: --rate-limit paces the run under the server's limit (a lower one, when it was set). */
+function paceHint(report: RunReport): string {
+  const rate = report.meta.options['rateLimit'];
+  return typeof rate === 'number'
+    ? `; --rate-limit ${rate} is still above the server's limit: lower it`
+    : "; --rate-limit N (requests a second) paces the run under the server's limit instead of waiting";
 }

@@ -10,6 +10,7 @@ import {
 } from '../model/results.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { escapeHtml } from './html.js';
+import { BASELINE_STYLE, newFailureIds, newMark, sinceBaselineSection } from './html-baseline.js';
 import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';
 import { latencyClockWords, loadFigures } from './load-figures.js';
 import {
@@ -165,14 +166,14 @@ function reasonsHtml(result: CaseResult): string {
  * One case: its heading and reason line (all a closed card shows), where it is declared, the checks that decided it,
  * the curl to reproduce it and its evidence, collapsed.
  */
-function caseCard(result: CaseResult, open: boolean): string {
+function caseCard(result: CaseResult, open: boolean, isNew: ReadonlySet<string> = new Set()): string {
   const deciding = decidingExchange(result);
   const reproduce =
     deciding?.reproduce === undefined ? '' : `<h4>Reproduce with</h4><pre class="repro">${escapeHtml(deciding.reproduce)}</pre>`;
   const evidence = result.exchanges.map((e) => exchangeHtml(e, result.exchanges.length, e === deciding)).join('');
   return [
     `<article class="c-${result.outcome}" id="result-${escapeHtml(result.id)}"><details${open ? ' open' : ''}>`,
-    `<summary><h3><span class="badge b-${result.outcome}">${LABELS[result.outcome]}</span><code>${escapeHtml(result.id)}</code> ` +
+    `<summary><h3><span class="badge b-${result.outcome}">${LABELS[result.outcome]}</span>${newMark(result.id, isNew)}<code>${escapeHtml(result.id)}</code> ` +
       `${escapeHtml(result.title)}</h3><span class="line">${escapeHtml(reasonLine(result))}</span></summary>`,
     `<p class="where">${escapeHtml(result.clause)}` +
       `${result.source === undefined ? '' : ` · ${escapeHtml(located(result.source) ?? '')}`} ` +
@@ -193,7 +194,7 @@ function causeId(index: number): string {
 }
 
 /** The failures, one section per check and clause they broke; the first case of each open, the others one line each. */
-function failuresBody(groups: readonly FailureGroup[]): string {
+function failuresBody(groups: readonly FailureGroup[], isNew: ReadonlySet<string>): string {
   return groups
     .map((group, i) => {
       const n = group.cases.length;
@@ -202,7 +203,7 @@ function failuresBody(groups: readonly FailureGroup[]): string {
         `<h3><span class="badge b-failed">${LABELS.failed}</span><code>${escapeHtml(group.check ?? 'failed')}</code> · ${n} ` +
           `case${n === 1 ? '' : 's'}</h3>`,
         `<p class="where">${escapeHtml(group.clause)}</p>`,
-        ...group.cases.map((c, j) => caseCard(c, j === 0)),
+        ...group.cases.map((c, j) => caseCard(c, j === 0, isNew)),
         '</section>',
       ].join('\n');
     })
@@ -299,7 +300,9 @@ function judgementSection(report: RunReport): string {
   return (
     `<section id="judgement"><h2>Judgement: ${escapeHtml(ledgerLine(ledger))}</h2>` +
     `${unjudged.length === 0 ? '' : table(unjudged)}` +
-    `<details><summary>Every rule (${ledger.rules.length}): what judged it, or why nothing did</summary>${table(ledger.rules)}</details>` +
+    // Every registered rule, the selected ones counted apart: "judged 45 of 45" beside "every rule (52)" read as a mismatch.
+    `<details><summary>Every registered rule (${ledger.rules.length}: the ${ledger.selected} this run selected, and ` +
+    `${ledger.rules.length - ledger.selected} it did not): what judged each, or why nothing did</summary>${table(ledger.rules)}</details>` +
     '</section>'
   );
 }
@@ -415,7 +418,7 @@ export function renderHtml(report: RunReport): string {
     if (cases.length === 0) return '';
     const body =
       outcome === 'failed'
-        ? failuresBody(groups)
+        ? failuresBody(groups, newFailureIds(report))
         : outcome === 'passed'
           ? `<details><summary>The ${cases.length} case${cases.length === 1 ? '' : 's'} that ` +
             `passed</summary>${caseTable(cases, false)}</details>`
@@ -443,10 +446,11 @@ export function renderHtml(report: RunReport): string {
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(`${report.verdict.replace('-', ' ').toUpperCase()} · ${meta.tool.name} · ${meta.baseUrl}`)}</title>`,
-    `<style>${STYLE}</style></head><body>`,
+    `<style>${STYLE}${BASELINE_STYLE}</style></head><body>`,
     header(report),
     '<main>',
     `<nav class="summary" aria-label="Summary"><div class="counts">${counts}</div>${causes}${index}</nav>`,
+    sinceBaselineSection(report),
     ...countdowns,
     ...disabled,
     ...sections,

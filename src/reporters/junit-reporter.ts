@@ -1,7 +1,9 @@
 /** junit.xml: one testsuite per suite, one testcase per case, for CI systems. Built as an escaped XML tree. */
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { CaseResult, RunReport } from '../model/results.js';
+import { sinceBaselineLine, unlikeLine } from '../model/baseline.js';
+import type { CaseResult, RunReport, SinceBaseline } from '../model/results.js';
+import { changeText } from './baseline-view.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { loadFigures } from './load-figures.js';
 import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';
@@ -106,6 +108,16 @@ function suiteMs(cases: readonly CaseResult[], runMs: number): number {
   return Math.min(runMs, covered + unplaced);
 }
 
+/** The comparison with the baseline as properties: its headline, how the runs differ, and each case failing anew. */
+function sinceBaselineProperties(since: SinceBaseline): string[][] {
+  const unlike = unlikeLine(since);
+  return [
+    ['sinceBaseline', sinceBaselineLine(since)],
+    ...(unlike === undefined ? [] : [['baselineUnlike', unlike]]),
+    ...since.newFailures.map((c) => ['newFailure', changeText(c)]),
+  ];
+}
+
 /** Renders the report as JUnit XML (the Jenkins/Ant schema); `host` is the machine that ran the tests, as the schema means it. */
 export function renderJunit(report: RunReport, host: string = hostname()): string {
   const { meta } = report;
@@ -118,6 +130,7 @@ export function renderJunit(report: RunReport, host: string = hostname()): strin
       ['clock', meta.clock],
       // The run's verdict, named so: a suite of passing cases in a failed run must not read as failed itself.
       ['runVerdict', report.verdict],
+      ...(report.sinceBaseline === undefined ? [] : sinceBaselineProperties(report.sinceBaseline)),
       ...report.meta.disabled.map((d) => ['disabled', `${d.id}: ${d.reason}`]),
       ...report.findings.map((f) => ['finding', findingLine(f, 1_000)]),
       ...report.internalErrors.map((e) => ['internalError', internalErrorLine(e, 1_000)]),
@@ -130,24 +143,27 @@ export function renderJunit(report: RunReport, host: string = hostname()): strin
           ]),
     ].map(([name, value]) => ({ name: 'property', attributes: { name, value } })),
   };
-  const suites = [...casesBySuite(report)].map(
-    ([suite, checks], index): XmlElement => ({
-      name: 'testsuite',
-      attributes: {
-        name: suite,
-        tests: checks.length,
-        failures: count(checks, 'failed'),
-        errors: count(checks, 'could-not-test') + count(checks, 'internal-error'),
-        skipped: count(checks, 'not-judged'),
-        time: seconds(suiteMs(checks, report.durationMs)),
-        timestamp: meta.startedAt.replace(/\.\d+Z$/, 'Z'),
-        hostname: host,
-        id: index,
-        package: meta.tool.name,
-      },
-      children: [properties, ...checks.map((c) => testcase(c, report))],
-    }),
-  );
+  // A suite without a case of the run (one --check left out) is no test suite: eleven empty ones read as noise.
+  const suites = [...casesBySuite(report)]
+    .filter(([, checks]) => checks.length > 0)
+    .map(
+      ([suite, checks], index): XmlElement => ({
+        name: 'testsuite',
+        attributes: {
+          name: suite,
+          tests: checks.length,
+          failures: count(checks, 'failed'),
+          errors: count(checks, 'could-not-test') + count(checks, 'internal-error'),
+          skipped: count(checks, 'not-judged'),
+          time: seconds(suiteMs(checks, report.durationMs)),
+          timestamp: meta.startedAt.replace(/\.\d+Z$/, 'Z'),
+          hostname: host,
+          id: index,
+          package: meta.tool.name,
+        },
+        children: [properties, ...checks.map((c) => testcase(c, report))],
+      }),
+    );
   // No `skipped` here: the Jenkins JUnit XSD the file is validated against allows it on each testsuite only.
   return serialiseXml({
     name: 'testsuites',

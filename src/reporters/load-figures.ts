@@ -179,11 +179,22 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
     });
     figures.push({ label: 'highest rate held', value: load.highestRateHeld === undefined ? 'none' : `${load.highestRateHeld}/s` });
   }
+  const unlike = load.baseline?.notComparable ?? [];
+  if (unlike.length > 0) figures.push({ label: 'baseline', value: `not comparable: ${unlike.join('; ')}` });
   for (const c of load.baseline?.comparisons ?? []) {
     const unit = c.metric === 'p50' || c.metric === 'p99' ? ' ms' : '';
+    // A change within both runs' noise is said to be so: a figure that moved is not a regression by itself.
+    const noise =
+      c.tooFewSamples !== undefined
+        ? `, not judged: ${c.tooFewSamples}`
+        : c.regressed
+          ? ', regressed beyond the noise'
+          : c.ranges !== undefined && c.change !== 0
+            ? ', within the noise or the tolerance'
+            : '';
     figures.push({
       label: `baseline ${c.metric}`,
-      value: `${c.baseline}${unit} → ${c.current}${unit} (${signedPercent(c.change)})${c.regressed ? ', regressed' : ''}`,
+      value: `${c.baseline}${unit} → ${c.current}${unit} (${signedPercent(c.change)})${noise}`,
     });
   }
   figures.push(...trendFigures(load));

@@ -1,6 +1,8 @@
 /** summary.md: the verdict in a few lines for a CI step summary or a merge-request comment. */
 import path from 'node:path';
-import type { JudgementLedger, RunReport } from '../model/results.js';
+import { sinceBaselineLine, unlikeLine, wasWords } from '../model/baseline.js';
+import type { JudgementLedger, RunReport, SinceBaseline } from '../model/results.js';
+import { changeGroups, rulesLine } from './baseline-view.js';
 import { FileReporter, REPORT_FILES } from './file-reporter.js';
 import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';
 import { loadFigures } from './load-figures.js';
@@ -89,6 +91,7 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
     `| ${counts.passed} | ${counts.failed} | ${counts.warned} | ${counts['not-judged']} | ${counts['could-not-test']} | ` +
       `${counts['internal-error']} | ${report.findings.length} |`,
   ];
+  if (report.sinceBaseline !== undefined) lines.push(...sinceBaselineMarkdown(report.sinceBaseline));
   if (report.judgement !== undefined) lines.push('', ...ledgerLines(report.judgement));
   if (report.internalErrors.length > 0)
     lines.push(
@@ -140,6 +143,27 @@ export function renderMarkdown(report: RunReport, links: readonly string[] = [])
   // Named, not linked: a relative link is dead where this file is pasted (a step summary, a merge-request comment).
   if (links.length > 0) lines.push('', `Reports written beside this summary: ${links.map(code).join(' · ')}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** What changed since the baseline, for a pull-request comment: the headline, then a table of the cases, new failures first. */
+function sinceBaselineMarkdown(since: SinceBaseline): string[] {
+  const icon = since.newFailures.length > 0 ? '🆕' : '🔁';
+  const lines = ['', `${icon} **${escapeMarkdown(sinceBaselineLine(since))}**`];
+  const unlike = unlikeLine(since);
+  if (unlike !== undefined) lines.push('', `⚠️ ${escapeMarkdown(unlike, 500)}`);
+  const groups = changeGroups(since);
+  if (groups.length > 0) lines.push('', '| change | case | was |', '| --- | --- | --- |');
+  let listed = 0;
+  for (const group of groups) {
+    const shown = group.changes.slice(0, Math.max(0, MAX_LISTED - listed));
+    for (const change of shown) lines.push(`| ${group.title} | ${code(change.id)} | ${escapeMarkdown(wasWords(change.was))} |`);
+    if (shown.length < group.changes.length)
+      lines.push(`| ${group.title} | … | ${group.changes.length - shown.length} more in report.json |`);
+    listed += shown.length;
+  }
+  const rules = rulesLine(since);
+  if (rules !== undefined) lines.push('', escapeMarkdown(rules, 600));
+  return lines;
 }
 
 /** The ledger of judgement: its line, and a table of the rules the selection could have judged that nothing judged. */

@@ -76,6 +76,15 @@ export function runSeries(report: RunReport, redact: (text: string) => string): 
   list.add('run_passed', run, report.verdict === 'passed' ? 1 : 0);
   list.add('run_duration_seconds', run, report.durationMs / 1000);
   list.add('run_requests', run, report.requests);
+  const since = report.sinceBaseline;
+  if (since !== undefined)
+    for (const [change, changes] of [
+      ['new', since.newFailures],
+      ['fixed', since.fixed],
+      ['still-failing', since.stillFailing],
+      ['newly-not-judged', since.newlyNotJudged],
+    ] as const)
+      list.add('run_since_baseline_cases', { ...run, change }, changes.length);
   const load = report.load;
   if (load === undefined) return list.series;
   const profile = { ...run, profile: load.profile.name };

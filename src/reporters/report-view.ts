@@ -273,8 +273,16 @@ export function verdictLine(report: RunReport): string {
   const { failed, warned } = report.counts;
   const couldNotTest = report.counts['could-not-test'];
   const findings = report.findings.length;
+  const since = report.sinceBaseline;
+  const gated = since !== undefined && report.meta.options['failOn'] === 'new';
+  if (report.verdict === 'failed' && gated) {
+    const n = since.newFailures.length + (report.meta.options['strict'] === true ? since.newFindings.length : 0);
+    return `FAILED: ${plural(n, 'new failure')} since the baseline (${failed} of ${plural(total, 'case')} failed)`;
+  }
   if (report.verdict === 'failed')
-    return failed > 0 ? `FAILED: ${failed} of ${total} cases failed` : `FAILED: ${warned + findings} warnings in strict mode`;
+    return failed > 0
+      ? `FAILED: ${failed} of ${plural(total, 'case')} failed`
+      : `FAILED: ${plural(warned + findings, 'warning')} in strict mode`;
   if (report.verdict === 'internal-error') {
     const where = report.internalErrors.length;
     return (
@@ -286,10 +294,18 @@ export function verdictLine(report: RunReport): string {
     return `INCOMPLETE: the run stopped before its end (${report.stopped.code}) after ${total} case${total === 1 ? '' : 's'}`;
   if (report.verdict === 'incomplete')
     return couldNotTest > 0
-      ? `INCOMPLETE: ${couldNotTest} of ${total} cases could not be tested`
-      : `INCOMPLETE: interrupted after ${total - report.cases.filter((c) => c.skip === 'interrupted').length} of ${total} cases`;
+      ? `INCOMPLETE: ${couldNotTest} of ${plural(total, 'case')} could not be tested`
+      : `INCOMPLETE: interrupted after ${total - report.cases.filter((c) => c.skip === 'interrupted').length} of ${plural(total, 'case')}`;
   const recommended = findings > 0 ? `, ${findings} finding${findings === 1 ? '' : 's'}` : '';
-  return `PASSED: ${total} case${total === 1 ? '' : 's'}${warned > 0 ? `, ${warned} with warnings` : ''}${recommended}`;
+  // With --fail-on new, a pass says what is still failing: it is known, not gone.
+  const known =
+    gated && failed > 0 ? `, nothing new since the baseline (${failed} known failure${failed === 1 ? '' : 's'} still fail)` : '';
+  return `PASSED: ${plural(total, 'case')}${warned > 0 ? `, ${warned} with warnings` : ''}${recommended}${known}`;
+}
+
+/** A count with its noun: `1 case`, `2 cases`. */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** Cases of one outcome grouped by what they report (the same messages), in first-seen order: repeats are shown once. */

@@ -202,6 +202,23 @@ const locked = (name: string): string => lock.packages[`node_modules/${name}`]?.
 interface ActionContext {
   inputs: Record<string, string>;
   steps: Record<string, Record<string, string>>;
+  /** The `github` context's values the action reads (a push to the repository itself, unless a test says otherwise). */
+  github: Record<string, string>;
+}
+
+/** A push to the caller's own repository. */
+const PUSH: Record<string, string> = {
+  'github.event_name': 'push',
+  'github.repository': 'acme-inc/pet-service',
+  'github.event.pull_request.head.repo.full_name': '',
+};
+
+/** The examples' placeholders, filled as a team fills them. */
+const FILLED: Record<string, string> = { '<YOUR-CATEGORY-ID>': '7', '<YOUR-TENANT>': 'acme corp' };
+
+/** An example's text with its placeholders filled. */
+function filled(text: string): string {
+  return text.replace(/<YOUR-[A-Z-]+>/g, (placeholder) => FILLED[placeholder] ?? placeholder);
 }
 
 /** A `${{ }}` expression of the action, as the runner evaluates the few kinds it uses. */
@@ -211,6 +228,7 @@ function evaluate(expression: string, context: ActionContext): string {
   const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression);
   if (output) return context.steps[output[1] as string]?.[output[2] as string] ?? '';
   if (expression === 'strategy.job-index') return '0';
+  if (expression in context.github) return context.github[expression] ?? '';
   throw new Error(`an expression this test does not evaluate: ${expression}`);
 }
 
@@ -240,9 +258,9 @@ interface ActionRun {
 }
 
 /** One use of the action (from the checkout) in a job whose runner state ($RUNNER_TEMP, the workspace, the step summary) is in `job`. */
-async function useAction(job: string, given: Record<string, string>): Promise<ActionRun> {
+async function useAction(job: string, given: Record<string, string>, github: Record<string, string> = PUSH): Promise<ActionRun> {
   const inputs = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, given[name] ?? input.default ?? '']));
-  const context: ActionContext = { inputs, steps: {} };
+  const context: ActionContext = { inputs, steps: {}, github };
   const workspace = path.join(job, 'workspace');
   const runnerTemp = path.join(job, 'runner-temp');
   await mkdir(workspace, { recursive: true });
@@ -296,7 +314,7 @@ t.test(
     const server = await startReferenceServer({ apiKey: key });
     t.teardown(() => server.close());
     if (actionExample === undefined) return t.fail('the README has an example that uses the action');
-    const given = Object.fromEntries(Object.entries(actionExample.with ?? {}).map(([k, v]) => [k, String(v)]));
+    const given = Object.fromEntries(Object.entries(actionExample.with ?? {}).map(([k, v]) => [k, filled(String(v))]));
     t.same(
       Object.keys(given).filter((name) => !(name in action.inputs)),
       [],
@@ -350,6 +368,21 @@ t.test(
       ],
       "the runtime dependencies as locked, and the compiler and Node's types at the lockfile's versions, in $RUNNER_TEMP",
     );
+
+    // A pull request from a fork gets no secrets: the api-key input is empty, and one line says why, before anything runs.
+    const fork = await useAction(
+      job,
+      { ...inputs, 'api-key': '' },
+      { ...PUSH, 'github.event_name': 'pull_request', 'github.event.pull_request.head.repo.full_name': 'someone/pet-service' },
+    );
+    t.equal(fork.code, 2, 'an empty key from a fork: the step fails');
+    t.match(
+      fork.stdout,
+      /^::error::petstore-conformance: the api-key input is empty: this pull_request comes from the fork someone\/pet-service, and GitHub gives a fork's pull requests no secrets; /m,
+    );
+    const unset = await useAction(job, { ...inputs, 'api-key': '' });
+    t.equal(unset.code, 2);
+    t.match(unset.stdout, /^::error::petstore-conformance: the api-key input is empty: the secret it names is not set/m);
     t.equal(calls.length, 2, 'built by the first use only: the second finds it built');
   },
 );
@@ -411,7 +444,7 @@ t.test("the README's nightly workflow, two nights: the first says no baseline ye
 t.test('the action refuses a Node older than 20 before npm is asked anything', async (t) => {
   const job = await tempDir();
   const build = action.runs.steps.find((s) => s.id === 'build') as Step;
-  const context: ActionContext = { inputs: { 'report-dir': '', 'artifact-name': '' }, steps: {} };
+  const context: ActionContext = { inputs: { 'report-dir': '', 'artifact-name': '' }, steps: {}, github: PUSH };
   // A node that says it is 18, first on PATH.
   const oldNode = path.join(job, 'old-node');
   await mkdir(oldNode);
@@ -518,7 +551,7 @@ async function gitlabJob(name: string, dir: string, settings: Record<string, str
   if (existsSync(suiteCache)) await execute('cp', ['-a', suiteCache, cached]);
   const variables: Record<string, string> = {
     ...gitlab.variables,
-    ...gitlabExample.variables,
+    ...Object.fromEntries(Object.entries(gitlabExample.variables ?? {}).map(([name, value]) => [name, filled(value)])),
     ...base.variables,
     ...job.variables,
     // What GitLab gives every job: this test's GitLab, whose projects are folders (git's insteadOf maps its URLs to them).
@@ -555,7 +588,7 @@ t.test(
     const settings = {
       PETSTORE_BASE_URL: server.baseUrl,
       PETSTORE_API_KEY: key,
-      PETSTORE_EXTRA_ARGS: `${gitlabExample.variables?.['PETSTORE_EXTRA_ARGS'] ?? ''} --suite limits`,
+      PETSTORE_EXTRA_ARGS: `${filled(gitlabExample.variables?.['PETSTORE_EXTRA_ARGS'] ?? '')} --suite limits`,
     };
     const result = await gitlabJob('petstore-conformance:release-gate', dir, settings);
     t.equal(result.code, 0, result.stderr);
@@ -580,6 +613,15 @@ t.test(
     const unset = await gitlabJob('petstore-conformance:release-gate', await tempDir(), { ...settings, PETSTORE_CONFORMANCE_SOURCE: '' });
     t.equal(unset.code, 2, 'without a source to fetch');
     t.match(unset.stdout, /^petstore-conformance: set PETSTORE_CONFORMANCE_SOURCE /m, 'one line says what to set');
+
+    // A tag that is not protected gets no protected variable: the job names the variable and says why, in one line.
+    const tag = { ...settings, PETSTORE_API_KEY: '', CI_COMMIT_REF_NAME: 'v1.4.0', CI_COMMIT_REF_PROTECTED: 'false' };
+    const noKey = await gitlabJob('petstore-conformance:release-gate', await tempDir(), tag);
+    t.equal(noKey.code, 2, 'no key: the job stops');
+    t.match(
+      noKey.stdout,
+      /^petstore-conformance: PETSTORE_API_KEY is empty in this job: v1\.4\.0 is not a protected ref, and a protected CI\/CD variable reaches only protected branches and tags; /m,
+    );
   },
 );
 

@@ -303,13 +303,42 @@ t.test('merge combines the raw results of several runs and judges them by the sa
   t.match(bad.stderr, /not the report\.json of a load run/);
 });
 
-t.test('--baseline compares with an earlier run and fails on a regression beyond the tolerance', async (t) => {
-  const profile = await writeProfile(profileText());
-  const first = await loadAgainst([], profile);
-  t.equal(first.code, 0);
+t.test('--baseline compares with an earlier run of the same load, and calls a regression only beyond the noise of both', async (t) => {
+  // Seven seconds at 400/s: enough whole seconds and responses for every figure to be told from noise.
+  const profile = await writeProfile(
+    profileText('rate: 400\n').replace('duration: 3', 'duration: 7').replace('maxRequests: 500', 'maxRequests: 20000'),
+  );
+  // One server for every run: a baseline of another base URL is not comparable.
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  const load = async (extraArgs: string[] = []) => {
+    const reports = await tempDir();
+    const result = await runCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', reports, ...extraArgs], {
+      PETSTORE_API_KEY: KEY,
+    });
+    const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport & { load: LoadReport };
+    return { ...result, report };
+  };
+  const first = await load();
+  t.equal(first.code, 0, first.stdout);
   const dir = await tempDir();
   const baselineFile = path.join(dir, 'baseline.json');
-  // Baselines far from what this machine does, so that the verdict does not hang on timing.
+
+  // The same load again, compared with the first: whatever its figures moved, that is noise.
+  await writeFile(baselineFile, JSON.stringify(first.report));
+  const again = await load(['--baseline', baselineFile]);
+  t.equal(again.code, 0, again.stdout);
+  t.same(
+    again.report.load.baseline?.comparisons.filter((c) => c.regressed),
+    [],
+    'no regression between two runs of the same load',
+  );
+  t.ok(
+    again.report.load.baseline?.comparisons.every((c) => c.ranges !== undefined || c.tooFewSamples !== undefined),
+    'each held to its noise',
+  );
+
+  // A baseline far slower than this machine: nothing regressed, whatever the tolerance.
   const slowerBaseline = structuredClone(first.report);
   slowerBaseline.load.metrics = {
     ...slowerBaseline.load.metrics,
@@ -317,7 +346,7 @@ t.test('--baseline compares with an earlier run and fails on a regression beyond
     latency: { ...slowerBaseline.load.metrics.latency, p50: 5000, p99: 5000 },
   };
   await writeFile(baselineFile, JSON.stringify(slowerBaseline));
-  const better = await loadAgainst([], profile, ['--baseline', baselineFile, '--baseline-tolerance', '0.05']);
+  const better = await load(['--baseline', baselineFile, '--baseline-tolerance', '0.05']);
   t.equal(better.code, 0, better.stdout);
   t.same(
     better.report.load.baseline?.comparisons.map((c) => [c.metric, c.regressed]),
@@ -329,13 +358,40 @@ t.test('--baseline compares with an earlier run and fails on a regression beyond
     ],
   );
   t.equal(better.report.load.baseline?.tolerance, 0.05, '--baseline-tolerance overrides the profile');
+
+  // A baseline a hundred times faster, its seconds included: beyond the tolerance and beyond the noise.
   const faster = structuredClone(first.report);
   faster.load.metrics.rps = first.report.load.metrics.rps * 100;
+  for (const stage of faster.load.stages)
+    for (const raw of stage.raw) raw.throughput = raw.throughput.map((second) => ({ ...second, rps: second.rps * 100 }));
   await writeFile(baselineFile, JSON.stringify(faster));
-  const slower = await loadAgainst([], profile, ['--baseline', baselineFile]);
-  t.equal(slower.code, 1);
+  const slower = await load(['--baseline', baselineFile]);
+  t.equal(slower.code, 1, slower.stdout);
   t.equal(outcomes(slower.report)['load.baseline.rps'], 'failed');
-  t.match(slower.stdout, /baseline rps: .* → .* \(−\d.*%\), regressed/);
+  t.match(slower.stdout, /baseline rps: .* → .* \(−\d.*%\), regressed beyond the noise/);
+});
+
+t.test('--baseline of a short load: too few samples to tell a figure from noise, said so and not judged', async (t) => {
+  const profile = await writeProfile(profileText());
+  const first = await loadAgainst([], profile);
+  t.equal(first.code, 0);
+  const faster = structuredClone(first.report);
+  faster.load.metrics.rps = first.report.load.metrics.rps * 100;
+  // The next run is against another server: the same base URL, as a baseline must have to be compared.
+  const baselineFile = path.join(await tempDir(), 'baseline.json');
+  const server = await startReferenceServer({ apiKey: KEY });
+  t.teardown(() => server.close());
+  faster.meta.baseUrl = server.baseUrl;
+  faster.load.baseUrl = server.baseUrl;
+  await writeFile(baselineFile, JSON.stringify(faster));
+  const reports = await tempDir();
+  const result = await runCli(['load', profile, '--base-url', server.baseUrl, '--report-dir', reports, '--baseline', baselineFile], {
+    PETSTORE_API_KEY: KEY,
+  });
+  t.equal(result.code, 0, result.stdout);
+  const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport & { load: LoadReport };
+  t.equal(outcomes(report)['load.baseline.rps'], 'not-judged');
+  t.match(result.stdout, /baseline rps: .*not judged: .*too few samples to tell rps from noise \(it needs 5 whole seconds\)/);
 });
 
 t.test('Ctrl-C stops a load cleanly: exit 130 and a report of what was measured', async (t) => {

@@ -9,7 +9,7 @@ import { listPetsProblems, ResponseSampler } from '../../src/load/sampler.js';
 import { shares, StageWorkers } from '../../src/load/stage-workers.js';
 import { loadContract } from '../../src/loader/contract.js';
 import { loadProfile, resolveProfilePath } from '../../src/loader/load-profiles.js';
-import { readBaseline, readLoadReport } from '../../src/loader/report-files.js';
+import { readBaselineReport, readLoadReport } from '../../src/loader/report-files.js';
 import { RunError } from '../../src/model/errors.js';
 import { withLoadFaults } from '../fixtures/load-faults.js';
 import { startReferenceServer } from '../../src/server/reference-server.js';
@@ -152,10 +152,12 @@ import { request } from 'undici';
     const dir = await tempDir();
     const base = metricsOf();
     await writeFile(path.join(dir, 'x.json'), '{"cases": []}');
-    await t.rejects(readBaseline(path.join(dir, 'x.json')), RunError);
-    await t.rejects(readBaseline(path.join(dir, 'missing.json')), /cannot read \(ENOENT\)/);
-    await writeFile(path.join(dir, 'ok.json'), JSON.stringify({ load: { metrics: base } }));
-    t.same(await readBaseline(path.join(dir, 'ok.json')), base);
+    await t.rejects(readBaselineReport(path.join(dir, 'x.json')), RunError);
+    await t.rejects(readBaselineReport(path.join(dir, 'missing.json')), /cannot read \(ENOENT\)/);
+    const meta = { tool: { version: '0.1.0' }, baseUrl: 'http://127.0.0.1:1/v1', suites: ['load'] };
+    const load = { metrics: base, profile: { name: 'smoke', queries: [] }, stages: [] };
+    await writeFile(path.join(dir, 'ok.json'), JSON.stringify({ meta, cases: [], load }));
+    t.same((await readBaselineReport(path.join(dir, 'ok.json'))).load?.metrics, base);
   });
 }
 

@@ -20,12 +20,13 @@ import { planLoad, planRun } from '../../../src/cli/plan.js';
 import { settle, type Env } from '../../../src/cli/settings.js';
 import type { SuiteConfig } from '../../../src/loader/config.js';
 import { loadContract } from '../../../src/loader/contract.js';
+import { packageVersion } from '../../../src/loader/package-paths.js';
 import { RunError } from '../../../src/model/errors.js';
 import { metricsOf } from '../../load-fixtures.js';
 import { loadConfig, reportSchemaProblems, root, runCli, tempDir } from '../../helpers.js';
 
 const contract = await loadContract(path.join(root, 'schemas'));
-const COMMANDS: readonly OptionCommand[] = ['run', 'load', 'merge', 'serve', 'catalogue'];
+const COMMANDS: readonly OptionCommand[] = ['run', 'load', 'merge', 'serve', 'catalogue', 'list', 'explain'];
 
 /** A scenario file for the folders `scenarios` names: a folder without one is refused. */
 const EXTRA_SCENARIO =
@@ -56,6 +57,9 @@ function listed(help: string): Array<{ name: string; text: string }> {
 /** A value each kind takes, for a flag given in a test. */
 function sampleArgs(name: OptionName, spec: AnyOptionSpec): string[] {
   if (spec.kind.boolean === true) return [`--${name}`];
+  // A choice takes one of its words.
+  const choices = spec.kind.schema['enum'];
+  if (Array.isArray(choices)) return [`--${name}`, String(choices[choices.length - 1])];
   const samples: Record<string, string> = {
     integer: String(spec.kind.bounds?.min ?? 1),
     int64: '7',
@@ -317,7 +321,21 @@ t.test('every option the table records is in meta.options when given, for run an
   await mkdir(path.join(dir, 'extra'));
   await writeFile(path.join(dir, 'extra', 'extra.yaml'), EXTRA_SCENARIO);
   const baseline = path.join(dir, 'baseline.json');
-  await writeFile(baseline, JSON.stringify({ load: { metrics: metricsOf() } }));
+  // A load report of this version, of the same profile against the embedded server: a baseline the load compares with.
+  const smoke = (await planLoad(['smoke'], parseFlags('load', []), {})).plan.selection.load?.profile;
+  await writeFile(
+    baseline,
+    JSON.stringify({
+      meta: {
+        tool: { name: 'petstore-conformance', version: packageVersion() },
+        baseUrl: 'http://127.0.0.1:1/v1',
+        embeddedServer: true,
+        suites: ['load'],
+      },
+      cases: [],
+      load: { metrics: metricsOf(), profile: smoke, baseUrl: 'http://127.0.0.1:1/v1', stages: [] },
+    }),
+  );
   const given: Partial<Record<OptionName, string[]>> = {
     check: ['--check', 'fuzz.*'],
     scenarios: ['--scenarios', path.join(dir, 'extra')],
@@ -385,7 +403,9 @@ t.test("every command's help: its options under headings in the table's order, a
       const split = splitCommand(exampleArgs(example));
       t.equal(split.command, command, `${example}: runs ${command}`);
       const error = await thrown(() =>
-        command === 'load' || command === 'merge' ? parseLoadFlags(split.args, command) : parseFlags(command, split.args),
+        command === 'load' || command === 'merge' || command === 'explain'
+          ? parseLoadFlags(split.args, command)
+          : parseFlags(command, split.args),
       );
       t.equal(error, undefined, `${example}: its flags parse`);
     }
@@ -444,7 +464,7 @@ t.test('a mistyped option, command, suite, phase, profile or check id gets the n
     [
       'a check glob',
       ['run', '--check', 'auht.*'],
-      /^--check 'auht\.\*' matches no case \(did you mean 'auth\.\*'\?\); see docs\/checks\.md/,
+      /^--check 'auht\.\*' matches no case \(did you mean 'auth\.\*'\?\); `petstore-conformance list` prints every case id/,
     ],
     [
       'a check id in the wrong case',
@@ -512,7 +532,7 @@ t.test('every problem of a configuration file at once, each at file:line:col, un
       'team.yaml:3:12: /timeoutMs: must be >= 100',
       ...(command === 'run'
         ? [
-            "team.yaml:4:18: checks: 'auht.*' matches no case of the selected suites (did you mean 'auth.*'?); see docs/checks.md or the catalogue command for the ids",
+            "team.yaml:4:18: checks: 'auht.*' matches no case of the selected suites (did you mean 'auth.*'?); `petstore-conformance list` prints every case id",
           ]
         : []),
       'team.yaml:6:3: headers: Host cannot be set',

@@ -377,6 +377,8 @@ t.test('flags: bounds, dates, shares, commands; the key is never taken on the co
     [['merge', 'a.json', 'b.json'], { command: 'merge', args: ['a.json', 'b.json'] }],
     [['serve'], { command: 'serve', args: [] }],
     [['catalogue'], { command: 'catalogue', args: [] }],
+    [['list', '--json'], { command: 'list', args: ['--json'] }],
+    [['explain', 'errors.error-body'], { command: 'explain', args: ['errors.error-body'] }],
     [['--help'], { command: 'help', args: [] }],
     [['-h'], { command: 'help', args: [] }],
     [['--version'], { command: 'version', args: [] }],
@@ -393,7 +395,7 @@ t.test('flags: bounds, dates, shares, commands; the key is never taken on the co
       () => splitCommand([unknown]),
       {
         code: 'ERR_USAGE',
-        message: `unknown command '${unknown}'${meant}; the commands are: run, serve, catalogue, help, version, load, merge`,
+        message: `unknown command '${unknown}'${meant}; the commands are: run, serve, catalogue, list, explain, help, version, load, merge`,
       },
       unknown,
     );

@@ -5,7 +5,7 @@ import { REGISTRY } from '../../../src/checks/registry.js';
 import { PHASES, phaseCases } from '../../../src/engine/phases/index.js';
 import { loadCaseInputs } from '../../../src/engine/inputs.js';
 import { PACKAGE_FOLDERS } from '../../../tools/matrix/matrix.js';
-import { renderCatalogue } from '../../../src/reporters/catalogue.js';
+import { cell, MAX_CELL_CHARACTERS, renderCatalogue } from '../../../src/reporters/catalogue.js';
 import { SERVED_VARIANTS } from '../../../src/server/variants.js';
 import { commandHelp } from '../../../src/cli/args.js';
 import { root, runCli } from '../../helpers.js';
@@ -29,4 +29,29 @@ t.test('the catalogue lists every variant serve --variant takes, with what it do
     result.stderr,
     `petstore-conformance: unknown variant 'intermitent-500' (did you mean intermittent-500?); \`petstore-conformance catalogue\` lists the ${SERVED_VARIANTS.length} variants, with what each does\n`,
   );
+});
+
+t.test('docs/checks.md is readable: under 200 KB, no control character but line feed and tab, no line a screen cannot hold', async (t) => {
+  const bytes = await readFile(path.join(root, 'docs', 'checks.md'));
+  t.ok(bytes.length < 200 * 1024, `${bytes.length} bytes`);
+  const text = bytes.toString('utf8');
+  const control = [...text].filter((c) => /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(c));
+  t.same(control, [], 'no raw control character (C0 but LF and TAB, DEL, C1)');
+  const longest = Math.max(...text.split('\n').map((line) => line.length));
+  t.ok(longest < 2_000, `the longest line has ${longest} characters`);
+});
+
+t.test('a catalogue cell: escaped, one line, cut to a readable length, and its code never closed early', async (t) => {
+  const rows: Array<[string, string, string]> = [
+    ['plain text stays', 'GET /pets?limit=20', 'GET /pets?limit=20'],
+    ['NUL, DEL and a C1 control are escaped', 'a\u0000b\u007fc\u0085d', 'a\\u0000b\\u007fc\\u0085d'],
+    ['a line break and a tab are a space', 'one\n\ttwo', 'one two'],
+    ['a pipe would end the cell', 'a|b', 'a\\|b'],
+    ['a backtick would end the code', 'a`b', "a'b"],
+    ['a line separator is escaped', 'a\u2028b', 'a\\u2028b'],
+  ];
+  for (const [name, given, want] of rows) t.equal(cell(given), want, name);
+  const huge = cell(`body {"name":"${'x'.repeat(1_048_576)}"}`);
+  t.ok(huge.length < MAX_CELL_CHARACTERS + 40, `a 1 MiB value is cut (${huge.length} characters)`);
+  t.match(huge, /… \(1048592 characters\)$/, 'and says how long it was');
 });
