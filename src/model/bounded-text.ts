@@ -13,9 +13,12 @@ export function detachedSlice(text: string, start: number, end: number): string 
   return Buffer.from(text.slice(start, end), 'utf16le').toString('utf16le');
 }
 
-/** `text` cut at `max` characters, saying how much more there was: `…… 3875001 more bytes`. */
+/**
+ * `text` cut at `max` characters, saying how much more there was: `…… 3875001 more bytes`; a copy of its own either way,
+ * since a short message may be built of a slice of a body (`not JSON: [99999…`) that would keep the whole body alive.
+ */
 export function boundedText(text: string, max = MAX_DETAIL_CHARS): string {
-  if (text.length <= max) return text;
+  if (text.length <= max) return detachedSlice(text, 0, text.length);
   // Never cut a surrogate pair in two.
   const end = /[\ud800-\udbff]/.test(text.charAt(max - 1)) ? max - 1 : max;
   return `${detachedSlice(text, 0, end)}… ${Buffer.byteLength(text.slice(end))} more bytes`;
