@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { RunError } from '../model/errors.js';
 import { closest, didYouMean } from '../model/suggest.js';
+import { asksVersion } from './version-words.js';
 import { optionEntries, SECTIONS, type AnyOptionSpec, type GivenValues, type OptionCommand, type OptionName } from './options.js';
 
 /** The commands of the CLI. */
@@ -173,7 +174,7 @@ export function parseLoadFlags(
 export function quickAnswer(argv: readonly string[], version: () => string): string | undefined {
   if (argv.length !== 1) return undefined;
   const [only] = argv;
-  if (only === '--version' || only === '-V' || only === 'version') return `${version()}\n`;
+  if (asksVersion(argv)) return `${version()}\n`;
   if (only === '--help' || only === '-h' || only === 'help') return HELP;
   return undefined;
 }

@@ -4,8 +4,8 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { packageVersion } from '../loader/package-paths.js';
 import { guardOutput } from '../reporters/output-streams.js';
-import { quickAnswer } from './args.js';
 import { stopOnSignals } from './exit-codes.js';
+import { asksVersion } from './version-words.js';
 
 /** More heap than a whole run ever uses (under 40 MB, load included): a run past it is reading large bodies. */
 const LARGE_HEAP_BYTES = 64 * 1024 * 1024;
@@ -30,8 +30,9 @@ function capHeapGrowthOnceLarge(): void {
 const stdout = guardOutput(process.stdout);
 const stderr = guardOutput(process.stderr);
 const argv = process.argv.slice(2);
-// --version and --help answer at once: the rest of the CLI (HTTP client, validators, reporters) is loaded only to run something.
-const quick = quickAnswer(argv, packageVersion);
+// --version and --help answer at once: the rest of the CLI (HTTP client, validators, reporters) is loaded only to run something,
+// and the version not even the option table (the help is made of it).
+const quick = asksVersion(argv) ? `${packageVersion()}\n` : (await import('./args.js')).quickAnswer(argv, packageVersion);
 if (quick !== undefined) {
   stdout.write(quick);
 } else {
