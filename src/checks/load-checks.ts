@@ -36,13 +36,22 @@ const UNITS: Record<Metric, string> = {
   resets: 'requests reset on a busy connection',
   non2xx: 'non-2xx responses',
   mismatches: 'responses that broke the contract (sampled, or past the size cap)',
+  rateLimited: 'rate-limited answers (429, 503)',
 };
+
+/** The id of the check that judges a metric's threshold: `load.<metric>`, in kebab case where the metric has two words. */
+export function thresholdCheckId(metric: Metric): string {
+  return metric === 'rateLimited' ? 'load.rate-limited' : `load.${metric}`;
+}
 
 /** Where a threshold comes from, when more than the profile's bound: the reading of the contract it applies. */
 const CLAUSES: Partial<Record<Metric, string>> = {
   resets:
     'reading-the-contract, Connection management: a server may close an idle keep-alive connection (the request is sent once ' +
     'more), but a busy one closed under a request it was given leaves a valid request unanswered while the server answers others',
+  rateLimited:
+    'reading-the-contract: 429 and 503 (with Retry-After) are the server pacing its clients, never a verdict on the contract; ' +
+    'a profile may still bound how often a gate allows them',
 };
 
 /** A share as a percentage for people: 0.07 reads 7, not 7.000000000000001. */
@@ -167,7 +176,7 @@ export function breachedMetrics(profile: LoadProfile, stage: LoadStage): Metric[
 
 function thresholdCheck(metric: Metric): RunCheck {
   return {
-    id: `load.${metric}`,
+    id: thresholdCheckId(metric),
     title: `${metric} (${UNITS[metric]}) within the profile's threshold`,
     clause:
       `${CLAUSES[metric] === undefined ? '' : `${CLAUSES[metric]}; `}the load profile's threshold on ` +

@@ -5,7 +5,7 @@ import type { SourceLocation } from './source-location.js';
 export type LatencyMetric = 'p50' | 'p90' | 'p99' | 'max';
 
 /** Metrics that count requests (absolute, or as a share of all requests with `maxRate`). */
-export type CountMetric = 'errors' | 'timeouts' | 'resets' | 'non2xx' | 'mismatches';
+export type CountMetric = 'errors' | 'timeouts' | 'resets' | 'non2xx' | 'mismatches' | 'rateLimited';
 
 /** Every metric a threshold may name. */
 export type Metric = LatencyMetric | CountMetric | 'rps';
@@ -14,7 +14,19 @@ export type Metric = LatencyMetric | CountMetric | 'rps';
 export const MAX_WORKERS = 64;
 
 /** Every metric, in the order reports list them. */
-export const METRICS: readonly Metric[] = ['p50', 'p90', 'p99', 'max', 'rps', 'errors', 'timeouts', 'resets', 'non2xx', 'mismatches'];
+export const METRICS: readonly Metric[] = [
+  'p50',
+  'p90',
+  'p99',
+  'max',
+  'rps',
+  'errors',
+  'timeouts',
+  'resets',
+  'non2xx',
+  'mismatches',
+  'rateLimited',
+];
 
 /** A bound on one metric: `max` (ms or count), `min` (rps) or `maxRate` (share of requests, 0..1). */
 export interface Threshold {
@@ -137,7 +149,13 @@ export interface LoadCounts {
   behindSchedule: number;
   /** Requests sent once more on a fresh connection after the server closed an idle kept-alive one before any response byte (not errors). */
   connectionRetries: number;
+  /** Answers of any status outside 2xx, the rate-limiting ones (429, 503) excepted. */
   non2xx: number;
+  /**
+   * Answers 429 or 503: the server pacing its clients, never a verdict on the contract (reading-the-contract); bounded only
+   * where the profile says so. A Retry-After in one paused its connection. Absent in a run of an earlier version.
+   */
+  rateLimited: number;
   /** Sampled responses that broke the contract, and every response whose body exceeded the size cap. */
   mismatches: number;
   sampled: number;
@@ -156,6 +174,7 @@ export const ADDED_COUNTS = [
   'behindSchedule',
   'connectionRetries',
   'non2xx',
+  'rateLimited',
   'mismatches',
   'sampled',
 ] as const;
