@@ -200,9 +200,19 @@ async function readProfile(argument: string): Promise<LoadProfile> {
   return loadProfile(file, (await packageContract()).fileValidator('load-profile.schema.json'), packagePath());
 }
 
+/**
+ * `--connections N`: the load's peak, the most requests it keeps in flight at once. A profile with a pressure step gets N in
+ * that step and keeps its other stages' connections up to N; one without has N in every stage.
+ */
+export function withPeakConnections(profile: LoadProfile, connections: number): LoadProfile {
+  if (profile.pressure === undefined) return { ...profile, connections };
+  return { ...profile, connections: Math.min(profile.connections, connections), pressure: { ...profile.pressure, connections } };
+}
+
 async function loadPlan(declared: LoadProfile, settled: Settled, reportDir: string): Promise<LoadPlan> {
   const { values } = settled;
-  const profile = values.workers === undefined ? declared : { ...declared, workers: values.workers };
+  const workers = values.workers === undefined ? declared : { ...declared, workers: values.workers };
+  const profile = values.connections === undefined ? workers : withPeakConnections(workers, values.connections);
   const plan: LoadPlan = { profile, allowProductionLoad: values['allow-production-load'] };
   const tolerance = values['baseline-tolerance'] ?? profile.baselineTolerance;
   if (values.baseline !== undefined) {

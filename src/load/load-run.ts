@@ -146,7 +146,8 @@ async function runStages(
     );
     budget -= warm.requests;
   }
-  const deadline = performance.now() + profile.duration * 1000;
+  // The pressure step's seconds are the profile's last: duration stays the ceiling of all measured load.
+  const deadline = performance.now() + (profile.duration - (profile.pressure?.duration ?? 0)) * 1000;
   const stages: LoadStage[] = [];
   for (const rate of stageRates(profile)) {
     const remainingSeconds = (deadline - performance.now()) / 1000;
@@ -172,5 +173,15 @@ async function runStages(
   }
   if (stages.length === 0 && options.signal?.aborted !== true)
     throw new RunError('ERR_CONFIG', `load profile ${profile.name}: nothing was measured (the warm-up used the whole request budget)`);
+  const pressure = profile.pressure;
+  const stopped = options.signal?.aborted === true || stages.some((s) => s.raw.some((r) => r.interrupted));
+  if (pressure !== undefined && profile.ramp === undefined && budget > 0 && !stopped) {
+    // As fast as the service answers: every connection keeps one request in flight, whatever the profile's rate.
+    const raw = await stage(
+      { ...common, connections: pressure.connections, durationSeconds: pressure.duration, maxRequests: budget },
+      true,
+    );
+    stages.push({ metrics: aggregateRuns([raw]), breached: [], raw: [raw], pressure: { connections: pressure.connections } });
+  }
   return stages;
 }

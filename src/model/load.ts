@@ -52,6 +52,19 @@ export interface Ramp {
   require?: number;
 }
 
+/**
+ * A short step as fast as the service answers on more connections (`pressure` in a profile): a store that breaks only with
+ * many requests in flight (an empty page, an error past a queue) shows it there, whatever the profile's rate.
+ */
+export interface PressureStep {
+  connections: number;
+  /** Seconds, taken from the profile's duration. */
+  duration: number;
+}
+
+/** The metrics a pressure step is held to: what it counted, not its latency or throughput (at full speed, those are its own). */
+export const PRESSURE_METRICS: readonly Metric[] = ['errors', 'timeouts', 'resets', 'non2xx', 'mismatches', 'rateLimited'];
+
 /** The trend check's settings (`thresholds.trend`): how the last window of a stage may differ from its first. */
 export interface TrendSettings {
   /** false when the profile turned the check off (`trend: false`). */
@@ -100,6 +113,8 @@ export interface LoadProfile {
   /** Target requests per second across all connections; absent: as fast as the service answers. */
   rate?: number;
   ramp?: Ramp;
+  /** A short step at the end of the measured load on more connections, at full speed; its seconds are taken from `duration`. */
+  pressure?: PressureStep;
   /** Seconds of unmeasured load before the measurement. */
   warmup: number;
   /** Seconds a request may take before it counts as a timeout. */
@@ -321,9 +336,11 @@ export interface RawLoadRun extends LoadCounts {
   listings?: ListingJudgement;
 }
 
-/** One stage of a run: the whole run for a constant profile, one rate step for a ramp. */
+/** One stage of a run: the whole run for a constant profile, one rate step for a ramp, or the profile's pressure step. */
 export interface LoadStage {
   rate?: number;
+  /** The profile's pressure step, and its connections: judged by PRESSURE_METRICS (check load.pressure), never the judged stage. */
+  pressure?: { connections: number };
   metrics: LoadMetrics;
   /** Metrics whose threshold this stage broke. */
   breached: Metric[];

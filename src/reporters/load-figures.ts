@@ -147,6 +147,16 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
     { label: 'contract violations', value: `${m.mismatches} (${m.sampled} responses sampled)` },
   ];
   if (load.listings !== undefined) figures.push({ label: 'listings judged', value: listingWords(load.listings) });
+  for (const step of load.stages.filter((s) => s.pressure !== undefined)) {
+    const p = step.metrics;
+    figures.push({
+      label: 'pressure step',
+      value:
+        `${step.pressure?.connections} connections at full speed for ${p.durationSeconds} s: ${p.requests} requests, ${p.rps} ` +
+        `responses/s, p99 ${formatMs(p.latency.p99)}; errors ${p.errors} (resets ${p.resets}), non-2xx ${p.non2xx}, contract ` +
+        `violations ${p.mismatches}${step.breached.length > 0 ? `; broke ${step.breached.join(', ')}` : ''}`,
+    });
+  }
   const spread = startSpreadSeconds(load);
   if (spread !== undefined && spread > m.durationSeconds / 2) {
     figures.push({

@@ -844,8 +844,8 @@ t.test('the registry: every check once, fully described, found by id and by expe
   );
   t.equal(
     all.length,
-    18 + 7 + 7 + 1 + 10 + 1 + 1 + 3 + 4,
-    "18 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 7 store invariants, 1 transport check, 10 thresholds, capacity, trend, 3 store invariants on the load's listings, 4 baseline comparisons",
+    18 + 7 + 7 + 1 + 11 + 1 + 1 + 1 + 3 + 4,
+    "18 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 7 store invariants, 1 transport check, 11 thresholds, capacity, pressure, trend, 3 store invariants on the load's listings, 4 baseline comparisons",
   );
   const prefix: Record<Check['scope'], RegExp> = {
     case: /^expect\.[a-zA-Z]+(\.[a-z-]+)?$/,
@@ -873,7 +873,9 @@ t.test('the registry: every check once, fully described, found by id and by expe
       'load.resets',
       'load.non2xx',
       'load.mismatches',
+      'load.rate-limited',
       'load.capacity',
+      'load.pressure',
       'load.trend',
       'load.listing-complete',
       'load.listing-limit',
