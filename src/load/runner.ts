@@ -237,13 +237,21 @@ class Stage implements ConnectionEvents {
     if (isRateLimited(flight.status)) this.rateLimited += 1;
     else if (flight.status < 200 || flight.status > 299) this.non2xx += 1;
     this.release(connection, this.pauseAsked(flight));
+    // Read after the stage's end (its timer waits behind the answers read in the same turn): counted, not judged, and the
+    // stage ends now rather than after judging every body that arrived meanwhile.
+    if (now >= this.endsAt) {
+      this.stop();
+      return;
+    }
     const body = flight.body;
     const sampler = this.options.sampler;
     if (body === undefined || sampler === undefined) return;
     const bytes = body.length === 1 ? (body[0] as Buffer) : Buffer.concat(body);
     const { target, query } = flight.request;
-    if (flight.sampled) sampler.judge(target, query, flight.status, bytes);
-    if (flight.judged) sampler.listings?.judge(`GET ${target}`, query, flight.status, flight.sentAt, bytes);
+    // Decoded once for both: a listing of megabytes is one string, not two.
+    const text = bytes.toString('utf8');
+    if (flight.sampled) sampler.judge(target, query, flight.status, bytes, text);
+    if (flight.judged) sampler.listings?.judge(`GET ${target}`, query, flight.status, flight.sentAt, text);
   }
 
   failed(connection: LoadConnection, flight: InFlight, cause: FailureCause, reset: boolean): void {
