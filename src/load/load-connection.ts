@@ -105,6 +105,8 @@ export interface InFlight {
   retried: boolean;
   /** The request went out on the current socket (a socket that failed to connect, or a rejected certificate, carried nothing). */
   written: boolean;
+  /** When it went out (on the connection's clock): no byte of its answer can have arrived before. */
+  writtenAt: number;
   /** It went out on a kept-alive connection that had been quiet for IDLE_GAP_MS or more (a server may close such a one under it). */
   afterIdle: boolean;
   /** Some byte of its answer arrived. */
@@ -207,6 +209,7 @@ export class LoadConnection {
       judged: false,
       retried: false,
       written: false,
+      writtenAt: now,
       afterIdle: false,
       answerStarted: false,
       retryAfter: undefined,
@@ -214,6 +217,7 @@ export class LoadConnection {
     this.inFlight = flight;
     if (this.ready && this.socket !== undefined) {
       flight.written = true;
+      flight.writtenAt = now;
       flight.afterIdle = this.answeredOnSocket > 0 && now - this.quietSince >= IDLE_GAP_MS;
       this.socket.write(request.bytes);
     } else if (this.socket === undefined) this.connect();
@@ -336,6 +340,7 @@ export class LoadConnection {
       const flight = this.inFlight;
       if (flight === undefined) return;
       flight.written = true;
+      flight.writtenAt = this.now();
       socket.write(flight.request.bytes);
     });
     socket.on('data', (chunk: Buffer) => {
@@ -360,8 +365,9 @@ export class LoadConnection {
   private answer(flight: InFlight): void {
     this.inFlight = undefined;
     this.answeredOnSocket += 1;
-    // The server's quiet began when it sent the answer, which may have waited in the socket while the loop was busy.
-    this.quietSince = Math.min(this.now(), this.arrivedBy());
+    // The server's quiet began when it sent the answer, which may have waited in the socket while the loop was busy (but
+    // not from before its request went out).
+    this.quietSince = Math.max(flight.writtenAt, Math.min(this.now(), this.arrivedBy()));
     this.failuresInARow = 0;
     this.events.answered(this, flight);
   }

@@ -114,6 +114,28 @@ import { request } from 'undici';
     t.equal((await loadProfile(file, validateProfile, root)).timeout, 10);
   });
 
+  t.test('a pressure step: loaded, shorter than the duration it is taken from, and never with a ramp', async (t) => {
+    const base = 'title: t\nduration: 2\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\n';
+    const file = path.join(await tempDir(), 'pressed.yaml');
+    await writeFile(file, `${base}pressure: { connections: 24, duration: 0.5 }\n`);
+    t.same((await loadProfile(file, validateProfile, root)).pressure, { connections: 24, duration: 0.5 });
+    t.match(
+      await profileProblems('long.yaml', `${base}pressure: { connections: 24, duration: 2 }\n`),
+      /long\.yaml:6:\d+: pressure\.duration \(2 s\) must be shorter than duration \(2 s\), which it is taken from/,
+    );
+    const ramp = `${base.replace('duration: 2', 'duration: 60')}ramp: { from: 1, to: 3, step: 1, stageDuration: 3 }\n`;
+    t.match(
+      await profileProblems('ramp.yaml', `${ramp}pressure: { connections: 24, duration: 1 }\n`),
+      /ramp\.yaml:7:\d+: 'pressure' and 'ramp' exclude each other/,
+    );
+    t.match(
+      await profileProblems('none.yaml', `${base}pressure: { connections: 0, duration: 1 }\n`),
+      /\/pressure\/connections: must be >= 1/,
+    );
+    const shipped = await loadProfile(path.join(profilesDir, 'smoke.yaml'), validateProfile, root);
+    t.same(shipped.pressure, { connections: 24, duration: 0.5 }, 'smoke presses with 24 connections for its last 0.5 s');
+  });
+
   t.test('merge refuses raw results of an earlier format (whole-ms histograms, or no resets) with one line', async (t) => {
     const dir = await tempDir();
     const file = path.join(dir, 'old.json');

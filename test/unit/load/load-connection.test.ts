@@ -88,6 +88,7 @@ async function connectionTo(
   keepsBody = false,
   maxBodyBytes = 1024,
   loopBusyMs = 0,
+  clock = { at: 0 },
 ) {
   const base = await listenLocally(createServer(handler));
   const framing = new RequestFraming(base, KEY, {});
@@ -97,8 +98,7 @@ async function connectionTo(
     bytes: requestBytes(framing.frame(list), undefined),
   };
   const events = recorder(keepsBody);
-  // The connection's clock is this one: it moves only when a test moves it (quiet gaps never depend on the machine's speed).
-  const clock = { at: 0 };
+  // The connection's clock is `clock`: it moves only when a test moves it (quiet gaps never depend on the machine's speed).
   // An answer read after the loop was busy `loopBusyMs` may have waited that long in the socket.
   const connection = new LoadConnection(
     { base: framing.base, proxy: undefined, settings: {}, maxBodyBytes },
@@ -163,16 +163,21 @@ t.test('an idle close is resent whatever the loop delay: the answer may have wai
     ['read after 49 ms busy: under the gap, a reset', 49, ['answered 200', 'reset ERR_LOAD_CLOSED']],
   ] as const) {
     const served = new WeakSet<object>();
+    const clock = { at: 0 };
     const { events, send } = await connectionTo(
       t,
       (req, res) => {
         if (served.has(req.socket)) return void req.socket.destroy();
         served.add(req.socket);
+        // The loop is busy `loopBusyMs` while the answer waits in the socket: it is read that much later, the next request
+        // written in the same turn.
+        clock.at += loopBusyMs;
         res.writeHead(200).end();
       },
       false,
       1024,
       loopBusyMs,
+      clock,
     );
     await send();
     await send();
