@@ -1,6 +1,6 @@
 /**
  * The load honours the server's pacing: a store that answers every 97th request 429 with `Retry-After: 1` and closes idle
- * keep-alive connections at 300 ms passes the release gate (nightly, shortened to a 6 s stage after a 1 s warm-up): its 429s
+ * keep-alive connections at 300 ms passes the release gate (nightly, shortened to 6 s after a 1 s warm-up): its 429s
  * are counted apart (load.rate-limited), never as non-2xx or errors, and each pauses its own connection. At most 1,400
  * requests, 7 s of load.
  */
@@ -15,12 +15,16 @@ import { root, runCli, tempDir } from '../helpers.js';
 
 const KEY = 'pacing-key-4d1a7c';
 
-/** The shipped nightly profile, its stage shortened to `duration` s after a 1 s warm-up, with `extra` thresholds. */
+/**
+ * The shipped nightly profile shortened to `duration` s after a 1 s warm-up (its pressure step the last quarter of them),
+ * with `extra` thresholds.
+ */
 async function shortNightly(duration: number, extra = ''): Promise<string> {
   const shipped = await readFile(path.join(root, 'scenarios', 'load', 'nightly.yaml'), 'utf8');
   const text = shipped
     .replace(/^duration: \d+$/m, `duration: ${duration}`)
     .replace(/^warmup: \d+$/m, 'warmup: 1')
+    .replace(/^pressure: \{ connections: (\d+), duration: \d+ \}/m, `pressure: { connections: $1, duration: ${duration / 4} }`)
     .replace(/^timeout: \d+$/m, `timeout: ${Math.min(5, duration)}`)
     .replace(/^thresholds:$/m, `thresholds:\n${extra}`);
   const file = path.join(await tempDir(), 'nightly.yaml');
@@ -57,7 +61,7 @@ t.test(`a store that answers every ${RATE_LIMITED_EVERY}th request 429 with Retr
   t.equal(m.resets, 0, 'no reset: an idle close is a connection retry');
   t.equal(m.statusCodes['429'], m.rateLimited, 'the status codes show them');
   const checks = outcomes(report);
-  for (const id of ['load.non2xx', 'load.errors', 'load.resets', 'load.rps', 'load.p99'])
+  for (const id of ['load.non2xx', 'load.errors', 'load.resets', 'load.rps', 'load.p99', 'load.pressure'])
     t.equal(checks[id], 'passed', `${id}: ${JSON.stringify(checks)}`);
   t.equal(checks['load.rate-limited'], undefined, 'nightly does not bound them: no check judged them');
   t.match(stdout, `  rate-limited: ${m.rateLimited} answers 429 or 503`);
