@@ -16,7 +16,17 @@ const QUANTILES: ReadonlyArray<[LatencyMetric, string]> = [
 ];
 
 /** The counts of a load stage pushed, each as `petstore_load_<name>`. */
-const LOAD_COUNTS = ['requests', 'responses', 'errors', 'timeouts', 'resets', 'non2xx', 'mismatches', 'behindSchedule'] as const;
+const LOAD_COUNTS = [
+  'requests',
+  'responses',
+  'errors',
+  'timeouts',
+  'resets',
+  'non2xx',
+  'mismatches',
+  'behindSchedule',
+  'rateLimited',
+] as const;
 
 /** `behindSchedule` as Prometheus spells names: `behind_schedule`. */
 function snake(name: string): string {
