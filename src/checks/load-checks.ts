@@ -187,7 +187,7 @@ const pressureCheck: RunCheck = {
   scope: 'run',
   appliesWhen: 'a load profile has a pressure step',
   applies: ({ load }) => load.profile.pressure !== undefined,
-  sourceOf: () => undefined,
+  sourceOf: ({ load }) => load.profile.pressureSource,
   evaluate({ load }): Judgement {
     const step = load.stages.find((s) => s.pressure !== undefined);
     if (step === undefined)

@@ -119,7 +119,10 @@ export async function loadProfile(file: string, validate: ValidateFunction, disp
   if (trend !== undefined) profile.trendSource = { file: display, ...source.locate(['thresholds', 'trend'], true) };
   if (doc['rate'] !== undefined) profile.rate = doc['rate'] as number;
   if (doc['workers'] !== undefined) profile.workers = doc['workers'] as number;
-  if (doc['pressure'] !== undefined) profile.pressure = doc['pressure'] as PressureStep;
+  if (doc['pressure'] !== undefined) {
+    profile.pressure = doc['pressure'] as PressureStep;
+    profile.pressureSource = { file: display, ...source.locate(['pressure'], true) };
+  }
   if (doc['ramp'] !== undefined) {
     profile.ramp = doc['ramp'] as Ramp;
     profile.rampSource = { file: display, ...source.locate(['ramp', ...(profile.ramp.require === undefined ? [] : ['require'])], true) };

@@ -131,6 +131,8 @@ export interface LoadProfile {
   trendSource?: SourceLocation;
   /** Where the ramp was declared (the capacity it must hold). */
   rampSource?: SourceLocation;
+  /** Where the pressure step was declared (what load.pressure judges). */
+  pressureSource?: SourceLocation;
   /** Base URLs (or origins) that are production: load against them needs --allow-production-load. */
   production: string[];
   /** Relative tolerance of a baseline comparison (0.1 = 10 %). */

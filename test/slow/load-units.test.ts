@@ -119,7 +119,9 @@ import { request } from 'undici';
     const base = 'title: t\nduration: 2\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\n';
     const file = path.join(await tempDir(), 'pressed.yaml');
     await writeFile(file, `${base}pressure: { connections: 24, duration: 0.5 }\n`);
-    t.same((await loadProfile(file, validateProfile, root)).pressure, { connections: 24, duration: 0.5 });
+    const pressed = await loadProfile(file, validateProfile, root);
+    t.same(pressed.pressure, { connections: 24, duration: 0.5 });
+    t.same(pressed.pressureSource, { file, line: 6, column: 1 }, 'load.pressure points at it');
     t.match(
       await profileProblems('long.yaml', `${base}pressure: { connections: 24, duration: 2 }\n`),
       /long\.yaml:6:\d+: pressure\.duration \(2 s\) must be shorter than duration \(2 s\), which it is taken from/,
