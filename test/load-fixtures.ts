@@ -11,6 +11,7 @@ const NO_FAILURES = {
   behindSchedule: 0,
   connectionRetries: 0,
   non2xx: 0,
+  rateLimited: 0,
   mismatches: 0,
 };
 

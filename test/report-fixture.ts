@@ -157,6 +157,7 @@ const SAMPLE_METRICS: LoadMetrics = {
   behindSchedule: 0,
   connectionRetries: 3,
   non2xx: 3,
+  rateLimited: 0,
   mismatches: 0,
   sampled: 560,
   statusCodes: { '200': 26_997, '500': 3 },

@@ -265,7 +265,8 @@ export interface JudgedStages {
  */
 export function judgeStages(profile: LoadProfile, stages: readonly LoadStage[]): JudgedStages {
   for (const stage of stages) stage.breached = breachedMetrics(profile, stage);
-  const last = stages.at(-1) as LoadStage;
+  // The pressure step is judged by its own check (load.pressure), never as the profile's stage.
+  const last = (stages.filter((s) => s.pressure === undefined).at(-1) ?? stages.at(-1)) as LoadStage;
   if (!profile.ramp) return { stage: last };
   const breachIndex = stages.findIndex((s) => s.breached.length > 0);
   const held = breachIndex === -1 ? stages : stages.slice(0, breachIndex);

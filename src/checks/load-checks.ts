@@ -9,6 +9,7 @@ import {
   type LoadReport,
   type LoadStage,
   type Metric,
+  PRESSURE_METRICS,
   type Threshold,
 } from '../model/load.js';
 import { LISTING_CHECKS } from './load-listings.js';
@@ -36,13 +37,22 @@ const UNITS: Record<Metric, string> = {
   resets: 'requests reset on a busy connection',
   non2xx: 'non-2xx responses',
   mismatches: 'responses that broke the contract (sampled, or past the size cap)',
+  rateLimited: 'rate-limited answers (429, 503)',
 };
+
+/** The id of the check that judges a metric's threshold: `load.<metric>`, in kebab case where the metric has two words. */
+export function thresholdCheckId(metric: Metric): string {
+  return metric === 'rateLimited' ? 'load.rate-limited' : `load.${metric}`;
+}
 
 /** Where a threshold comes from, when more than the profile's bound: the reading of the contract it applies. */
 const CLAUSES: Partial<Record<Metric, string>> = {
   resets:
     'reading-the-contract, Connection management: a server may close an idle keep-alive connection (the request is sent once ' +
     'more), but a busy one closed under a request it was given leaves a valid request unanswered while the server answers others',
+  rateLimited:
+    'reading-the-contract: 429 and 503 (with Retry-After) are the server pacing its clients, never a verdict on the contract; ' +
+    'a profile may still bound how often a gate allows them',
 };
 
 /** A share as a percentage for people: 0.07 reads 7, not 7.000000000000001. */
@@ -158,16 +168,44 @@ export function loadThresholdVerdicts(load: LoadReport): ThresholdVerdict[] {
   return judgeAll(load.profile, load.metrics, rpsFloor(load.profile, load.judgedRate));
 }
 
-/** The metrics a stage broke. */
+/** The metrics a stage broke (a pressure step: only those it is held to). */
 export function breachedMetrics(profile: LoadProfile, stage: LoadStage): Metric[] {
   return judgeAll(profile, stage.metrics, rpsFloor(profile, stage.rate))
-    .filter((v) => !v.ok)
+    .filter((v) => !v.ok && (stage.pressure === undefined || PRESSURE_METRICS.includes(v.metric)))
     .map((v) => v.metric);
 }
 
+/** The pressure step held to the count thresholds of its profile: errors, resets, non-2xx, contract violations at full speed. */
+const pressureCheck: RunCheck = {
+  id: 'load.pressure',
+  title: "The profile's pressure step (more connections, full speed) keeps its count thresholds",
+  clause:
+    "the load profile's pressure step: as many requests in flight as it has connections, held to the profile's bounds on " +
+    `${PRESSURE_METRICS.join(', ')} (0 where the profile names none, as for the rest of the load); its listings are held to the ` +
+    'store invariants by load.listing-*',
+  level: 'fail',
+  scope: 'run',
+  appliesWhen: 'a load profile has a pressure step',
+  applies: ({ load }) => load.profile.pressure !== undefined,
+  sourceOf: ({ load }) => load.profile.pressureSource,
+  evaluate({ load }): Judgement {
+    const step = load.stages.find((s) => s.pressure !== undefined);
+    if (step === undefined)
+      return couldNotTest('the pressure step did not run: the load stopped first (Ctrl-C, or its request budget was spent)');
+    const m = step.metrics;
+    const at = `${step.pressure?.connections ?? 0} connections for ${m.durationSeconds} s: ${m.requests} requests, ${m.rps} responses/s`;
+    const verdicts = judgeAll(load.profile, m).filter((v) => PRESSURE_METRICS.includes(v.metric));
+    const broken = verdicts.filter((v) => !v.ok);
+    if (broken.length === 0) return passed(`${at}; ${verdicts.map((v) => `${v.metric} ${v.actual}`).join(', ')}`);
+    return failed(
+      broken.map((v) => ({ message: `at ${at}: ${v.metric}: ${v.message}`, expected: v.bound, actual: `${v.actual} ${UNITS[v.metric]}` })),
+    );
+  },
+};
+
 function thresholdCheck(metric: Metric): RunCheck {
   return {
-    id: `load.${metric}`,
+    id: thresholdCheckId(metric),
     title: `${metric} (${UNITS[metric]}) within the profile's threshold`,
     clause:
       `${CLAUSES[metric] === undefined ? '' : `${CLAUSES[metric]}; `}the load profile's threshold on ` +
@@ -287,6 +325,7 @@ function baselineCheck(metric: BaselineComparison['metric']): RunCheck {
 export const LOAD_CHECKS: readonly RunCheck[] = [
   ...METRICS.map(thresholdCheck),
   capacity,
+  pressureCheck,
   TREND_CHECK,
   ...LISTING_CHECKS,
   ...(['p50', 'p99', 'rps', 'errorRate'] as const).map(baselineCheck),

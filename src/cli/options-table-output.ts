@@ -35,6 +35,17 @@ export const OUTPUT_ROWS = {
     noConfig: "it lifts the guard a file's production list sets: it must be given on the command line each time",
     recorded: { not: 'it allows a run; it changes no verdict' },
   }),
+  connections: option({
+    kind: integer(1, 1000),
+    arg: 'N',
+    commands: ['run', 'load'],
+    section: 'load',
+    showBounds: true,
+    shownDefault: "the profile's",
+    help: "the load's peak connections: its pressure step's, else every stage's (a stage with more is lowered to N)",
+    noConfig: 'the load profile holds its default (connections, pressure.connections)',
+    recorded: { option: 'connections' },
+  }),
   workers: option({
     kind: integer(1, MAX_WORKERS),
     arg: 'N',

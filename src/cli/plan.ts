@@ -190,6 +190,15 @@ async function readProfile(argument: string): Promise<LoadProfile> {
   return loadProfile(file, (await packageContract()).fileValidator('load-profile.schema.json'), packagePath());
 }
 
+/**
+ * `--connections N`: the load's peak, the most requests it keeps in flight at once. A profile with a pressure step gets N in
+ * that step and keeps its other stages' connections up to N; one without has N in every stage.
+ */
+export function withPeakConnections(profile: LoadProfile, connections: number): LoadProfile {
+  if (profile.pressure === undefined) return { ...profile, connections };
+  return { ...profile, connections: Math.min(profile.connections, connections), pressure: { ...profile.pressure, connections } };
+}
+
 /** A load's plan; `target`: what it loads (a base URL, `embedded`), `refuse`: a baseline unlike it is refused (a load or merge alone). */
 async function loadPlan(
   declared: LoadProfile,
@@ -198,7 +207,8 @@ async function loadPlan(
   against: { target: string; refuse: boolean; read?: BaselineReport },
 ): Promise<LoadPlan> {
   const { values } = settled;
-  const profile = values.workers === undefined ? declared : { ...declared, workers: values.workers };
+  const workers = values.workers === undefined ? declared : { ...declared, workers: values.workers };
+  const profile = values.connections === undefined ? workers : withPeakConnections(workers, values.connections);
   const plan: LoadPlan = { profile, allowProductionLoad: values['allow-production-load'] };
   const tolerance = values['baseline-tolerance'] ?? profile.baselineTolerance;
   if (values.baseline !== undefined) {

@@ -37,7 +37,8 @@ function addedCounts(runs: readonly RawLoadRun[]): LoadCounts {
   const errorCauses: ErrorCause[] = Object.entries(causes)
     .map(([cause, count]) => ({ cause, count }))
     .sort((a, b) => b.count - a.count);
-  const counts = Object.fromEntries(ADDED_COUNTS.map((field) => [field, sum(runs, (r) => r[field])])) as Record<
+  // A raw run of an earlier version has no rate-limited count: it counted those answers among non2xx.
+  const counts = Object.fromEntries(ADDED_COUNTS.map((field) => [field, sum(runs, (r) => r[field] ?? 0)])) as Record<
     (typeof ADDED_COUNTS)[number],
     number
   >;

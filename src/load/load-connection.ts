@@ -24,6 +24,49 @@ import type { QueryMix } from '../model/load.js';
  * closes connections whatever they do cannot be told from one that closes idle ones.
  */
 const IDLE_GAP_MS = 50;
+/**
+ * When the bytes an event hands over may have reached the socket at the earliest: the event loop reads a socket only between
+ * its other work, so an answer read now may have waited there while the loop was busy (a large body parsed, a collection),
+ * and the server's idle timer ran from when it sent it, not from when the loop read it. Bytes read in a loop turn arrived
+ * after the last time the loop looked (and found nothing), which is at most the loop's busy time since the previous turn
+ * that read a socket: measured by the event loop's own idle time, so that a busy machine lengthens the quiet gap a server
+ * saw instead of hiding it. One per thread (each worker has its own loop).
+ */
+export class ArrivalClock {
+  private turnOpen = false;
+  private earliest: number;
+  private lastAt: number;
+  private lastIdleMs: number;
+
+  constructor(
+    private readonly now: () => number = () => performance.now(),
+    private readonly idleMs: () => number = () => performance.eventLoopUtilization().idle,
+  ) {
+    this.lastAt = now();
+    this.lastIdleMs = idleMs();
+    this.earliest = this.lastAt;
+  }
+
+  /** The earliest arrival of what the current loop turn reads: the first event of a turn measures it, the others share it. */
+  arrivedBy(): number {
+    if (this.turnOpen) return this.earliest;
+    const at = this.now();
+    const idle = this.idleMs();
+    const busy = Math.max(0, at - this.lastAt - (idle - this.lastIdleMs));
+    this.earliest = at - busy;
+    this.lastAt = at;
+    this.lastIdleMs = idle;
+    this.turnOpen = true;
+    setImmediate(() => {
+      this.turnOpen = false;
+    });
+    return this.earliest;
+  }
+}
+
+/** This thread's arrival clock, shared by its connections (they share its event loop). */
+const ARRIVALS = new ArrivalClock();
+
 /** A connection that cannot connect waits before it tries again: 10 ms, doubling, at most 1 s (no busy loop on a dead server). */
 const FIRST_BACKOFF_MS = 10;
 const MAX_BACKOFF_MS = 1000;
@@ -62,10 +105,28 @@ export interface InFlight {
   retried: boolean;
   /** The request went out on the current socket (a socket that failed to connect, or a rejected certificate, carried nothing). */
   written: boolean;
+  /** When it went out (on the connection's clock): no byte of its answer can have arrived before. */
+  writtenAt: number;
   /** It went out on a kept-alive connection that had been quiet for IDLE_GAP_MS or more (a server may close such a one under it). */
   afterIdle: boolean;
   /** Some byte of its answer arrived. */
   answerStarted: boolean;
+  /** The Retry-After of an answer 429 or 503, as sent: how long the server asked this client to wait. */
+  retryAfter: string | undefined;
+}
+
+/** Whether an answer is the server pacing its clients (429 Too Many Requests, 503 Service Unavailable): never a verdict. */
+export function isRateLimited(status: number): boolean {
+  return status === 429 || status === 503;
+}
+
+/** The value of header `name` (lower case) in a head's canonical lines, the first when repeated. */
+export function headerOf(canonical: string, name: string): string | undefined {
+  for (const line of canonical.split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === name) return line.slice(colon + 1).trim();
+  }
+  return undefined;
 }
 
 /** Why a request failed. */
@@ -116,15 +177,24 @@ export class LoadConnection {
   /** The request on its way, if any. */
   inFlight: InFlight | undefined;
 
+  private readonly now: () => number;
+  /** The earliest arrival of the bytes being read now, on the clock of `now`. */
+  private readonly arrivedBy: () => number;
+
   /**
    * `now` reads the clock `send` is given times on (the runner's performance.now()): a test injects its own, so that an idle
-   * gap is one it sets and never one a busy machine makes.
+   * gap is one it sets and never one a busy machine makes, and `arrivedBy` with it (by default: this thread's ArrivalClock
+   * with the runner's clock, `now` itself with an injected one).
    */
   constructor(
     private readonly target: ConnectionTarget,
     private readonly events: ConnectionEvents,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    now?: () => number,
+    arrivedBy?: () => number,
+  ) {
+    this.now = now ?? (() => performance.now());
+    this.arrivedBy = arrivedBy ?? (now === undefined ? () => ARRIVALS.arrivedBy() : now);
+  }
 
   /** Writes `request` now when the socket is ready, once connected otherwise. */
   send(request: PreparedRequest, intended: number, now: number): void {
@@ -139,12 +209,15 @@ export class LoadConnection {
       judged: false,
       retried: false,
       written: false,
+      writtenAt: now,
       afterIdle: false,
       answerStarted: false,
+      retryAfter: undefined,
     };
     this.inFlight = flight;
     if (this.ready && this.socket !== undefined) {
       flight.written = true;
+      flight.writtenAt = now;
       flight.afterIdle = this.answeredOnSocket > 0 && now - this.quietSince >= IDLE_GAP_MS;
       this.socket.write(request.bytes);
     } else if (this.socket === undefined) this.connect();
@@ -227,11 +300,12 @@ export class LoadConnection {
     const live = (): boolean => this.socket === socket && !this.ended;
     const parser = new ResponseParser(
       {
-        onHead: ({ status }) => {
+        onHead: ({ status, canonical }) => {
           if (!live()) return;
           const flight = this.inFlight;
           if (flight === undefined) throw new ProtocolError('an answer no request asked for');
           flight.status = status;
+          if (isRateLimited(status)) flight.retryAfter = headerOf(canonical, 'retry-after');
           flight.answerStarted = true;
           if (this.events.keepsBody(flight)) flight.body = [];
         },
@@ -266,6 +340,7 @@ export class LoadConnection {
       const flight = this.inFlight;
       if (flight === undefined) return;
       flight.written = true;
+      flight.writtenAt = this.now();
       socket.write(flight.request.bytes);
     });
     socket.on('data', (chunk: Buffer) => {
@@ -290,7 +365,9 @@ export class LoadConnection {
   private answer(flight: InFlight): void {
     this.inFlight = undefined;
     this.answeredOnSocket += 1;
-    this.quietSince = this.now();
+    // The server's quiet began when it sent the answer, which may have waited in the socket while the loop was busy (but
+    // not from before its request went out).
+    this.quietSince = Math.max(flight.writtenAt, Math.min(this.now(), this.arrivedBy()));
     this.failuresInARow = 0;
     this.events.answered(this, flight);
   }

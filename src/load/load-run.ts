@@ -17,7 +17,7 @@ import type { LoadListener, LoadProfile, LoadReport, LoadStage, RawLoadRun } fro
 import { aggregateRuns, throughputOf } from './aggregate.js';
 import { addListingJudgements, LISTING_RULE } from './listing-judge.js';
 import { runStage, type StageOptions } from './runner.js';
-import { ResponseSampler } from './sampler.js';
+import { ResponseSampler, type SamplingSetup } from './sampler.js';
 import { defaultWorkers, StageWorkers } from './stage-workers.js';
 
 /** What a load run needs besides the profile. */
@@ -40,6 +40,9 @@ export interface LoadRunOptions {
   /** The target was verified just before, with nothing sent in between (a load alone): it is not asked again. */
   verified?: boolean;
 }
+
+/** Runs one stage, sampled or not (the warm-up), its sampling tuned where a stage needs it. */
+type StageRunner = (stageOptions: StageOptions, sampled: boolean, tuned?: Partial<SamplingSetup>) => Promise<RawLoadRun>;
 
 /** The target rates of the stages: one stage at the profile's rate, or the ramp's steps. */
 function stageRates(profile: LoadProfile): Array<number | undefined> {
@@ -87,6 +90,9 @@ export function buildLoadReport(
 export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]> {
   const { profile, http } = options;
   const listPath = listPathOf(options.contract);
+  // No request after a signal: the load stops sending as the run does (asked again after each wait).
+  const stopped = (): boolean => options.signal?.aborted === true;
+  if (stopped()) return [];
   if (options.verified !== true) {
     const client = options.open();
     try {
@@ -111,12 +117,17 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
   };
   const workers = Math.min(profile.workers ?? defaultWorkers(profile.connections), profile.connections);
   // One worker runs in this thread; more run in a pool started once for the warm-up and every stage.
+  if (stopped()) return [];
   const pool = workers > 1 ? await StageWorkers.start(workers, http.apiKey, http.secrets) : undefined;
   // Made as each stage starts: what is left of the pets' consistency windows is counted from then.
-  const sampling = () => ({ ...profile.sampling, ...(options.knownPets === undefined ? {} : { known: options.knownPets() }) });
-  const stage = async (stageOptions: StageOptions, sampled: boolean): Promise<RawLoadRun> => {
-    if (pool !== undefined) return pool.run({ ...stageOptions, ...(sampled ? { sampling: sampling() } : {}) });
-    return runStage({ ...stageOptions, ...(sampled ? { sampler: new ResponseSampler(sampling(), options.contract, redact) } : {}) });
+  const sampling = (tuned: Partial<SamplingSetup>) => ({
+    ...profile.sampling,
+    ...tuned,
+    ...(options.knownPets === undefined ? {} : { known: options.knownPets() }),
+  });
+  const stage: StageRunner = async (stageOptions, sampled, tuned = {}) => {
+    if (pool !== undefined) return pool.run({ ...stageOptions, ...(sampled ? { sampling: sampling(tuned) } : {}) });
+    return runStage({ ...stageOptions, ...(sampled ? { sampler: new ResponseSampler(sampling(tuned), options.contract, redact) } : {}) });
   };
   try {
     return await runStages(options, common, stage);
@@ -129,7 +140,7 @@ export async function executeLoad(options: LoadRunOptions): Promise<LoadStage[]>
 async function runStages(
   options: LoadRunOptions,
   common: Omit<StageOptions, 'durationSeconds' | 'maxRequests'>,
-  stage: (stageOptions: StageOptions, sampled: boolean) => Promise<RawLoadRun>,
+  stage: StageRunner,
 ): Promise<LoadStage[]> {
   const { profile } = options;
   let budget = profile.maxRequests;
@@ -147,7 +158,8 @@ async function runStages(
     );
     budget -= warm.requests;
   }
-  const deadline = performance.now() + profile.duration * 1000;
+  // The pressure step's seconds are the profile's last: duration stays the ceiling of all measured load.
+  const deadline = performance.now() + (profile.duration - (profile.pressure?.duration ?? 0)) * 1000;
   const stages: LoadStage[] = [];
   for (const rate of stageRates(profile)) {
     const remainingSeconds = (deadline - performance.now()) / 1000;
@@ -173,5 +185,17 @@ async function runStages(
   }
   if (stages.length === 0 && options.signal?.aborted !== true)
     throw new RunError('ERR_CONFIG', `load profile ${profile.name}: nothing was measured (the warm-up used the whole request budget)`);
+  const pressure = profile.pressure;
+  const stopped = options.signal?.aborted === true || stages.some((s) => s.raw.some((r) => r.interrupted));
+  if (pressure !== undefined && profile.ramp === undefined && budget > 0 && !stopped) {
+    // As fast as the service answers: every connection keeps one request in flight, whatever the profile's rate. Its sample
+    // is 1 in `every` (the stage before took the first few): a sampled listing of megabytes is no cheap judgement.
+    const raw = await stage(
+      { ...common, connections: pressure.connections, durationSeconds: pressure.duration, maxRequests: budget },
+      true,
+      { first: 0 },
+    );
+    stages.push({ metrics: aggregateRuns([raw]), breached: [], raw: [raw], pressure: { connections: pressure.connections } });
+  }
   return stages;
 }

@@ -8,12 +8,14 @@ import { RequestFraming } from '../http/framing.js';
 import type { ConnectionSettings } from '../model/connection.js';
 import { ROLES } from '../model/contract.js';
 import { RAW_LOAD_FORMAT, type ErrorCause, type LoadListener, type QueryMix, type RawLoadRun } from '../model/load.js';
+import { retryAfterMs } from '../http/pacer.js';
 import { encodeHistogram, latencyHistogram, recordMs } from './latency-histogram.js';
 import { StageWindows } from './stage-windows.js';
 import {
   type ConnectionEvents,
   type FailureCause,
   type InFlight,
+  isRateLimited,
   LoadConnection,
   type PreparedRequest,
   requestBytes,
@@ -123,6 +125,7 @@ class Stage implements ConnectionEvents {
   private timeouts = 0;
   private resets = 0;
   private non2xx = 0;
+  private rateLimited = 0;
   private retries = 0;
   private maxMicros = 0;
   private readonly statusCodes: Record<string, number> = {};
@@ -231,16 +234,24 @@ class Stage implements ConnectionEvents {
     this.perSecond[second] = (this.perSecond[second] ?? 0) + 1;
     const code = String(flight.status);
     this.statusCodes[code] = (this.statusCodes[code] ?? 0) + 1;
-    if (flight.status < 200 || flight.status > 299) this.non2xx += 1;
-    this.idle.push(connection);
-    this.dispatch();
+    if (isRateLimited(flight.status)) this.rateLimited += 1;
+    else if (flight.status < 200 || flight.status > 299) this.non2xx += 1;
+    this.release(connection, this.pauseAsked(flight));
+    // Read after the stage's end (its timer waits behind the answers read in the same turn): counted, not judged, and the
+    // stage ends now rather than after judging every body that arrived meanwhile.
+    if (now >= this.endsAt) {
+      this.stop();
+      return;
+    }
     const body = flight.body;
     const sampler = this.options.sampler;
     if (body === undefined || sampler === undefined) return;
     const bytes = body.length === 1 ? (body[0] as Buffer) : Buffer.concat(body);
     const { target, query } = flight.request;
-    if (flight.sampled) sampler.judge(target, query, flight.status, bytes);
-    if (flight.judged) sampler.listings?.judge(`GET ${target}`, query, flight.status, flight.sentAt, bytes);
+    // Decoded once for both: a listing of megabytes is one string, not two.
+    const text = bytes.toString('utf8');
+    if (flight.sampled) sampler.judge(target, query, flight.status, bytes, text);
+    if (flight.judged) sampler.listings?.judge(`GET ${target}`, query, flight.status, flight.sentAt, text);
   }
 
   failed(connection: LoadConnection, flight: InFlight, cause: FailureCause, reset: boolean): void {
@@ -248,18 +259,31 @@ class Stage implements ConnectionEvents {
     if (reset) this.resets += 1;
     this.errors += 1;
     this.noteCause(cause);
-    const wait = connection.backoffAfter(flight);
-    if (wait === 0) {
-      this.idle.push(connection);
-      this.dispatch();
-      return;
-    }
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.idle.push(connection);
-      this.dispatch();
-    }, wait);
-    this.timers.add(timer);
+    this.release(connection, connection.backoffAfter(flight));
+  }
+
+  /**
+   * How long the connection of a rate-limited answer waits before its next request: the Retry-After it carries (seconds or
+   * an HTTP date), at most the profile's timeout (no connection waits longer than a request may take); the stage's end and
+   * its request budget bound it as they bound everything. The other connections go on: the pause is this connection's.
+   */
+  private pauseAsked(flight: InFlight): number {
+    const asked = flight.retryAfter === undefined ? undefined : retryAfterMs(flight.retryAfter);
+    return asked === undefined ? 0 : Math.min(asked, this.options.timeoutSeconds * 1000);
+  }
+
+  /** Hands a connection back for the next request, at once or after `waitMs` (a backoff, a pause the server asked for). */
+  private release(connection: LoadConnection, waitMs: number): void {
+    if (waitMs > 0) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        this.idle.push(connection);
+        this.dispatch();
+      }, waitMs);
+      this.timers.add(timer);
+    } else this.idle.push(connection);
+    // The last answer of the request budget ends the stage, a connection waiting or not.
+    this.dispatch();
   }
 
   private noteCause(cause: { code: string; message: string }): void {
@@ -381,6 +405,7 @@ class Stage implements ConnectionEvents {
       behindSchedule,
       connectionRetries: this.retries,
       non2xx: this.non2xx,
+      rateLimited: this.rateLimited,
       statusCodes: this.statusCodes,
       errorCauses,
       latencyHistogram: encodeHistogram(this.histogram),

@@ -4,11 +4,10 @@ import { isJsonObject, parseExactJson, showJson, stringifyExactJson, type JsonVa
 import { idDigits, petFields } from '../model/store-model.js';
 import type { ListingJudgement, QueryMix, SampleViolation } from '../model/load.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
-import { ListingJudge } from './listing-judge.js';
+import { excerptOf, ListingJudge } from './listing-judge.js';
 
 /** Violations kept as evidence; the count keeps going. */
 export const MAX_EVIDENCE = 10;
-const EXCERPT_CHARACTERS = 600;
 
 /** A pet the functional run saw before the load: its contract fields as JSON, and the exchange that first showed it. */
 export interface KnownPet {
@@ -109,10 +108,9 @@ export class ResponseSampler {
     return this.seen <= this.first || (this.every > 0 && this.seen % this.every === 0);
   }
 
-  /** Judges one sampled response from its bytes. */
-  judge(target: string, query: QueryMix, status: number, body: Buffer): void {
+  /** Judges one sampled response from its bytes (and their text, when the caller has decoded them already). */
+  judge(target: string, query: QueryMix, status: number, body: Buffer, text = body.toString('utf8')): void {
     this.sampled += 1;
-    const text = body.toString('utf8');
     const invalidAt = status >= 200 && status <= 299 ? invalidUtf8Offset(body) : undefined;
     const notUtf8 = `the body is not valid UTF-8: byte ${invalidAt} starts no valid sequence (RFC 8259 §8.1)`;
     const utf8 = invalidAt === undefined ? [] : [notUtf8];
@@ -133,7 +131,7 @@ export class ResponseSampler {
         target,
         status,
         problems: problems.map(this.redact),
-        bodyExcerpt: this.redact(body.slice(0, EXCERPT_CHARACTERS)),
+        bodyExcerpt: this.redact(excerptOf(body)),
       });
     }
   }

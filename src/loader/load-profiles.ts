@@ -8,6 +8,7 @@ import {
   METRICS,
   type LoadProfile,
   type Metric,
+  type PressureStep,
   type QueryMix,
   type Ramp,
   type Threshold,
@@ -55,6 +56,15 @@ function semanticProblems(
   if (ramp !== undefined && ramp.from > ramp.to) problem(['ramp', 'from'], `ramp.from (${ramp.from}) is above ramp.to (${ramp.to})`);
   if (ramp?.require !== undefined && (ramp.require < ramp.from || ramp.require > ramp.to))
     problem(['ramp', 'require'], `ramp.require (${ramp.require}) must lie between from and to`);
+  const pressure = doc['pressure'] as { duration: number } | undefined;
+  if (pressure !== undefined && ramp !== undefined)
+    problem(['pressure'], "'pressure' and 'ramp' exclude each other: a ramp's rising stages are its pressure");
+  const duration = doc['duration'] as number | undefined;
+  if (pressure !== undefined && duration !== undefined && ramp === undefined && pressure.duration >= duration)
+    problem(
+      ['pressure', 'duration'],
+      `pressure.duration (${pressure.duration} s) must be shorter than duration (${duration} s), which it is taken from`,
+    );
   const timeout = doc['timeout'] as number | undefined;
   const measured = ramp?.stageDuration ?? (doc['duration'] as number | undefined);
   if (timeout !== undefined && measured !== undefined && timeout > measured) {
@@ -109,6 +119,10 @@ export async function loadProfile(file: string, validate: ValidateFunction, disp
   if (trend !== undefined) profile.trendSource = { file: display, ...source.locate(['thresholds', 'trend'], true) };
   if (doc['rate'] !== undefined) profile.rate = doc['rate'] as number;
   if (doc['workers'] !== undefined) profile.workers = doc['workers'] as number;
+  if (doc['pressure'] !== undefined) {
+    profile.pressure = doc['pressure'] as PressureStep;
+    profile.pressureSource = { file: display, ...source.locate(['pressure'], true) };
+  }
   if (doc['ramp'] !== undefined) {
     profile.ramp = doc['ramp'] as Ramp;
     profile.rampSource = { file: display, ...source.locate(['ramp', ...(profile.ramp.require === undefined ? [] : ['require'])], true) };

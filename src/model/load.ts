@@ -5,7 +5,7 @@ import type { SourceLocation } from './source-location.js';
 export type LatencyMetric = 'p50' | 'p90' | 'p99' | 'max';
 
 /** Metrics that count requests (absolute, or as a share of all requests with `maxRate`). */
-export type CountMetric = 'errors' | 'timeouts' | 'resets' | 'non2xx' | 'mismatches';
+export type CountMetric = 'errors' | 'timeouts' | 'resets' | 'non2xx' | 'mismatches' | 'rateLimited';
 
 /** Every metric a threshold may name. */
 export type Metric = LatencyMetric | CountMetric | 'rps';
@@ -14,7 +14,19 @@ export type Metric = LatencyMetric | CountMetric | 'rps';
 export const MAX_WORKERS = 64;
 
 /** Every metric, in the order reports list them. */
-export const METRICS: readonly Metric[] = ['p50', 'p90', 'p99', 'max', 'rps', 'errors', 'timeouts', 'resets', 'non2xx', 'mismatches'];
+export const METRICS: readonly Metric[] = [
+  'p50',
+  'p90',
+  'p99',
+  'max',
+  'rps',
+  'errors',
+  'timeouts',
+  'resets',
+  'non2xx',
+  'mismatches',
+  'rateLimited',
+];
 
 /** A bound on one metric: `max` (ms or count), `min` (rps) or `maxRate` (share of requests, 0..1). */
 export interface Threshold {
@@ -39,6 +51,19 @@ export interface Ramp {
   /** The rate the service must hold; a breach at or below it fails the profile (default: `from`). */
   require?: number;
 }
+
+/**
+ * A short step as fast as the service answers on more connections (`pressure` in a profile): a store that breaks only with
+ * many requests in flight (an empty page, an error past a queue) shows it there, whatever the profile's rate.
+ */
+export interface PressureStep {
+  connections: number;
+  /** Seconds, taken from the profile's duration. */
+  duration: number;
+}
+
+/** The metrics a pressure step is held to: what it counted, not its latency or throughput (at full speed, those are its own). */
+export const PRESSURE_METRICS: readonly Metric[] = ['errors', 'timeouts', 'resets', 'non2xx', 'mismatches', 'rateLimited'];
 
 /** The trend check's settings (`thresholds.trend`): how the last window of a stage may differ from its first. */
 export interface TrendSettings {
@@ -88,6 +113,8 @@ export interface LoadProfile {
   /** Target requests per second across all connections; absent: as fast as the service answers. */
   rate?: number;
   ramp?: Ramp;
+  /** A short step at the end of the measured load on more connections, at full speed; its seconds are taken from `duration`. */
+  pressure?: PressureStep;
   /** Seconds of unmeasured load before the measurement. */
   warmup: number;
   /** Seconds a request may take before it counts as a timeout. */
@@ -104,6 +131,8 @@ export interface LoadProfile {
   trendSource?: SourceLocation;
   /** Where the ramp was declared (the capacity it must hold). */
   rampSource?: SourceLocation;
+  /** Where the pressure step was declared (what load.pressure judges). */
+  pressureSource?: SourceLocation;
   /** Base URLs (or origins) that are production: load against them needs --allow-production-load. */
   production: string[];
   /** Relative tolerance of a baseline comparison (0.1 = 10 %). */
@@ -137,7 +166,13 @@ export interface LoadCounts {
   behindSchedule: number;
   /** Requests sent once more on a fresh connection after the server closed an idle kept-alive one before any response byte (not errors). */
   connectionRetries: number;
+  /** Answers of any status outside 2xx, the rate-limiting ones (429, 503) excepted. */
   non2xx: number;
+  /**
+   * Answers 429 or 503: the server pacing its clients, never a verdict on the contract (reading-the-contract); bounded only
+   * where the profile says so. A Retry-After in one paused its connection. Absent in a run of an earlier version.
+   */
+  rateLimited: number;
   /** Sampled responses that broke the contract, and every response whose body exceeded the size cap. */
   mismatches: number;
   sampled: number;
@@ -156,6 +191,7 @@ export const ADDED_COUNTS = [
   'behindSchedule',
   'connectionRetries',
   'non2xx',
+  'rateLimited',
   'mismatches',
   'sampled',
 ] as const;
@@ -302,9 +338,11 @@ export interface RawLoadRun extends LoadCounts {
   listings?: ListingJudgement;
 }
 
-/** One stage of a run: the whole run for a constant profile, one rate step for a ramp. */
+/** One stage of a run: the whole run for a constant profile, one rate step for a ramp, or the profile's pressure step. */
 export interface LoadStage {
   rate?: number;
+  /** The profile's pressure step, and its connections: judged by PRESSURE_METRICS (check load.pressure), never the judged stage. */
+  pressure?: { connections: number };
   metrics: LoadMetrics;
   /** Metrics whose threshold this stage broke. */
   breached: Metric[];

@@ -1,5 +1,5 @@
 /** The figures of a load run as every reporter shows them: one table model, rendered as HTML, Markdown, JUnit text and console lines. */
-import { loadThresholdVerdicts, type ThresholdVerdict } from '../checks/load-checks.js';
+import { loadThresholdVerdicts, thresholdCheckId, type ThresholdVerdict } from '../checks/load-checks.js';
 import type { LatencyClock, LoadMetrics, LoadReport } from '../model/load.js';
 import type { CheckOutcome, RunReport } from '../model/results.js';
 
@@ -147,6 +147,16 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
     { label: 'contract violations', value: `${m.mismatches} (${m.sampled} responses sampled)` },
   ];
   if (load.listings !== undefined) figures.push({ label: 'listings judged', value: listingWords(load.listings) });
+  for (const step of load.stages.filter((s) => s.pressure !== undefined)) {
+    const p = step.metrics;
+    figures.push({
+      label: 'pressure step',
+      value:
+        `${step.pressure?.connections} connections at full speed for ${p.durationSeconds} s: ${p.requests} requests, ${p.rps} ` +
+        `responses/s, p99 ${formatMs(p.latency.p99)}; errors ${p.errors} (resets ${p.resets}), non-2xx ${p.non2xx}, contract ` +
+        `violations ${p.mismatches}${step.breached.length > 0 ? `; broke ${step.breached.join(', ')}` : ''}`,
+    });
+  }
   const spread = startSpreadSeconds(load);
   if (spread !== undefined && spread > m.durationSeconds / 2) {
     figures.push({
@@ -162,6 +172,12 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
     figures.push({
       label: 'resets',
       value: `${m.resets} requests lost on a busy connection the server reset or closed before their complete response (never sent again)`,
+    });
+  // A run of an earlier version counted none apart.
+  if ((m.rateLimited ?? 0) > 0)
+    figures.push({
+      label: 'rate-limited',
+      value: `${m.rateLimited} answers 429 or 503 (the server pacing its clients; not non-2xx, not errors; a Retry-After paused its connection)`,
     });
   if (m.connectionRetries > 0)
     figures.push({
@@ -206,7 +222,7 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
       const line = trendLine(c, m.windows !== undefined);
       return { check: c.id, outcome: c.outcome, message: line, expression: c.id, figure: line };
     }
-    const verdict = verdicts.find((v) => `load.${v.metric}` === c.id);
+    const verdict = verdicts.find((v) => thresholdCheckId(v.metric) === c.id);
     // The check's own verdict is the report's; the bound and figure are shown beside it only where they agree with it.
     const agrees = verdict !== undefined && ((c.outcome === 'passed' && verdict.ok) || (c.outcome === 'failed' && !verdict.ok));
     return {

@@ -16,7 +16,17 @@ const QUANTILES: ReadonlyArray<[LatencyMetric, string]> = [
 ];
 
 /** The counts of a load stage pushed, each as `petstore_load_<name>`. */
-const LOAD_COUNTS = ['requests', 'responses', 'errors', 'timeouts', 'resets', 'non2xx', 'mismatches', 'behindSchedule'] as const;
+const LOAD_COUNTS = [
+  'requests',
+  'responses',
+  'errors',
+  'timeouts',
+  'resets',
+  'non2xx',
+  'mismatches',
+  'behindSchedule',
+  'rateLimited',
+] as const;
 
 /** `behindSchedule` as Prometheus spells names: `behind_schedule`. */
 function snake(name: string): string {
@@ -89,7 +99,8 @@ export function runSeries(report: RunReport, redact: (text: string) => string): 
   if (load === undefined) return list.series;
   const profile = { ...run, profile: load.profile.name };
   for (const [index, stage] of load.stages.entries()) {
-    const labels = { ...profile, stage: String(index + 1) };
+    // The pressure step is named, not numbered: a dashboard's stage 1, 2... stay the profile's own stages.
+    const labels = { ...profile, stage: stage.pressure === undefined ? String(index + 1) : 'pressure' };
     addStage(list, labels, stage.metrics);
     list.add('load_thresholds_breached', labels, stage.breached.length);
   }

@@ -46,10 +46,14 @@ const lasting = (seconds: number, text = SHORT): string =>
 const budgeted = (requests: number): string =>
   lasting(60).replace('maxRequests: 300', `maxRequests: ${requests}`).replace('p99: { max: 3000 }', 'p99: { max: 60000 }');
 
-/** The smoke profile (its connections, queries and thresholds), shortened: no warm-up, `duration` s measured, a timeout of `timeout` s. */
+/**
+ * The smoke profile (its connections, queries and thresholds), shortened: no warm-up, `duration` s measured on its 4
+ * connections (no pressure step), a timeout of `timeout` s.
+ */
 async function shortSmoke(duration: number, timeout: number): Promise<string> {
   const smoke = await readFile(path.join(root, 'scenarios/load/smoke.yaml'), 'utf8');
   const shortened = smoke
+    .replace(/^pressure: .*\n/m, '')
     .replace(/^duration: .*$/m, `duration: ${duration}`)
     .replace(/^warmup: .*$/m, 'warmup: 0')
     .replace(/^timeout: .*$/m, `timeout: ${timeout}`);

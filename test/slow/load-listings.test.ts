@@ -41,10 +41,11 @@ thresholds:
 
 async function loadAgainst(
   wrap?: Wrap,
+  shipped?: string,
 ): Promise<{ code: number | null; stderr: string; text: string; report: RunReport & { load: LoadReport } }> {
   const dir = await tempDir();
-  const profile = path.join(dir, 'pressing.yaml');
-  await writeFile(profile, PRESSING);
+  const profile = shipped ?? path.join(dir, 'pressing.yaml');
+  if (shipped === undefined) await writeFile(profile, PRESSING);
   // 20 pets: the preflight's page (limit 20) shows them all, and a page of limit 100 is short, so it must hold every one.
   const seed = { available: 12, pending: 5, sold: 3 };
   const server = await startReferenceServer({ apiKey: KEY, seed, ...(wrap === undefined ? {} : { wrap }) });
@@ -93,6 +94,20 @@ t.test('the reference server passes the same load: every listing judged holds ev
   const listings = report.load.listings;
   t.ok((listings?.judged ?? 0) > 0, `${listings?.judged} of ${listings?.answered} judged`);
   t.ok((listings?.heldToKnown ?? 0) > 0, `${listings?.heldToKnown} short pages held to the ${listings?.knownPets} pets known`);
+});
+
+t.test('load smoke fails the same store: its pressure step keeps 24 listings in flight (at most 2 s of load)', async (t) => {
+  const { code, stderr, report } = await loadAgainst(shedding.wrap, 'smoke');
+  t.equal(code, 1, `a failed run, not a stopped one: ${stderr}`);
+  const checks = outcomes(report);
+  t.equal(checks['load.listing-complete'], 'failed', JSON.stringify(checks));
+  t.equal(checks['load.pressure'], 'passed', 'the pages are 200 and schema-valid: no count breaks');
+  const step = report.load.stages.find((s) => s.pressure !== undefined);
+  t.equal(step?.pressure?.connections, 24);
+  t.ok((step?.raw[0]?.listings?.contradictions.complete ?? 0) > 0, 'the step saw the empty pages');
+  t.equal(report.load.stages.length, 2, 'the measured stage, then the pressure step');
+  t.equal(report.load.stages[0]?.pressure, undefined);
+  t.equal(report.load.profile.connections, 4, 'the judged stage keeps smoke 4 connections');
 });
 
 t.test('a functional run alone does not see the fault: its concurrency never presses the store', async (t) => {

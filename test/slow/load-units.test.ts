@@ -1,6 +1,7 @@
 /** The load pieces on their own: profiles, the query mix, sampling, faults, aggregation. */
 import t from 'tap';
 import { readdir, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import { aggregateRuns, combineConcurrentRuns } from '../../src/load/aggregate.js';
@@ -112,6 +113,30 @@ import { request } from 'undici';
     t.equal((await loadProfile(file, validateProfile, root)).timeout, 2, 'the default of 10 s shrinks to a 2 s stage');
     await writeFile(file, base.replace('duration: 2', 'duration: 60'));
     t.equal((await loadProfile(file, validateProfile, root)).timeout, 10);
+  });
+
+  t.test('a pressure step: loaded, shorter than the duration it is taken from, and never with a ramp', async (t) => {
+    const base = 'title: t\nduration: 2\nmaxRequests: 10\nqueries: [{ weight: 1 }]\nthresholds: { p99: { max: 100 } }\n';
+    const file = path.join(await tempDir(), 'pressed.yaml');
+    await writeFile(file, `${base}pressure: { connections: 24, duration: 0.5 }\n`);
+    const pressed = await loadProfile(file, validateProfile, root);
+    t.same(pressed.pressure, { connections: 24, duration: 0.5 });
+    t.same(pressed.pressureSource, { file, line: 6, column: 1 }, 'load.pressure points at it');
+    t.match(
+      await profileProblems('long.yaml', `${base}pressure: { connections: 24, duration: 2 }\n`),
+      /long\.yaml:6:\d+: pressure\.duration \(2 s\) must be shorter than duration \(2 s\), which it is taken from/,
+    );
+    const ramp = `${base.replace('duration: 2', 'duration: 60')}ramp: { from: 1, to: 3, step: 1, stageDuration: 3 }\n`;
+    t.match(
+      await profileProblems('ramp.yaml', `${ramp}pressure: { connections: 24, duration: 1 }\n`),
+      /ramp\.yaml:7:\d+: 'pressure' and 'ramp' exclude each other/,
+    );
+    t.match(
+      await profileProblems('none.yaml', `${base}pressure: { connections: 0, duration: 1 }\n`),
+      /\/pressure\/connections: must be >= 1/,
+    );
+    const shipped = await loadProfile(path.join(profilesDir, 'smoke.yaml'), validateProfile, root);
+    t.same(shipped.pressure, { connections: 24, duration: 0.5 }, 'smoke presses with 24 connections for its last 0.5 s');
   });
 
   t.test('merge refuses raw results of an earlier format (whole-ms histograms, or no resets) with one line', async (t) => {
@@ -238,6 +263,30 @@ import { request } from 'undici';
       run.connectionRetries >= run.requests - 3,
       `${run.connectionRetries} of ${run.requests} requests sent again on a fresh connection`,
     );
+  });
+
+  t.test('a Retry-After pauses its connection, at most the timeout; 429 and 503 are rate-limited answers, not non-2xx', async (t) => {
+    // One connection: a 429 asking for 1 s, a 503 asking for 30 s (capped at the 1.5 s timeout), then 200s until the budget.
+    const arrivals: number[] = [];
+    const server = createHttpServer((req, res) => {
+      arrivals.push(performance.now());
+      req.resume();
+      const json = { 'content-type': 'application/json' };
+      if (arrivals.length === 1) return void res.writeHead(429, { ...json, 'retry-after': '1' }).end('{}');
+      if (arrivals.length === 2) return void res.writeHead(503, { ...json, 'retry-after': '30' }).end('{}');
+      res.writeHead(200, json).end('[]');
+    });
+    const run = await stage(await listenLocally(server), { connections: 1, maxRequests: 4, durationSeconds: 4, timeoutSeconds: 1.5 });
+    t.equal(run.requests, 4, 'the budget ended the stage');
+    t.equal(run.rateLimited, 2);
+    t.equal(run.non2xx, 0, 'neither is a non-2xx answer');
+    t.equal(run.errors, 0);
+    t.same(run.statusCodes, { '200': 2, '429': 1, '503': 1 });
+    const [first = 0, second = 0, third = 0] = arrivals;
+    // A few ms of slack: timers may fire a hair early relative to a clock read in another callback.
+    t.ok(second - first >= 990, `Retry-After: 1 paused the connection ${Math.round(second - first)} ms`);
+    t.ok(third - second >= 1490 && third - second < 3000, `Retry-After: 30 was capped at 1.5 s: ${Math.round(third - second)} ms`);
+    server.close();
   });
 
   t.test('an answer cut short is a reset even on an idle connection: part of the head, or part of the body', async (t) => {

@@ -115,7 +115,7 @@ t.test(
       [stage?.requests],
       "the stage's requests, as report.json has them",
     );
-    const p99 = await query(`petstore_load_latency_seconds{run_id="${report.meta.runId}", quantile="0.99"}`);
+    const p99 = await query(`petstore_load_latency_seconds{run_id="${report.meta.runId}", stage="1", quantile="0.99"}`);
     t.same(
       p99.data.result.map((r) => Number(r.value[1])),
       [(stage?.latency.p99 ?? Number.NaN) / 1000],

@@ -82,7 +82,8 @@ export const LOAD_PHASE: Phase = {
             // The load measures; the judge says whether a ramp's stage broke the profile.
             breaks: (stage) => stageBreaks(profile, stage),
             // Its verification request reaches the store model as every other exchange of the run does.
-            open: () => context.open({ connections: 1 }, true),
+            // A signal aborts it at once: an interrupted load measures nothing after it, so its answer is never needed.
+            open: () => context.open({ connections: 1, abort: stop }, true),
             listener: { onLoadProgress: (progress) => emit({ type: 'load-progress', progress }) },
             // A load alone takes no --consistency-window (its model's is 0): its listings give the pets the option's default.
             knownPets: () => knownPets(context.observer.model, context.sender === undefined ? LOAD_ALONE_WINDOW_MS : 0),

@@ -21,6 +21,8 @@ export async function mergeLoads(loads: readonly LoadReport[], baseline?: Baseli
     const stage: LoadStage = { metrics: aggregateRuns(raw), breached: [], raw };
     const rate = first.stages[i]?.rate;
     if (rate !== undefined) stage.rate = rate * loads.length;
+    const pressure = first.stages[i]?.pressure;
+    if (pressure !== undefined) stage.pressure = { connections: pressure.connections * loads.length };
     stages.push(stage);
   }
   return buildLoadReport(first.profile, first.baseUrl, stages, loads.length, baseline);

@@ -22,14 +22,17 @@ export const PREFLIGHT_PHASE: Phase = {
   enabled: sendsToService,
   planned: () => [],
   skipReason: () => undefined,
-  async run({ sender, plan, open }) {
+  async run({ sender, plan, open, stop }) {
     const listing = contractRequests(plan.contract).listing();
     if (sender !== undefined) {
       await preflight(sender, listing, false);
       return { results: [] };
     }
-    // Observed: the pets it shows reach the store model, which the load's listings are then held to.
-    const own = open({ connections: 1 }, true);
+    // A load alone stopped before its first request sends none: nothing after it would run.
+    if (stop.aborted) return { results: [] };
+    // Observed: the pets it shows reach the store model, which the load's listings are then held to. A signal aborts its
+    // request at once: an interrupted load runs nothing after it, so its answer is never needed.
+    const own = open({ connections: 1, abort: stop }, true);
     try {
       await preflight(own, listing, true);
     } finally {

@@ -525,6 +525,34 @@ t.test('load.<metric>: applies where the profile (or the default) bounds it; typ
     { name: 'max is not bounded', id: 'load.max', load: dirty, applies: false },
     { name: 'timeouts are not bounded by default', id: 'load.timeouts', load: dirty, applies: false },
     { name: 'rps is not bounded without a ramp', id: 'load.rps', load: dirty, applies: false },
+    {
+      name: 'rate-limited answers are never a verdict unless the profile bounds them',
+      id: 'load.rate-limited',
+      load: loadOf(profile, { ...metrics, rateLimited: 40 }),
+      applies: false,
+    },
+    {
+      name: 'rate-limited answers past the bound a profile sets',
+      id: 'load.rate-limited',
+      load: loadOf(profileOf({ thresholds: { rateLimited: { max: 0 } } }), { ...metrics, rateLimited: 4 }),
+      applies: true,
+      outcome: 'failed',
+      failures: [
+        {
+          expected: 'at most 0 rate-limited answers (429, 503)',
+          actual: '4 rate-limited answers (429, 503)',
+          message: '4 rate-limited answers (429, 503) (at most 0 allowed)',
+        },
+      ],
+    },
+    {
+      name: 'rate-limited answers within a share the profile allows',
+      id: 'load.rate-limited',
+      load: loadOf(profileOf({ thresholds: { rateLimited: { maxRate: 0.02 } } }), { ...metrics, rateLimited: 11 }),
+      applies: true,
+      outcome: 'passed',
+      message: '11 rate-limited answers (429, 503) of 1000 requests (1.100 %; at most 2 % of requests allowed)',
+    },
   ];
   for (const row of rows) {
     const j = judge(row.id, { load: row.load });
@@ -536,6 +564,54 @@ t.test('load.<metric>: applies where the profile (or the default) bounds it; typ
   }
   t.same(runCheck('load.p99').sourceOf({ load: dirty }), P99_SOURCE, 'a declared threshold is the source');
   t.equal(runCheck('load.errors').sourceOf({ load: dirty }), undefined, 'an implicit bound has no line');
+});
+
+t.test('load.pressure: the pressure step held to the count thresholds alone, never the judged stage', async (t) => {
+  const pressured = profileOf({ pressure: { connections: 24, duration: 0.5 }, thresholds: { p99: { max: 50 }, errors: { max: 2 } } });
+  const main: LoadStage = { metrics: metricsOf(), breached: [], raw: [] };
+  const step = (over: Partial<LoadMetrics>): LoadStage => ({
+    metrics: metricsOf({ requests: 900, responses: 900, durationSeconds: 0.5, rps: 1800, ...over }),
+    breached: [],
+    raw: [],
+    pressure: { connections: 24 },
+  });
+  const rows: Array<{ name: string; load: LoadReport; applies: boolean; outcome?: string; message?: RegExp }> = [
+    { name: 'a profile without a step', load: loadOf(profileOf(), metricsOf(), { stages: [main] }), applies: false },
+    {
+      name: 'a clean step passes, its figures named (its p99 of 900 ms is its own, at full speed)',
+      load: loadOf(pressured, metricsOf(), { stages: [main, step({ latency: { p50: 400, p90: 800, p99: 900, max: 990, mean: 420 } })] }),
+      applies: true,
+      outcome: 'passed',
+      message: /^24 connections for 0\.5 s: 900 requests, 1800 responses\/s; errors 0, resets 0, non2xx 0, mismatches 0$/,
+    },
+    {
+      name: 'errors past the bound, non-2xx and resets past 0',
+      load: loadOf(pressured, metricsOf(), { stages: [main, step({ errors: 3, resets: 1, non2xx: 7 })] }),
+      applies: true,
+      outcome: 'failed',
+      message: /at 24 connections .*: errors: 3 failed requests .*at most 2 allowed/,
+    },
+    {
+      name: 'a step the load never reached (Ctrl-C, budget)',
+      load: loadOf(pressured, metricsOf(), { stages: [main] }),
+      applies: true,
+      outcome: 'could-not-test',
+      message: /the pressure step did not run/,
+    },
+  ];
+  for (const row of rows) {
+    const j = judge('load.pressure', { load: row.load });
+    t.equal(j.applies, row.applies, `${row.name}: applies`);
+    if (!row.applies) continue;
+    t.equal(j.outcome, row.outcome, `${row.name}: ${j.message}`);
+    const text = j.outcome === 'failed' ? j.failures.map((f) => f.message).join('; ') : j.message;
+    t.match(text, row.message ?? /./, row.name);
+  }
+  t.same(
+    breachedMetrics(pressured, step({ errors: 3, non2xx: 1, latency: { p50: 1, p90: 1, p99: 900, max: 900, mean: 1 } })),
+    ['errors', 'non2xx'],
+    "a pressure step breaks only what it is held to: its p99 is not the profile's",
+  );
 });
 
 t.test('a ramp: rps judged against 90 % of the judged rate', async (t) => {
@@ -844,8 +920,8 @@ t.test('the registry: every check once, fully described, found by id and by expe
   );
   t.equal(
     all.length,
-    18 + 7 + 7 + 1 + 10 + 1 + 1 + 3 + 4,
-    "18 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 7 store invariants, 1 transport check, 10 thresholds, capacity, trend, 3 store invariants on the load's listings, 4 baseline comparisons",
+    18 + 7 + 7 + 1 + 11 + 1 + 1 + 1 + 3 + 4,
+    "18 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 7 store invariants, 1 transport check, 11 thresholds, capacity, pressure, trend, 3 store invariants on the load's listings, 4 baseline comparisons",
   );
   const prefix: Record<Check['scope'], RegExp> = {
     case: /^expect\.[a-zA-Z]+(\.[a-z-]+)?$/,
@@ -873,7 +949,9 @@ t.test('the registry: every check once, fully described, found by id and by expe
       'load.resets',
       'load.non2xx',
       'load.mismatches',
+      'load.rate-limited',
       'load.capacity',
+      'load.pressure',
       'load.trend',
       'load.listing-complete',
       'load.listing-limit',

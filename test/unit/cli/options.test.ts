@@ -581,3 +581,18 @@ t.test('load --help and the whole help name every profile the package ships in s
   t.same([...SHIPPED_PROFILES].sort(), files.sort(), 'SHIPPED_PROFILES is the folder');
   for (const help of [commandHelp('load'), HELP]) t.match(help, `scenarios/load: ${SHIPPED_PROFILES.join(', ')}; or a file`);
 });
+
+t.test("--connections sets the load's peak: a pressure step's connections, else every stage's", async (t) => {
+  const rows: Array<[string, string, string[], { connections: number; pressure?: number }]> = [
+    ['smoke as shipped', 'smoke', [], { connections: 4, pressure: 24 }],
+    ['smoke pressed harder: the step, not the stage', 'smoke', ['--connections', '64'], { connections: 4, pressure: 64 }],
+    ['smoke lighter: the stage is lowered to the peak too', 'smoke', ['--connections', '2'], { connections: 2, pressure: 2 }],
+    ['stress, no pressure step (its ramp is): every stage', 'stress', ['--connections', '8'], { connections: 8 }],
+  ];
+  for (const [name, profile, args, want] of rows) {
+    const planned = await planLoad([profile], parseFlags('load', args), {});
+    const loaded = planned.plan.selection.load?.profile;
+    t.equal(loaded?.connections, want.connections, `${name}: connections`);
+    t.equal(loaded?.pressure?.connections, want.pressure, `${name}: the pressure step`);
+  }
+});

@@ -1,6 +1,14 @@
 import t from 'tap';
 import path from 'node:path';
-import { addListingJudgements, type HeldPet, JUDGED_FIRST, JUDGING_SHARE, ListingJudge } from '../../../src/load/listing-judge.js';
+import {
+  addListingJudgements,
+  excerptOf,
+  type HeldPet,
+  JUDGED_FIRST,
+  JUDGED_FIRST_BYTES,
+  JUDGING_SHARE,
+  ListingJudge,
+} from '../../../src/load/listing-judge.js';
 import { ResponseSampler } from '../../../src/load/sampler.js';
 import { loadContract } from '../../../src/loader/contract.js';
 import type { ListingInvariant, QueryMix } from '../../../src/model/load.js';
@@ -230,6 +238,37 @@ t.test('judging keeps to its budget of the stage time (injected clock)', async (
   let wanted = 0;
   for (let i = 0; i < 3 * JUDGED_FIRST; i++) if (free.wants(200)) wanted += 1;
   t.equal(wanted, 3 * JUDGED_FIRST, 'judging that costs nothing judges every listing');
+});
+
+t.test('the first listings are judged whatever the budget only within their bytes: large bodies go to the budget at once', async (t) => {
+  let clock = 0;
+  let cost = 0;
+  const now = (): number => {
+    const value = clock;
+    clock += cost;
+    return value;
+  };
+  const judge = new ListingJudge(KNOWN, contract, (x) => x, now);
+  // Bodies of 4 MiB, each judgement 10 ms: the first four fill the bytes the first listings may take.
+  const large = Buffer.from(`[${pet(1)}${' '.repeat(4 * 1024 * 1024)}]`);
+  let judged = 0;
+  for (let i = 0; i < 10; i++) {
+    if (!judge.wants(200)) continue;
+    cost = 5;
+    judge.judge('GET /pets', { weight: 1 }, 200, clock, large);
+    cost = 0;
+    judged += 1;
+  }
+  t.equal(judged, Math.ceil(JUDGED_FIRST_BYTES / large.length), `${judged} of 10 judged: ${JUDGED_FIRST_BYTES} bytes, then the budget`);
+  t.ok(judged < JUDGED_FIRST, 'well short of the first hundred');
+});
+
+t.test('an excerpt is 600 characters of its own, not a view of the whole body', async (t) => {
+  const body = `[${'x'.repeat(1_000_000)}]`;
+  const excerpt = excerptOf(body);
+  t.equal(excerpt.length, 600);
+  t.equal(excerpt, body.slice(0, 600));
+  t.equal(excerptOf('[]'), '[]', 'a short body whole');
 });
 
 t.test('the judgements of workers and stages add up', async (t) => {

@@ -9,6 +9,9 @@ import {
   type ConnectionEvents,
   type FailureCause,
   type InFlight,
+  ArrivalClock,
+  headerOf,
+  isRateLimited,
   LoadConnection,
   type PreparedRequest,
   requestBytes,
@@ -79,7 +82,14 @@ function recorder(keepsBody = false) {
   return events;
 }
 
-async function connectionTo(t: Test, handler: (req: IncomingMessage, res: ServerResponse) => void, keepsBody = false, maxBodyBytes = 1024) {
+async function connectionTo(
+  t: Test,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  keepsBody = false,
+  maxBodyBytes = 1024,
+  loopBusyMs = 0,
+  clock = { at: 0 },
+) {
   const base = await listenLocally(createServer(handler));
   const framing = new RequestFraming(base, KEY, {});
   const request: PreparedRequest = {
@@ -88,9 +98,14 @@ async function connectionTo(t: Test, handler: (req: IncomingMessage, res: Server
     bytes: requestBytes(framing.frame(list), undefined),
   };
   const events = recorder(keepsBody);
-  // The connection's clock is this one: it moves only when a test moves it (quiet gaps never depend on the machine's speed).
-  const clock = { at: 0 };
-  const connection = new LoadConnection({ base: framing.base, proxy: undefined, settings: {}, maxBodyBytes }, events, () => clock.at);
+  // The connection's clock is `clock`: it moves only when a test moves it (quiet gaps never depend on the machine's speed).
+  // An answer read after the loop was busy `loopBusyMs` may have waited that long in the socket.
+  const connection = new LoadConnection(
+    { base: framing.base, proxy: undefined, settings: {}, maxBodyBytes },
+    events,
+    () => clock.at,
+    () => clock.at - loopBusyMs,
+  );
   t.teardown(() => connection.end());
   const send = async (): Promise<void> => {
     const done = events.next();
@@ -135,6 +150,69 @@ t.test('a kept-alive connection closed under a request: resent after an idle gap
     await send();
     t.same(events.log, expected, name);
   }
+});
+
+t.test('an idle close is resent whatever the loop delay: the answer may have waited in the socket while the loop was busy', async (t) => {
+  for (const [name, loopBusyMs, expected] of [
+    ['read at once, sent in the same turn: a reset', 0, ['answered 200', 'reset ERR_LOAD_CLOSED']],
+    [
+      'read after the loop was busy 300 ms: the server saw 300 ms of quiet, sent once more',
+      300,
+      ['answered 200', 'resent', 'answered 200'],
+    ],
+    ['read after 49 ms busy: under the gap, a reset', 49, ['answered 200', 'reset ERR_LOAD_CLOSED']],
+  ] as const) {
+    const served = new WeakSet<object>();
+    const clock = { at: 0 };
+    const { events, send } = await connectionTo(
+      t,
+      (req, res) => {
+        if (served.has(req.socket)) return void req.socket.destroy();
+        served.add(req.socket);
+        // The loop is busy `loopBusyMs` while the answer waits in the socket: it is read that much later, the next request
+        // written in the same turn.
+        clock.at += loopBusyMs;
+        res.writeHead(200).end();
+      },
+      false,
+      1024,
+      loopBusyMs,
+      clock,
+    );
+    await send();
+    await send();
+    t.same(events.log, expected, name);
+  }
+});
+
+t.test('the arrival clock: bytes read after a busy loop may have arrived that long before, after an idle one just now', async (t) => {
+  const state = { at: 1000, idle: 0 };
+  const clock = new ArrivalClock(
+    () => state.at,
+    () => state.idle,
+  );
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  for (const [name, elapsed, idle, earliest] of [
+    ['100 ms waiting for the socket: arrived just now', 100, 100, 1100],
+    ['300 ms busy (a body parsed): arrived up to 300 ms ago', 300, 0, 1100],
+    ['200 ms, 50 of them busy: up to 50 ms ago', 200, 150, 1550],
+  ] as const) {
+    state.at += elapsed;
+    state.idle += idle;
+    t.equal(clock.arrivedBy(), earliest, name);
+    state.at += 5;
+    t.equal(clock.arrivedBy(), earliest, `${name}: the rest of the turn shares it`);
+    state.at -= 5;
+    await turn();
+  }
+});
+
+t.test('429 and 503 are rate-limited answers; Retry-After is read from the head', async (t) => {
+  t.same([200, 429, 500, 503, 504].map(isRateLimited), [false, true, false, true, false]);
+  const head = 'HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nRetry-After:  1 \r\nretry-after: 9';
+  t.equal(headerOf(head, 'retry-after'), '1', 'the first, trimmed, any case');
+  t.equal(headerOf(head, 'x-none'), undefined);
+  t.equal(headerOf('HTTP/1.1 503 Retry-After: 5', 'retry-after'), undefined, 'the status line is no header');
 });
 
 t.test('a connection that cannot connect fails before anything is sent, and backs off, doubling', async (t) => {
