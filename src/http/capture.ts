@@ -3,6 +3,7 @@
  * judged. Its connections are opened by the service connector, which reads every response by the project's own HTTP/1.1
  * rules before undici sees it (interim responses, obs-fold, large heads, Transfer-Encoding beside Content-Length).
  */
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { ConnectionSettings, ProxyRoute } from '../model/connection.js';
@@ -118,6 +119,8 @@ export class UndiciCapture implements Sender {
   private readonly connectors: ServiceConnectors;
   private readonly agent: Dispatcher;
   private sent = 0;
+  /** The large bodies read last, as read: the same bytes again are not decoded and parsed again. */
+  private readonly recent = new RecentBodies();
   /** A response in HTTP/1.0 was read: the server need not read a chunked body, so none is sent to it. */
   private http10 = false;
 
@@ -208,7 +211,7 @@ export class UndiciCapture implements Sender {
         );
       }
       beforeResponse = false;
-      const received = await capture(response, this.options.maxResponseBytes, req.progress);
+      const received = await capture(response, this.options.maxResponseBytes, this.recent, req.progress);
       return { request: framed.sent, response: received, durationMs: performance.now() - started };
     } catch (error) {
       const halted = this.stop.halted('interrupted: the request in flight was aborted');
@@ -239,7 +242,12 @@ export class UndiciCapture implements Sender {
 }
 
 /** The response as received: headers lower-cased, the bytes as sent (bounded), the text and, when it parses, the JSON. */
-async function capture(response: Dispatcher.ResponseData, max: number, progress?: BodyProgress): Promise<ReceivedResponse> {
+async function capture(
+  response: Dispatcher.ResponseData,
+  max: number,
+  recent: RecentBodies,
+  progress?: BodyProgress,
+): Promise<ReceivedResponse> {
   const read = await readBounded(response, max, progress);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
@@ -251,23 +259,60 @@ async function capture(response: Dispatcher.ResponseData, max: number, progress?
     : decodeBody(read.raw, headers['content-encoding'], max);
   const raw = decoded.body;
   const truncated = read.truncated || decoded.truncated;
-  const invalidUtf8At = decoded.error === undefined ? invalidUtf8Offset(raw, truncated) : undefined;
-  const bodyText = raw.toString('utf8');
-  const received: ReceivedResponse = { status: response.statusCode, headers, raw, bodyText, bytes: read.raw.length, truncated };
+  const received: ReceivedResponse = { status: response.statusCode, headers, raw, bodyText: '', bytes: read.raw.length, truncated };
   if (decoded.coding !== undefined) received.coding = decoded.coding;
-  if (invalidUtf8At !== undefined) received.invalidUtf8At = invalidUtf8At;
   if (decoded.error !== undefined) {
+    received.bodyText = raw.toString('utf8');
     received.jsonError = decoded.error;
     return received;
   }
+  return Object.assign(received, recent.read(raw, truncated));
+}
+
+/** What the bytes of a body say once decoded as UTF-8 and parsed: the same for the same bytes. */
+type BodyReading = Pick<ReceivedResponse, 'bodyText' | 'json' | 'jsonError' | 'invalidUtf8At'>;
+
+/** The bodies this large or larger are remembered by their bytes' digest (one digest costs a tenth of a parse). */
+const REMEMBERED_BODY_BYTES = 256 * 1024;
+/** How many large bodies are remembered: a few, so that memory stays bounded by the size bound. */
+const REMEMBERED_BODIES = 2;
+
+/**
+ * The last few large bodies read, by the digest of their bytes: a store that answers the same large page again (nothing
+ * changed since the last read) is decoded and parsed once. What a reading holds is never changed by those who read it.
+ */
+class RecentBodies {
+  private readonly readings = new Map<string, BodyReading>();
+
+  read(raw: Buffer, truncated: boolean): BodyReading {
+    if (raw.length < REMEMBERED_BODY_BYTES) return readBody(raw, truncated);
+    const key = `${truncated ? 't' : 'w'}${createHash('sha256').update(raw).digest('base64')}`;
+    const known = this.readings.get(key);
+    if (known !== undefined) return known;
+    const reading = readBody(raw, truncated);
+    this.readings.set(key, reading);
+    for (const old of this.readings.keys()) {
+      if (this.readings.size <= REMEMBERED_BODIES) break;
+      this.readings.delete(old);
+    }
+    return reading;
+  }
+}
+
+/** The body's text, where it is not UTF-8, and its JSON (or why it is not JSON); nothing of a cut body is parsed. */
+function readBody(raw: Buffer, truncated: boolean): BodyReading {
+  const bodyText = raw.toString('utf8');
+  const reading: BodyReading = { bodyText };
+  const invalidUtf8At = invalidUtf8Offset(raw, truncated);
+  if (invalidUtf8At !== undefined) reading.invalidUtf8At = invalidUtf8At;
   if (!truncated && bodyText.trim() !== '') {
     try {
-      received.json = parseExactJson(bodyText);
+      reading.json = parseExactJson(bodyText);
     } catch (error) {
-      received.jsonError = (error as Error).message;
+      reading.jsonError = (error as Error).message;
     }
   }
-  return received;
+  return reading;
 }
 
 /**
