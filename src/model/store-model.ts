@@ -213,6 +213,8 @@ export class StoreModel implements StoreView {
   private readonly acceptedNames = new Set<string>();
   private readonly unansweredNames = new Set<string>();
   private readonly refusedByName = new Map<string, string[]>();
+  /** The parsed bodies of reads already walked for their pets. */
+  private readonly walked = new WeakSet<object>();
   /** How many exchanges the model was told of; and when each was told. */
   private told = 0;
   private readonly order = new WeakMap<Exchange, number>();
@@ -328,6 +330,12 @@ export class StoreModel implements StoreView {
     this.record(exchange, label, seq);
     const created = plays(exchange.request.operation, 'create');
     if (created) this.claim(exchange, label, seq);
+    // A reading a read already walked (the capture shares one for the same bytes) shows no pet and no change not told then.
+    const json = exchange.response.json;
+    if (!created && typeof json === 'object' && json !== null) {
+      if (this.walked.has(json)) return;
+      this.walked.add(json);
+    }
     for (const pet of petsShown(exchange)) {
       const id = idDigits(pet['id']);
       if (id === undefined) continue;
