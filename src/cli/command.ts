@@ -1,6 +1,7 @@
 /** The petstore-conformance command as a function: argv and config → plan → run → exit code, its streams and environment given. */
 import path from 'node:path';
 import { executePlan, RunStoppedError } from '../engine/run.js';
+import { startEmbedded } from './targets.js';
 import { loadCaseInputs } from '../engine/inputs.js';
 import { packageVersion } from '../loader/package-paths.js';
 import { runRedactor } from '../http/connection.js';
@@ -131,7 +132,7 @@ async function executeInFolder(
   );
   let report: RunReport;
   try {
-    report = await executePlan(planned.plan, fanOut, io.signal, io.abort);
+    report = await executePlan(planned.plan, fanOut, io.signal, io.abort, startEmbedded);
   } catch (error) {
     if (!(error instanceof RunStoppedError)) {
       if (error instanceof RunError && fanOut.notStarted !== undefined)

@@ -1,4 +1,4 @@
-/** The whole run, owned here: the embedded server, the client, a loop over the phases the plan enables (PHASES), and the one verdict. */
+/** The whole run, owned here: the client, a loop over the phases the plan enables (PHASES), and the one verdict. */
 import { randomBytes, randomInt } from 'node:crypto';
 import { judgeRun } from '../checks/judge.js';
 import { type Client, DEFAULT_HTTP_OPTIONS, type HttpClientOptions } from '../http/client.js';
@@ -28,7 +28,6 @@ import {
   type RunReport,
   type SinceBaseline,
 } from '../model/results.js';
-import { startReferenceServer, type RunningServer } from '../server/reference-server.js';
 import { notJudgedCase } from './case-report.js';
 import { RunFindings } from './findings.js';
 import { CreatedPets } from './observer.js';
@@ -69,15 +68,20 @@ function deprecationsOf(plan: RunPlan, sends: boolean): RunMeta['deprecations'] 
   );
 }
 
-/** Starts the embedded reference server when the plan names no base URL: the one place that does. */
-async function embeddedServer(plan: RunPlan): Promise<RunningServer | undefined> {
+/** A server started for the run when the plan names no base URL (the CLI's embedded reference store), closed at its end. */
+export interface EmbeddedTarget {
+  readonly baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Starts the embedded target of a plan; throws a RunError when it cannot. */
+export type StartEmbedded = (plan: RunPlan) => Promise<EmbeddedTarget>;
+
+/** The embedded target when the plan names no base URL (nor merges reports): started by whoever gave `start`. */
+async function embeddedTarget(plan: RunPlan, start: StartEmbedded | undefined): Promise<EmbeddedTarget | undefined> {
   if (plan.target.baseUrl !== undefined || plan.selection.merge !== undefined) return undefined;
-  try {
-    // The embedded server keeps the suite's clock, so --now tests both sides of getPet's removal.
-    return await startReferenceServer({ apiKey: plan.target.apiKey, host: '127.0.0.1', port: 0, now: () => plan.settings.now });
-  } catch (error) {
-    throw new RunError('ERR_SERVER_START', `cannot start the embedded reference server: ${(error as Error).message}`);
-  }
+  if (start === undefined) throw new RunError('ERR_SERVER_START', 'no base URL, and no embedded server to start');
+  return start(plan);
 }
 
 /** The client's options for the run; the embedded reference server is reached directly, never through a proxy. */
@@ -316,7 +320,13 @@ function notStartedReport(
  * server gone, a load that cannot start) still ends in a report that says so, holding every result measured until then,
  * and is thrown after it. `abort` aborts the requests in flight (the run was interrupted and their grace ran out).
  */
-export async function executePlan(plan: RunPlan, listener: RunListener, signal?: AbortSignal, abort?: AbortSignal): Promise<RunReport> {
+export async function executePlan(
+  plan: RunPlan,
+  listener: RunListener,
+  signal?: AbortSignal,
+  abort?: AbortSignal,
+  startEmbedded?: StartEmbedded,
+): Promise<RunReport> {
   // Every event of the run goes to the listener through here.
   const emit: Emit = (event) => tellListener(listener, event);
   const { settings, selection } = plan;
@@ -328,14 +338,14 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     baseUrl: plan.target.baseUrl,
     embedded: plan.target.baseUrl === undefined && selection.merge === undefined,
   };
-  let server: RunningServer | undefined;
+  let server: EmbeddedTarget | undefined;
   try {
-    server = await embeddedServer(plan);
+    server = await embeddedTarget(plan, startEmbedded);
   } catch (error) {
     if (error instanceof RunError) await emit({ type: 'run-not-started', report: notStartedReport(begun, error) });
     throw error;
   }
-  const baseUrl = selection.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as RunningServer).baseUrl;
+  const baseUrl = selection.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as EmbeddedTarget).baseUrl;
   const connection = httpOptions(plan, baseUrl, server !== undefined);
   const enabled = PHASES.filter((phase) => phase.enabled(plan));
   const gates = enabled.filter((phase) => phase.gate === true);

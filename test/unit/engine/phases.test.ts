@@ -6,6 +6,7 @@ import { PHASES, phaseCases } from '../../../src/engine/phases/index.js';
 import { knownIds, loadCaseInputs } from '../../../src/engine/inputs.js';
 import { OrderedPhaseEvents } from '../../../src/engine/phase-events.js';
 import { executePlan } from '../../../src/engine/run.js';
+import { startEmbedded } from '../../../src/cli/targets.js';
 import { PACKAGE_FOLDERS } from '../../../tools/matrix/matrix.js';
 import { tellListener, type Emit, type PhaseInfo, type RunListener } from '../../../src/model/events.js';
 import type { CaseInfo, CaseResult, RunReport } from '../../../src/model/results.js';
@@ -72,7 +73,7 @@ function checkPaired(t: Test, events: readonly string[], report: RunReport): voi
 const run = async (args: string[]): Promise<{ events: string[]; report: RunReport }> => {
   const { plan } = await planRun(parseFlags('run', ['--seed', '7', '--max-examples', '3', '--consistency-window', '0', ...args]), {});
   const { events, listener } = recorder();
-  const report = await executePlan(plan, listener);
+  const report = await executePlan(plan, listener, undefined, undefined, startEmbedded);
   return { events, report };
 };
 
@@ -180,7 +181,7 @@ t.test('merge: its one case is started before it ends', async (t) => {
   for (const file of files) await writeFile(file, JSON.stringify({ load }));
   const { plan } = await planMerge(files, parseFlags('merge', ['--report-dir', path.join(dir, 'out')]), {});
   const { events, listener } = recorder();
-  const report = await executePlan(plan, listener);
+  const report = await executePlan(plan, listener, undefined, undefined, startEmbedded);
   checkPaired(t, events, report);
   t.same(
     events.filter((e) => !e.startsWith('run')),
