@@ -37,9 +37,6 @@ import { PHASES } from './phases/index.js';
 import type { RunPlan } from './plan.js';
 import { mergeProvides, type PhaseRun, phaseVariables, type Provides, type RunContext, RunJudging, type RunSender } from './run-context.js';
 
-export { judgeLoad } from './phases/load.js';
-export { mergeLoads } from './phases/merge.js';
-
 /** This tool, as every report names it. */
 const TOOL = { name: 'petstore-conformance', version: packageVersion() } as const;
 

@@ -6,7 +6,7 @@ import { loadProfile } from '../../src/loader/load-profiles.js';
 import { stageBreaks } from '../../src/checks/judge.js';
 import { refuseProductionLoad } from '../../src/loader/config.js';
 import { buildLoadReport, executeLoad } from '../../src/load/load-run.js';
-import { judgeLoad } from '../../src/engine/run.js';
+import { loadCaseResult } from '../../src/engine/phases/load.js';
 import { metricsOf } from '../load-fixtures.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
 import { openClient } from '../../src/http/open-client.js';
@@ -57,7 +57,7 @@ async function rampAgainst(faults: LoadFault[], text = ramp) {
       breaks: (stage) => stageBreaks(profile, stage),
     });
     const report = buildLoadReport(profile, server.baseUrl, stages, 1);
-    return { report, result: judgeLoad(report, new Map(), 0) };
+    return { report, result: loadCaseResult(report, new Map(), 0) };
   } finally {
     await server.close();
   }
@@ -110,7 +110,7 @@ t.test('a ramp that ended before the rate it must hold cannot pass: the capacity
   const stage = { rate: 2, metrics: metricsOf({ rps: 2, requests: 2, responses: 2 }), breached: [], raw: [] };
   const report = buildLoadReport(profile, 'http://127.0.0.1:9/v1', [stage], 1);
   t.equal(report.highestRateHeld, 2);
-  const result = judgeLoad(report, new Map(), 0);
+  const result = loadCaseResult(report, new Map(), 0);
   const capacity = result.checks.find((c) => c.id === 'load.capacity');
   t.equal(capacity?.outcome, 'could-not-test');
   t.match(capacity?.message, /the ramp ended before 62\/s/);

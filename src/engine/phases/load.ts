@@ -2,7 +2,7 @@
 import type { KnownPet } from '../../load/sampler.js';
 import { stringifyExactJson } from '../../model/json.js';
 import type { StoreModel } from '../../model/store-model.js';
-import { decided, type Judge, judgeLoad as judgeLoadChecks, stageBreaks } from '../../checks/judge.js';
+import { decided, type Judge, judgeLoad, stageBreaks } from '../../checks/judge.js';
 import { ROLES } from '../../model/contract.js';
 import type { LoadProfile, LoadReport } from '../../model/load.js';
 import type { CaseInfo, CaseResult } from '../../model/results.js';
@@ -29,7 +29,7 @@ export function loadCaseInfo(profile: LoadProfile): CaseInfo {
  * The load case's result: the load judged (checks/judge.ts) by every run check of its profile that applies, through the
  * run's judge when given (which tallies it in the ledger of judgement). A load no check concluded on is not judged.
  */
-export function judgeLoad(
+export function loadCaseResult(
   load: LoadReport,
   disabled: ReadonlyMap<string, string>,
   durationMs: number,
@@ -38,7 +38,7 @@ export function judgeLoad(
   const info = loadCaseInfo(load.profile);
   const skipped = disabledCase(info, disabled);
   if (skipped !== undefined) return skipped;
-  const checks = judge?.load(load) ?? judgeLoadChecks(load, disabled);
+  const checks = judge?.load(load) ?? judgeLoad(load, disabled);
   const judged = decided(checks);
   if (judged.outcome === 'passed' && !checks.some((c) => c.outcome === 'passed'))
     return { ...notJudgedCase(info, 'precondition', 'not judged: no check judged the load', Math.round(durationMs)), checks };
@@ -93,7 +93,7 @@ export const LOAD_PHASE: Phase = {
           }).finally(() => emit({ type: 'load-end' }));
       if (stages.length === 0) return notJudgedCase(loadCaseInfo(profile), 'interrupted', 'interrupted before the load was measured');
       report = buildLoadReport(profile, context.connection.baseUrl, stages, 1, load.baseline);
-      return judgeLoad(report, context.judge.disabled, performance.now() - loadStarted, context.judge);
+      return loadCaseResult(report, context.judge.disabled, performance.now() - loadStarted, context.judge);
     });
     return { results: [result], ...(report === undefined ? {} : { provides: { load: report } }) };
   },

@@ -4,10 +4,10 @@ import { RunError } from '../../model/errors.js';
 import type { LoadReport, LoadStage } from '../../model/load.js';
 import { reportCase } from '../case-report.js';
 import type { Phase } from '../phase.js';
-import { judgeLoad, loadCaseInfo, loadModules } from './load.js';
+import { loadCaseInfo, loadCaseResult, loadModules } from './load.js';
 
 /** Merges the load reports of runs made at once on several machines: raw results added stage by stage, rates summed. */
-export async function mergeLoads(loads: readonly LoadReport[], baseline?: Baseline): Promise<LoadReport> {
+async function mergeLoads(loads: readonly LoadReport[], baseline?: Baseline): Promise<LoadReport> {
   const { aggregateRuns, buildLoadReport } = await loadModules();
   const first = loads[0];
   if (first === undefined) throw new RunError('ERR_USAGE', "'merge' takes the report.json files of the runs to merge");
@@ -47,7 +47,7 @@ export const MERGE_PHASE: Phase = {
     let load: LoadReport | undefined;
     const result = await reportCase(context.emit, loadCaseInfo(profile), async () => {
       load = await mergeLoads(merge.loads, merge.baseline);
-      return judgeLoad(load, context.judge.judging.disabled, 0, context.judge);
+      return loadCaseResult(load, context.judge.judging.disabled, 0, context.judge);
     });
     return { results: [result], ...(load === undefined ? {} : { provides: { load } }) };
   },

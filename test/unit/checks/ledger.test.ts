@@ -7,7 +7,7 @@ import { Judge } from '../../../src/checks/judge.js';
 import { JudgementTally, listingState, MAX_REASONS, type LedgerSelection } from '../../../src/checks/ledger.js';
 import { LOAD_CHECKS } from '../../../src/checks/load-checks.js';
 import { REGISTRY } from '../../../src/checks/registry.js';
-import { judgeLoad } from '../../../src/engine/phases/load.js';
+import { loadCaseResult } from '../../../src/engine/phases/load.js';
 import type { Check } from '../../../src/model/check.js';
 import type { CheckOutcome, Outcome, RuleLedgerEntry } from '../../../src/model/results.js';
 import type { CaseSpec } from '../../../src/model/scenario.js';
@@ -281,7 +281,7 @@ t.test('a load through the judge: the bounds it asks for are judged, the others 
     'each bound the load does not ask for is not selected, with why',
   );
   const everyRunCheck = new Map(LOAD_CHECKS.map((c) => [c.id, 'off']));
-  const result = judgeLoad(SAMPLE_LOAD, everyRunCheck, 0, new Judge({ contract, disabled: everyRunCheck }));
+  const result = loadCaseResult(SAMPLE_LOAD, everyRunCheck, 0, new Judge({ contract, disabled: everyRunCheck }));
   t.equal(result.outcome, 'not-judged', 'a load no run check concluded on is not judged, never passed');
   t.match(result.reason, /no check judged the load/);
 });

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { judgeLoad } from '../../../src/engine/phases/load.js';
+import { loadCaseResult } from '../../../src/engine/phases/load.js';
 import { RunError } from '../../../src/model/errors.js';
 import type { ServerWait } from '../../../src/model/exchange.js';
 import type { CaseResult, RunReport } from '../../../src/model/results.js';
@@ -753,7 +753,7 @@ import { junitValidity, validateJunit, xmllintMissing } from '../../xml-tools.js
     const log = sink(false);
     new LoadConsoleReporter({ stream: log, quiet: false }).onRunEnd({
       ...hostileReport(),
-      cases: [judgeLoad(load, new Map(), 30_000)],
+      cases: [loadCaseResult(load, new Map(), 30_000)],
       load,
     });
     const rows = [
