@@ -1,21 +1,18 @@
 /**
- * A whole load run: one verified request, then warm-up and the stages; it measures, and the judge decides (whether a ramp's
- * stage broke the profile, which stage is judged). The production rule is the plan's, applied before anything is sent.
+ * A whole load run: one verified request, then warm-up and the stages; it measures only (engine/phases/load-report.ts has
+ * the judge decide which stage is judged, the baseline and the listings). The production rule is the plan's, applied before
+ * anything is sent.
  */
 import type { KnownPet } from './sampler.js';
-import { judgeStages } from '../checks/judge.js';
 import { trendOf, trendWindowSeconds } from '../checks/load-trend.js';
 import type { Client, HttpClientOptions } from '../http/client.js';
 import { preflight } from '../http/preflight.js';
 import { connectionOf, runRedactor } from '../http/connection.js';
-import type { Baseline } from '../model/check.js';
-import { compareLoads } from './baseline-compare.js';
 import { type Contract, listPathOf } from '../model/contract.js';
 import { contractRequests } from '../requests/contract-requests.js';
 import { RunError } from '../model/errors.js';
-import type { LoadListener, LoadProfile, LoadReport, LoadStage, RawLoadRun } from '../model/load.js';
-import { aggregateRuns, throughputOf } from './aggregate.js';
-import { addListingJudgements, LISTING_RULE } from './listing-judge.js';
+import type { LoadListener, LoadProfile, LoadStage, RawLoadRun } from '../model/load.js';
+import { aggregateRuns } from './aggregate.js';
 import { runStage, type StageOptions } from './runner.js';
 import { ResponseSampler, type SamplingSetup } from './sampler.js';
 import { defaultWorkers, StageWorkers } from './stage-workers.js';
@@ -50,40 +47,6 @@ function stageRates(profile: LoadProfile): Array<number | undefined> {
   const rates: number[] = [];
   for (let rate = profile.ramp.from; rate <= profile.ramp.to; rate += profile.ramp.step) rates.push(rate);
   return rates;
-}
-
-/** The load part of the report from measured (or merged) stages; an earlier run's figures are compared when given. */
-export function buildLoadReport(
-  profile: LoadProfile,
-  baseUrl: string,
-  stages: LoadStage[],
-  mergedRuns: number,
-  baseline?: Baseline,
-): LoadReport {
-  const judged = judgeStages(profile, stages);
-  const report: LoadReport = {
-    profile,
-    baseUrl,
-    metrics: judged.stage.metrics,
-    stages,
-    violations: stages.flatMap((s) => s.raw.flatMap((r) => r.violations)),
-    interrupted: stages.some((s) => s.raw.some((r) => r.interrupted)),
-    percentiles: judged.stage.metrics.percentiles,
-    throughput: throughputOf(stages),
-    mergedRuns,
-  };
-  const listings = addListingJudgements(stages.flatMap((s) => s.raw.map((r) => r.listings)));
-  if (listings !== undefined) report.listings = { ...listings, rule: LISTING_RULE };
-  if (judged.highestRateHeld !== undefined) report.highestRateHeld = judged.highestRateHeld;
-  if (judged.stage.rate !== undefined) report.judgedRate = judged.stage.rate;
-  if (baseline !== undefined)
-    report.baseline = {
-      file: baseline.file,
-      tolerance: baseline.tolerance,
-      comparisons: compareLoads(baseline, report),
-      ...(baseline.notComparable === undefined ? {} : { notComparable: baseline.notComparable }),
-    };
-  return report;
 }
 
 /** Runs a profile against the service: verifies one request, warms up, then the stages (none when Ctrl-C came first). */

@@ -47,9 +47,10 @@ export function loadCaseResult(
 
 /** The load modules (HDR histograms, sockets, worker threads), imported only by runs that load or merge. */
 export const loadModules = async () => {
-  const [{ aggregateRuns }, { buildLoadReport, executeLoad }] = await Promise.all([
+  const [{ aggregateRuns }, { executeLoad }, { buildLoadReport }] = await Promise.all([
     import('../../load/aggregate.js'),
     import('../../load/load-run.js'),
+    import('../load-report.js'),
   ]);
   return { aggregateRuns, buildLoadReport, executeLoad };
 };
