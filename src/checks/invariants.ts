@@ -7,6 +7,7 @@ import { failed, passed, type ExchangeCheck, type ExchangeContext } from '../mod
 import { listLimitOf, plays } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, jsonEqual, type JsonObject, showJson } from '../model/json.js';
+import { isShortPage, missingFromShortPage, overLimit, pageBound, pageLimit, strayStatuses } from '../model/listing-invariants.js';
 import { idDigits, petFields, petsShown, type PetSighting } from '../model/store-model.js';
 
 const INT64_MIN = -(2n ** 63n);
@@ -39,14 +40,16 @@ function statusAsked(exchange: Exchange): string | undefined {
   return values.length === 1 ? values[0] : undefined;
 }
 
-/** The page size a listing asked for: the limit when it is one within bounds, the default without one; undefined otherwise. */
-function validLimit(exchange: Exchange, context: ExchangeContext): number | undefined {
-  const bounds = listLimitOf(context.contract);
+/** The limit a listing asked for: undefined without one, NaN for one that is no number or is repeated. */
+function askedLimit(exchange: Exchange): number | undefined {
   const values = query(exchange).getAll('limit');
-  if (values.length === 0) return bounds.default;
-  if (values.length > 1 || !/^\d{1,6}$/.test(values[0] as string)) return undefined;
-  const limit = Number(values[0]);
-  return limit >= bounds.min && limit <= bounds.max ? limit : undefined;
+  if (values.length === 0) return undefined;
+  return values.length > 1 || !/^\d{1,6}$/.test(values[0] as string) ? Number.NaN : Number(values[0]);
+}
+
+/** The page size a listing asked for (model/listing-invariants.ts): the limit within bounds, the default without one. */
+function validLimit(exchange: Exchange, context: ExchangeContext): number | undefined {
+  return pageLimit(askedLimit(exchange), listLimitOf(context.contract));
 }
 
 function describePet(pet: JsonObject): string {
@@ -67,7 +70,7 @@ const listingStatus: ExchangeCheck = {
     const asked = statusAsked(exchange) as string;
     // The reading: an empty value may be read as no filter, or as a value outside the enum, which matches no pet.
     if (asked === '') return passed('status= is empty: read as no filter or as a status no pet has, both allowed');
-    const others = (listing(exchange) ?? []).filter((pet) => pet['status'] !== asked);
+    const others = strayStatuses(listing(exchange) ?? [], asked, (pet) => pet['status']);
     if (others.length === 0) return passed(`every pet has status ${JSON.stringify(asked)}`);
     return failed(
       others.slice(0, NAMED).map((pet) => ({
@@ -91,7 +94,7 @@ const listingLimit: ExchangeCheck = {
   evaluate(context) {
     const items = listing(context.exchange) ?? [];
     const limit = validLimit(context.exchange, context);
-    const bound = limit ?? listLimitOf(context.contract).max;
+    const bound = pageBound(askedLimit(context.exchange), listLimitOf(context.contract));
     const asked = query(context.exchange).getAll('limit');
     const what =
       asked.length === 0
@@ -99,7 +102,8 @@ const listingLimit: ExchangeCheck = {
         : limit === undefined
           ? `limit=${asked.join(',')} (accepted: at most ${bound})`
           : `limit=${bound}`;
-    if (items.length <= bound) return passed(`${items.length} pets for ${what}`);
+    if (!overLimit(items.length, askedLimit(context.exchange), listLimitOf(context.contract)))
+      return passed(`${items.length} pets for ${what}`);
     return failed({ message: `${items.length} pets for ${what}`, expected: `at most ${bound} pets`, actual: `${items.length} pets` });
   },
 };
@@ -118,8 +122,11 @@ const listingComplete: ExchangeCheck = {
     'page should hold',
   applies(context) {
     const items = listing(context.exchange);
-    const limit = validLimit(context.exchange, context);
-    return context.model !== undefined && items !== undefined && limit !== undefined && items.length < limit;
+    return (
+      context.model !== undefined &&
+      items !== undefined &&
+      isShortPage(items.length, askedLimit(context.exchange), listLimitOf(context.contract))
+    );
   },
   evaluate(context) {
     const { exchange } = context;
@@ -134,9 +141,12 @@ const listingComplete: ExchangeCheck = {
       return passed('the status filter is repeated (the contract is silent)');
     const held = new Set(items.map((pet) => idDigits(pet['id'])));
     const sentAt = model.sentAt(exchange);
-    const missing: PetSighting[] = [];
-    for (const pet of model.pets())
-      if ((status === undefined || pet.fields['status'] === status) && model.settled(pet, sentAt) && !held.has(pet.id)) missing.push(pet);
+    const settled: Array<{ id: string; status: string | undefined; pet: PetSighting }> = [];
+    for (const pet of model.pets()) {
+      const petStatus = pet.fields['status'];
+      if (model.settled(pet, sentAt)) settled.push({ id: pet.id, status: typeof petStatus === 'string' ? petStatus : undefined, pet });
+    }
+    const missing = missingFromShortPage(held, settled, status).map(({ pet }) => pet);
     const limit = validLimit(exchange, context) as number;
     if (missing.length === 0) return passed(`${items.length} of at most ${limit}: every matching pet seen is there`);
     return failed(

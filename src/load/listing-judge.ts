@@ -15,6 +15,7 @@ import {
   type ListingJudgement,
   type QueryMix,
 } from '../model/load.js';
+import { isShortPage, missingFromShortPage, overLimit, pageBound, strayStatuses } from '../model/listing-invariants.js';
 import { idDigits } from '../model/store-model.js';
 
 /** Contradictions kept as evidence; the counts keep going. */
@@ -63,6 +64,7 @@ export interface HeldPet {
 
 interface Candidate {
   id: string;
+  status: string | undefined;
   where: string;
   /** On the judge's clock: a request sent from then on must find the pet on a short page. */
   settlesAt: number;
@@ -105,7 +107,7 @@ export class ListingJudge {
     const every: Candidate[] = [];
     this.byStatus.set(undefined, every);
     for (const pet of pets) {
-      const candidate = { id: pet.id, where: pet.where, settlesAt: start + pet.settlesInMs };
+      const candidate = { id: pet.id, status: pet.status, where: pet.where, settlesAt: start + pet.settlesInMs };
       every.push(candidate);
       if (pet.status === undefined) continue;
       const same = this.byStatus.get(pet.status) ?? [];
@@ -162,29 +164,26 @@ export class ListingJudge {
     if (!Array.isArray(json)) return;
     this.judged += 1;
     const items = json as JsonValue[];
+    // The invariants of model/listing-invariants.ts, read off the page parsed once.
     const asked = query.limit;
-    const limit = asked === undefined ? this.limits.default : asked >= this.limits.min && asked <= this.limits.max ? asked : undefined;
-    const bound = limit ?? this.limits.max;
+    const bound = pageBound(asked, this.limits);
     const what = asked === undefined ? `no limit (default ${bound})` : `limit=${asked}`;
-    if (items.length > bound) this.note('limit', request, status, `${items.length} pets for ${what}: at most ${bound}`, body);
+    if (overLimit(items.length, asked, this.limits))
+      this.note('limit', request, status, `${items.length} pets for ${what}: at most ${bound}`, body);
     // A profile's status is one of the enum's (the profile schema): never the empty value the reading leaves open.
     if (query.status !== undefined) this.judgeStatus(request, query.status, items, body);
-    if (limit !== undefined && items.length < limit) this.judgeComplete(request, query, limit, items, sentAt, body);
+    if (isShortPage(items.length, asked, this.limits)) this.judgeComplete(request, query, bound, items, sentAt, body);
   }
 
   private judgeStatus(request: string, status: string, items: readonly JsonValue[], body: string): void {
-    let others = 0;
-    let first: JsonValue | undefined;
-    for (const pet of items) {
-      const actual = isJsonObject(pet) ? pet['status'] : undefined;
-      if (actual === status) continue;
-      others += 1;
-      first ??= actual ?? null;
-    }
+    const statusOf = (pet: JsonValue): JsonValue | undefined => (isJsonObject(pet) ? pet['status'] : undefined);
+    const strays = strayStatuses(items, status, statusOf);
+    const others = strays.length;
     if (others === 0) return;
+    const first = strays[0] === undefined ? null : (statusOf(strays[0]) ?? null);
     const message =
       `status=${JSON.stringify(status)} answered ${others} pet${others === 1 ? '' : 's'} of another status ` +
-      `(first: ${showJson(first ?? null, 60)})`;
+      `(first: ${showJson(first, 60)})`;
     this.note('status', request, 200, message, body);
   }
 
@@ -208,17 +207,11 @@ export class ListingJudge {
       }
       if (id !== undefined) held.add(id);
     }
-    let settled = 0;
-    let missing = 0;
-    const named: Candidate[] = [];
-    for (const pet of candidates) {
-      if (pet.settlesAt > sentAt) continue;
-      settled += 1;
-      if (held.has(pet.id)) continue;
-      missing += 1;
-      if (named.length < NAMED) named.push(pet);
-    }
-    if (settled > 0) this.heldToKnown += 1;
+    const settled = candidates.filter((pet) => pet.settlesAt <= sentAt);
+    if (settled.length > 0) this.heldToKnown += 1;
+    const lacking = missingFromShortPage(held, settled, query.status);
+    const missing = lacking.length;
+    const named = lacking.slice(0, NAMED);
     if (missing === 0) return;
     const of = query.status === undefined ? 'any status' : `status ${JSON.stringify(query.status)}`;
     const names = named.map((pet) => `pet ${pet.id} (shown by ${pet.where})`).join(', ');

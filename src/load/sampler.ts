@@ -1,6 +1,7 @@
 /** Conformance under load: a sample of listPets responses judged against the Pets schema and the rules of its query. */
 import { type Contract, listLimitOf } from '../model/contract.js';
 import { isJsonObject, parseExactJson, showJson, stringifyExactJson, type JsonValue } from '../model/json.js';
+import { overLimit, strayStatuses } from '../model/listing-invariants.js';
 import { idDigits, petFields } from '../model/store-model.js';
 import type { ListingJudgement, QueryMix, SampleViolation } from '../model/load.js';
 import { invalidUtf8Offset } from '../model/utf8.js';
@@ -47,14 +48,18 @@ export function listPetsProblems(
   }
   const problems = contract.validate('Pets', json).map((e) => `Pets schema: ${e.message}`);
   if (!Array.isArray(json)) return problems;
-  const fallback = listLimitOf(contract).default;
-  const limit = query.limit ?? fallback;
-  if (json.length > limit) problems.push(`${json.length} pets for limit ${query.limit ?? `omitted (default ${fallback})`}`);
+  // The invariants of model/listing-invariants.ts, worded item by item.
+  const bounds = listLimitOf(contract);
+  if (overLimit(json.length, query.limit, bounds))
+    problems.push(`${json.length} pets for limit ${query.limit ?? `omitted (default ${bounds.default})`}`);
   if (query.status !== undefined) {
-    json.forEach((pet, index) => {
-      const actual = isJsonObject(pet) ? pet['status'] : undefined;
-      if (actual !== query.status) problems.push(`item ${index} has status ${showJson(actual)} under the filter status=${query.status}`);
-    });
+    const statusOf = ({ pet }: { pet: JsonValue }) => (isJsonObject(pet) ? pet['status'] : undefined);
+    for (const stray of strayStatuses(
+      json.map((pet, index) => ({ pet, index })),
+      query.status,
+      statusOf,
+    ))
+      problems.push(`item ${stray.index} has status ${showJson(statusOf(stray))} under the filter status=${query.status}`);
   }
   // A pet seen once reads back the same, under load too (the store model's rule, on the sampled listings).
   for (const pet of json) {
