@@ -1,9 +1,10 @@
 /** A case runner's context built from a few plain options, for the unit tests of the case runner and the generated phases. */
 import type { CaseContext } from '../src/engine/cases.js';
-import { RunFindings } from '../src/engine/findings.js';
+import { RunFindings } from '../src/checks/findings.js';
+import { RunJudging } from '../src/checks/run-judging.js';
 import { CreatedPets } from '../src/engine/observer.js';
 import type { RunSettings } from '../src/engine/plan.js';
-import { type RunContext, RunJudging } from '../src/engine/run-context.js';
+import type { RunContext } from '../src/engine/run-context.js';
 import type { StoreCounts } from '../src/engine/store-counts.js';
 import { DEFAULT_HTTP_OPTIONS } from '../src/http/client.js';
 import { Observe } from '../src/http/observe.js';

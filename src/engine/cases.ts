@@ -1,6 +1,7 @@
 /** Runs cases: fills templates, sends each step, has the run's judge judge each exchange, emits events. */
 import { evidenceOf, failureEvidence, roundMs } from '../checks/evidence.js';
 import { decided, type ExchangeJudgement } from '../checks/judge.js';
+import { caseOutcome } from '../checks/run-judging.js';
 import { NotSent, TransportError, type OutgoingRequest } from '../http/client.js';
 import { type Sender, WriteRefused } from '../http/write-gate.js';
 import { mapConcurrently } from '../model/concurrency.js';
@@ -60,13 +61,6 @@ function captureVariables(step: StepSpec, exchange: Exchange, vars: Map<string, 
     const value = resolvePointer(exchange.response.json, pointer);
     if (value !== undefined) vars.set(name, value);
   }
-}
-
-/** Why a precondition step is not met: its own expectations or captures failed while no exchange check did. */
-function unmetPrecondition(results: readonly CheckOutcome[]): string | undefined {
-  const failed = results.filter((r) => r.outcome === 'failed');
-  if (failed.length === 0 || failed.some((r) => !r.id.startsWith('expect.'))) return undefined;
-  return failed[0]?.message;
 }
 
 function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Contract): OutgoingRequest {
@@ -251,22 +245,15 @@ async function judgeCase(spec: CaseSpec, context: CaseContext, onExchange?: (exc
     }
     const { exchange, judged, attempts, startedAt } = run;
     result.retries += attempts - 1;
-    // Judged once the step's retries are over: a wrong stored value is one failure, where it was first shown.
-    judged.checks = context.judge.blameOnce(exchange, judged.checks, `case ${spec.id}`);
+    // Settled once the step's retries are over: a wrong stored value is one failure, where it was first shown.
+    const settled = context.judge.settle(exchange, judged, { caseId: info.id, precondition: step.precondition === true });
     result.exchanges.push(evidenceOf(exchange, index, startedAt, attempts, settings.excerptBytes));
     captureVariables(step, exchange, vars);
-    for (const { check, outcome } of judged.findings) context.judge.findings.record(check, info.id, exchange, outcome);
-    const unmet = step.precondition === true ? unmetPrecondition(judged.checks) : undefined;
-    // What judged the exchange for good goes to the ledger; a precondition's own expectations judged nothing of the contract.
-    const kept = unmet === undefined ? judged.checks : judged.checks.filter((r) => !r.id.startsWith('expect.'));
-    context.judge.record(exchange, [...kept, ...judged.findings.map((f) => f.outcome)], unmet === undefined ? judged.held : []);
-    if (unmet !== undefined) {
-      // What the step needed is not there (e.g. an empty store): the case cannot be judged, which is not a failure.
-      result.checks.push(...kept);
-      return () => finish('not-judged', `precondition of step ${index + 1} not met: ${unmet}`, 'precondition');
-    }
-    result.checks.push(...judged.checks);
-    return worstOutcome(judged.checks) === 'failed' ? 'stop' : 'next';
+    result.checks.push(...settled.checks);
+    // What the step needed is not there (e.g. an empty store): the case cannot be judged, which is not a failure.
+    if (settled.unmet !== undefined)
+      return () => finish('not-judged', `precondition of step ${index + 1} not met: ${settled.unmet}`, 'precondition');
+    return worstOutcome(settled.checks) === 'failed' ? 'stop' : 'next';
   };
   let ending: 'stop' | (() => CaseResult) | undefined;
   for (const wave of stepWaves(spec)) {
@@ -293,25 +280,15 @@ async function judgeCase(spec: CaseSpec, context: CaseContext, onExchange?: (exc
     if (ending !== undefined) break;
   }
   if (typeof ending === 'function') return ending();
-  const { outcome, reason } = decided(result.checks);
-  // A rule that found nothing to judge anywhere in the case (a full page, an empty listing) leaves the case unjudged:
-  // never reported as passed.
-  const judgedIds = new Set(result.checks.filter((c) => c.outcome === 'passed').map((c) => c.id));
   // A full page of a long-lived store may hold none of the run's pets: where the case judges the pet another way, it stays judged.
   const judgedAnotherWay = (c: CheckOutcome): boolean =>
     c.id === 'expect.holdsIfNotFull' && spec.steps[c.step]?.fullPageJudgedBy !== undefined;
   for (const c of result.checks)
     if (c.outcome === 'not-judged' && judgedAnotherWay(c))
       c.message = `${c.message}; the case judges the pet by ${spec.steps[c.step]?.fullPageJudgedBy} instead`;
-  const unjudged =
-    outcome === 'passed'
-      ? result.checks.find((c) => c.outcome === 'not-judged' && !judgedIds.has(c.id) && !judgedAnotherWay(c))
-      : undefined;
-  if (unjudged !== undefined) return finish('not-judged', `not judged: ${unjudged.message}`, 'precondition');
-  // A case never passes for want of data: one that no check judged (every one disabled, or none applied) is not judged.
-  if (outcome === 'passed' && !result.checks.some((c) => c.outcome === 'passed'))
-    return finish('not-judged', 'not judged: no check judged any of its responses', 'precondition');
-  return finish(outcome, reason);
+  // A rule that found nothing to judge anywhere in the case (a full page, an empty listing) leaves it unjudged, never passed.
+  const settled = caseOutcome(result.checks, { judgedAnotherWay, nothingJudged: 'no check judged any of its responses' });
+  return finish(settled.outcome, settled.reason, settled.skip);
 }
 
 /** Runs cases with bounded concurrency; results come back in the order of `cases`. */

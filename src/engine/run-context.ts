@@ -3,16 +3,14 @@
  * signal and `emit`. A phase reads it and returns what it found and what later phases may use (PhaseRun); it writes
  * nothing into it.
  */
-import { type ExchangeJudging, Judge, type JudgeState } from '../checks/judge.js';
+import type { RunJudging } from '../checks/run-judging.js';
 import type { Client, HttpClientOptions } from '../http/client.js';
 import type { Clock } from '../model/clock.js';
 import type { Emit } from '../model/events.js';
 import type { JsonObject } from '../model/json.js';
 import type { LoadReport } from '../model/load.js';
 import type { CaseResult } from '../model/results.js';
-import type { AuthVariant } from '../model/contract-names.js';
 import type { Variables } from '../model/template.js';
-import type { RunFindings } from './findings.js';
 import type { RunObserver } from './observer.js';
 import type { RunPlan } from './plan.js';
 import { type StoreCounts, spareStatusOf } from './store-counts.js';
@@ -25,30 +23,6 @@ export type RunSender = Pick<Client, 'send' | 'base' | 'urlFor' | 'writeBudget'>
 
 /** A client a phase opens for itself (the wait for the service, a load's own preflight), closed by it. */
 export type OwnClient = Pick<Client, 'send' | 'base' | 'urlFor' | 'close'>;
-
-/**
- * How the run judges: the one judge (checks/judge.ts: an exchange against the store model as it was before it, a request
- * without an answer, the load, the verdict, blame once), where recommendation-level findings go, and the credentials
- * that would send the key itself.
- */
-export class RunJudging extends Judge {
-  constructor(
-    judging: ExchangeJudging,
-    /** What the recommendation-level exchange checks found, by check id, from every phase. */
-    readonly findings: RunFindings,
-    /** The auth variants that would send the key itself with this key where they should send a wrong credential, and why. */
-    readonly keyAsWrong: ReadonlyMap<AuthVariant, string>,
-    state?: JudgeState,
-    phase?: string,
-  ) {
-    super(judging, state, phase);
-  }
-
-  /** The same judge (its blame-once ledger, its tally, its findings) judging for one phase: the ledger records where. */
-  inPhase(phase: string): RunJudging {
-    return new RunJudging(this.judging, this.findings, this.keyAsWrong, this.state, phase);
-  }
-}
 
 /** What a phase leaves for the phases after it. */
 export interface Provides {

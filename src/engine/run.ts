@@ -29,13 +29,14 @@ import {
   type SinceBaseline,
 } from '../model/results.js';
 import { notJudgedCase } from './case-report.js';
-import { RunFindings } from './findings.js';
+import { RunFindings } from '../checks/findings.js';
+import { RunJudging } from '../checks/run-judging.js';
 import { CreatedPets } from './observer.js';
 import { OrderedPhaseEvents } from './phase-events.js';
 import { skipPhase, type Phase } from './phase.js';
 import { PHASES } from './phases/index.js';
 import type { RunPlan } from './plan.js';
-import { mergeProvides, type PhaseRun, phaseVariables, type Provides, type RunContext, RunJudging, type RunSender } from './run-context.js';
+import { mergeProvides, type PhaseRun, phaseVariables, type Provides, type RunContext, type RunSender } from './run-context.js';
 
 /** This tool, as every report names it. */
 const TOOL = { name: 'petstore-conformance', version: packageVersion() } as const;

@@ -2,7 +2,8 @@
 import type { KnownPet } from '../../load/sampler.js';
 import { stringifyExactJson } from '../../model/json.js';
 import type { StoreModel } from '../../model/store-model.js';
-import { decided, type Judge, judgeLoad, stageBreaks } from '../../checks/judge.js';
+import { type Judge, judgeLoad, stageBreaks } from '../../checks/judge.js';
+import { caseOutcome } from '../../checks/run-judging.js';
 import { ROLES } from '../../model/contract.js';
 import type { LoadProfile, LoadReport } from '../../model/load.js';
 import type { CaseInfo, CaseResult } from '../../model/results.js';
@@ -39,10 +40,10 @@ export function loadCaseResult(
   const skipped = disabledCase(info, disabled);
   if (skipped !== undefined) return skipped;
   const checks = judge?.load(load) ?? judgeLoad(load, disabled);
-  const judged = decided(checks);
-  if (judged.outcome === 'passed' && !checks.some((c) => c.outcome === 'passed'))
-    return { ...notJudgedCase(info, 'precondition', 'not judged: no check judged the load', Math.round(durationMs)), checks };
-  return { ...info, ...judged, durationMs: Math.round(durationMs), checks, exchanges: [], retries: 0 };
+  // A load rule left not judged (too few samples for the baseline) leaves the load judged by the others that concluded.
+  const settled = caseOutcome(checks, { judgedAnotherWay: () => true, nothingJudged: 'no check judged the load' });
+  if (settled.skip !== undefined) return { ...notJudgedCase(info, settled.skip, settled.reason ?? '', Math.round(durationMs)), checks };
+  return { ...info, ...settled, durationMs: Math.round(durationMs), checks, exchanges: [], retries: 0 };
 }
 
 /** The load modules (HDR histograms, sockets, worker threads), imported only by runs that load or merge. */
