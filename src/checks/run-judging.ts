@@ -55,6 +55,15 @@ export class RunJudging extends Judge {
   }
 }
 
+/**
+ * A case's outcome once a step got no answer: what its checks decided where that is worse than passed, else could not
+ * test; the reason is the deciding check's message, or `why` (the transport failure).
+ */
+export function unansweredCaseOutcome(checks: readonly CheckOutcome[], why: string): { outcome: Outcome; reason: string } {
+  const judged = decided(checks);
+  return { outcome: judged.outcome === 'passed' ? 'could-not-test' : judged.outcome, reason: judged.reason ?? why };
+}
+
 /** A case's outcome from its checks, and why when it is not passed. */
 export interface CaseOutcome {
   outcome: Outcome;

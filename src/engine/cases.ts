@@ -1,7 +1,7 @@
 /** Runs cases: fills templates, sends each step, has the run's judge judge each exchange, emits events. */
 import { evidenceOf, failureEvidence, roundMs } from '../checks/evidence.js';
-import { decided, type ExchangeJudgement } from '../checks/judge.js';
-import { caseOutcome } from '../checks/run-judging.js';
+import type { ExchangeJudgement } from '../checks/judge.js';
+import { caseOutcome, unansweredCaseOutcome } from '../checks/run-judging.js';
 import { NotSent, TransportError, type OutgoingRequest } from '../http/client.js';
 import { type Sender, WriteRefused } from '../http/write-gate.js';
 import { mapConcurrently } from '../model/concurrency.js';
@@ -236,11 +236,8 @@ async function judgeCase(spec: CaseSpec, context: CaseContext, onExchange?: (exc
       result.checks.push(...run.checks);
       context.judge.record(undefined, run.checks);
       return () => {
-        const judged = decided(result.checks);
-        return finish(
-          judged.outcome === 'passed' ? 'could-not-test' : judged.outcome,
-          `step ${index + 1}: ${judged.reason ?? `${run.error.message} (${run.error.code})`}`,
-        );
+        const settled = unansweredCaseOutcome(result.checks, `${run.error.message} (${run.error.code})`);
+        return finish(settled.outcome, `step ${index + 1}: ${settled.reason}`);
       };
     }
     const { exchange, judged, attempts, startedAt } = run;

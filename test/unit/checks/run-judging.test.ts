@@ -1,6 +1,6 @@
 /** The case outcome the judge settles from a case's checks: table-driven. */
 import t from 'tap';
-import { caseOutcome } from '../../../src/checks/run-judging.js';
+import { caseOutcome, unansweredCaseOutcome } from '../../../src/checks/run-judging.js';
 import type { CheckOutcome, Outcome } from '../../../src/model/results.js';
 
 const check = (id: string, outcome: Outcome, message = `${id} ${outcome}`): CheckOutcome => ({
@@ -39,4 +39,16 @@ t.test('caseOutcome', async (t) => {
   ];
   for (const [what, checks, anotherWay, want] of rows)
     t.same(caseOutcome(checks, { judgedAnotherWay: () => anotherWay, nothingJudged: 'nothing here' }), want, what);
+});
+
+t.test('unansweredCaseOutcome: could not test, unless a check decided worse', async (t) => {
+  t.same(unansweredCaseOutcome([check('a', 'passed')], 'no answer (X)'), { outcome: 'could-not-test', reason: 'no answer (X)' });
+  t.same(unansweredCaseOutcome([check('server.answers', 'failed', 'unanswered while others were')], 'no answer (X)'), {
+    outcome: 'failed',
+    reason: 'unanswered while others were',
+  });
+  t.same(unansweredCaseOutcome([check('b', 'could-not-test', 'reset (E)')], 'reset (E)'), {
+    outcome: 'could-not-test',
+    reason: 'reset (E)',
+  });
 });
