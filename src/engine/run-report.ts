@@ -1,0 +1,140 @@
+/** The report a run ends in, assembled from its parts, and the one a run that could not start leaves. */
+import { judgeRun } from '../checks/judge.js';
+import type { RunFindings } from '../checks/findings.js';
+import type { Client } from '../http/client.js';
+import { packageVersion } from '../loader/package-paths.js';
+import { type ConformanceBaseline, type FailOn, gatedFailures, runTarget, sinceBaseline, unlikeRuns } from '../model/baseline.js';
+import type { RunError } from '../model/errors.js';
+import type { LoadReport } from '../model/load.js';
+import {
+  emptyCounts,
+  internalErrorsOf,
+  warningsOf,
+  type CaseInfo,
+  type CaseResult,
+  type JudgementLedger,
+  type NotStartedReport,
+  type RunMeta,
+  type RunReport,
+  type SinceBaseline,
+} from '../model/results.js';
+import { notJudgedCase } from './case-report.js';
+import type { CreatedPets } from './observer.js';
+
+/** This tool, as every report names it. */
+export const TOOL = { name: 'petstore-conformance', version: packageVersion() } as const;
+
+/** Everything a report is built from. */
+export interface ReportParts {
+  meta: RunMeta;
+  startedAt: Date;
+  /** Every case the plan holds: one that a stopped or interrupted run never reached is in the report, not run, with why. */
+  planned: readonly CaseInfo[];
+  results: CaseResult[];
+  strict: boolean;
+  interrupted: boolean;
+  client: Client | undefined;
+  created: CreatedPets;
+  filled: number;
+  load: LoadReport | undefined;
+  /** Requests of the phases that keep only failing requests as evidence, counted at the client. */
+  phaseRequests: Record<string, number>;
+  /** What the recommendation-level exchange checks found, by check id. */
+  findings: RunFindings;
+  /** The ledger of judgement: every rule, what judged it, or why nothing did. */
+  judgement: JudgementLedger;
+  stopped?: RunError;
+  /** The earlier run given as --baseline, and what a failure must be to fail the run (--fail-on). */
+  baseline?: ConformanceBaseline;
+  failOn: FailOn;
+}
+
+/** Requests each suite's cases sent (retries of a read included; the first listing and the store fill belong to none). */
+function requestsBySuite(results: readonly CaseResult[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const result of results)
+    counts[result.suite] = (counts[result.suite] ?? 0) + result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
+  return counts;
+}
+
+/** The planned cases a run that stopped (or was interrupted) never reached, not judged, with the reason. */
+function notReached(parts: ReportParts): CaseResult[] {
+  if (parts.stopped === undefined && !parts.interrupted) return [];
+  const reached = new Set(parts.results.map((r) => r.id));
+  const why =
+    parts.interrupted || parts.stopped === undefined
+      ? 'not run: the run was interrupted before it reached this case'
+      : `not run: the run stopped before it reached this case (${parts.stopped.message})`;
+  return parts.planned.filter((info) => !reached.has(info.id)).map((info) => notJudgedCase(info, 'interrupted', why));
+}
+
+/** The run's report from its parts: the cases (those never reached included), counts, the verdict, what changed since the baseline. */
+export function reportOf(parts: ReportParts): RunReport {
+  const cases = [...parts.results, ...notReached(parts)];
+  const counts = emptyCounts();
+  for (const r of cases) counts[r.outcome] += 1;
+  const finished = new Date();
+  const { client, created, load, stopped } = parts;
+  const findings = parts.findings.findings;
+  const internalErrors = internalErrorsOf(cases, parts.findings.internalErrors);
+  const since = compared(parts, cases);
+  const gated = since !== undefined && parts.failOn === 'new' ? { gatedFailures: gatedFailures(since, parts.strict) } : {};
+  return {
+    reportVersion: 4,
+    meta: parts.meta,
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - parts.startedAt.getTime(),
+    // A run that stopped before its end cannot pass, whatever it measured until then.
+    verdict: judgeRun({
+      counts,
+      strict: parts.strict,
+      interrupted: parts.interrupted,
+      stopped: stopped !== undefined,
+      findings: findings.length,
+      internalErrors: internalErrors.length,
+      judgedTooLittle: parts.judgement.belowMinimum === true,
+      ...gated,
+    }),
+    counts,
+    requests: client?.requestCount ?? 0,
+    requestsBySuite: { ...requestsBySuite(parts.results), ...parts.phaseRequests },
+    ...(client === undefined ? {} : { traffic: client.traffic }),
+    createdPets: { count: created.count, namedWith: parts.meta.runId, ...(parts.filled > 0 ? { toJudge: parts.filled } : {}) },
+    ...(parts.interrupted ? { interrupted: true as const } : {}),
+    ...(stopped === undefined ? {} : { stopped: { code: stopped.code, message: stopped.message } }),
+    cases,
+    warnings: warningsOf(cases),
+    findings,
+    internalErrors,
+    ...(load === undefined ? {} : { load }),
+    judgement: parts.judgement,
+    ...(since === undefined ? {} : { sinceBaseline: since }),
+  };
+}
+
+/** What changed since the --baseline run, when there is one. */
+function compared(parts: ReportParts, cases: readonly CaseResult[]): SinceBaseline | undefined {
+  const { baseline, meta } = parts;
+  if (baseline === undefined) return undefined;
+  const run = { version: meta.tool.version, target: runTarget(meta), ...(meta.contract === undefined ? {} : { contract: meta.contract }) };
+  const { judgement, strict } = parts;
+  return sinceBaseline(baseline, { cases, judgement, findings: parts.findings.findings, strict, unlike: unlikeRuns(baseline, run) });
+}
+
+/** What a run that could not start knows: when, where, and what stopped it. */
+export function notStartedReport(
+  begun: { runId: string; startedAt: Date; baseUrl: string | undefined; embedded: boolean },
+  cause: RunError,
+): NotStartedReport {
+  return {
+    reportVersion: 4,
+    status: 'not-started',
+    tool: TOOL,
+    runId: begun.runId,
+    ...(begun.baseUrl === undefined ? {} : { baseUrl: begun.baseUrl }),
+    embeddedServer: begun.embedded,
+    startedAt: begun.startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    cause: { code: cause.code, message: cause.message },
+  };
+}
