@@ -14,7 +14,7 @@ import { writtenStatus } from '../run-context.js';
 import type { RunPlan } from '../plan.js';
 import { runCase, sending, writeBudgetSpent, type CaseContext } from '../cases.js';
 import { disabledCase, notJudgedCase, reportCase } from '../case-report.js';
-import { type ExampleRunResult, runExamples } from '../examples.js';
+import { type ExampleRunResult, runExamples } from '../property-examples.js';
 
 /** What the fuzzing phase reads of the run's settings: the seed it replays and how many examples each property draws. */
 export interface FuzzOptions {

@@ -13,7 +13,7 @@ import type { CaseInfo, CaseResult, ExchangeEvidence } from '../../model/results
 import type { CaseSpec, StepSpec } from '../../model/scenario.js';
 import { runCase, sending, writeBudgetSpent, type CaseContext } from '../cases.js';
 import { notJudgedCase, reportCase } from '../case-report.js';
-import { runExamples } from '../examples.js';
+import { runExamples } from '../property-examples.js';
 import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
 import type { RunPlan } from '../plan.js';
 import { writtenStatus } from '../run-context.js';

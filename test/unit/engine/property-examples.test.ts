@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import t from 'tap';
-import { drawExamples, type ExampleRunOptions, type ExampleRunResult, runExamples } from '../../../src/engine/examples.js';
+import { drawExamples, type ExampleRunOptions, type ExampleRunResult, runExamples } from '../../../src/engine/property-examples.js';
 import { mapConcurrently } from '../../../src/model/concurrency.js';
 
 /** Lets `n` turns of the microtask queue pass: examples finish out of the order they started in. */
