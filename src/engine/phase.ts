@@ -74,11 +74,7 @@ export async function skipPhase(context: RunContext, cases: readonly CaseInfo[],
   const results: CaseResult[] = [];
   for (const info of cases)
     results.push(
-      await reportCase(
-        context.emit,
-        info,
-        () => disabledCase(info, context.judge.judging.disabled) ?? notJudgedCase(info, skip.code, skip.reason),
-      ),
+      await reportCase(context.emit, info, () => disabledCase(info, context.judge.disabled) ?? notJudgedCase(info, skip.code, skip.reason)),
     );
   return results;
 }

@@ -309,7 +309,7 @@ async function runFuzzing(contract: Contract, fuzz: FuzzOptions, context: CaseCo
         context.emit,
         property.info,
         () =>
-          disabledCase(property.info, context.judge.judging.disabled) ??
+          disabledCase(property.info, context.judge.disabled) ??
           (context.stop.aborted
             ? notJudgedCase(property.info, 'interrupted', 'interrupted before it ran')
             : context.plan.settings.readOnly && plays(property.info.operation, 'create')

@@ -47,7 +47,7 @@ export const MERGE_PHASE: Phase = {
     let load: LoadReport | undefined;
     const result = await reportCase(context.emit, loadCaseInfo(profile), async () => {
       load = await mergeLoads(merge.loads, merge.baseline);
-      return loadCaseResult(load, context.judge.judging.disabled, 0, context.judge);
+      return loadCaseResult(load, context.judge.disabled, 0, context.judge);
     });
     return { results: [result], ...(load === undefined ? {} : { provides: { load } }) };
   },
