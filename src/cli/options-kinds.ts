@@ -49,8 +49,11 @@ export interface ValueKind<T> {
   merge?(earlier: T, later: T): T;
 }
 
-/** How the report records an option: under a key of meta.options, elsewhere in the report, or not (and why). */
-export type Recorded = { readonly option: string } | { readonly in: string } | { readonly not: string };
+/**
+ * How the report records an option: under a key of meta.options (with that property's schema, which report.schema.json is generated
+ * from), elsewhere in the report, or not (and why).
+ */
+export type Recorded = { readonly option: string; readonly schema: JsonObject } | { readonly in: string } | { readonly not: string };
 
 /** The help sections, in the order the whole help shows them. */
 export const SECTIONS = {
