@@ -7,6 +7,7 @@ import path from 'node:path';
 // A module of its own, that loads nothing: --help and --version read this table without loading the engine.
 import { GENERATED_SUITES } from '../model/generated-suites.js';
 import { extraHeader, parseHeaderFlag } from '../http/extra-headers.js';
+import type { RunSettings } from '../engine/plan.js';
 import type { ExtraHeader } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
@@ -77,6 +78,8 @@ export const SECTIONS = {
 /** One option as the table declares it. */
 export type OptionSpec<T> = {
   readonly kind: ValueKind<T>;
+  /** The field of the run's settings its settled value fills as it is (src/cli/run-settings.ts types and fills them from the rows). */
+  readonly setting?: keyof RunSettings;
   /** The one-letter flag (-H). */
   readonly short?: string;
   /** What the help shows after the flag (`--timeout MS`); none for a flag without a value. */
@@ -105,7 +108,16 @@ export type OptionSpec<T> = {
 /** An option whose value always exists: the table gives its default. */
 export type DefaultedSpec<T> = OptionSpec<T> & { readonly default: T };
 
-/** Declares an option; one with a default is typed so that its value is never undefined. */
+/**
+ * Declares an option; one with a default is typed so that its value is never undefined, one that fills a setting keeps the
+ * setting's name in its type (what types the run's settings).
+ */
+export function option<T, const S extends keyof RunSettings>(
+  spec: DefaultedSpec<T> & { readonly setting: S },
+): DefaultedSpec<T> & { readonly setting: S };
+export function option<T, const S extends keyof RunSettings>(
+  spec: OptionSpec<T> & { readonly setting: S },
+): OptionSpec<T> & { readonly setting: S };
 export function option<T>(spec: DefaultedSpec<T>): DefaultedSpec<T>;
 export function option<T>(spec: OptionSpec<T>): OptionSpec<T>;
 export function option<T>(spec: OptionSpec<T>): OptionSpec<T> {

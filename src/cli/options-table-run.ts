@@ -232,6 +232,7 @@ export const RUN_ROWS = {
   }),
   strict: option({
     kind: flag(),
+    setting: 'strict',
     commands: ['run'],
     section: 'behaviour',
     configKey: 'strict',
@@ -256,6 +257,7 @@ export const RUN_ROWS = {
   }),
   'min-judged': option({
     kind: integer(0, 100, '%'),
+    setting: 'minJudged',
     arg: 'PERCENT',
     commands: ['run'],
     section: 'behaviour',
@@ -270,6 +272,7 @@ export const RUN_ROWS = {
   }),
   'category-id': option({
     kind: int64(),
+    setting: 'categoryId',
     arg: 'N',
     commands: ['run'],
     section: 'behaviour',
@@ -281,6 +284,7 @@ export const RUN_ROWS = {
   }),
   'max-writes': option({
     kind: integer(0, 1_000_000),
+    setting: 'maxWrites',
     arg: 'N',
     commands: ['run'],
     section: 'behaviour',
@@ -292,6 +296,7 @@ export const RUN_ROWS = {
   }),
   concurrency: option({
     kind: integer(1, 64),
+    setting: 'concurrency',
     arg: 'N',
     commands: ['run'],
     section: 'bounds',
@@ -302,6 +307,7 @@ export const RUN_ROWS = {
   }),
   'consistency-window': option({
     kind: integer(0, 120_000),
+    setting: 'consistencyWindowMs',
     arg: 'MS',
     commands: ['run'],
     section: 'bounds',
@@ -312,6 +318,7 @@ export const RUN_ROWS = {
   }),
   timeout: option({
     kind: integer(100, 600_000),
+    setting: 'requestTimeoutMs',
     arg: 'MS',
     commands: ['run'],
     section: 'bounds',
@@ -352,6 +359,7 @@ export const RUN_ROWS = {
   }),
   'max-response-bytes': option({
     kind: integer(1024, 1024 ** 3),
+    setting: 'maxResponseBytes',
     arg: 'N',
     commands: ['run'],
     section: 'bounds',
@@ -375,6 +383,7 @@ export const RUN_ROWS = {
   }),
   'max-examples': option({
     kind: integer(1, 10_000),
+    setting: 'maxExamples',
     arg: 'N',
     commands: ['run'],
     section: 'generated',

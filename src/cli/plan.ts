@@ -14,12 +14,13 @@ import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/
 import { packagePath } from '../loader/package-paths.js';
 import { type BaselineReport, readLoadReports } from '../loader/report-files.js';
 import { baselineReport, loadBaseline, refuseOverwrite } from './baseline-plan.js';
-import { REQUEST_BOUNDS, type ClientCertificate } from '../model/connection.js';
+import type { ClientCertificate } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import { problemsError, type FileProblem } from '../loader/yaml-file.js';
 import type { LoadProfile, LoadReport } from '../model/load.js';
 import { parseReporterNames, type OutputTarget, type ReporterName } from '../reporters/reporter-registry.js';
-import type { GivenValues, OptionCommand } from './options.js';
+import type { GivenValues, OptionCommand, OptionValues } from './options.js';
+import { runSettings } from './run-settings.js';
 import { readSecretFile, resolveApiKey } from './secret-files.js';
 import { noMatchText, selectCases, selectPhases, skippedIds } from './selection.js';
 import { fileValueProblems, labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
@@ -305,23 +306,15 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     ids,
     ...(load === undefined ? {} : { load }),
   };
-  const settings: RunSettings = {
+  // What no row of the table fills as it is: the clock, read-only on production, the pacing, the seed.
+  const settings = runSettings(values, {
     ...waitForOf(settled),
     now: values.now ?? new Date(),
-    strict: values.strict,
-    requestTimeoutMs: values.timeout,
-    maxResponseBytes: values['max-response-bytes'],
     excerptBytes: EXCERPT_BYTES,
     readOnly,
-    concurrency: values.concurrency,
-    consistencyWindowMs: values['consistency-window'],
-    categoryId: values['category-id'],
     pacing: pacingOf(settled),
-    maxWrites: values['max-writes'],
-    ...(values['min-judged'] === undefined ? {} : { minJudged: values['min-judged'] }),
     seed,
-    maxExamples: values['max-examples'],
-  };
+  });
   const planned = { ...basePlan(inputs.contract, target, config, skipped), selection: runSelection, settings };
   // A setting changes nothing when no phase that reads it runs (the seed, the examples): recorded only when one does.
   const enabled = PHASES.filter((phase) => phase.enabled({ ...planned, recordedOptions: {} }));
@@ -376,7 +369,7 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
     plan: {
       ...basePlan(await packageContract(), target, config),
       selection: { cases: [], suites: ['load'], ids: new Set(), load },
-      settings: { ...defaultSettings(), ...waitForOf(settled) },
+      settings: { ...loadSettings(values), ...waitForOf(settled) },
       recordedOptions: recorded,
     },
     reportDir,
@@ -419,7 +412,7 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
     plan: {
       ...basePlan(await packageContract(), { apiKey: '' }, undefined),
       selection: { cases: [], suites: ['load'], ids: new Set(), merge },
-      settings: defaultSettings(),
+      settings: loadSettings(settled.values),
       recordedOptions: recorded,
     },
     reportDir,
@@ -441,21 +434,16 @@ function basePlan(
   return { contract, target, disabled: [...(config?.disable ?? []).map(({ id, reason }) => ({ id, reason })), ...skipped] };
 }
 
-/** The settings of a load or a merge, which read none of the conformance options: their defaults. */
-function defaultSettings(): RunSettings {
+/**
+ * The settings of a load or a merge, which take none of the conformance options (their settled values are the table's defaults): no case
+ * runs, so one connection, nothing written, nothing drawn.
+ */
+function loadSettings(values: OptionValues): RunSettings {
   return {
-    now: new Date(),
-    strict: false,
-    requestTimeoutMs: REQUEST_BOUNDS.requestTimeoutMs,
-    maxResponseBytes: REQUEST_BOUNDS.maxResponseBytes,
-    excerptBytes: EXCERPT_BYTES,
-    readOnly: false,
+    ...runSettings(values, { now: new Date(), excerptBytes: EXCERPT_BYTES, readOnly: false, pacing: DEFAULT_PACING, seed: 0 }),
     concurrency: 1,
     consistencyWindowMs: 0,
-    categoryId: 1,
-    pacing: DEFAULT_PACING,
     maxWrites: 0,
-    seed: 0,
     maxExamples: 0,
   };
 }
