@@ -368,6 +368,17 @@ export const RUN_ROWS = {
     help: 'response size cap',
     recorded: { option: 'maxResponseBytes', schema: { type: 'integer' } },
   }),
+  'excerpt-bytes': option({
+    kind: integer(256, 65_536),
+    setting: 'excerptBytes',
+    arg: 'N',
+    commands: ['run'],
+    section: 'bounds',
+    configKey: 'excerptBytes',
+    default: 2048,
+    help: 'bytes of each response body the reports keep as evidence',
+    recorded: { not: 'it decides how much of a body the evidence shows, never a verdict' },
+  }),
   seed: option({
     kind: integer(0, 2 ** 31 - 1),
     arg: 'N',

@@ -310,7 +310,6 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   const settings = runSettings(values, {
     ...waitForOf(settled),
     now: values.now ?? new Date(),
-    excerptBytes: EXCERPT_BYTES,
     readOnly,
     pacing: pacingOf(settled),
     seed,
@@ -421,9 +420,6 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
   };
 }
 
-/** Bytes of a body kept as evidence. */
-const EXCERPT_BYTES = 2048;
-
 /** What a plan holds whatever its command: the contract, the target, what is switched off. */
 function basePlan(
   contract: LoadedContract,
@@ -440,7 +436,7 @@ function basePlan(
  */
 function loadSettings(values: OptionValues): RunSettings {
   return {
-    ...runSettings(values, { now: new Date(), excerptBytes: EXCERPT_BYTES, readOnly: false, pacing: DEFAULT_PACING, seed: 0 }),
+    ...runSettings(values, { now: new Date(), readOnly: false, pacing: DEFAULT_PACING, seed: 0 }),
     concurrency: 1,
     consistencyWindowMs: 0,
     maxWrites: 0,

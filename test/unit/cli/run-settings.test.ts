@@ -19,7 +19,7 @@ t.test('each row that names a setting fills it with its settled value; no two ro
 
 t.test('runSettings: the table, then what the plan decided', async (t) => {
   const now = new Date(0);
-  const settings = runSettings(settle('run', {}, {}).values, { now, excerptBytes: 10, readOnly: true, pacing: DEFAULT_PACING, seed: 7 });
+  const settings = runSettings(settle('run', {}, {}).values, { now, readOnly: true, pacing: DEFAULT_PACING, seed: 7 });
   t.same(
     { now: settings.now, readOnly: settings.readOnly, seed: settings.seed, concurrency: settings.concurrency },
     { now, readOnly: true, seed: 7, concurrency: 4 },
