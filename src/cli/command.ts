@@ -106,6 +106,7 @@ async function executeInFolder(
   // With the JSON on standard output, everything meant for people goes to standard error, so that stdout parses.
   const jsonOnStdout = reporterNames.includes(STDOUT_JSON);
   const human = jsonOnStdout ? stderr : stdout;
+  for (const warning of planned.warnings ?? []) stderr.write(`${PROGRAM}: ${warning}\n`);
   if (planned.notice !== undefined && !quiet) human.write(`${planned.notice}\n`);
   const consoleOptions = { stream: human, color: useColor(flags, io.env, jsonOnStdout ? {} : io.stdout), quiet };
   const reporters = await createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout, planned.outputs);
@@ -160,8 +161,13 @@ function checkWorkingDirectory(): void {
   }
 }
 
+/** Where a flag given by its old name is said: one line on standard error, the command carrying on. */
+function warner(io: CliIo): (line: string) => void {
+  return (line) => void io.stderr.write(`${PROGRAM}: ${line}\n`);
+}
+
 async function runCommand(args: string[], io: CliIo): Promise<number> {
-  const flags = parseFlags('run', args);
+  const flags = parseFlags('run', args, warner(io));
   if (flags.help === true) return printHelp(io, 'run');
   if (flags.version === true) return printVersion(io);
   checkWorkingDirectory();
@@ -184,7 +190,7 @@ async function catalogueCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 async function listCommand(args: string[], io: CliIo): Promise<number> {
-  const flags = parseFlags('list', args);
+  const flags = parseFlags('list', args, warner(io));
   if (flags.help === true) return printHelp(io, 'list');
   const { listCases } = await import('./list-command.js');
   return listCases(flags, io.stdout);

@@ -78,6 +78,8 @@ export const SECTIONS = {
 /** One option as the table declares it. */
 export type OptionSpec<T> = {
   readonly kind: ValueKind<T>;
+  /** The names it had: still read, each with a warning that names the new one, until they go. */
+  readonly was?: { readonly flag: string; readonly configKey: string };
   /** The field of the run's settings its settled value fills as it is (src/cli/run-settings.ts types and fills them from the rows). */
   readonly setting?: keyof RunSettings;
   /** The one-letter flag (-H). */
@@ -368,10 +370,10 @@ export function outputs(): ValueKind<OutputTarget[]> {
 }
 
 /**
- * The phases `--phase` names, as Schemathesis names them: the declared and contract-generated cases (examples), and each
- * generated suite.
+ * The kinds of cases `--case-kind` names (Schemathesis calls them phases, and `--phase` still names them, with a warning: the engine's
+ * phases are the steps of a run): the declared and contract-generated cases (examples), and each generated suite.
  */
-export const PHASE_NAMES = ['examples', ...GENERATED_SUITES] as const;
+export const CASE_KINDS = ['examples', ...GENERATED_SUITES] as const;
 
 /** The commands that reach the service. */
 export const RUN_AND_LOAD: readonly OptionCommand[] = ['run', 'load'];

@@ -15,7 +15,7 @@ import {
   baseUrl,
   headers,
   RUN_AND_LOAD,
-  PHASE_NAMES,
+  CASE_KINDS,
   choice,
 } from './options-kinds.js';
 import { FAIL_ON_VALUES, type FailOn } from '../model/baseline.js';
@@ -174,16 +174,18 @@ export const RUN_ROWS = {
     noConfig: "the configuration's disable list does this, with a reason of its own for each id",
     recorded: { in: 'meta.disabled' },
   }),
-  phase: option({
-    kind: list({ enum: [...PHASE_NAMES] }, true),
-    arg: 'NAME',
+  'case-kind': option({
+    kind: list({ enum: [...CASE_KINDS] }, true),
+    arg: 'KIND',
     commands: ['run', 'list'],
     section: 'select',
-    configKey: 'phases',
+    configKey: 'caseKinds',
+    was: { flag: 'phase', configKey: 'phases' },
     help:
-      'run only these phases (repeatable or comma-separated): examples (the declared and contract cases), ' +
-      `${PHASE_NAMES.slice(1).join(', ')}`,
-    fileHelp: `run only these phases: examples (the declared and contract cases), ${PHASE_NAMES.slice(1).join(', ')}`,
+      'run only these kinds of cases (repeatable or comma-separated): examples (the declared and contract cases), ' +
+      `${CASE_KINDS.slice(1).join(', ')}`,
+    more: '; --phase is its deprecated name',
+    fileHelp: `run only these kinds of cases: examples (the declared and contract cases), ${CASE_KINDS.slice(1).join(', ')}`,
     recorded: { in: 'meta.suites' },
   }),
   scenarios: option({

@@ -22,8 +22,8 @@ import { parseReporterNames, type OutputTarget, type ReporterName } from '../rep
 import type { GivenValues, OptionCommand, OptionValues } from './options.js';
 import { runSettings } from './run-settings.js';
 import { readSecretFile, resolveApiKey } from './secret-files.js';
-import { noMatchText, selectCases, selectPhases, skippedIds } from './selection.js';
-import { fileValueProblems, labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
+import { noMatchText, selectCaseKinds, selectCases, skippedIds } from './selection.js';
+import { deprecatedKeyWarnings, fileValueProblems, labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
 
 export type { Env } from './settings.js';
 
@@ -256,6 +256,8 @@ export interface PlannedRun {
   outputs: OutputTarget[];
   /** A line to show before the run (e.g. that a production URL is run read-only). */
   notice?: string;
+  /** Lines for standard error before the run: configuration keys given by a name an option no longer goes by. */
+  warnings?: string[];
 }
 
 /** `run [--load PROFILE]`: the conformance cases, and a load profile when asked. */
@@ -266,9 +268,9 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   const suiteNames = inputs.suites.map((s) => s.name);
   const profile = values.load === undefined ? undefined : await readProfile(values.load);
   const suites = unknownSuites(settled, suiteNames);
-  const selectedSuites = selectPhases(
+  const selectedSuites = selectCaseKinds(
     (values.suite ?? []).filter((name) => suiteNames.includes(name)),
-    values.phase ?? [],
+    values['case-kind'] ?? [],
     suiteNames,
   );
   const selection = selectCases(inputs, selectedSuites, values.check ?? []);
@@ -338,7 +340,15 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
       ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only`
       : undefined;
   const outputs = values.out ?? [];
-  return notice === undefined ? { plan, reportDir, reporters, outputs } : { plan, reportDir, reporters, outputs, notice };
+  const warnings = deprecatedKeyWarnings(config);
+  return {
+    plan,
+    reportDir,
+    reporters,
+    outputs,
+    ...(notice === undefined ? {} : { notice }),
+    ...(warnings.length === 0 ? {} : { warnings }),
+  };
 }
 
 /** What `load` and `merge` write unless told otherwise: the console and report.json. */
