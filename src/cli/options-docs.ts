@@ -20,7 +20,8 @@ const FILE_ONLY_SCHEMAS: Record<keyof typeof FILE_ONLY_KEYS, JsonObject> = {
   disable: {
     type: 'array',
     description:
-      'Checks (e.g. auth.www-authenticate) or cases (e.g. listPets.limit.default) switched off by id; the report shows each with its reason.',
+      'Checks (e.g. auth.www-authenticate) or cases (e.g. listPets.limit.default) switched off by id; the report shows each with ' +
+      'its reason.',
     items: {
       type: 'object',
       additionalProperties: false,
@@ -156,7 +157,8 @@ function optionRow(name: string, spec: AnyOptionSpec): string {
         : 'not recorded';
   return (
     `| \`${cell(shownFlag(name, spec))}\` | ${spec.env === undefined ? '' : `\`${spec.env}\``} | ${cell(key)} | ` +
-    `${fallback === undefined ? '' : cell(fallback)} | ${spec.commands.join(', ')} | ${cell(`${spec.help}${spec.more ?? ''}`)} | ${recorded} |`
+    `${fallback === undefined ? '' : cell(fallback)} | ${spec.commands.join(', ')} | ` +
+    `${cell(`${spec.help}${spec.more ?? ''}`)} | ${recorded} |`
   );
 }
 
@@ -190,8 +192,9 @@ suites, \`checks\` globs that match nothing and \`disable\` ids that name nothin
 likely meant) and named with \`--config FILE\` or
 \`PETSTORE_CONFIG\`. Paths in it are relative to the file. Every option is declared once, in
 \`src/cli/options.ts\` (its rows in \`options-table-run.ts\` and \`options-table-output.ts\`), with its
-flag, environment variable, configuration key, bounds, default and help line (the help, the
-schema's keys and \`meta.options\` are read off it, and a test holds them to it). Values are merged
+flag, environment variable, configuration key, bounds, default, help line and the setting it fills (the
+help and the run's settings are read off it; this page, the schema's keys and \`meta.options\` are generated from it
+by \`npm run options-docs\`, and a test fails when one is stale). Values are merged
 as typed values in layers: the defaults, the file, the environment
 (\`PETSTORE_BASE_URL\`, \`PETSTORE_CATEGORY_ID\`), the flags; the later wins, but \`--header\` adds to the
 file's \`headers\`. A key file the file names gives way to \`PETSTORE_API_KEY\`, and \`--api-key-file\` to
