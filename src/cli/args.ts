@@ -58,8 +58,22 @@ function readFlags(values: ParsedValues, command: OptionCommand): GivenValues {
   return given as GivenValues;
 }
 
-/** Parses a command's flags into typed values (only those given). */
-export function parseFlags(command: OptionCommand, args: readonly string[]): GivenValues {
+/** The flags given by a name an option no longer goes by, renamed, each told once to `warn`. */
+function renamedFlags(command: OptionCommand, args: readonly string[], warn: (line: string) => void): string[] {
+  const renamed = new Map(optionEntries(command).flatMap(([name, spec]) => (spec.was === undefined ? [] : [[`--${spec.was.flag}`, name]])));
+  const told = new Set<string>();
+  return args.map((arg) => {
+    const [flag = '', ...value] = arg.split('=');
+    const name = renamed.get(flag);
+    if (name === undefined) return arg;
+    if (!told.has(flag)) warn(`${flag} is deprecated: it is --${name} now, and will be refused`);
+    told.add(flag);
+    return [`--${name}`, ...value].join('=');
+  });
+}
+
+/** Parses a command's flags into typed values (only those given); a flag given by its old name is read, and `warn` told. */
+export function parseFlags(command: OptionCommand, args: readonly string[], warn: (line: string) => void = () => undefined): GivenValues {
   for (const arg of args) {
     // A key on the command line leaks into shell history and process lists; never echo it.
     if (/^--api-key(=|$)/.test(arg)) {
@@ -69,7 +83,7 @@ export function parseFlags(command: OptionCommand, args: readonly string[]): Giv
       );
     }
   }
-  const joined = negativeValuesJoined(command, args);
+  const joined = negativeValuesJoined(command, renamedFlags(command, args, warn));
   refuseSingleDashWords(command, joined);
   return readFlags(parsedOrExplained(command, joined), command);
 }
@@ -334,7 +348,7 @@ export const COMMAND_USAGE: Record<OptionCommand, { usage: string; what: string;
     examples: ['petstore-conformance catalogue > checks.md'],
   },
   list: {
-    usage: 'petstore-conformance list [--check GLOB] [--suite S] [--phase P] [--json]',
+    usage: 'petstore-conformance list [--check GLOB] [--suite S] [--case-kind K] [--json]',
     what: 'print every case id a run with the same selection would run (suite, operation, level, clause), sending nothing',
     examples: ["petstore-conformance list --check 'listPets.limit.*'", 'petstore-conformance list --suite auth --json'],
   },

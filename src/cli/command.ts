@@ -11,8 +11,6 @@ import { boundedText } from '../model/bounded-text.js';
 import { RunError } from '../model/errors.js';
 import type { RunReport } from '../model/results.js';
 import { minJudgedLine } from '../reporters/ledger-view.js';
-import { LoadConsoleReporter } from '../reporters/load-console-reporter.js';
-import { WaitConsoleReporter } from '../reporters/wait-console-reporter.js';
 import { type OutputStream, outputFailureLine } from '../reporters/output-streams.js';
 import { redactingStream } from '../reporters/redacting-stream.js';
 import { claimReportDir, hasReports, PREVIOUS_FOLDER, setAsideEarlierReports, shownPath } from '../reporters/report-dir.js';
@@ -109,30 +107,22 @@ async function executeInFolder(
   // With the JSON on standard output, everything meant for people goes to standard error, so that stdout parses.
   const jsonOnStdout = reporterNames.includes(STDOUT_JSON);
   const human = jsonOnStdout ? stderr : stdout;
+  for (const warning of planned.warnings ?? []) stderr.write(`${PROGRAM}: ${warning}\n`);
   if (planned.notice !== undefined && !quiet) human.write(`${planned.notice}\n`);
-  const showsConsole = reporterNames.includes('console');
   const consoleOptions = { stream: human, color: useColor(flags, io.env, jsonOnStdout ? {} : io.stdout), quiet };
-  const loadConsole = new LoadConsoleReporter({ stream: human, quiet: quiet || !showsConsole });
-  const waitConsole = new WaitConsoleReporter({ stream: human, quiet });
+  const reporters = await createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout, planned.outputs);
   const previous = path.join(planned.reportDir, PREVIOUS_FOLDER);
   // Before the first report, started or not: no report at the folder's top level may be an earlier run's.
   const setAside = async (started: boolean): Promise<void> => {
     const moved = await setAsideEarlierReports(planned.reportDir);
-    waitConsole.clear();
+    for (const reporter of reporters) reporter.clearLiveLine?.();
     // A run that could not start says where the last reports are in the line after its cause.
     if (started && moved.length > 0 && !quiet) human.write(`earlier reports moved to ${shownPath(previous)}: ${moved.join(', ')}\n`);
   };
-  const fanOut = new ReporterFanOut(
-    [
-      // The live line of --wait-for is cleared before any other reporter hears that the run started (or did not).
-      ...(showsConsole ? [waitConsole, loadConsole] : []),
-      ...(await createReporters(reporterNames, planned.reportDir, consoleOptions, redact, io.stdout, planned.outputs)),
-    ],
-    writes ? setAside : undefined,
-  );
+  const fanOut = new ReporterFanOut(reporters, writes ? setAside : undefined);
   let report: RunReport;
   try {
-    report = await executePlan(planned.plan, fanOut, io.signal, io.abort, startEmbedded);
+    report = await executePlan(planned.plan, fanOut.listener, io.signal, io.abort, startEmbedded);
   } catch (error) {
     if (!(error instanceof RunStoppedError)) {
       if (error instanceof RunError && fanOut.notStarted !== undefined)
@@ -172,8 +162,13 @@ function checkWorkingDirectory(): void {
   }
 }
 
+/** Where a flag given by its old name is said: one line on standard error, the command carrying on. */
+function warner(io: CliIo): (line: string) => void {
+  return (line) => void io.stderr.write(`${PROGRAM}: ${line}\n`);
+}
+
 async function runCommand(args: string[], io: CliIo): Promise<number> {
-  const flags = parseFlags('run', args);
+  const flags = parseFlags('run', args, warner(io));
   if (flags.help === true) return printHelp(io, 'run');
   if (flags.version === true) return printVersion(io);
   checkWorkingDirectory();
@@ -190,13 +185,13 @@ async function loadOrMergeCommand(command: 'load' | 'merge', args: string[], io:
 
 async function catalogueCommand(args: string[], io: CliIo): Promise<number> {
   if (parseFlags('catalogue', args).help === true) return printHelp(io, 'catalogue');
-  const [inputs, { renderCatalogue }] = await Promise.all([loadCaseInputs(packageFolders([]), []), import('../reporters/catalogue.js')]);
+  const [inputs, { renderCatalogue }] = await Promise.all([loadCaseInputs(packageFolders([]), []), import('./catalogue.js')]);
   io.stdout.write(renderCatalogue(inputs));
   return EXIT.passed;
 }
 
 async function listCommand(args: string[], io: CliIo): Promise<number> {
-  const flags = parseFlags('list', args);
+  const flags = parseFlags('list', args, warner(io));
   if (flags.help === true) return printHelp(io, 'list');
   const { listCases } = await import('./list-command.js');
   return listCases(flags, io.stdout);

@@ -1,6 +1,6 @@
 /**
  * `list` and `explain`: what a run would judge, without sending anything. `list` prints every case id a run with the same
- * --check, --suite and --phase would run (with its suite, operation, level and clause); `explain ID` prints one check's or
+ * --check, --suite and --case-kind would run (with its suite, operation, level and clause); `explain ID` prints one check's or
  * case's clause, what it demands and why, so that a hint can name a command where it named a file relative to nothing.
  */
 import path from 'node:path';
@@ -32,7 +32,7 @@ function caseEntry(info: CaseInfo): Record<string, string> {
   return { id: info.id, suite: info.suite, operation: info.operation, level: info.level, clause: info.clause, title: info.title };
 }
 
-/** `list [--check GLOB] [--suite S] [--phase P] [--json]`: the cases a run would run, one a line, or as JSON. */
+/** `list [--check GLOB] [--suite S] [--case-kind K] [--json]`: the cases a run would run, one a line, or as JSON. */
 export async function listCases(flags: GivenValues & { json?: boolean }, out: Out): Promise<number> {
   const cases = await plannedCases(flags);
   if (flags.json === true) {

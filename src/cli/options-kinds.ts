@@ -7,6 +7,7 @@ import path from 'node:path';
 // A module of its own, that loads nothing: --help and --version read this table without loading the engine.
 import { GENERATED_SUITES } from '../model/generated-suites.js';
 import { extraHeader, parseHeaderFlag } from '../http/extra-headers.js';
+import type { RunSettings } from '../engine/plan.js';
 import type { ExtraHeader } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
@@ -49,8 +50,11 @@ export interface ValueKind<T> {
   merge?(earlier: T, later: T): T;
 }
 
-/** How the report records an option: under a key of meta.options, elsewhere in the report, or not (and why). */
-export type Recorded = { readonly option: string } | { readonly in: string } | { readonly not: string };
+/**
+ * How the report records an option: under a key of meta.options (with that property's schema, which report.schema.json is generated
+ * from), elsewhere in the report, or not (and why).
+ */
+export type Recorded = { readonly option: string; readonly schema: JsonObject } | { readonly in: string } | { readonly not: string };
 
 /** The help sections, in the order the whole help shows them. */
 export const SECTIONS = {
@@ -74,6 +78,10 @@ export const SECTIONS = {
 /** One option as the table declares it. */
 export type OptionSpec<T> = {
   readonly kind: ValueKind<T>;
+  /** The names it had: still read, each with a warning that names the new one, until they go. */
+  readonly was?: { readonly flag: string; readonly configKey: string };
+  /** The field of the run's settings its settled value fills as it is (src/cli/run-settings.ts types and fills them from the rows). */
+  readonly setting?: keyof RunSettings;
   /** The one-letter flag (-H). */
   readonly short?: string;
   /** What the help shows after the flag (`--timeout MS`); none for a flag without a value. */
@@ -102,7 +110,16 @@ export type OptionSpec<T> = {
 /** An option whose value always exists: the table gives its default. */
 export type DefaultedSpec<T> = OptionSpec<T> & { readonly default: T };
 
-/** Declares an option; one with a default is typed so that its value is never undefined. */
+/**
+ * Declares an option; one with a default is typed so that its value is never undefined, one that fills a setting keeps the
+ * setting's name in its type (what types the run's settings).
+ */
+export function option<T, const S extends keyof RunSettings>(
+  spec: DefaultedSpec<T> & { readonly setting: S },
+): DefaultedSpec<T> & { readonly setting: S };
+export function option<T, const S extends keyof RunSettings>(
+  spec: OptionSpec<T> & { readonly setting: S },
+): OptionSpec<T> & { readonly setting: S };
 export function option<T>(spec: DefaultedSpec<T>): DefaultedSpec<T>;
 export function option<T>(spec: OptionSpec<T>): OptionSpec<T>;
 export function option<T>(spec: OptionSpec<T>): OptionSpec<T> {
@@ -353,10 +370,10 @@ export function outputs(): ValueKind<OutputTarget[]> {
 }
 
 /**
- * The phases `--phase` names, as Schemathesis names them: the declared and contract-generated cases (examples), and each
- * generated suite.
+ * The kinds of cases `--case-kind` names (Schemathesis calls them phases, and `--phase` still names them, with a warning: the engine's
+ * phases are the steps of a run): the declared and contract-generated cases (examples), and each generated suite.
  */
-export const PHASE_NAMES = ['examples', ...GENERATED_SUITES] as const;
+export const CASE_KINDS = ['examples', ...GENERATED_SUITES] as const;
 
 /** The commands that reach the service. */
 export const RUN_AND_LOAD: readonly OptionCommand[] = ['run', 'load'];

@@ -14,7 +14,7 @@ export const OUTPUT_ROWS = {
     help: 'compare with an earlier report.json: its cases and rules by id (new failures, fixed, still failing), and its load',
     more: ' (p50, p99, rps, error rate, beyond the noise of both runs; another profile, base URL, version or mix is not comparable)',
     noConfig: 'the report of one earlier run, chosen for each comparison',
-    recorded: { option: 'baseline' },
+    recorded: { option: 'baseline', schema: { type: 'string' } },
   }),
   'baseline-tolerance': option({
     kind: share(10),
@@ -24,7 +24,10 @@ export const OUTPUT_ROWS = {
     shownDefault: "the profile's, else 0.1",
     help: 'allowed regression as a share',
     noConfig: 'the load profile holds its default (baselineTolerance)',
-    recorded: { option: 'baselineTolerance' },
+    recorded: {
+      option: 'baselineTolerance',
+      schema: { type: 'number', description: "--baseline-tolerance, when given (else the profile's)." },
+    },
   }),
   'allow-production-load': option({
     kind: flag(),
@@ -44,7 +47,10 @@ export const OUTPUT_ROWS = {
     shownDefault: "the profile's",
     help: "the load's peak connections: its pressure step's, else every stage's (a stage with more is lowered to N)",
     noConfig: 'the load profile holds its default (connections, pressure.connections)',
-    recorded: { option: 'connections' },
+    recorded: {
+      option: 'connections',
+      schema: { type: 'integer', description: "--connections, when given (else the profile's): the load's peak." },
+    },
   }),
   workers: option({
     kind: integer(1, MAX_WORKERS),
@@ -55,7 +61,7 @@ export const OUTPUT_ROWS = {
     shownDefault: "the profile's, else half the cores, at most 8 and at most one per connection",
     help: 'worker threads generating the load',
     noConfig: 'the load profile holds its default (workers)',
-    recorded: { option: 'workers' },
+    recorded: { option: 'workers', schema: { type: 'integer', description: "--workers, when given (else the profile's)." } },
   }),
 
   // Output.
@@ -67,7 +73,7 @@ export const OUTPUT_ROWS = {
     configKey: 'reportDir',
     default: 'reports',
     help: 'where reports go',
-    recorded: { option: 'reportDir' },
+    recorded: { option: 'reportDir', schema: { type: 'string' } },
   }),
   reporter: option({
     kind: list({ enum: [...REPORTER_NAMES] }),

@@ -15,7 +15,7 @@ import {
   baseUrl,
   headers,
   RUN_AND_LOAD,
-  PHASE_NAMES,
+  CASE_KINDS,
   choice,
 } from './options-kinds.js';
 import { FAIL_ON_VALUES, type FailOn } from '../model/baseline.js';
@@ -77,7 +77,7 @@ export const RUN_ROWS = {
     configKey: 'clientCert',
     help: 'a client certificate for mutual TLS (PEM), with --client-key FILE',
     fileHelp: 'a client certificate for mutual TLS (PEM), with clientKey',
-    recorded: { option: 'clientCertificate' },
+    recorded: { option: 'clientCertificate', schema: { const: true, description: 'Mutual TLS was used.' } },
     record: () => true,
   }),
   'client-key': option({
@@ -103,7 +103,14 @@ export const RUN_ROWS = {
     fileHelp:
       'headers sent on every request (a tenant, a tracing header), by name; --header wins for a name given again. Not Authorization, ' +
       'Host, Content-Type or the framing headers',
-    recorded: { option: 'headers' },
+    recorded: {
+      option: 'headers',
+      schema: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'The names (never the values) of the headers sent on every request.',
+      },
+    },
   }),
   'wait-for': option({
     kind: integer(0, 3_600),
@@ -151,7 +158,10 @@ export const RUN_ROWS = {
     configKey: 'checks',
     help: "run only the cases whose id matches (repeatable; * and ?), e.g. 'auth.*'",
     fileHelp: "run only the cases whose id matches one of these globs (* and ?), e.g. 'auth.*'",
-    recorded: { option: 'checks' },
+    recorded: {
+      option: 'checks',
+      schema: { type: 'array', items: { type: 'string' }, description: 'The --check globs that chose the cases.' },
+    },
   }),
   'skip-check': option({
     kind: list({ type: 'string', minLength: 1 }),
@@ -164,16 +174,18 @@ export const RUN_ROWS = {
     noConfig: "the configuration's disable list does this, with a reason of its own for each id",
     recorded: { in: 'meta.disabled' },
   }),
-  phase: option({
-    kind: list({ enum: [...PHASE_NAMES] }, true),
-    arg: 'NAME',
+  'case-kind': option({
+    kind: list({ enum: [...CASE_KINDS] }, true),
+    arg: 'KIND',
     commands: ['run', 'list'],
     section: 'select',
-    configKey: 'phases',
+    configKey: 'caseKinds',
+    was: { flag: 'phase', configKey: 'phases' },
     help:
-      'run only these phases (repeatable or comma-separated): examples (the declared and contract cases), ' +
-      `${PHASE_NAMES.slice(1).join(', ')}`,
-    fileHelp: `run only these phases: examples (the declared and contract cases), ${PHASE_NAMES.slice(1).join(', ')}`,
+      'run only these kinds of cases (repeatable or comma-separated): examples (the declared and contract cases), ' +
+      `${CASE_KINDS.slice(1).join(', ')}`,
+    more: '; --phase is its deprecated name',
+    fileHelp: `run only these kinds of cases: examples (the declared and contract cases), ${CASE_KINDS.slice(1).join(', ')}`,
     recorded: { in: 'meta.suites' },
   }),
   scenarios: option({
@@ -184,7 +196,10 @@ export const RUN_ROWS = {
     configKey: 'scenarios',
     help: 'also run your scenarios: a YAML file, or a folder of them; your suites go in suites/ beside them (repeatable)',
     fileHelp: 'scenario files, or folders of them, to run as well (each with its own suites in the suites/ folder beside it)',
-    recorded: { option: 'scenarios' },
+    recorded: {
+      option: 'scenarios',
+      schema: { type: 'array', items: { type: 'string' }, description: "Folders of scenario files run besides the package's." },
+    },
   }),
   load: option({
     kind: text(),
@@ -193,7 +208,7 @@ export const RUN_ROWS = {
     section: 'select',
     help: 'also run a load profile and add it to the report',
     noConfig: 'a load is asked for by one run (run --load, or the load command): a file would add one to every run',
-    recorded: { option: 'profile' },
+    recorded: { option: 'profile', schema: { type: 'string', description: "The load profile's name." } },
   }),
   now: option({
     kind: date(),
@@ -212,16 +227,20 @@ export const RUN_ROWS = {
     configKey: 'readOnly',
     default: false,
     help: 'send nothing that writes (for production)',
-    recorded: { option: 'readOnly' },
+    recorded: {
+      option: 'readOnly',
+      schema: { type: 'boolean', description: '--read-only, or a base URL the configuration marks as production.' },
+    },
   }),
   strict: option({
     kind: flag(),
+    setting: 'strict',
     commands: ['run'],
     section: 'behaviour',
     configKey: 'strict',
     default: false,
     help: 'warnings fail the run',
-    recorded: { option: 'strict' },
+    recorded: { option: 'strict', schema: { type: 'boolean' } },
   }),
   'fail-on': option({
     kind: choice(FAIL_ON_VALUES),
@@ -233,10 +252,14 @@ export const RUN_ROWS = {
     help: 'any: every failure fails the run; new: only a case failing that passed, or did not exist, in the --baseline',
     more: '; the known failures are still reported',
     fileHelp: 'any: every failure fails the run; new: only a case failing that passed, or did not exist, in the baseline run',
-    recorded: { option: 'failOn' },
+    recorded: {
+      option: 'failOn',
+      schema: { enum: ['any', 'new'], description: '--fail-on: new makes only failures new since the baseline fail the run.' },
+    },
   }),
   'min-judged': option({
     kind: integer(0, 100, '%'),
+    setting: 'minJudged',
     arg: 'PERCENT',
     commands: ['run'],
     section: 'behaviour',
@@ -244,10 +267,14 @@ export const RUN_ROWS = {
     help: 'a run that judged less than PERCENT of the rules it selected is incomplete (exit 2)',
     more: "; the ledger in report.json's `judgement` says which rules were not judged and why",
     fileHelp: 'the least percent of the rules it selected a run must judge, or it is incomplete (exit 2)',
-    recorded: { option: 'minJudged' },
+    recorded: {
+      option: 'minJudged',
+      schema: { type: 'integer', description: '--min-judged: the least percent of its selected rules the run had to judge.' },
+    },
   }),
   'category-id': option({
     kind: int64(),
+    setting: 'categoryId',
     arg: 'N',
     commands: ['run'],
     section: 'behaviour',
@@ -255,10 +282,11 @@ export const RUN_ROWS = {
     configKey: 'categoryId',
     default: 1,
     help: 'a category that exists on the server',
-    recorded: { option: 'categoryId' },
+    recorded: { option: 'categoryId', schema: { type: 'string', description: 'An int64, as digits.' } },
   }),
   'max-writes': option({
     kind: integer(0, 1_000_000),
+    setting: 'maxWrites',
     arg: 'N',
     commands: ['run'],
     section: 'behaviour',
@@ -266,37 +294,40 @@ export const RUN_ROWS = {
     default: 500,
     help: 'the most pets a run creates',
     more: '; cases that write once they exist are skipped',
-    recorded: { option: 'maxWrites' },
+    recorded: { option: 'maxWrites', schema: { type: 'integer' } },
   }),
   concurrency: option({
     kind: integer(1, 64),
+    setting: 'concurrency',
     arg: 'N',
     commands: ['run'],
     section: 'bounds',
     configKey: 'concurrency',
     default: 4,
     help: 'cases run at once',
-    recorded: { option: 'concurrency' },
+    recorded: { option: 'concurrency', schema: { type: 'integer' } },
   }),
   'consistency-window': option({
     kind: integer(0, 120_000),
+    setting: 'consistencyWindowMs',
     arg: 'MS',
     commands: ['run'],
     section: 'bounds',
     configKey: 'consistencyWindowMs',
     default: 2_000,
     help: 'how long a read retries to see a write',
-    recorded: { option: 'consistencyWindowMs' },
+    recorded: { option: 'consistencyWindowMs', schema: { type: 'integer' } },
   }),
   timeout: option({
     kind: integer(100, 600_000),
+    setting: 'requestTimeoutMs',
     arg: 'MS',
     commands: ['run'],
     section: 'bounds',
     configKey: 'timeoutMs',
     default: REQUEST_BOUNDS.requestTimeoutMs,
     help: 'deadline of one whole request',
-    recorded: { option: 'timeoutMs' },
+    recorded: { option: 'timeoutMs', schema: { type: 'integer', description: 'The deadline of one whole request (--timeout).' } },
   }),
   'rate-limit': option({
     kind: integer(1, 100_000, '/s'),
@@ -305,7 +336,7 @@ export const RUN_ROWS = {
     section: 'bounds',
     configKey: 'rateLimit',
     help: "send at most N requests per second (a staging's published limit)",
-    recorded: { option: 'rateLimit' },
+    recorded: { option: 'rateLimit', schema: { type: 'integer' } },
   }),
   'max-wait': option({
     kind: integer(0, 3_600),
@@ -316,7 +347,7 @@ export const RUN_ROWS = {
     default: DEFAULT_PACING.maxWaitMs / 1000,
     help: 'the longest wait a 429/503 Retry-After may ask for',
     more: '; a longer one stops the run (exit 2: rate limits are not a verdict)',
-    recorded: { option: 'maxWaitSeconds' },
+    recorded: { option: 'maxWaitSeconds', schema: { type: 'integer' } },
   }),
   'wait-budget': option({
     kind: integer(0, 86_400),
@@ -326,17 +357,29 @@ export const RUN_ROWS = {
     configKey: 'waitBudgetSeconds',
     default: DEFAULT_PACING.waitBudgetMs / 1000,
     help: 'all the waiting a run may do for rate limits',
-    recorded: { option: 'waitBudgetSeconds' },
+    recorded: { option: 'waitBudgetSeconds', schema: { type: 'integer' } },
   }),
   'max-response-bytes': option({
     kind: integer(1024, 1024 ** 3),
+    setting: 'maxResponseBytes',
     arg: 'N',
     commands: ['run'],
     section: 'bounds',
     configKey: 'maxResponseBytes',
     default: REQUEST_BOUNDS.maxResponseBytes,
     help: 'response size cap',
-    recorded: { option: 'maxResponseBytes' },
+    recorded: { option: 'maxResponseBytes', schema: { type: 'integer' } },
+  }),
+  'excerpt-bytes': option({
+    kind: integer(256, 65_536),
+    setting: 'excerptBytes',
+    arg: 'N',
+    commands: ['run'],
+    section: 'bounds',
+    configKey: 'excerptBytes',
+    default: 2048,
+    help: 'bytes of each response body the reports keep as evidence',
+    recorded: { not: 'it decides how much of a body the evidence shows, never a verdict' },
   }),
   seed: option({
     kind: integer(0, 2 ** 31 - 1),
@@ -346,10 +389,14 @@ export const RUN_ROWS = {
     shownDefault: 'random, printed; the same seed replays the same requests',
     help: "the fuzzing phase's seed",
     noConfig: "it replays one run: a seed kept in a team's file would send the same generated requests on every run",
-    recorded: { option: 'seed' },
+    recorded: {
+      option: 'seed',
+      schema: { type: 'integer', description: 'The seed of the generated phases, when one ran: --seed replays them.' },
+    },
   }),
   'max-examples': option({
     kind: integer(1, 10_000),
+    setting: 'maxExamples',
     arg: 'N',
     commands: ['run'],
     section: 'generated',
@@ -357,6 +404,9 @@ export const RUN_ROWS = {
     default: 30,
     help: 'examples each fuzzing property draws',
     more: '; the stateful phase draws a third as many sequences',
-    recorded: { option: 'maxExamples' },
+    recorded: {
+      option: 'maxExamples',
+      schema: { type: 'integer', description: 'Examples each fuzzing property drew, when a generated phase ran.' },
+    },
   }),
 } as const;

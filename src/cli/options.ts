@@ -17,7 +17,7 @@ export {
   type Recorded,
   type RecordedValue,
   type ValueKind,
-  PHASE_NAMES,
+  CASE_KINDS,
   SECTIONS,
 } from './options-kinds.js';
 
@@ -65,7 +65,16 @@ export function configSchemaProperties(): Record<string, JsonObject> {
       const later = [spec.env, `--${name}`].filter((by) => by !== undefined).join(', then ');
       const by = spec.kind.merge === undefined ? 'Overridden' : 'Added to';
       const description = `${upperFirst(spec.fileHelp ?? spec.help)}.${relative} ${by} by ${later}.`;
-      return [[spec.configKey, { ...spec.kind.schema, description }]];
+      const was =
+        spec.was === undefined
+          ? []
+          : [
+              [
+                spec.was.configKey,
+                { ...spec.kind.schema, deprecated: true, description: `The old name of ${spec.configKey}, read with a warning.` },
+              ],
+            ];
+      return [[spec.configKey, { ...spec.kind.schema, description }], ...was];
     }),
   );
 }

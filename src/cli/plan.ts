@@ -14,15 +14,16 @@ import { LOAD_PROFILE_FOLDER, loadProfile, resolveProfilePath } from '../loader/
 import { packagePath } from '../loader/package-paths.js';
 import { type BaselineReport, readLoadReports } from '../loader/report-files.js';
 import { baselineReport, loadBaseline, refuseOverwrite } from './baseline-plan.js';
-import { REQUEST_BOUNDS, type ClientCertificate } from '../model/connection.js';
+import type { ClientCertificate } from '../model/connection.js';
 import { RunError } from '../model/errors.js';
 import { problemsError, type FileProblem } from '../loader/yaml-file.js';
 import type { LoadProfile, LoadReport } from '../model/load.js';
 import { parseReporterNames, type OutputTarget, type ReporterName } from '../reporters/reporter-registry.js';
-import type { GivenValues, OptionCommand } from './options.js';
+import type { GivenValues, OptionCommand, OptionValues } from './options.js';
+import { runSettings } from './run-settings.js';
 import { readSecretFile, resolveApiKey } from './secret-files.js';
-import { noMatchText, selectCases, selectPhases, skippedIds } from './selection.js';
-import { fileValueProblems, labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
+import { noMatchText, selectCaseKinds, selectCases, skippedIds } from './selection.js';
+import { deprecatedKeyWarnings, fileValueProblems, labelOf, recordedOptions, settle, type Env, type Settled } from './settings.js';
 
 export type { Env } from './settings.js';
 
@@ -255,6 +256,8 @@ export interface PlannedRun {
   outputs: OutputTarget[];
   /** A line to show before the run (e.g. that a production URL is run read-only). */
   notice?: string;
+  /** Lines for standard error before the run: configuration keys given by a name an option no longer goes by. */
+  warnings?: string[];
 }
 
 /** `run [--load PROFILE]`: the conformance cases, and a load profile when asked. */
@@ -265,9 +268,9 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   const suiteNames = inputs.suites.map((s) => s.name);
   const profile = values.load === undefined ? undefined : await readProfile(values.load);
   const suites = unknownSuites(settled, suiteNames);
-  const selectedSuites = selectPhases(
+  const selectedSuites = selectCaseKinds(
     (values.suite ?? []).filter((name) => suiteNames.includes(name)),
-    values.phase ?? [],
+    values['case-kind'] ?? [],
     suiteNames,
   );
   const selection = selectCases(inputs, selectedSuites, values.check ?? []);
@@ -305,23 +308,14 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
     ids,
     ...(load === undefined ? {} : { load }),
   };
-  const settings: RunSettings = {
+  // What no row of the table fills as it is: the clock, read-only on production, the pacing, the seed.
+  const settings = runSettings(values, {
     ...waitForOf(settled),
     now: values.now ?? new Date(),
-    strict: values.strict,
-    requestTimeoutMs: values.timeout,
-    maxResponseBytes: values['max-response-bytes'],
-    excerptBytes: EXCERPT_BYTES,
     readOnly,
-    concurrency: values.concurrency,
-    consistencyWindowMs: values['consistency-window'],
-    categoryId: values['category-id'],
     pacing: pacingOf(settled),
-    maxWrites: values['max-writes'],
-    ...(values['min-judged'] === undefined ? {} : { minJudged: values['min-judged'] }),
     seed,
-    maxExamples: values['max-examples'],
-  };
+  });
   const planned = { ...basePlan(inputs.contract, target, config, skipped), selection: runSelection, settings };
   // A setting changes nothing when no phase that reads it runs (the seed, the examples): recorded only when one does.
   const enabled = PHASES.filter((phase) => phase.enabled({ ...planned, recordedOptions: {} }));
@@ -346,7 +340,15 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
       ? `${target.baseUrl ?? ''} is marked production in ${config?.file ?? ''}: read-only`
       : undefined;
   const outputs = values.out ?? [];
-  return notice === undefined ? { plan, reportDir, reporters, outputs } : { plan, reportDir, reporters, outputs, notice };
+  const warnings = deprecatedKeyWarnings(config);
+  return {
+    plan,
+    reportDir,
+    reporters,
+    outputs,
+    ...(notice === undefined ? {} : { notice }),
+    ...(warnings.length === 0 ? {} : { warnings }),
+  };
 }
 
 /** What `load` and `merge` write unless told otherwise: the console and report.json. */
@@ -376,7 +378,7 @@ export async function planLoad(positionals: readonly string[], flags: GivenValue
     plan: {
       ...basePlan(await packageContract(), target, config),
       selection: { cases: [], suites: ['load'], ids: new Set(), load },
-      settings: { ...defaultSettings(), ...waitForOf(settled) },
+      settings: { ...loadSettings(values), ...waitForOf(settled) },
       recordedOptions: recorded,
     },
     reportDir,
@@ -419,7 +421,7 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
     plan: {
       ...basePlan(await packageContract(), { apiKey: '' }, undefined),
       selection: { cases: [], suites: ['load'], ids: new Set(), merge },
-      settings: defaultSettings(),
+      settings: loadSettings(settled.values),
       recordedOptions: recorded,
     },
     reportDir,
@@ -427,9 +429,6 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
     outputs: settled.values.out ?? [],
   };
 }
-
-/** Bytes of a body kept as evidence. */
-const EXCERPT_BYTES = 2048;
 
 /** What a plan holds whatever its command: the contract, the target, what is switched off. */
 function basePlan(
@@ -441,21 +440,16 @@ function basePlan(
   return { contract, target, disabled: [...(config?.disable ?? []).map(({ id, reason }) => ({ id, reason })), ...skipped] };
 }
 
-/** The settings of a load or a merge, which read none of the conformance options: their defaults. */
-function defaultSettings(): RunSettings {
+/**
+ * The settings of a load or a merge, which take none of the conformance options (their settled values are the table's defaults): no case
+ * runs, so one connection, nothing written, nothing drawn.
+ */
+function loadSettings(values: OptionValues): RunSettings {
   return {
-    now: new Date(),
-    strict: false,
-    requestTimeoutMs: REQUEST_BOUNDS.requestTimeoutMs,
-    maxResponseBytes: REQUEST_BOUNDS.maxResponseBytes,
-    excerptBytes: EXCERPT_BYTES,
-    readOnly: false,
+    ...runSettings(values, { now: new Date(), readOnly: false, pacing: DEFAULT_PACING, seed: 0 }),
     concurrency: 1,
     consistencyWindowMs: 0,
-    categoryId: 1,
-    pacing: DEFAULT_PACING,
     maxWrites: 0,
-    seed: 0,
     maxExamples: 0,
   };
 }

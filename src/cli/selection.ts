@@ -1,5 +1,5 @@
 /**
- * What a run selects: the suites --suite and --phase name, the cases --check names, the ids --skip-check names; a glob
+ * What a run selects: the suites --suite and --case-kind name, the cases --check names, the ids --skip-check names; a glob
  * that names nothing is a typo, said with the one likely meant.
  */
 import type { CaseInputs } from '../engine/inputs.js';
@@ -8,20 +8,20 @@ import { RunError } from '../model/errors.js';
 import type { CaseInfo } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
 import { closest, didYouMean } from '../model/suggest.js';
-import { PHASE_NAMES } from './options.js';
+import { CASE_KINDS } from './options.js';
 
-/** The suites a run selects: --suite, narrowed (or, alone, given) by --phase; empty selects all. */
-export function selectPhases(suites: readonly string[], phases: readonly string[], all: readonly string[]): string[] {
-  const names: readonly string[] = PHASE_NAMES;
-  const unknown = phases.filter((p) => !names.includes(p));
+/** The suites a run selects: --suite, narrowed (or, alone, given) by --case-kind; empty selects all. */
+export function selectCaseKinds(suites: readonly string[], kinds: readonly string[], all: readonly string[]): string[] {
+  const names: readonly string[] = CASE_KINDS;
+  const unknown = kinds.filter((k) => !names.includes(k));
   if (unknown.length > 0)
     throw new RunError(
       'ERR_USAGE',
-      `unknown phase ${unknown.map((p) => `'${p}'${didYouMean(p, names)}`).join(', ')}; the phases are: ${names.join(', ')}`,
+      `unknown case kind ${unknown.map((k) => `'${k}'${didYouMean(k, names)}`).join(', ')}; the kinds are: ${names.join(', ')}`,
     );
-  if (phases.length === 0) return [...suites];
-  const phased = all.filter((name) => (names.includes(name) ? phases.includes(name) : phases.includes('examples')));
-  return suites.length === 0 ? phased : suites.filter((s) => phased.includes(s));
+  if (kinds.length === 0) return [...suites];
+  const chosen = all.filter((name) => (names.includes(name) ? kinds.includes(name) : kinds.includes('examples')));
+  return suites.length === 0 ? chosen : suites.filter((s) => chosen.includes(s));
 }
 
 /**

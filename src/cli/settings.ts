@@ -44,13 +44,31 @@ interface Candidate {
 
 /** The configuration file's value of an option, read by its kind; its messages name the key where it stands. */
 function fileCandidate(spec: AnyOptionSpec, config: SuiteConfig | undefined): Candidate | undefined {
-  const key = spec.configKey;
+  const key = fileKeyOf(spec, config);
   if (config === undefined || key === undefined || config.values[key] === undefined) return undefined;
   const at = (under: ReadonlyArray<string | number> = [], isKey = false): string => {
     const where = config.locate([key, ...under], isKey);
     return `${where.file}:${where.line}:${where.column}: ${key}`;
   };
   return { origin: { layer: 'file', label: at() }, read: () => spec.kind.fromFile(config.values[key] ?? null, { dir: config.dir, at }) };
+}
+
+/** The key the file gives an option's value under: its own, else the name it had (`was`), read with a warning. */
+function fileKeyOf(spec: AnyOptionSpec, config: SuiteConfig | undefined): string | undefined {
+  const old = spec.was?.configKey;
+  const own = spec.configKey;
+  return own !== undefined && config?.values[own] === undefined && old !== undefined && config?.values[old] !== undefined ? old : own;
+}
+
+/** One line per key of the file that an option no longer goes by: where it stands, and the name to use instead. */
+export function deprecatedKeyWarnings(config: SuiteConfig | undefined): string[] {
+  if (config === undefined) return [];
+  return optionEntries().flatMap(([, spec]) => {
+    const old = spec.was?.configKey;
+    if (old === undefined || config.values[old] === undefined) return [];
+    const where = config.locate([old], true);
+    return [`${where.file}:${where.line}:${where.column}: ${old} is deprecated: it is ${spec.configKey ?? ''} now, and will be refused`];
+  });
 }
 
 /** A problem a value's kind found, at the place its message starts with (`team.yaml:3:10: baseUrl must ...`). */
@@ -73,9 +91,10 @@ export function fileValueProblems(config: SuiteConfig): { config: SuiteConfig; p
     try {
       fileCandidate(spec, config)?.read();
     } catch (error) {
-      if (!(error instanceof RunError) || spec.configKey === undefined) throw error;
+      const key = fileKeyOf(spec, config);
+      if (!(error instanceof RunError) || key === undefined) throw error;
       problems.push(located(error, config));
-      bad.add(spec.configKey);
+      bad.add(key);
     }
   }
   const values = Object.fromEntries(Object.entries(config.values).filter(([key]) => !bad.has(key)));

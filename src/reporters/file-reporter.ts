@@ -4,11 +4,6 @@ import { writeFileAtomic } from './atomic-write.js';
 import { redactValues } from './redact-values.js';
 import type { Reporter } from './reporter.js';
 
-export { REPORT_FILES } from './reporter-names.js';
-
-/** What the json reporter writes, in place of report.json, for a run that could not start: the last good report.json stays. */
-export const NOT_STARTED_FILE = 'not-started.json';
-
 /** Renders the report into `file` when the run ends; a render that throws leaves any earlier file untouched. */
 export class FileReporter implements Reporter {
   readonly name: string;

@@ -2,7 +2,8 @@
 import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type { CaseResult, ExchangeEvidence, Outcome, RunReport } from '../model/results.js';
-import { FileReporter, REPORT_FILES } from './file-reporter.js';
+import { FileReporter } from './file-reporter.js';
+import { REPORT_FILES } from './report-files.js';
 
 /** The HTTP version HAR asks for: the suite's client speaks HTTP/1.1 only. */
 const HTTP_VERSION = 'HTTP/1.1';

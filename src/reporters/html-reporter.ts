@@ -8,7 +8,8 @@ import {
   type RuleLedgerEntry,
   type RunReport,
 } from '../model/results.js';
-import { FileReporter, REPORT_FILES } from './file-reporter.js';
+import { FileReporter } from './file-reporter.js';
+import { REPORT_FILES } from './report-files.js';
 import { escapeHtml } from './html.js';
 import { BASELINE_STYLE, newFailureIds, newMark, sinceBaselineSection } from './html-baseline.js';
 import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';

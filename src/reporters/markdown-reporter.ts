@@ -3,7 +3,8 @@ import path from 'node:path';
 import { sinceBaselineLine, unlikeLine, wasWords } from '../model/baseline.js';
 import type { JudgementLedger, RunReport, SinceBaseline } from '../model/results.js';
 import { changeGroups, rulesLine } from './baseline-view.js';
-import { FileReporter, REPORT_FILES } from './file-reporter.js';
+import { FileReporter } from './file-reporter.js';
+import { REPORT_FILES } from './report-files.js';
 import { ledgerLine, reasonsText, unjudgedRules } from './ledger-view.js';
 import { loadFigures } from './load-figures.js';
 import {

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { RunError } from '../model/errors.js';
 import { makeFolder } from './atomic-write.js';
-import { NOT_STARTED_FILE } from './file-reporter.js';
+import { NOT_STARTED_FILE } from './report-files.js';
 import { fileOf, ORDER } from './reporter-names.js';
 import { unwritableReason } from './unwritable-dir.js';
 

@@ -1,19 +1,12 @@
 /**
- * Every reporter `--reporter` can name, in one table: its name, whether `run` writes it by default, its file, and how it is
- * made. The makers load their reporter on demand, so the option table reads the names without loading any reporter.
+ * Every reporter, in one table: those `--reporter` names (whether `run` writes it by default, its file) and the destinations
+ * `--out KIND=URL` pushes to, each with how it is made. The makers load their reporter on demand, so the option table reads the
+ * names without loading any reporter.
  */
 import type { ConsoleOptions } from './console-reporter.js';
 import type { OutputStream } from './output-streams.js';
+import { REPORT_FILES } from './report-files.js';
 import type { Reporter } from './reporter.js';
-
-/** The file each file reporter writes in the report folder. */
-export const REPORT_FILES = {
-  json: 'report.json',
-  junit: 'junit.xml',
-  html: 'report.html',
-  markdown: 'summary.md',
-  har: 'report.har',
-} as const;
 
 /** What a reporter is made from: the report folder, the console's options, the run's redactor, the raw standard output. */
 export interface ReporterMaking {
@@ -25,47 +18,100 @@ export interface ReporterMaking {
   files: readonly string[];
 }
 
-/** One reporter: whether `run` writes it unless told otherwise, the file it writes in the report folder, how it is made. */
-interface ReporterEntry {
+/** A reporter `--reporter` names: whether `run` writes it unless told otherwise, the file it writes, how it is made (with companions). */
+interface NamedEntry {
   byDefault: boolean;
   /** None for the console and json:-, which write no file. */
   file?: string;
-  make(making: ReporterMaking): Promise<Reporter>;
+  make(making: ReporterMaking): Promise<readonly Reporter[]>;
+}
+
+/** A destination `--out KIND=URL` pushes the results to when the run ends. */
+interface OutputEntry {
+  out: true;
+  make(making: ReporterMaking, url: string): Promise<readonly Reporter[]>;
+}
+
+/** A `--reporter` entry, typed where it is written. */
+function named<const E extends NamedEntry>(entry: E): E {
+  return entry;
+}
+
+/** An `--out` entry, typed where it is written. */
+function output<const E extends OutputEntry>(entry: E): E {
+  return entry;
 }
 
 /**
- * Every reporter, in the order they run: a new reporter is its file and one entry here. `run` writes those whose entry
- * says byDefault (har, which holds the evidence report.json already has, is for HTTP tools).
+ * Every reporter, in the order they run, then every `--out` kind: a new reporter is its file and one entry here. `run` writes those
+ * whose entry says byDefault (har, which holds the evidence report.json already has, is for HTTP tools).
  */
 export const REPORTERS = {
-  console: { byDefault: true, make: async (m) => new (await import('./console-reporter.js')).ConsoleReporter(m.console) },
-  json: { byDefault: true, file: REPORT_FILES.json, make: async (m) => new (await import('./json-reporter.js')).JsonReporter(m.reportDir) },
-  'json:-': {
+  // The console's companions come first: the live line of --wait-for is cleared before any other reporter hears that the run started.
+  console: named({
+    byDefault: true,
+    make: async (m) => {
+      const [{ WaitConsoleReporter }, { LoadConsoleReporter }, { ConsoleReporter }] = await Promise.all([
+        import('./wait-console-reporter.js'),
+        import('./load-console-reporter.js'),
+        import('./console-reporter.js'),
+      ]);
+      const { stream, quiet } = m.console;
+      return [new WaitConsoleReporter({ stream, quiet }), new LoadConsoleReporter({ stream, quiet }), new ConsoleReporter(m.console)];
+    },
+  }),
+  json: named({
+    byDefault: true,
+    file: REPORT_FILES.json,
+    make: async (m) => [new (await import('./json-reporter.js')).JsonReporter(m.reportDir)],
+  }),
+  'json:-': named({
     byDefault: false,
-    make: async (m) => new (await import('./json-reporter.js')).StdoutJsonReporter(m.stdout, m.redact),
-  },
-  junit: {
+    make: async (m) => [new (await import('./json-reporter.js')).StdoutJsonReporter(m.stdout, m.redact)],
+  }),
+  junit: named({
     byDefault: true,
     file: REPORT_FILES.junit,
-    make: async (m) => new (await import('./junit-reporter.js')).JunitReporter(m.reportDir),
-  },
-  html: { byDefault: true, file: REPORT_FILES.html, make: async (m) => new (await import('./html-reporter.js')).HtmlReporter(m.reportDir) },
-  markdown: {
+    make: async (m) => [new (await import('./junit-reporter.js')).JunitReporter(m.reportDir)],
+  }),
+  html: named({
+    byDefault: true,
+    file: REPORT_FILES.html,
+    make: async (m) => [new (await import('./html-reporter.js')).HtmlReporter(m.reportDir)],
+  }),
+  markdown: named({
     byDefault: true,
     file: REPORT_FILES.markdown,
-    make: async (m) => new (await import('./markdown-reporter.js')).MarkdownReporter(m.reportDir, m.files),
-  },
-  har: { byDefault: false, file: REPORT_FILES.har, make: async (m) => new (await import('./har-reporter.js')).HarReporter(m.reportDir) },
-} as const satisfies Record<string, ReporterEntry>;
+    make: async (m) => [new (await import('./markdown-reporter.js')).MarkdownReporter(m.reportDir, m.files)],
+  }),
+  har: named({
+    byDefault: false,
+    file: REPORT_FILES.har,
+    make: async (m) => [new (await import('./har-reporter.js')).HarReporter(m.reportDir)],
+  }),
+  'prometheus-rw': output({
+    out: true,
+    make: async (m, url) => [new (await import('./prometheus-reporter.js')).PrometheusReporter(url, m.redact)],
+  }),
+} as const;
+
+type Entries = typeof REPORTERS;
 
 /** A reporter name (STDOUT_JSON among them). */
-export type ReporterName = keyof typeof REPORTERS;
+export type ReporterName = { [K in keyof Entries]: Entries[K] extends OutputEntry ? never : K }[keyof Entries];
+
+/** A kind of `--out` destination. */
+export type OutputKind = Exclude<keyof Entries, ReporterName>;
+
+function isOutput(name: keyof Entries): name is OutputKind {
+  return 'out' in REPORTERS[name];
+}
 
 /** `--reporter json:-`: report.json's content on standard output instead of in the report folder. */
 export const STDOUT_JSON = 'json:-' satisfies ReporterName;
 
 /** The names in the order reporters run. */
-export const ORDER = Object.keys(REPORTERS) as ReporterName[];
+export const ORDER = (Object.keys(REPORTERS) as (keyof Entries)[]).filter((name): name is ReporterName => !isOutput(name));
 
 /** Every reporter name `--reporter` takes, as its help lists them (json:- is said apart). */
 export const REPORTER_NAMES: readonly ReporterName[] = ORDER.filter((name) => name !== STDOUT_JSON);
@@ -75,7 +121,7 @@ export const DEFAULT_REPORTERS: readonly ReporterName[] = ORDER.filter((name) =>
 
 /** The file a reporter writes into the report folder, if it writes one. */
 export function fileOf(name: ReporterName): string | undefined {
-  const entry: ReporterEntry = REPORTERS[name];
+  const entry: NamedEntry = REPORTERS[name];
   return entry.file;
 }
 
@@ -84,11 +130,11 @@ export function writesFiles(name: ReporterName): boolean {
   return fileOf(name) !== undefined;
 }
 
-/** What `--out KIND=URL` sends the results to when the run ends, besides the reports: Prometheus remote write. */
-export const OUTPUT_KINDS = ['prometheus-rw'] as const;
+/** What `--out KIND=URL` sends the results to when the run ends, besides the reports: the entries of REPORTERS that say `out`. */
+export const OUTPUT_KINDS: readonly OutputKind[] = (Object.keys(REPORTERS) as (keyof Entries)[]).filter(isOutput);
 
 /** One `--out`: a kind of OUTPUT_KINDS and the URL it pushes to. */
 export interface OutputTarget {
-  kind: (typeof OUTPUT_KINDS)[number];
+  kind: OutputKind;
   url: string;
 }

@@ -4,7 +4,6 @@ import { didYouMean } from '../model/suggest.js';
 import type { ConsoleOptions } from './console-reporter.js';
 import { FileReporter } from './file-reporter.js';
 import type { OutputStream } from './output-streams.js';
-import { PrometheusReporter } from './prometheus-reporter.js';
 import type { Reporter } from './reporter.js';
 import {
   DEFAULT_REPORTERS,
@@ -39,14 +38,10 @@ export function parseReporterNames(values: readonly string[] | undefined): Repor
   return ORDER.filter((n) => names.includes(n));
 }
 
-/** What pushes the results to each kind of `--out` destination when the run ends. */
-const OUTPUT_MAKERS: Record<OutputTarget['kind'], (url: string, redact: (text: string) => string) => Reporter> = {
-  'prometheus-rw': (url, redact) => new PrometheusReporter(url, redact),
-};
-
 /**
- * Makes the named reporters, then one per `--out` destination; the Markdown summary links the other files written beside
- * it; every file, the JSON on `stdout` (the raw stream) and what is pushed are made of the report's values redacted by `redact`.
+ * Makes the named reporters (the console with its companions), then one per `--out` destination, all from the one table; the Markdown
+ * summary links the other files written beside it; every file, the JSON on `stdout` (the raw stream) and what is pushed are made of the
+ * report's values redacted by `redact`.
  */
 export async function createReporters(
   names: readonly ReporterName[],
@@ -58,12 +53,11 @@ export async function createReporters(
 ): Promise<Reporter[]> {
   const files = names.filter((name) => name !== 'markdown').flatMap((name) => fileOf(name) ?? []);
   const making: ReporterMaking = { reportDir, console: consoleOptions, redact, stdout: stdout ?? consoleOptions.stream, files };
-  const named = await Promise.all(
-    names.map(async (name) => {
-      const reporter = await REPORTERS[name].make(making);
-      if (reporter instanceof FileReporter) reporter.redact = redact;
-      return reporter;
-    }),
-  );
-  return [...named, ...outputs.map((output) => OUTPUT_MAKERS[output.kind](output.url, redact))];
+  const made = await Promise.all([
+    ...names.map((name) => REPORTERS[name].make(making)),
+    ...outputs.map((output) => REPORTERS[output.kind].make(making, output.url)),
+  ]);
+  const reporters = made.flat();
+  for (const reporter of reporters) if (reporter instanceof FileReporter) reporter.redact = redact;
+  return reporters;
 }

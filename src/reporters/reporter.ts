@@ -1,14 +1,14 @@
 /** The reporter interface (optional event methods) and a fan-out that keeps one broken reporter from losing the others. */
-import type { PhaseInfo, RunListener, ServiceWait } from '../model/events.js';
-import type { ServerWait } from '../model/exchange.js';
-import type { LoadProgress } from '../model/load.js';
-import type { CaseInfo, CaseResult, NotStartedReport, RunMeta, RunReport } from '../model/results.js';
+import { isAwaited, listenerOf, methodOf, tellListener, type RunEvent, type RunListener } from '../model/events.js';
+import type { NotStartedReport } from '../model/results.js';
 
 /** A reporter: a named listener; it may write files and say which. */
 export interface Reporter extends RunListener {
   readonly name: string;
   /** Files this reporter wrote, for the summary. */
   readonly files?: readonly string[];
+  /** Takes away a live line it keeps on the console, before another line is written there. */
+  clearLiveLine?(): void;
 }
 
 /** A reporter's failure, kept so the CLI can name it after the others have finished. */
@@ -19,7 +19,9 @@ export interface ReporterFailure {
 }
 
 /** Forwards every event to every reporter; a reporter that throws is recorded and skipped, never fatal. */
-export class ReporterFanOut implements RunListener {
+export class ReporterFanOut {
+  /** What the run tells: each of its calls is one event, fanned out by `emit`. */
+  readonly listener: Required<RunListener> = listenerOf((event) => this.emit(event));
   readonly failures: ReporterFailure[] = [];
   /** What stopped the run before it started, once the reporters have rendered it. */
   notStarted: NotStartedReport | undefined;
@@ -75,56 +77,21 @@ export class ReporterFanOut implements RunListener {
     );
   }
 
-  async onRunStart(meta: RunMeta, cases: readonly CaseInfo[]): Promise<void> {
-    await this.ready(true);
-    await this.asyncEach('onRunStart', (r) => r.onRunStart?.(meta, cases));
+  /** Tells one event to every reporter, generically over the union: awaited only where RUN_EVENTS says a listener may be. */
+  emit(event: RunEvent): void | Promise<void> {
+    if (isAwaited(event.type)) return this.emitAwaited(event);
+    this.syncEach(methodOf(event.type), (r) => void tellListener(r, event));
   }
 
-  onPhaseStart(phase: PhaseInfo): void {
-    this.syncEach('onPhaseStart', (r) => r.onPhaseStart?.(phase));
-  }
-
-  onPhaseEnd(phase: PhaseInfo, results: readonly CaseResult[]): void {
-    this.syncEach('onPhaseEnd', (r) => r.onPhaseEnd?.(phase, results));
-  }
-
-  onCaseStart(info: CaseInfo): void {
-    this.syncEach('onCaseStart', (r) => r.onCaseStart?.(info));
-  }
-
-  onCaseEnd(result: CaseResult): void {
-    this.syncEach('onCaseEnd', (r) => r.onCaseEnd?.(result));
-  }
-
-  onServiceWait(wait: ServiceWait): void {
-    this.syncEach('onServiceWait', (r) => r.onServiceWait?.(wait));
-  }
-
-  onWait(wait: ServerWait): void {
-    this.syncEach('onWait', (r) => r.onWait?.(wait));
-  }
-
-  onLoadProgress(progress: LoadProgress): void {
-    this.syncEach('onLoadProgress', (r) => r.onLoadProgress?.(progress));
-  }
-
-  onLoadEnd(): void {
-    this.syncEach('onLoadEnd', (r) => r.onLoadEnd?.());
-  }
-
-  /** The run could not start: the reporters that write something for it do (the files written are not announced: the CLI names them). */
-  async onRunNotStarted(report: NotStartedReport): Promise<void> {
+  /** A run's begin or end: the earlier reports set aside first; after the end, the files written are announced. */
+  private async emitAwaited(event: RunEvent): Promise<void> {
+    if (event.type === 'run-start') await this.ready(true);
     // What could not be set aside stays where it was; the note of this run is still written.
-    await this.ready(false).catch(() => undefined);
-    await this.asyncEach('onRunNotStarted', (r) => r.onRunNotStarted?.(report));
-    this.notStarted = report;
-  }
-
-  /** The report is final: each reporter renders it, then the files written are announced to those that list them. */
-  async onRunEnd(report: RunReport): Promise<void> {
-    await this.asyncEach('onRunEnd', (r) => r.onRunEnd?.(report));
-    const files = this.files;
-    this.syncEach('onReportsWritten', (r) => r.onReportsWritten?.(files));
+    if (event.type === 'run-not-started') await this.ready(false).catch(() => undefined);
+    await this.asyncEach(methodOf(event.type), (r) => tellListener(r, event));
+    // The run could not start: the files written are not announced (the CLI names them).
+    if (event.type === 'run-not-started') this.notStarted = event.report;
+    if (event.type === 'run-end') this.emit({ type: 'reports-written', files: this.files });
   }
 
   /** Every file the reporters wrote. */

@@ -29,15 +29,15 @@ export class WaitConsoleReporter implements Reporter {
   }
 
   onRunStart(): void {
-    this.clear();
+    this.clearLiveLine();
   }
 
   onRunNotStarted(): void {
-    this.clear();
+    this.clearLiveLine();
   }
 
   /** Takes the live line away (before another line is written). */
-  clear(): void {
+  clearLiveLine(): void {
     if (this.shown) this.options.stream.write('\r\u001b[K');
     this.shown = false;
   }

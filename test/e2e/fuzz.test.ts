@@ -211,7 +211,7 @@ t.test(
   },
 );
 
-t.test('--phase selects phases: examples (the declared and contract cases), coverage, fuzz, stateful', async (t) => {
+t.test('--case-kind selects kinds of cases: examples (the declared and contract cases), coverage, fuzz, stateful', async (t) => {
   const reports = await tempDir();
   const suitesOf = async (args: string[]): Promise<string[]> => {
     const run = await runCli(['run', ...args, '--report-dir', reports, '--reporter', 'json', '--seed', '1']);
@@ -219,14 +219,17 @@ t.test('--phase selects phases: examples (the declared and contract cases), cove
     const report = JSON.parse(await readFile(path.join(reports, 'report.json'), 'utf8')) as RunReport;
     return [...new Set(report.cases.map((c) => c.suite))].sort();
   };
-  t.same(await suitesOf(['--phase', 'fuzz', '--phase', 'stateful']), ['fuzz', 'stateful']);
-  const examples = await suitesOf(['--phase', 'examples']);
+  t.same(await suitesOf(['--case-kind', 'fuzz', '--case-kind', 'stateful']), ['fuzz', 'stateful']);
+  const examples = await suitesOf(['--case-kind', 'examples']);
   t.notOk(
     examples.some((s) => ['coverage', 'fuzz', 'stateful'].includes(s)),
     `no generated phase: ${examples.join(', ')}`,
   );
-  t.same(await suitesOf(['--phase', 'examples', '--suite', 'auth', '--suite', 'fuzz']), ['auth'], '--suite narrowed by --phase');
-  const bad = await runCli(['run', '--phase', 'nope']);
+  t.same(await suitesOf(['--case-kind', 'examples', '--suite', 'auth', '--suite', 'fuzz']), ['auth'], '--suite narrowed by --case-kind');
+  const old = await runCli(['run', '--phase', 'stateful', '--report-dir', reports, '--reporter', 'json', '--seed', '1']);
+  t.equal(old.code, 0, old.stderr);
+  t.match(old.stderr, /^petstore-conformance: --phase is deprecated: it is --case-kind now, and will be refused\n/, 'the old name warns');
+  const bad = await runCli(['run', '--case-kind', 'nope']);
   t.equal(bad.code, 2);
-  t.equal(bad.stderr, "petstore-conformance: unknown phase 'nope'; the phases are: examples, coverage, fuzz, stateful\n");
+  t.equal(bad.stderr, "petstore-conformance: unknown case kind 'nope'; the kinds are: examples, coverage, fuzz, stateful\n");
 });

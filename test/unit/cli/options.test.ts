@@ -276,7 +276,7 @@ t.test('the keys the table added work from a configuration file: the plan uses t
   const file = path.join(dir, 'team.yaml');
   await writeFile(
     file,
-    "maxWrites: 10\nmaxExamples: 6\ntimeoutMs: 2500\nmaxResponseBytes: 65536\nphases: [fuzz]\nchecks: ['fuzz.*']\nscenarios: [extra]\nreportDir: out\nreporters: [json]\n",
+    "maxWrites: 10\nmaxExamples: 6\ntimeoutMs: 2500\nmaxResponseBytes: 65536\ncaseKinds: [fuzz]\nchecks: ['fuzz.*']\nscenarios: [extra]\nreportDir: out\nreporters: [json]\n",
   );
   const { plan, reportDir, reporters } = await planRun(parseFlags('run', ['--config', file, '--seed', '4']), {});
   t.equal(plan.settings.maxWrites, 10, 'maxWrites');
@@ -350,7 +350,7 @@ t.test('every option the table records is in meta.options when given, for run an
     // The seed and the examples are recorded when a generated phase runs.
     const planned =
       command === 'run'
-        ? await planRun(parseFlags('run', [...args, '--phase', 'fuzz']), {})
+        ? await planRun(parseFlags('run', [...args, '--case-kind', 'fuzz']), {})
         : await planLoad(['smoke'], parseFlags('load', args), {});
     const keys = Object.keys(planned.plan.recordedOptions);
     for (const [name, spec] of recorded)
@@ -458,7 +458,7 @@ t.test('a mistyped option, command, suite, phase, profile or check id gets the n
     ['a command', ['lod'], /^unknown command 'lod' \(did you mean load\?\); the commands are: /],
     ['a suite', ['run', '--suite', 'auht'], /^unknown suite 'auht' \(did you mean auth\?\); the suites are: auth, contract, /],
     ['two suites, comma-separated', ['run', '--suite', 'limits,auht,zzz'], /^unknown suite 'auht' \(did you mean auth\?\), 'zzz'; /],
-    ['a phase', ['run', '--phase', 'fuz'], /^unknown phase 'fuz' \(did you mean fuzz\?\); the phases are: examples, /],
+    ['a case kind', ['run', '--case-kind', 'fuz'], /^unknown case kind 'fuz' \(did you mean fuzz\?\); the kinds are: examples, /],
     ['a profile', ['run', '--load', 'smok'], /^unknown load profile 'smok' \(did you mean smoke\?\); the profiles are: /],
     ['a profile of load', ['load', 'nightyl'], /^unknown load profile 'nightyl' \(did you mean nightly\?\)/],
     [
@@ -489,9 +489,9 @@ t.test('a mistyped option, command, suite, phase, profile or check id gets the n
   }
 });
 
-t.test('--suite and --phase take comma-separated names, as --reporter does', async (t) => {
+t.test('--suite and --case-kind take comma-separated names, as --reporter does', async (t) => {
   t.same(parseFlags('run', ['--suite', 'auth,limits', '--suite', ' filters ']).suite, ['auth', 'limits', 'filters']);
-  t.same(parseFlags('run', ['--phase', 'examples,fuzz']).phase, ['examples', 'fuzz']);
+  t.same(parseFlags('run', ['--case-kind', 'examples,fuzz'])['case-kind'], ['examples', 'fuzz']);
   t.same(parseFlags('run', ['--check', 'a.*,b']).check, ['a.*,b'], 'a glob is taken whole');
   const { plan } = await planRun(parseFlags('run', ['--suite', 'auth,limits']), {});
   t.same(plan.selection.suites, ['auth', 'limits']);

@@ -33,22 +33,110 @@ async function sourceFiles(dir: string): Promise<string[]> {
   return nested.flat();
 }
 
+/** Every relative import of a source file, static or dynamic (`import('./x.js')`), `import type` included. */
+const IMPORT = /^(?:import|export)[^'"]*from '(\.\.?\/[^']+)'|\bimport\('(\.\.?\/[^']+)'\)/gm;
+
+/** Each source file (relative to src/) with the source files it imports (relative to src/). */
+async function importGraph(src: string): Promise<Map<string, string[]>> {
+  const graph = new Map<string, string[]>();
+  for (const file of await sourceFiles(src)) {
+    const text = await readFile(file, 'utf8');
+    const targets = [...text.matchAll(IMPORT)].map((m) =>
+      path.relative(src, path.resolve(path.dirname(file), (m[1] ?? m[2] ?? '').replace(/\.js$/, '.ts'))),
+    );
+    graph.set(path.relative(src, file), targets);
+  }
+  return graph;
+}
+
+/** The folder of src/ a file is in, the layer it belongs to. */
+const folderOf = (file: string): string => file.split(path.sep)[0] as string;
+
 t.test('imports point one way, from the CLI down to the model', async (t) => {
   const src = path.join(root, 'src');
-  const files = await sourceFiles(src);
-  t.ok(files.length > 40, `${files.length} source files`);
+  const graph = await importGraph(src);
+  t.ok(graph.size > 40, `${graph.size} source files`);
   const wrong: string[] = [];
-  for (const file of files) {
-    const from = path.relative(src, file).split(path.sep)[0] as string;
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
     t.ok(LAYER[from] !== undefined, `src/${from} has a layer`);
-    for (const match of (await readFile(file, 'utf8')).matchAll(/^(?:import|export)[^'"]*from '(\.\.?\/[^']+)'/gm)) {
-      const to = path.relative(src, path.resolve(path.dirname(file), match[1] as string)).split(path.sep)[0] as string;
+    for (const target of targets) {
+      const to = folderOf(target);
       if (to === from) continue;
       const ok = (LAYER[to] ?? 99) < (LAYER[from] ?? -1) || SAME_LAYER_ALLOWED.has(`${from}→${to}`);
-      if (!ok) wrong.push(`${path.relative(root, file)} imports ${match[1] as string} (${from} → ${to})`);
+      if (!ok) wrong.push(`src/${file} imports src/${target} (${from} → ${to})`);
     }
   }
   t.same(wrong, [], 'no import goes up or sideways');
+});
+
+/**
+ * Edges the layers allow but the design does not: the load measures and checks/ judges it; the CLI starts the embedded
+ * server and hands the engine a base URL; reporters render what the run hands them, never the engine's own.
+ */
+const REFUSED: readonly { from: RegExp; to: RegExp; why: string }[] = [
+  { from: /^load\//, to: /^checks\/judge\.ts$/, why: 'load → checks/judge: the load returns measurements, checks/ judges them' },
+  { from: /^engine\//, to: /^server\//, why: 'engine → server: the CLI starts the embedded server and hands over a base URL' },
+  { from: /^reporters\//, to: /^engine\//, why: 'reporters → engine: a reporter renders the report it is given' },
+];
+
+t.test('no load → checks/judge, engine → server or reporters → engine, static or dynamic', async (t) => {
+  const graph = await importGraph(path.join(root, 'src'));
+  const found: string[] = [];
+  for (const [file, targets] of graph)
+    for (const target of targets)
+      for (const rule of REFUSED)
+        if (rule.from.test(file) && rule.to.test(target)) found.push(`${file} → ${target}`.split(path.sep).join('/'));
+  t.same(found, [], REFUSED.map((rule) => rule.why).join('; '));
+});
+
+/** The import cycles of a graph, each as its files (Tarjan's strongly connected components of more than one file, or a self-import). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) as number);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) as number, low.get(target) as number));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file) as number, index.get(target) as number));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let top: string | undefined;
+    do {
+      top = stack.pop() as string;
+      onStack.delete(top);
+      component.push(top);
+    } while (top !== file);
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) found.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
+t.test('no import cycle, dynamic imports included', async (t) => {
+  t.same(cycles(await importGraph(path.join(root, 'src'))), [], 'no file reaches itself through imports');
+  t.same(
+    cycles(
+      new Map([
+        ['a.ts', ['b.ts']],
+        ['b.ts', ['c.ts']],
+        ['c.ts', ['a.ts']],
+        ['d.ts', ['a.ts']],
+      ]),
+    ),
+    [['a.ts', 'b.ts', 'c.ts']],
+    'the finder finds a cycle, and only it',
+  );
 });
 
 t.test('only the CLI exits the process', async (t) => {

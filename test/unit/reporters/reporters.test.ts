@@ -624,14 +624,22 @@ import { junitValidity, validateJunit, xmllintMissing } from '../../xml-tools.js
     t.throws(() => parseReporterNames([',']), { code: 'ERR_USAGE', message: /needs at least one/ });
   });
 
-  t.test('each name makes its reporter; the summary names the files written beside it, report.har among them', async (t) => {
+  t.test('each name makes its reporter (the console with its companions); the summary names the files written beside it', async (t) => {
     const dir = await tempDir();
-    const reporters = await createReporters([...REPORTER_NAMES], dir, { stream: new PassThrough(), color: false, quiet: false });
+    const reporters = await createReporters(
+      [...REPORTER_NAMES],
+      dir,
+      { stream: new PassThrough(), color: false, quiet: false },
+      undefined,
+      undefined,
+      [{ kind: 'prometheus-rw', url: 'http://127.0.0.1:9/write' }],
+    );
     t.same(
       reporters.map((r) => r.name),
-      [...REPORTER_NAMES],
+      ['wait-console', 'load-console', ...REPORTER_NAMES, 'prometheus-rw'],
+      'one table makes every reporter and every --out kind',
     );
-    await Promise.all(reporters.map((r) => r.onRunEnd?.(hostileReport())));
+    await Promise.all(reporters.filter((r) => r.name !== 'prometheus-rw').map((r) => r.onRunEnd?.(hostileReport())));
     t.match(
       await readFile(path.join(dir, 'summary.md'), 'utf8'),
       'Reports written beside this summary: `report.json` · `junit.xml` · `report.html` · `report.har`',
@@ -668,9 +676,9 @@ import { junitValidity, validateJunit, xmllintMissing } from '../../xml-tools.js
       new MarkdownReporter(dir, ['report.json']),
     ]);
     const report = hostileReport();
-    await fanOut.onRunStart(report.meta, report.cases);
-    for (const result of report.cases) fanOut.onCaseEnd(result);
-    await fanOut.onRunEnd(report);
+    await fanOut.listener.onRunStart(report.meta, report.cases);
+    for (const result of report.cases) fanOut.listener.onCaseEnd(result);
+    await fanOut.listener.onRunEnd(report);
     t.same(fanOut.failures, [{ reporter: 'broken', event: 'onRunStart', message: 'cannot start' }]);
     t.same((await readdir(dir)).sort(), ['junit.xml', 'report.html', 'report.json', 'summary.md']);
     t.same(
@@ -696,7 +704,7 @@ import { junitValidity, validateJunit, xmllintMissing } from '../../xml-tools.js
     const dir = await tempDir();
     await mkdir(path.join(dir, 'junit.xml'));
     const fanOut = new ReporterFanOut([new JunitReporter(dir), new JsonReporter(dir)]);
-    await fanOut.onRunEnd(hostileReport());
+    await fanOut.listener.onRunEnd(hostileReport());
     t.equal(fanOut.failures.length, 1);
     t.equal(fanOut.failures[0]?.reporter, 'junit');
     t.same((await readdir(dir)).sort(), ['junit.xml', 'report.json'], 'no temporary file left');

@@ -5,7 +5,7 @@ import { REGISTRY } from '../../../src/checks/registry.js';
 import { PHASES, phaseCases } from '../../../src/engine/phases/index.js';
 import { loadCaseInputs } from '../../../src/engine/inputs.js';
 import { PACKAGE_FOLDERS } from '../../../tools/matrix/matrix.js';
-import { cell, MAX_CELL_CHARACTERS, renderCatalogue } from '../../../src/reporters/catalogue.js';
+import { cell, MAX_CELL_CHARACTERS, renderCatalogue } from '../../../src/cli/catalogue.js';
 import { SERVED_VARIANTS } from '../../../src/server/variants.js';
 import { commandHelp } from '../../../src/cli/args.js';
 import { root, runCli } from '../../helpers.js';
