@@ -15,6 +15,7 @@ import { RunError } from '../model/errors.js';
 import { tellListener, type Emit, type RunListener } from '../model/events.js';
 import type { JsonValue } from '../model/json.js';
 import type { LoadReport } from '../model/load.js';
+import type { RequestSpaceSummary } from '../model/request-space.js';
 import { type ConformanceBaseline, type FailOn, gatedFailures, runTarget, sinceBaseline, unlikeRuns } from '../model/baseline.js';
 import {
   emptyCounts,
@@ -111,6 +112,8 @@ interface ReportParts {
   created: CreatedPets;
   filled: number;
   load: LoadReport | undefined;
+  /** The request space's cells, sent and judged, when its phase ran. */
+  requestSpace?: RequestSpaceSummary | undefined;
   /** Requests of the phases that keep only failing requests as evidence, counted at the client. */
   phaseRequests: Record<string, number>;
   /** What the recommendation-level exchange checks found, by check id. */
@@ -180,6 +183,7 @@ function reportOf(parts: ReportParts): RunReport {
     findings,
     internalErrors,
     ...(load === undefined ? {} : { load }),
+    ...(parts.requestSpace === undefined ? {} : { requestSpace: parts.requestSpace }),
     judgement: parts.judgement,
     ...(since === undefined ? {} : { sinceBaseline: since }),
   };
@@ -414,6 +418,7 @@ export async function executePlan(plan: RunPlan, listener: RunListener, signal?:
     created: context.observer.created,
     filled: provided.store?.created ?? 0,
     load: provided.load,
+    requestSpace: provided.requestSpace,
     phaseRequests,
     findings: context.judge.findings,
     judgement: context.judge.tally.build({

@@ -137,7 +137,7 @@ export function stringSpellings(value: string, place: Place, type: 'enum' | 'str
   // Another value: in an enum it names none (a URI's is judged by the listing's rules, the body's is refused); a free string keeps it.
   const other: Meaning = type === 'string' ? (uri ? 'valid' : 'kept') : uri ? 'invalid' : 'refused';
   const named = (raw: string): string => text(type === 'string' ? `${prefix}${raw}` : raw);
-  const escape = (raw: string): string => [...raw].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const unicodeEscaped = (raw: string): string => [...raw].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
   const words = SPECIAL_WORDS.map(
     (word): Spelling => ({ cls: `word-${word.toLowerCase()}`, words: `the word ${word}`, text: named(word), meaning: other }),
   );
@@ -171,7 +171,7 @@ export function stringSpellings(value: string, place: Place, type: 'enum' | 'str
     {
       cls: 'escaped',
       words: uri ? 'every byte percent-encoded' : 'every character \\u-escaped',
-      text: uri ? percentEncodeAll(value) : `"${type === 'string' ? prefix : ''}${escape(value)}"`,
+      text: uri ? percentEncodeAll(value) : `"${type === 'string' ? prefix : ''}${unicodeEscaped(value)}"`,
       meaning: uri ? 'valid' : 'kept',
     },
     {

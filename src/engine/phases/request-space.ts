@@ -1,0 +1,190 @@
+/**
+ * The request-space phase: every cell of the request space (src/requests/request-space.ts) sent side by side, up to
+ * --concurrency at once, each judged by its relation. It reports one case per relation (the worst cell is its evidence)
+ * and provides the count of cells sent and judged for report.json's `requestSpace`.
+ */
+import { type Contract, ROLES } from '../../model/contract.js';
+import { mapConcurrently } from '../../model/concurrency.js';
+import { isJsonObject } from '../../model/json.js';
+import type { RequestSpaceSummary, UnjudgedCell } from '../../model/request-space.js';
+import { outcomeWords, type CaseInfo, type CaseResult, type Outcome, worstOutcome } from '../../model/results.js';
+import { type Cell, cellName, requestSpace } from '../../requests/request-space.js';
+import { disabledCase, notJudgedCase, reportCase } from '../case-report.js';
+import { type CaseContext, runCase, sending, writeBudgetSpent } from '../cases.js';
+import { everyCaseDisabled, type Phase, selectedOf } from '../phase.js';
+
+/** The relations, one case each: which expectation key of a cell's step it judges by. */
+const RELATIONS: ReadonlyArray<{ key: 'keyFirst' | 'spelledValid' | 'spelledInvalid'; info: CaseInfo }> = [
+  {
+    key: 'keyFirst',
+    info: {
+      id: 'space.key-first',
+      title: 'Every slot spelled every way, without the one credential: a 401 Error whatever else is wrong',
+      clause: 'Authentication rule 1: a missing or invalid API key is answered with 401 and an Error body, whatever else is wrong',
+      suite: 'request-space',
+      operation: ROLES.list,
+      level: 'fail',
+    },
+  },
+  {
+    key: 'spelledValid',
+    info: {
+      id: 'space.valid-spellings',
+      title: 'Every spelling of a valid value: refused with a 4xx Error, or answered as its canonical twin (same limit, filter, pet)',
+      clause: 'reading-the-contract: a request the contract gives no response for is refused with a 4xx Error or keeps every rule',
+      suite: 'request-space',
+      operation: ROLES.list,
+      level: 'fail',
+    },
+  },
+  {
+    key: 'spelledInvalid',
+    info: {
+      id: 'space.invalid-spellings',
+      title: 'Every spelling that names no valid value: a 4xx Error (400 for a body), or a 2xx that breaks no stated rule, never a 5xx',
+      clause: 'reading-the-contract: never more than 100 items, never a pet that is not the id asked, never a 5xx',
+      suite: 'request-space',
+      operation: ROLES.list,
+      level: 'fail',
+    },
+  },
+];
+
+/** The relation a cell is judged by. */
+function relationOf(cell: Cell): (typeof RELATIONS)[number] | undefined {
+  const expect = cell.spec?.steps[0]?.expect ?? {};
+  return RELATIONS.find((relation) => expect[relation.key] !== undefined);
+}
+
+/** A pet the store holds, whose id the getPet cells spell; undefined when the store shows none. */
+async function existingPetId(contract: Contract, context: CaseContext): Promise<string | undefined> {
+  const list = contract.operations.get(ROLES.list);
+  if (list === undefined) return undefined;
+  try {
+    const exchange = await context.sender.send({
+      method: 'GET',
+      path: list.path,
+      query: [['limit', '1']],
+      headers: {},
+      auth: 'valid',
+      operation: ROLES.list,
+      label: 'the request space (a pet to spell the id of)',
+    });
+    const first = Array.isArray(exchange.response.json) ? exchange.response.json[0] : undefined;
+    const id = isJsonObject(first) ? first['id'] : undefined;
+    return typeof id === 'number' || typeof id === 'bigint' ? String(id) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What one cell came to: its result, or why it was not sent. */
+type CellRun = { cell: Cell; result?: CaseResult; unsent?: string };
+
+async function runCell(cell: Cell, context: CaseContext, petId: string | undefined): Promise<CellRun> {
+  if (cell.spec === undefined) return { cell, unsent: cell.unsent ?? 'not sent' };
+  if (context.stop.aborted) return { cell, unsent: 'interrupted before it was sent' };
+  if (cell.operation === ROLES.get && petId === undefined) return { cell, unsent: 'the store showed no pet whose id to spell' };
+  if (cell.spec.writes && writeBudgetSpent(context)) return { cell, unsent: 'the run created the pets --max-writes allows' };
+  const variables = petId === undefined ? context.variables : new Map([...context.variables, ['petId', BigInt(petId)]]);
+  const result = await runCase(cell.spec, { ...context, variables });
+  if (result.skip === 'write-budget') return { cell, unsent: 'the run created the pets --max-writes allows' };
+  return { cell, result };
+}
+
+/** A relation's case, from the cells it judged: the worst cell is its evidence, the counts its reason. */
+function relationResult(info: CaseInfo, runs: readonly CellRun[], durationMs: number): CaseResult {
+  const sent = runs.filter((run): run is CellRun & { result: CaseResult } => run.result !== undefined);
+  const counts = new Map<Outcome, number>();
+  for (const { result } of sent) counts.set(result.outcome, (counts.get(result.outcome) ?? 0) + 1);
+  const tally = [...counts].map(([outcome, count]) => `${count} ${outcomeWords(outcome)}`).join(', ');
+  const judged = sent.filter(({ result }) => result.outcome !== 'not-judged').length;
+  if (judged === 0) return notJudgedCase(info, 'precondition', `none of its ${runs.length} cells could be judged`, durationMs);
+  const worst = worstOutcome(sent.map(({ result }) => result));
+  const first = sent.find(({ result }) => result.outcome === worst && worst !== 'passed' && worst !== 'not-judged');
+  if (first !== undefined) {
+    const reason = `${sent.length} cells sent (${tally}); the first ${outcomeWords(worst)}: ${cellName(first.cell)}: ${first.result.reason ?? ''}`;
+    return { ...first.result, ...info, outcome: first.result.outcome, reason, durationMs };
+  }
+  const message = `${judged} cells kept the relation (${tally})`;
+  return {
+    ...info,
+    outcome: 'passed',
+    durationMs,
+    checks: [{ id: info.id, level: 'fail', outcome: 'passed', step: 0, message }],
+    exchanges: [],
+    retries: 0,
+  };
+}
+
+/** The count report.json keeps: every cell, those sent, those judged, and each one not judged with its reason. */
+function summaryOf(runs: readonly CellRun[]): RequestSpaceSummary {
+  const notJudged: UnjudgedCell[] = [];
+  const slots: Record<string, number> = {};
+  let sent = 0;
+  let judged = 0;
+  for (const run of runs) {
+    const slot = `${run.cell.operation} ${run.cell.slot}`;
+    slots[slot] = (slots[slot] ?? 0) + 1;
+    if (run.result === undefined) {
+      notJudged.push({ cell: cellName(run.cell), reason: run.unsent ?? 'not sent' });
+      continue;
+    }
+    sent += 1;
+    if (run.result.outcome === 'not-judged' || run.result.outcome === 'could-not-test')
+      notJudged.push({ cell: cellName(run.cell), reason: run.result.reason ?? run.result.outcome });
+    else judged += 1;
+  }
+  return { cells: runs.length, sent, judged, slots, notJudged };
+}
+
+async function runSpace(context: CaseContext): Promise<{ results: CaseResult[]; summary: RequestSpaceSummary }> {
+  const started = performance.now();
+  const { contract, settings } = context.plan;
+  const cells = requestSpace(contract, { readOnly: settings.readOnly });
+  const petId = cells.some((cell) => cell.operation === ROLES.get && cell.spec !== undefined)
+    ? await existingPetId(contract, context)
+    : undefined;
+  const runs = await mapConcurrently(cells, settings.concurrency, (cell) => runCell(cell, context, petId));
+  const durationMs = Math.round(performance.now() - started);
+  const results: CaseResult[] = [];
+  for (const { key, info } of RELATIONS) {
+    const mine = runs.filter((run) => run.cell.spec !== undefined && relationOf(run.cell)?.key === key);
+    results.push(
+      await reportCase(
+        context.emit,
+        info,
+        () =>
+          disabledCase(info, context.judge.judging.disabled) ??
+          (context.stop.aborted && mine.every((run) => run.result === undefined)
+            ? notJudgedCase(info, 'interrupted', 'interrupted before it ran')
+            : relationResult(info, mine, durationMs)),
+      ),
+    );
+  }
+  return { results, summary: summaryOf(runs) };
+}
+
+/** The cases the phase reports. */
+function spaceInfos(): CaseInfo[] {
+  return RELATIONS.map(({ info }) => info);
+}
+
+/** The request-space phase: after the cases (the store they leave), beside the other generated phases. */
+export const REQUEST_SPACE_PHASE: Phase = {
+  id: 'request-space',
+  title: 'every slot of every request spelled in every class its grammar admits, with and without the key, judged by relations',
+  countsRequests: true,
+  after: ['cases'],
+  usesRunClient: true,
+  writes: (plan) => requestSpace(plan.contract, { readOnly: plan.settings.readOnly }).filter((cell) => cell.spec?.writes === true).length,
+  sends: 'the request space: each slot of each operation in each spelling class, with and without the key (no seed)',
+  cases: () => spaceInfos(),
+  enabled: (plan) => selectedOf(plan, spaceInfos()).length > 0,
+  planned: () => spaceInfos(),
+  skipReason: (plan) => everyCaseDisabled(plan, spaceInfos()),
+  async run(context) {
+    const { results, summary } = await runSpace(sending(context));
+    return { results, provides: { requestSpace: summary } };
+  },
+};
