@@ -3,7 +3,7 @@
 /** How a cell is sent with respect to the credential: with the key, without it, or the credential itself spelled. */
 export type CellCredential = 'with' | 'without' | 'spelled';
 
-/** One cell that was not judged, and why. */
+/** One cell that was not judged (or broke its relation), and why. */
 export interface UnjudgedCell {
   /** `getPet path.petId digits-100000 with`. */
   cell: string;
@@ -18,4 +18,6 @@ export interface RequestSpaceSummary {
   /** Cells by slot kind and place, as `operation slot`: how many classes each slot was spelled in. */
   slots: Record<string, number>;
   notJudged: UnjudgedCell[];
+  /** Each cell that failed or warned, with the reason of its verdict: what a relation's one case shows the first of. */
+  broken: UnjudgedCell[];
 }

@@ -53,8 +53,6 @@ const ELSEWHERE: Record<string, KeyElsewhere> = {
   header: { in: 'header', name: 'X-API-Key' },
   cookie: { in: 'cookie', name: 'api_key' },
 };
-/** The credential's classes no auth variant sends yet: the cell exists and is counted as not sent, with this reason. */
-const NO_VARIANT = new Set(['uppercase-scheme', 'double-space', 'list-form']);
 
 /** The type of a documented query parameter: an integer, or a value of an enumeration. */
 function queryType(schema: Record<string, unknown>): 'integer' | 'enum' {
@@ -211,11 +209,9 @@ function slotCells(contract: Contract, op: OperationInfo, slot: Slot, readOnly: 
       const unsent =
         spelling.meaning === 'unsent'
           ? (spelling.reason ?? 'not sent')
-          : slot.type === 'credential' && NO_VARIANT.has(spelling.text)
-            ? 'the client has no auth variant for this spelling yet'
-            : readOnly && op.method === 'POST'
-              ? 'read-only: it writes'
-              : undefined;
+          : readOnly && op.method === 'POST'
+            ? 'read-only: it writes'
+            : undefined;
       if (unsent !== undefined) {
         cells.push({ ...cell, unsent });
         continue;

@@ -120,6 +120,7 @@ function relationResult(info: CaseInfo, runs: readonly CellRun[], durationMs: nu
 /** The count report.json keeps: every cell, those sent, those judged, and each one not judged with its reason. */
 function summaryOf(runs: readonly CellRun[]): RequestSpaceSummary {
   const notJudged: UnjudgedCell[] = [];
+  const broken: UnjudgedCell[] = [];
   const slots: Record<string, number> = {};
   let sent = 0;
   let judged = 0;
@@ -134,8 +135,10 @@ function summaryOf(runs: readonly CellRun[]): RequestSpaceSummary {
     if (run.result.outcome === 'not-judged' || run.result.outcome === 'could-not-test')
       notJudged.push({ cell: cellName(run.cell), reason: run.result.reason ?? run.result.outcome });
     else judged += 1;
+    if (run.result.outcome === 'failed' || run.result.outcome === 'warned')
+      broken.push({ cell: cellName(run.cell), reason: run.result.reason ?? run.result.outcome });
   }
-  return { cells: runs.length, sent, judged, slots, notJudged };
+  return { cells: runs.length, sent, judged, slots, notJudged, broken };
 }
 
 async function runSpace(context: CaseContext): Promise<{ results: CaseResult[]; summary: RequestSpaceSummary }> {
