@@ -38,9 +38,27 @@ export interface Cell {
   slot: string;
   cls: string;
   credential: CellCredential;
-  /** The one-step case that sends and judges it; absent when the cell is not sent, with `unsent` saying why. */
+  /** The relation that judges it: which expectation key its step declares. */
+  relation: Relation;
+  /** The one-step case that sends and judges it alone; absent when the cell is not sent, with `unsent` saying why. */
   spec?: CaseSpec;
   unsent?: string;
+  /**
+   * A keyless cell sent packed with one class of each other slot of its operation (the answer is 401 whatever else is
+   * wrong, so one request judges them all); the same object for every cell of the pack. A broken pack is sent cell by cell.
+   */
+  packed?: CaseSpec;
+  /** Its slot and spelling, for packing. */
+  readonly source: { slot: Slot; spelling: Spelling };
+}
+
+/** The relations cells are judged by: the expectation keys of checks/request-space-checks.ts. */
+export type Relation = 'keyFirst' | 'spelledValid' | 'spelledInvalid';
+
+/** The relation a spelling is judged by, with the key or without. */
+function relationOf(slot: Slot, spelling: Spelling, credential: CellCredential): Relation {
+  if (credential === 'without' || (slot.type === 'credential' && spelling.meaning === 'invalid')) return 'keyFirst';
+  return ['canonical', 'kept', 'valid'].includes(spelling.meaning) ? 'spelledValid' : 'spelledInvalid';
 }
 
 /** The value the listing's integer parameter is spelled around: inside its bounds, below its default, so a cap shows. */
@@ -99,14 +117,14 @@ export function requestSlots(contract: Contract): Slot[] {
 }
 
 /** The canonical request of an operation, and the rules its answer keeps (the twin every spelling is compared with). */
-interface Canonical {
+export interface Canonical {
   request: RequestSpec;
   twin: TwinRules;
   /** The canonical body's fields as JSON texts (createPet), for a body slot to replace one of. */
   fields?: Record<string, string>;
 }
 
-function canonicalOf(contract: Contract, op: OperationInfo, slot: string, cls: string): Canonical {
+export function canonicalOf(contract: Contract, op: OperationInfo, slot: string, cls: string): Canonical {
   const { default: fallback } = listLimitOf(contract);
   if (op.name === ROLES.list) return { request: { method: 'GET', path: op.path }, twin: { status: 200, maxItems: fallback } };
   if (op.method === 'GET') return { request: { method: 'GET', path: op.path }, twin: { status: 200, body: { id: '{petId}' } } };
@@ -121,7 +139,7 @@ function canonicalOf(contract: Contract, op: OperationInfo, slot: string, cls: s
 }
 
 /** The JSON text of a body from its fields' texts. */
-function bodyText(fields: Record<string, string>): string {
+export function bodyText(fields: Record<string, string>): string {
   return `{${Object.entries(fields)
     .map(([name, text]) => `${JSON.stringify(name)}:${text}`)
     .join(',')}}`;
@@ -205,7 +223,14 @@ function slotCells(contract: Contract, op: OperationInfo, slot: Slot, readOnly: 
   for (const spelling of slot.spellings) {
     const modes: CellCredential[] = slot.type === 'credential' ? ['spelled'] : ['with', 'without'];
     for (const credential of modes) {
-      const cell: Cell = { operation: op.name, slot: slot.id, cls: spelling.cls, credential };
+      const cell: Cell = {
+        operation: op.name,
+        slot: slot.id,
+        cls: spelling.cls,
+        credential,
+        relation: relationOf(slot, spelling, credential),
+        source: { slot, spelling },
+      };
       const unsent =
         spelling.meaning === 'unsent'
           ? (spelling.reason ?? 'not sent')
@@ -243,7 +268,7 @@ function slotCells(contract: Contract, op: OperationInfo, slot: Slot, readOnly: 
   return cells;
 }
 
-/** Every cell of the request space, in a stable order: by operation, slot, class, then with and without the key. */
+/** Every cell of the request space, in a stable order: by operation, slot, class, then with and without the key (packKeyless packs the keyless ones). */
 export function requestSpace(contract: Contract, options: { readOnly: boolean }): Cell[] {
   return requestSlots(contract).flatMap((slot) => {
     const op = contract.operations.get(slot.operation);

@@ -203,6 +203,7 @@ t.test(
       'fuzz',
       'lifecycle',
       'limits',
+      'request-space',
       'stateful',
       'versioning',
     ]);
@@ -228,5 +229,5 @@ t.test('--phase selects phases: examples (the declared and contract cases), cove
   t.same(await suitesOf(['--phase', 'examples', '--suite', 'auth', '--suite', 'fuzz']), ['auth'], '--suite narrowed by --phase');
   const bad = await runCli(['run', '--phase', 'nope']);
   t.equal(bad.code, 2);
-  t.equal(bad.stderr, "petstore-conformance: unknown phase 'nope'; the phases are: examples, coverage, fuzz, stateful\n");
+  t.equal(bad.stderr, "petstore-conformance: unknown phase 'nope'; the phases are: examples, coverage, fuzz, request-space, stateful\n");
 });

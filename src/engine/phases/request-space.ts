@@ -8,7 +8,10 @@ import { mapConcurrently } from '../../model/concurrency.js';
 import { isJsonObject } from '../../model/json.js';
 import type { RequestSpaceSummary, UnjudgedCell } from '../../model/request-space.js';
 import { outcomeWords, type CaseInfo, type CaseResult, type Outcome, worstOutcome } from '../../model/results.js';
+import { packKeyless } from '../../requests/keyless-packs.js';
 import { type Cell, cellName, requestSpace } from '../../requests/request-space.js';
+import type { CaseSpec } from '../../model/scenario.js';
+import type { RunPlan } from '../plan.js';
 import { disabledCase, notJudgedCase, reportCase } from '../case-report.js';
 import { type CaseContext, runCase, sending, writeBudgetSpent } from '../cases.js';
 import { everyCaseDisabled, type Phase, selectedOf } from '../phase.js';
@@ -21,7 +24,7 @@ const RELATIONS: ReadonlyArray<{ key: 'keyFirst' | 'spelledValid' | 'spelledInva
       id: 'space.key-first',
       title: 'Every slot spelled every way, without the one credential: a 401 Error whatever else is wrong',
       clause: 'Authentication rule 1: a missing or invalid API key is answered with 401 and an Error body, whatever else is wrong',
-      suite: 'request-space',
+      suite: 'auth',
       operation: ROLES.list,
       level: 'fail',
     },
@@ -50,12 +53,6 @@ const RELATIONS: ReadonlyArray<{ key: 'keyFirst' | 'spelledValid' | 'spelledInva
   },
 ];
 
-/** The relation a cell is judged by. */
-function relationOf(cell: Cell): (typeof RELATIONS)[number] | undefined {
-  const expect = cell.spec?.steps[0]?.expect ?? {};
-  return RELATIONS.find((relation) => expect[relation.key] !== undefined);
-}
-
 /** A pet the store holds, whose id the getPet cells spell; undefined when the store shows none. */
 async function existingPetId(contract: Contract, context: CaseContext): Promise<string | undefined> {
   const list = contract.operations.get(ROLES.list);
@@ -81,15 +78,54 @@ async function existingPetId(contract: Contract, context: CaseContext): Promise<
 /** What one cell came to: its result, or why it was not sent. */
 type CellRun = { cell: Cell; result?: CaseResult; unsent?: string };
 
-async function runCell(cell: Cell, context: CaseContext, petId: string | undefined): Promise<CellRun> {
-  if (cell.spec === undefined) return { cell, unsent: cell.unsent ?? 'not sent' };
-  if (context.stop.aborted) return { cell, unsent: 'interrupted before it was sent' };
-  if (cell.operation === ROLES.get && petId === undefined) return { cell, unsent: 'the store showed no pet whose id to spell' };
-  if (cell.spec.writes && writeBudgetSpent(context)) return { cell, unsent: 'the run created the pets --max-writes allows' };
+/** Sends one case of the space (a cell alone, or a keyless pack): its result, or why it was not sent. */
+async function runSpec(spec: CaseSpec, operation: string, context: CaseContext, petId: string | undefined): Promise<CaseResult | string> {
+  if (context.stop.aborted) return 'interrupted before it was sent';
+  if (operation === ROLES.get && petId === undefined) return 'the store showed no pet whose id to spell';
+  if (spec.writes && writeBudgetSpent(context)) return 'the run created the pets --max-writes allows';
   const variables = petId === undefined ? context.variables : new Map([...context.variables, ['petId', BigInt(petId)]]);
-  const result = await runCase(cell.spec, { ...context, variables });
-  if (result.skip === 'write-budget') return { cell, unsent: 'the run created the pets --max-writes allows' };
-  return { cell, result };
+  const result = await runCase(spec, { ...context, variables });
+  return result.skip === 'write-budget' ? 'the run created the pets --max-writes allows' : result;
+}
+
+/** What a cell came to, from what its case came to. */
+function cellRun(cell: Cell, outcome: CaseResult | string): CellRun {
+  return typeof outcome === 'string' ? { cell, unsent: outcome } : { cell, result: outcome };
+}
+
+/** A pack's cells: the pack's result for each, or where it broke its relation, each cell sent alone (so the broken one is named). */
+async function runPack(pack: CaseSpec, members: readonly Cell[], context: CaseContext, petId: string | undefined): Promise<CellRun[]> {
+  const operation = members[0]?.operation ?? '';
+  const outcome = await runSpec(pack, operation, context, petId);
+  if (typeof outcome === 'string' || (outcome.outcome !== 'failed' && outcome.outcome !== 'warned'))
+    return members.map((cell) => cellRun(cell, outcome));
+  return mapConcurrently(members, context.plan.settings.concurrency, async (cell) =>
+    cellRun(cell, cell.spec === undefined ? (cell.unsent ?? 'not sent') : await runSpec(cell.spec, cell.operation, context, petId)),
+  );
+}
+
+/** Every cell sent (keyless ones in packs), up to --concurrency at once; the results in the cells' order. */
+async function runCells(cells: readonly Cell[], context: CaseContext, petId: string | undefined): Promise<CellRun[]> {
+  const packs = new Map<CaseSpec, Cell[]>();
+  const units: Array<{ pack: CaseSpec; members: Cell[] } | { cell: Cell }> = [];
+  for (const cell of cells) {
+    if (cell.packed === undefined) units.push({ cell });
+    else if (packs.has(cell.packed)) packs.get(cell.packed)?.push(cell);
+    else {
+      const members = [cell];
+      packs.set(cell.packed, members);
+      units.push({ pack: cell.packed, members });
+    }
+  }
+  const done = await mapConcurrently(units, context.plan.settings.concurrency, async (unit) => {
+    if ('pack' in unit) return runPack(unit.pack, unit.members, context, petId);
+    const { cell } = unit;
+    return [
+      cellRun(cell, cell.spec === undefined ? (cell.unsent ?? 'not sent') : await runSpec(cell.spec, cell.operation, context, petId)),
+    ];
+  });
+  const byCell = new Map(done.flat().map((run) => [run.cell, run]));
+  return cells.map((cell) => byCell.get(cell) ?? { cell, unsent: 'interrupted before it was sent' });
 }
 
 /** A relation's case, from the cells it judged: the worst cell is its evidence, the counts its reason. */
@@ -144,15 +180,19 @@ function summaryOf(runs: readonly CellRun[]): RequestSpaceSummary {
 async function runSpace(context: CaseContext): Promise<{ results: CaseResult[]; summary: RequestSpaceSummary }> {
   const started = performance.now();
   const { contract, settings } = context.plan;
-  const cells = requestSpace(contract, { readOnly: settings.readOnly });
+  const relations = selectedRelations(context.plan);
+  const cells = requestSpace(contract, { readOnly: settings.readOnly }).filter((cell) =>
+    relations.some(({ key }) => key === cell.relation),
+  );
+  packKeyless(contract, cells);
   const petId = cells.some((cell) => cell.operation === ROLES.get && cell.spec !== undefined)
     ? await existingPetId(contract, context)
     : undefined;
-  const runs = await mapConcurrently(cells, settings.concurrency, (cell) => runCell(cell, context, petId));
+  const runs = await runCells(cells, context, petId);
   const durationMs = Math.round(performance.now() - started);
   const results: CaseResult[] = [];
-  for (const { key, info } of RELATIONS) {
-    const mine = runs.filter((run) => run.cell.spec !== undefined && relationOf(run.cell)?.key === key);
+  for (const { key, info } of relations) {
+    const mine = runs.filter((run) => run.cell.spec !== undefined && run.cell.relation === key);
     results.push(
       await reportCase(
         context.emit,
@@ -173,6 +213,12 @@ function spaceInfos(): CaseInfo[] {
   return RELATIONS.map(({ info }) => info);
 }
 
+/** The relations the run selected (--suite, --check): only their cells are sent. */
+function selectedRelations(plan: RunPlan): Array<(typeof RELATIONS)[number]> {
+  const ids = new Set(selectedOf(plan, spaceInfos()).map((info) => info.id));
+  return RELATIONS.filter(({ info }) => ids.has(info.id));
+}
+
 /** The request-space phase: after the cases (the store they leave), beside the other generated phases. */
 export const REQUEST_SPACE_PHASE: Phase = {
   id: 'request-space',
@@ -180,11 +226,16 @@ export const REQUEST_SPACE_PHASE: Phase = {
   countsRequests: true,
   after: ['cases'],
   usesRunClient: true,
-  writes: (plan) => requestSpace(plan.contract, { readOnly: plan.settings.readOnly }).filter((cell) => cell.spec?.writes === true).length,
+  writes: (plan) => {
+    const keys = new Set(selectedRelations(plan).map(({ key }) => key));
+    return requestSpace(plan.contract, { readOnly: plan.settings.readOnly }).filter(
+      (cell) => cell.spec?.writes === true && cell.relation !== 'keyFirst' && keys.has(cell.relation),
+    ).length;
+  },
   sends: 'the request space: each slot of each operation in each spelling class, with and without the key (no seed)',
   cases: () => spaceInfos(),
   enabled: (plan) => selectedOf(plan, spaceInfos()).length > 0,
-  planned: () => spaceInfos(),
+  planned: (plan) => selectedRelations(plan).map(({ info }) => info),
   skipReason: (plan) => everyCaseDisabled(plan, spaceInfos()),
   async run(context) {
     const { results, summary } = await runSpace(sending(context));

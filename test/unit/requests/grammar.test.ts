@@ -13,6 +13,7 @@ import {
   type SlotType,
   stringSpellings,
 } from '../../../src/requests/grammar.js';
+import { packKeyless } from '../../../src/requests/keyless-packs.js';
 import { cellName, requestSlots, requestSpace } from '../../../src/requests/request-space.js';
 import { root } from '../../helpers.js';
 
@@ -234,4 +235,29 @@ t.test('the space is deterministic: the same cells, in the same order, on every 
     readOnly.filter((c) => c.operation === 'createPet').every((c) => c.spec === undefined && c.unsent !== undefined),
     'read-only: no create is sent, each says why',
   );
+});
+
+t.test('keyless cells are packed by path, query and body slot: each class once, headers alone', async (t) => {
+  const cells = requestSpace(contract, { readOnly: false });
+  packKeyless(contract, cells);
+  const keyless = cells.filter((c) => c.credential === 'without' && c.spec !== undefined);
+  const packed = keyless.filter((c) => c.packed !== undefined);
+  t.ok(
+    keyless.filter((c) => c.source.slot.place === 'header').every((c) => c.packed === undefined),
+    'a media type is never packed',
+  );
+  t.same(
+    packed.map((c) => c.source.slot.place).filter((place) => place === 'header'),
+    [],
+  );
+  const packs = new Set(packed.map((c) => c.packed));
+  t.ok(packs.size < packed.length / 2, `${packed.length} keyless cells in ${packs.size} requests`);
+  for (const pack of packs) {
+    const step = pack?.steps[0];
+    t.same([step?.request.auth, step?.expect], ['none', { keyFirst: true }], `${pack?.id}: keyless, judged by the 401 relation`);
+    const members = packed.filter((c) => c.packed === pack);
+    t.equal(new Set(members.map((c) => c.slot)).size, members.length, `${pack?.id}: one class of each slot`);
+  }
+  const pack = packed.find((c) => c.slot === 'query.limit' && c.cls === 'sign-plus')?.packed;
+  t.match(pack?.steps[0]?.request.rawQuery, /^limit=%2B5&status=[^&]+&[^&]+&/, 'a limit, a status, a name and a structure in one query');
 });
