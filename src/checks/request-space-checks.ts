@@ -70,7 +70,7 @@ function neither(exchange: Exchange): Judgement {
   });
 }
 
-const keyFirst: ExpectationCheck<boolean> = {
+const keyFirst: ExpectationCheck<boolean | { orRefusedWith: number }> = {
   id: 'expect.keyFirst',
   key: 'keyFirst',
   title: 'Without the one credential, the answer is a 401 Error, however the rest of the request is spelled',
@@ -78,10 +78,12 @@ const keyFirst: ExpectationCheck<boolean> = {
   level: 'fail',
   scope: 'case',
   appliesWhen: 'a request of the request space sent without the credential, or with a credential that is not one',
-  evaluate({ exchange, contract }) {
+  evaluate({ exchange, contract, expected }) {
     const status = exchange.response.status;
     const wait = waitAnswer(status);
     if (wait !== undefined) return wait;
+    // RFC 9110 orders no check before another: a media type the server does not serve may be refused before the key.
+    if (typeof expected === 'object' && status === expected.orRefusedWith) return refusal(exchange, contract, [status]);
     if (status !== 401)
       return failed({
         message: `answered ${status} (${describeBody(exchange)}) without the credential: the key is checked first, 401`,

@@ -58,8 +58,11 @@ export interface Expectations {
   answersAfterWrites?: boolean;
   /** The store-health listing: every pet named with the run's id the run saw was handed out by one of its creates. */
   refusalsLeftNoPet?: boolean;
-  /** The request space: without the one credential, a 401 Error whatever else is wrong (generated only). */
-  keyFirst?: boolean;
+  /**
+   * The request space: without the one credential, a 401 Error whatever else is wrong (generated only); with
+   * `orRefusedWith`, the media type's own refusal (406, 415) with an Error passes too.
+   */
+  keyFirst?: boolean | { orRefusedWith: number };
   /** The request space: a spelling of a valid value, refused with a 4xx Error or answered as its twin (generated only). */
   spelledValid?: SpelledValid;
   /** The request space: a spelling that names no valid value, never a 2xx that breaks a stated rule (generated only). */

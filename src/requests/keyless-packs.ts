@@ -1,9 +1,10 @@
 /**
  * Keyless cells packed: without the one credential the answer is a 401 Error whatever else is wrong, so one request can
- * spell one class of each slot of its operation at once (a limit, a status, a query's structure and an Accept; a name,
- * a categoryId and a status) and judge each of them. Content-Type is not packed: it decides whether a body is parsed at
- * all, so a type a server does not parse would hide a body it parses before the key. The phase sends a pack that breaks
- * its relation again cell by cell, so a broken cell is named.
+ * spell one class of each slot of its path, query and body at once (a limit, a status and a query's structure; a name,
+ * a categoryId and a status) and judge each of them. Media types are not packed: a server may refuse one it does not
+ * serve before it reads the key (406, 415), and a Content-Type decides whether a body is parsed at all, so either would
+ * hide what the other slots do. The phase sends a pack that breaks its relation again cell by cell, so a broken cell is
+ * named.
  */
 import { generated } from '../loader/generated-case.js';
 import type { Contract } from '../model/contract.js';
@@ -45,12 +46,7 @@ export function packKeyless(contract: Contract, cells: readonly Cell[]): void {
   for (const operation of operations) {
     const bySlot = new Map<string, Cell[]>();
     for (const cell of cells)
-      if (
-        cell.operation === operation &&
-        cell.credential === 'without' &&
-        cell.spec !== undefined &&
-        cell.source.slot.type !== 'content-type'
-      )
+      if (cell.operation === operation && cell.credential === 'without' && cell.spec !== undefined && cell.source.slot.place !== 'header')
         bySlot.set(cell.slot, [...(bySlot.get(cell.slot) ?? []), cell]);
     const longest = Math.max(0, ...[...bySlot.values()].map((slotCells) => slotCells.length));
     for (let index = 0; index < longest; index += 1) {

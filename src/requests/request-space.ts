@@ -249,7 +249,8 @@ function slotCells(contract: Contract, op: OperationInfo, slot: Slot, readOnly: 
         expect = spelling.meaning === 'invalid' ? { keyFirst: true } : relation(contract, op, slot, spelling, spelled.twin);
       } else if (credential === 'without') {
         request = { ...request, auth: 'none' };
-        expect = { keyFirst: true };
+        const mediaRefusal = slot.type === 'accept' ? 406 : slot.type === 'content-type' ? 415 : undefined;
+        expect = { keyFirst: mediaRefusal === undefined ? true : { orRefusedWith: mediaRefusal } };
       } else expect = relation(contract, op, slot, spelling, spelled.twin);
       const id = `space.${op.name}.${slot.id}.${spelling.cls}.${credential}`;
       const key = credential === 'without' ? ' without the key' : '';

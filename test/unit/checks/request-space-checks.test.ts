@@ -17,6 +17,21 @@ const ROWS: ReadonlyArray<[string, string, unknown, ExchangeSpec, string]> = [
   ['without the key, 401 not an Error', 'expect.keyFirst', true, { status: 401, body: '<html>' }, 'failed'],
   ['without the key, a 503 asks to wait', 'expect.keyFirst', true, { status: 503, body: '' }, 'not-judged'],
   [
+    'without the key, a 406 Error to an Accept it cannot serve',
+    'expect.keyFirst',
+    { orRefusedWith: 406 },
+    { status: 406, body: error(406) },
+    'passed',
+  ],
+  ['without the key, a 406 without an Error', 'expect.keyFirst', { orRefusedWith: 406 }, { status: 406, body: 'no' }, 'failed'],
+  [
+    'without the key, a 415 where only 406 may come first',
+    'expect.keyFirst',
+    { orRefusedWith: 406 },
+    { status: 415, body: error(415) },
+    'failed',
+  ],
+  [
     'valid spelling refused with an Error',
     'expect.spelledValid',
     { refusable: true, twin: { maxItems: 5 } },
