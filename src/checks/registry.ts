@@ -4,6 +4,7 @@ import { EXCHANGE_CHECKS } from './exchange-checks.js';
 import { INVARIANT_CHECKS } from './invariants.js';
 import { EXPECTATION_CHECKS } from './expectations.js';
 import { LOAD_CHECKS } from './load-checks.js';
+import { REQUEST_SPACE_CHECKS } from './request-space-checks.js';
 import { SILENCE_POLICY_CHECKS } from './silence-policy.js';
 import { TRANSPORT_CHECKS } from './transport-checks.js';
 
@@ -25,6 +26,7 @@ export const REGISTRY: ReadonlyMap<string, Check> = buildRegistry([
   ...INVARIANT_CHECKS,
   ...TRANSPORT_CHECKS,
   ...LOAD_CHECKS,
+  ...REQUEST_SPACE_CHECKS,
 ]);
 
 /** The checks that judge every exchange. */

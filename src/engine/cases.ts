@@ -71,6 +71,7 @@ function requestOf(spec: CaseSpec, step: StepSpec, vars: Variables, contract: Co
     label: `case ${spec.id}`,
     operation: contract.operationFor(step.request.method, path) ?? spec.operation,
     query: fillQuery(step.request.query, vars),
+    ...(step.request.rawQuery === undefined ? {} : { rawQuery: fillText(step.request.rawQuery, vars) }),
     headers: Object.fromEntries(Object.entries(step.request.headers ?? {}).map(([k, v]) => [k, fillText(v, vars)])),
     auth: step.request.auth ?? 'valid',
     ...(step.request.json === undefined ? {} : { json: fillTemplate(step.request.json, vars) }),

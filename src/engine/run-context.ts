@@ -9,6 +9,7 @@ import type { Clock } from '../model/clock.js';
 import type { Emit } from '../model/events.js';
 import type { JsonObject } from '../model/json.js';
 import type { LoadReport } from '../model/load.js';
+import type { RequestSpaceSummary } from '../model/request-space.js';
 import type { CaseResult } from '../model/results.js';
 import type { Variables } from '../model/template.js';
 import type { RunObserver } from './observer.js';
@@ -32,6 +33,8 @@ export interface Provides {
   readonly created?: readonly JsonObject[];
   /** The load measured or merged. */
   readonly load?: LoadReport;
+  /** The request space's cells, sent and judged. */
+  readonly requestSpace?: RequestSpaceSummary;
 }
 
 /** What a phase returns: the results of its cases in the order of the report, and what later phases may use. */

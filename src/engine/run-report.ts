@@ -6,6 +6,7 @@ import { packageVersion } from '../loader/package-paths.js';
 import { type ConformanceBaseline, type FailOn, gatedFailures, runTarget, sinceBaseline, unlikeRuns } from '../model/baseline.js';
 import type { RunError } from '../model/errors.js';
 import type { LoadReport } from '../model/load.js';
+import type { RequestSpaceSummary } from '../model/request-space.js';
 import {
   emptyCounts,
   internalErrorsOf,
@@ -37,6 +38,8 @@ export interface ReportParts {
   created: CreatedPets;
   filled: number;
   load: LoadReport | undefined;
+  /** The request space's cells, sent and judged, when its phase ran. */
+  requestSpace?: RequestSpaceSummary | undefined;
   /** Requests of the phases that keep only failing requests as evidence, counted at the client. */
   phaseRequests: Record<string, number>;
   /** What the recommendation-level exchange checks found, by check id. */
@@ -107,6 +110,7 @@ export function reportOf(parts: ReportParts): RunReport {
     findings,
     internalErrors,
     ...(load === undefined ? {} : { load }),
+    ...(parts.requestSpace === undefined ? {} : { requestSpace: parts.requestSpace }),
     judgement: parts.judgement,
     ...(since === undefined ? {} : { sinceBaseline: since }),
   };

@@ -290,6 +290,7 @@ export async function executePlan(
     created: context.observer.created,
     filled: provided.store?.created ?? 0,
     load: provided.load,
+    requestSpace: provided.requestSpace,
     phaseRequests,
     findings: context.judge.findings,
     judgement: context.judge.tally.build({

@@ -43,6 +43,11 @@ const SENT: Record<AuthVariant, readonly SentHeader[]> = {
   'space-inside': [{ scheme: 'Bearer', fromKey: splitBySpace }],
   'scheme-suffix': [{ scheme: 'XBearer', fromKey: (key) => key }],
   'trailing-token': [{ scheme: 'Bearer', fromKey: (key) => `${key} x` }],
+  'uppercase-scheme': [{ scheme: 'BEARER', fromKey: (key) => key }],
+  // RFC 9110 §11.4: one or more spaces separate the scheme from its token; two are as valid as one.
+  'double-space': [{ scheme: 'Bearer ', fromKey: (key) => key }],
+  // Authorization holds one credential (RFC 9110 §11.6.2): a list of two is none.
+  'list-form': [{ scheme: 'Bearer', fromKey: (key) => `${key}, x` }],
   'two-headers': [
     { scheme: 'Bearer', fromKey: (key) => key },
     { scheme: 'Bearer', unrelated: wrongToken },
@@ -87,13 +92,16 @@ export function describeAuthorization(variant: AuthVariant): string | undefined 
     'space-inside': 'Bearer <API key with a space in the middle>',
     'scheme-suffix': 'XBearer <API key>',
     'trailing-token': 'Bearer <API key> x',
+    'uppercase-scheme': 'BEARER <API key>',
+    'double-space': 'Bearer  <API key> (two spaces)',
+    'list-form': 'Bearer <API key>, x',
     'two-headers': 'Bearer <API key>, and a second Authorization header: Bearer <a wrong token>',
   };
   return descriptions[variant];
 }
 
 /** The variants that send the key itself and are meant to be accepted; every other one sends a wrong credential (or none). */
-const SENDS_THE_KEY: ReadonlySet<AuthVariant> = new Set<AuthVariant>(['valid', 'lowercase-scheme']);
+const SENDS_THE_KEY: ReadonlySet<AuthVariant> = new Set<AuthVariant>(['valid', 'lowercase-scheme', 'uppercase-scheme', 'double-space']);
 
 /** A header's value as a server reads it: HTTP drops the spaces and tabs around it, and a scheme's letter case means nothing. */
 function asRead(scheme: string, credential: string): string {
@@ -153,6 +161,9 @@ export function shellAuthorization(variant: AuthVariant): string | undefined {
       '"Authorization: Bearer ${PETSTORE_API_KEY:0:(${#PETSTORE_API_KEY}+1)/2} ${PETSTORE_API_KEY:(${#PETSTORE_API_KEY}+1)/2}"',
     'scheme-suffix': '"Authorization: XBearer $PETSTORE_API_KEY"',
     'trailing-token': '"Authorization: Bearer $PETSTORE_API_KEY x"',
+    'uppercase-scheme': '"Authorization: BEARER $PETSTORE_API_KEY"',
+    'double-space': '"Authorization: Bearer  $PETSTORE_API_KEY"',
+    'list-form': '"Authorization: Bearer $PETSTORE_API_KEY, x"',
     'two-headers': '"Authorization: Bearer $PETSTORE_API_KEY" -H \'Authorization: Bearer wrong-token\'',
   };
   return forms[variant];

@@ -52,6 +52,8 @@ export class RequestFraming {
     const elsewhere = req.keyElsewhere;
     const query = elsewhere?.in === 'query' ? [...req.query, [elsewhere.name, this.apiKey] as [string, string]] : req.query;
     const url = this.urlFor(req.path, query);
+    // A spelled query goes as it is: the URL's setter encodes only what may not appear in a query, never a `%`.
+    if (req.rawQuery !== undefined) url.search = req.rawQuery;
     // A case's own headers win over --header: a case that tests a header must send what it declares.
     const own = { ...lowerCaseKeys(req.headers), ...keyHeader(elsewhere, this.apiKey) };
     const headers: Record<string, string> = {

@@ -9,6 +9,8 @@ export interface OutgoingRequest {
   /** Path relative to the base URL, e.g. /pets/42 (already filled, already encoded). */
   path: string;
   query: Array<[string, string]>;
+  /** The query string exactly as sent (already percent-encoded, repeated names and all): it wins over `query`. */
+  rawQuery?: string;
   headers: Record<string, string>;
   body?: string;
   /** A body of bytes sent as is, which need not be UTF-8 (a malformed request); it wins over `body`. */

@@ -35,6 +35,9 @@ export type AuthVariant =
   | 'space-inside'
   | 'scheme-suffix'
   | 'trailing-token'
+  | 'uppercase-scheme'
+  | 'double-space'
+  | 'list-form'
   | 'two-headers';
 
 /**

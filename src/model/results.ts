@@ -4,6 +4,7 @@
  */
 import type { ServerWait } from './exchange.js';
 import type { LoadReport } from './load.js';
+import type { RequestSpaceSummary } from './request-space.js';
 import type { OperationName } from './contract-names.js';
 import type { SourceLocation } from './source-location.js';
 
@@ -223,6 +224,8 @@ export interface RunReport {
   load?: LoadReport;
   /** The ledger of judgement: every registered rule, what judged it and in which states, or why nothing did. */
   judgement?: JudgementLedger;
+  /** The request space: its cells (operation × slot × class × credential), how many were sent and judged, and why not. */
+  requestSpace?: RequestSpaceSummary;
   /** What changed since the run given as --baseline: new failures, fixed, still failing, newly not judged, by id. */
   sinceBaseline?: SinceBaseline;
 }

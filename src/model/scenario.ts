@@ -58,8 +58,37 @@ export interface Expectations {
   answersAfterWrites?: boolean;
   /** The store-health listing: every pet named with the run's id the run saw was handed out by one of its creates. */
   refusalsLeftNoPet?: boolean;
+  /**
+   * The request space: without the one credential, a 401 Error whatever else is wrong (generated only); with
+   * `orRefusedWith`, the media type's own refusal (406, 415) with an Error passes too.
+   */
+  keyFirst?: boolean | { orRefusedWith: number };
+  /** The request space: a spelling of a valid value, refused with a 4xx Error or answered as its twin (generated only). */
+  spelledValid?: SpelledValid;
+  /** The request space: a spelling that names no valid value, never a 2xx that breaks a stated rule (generated only). */
+  spelledInvalid?: SpelledInvalid;
   /** Further expectations that apply only when the response has the given status. */
   when?: Record<string, Expectations>;
+}
+
+/** The rules a canonical request is answered by, which a spelling of it must keep when it is answered with a 2xx. */
+export interface TwinRules {
+  status?: number;
+  maxItems?: number;
+  everyItem?: Record<string, JsonValue>;
+  body?: Record<string, JsonValue>;
+}
+
+/** A spelling of a valid value: `refusable` when the slot's grammar makes it another text (not the same value by it). */
+export interface SpelledValid {
+  refusable: boolean;
+  twin: TwinRules;
+}
+
+/** A spelling that names no valid value: `refusals` when the contract names the only answers (400), else `rules` for a 2xx. */
+export interface SpelledInvalid {
+  refusals?: number[];
+  rules: TwinRules;
 }
 
 /** A request template; strings may hold `{variable}` placeholders. */
@@ -67,6 +96,8 @@ export interface RequestSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
   path: string;
   query?: Record<string, string | number | bigint | Array<string | number | bigint>>;
+  /** The query string as sent, already percent-encoded (the request space's spellings); it wins over `query`. Generated only. */
+  rawQuery?: string;
   headers?: Record<string, string>;
   /** A JSON body, sent with `Content-Type: application/json` unless headers say otherwise. */
   json?: JsonValue;

@@ -336,6 +336,8 @@ export class ConsoleReporter implements Reporter {
     const phases = GENERATED_SUITES.filter((suite) => report.requestsBySuite?.[suite] !== undefined);
     if (phases.length > 0)
       notes.push(`generated phases: ${phases.map((suite) => `${suite} ${report.requestsBySuite?.[suite] ?? 0} requests`).join(', ')}`);
+    const space = report.requestSpace;
+    if (space !== undefined) notes.push(`request space: ${space.judged} of ${space.cells} cells judged (${space.sent} sent)`);
     const seed = report.meta.options['seed'];
     if (typeof seed === 'number') notes.push(`fuzzing: seed ${seed} (--seed ${seed} replays the same generated requests)`);
     for (const d of report.meta.disabled) notes.push(`disabled by the configuration: ${d.id} (${d.reason})`);

@@ -203,6 +203,7 @@ t.test(
       'fuzz',
       'lifecycle',
       'limits',
+      'request-space',
       'stateful',
       'versioning',
     ]);
@@ -231,5 +232,5 @@ t.test('--case-kind selects kinds of cases: examples (the declared and contract 
   t.match(old.stderr, /^petstore-conformance: --phase is deprecated: it is --case-kind now, and will be refused\n/, 'the old name warns');
   const bad = await runCli(['run', '--case-kind', 'nope']);
   t.equal(bad.code, 2);
-  t.equal(bad.stderr, "petstore-conformance: unknown case kind 'nope'; the kinds are: examples, coverage, fuzz, stateful\n");
+  t.equal(bad.stderr, "petstore-conformance: unknown case kind 'nope'; the kinds are: examples, coverage, fuzz, request-space, stateful\n");
 });

@@ -12,7 +12,6 @@ import { start as startPrism } from '../fixtures/frameworks/prism-mock.js';
 import { interpreterWith, start as startProcess } from '../fixtures/frameworks/process-store.js';
 
 const KEY = 'framework-corpus-key';
-
 // Prism takes a second or more to start: it starts now, while the other frameworks are judged.
 const prism = startPrism().then(
   (server) => {
@@ -35,8 +34,9 @@ async function judge(
   const dir = await tempDir();
   // A fixed seed: the fuzzing phase sends the same requests every time, so the failures below are exact. A short consistency
   // window: these stores show a write at once or never (Prism stores nothing), so waiting the default 2 s changes no verdict.
+  const phases = ['--skip-check', 'space.*']; // the request space: framework-request-space.test.ts
   const result = await runCli(
-    ['--base-url', baseUrl, '--report-dir', dir, '--reporter', 'json', '--seed', '1', '--consistency-window', '100', ...more],
+    ['--base-url', baseUrl, '--report-dir', dir, '--reporter', 'json', '--seed', '1', '--consistency-window', '100', ...phases, ...more],
     { PETSTORE_API_KEY: KEY },
   );
   const report = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as Report;

@@ -12,6 +12,7 @@ import { LOAD_PHASE } from './load.js';
 import { MERGE_PHASE } from './merge.js';
 import { PLANNED_STATES_PHASE } from './planned-states.js';
 import { PREFLIGHT_PHASE } from './preflight.js';
+import { REQUEST_SPACE_PHASE } from './request-space.js';
 import { STATEFUL_PHASE } from './stateful.js';
 import { STORE_FILL_PHASE } from './store-fill.js';
 import { STORE_HEALTH_PHASE } from './store-health.js';
@@ -26,6 +27,7 @@ export const PHASES: readonly Phase[] = [
   CASES_PHASE,
   CREATED_PETS_PHASE,
   FUZZ_PHASE,
+  REQUEST_SPACE_PHASE,
   STATEFUL_PHASE,
   STORE_HEALTH_PHASE,
   LOAD_PHASE,

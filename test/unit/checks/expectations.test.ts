@@ -1075,10 +1075,13 @@ t.test('the tables above cover every expectation key, and the default page size 
     'headers',
     'holdsIfNotFull',
     'includes',
+    'keyFirst',
     'maxItems',
     'minItems',
     'refusalsLeftNoPet',
     'schema',
+    'spelledInvalid',
+    'spelledValid',
     'status',
     'undocumented',
   ]);

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { EXCHANGE_CHECKS } from '../../../src/checks/exchange-checks.js';
 import { INVARIANT_CHECKS } from '../../../src/checks/invariants.js';
 import { EXPECTATION_CHECKS } from '../../../src/checks/expectations.js';
+import { REQUEST_SPACE_CHECKS } from '../../../src/checks/request-space-checks.js';
 import { SILENCE_POLICY_CHECKS } from '../../../src/checks/silence-policy.js';
 import { TRANSPORT_CHECKS } from '../../../src/checks/transport-checks.js';
 import {
@@ -913,15 +914,21 @@ t.test('the registry: every check once, fully described, found by id and by expe
   );
   t.same(
     all.map((c) => c.id),
-    [...EXPECTATION_CHECKS, ...SILENCE_POLICY_CHECKS, ...EXCHANGE_CHECKS, ...INVARIANT_CHECKS, ...TRANSPORT_CHECKS, ...LOAD_CHECKS].map(
-      (c) => c.id,
-    ),
+    [
+      ...EXPECTATION_CHECKS,
+      ...SILENCE_POLICY_CHECKS,
+      ...EXCHANGE_CHECKS,
+      ...INVARIANT_CHECKS,
+      ...TRANSPORT_CHECKS,
+      ...LOAD_CHECKS,
+      ...REQUEST_SPACE_CHECKS,
+    ].map((c) => c.id),
     'every check of every kind, in order',
   );
   t.equal(
     all.length,
-    18 + 7 + 7 + 1 + 11 + 1 + 1 + 1 + 3 + 4,
-    "18 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 7 store invariants, 1 transport check, 11 thresholds, capacity, pressure, trend, 3 store invariants on the load's listings, 4 baseline comparisons",
+    18 + 7 + 7 + 1 + 11 + 1 + 1 + 1 + 3 + 4 + 3,
+    "18 expectation checks (the silence policy and its two recommendations among them), 7 exchange checks, 7 store invariants, 1 transport check, 11 thresholds, capacity, pressure, trend, 3 store invariants on the load's listings, 4 baseline comparisons, 3 request-space relations",
   );
   const prefix: Record<Check['scope'], RegExp> = {
     case: /^expect\.[a-zA-Z]+(\.[a-z-]+)?$/,

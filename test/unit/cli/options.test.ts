@@ -526,7 +526,7 @@ t.test('every problem of a configuration file at once, each at file:line:col, un
       'team.yaml:1:10: baseUrl must not carry credentials; use PETSTORE_API_KEY',
       ...(command === 'run'
         ? [
-            "team.yaml:2:16: suites: unknown suite 'auht' (did you mean auth?); the suites are: auth, contract, coverage, deprecation, errors, filters, fuzz, lifecycle, limits, stateful, versioning",
+            "team.yaml:2:16: suites: unknown suite 'auht' (did you mean auth?); the suites are: auth, contract, coverage, deprecation, errors, filters, fuzz, lifecycle, limits, request-space, stateful, versioning",
           ]
         : []),
       'team.yaml:3:12: /timeoutMs: must be >= 100',

@@ -89,6 +89,7 @@ t.test('an embedded run of every phase: every onCaseEnd has its onCaseStart, pha
       'phase+ cases',
       'phase+ created-pets',
       'phase+ fuzz',
+      'phase+ request-space',
       'phase+ stateful',
       'phase+ store-health',
     ],

@@ -78,6 +78,9 @@ t.test('every auth variant reads the key from $PETSTORE_API_KEY and never contai
     'space-inside',
     'scheme-suffix',
     'trailing-token',
+    'uppercase-scheme',
+    'double-space',
+    'list-form',
     'two-headers',
   ];
   const half = Math.ceil(KEY.length / 2);
@@ -98,6 +101,9 @@ t.test('every auth variant reads the key from $PETSTORE_API_KEY and never contai
     'space-inside': `Authorization: Bearer ${KEY.slice(0, half)} ${KEY.slice(half)}`,
     'scheme-suffix': `Authorization: XBearer ${KEY}`,
     'trailing-token': `Authorization: Bearer ${KEY} x`,
+    'uppercase-scheme': `Authorization: BEARER ${KEY}`,
+    'double-space': `Authorization: Bearer  ${KEY}`,
+    'list-form': `Authorization: Bearer ${KEY}, x`,
     'two-headers': `Authorization: Bearer ${KEY}`,
   };
   const commands = variants.map((auth) => curlCommand(sent({ auth })));

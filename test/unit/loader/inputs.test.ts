@@ -649,6 +649,9 @@ t.test("every header the suite derives from the key is redacted in every output 
     'space-inside': 1,
     'scheme-suffix': 1,
     'trailing-token': 1,
+    'uppercase-scheme': 1,
+    'double-space': 1,
+    'list-form': 1,
     'two-headers': 1,
   } satisfies Record<AuthVariant, 1>) as AuthVariant[];
   // Keys of the lengths around the redactor's thresholds (4 and 8 characters), none of whose letters is in the words around them.
@@ -709,7 +712,7 @@ t.test('keyDerivedSecrets lists what the variants send, read off the same table'
   const key = 'Qz7Wk';
   t.same(
     keyDerivedSecrets(key).sort(),
-    [key, Buffer.from(`${key}:`).toString('base64'), `${key}x`, 'Qz7W', 'qZ7wK', `x${key}`, 'Qz7 Wk', `${key} x`].sort(),
+    [key, Buffer.from(`${key}:`).toString('base64'), `${key}x`, 'Qz7W', 'qZ7wK', `x${key}`, 'Qz7 Wk', `${key} x`, `${key}, x`].sort(),
   );
   t.same(keyDerivedSecrets(''), [], 'no key, nothing derived (not the x a variant adds)');
   for (const variant of ['valid', 'swapped-case', 'space-inside', 'removed-char', 'basic-scheme', 'appended-char'] as const) {
