@@ -40,6 +40,8 @@ export interface LedgerSelection {
   exchangeChecks?: ReadonlySet<string>;
   /** --min-judged, when set. */
   minJudged?: number;
+  /** The request space's cells, judged of those it holds, when its phase ran. */
+  cells?: { judged: number; of: number };
 }
 
 /** The state of a listing an exchange shows, as the ledger records it: `filtered, page full`; undefined for anything else. */
@@ -151,10 +153,17 @@ export class JudgementTally {
     const judged = counted.filter((r) => r.status === 'judged').length;
     const percent = counted.length === 0 ? 0 : Math.floor((judged * 1000) / counted.length) / 10;
     const ledger: JudgementLedger = { judged, selected: counted.length, percent, rules };
-    if (selection.minJudged !== undefined) {
-      ledger.minJudged = selection.minJudged;
-      // Exact: N of M is below PERCENT when 100 N < PERCENT M, whatever the rounding of `percent`.
-      if (judged * 100 < selection.minJudged * counted.length || (counted.length === 0 && selection.minJudged > 0))
+    const { cells, minJudged } = selection;
+    if (cells !== undefined) ledger.cells = cells;
+    if (minJudged !== undefined) {
+      ledger.minJudged = minJudged;
+      // Exact: N of M is below PERCENT when 100 N < PERCENT M, whatever the rounding of `percent`; cells are counted alike.
+      const below = (n: number, m: number): boolean => n * 100 < minJudged * m;
+      if (
+        below(judged, counted.length) ||
+        (counted.length === 0 && minJudged > 0) ||
+        (cells !== undefined && below(cells.judged, cells.of))
+      )
         ledger.belowMinimum = true;
     }
     return ledger;

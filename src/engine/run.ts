@@ -299,6 +299,7 @@ export async function executePlan(
       load: selection.load !== undefined || selection.merge !== undefined,
       ...(settings.exchangeChecks === undefined ? {} : { exchangeChecks: new Set(settings.exchangeChecks.map((c) => c.id)) }),
       ...(settings.minJudged === undefined ? {} : { minJudged: settings.minJudged }),
+      ...(provided.requestSpace === undefined ? {} : { cells: { judged: provided.requestSpace.judged, of: provided.requestSpace.cells } }),
     }),
   });
   const notStarted = async (error: unknown): Promise<never> => {

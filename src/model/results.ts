@@ -306,8 +306,10 @@ export interface JudgementLedger {
   percent: number;
   /** --min-judged: the least percent a run must judge, when set. */
   minJudged?: number;
-  /** The run judged less than --min-judged: the verdict is incomplete (exit 2). */
+  /** The run judged less than --min-judged, of its rules or of its request space's cells: the verdict is incomplete (exit 2). */
   belowMinimum?: true;
+  /** The request space's cells, judged of those it holds, when it ran: --min-judged counts them too. */
+  cells?: { judged: number; of: number };
   /** Every registered rule, in the registry's order. */
   rules: RuleLedgerEntry[];
 }

@@ -37,8 +37,9 @@ export function minJudgedLine(ledger: JudgementLedger, max = MAX_NAMED_RULES): s
   const unjudged = unjudgedRules(ledger).map((rule) => rule.id);
   const named = unjudged.slice(0, max).join(', ');
   const more = unjudged.length > max ? ` and ${unjudged.length - max} more` : '';
+  const cells = ledger.cells === undefined ? '' : ` and ${ledger.cells.judged} of ${ledger.cells.of} request-space cells`;
   return (
-    `judged ${ledger.judged} of ${ledger.selected} rules (${ledger.percent} %), below --min-judged ${ledger.minJudged ?? 0} %; ` +
+    `judged ${ledger.judged} of ${ledger.selected} rules (${ledger.percent} %)${cells}, below --min-judged ${ledger.minJudged ?? 0} %; ` +
     `not judged: ${unjudged.length === 0 ? 'none' : `${named}${more}`} (report.json's judgement says why)`
   );
 }

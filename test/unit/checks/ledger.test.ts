@@ -230,6 +230,25 @@ t.test('N of M and --min-judged: below only when 100 N < PERCENT M; nothing sele
   }
   const none = new JudgementTally().build({ disabled: new Map(), exchanges: false, load: false, minJudged: 1 }, RULES);
   t.same([none.judged, none.selected, none.percent, none.belowMinimum], [0, 0, 0, true], 'nothing selected: 0 %, below any minimum');
+  // The request space's cells count too: with rules at the minimum (2 of 4 at 50 %), the cells decide.
+  const cellRows: Array<[string, { judged: number; of: number }, number | undefined, true | undefined]> = [
+    ['every cell judged', { judged: 427, of: 427 }, 50, undefined],
+    ['cells at the minimum', { judged: 50, of: 100 }, 50, undefined],
+    ['cells below the minimum', { judged: 49, of: 100 }, 50, true],
+    ['cells recorded without a minimum', { judged: 1, of: 100 }, undefined, undefined],
+  ];
+  for (const [name, cells, minJudged, below] of cellRows) {
+    const tally = new JudgementTally();
+    tally.caseRan(caseOf({ status: 200, holdsIfNotFull: { name: 'x' } }), { outcome: 'passed', checks: [], exchanges: [] });
+    for (const id of ['server.no-5xx', 'expect.status']) tally.judged(outcome(id, 'passed'), 'cases');
+    const ledger = tally.build(
+      { disabled: new Map(), exchanges: true, load: false, cells, ...(minJudged === undefined ? {} : { minJudged }) },
+      RULES,
+    );
+    t.same([ledger.judged, ledger.selected], [2, 4], `${name}: the rules at 50 %`);
+    t.same(ledger.cells, cells, `${name}: the cells recorded`);
+    t.equal(ledger.belowMinimum, below, `${name}: below the minimum`);
+  }
 });
 
 t.test('listingState: filtered or not, the page full or not, by the limit asked or the default', async (t) => {
