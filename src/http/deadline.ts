@@ -89,7 +89,7 @@ export interface BodyPace {
  * under two minutes; a body dripping a byte at a time, stalled inside a chunk or short of its Content-Length, still ends
  * at the deadline.
  */
-export const DEFAULT_BODY_PACE: BodyPace = { windowMs: 5_000, minBytesPerSecond: 4 * 1024, ceilingFactor: 10 };
+const DEFAULT_BODY_PACE: BodyPace = { windowMs: 5_000, minBytesPerSecond: 4 * 1024, ceilingFactor: 10 };
 
 /** A kind of request that went unanswered past its deadline, and what later requests of that kind wait. */
 interface StuckKind {

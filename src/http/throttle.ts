@@ -26,7 +26,7 @@ function askedToWait(received: ReceivedResponse): number | undefined {
  * stops (a limiter's Retry-After is followed by answers, not by as many refusals in a row). Six: one request alone, told
  * `Retry-After: 5` each time, is named after 25 s of waiting, where the wait budget alone took 262 s.
  */
-export const THROTTLED_IN_A_ROW_BEFORE_STOP = 6;
+const THROTTLED_IN_A_ROW_BEFORE_STOP = 6;
 
 /** Sends each request again after every wait the server asks for, within the pacer's bounds; a refused wait stops the client. */
 export class Throttle implements Sender {

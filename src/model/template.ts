@@ -18,7 +18,7 @@ export const SPARE_STATUS = '{spareStatus}';
  * long-lived store). Such pets are created without a status: on a store that keeps no default, no filtered page the run
  * (or the next night's run) reads holds them, and their round trip is judged by the create and the read by id.
  */
-export const HEAVY_NAME_CHARS = 4096;
+const HEAVY_NAME_CHARS = 4096;
 
 /** Where a pet of this name lies: the spare status, or none for a heavy name (see HEAVY_NAME_CHARS). */
 export function placementOf(name: string): { status?: string } {
