@@ -93,8 +93,10 @@ const listingLimit: ExchangeCheck = {
   applies: ({ exchange }) => listing(exchange) !== undefined,
   evaluate(context) {
     const items = listing(context.exchange) ?? [];
-    const limit = validLimit(context.exchange, context);
-    const bound = pageBound(askedLimit(context.exchange), listLimitOf(context.contract));
+    const bounds = listLimitOf(context.contract);
+    const askedNumber = askedLimit(context.exchange);
+    const limit = pageLimit(askedNumber, bounds);
+    const bound = pageBound(askedNumber, bounds);
     const asked = query(context.exchange).getAll('limit');
     const what =
       asked.length === 0
@@ -102,8 +104,7 @@ const listingLimit: ExchangeCheck = {
         : limit === undefined
           ? `limit=${asked.join(',')} (accepted: at most ${bound})`
           : `limit=${bound}`;
-    if (!overLimit(items.length, askedLimit(context.exchange), listLimitOf(context.contract)))
-      return passed(`${items.length} pets for ${what}`);
+    if (!overLimit(items.length, askedNumber, bounds)) return passed(`${items.length} pets for ${what}`);
     return failed({ message: `${items.length} pets for ${what}`, expected: `at most ${bound} pets`, actual: `${items.length} pets` });
   },
 };

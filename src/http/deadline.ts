@@ -137,11 +137,10 @@ export class Deadline implements Sender {
     const ms = stuck === undefined && request.brief !== true ? this.ms : this.shortDeadline(request.operation);
     const progress: BodyProgress = { bytes: 0 };
     const guard = pacedGuard(ms, [...this.linked, request.signal], progress, this.pace, this.schedule);
-    const started = performance.now();
     try {
       const exchange = await this.inner.send({ ...request, signal: guard.signal, progress });
-      const took = performance.now() - started;
-      if (took > (this.slowest.get(request.operation) ?? 0)) this.slowest.set(request.operation, took);
+      // The capture's own duration: nothing between it and this layer waits.
+      if (exchange.durationMs > (this.slowest.get(request.operation) ?? 0)) this.slowest.set(request.operation, exchange.durationMs);
       return exchange;
     } catch (error) {
       if (!(error instanceof TransportError) || !error.timedOut) throw error;
