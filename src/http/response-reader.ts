@@ -5,6 +5,12 @@
  * response is read as the load connections read it, and undici is handed the same response in the strict form it
  * parses: interim responses left out, each head rewritten (`canonical`), a chunked body chunked again as it comes. Bytes
  * only flow through; TLS, the connection and every bound stay where they were.
+ *
+ * One thing the reader adds on the way out: a client sending a body watches for an answer while it sends, and stops
+ * sending once one came (RFC 9112 §9.3). A server that answers from the head and closes (Django's, to a chunked create)
+ * resets the connection under the body's next write, and that write's error would lose the answer still unread in the
+ * socket. So what continues a request already begun is written after the reads waiting on the socket (setImmediate runs
+ * after the loop's poll), and not at all once the answer came: the answer is what undici reads.
  */
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
@@ -24,6 +30,12 @@ export class ResponseReader extends Duplex {
   private ended = false;
   /** What the read under way gave undici so far. */
   private out: Buffer[] = [];
+  /** Bytes of a request were written and its answer is not complete: a write now continues that request. */
+  private requestOpen = false;
+  /** A final answer's head came since the request under way began. */
+  private answered = false;
+  /** An answer said the connection closes after it: nothing more is written on it. */
+  private closing = false;
 
   constructor(
     private readonly socket: Socket,
@@ -38,6 +50,7 @@ export class ResponseReader extends Duplex {
       {
         onHead: (head) => {
           heard?.(head);
+          this.answered = true;
           this.framing = head.framing;
           this.forward(Buffer.from(`${head.canonical}\r\n\r\n`, 'latin1'));
         },
@@ -50,7 +63,9 @@ export class ResponseReader extends Duplex {
           this.forward(bytes);
           this.forward(CRLF);
         },
-        onComplete: () => {
+        onComplete: (close) => {
+          this.requestOpen = false;
+          if (close) this.closing = true;
           if (this.framing === 'chunked') this.forward(LAST_CHUNK);
         },
       },
@@ -103,20 +118,43 @@ export class ResponseReader extends Duplex {
     this.socket.resume();
   }
 
-  // What undici writes goes to the socket at once, as it would without the reader: a request's head and body corked into
-  // one write, the next write held only while the socket's buffer is full (a failure reaches undici as the socket's error).
+  // What undici writes goes to the socket as it would without the reader: a request's head and body corked into one write,
+  // the next write held only while the socket's buffer is full (a failure reaches undici as the socket's error). What
+  // continues a request already begun waits for the reads before it, and is dropped once the answer came (see above).
   override _write(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    if (this.socket.write(chunk, encoding)) callback();
-    else this.socket.once('drain', () => callback());
+    this.send(() => this.socket.write(chunk, encoding), callback);
   }
 
   override _writev(chunks: Array<{ chunk: Buffer; encoding: BufferEncoding }>, callback: (error?: Error | null) => void): void {
-    this.socket.cork();
-    let room = true;
-    for (const { chunk, encoding } of chunks) room = this.socket.write(chunk, encoding);
-    this.socket.uncork();
-    if (room) callback();
-    else this.socket.once('drain', () => callback());
+    this.send(() => {
+      this.socket.cork();
+      let room = true;
+      for (const { chunk, encoding } of chunks) room = this.socket.write(chunk, encoding);
+      this.socket.uncork();
+      return room;
+    }, callback);
+  }
+
+  /** Writes now what begins a request, after the waiting reads what continues one, and nothing after its answer or a close. */
+  private send(write: () => boolean, callback: (error?: Error | null) => void): void {
+    const now = (): void => {
+      if (write()) callback();
+      else this.socket.once('drain', () => callback());
+    };
+    if (this.closing) {
+      callback();
+      return;
+    }
+    if (!this.requestOpen) {
+      this.requestOpen = true;
+      this.answered = false;
+      now();
+      return;
+    }
+    setImmediate(() => {
+      if (this.answered || this.destroyed) callback();
+      else now();
+    });
   }
 
   override _final(callback: (error?: Error | null) => void): void {
