@@ -126,3 +126,152 @@ t.test(
     );
   },
 );
+
+/** Python's int() of a string of more than 4,300 digits raises (its limit on integer string conversion): a 500. */
+const PYTHON_INT_LIMIT = ['digits-4301', 'zeros-4301'];
+const aiohttp = interpreterWith('aiohttp');
+
+t.test(
+  "aiohttp: a petId and a limit of 4,301 digits are 500s (Python's limit on int()), and json.loads takes a categoryId of any length",
+  { skip: aiohttp === undefined ? 'no Python with aiohttp here (Debian: python3-aiohttp; .ci/run installs it)' : false },
+  async (t) => {
+    const server = await startProcess(aiohttp as string, 'aiohttp', KEY);
+    t.teardown(server.close);
+    const { code, broken, reasons } = await space(server.baseUrl);
+    t.equal(code, 1);
+    t.match(reasons.get('getPet path.petId digits-4301 with'), /answered 500/);
+    t.same(
+      broken,
+      [
+        ...BEYOND_INT64,
+        ...cells('createPet body.categoryId', 'with', ['digits-100000', 'digits-4301']),
+        'createPet body.status literal-null with',
+        ...cells('getPet path.petId', 'with', [...PYTHON_INT_LIMIT, 'digits-arabic-indic', 'digits-devanagari', 'digits-full-width']),
+        ...cells('listPets query.limit', 'with', PYTHON_INT_LIMIT),
+      ].sort(),
+    );
+  },
+);
+
+const sinatra = interpreterWith('sinatra');
+
+t.test(
+  'Sinatra on WEBrick: ?limit=%ff and the array syntaxes are 500s, ?%ff=1 a plain-text 400 before the key, a long URI an HTML 414',
+  { skip: sinatra === undefined ? 'no Ruby with sinatra and webrick here (Debian: ruby-sinatra ruby-webrick)' : false },
+  async (t) => {
+    const server = await startProcess(sinatra as string, 'sinatra', KEY);
+    t.teardown(server.close);
+    const { code, broken, reasons } = await space(server.baseUrl);
+    t.equal(code, 1);
+    t.match(reasons.get('listPets query.limit not-utf8 with'), /answered 500/);
+    t.match(reasons.get('listPets query.limit.name not-utf8 without'), /answered 400 .* without the credential/);
+    const longUri = ['digits-4301', 'zeros-4301'];
+    t.same(
+      broken,
+      [
+        ...BEYOND_INT64,
+        ...cells('createPet body.categoryId', 'with', ['digits-100000', 'digits-4301']),
+        'createPet body.status literal-null with',
+        ...cells('getPet path.petId', 'with', [...longUri, 'not-utf8']),
+        ...cells('getPet path.petId', 'without', longUri),
+        ...cells('listPets query.limit', 'with', [...longUri, 'not-utf8']),
+        ...cells('listPets query.limit', 'without', longUri),
+        ...cells('listPets query.limit.name', 'with', ['not-utf8']),
+        ...cells('listPets query.limit.name', 'without', ['not-utf8']),
+        ...cells('listPets query', 'with', ['array-brackets', 'array-index', 'name-only']),
+      ].sort(),
+    );
+  },
+);
+
+const drf = interpreterWith('drf');
+
+t.test(
+  "Django REST framework: a petId its <int:> pattern does not match is Django's HTML 404, before the key",
+  { skip: drf === undefined ? 'no Python with django and rest_framework here (Debian: python3-djangorestframework)' : false },
+  async (t) => {
+    const server = await startProcess(drf as string, 'drf', KEY);
+    t.teardown(server.close);
+    const { code, broken } = await space(server.baseUrl);
+    t.equal(code, 1);
+    const unmatched = [
+      ...PYTHON_INT_LIMIT,
+      'digits-arabic-indic',
+      'digits-devanagari',
+      'digits-full-width',
+      'exponent',
+      'fraction',
+      'fraction-zero',
+      'int64-below',
+      'not-utf8',
+      'nul',
+      'radix-binary',
+      'radix-hex',
+      'radix-octal',
+      'separator-comma',
+      'separator-underscore',
+      'sign-minus',
+      'sign-plus',
+      'space-leading',
+      'space-trailing',
+      'tab',
+    ];
+    t.same(
+      broken,
+      [
+        // CharField refuses NUL: a name the contract allows, refused.
+        'createPet body.name control-nul with',
+        ...cells('getPet path.petId', 'with', unmatched),
+        ...cells('getPet path.petId', 'without', unmatched),
+        ...cells('listPets query.limit', 'with', PYTHON_INT_LIMIT),
+      ].sort(),
+    );
+  },
+);
+
+const fastapi = interpreterWith('fastapi');
+
+t.test(
+  'FastAPI: a body that does not parse is refused before the key, and pydantic reads lenient ids',
+  { skip: fastapi === undefined ? 'no Python with fastapi and uvicorn here (Debian: python3-fastapi python3-uvicorn)' : false },
+  async (t) => {
+    const server = await startProcess(fastapi as string, 'fastapi', KEY);
+    t.teardown(server.close);
+    const { code, broken } = await space(server.baseUrl);
+    t.equal(code, 1);
+    t.same(
+      broken,
+      [
+        ...BEYOND_INT64,
+        'createPet body.categoryId fraction with',
+        ...cells('createPet body.categoryId', 'without', [
+          'digits-100000',
+          'digits-4301',
+          'digits-arabic-indic',
+          'digits-devanagari',
+          'digits-full-width',
+          'leading-zeros',
+          'nul',
+          'percent-digit',
+          'radix-binary',
+          'radix-hex',
+          'radix-octal',
+          'separator-comma',
+          'separator-underscore',
+          'sign-plus',
+          'zeros-4301',
+        ]),
+        'createPet body.status literal-null with',
+        ...cells('getPet path.petId', 'with', [
+          'digits-arabic-indic',
+          'digits-devanagari',
+          'digits-full-width',
+          'separator-underscore',
+          'space-leading',
+          'space-trailing',
+          'tab',
+        ]),
+      ].sort(),
+    );
+  },
+);
