@@ -28,8 +28,12 @@ const jsonBody: ExchangeCheck = {
   clause: 'What the service does: the wire format is JSON over HTTP (UTF-8, RFC 8259 §8.1)',
   level: 'fail',
   scope: 'exchange',
-  appliesWhen: 'a response below 500 has a body',
-  applies: ({ exchange }) => exchange.response.status < 500 && (exchange.response.truncated || exchange.response.bodyText.trim() !== ''),
+  // A redirect's body is a short hypertext note for a person (RFC 9110 §15.4), not the service's answer.
+  appliesWhen: 'a response below 500, no redirect, has a body',
+  applies: ({ exchange }) => {
+    const { status, truncated, bodyText } = exchange.response;
+    return status < 500 && (status < 300 || status >= 400) && (truncated || bodyText.trim() !== '');
+  },
   evaluate({ exchange }) {
     const { response } = exchange;
     if (response.truncated)

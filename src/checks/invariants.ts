@@ -164,9 +164,19 @@ const listingComplete: ExchangeCheck = {
   },
 };
 
-/** The last segment of a request target's path, as sent (percent-encoded). */
+/**
+ * The last segment of a request target's path, as sent (percent-encoded): after its dot segments are resolved (RFC 3986
+ * §5.2.4, `%2E` as `.`), and before a trailing slash, which a server may read as the same path.
+ */
 function lastSegment(target: string): string {
-  return target.split('?')[0]?.split('/').at(-1) ?? '';
+  const path = target.split('?')[0] ?? '';
+  const resolved = /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path) ? new URL(path, 'http://host').pathname : path;
+  return (
+    resolved
+      .replace(/(.)\/$/, '$1')
+      .split('/')
+      .at(-1) ?? ''
+  );
 }
 
 /** The pet id a getPet path names, as decimal digits within int64 (`+1`, `01` and `1.0` name pet 1); undefined when it names none. */

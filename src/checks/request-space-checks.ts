@@ -9,7 +9,7 @@ import { failed, notJudged, passed, type ExpectationCheck, type Judgement } from
 import type { Contract } from '../model/contract.js';
 import type { Exchange } from '../model/exchange.js';
 import { isJsonObject, jsonEqual, showJson, type JsonValue } from '../model/json.js';
-import type { SpelledInvalid, SpelledValid, TwinRules } from '../model/scenario.js';
+import type { KeyFirst, SpelledInvalid, SpelledValid, TwinRules } from '../model/scenario.js';
 import { describeBody } from './expectations.js';
 
 /** 429 and 503 ask the client to wait: never a verdict on the contract (reading-the-contract). */
@@ -60,6 +60,27 @@ function refusal(exchange: Exchange, contract: Contract, allowed: readonly numbe
   return failed({ message: `refused with ${status}, but ${why}`, expected: `a ${status} Error`, actual: describeBody(exchange) });
 }
 
+/**
+ * A redirect to the documented path, on the request's own origin: how a server that normalises paths answers a path
+ * spelled another way (RFC 3986 §6). Passed when it is one; undefined when the answer is no redirect there.
+ */
+function redirectedTo(exchange: Exchange, path: string | undefined): Judgement | undefined {
+  const { status, headers } = exchange.response;
+  const location = headers['location'];
+  if (path === undefined || status < 300 || status >= 400 || location === undefined) return undefined;
+  let target: URL;
+  try {
+    target = new URL(location, exchange.request.url);
+  } catch {
+    return undefined;
+  }
+  // The request's URL is the base URL's and then its target: what precedes the target is where the documented path starts.
+  const { url, target: sent } = exchange.request;
+  const base = url.endsWith(sent) ? url.slice(0, url.length - sent.length) : undefined;
+  if (base === undefined || target.href.split(/[?#]/)[0] !== new URL(`${base}${path}`).href) return undefined;
+  return passed(`redirected with ${status} to the documented path ${target.pathname}`);
+}
+
 /** Anything but a 2xx or a 4xx (a 5xx, a redirect): a spelling is never a reason for it. */
 function neither(exchange: Exchange): Judgement {
   const status = exchange.response.status;
@@ -70,7 +91,7 @@ function neither(exchange: Exchange): Judgement {
   });
 }
 
-const keyFirst: ExpectationCheck<boolean | { orRefusedWith: number }> = {
+const keyFirst: ExpectationCheck<boolean | KeyFirst> = {
   id: 'expect.keyFirst',
   key: 'keyFirst',
   title: 'Without the one credential, the answer is a 401 Error, however the rest of the request is spelled',
@@ -82,8 +103,14 @@ const keyFirst: ExpectationCheck<boolean | { orRefusedWith: number }> = {
     const status = exchange.response.status;
     const wait = waitAnswer(status);
     if (wait !== undefined) return wait;
-    // RFC 9110 orders no check before another: a media type the server does not serve may be refused before the key.
-    if (typeof expected === 'object' && status === expected.orRefusedWith) return refusal(exchange, contract, [status]);
+    const also = typeof expected === 'object' ? expected : {};
+    // RFC 9110 orders no check before another: a media type the server does not serve may be refused before the key, and
+    // a path spelled another way redirected to the documented one (the key is then asked for there), or refused as the
+    // path of no operation by a server that reads paths as they are.
+    if (status === also.orRefusedWith) return refusal(exchange, contract, [status]);
+    const redirect = redirectedTo(exchange, also.orRedirectedTo);
+    if (redirect !== undefined) return redirect;
+    if (also.orNoOperation === true && status >= 400 && status < 500) return refusal(exchange, contract, undefined);
     if (status !== 401)
       return failed({
         message: `answered ${status} (${describeBody(exchange)}) without the credential: the key is checked first, 401`,
@@ -116,7 +143,7 @@ const spelledValid: ExpectationCheck<SpelledValid> = {
         actual: String(status),
       });
     }
-    if (status < 200 || status >= 300) return neither(exchange);
+    if (status < 200 || status >= 300) return redirectedTo(exchange, expected.orRedirectedTo) ?? neither(exchange);
     const broken = brokenRule(exchange, expected.twin);
     if (broken === undefined) return passed(`answered ${status} as its canonical twin`);
     return failed({ message: `${broken}: not answered as its canonical twin`, expected: 'the twin’s rules', actual: broken });
@@ -138,7 +165,7 @@ const spelledInvalid: ExpectationCheck<SpelledInvalid> = {
     const wait = waitAnswer(status);
     if (wait !== undefined) return wait;
     if (status >= 400 && status < 500) return refusal(exchange, contract, expected.refusals);
-    if (status < 200 || status >= 300) return neither(exchange);
+    if (status < 200 || status >= 300) return redirectedTo(exchange, expected.orRedirectedTo) ?? neither(exchange);
     if (expected.refusals !== undefined)
       return failed({
         message: `accepted with ${status}: the contract refuses it with ${expected.refusals.join(' or ')}`,

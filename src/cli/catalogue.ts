@@ -5,7 +5,9 @@
 import { REGISTRY } from '../checks/registry.js';
 import type { PhaseInputs } from '../engine/phase.js';
 import { PHASES } from '../engine/phases/index.js';
+import type { Contract } from '../model/contract.js';
 import { stringifyExactJson } from '../model/json.js';
+import { requestSlots } from '../requests/request-space.js';
 import type { CaseSpec, RequestSpec } from '../model/scenario.js';
 import { LOAD_VARIANTS, VARIANTS, type Variant } from '../server/variants.js';
 
@@ -102,8 +104,32 @@ export function renderCatalogue(inputs: PhaseInputs): string {
     );
     for (const c of phaseCases) lines.push(`| \`${c.id}\` | ${c.suite} | ${c.level} | ${cell(c.clause)} | ${cell(phase.sends)} |`);
   }
+  lines.push(...requestSpaceLines(inputs.contract));
   lines.push(...variantLines());
   return `${lines.join('\n')}\n`;
+}
+
+/** The request space's slots, each with the classes its grammar spells it in and what each means for the relation that judges it. */
+function requestSpaceLines(contract: Contract): string[] {
+  const slots = requestSlots(contract);
+  const lines = [
+    '',
+    `## The request space: every slot and the classes its grammar spells it in (${slots.length} slots)`,
+    '',
+    'Each class is sent with the key and without it (the credential slot once, spelled). What a class means decides its relation: ' +
+      '`canonical` and `kept` are answered as the canonical twin; `valid` is refused with a 4xx Error or answered as the twin; ' +
+      '`invalid` is refused with a 4xx Error or answered with a 2xx that keeps every stated rule; `refused` gets 400 with an Error; ' +
+      '`unsent` is counted and not sent, with its reason. Without the key, every class is a 401 Error; a path spelled another way ' +
+      'may also be redirected to the documented one, or refused with any 4xx Error as the path of no operation.',
+    '',
+    '| operation | slot | grammar | classes (meaning) |',
+    '|---|---|---|---|',
+  ];
+  for (const slot of slots) {
+    const classes = slot.spellings.map((spelling) => `\`${spelling.cls}\` ${spelling.meaning}`).join(', ');
+    lines.push(`| ${slot.operation} | \`${slot.id}\` | ${slot.type} | ${classes} |`);
+  }
+  return lines;
 }
 
 /** What a variant's verdict means in the table: what a run against it must end with. */

@@ -93,6 +93,7 @@ function wireForm(request: StepSpec['request'], vars: Variables): Partial<Outgoi
   if (request.keyElsewhere !== undefined) form.keyElsewhere = request.keyElsewhere;
   if (request.omitHeaders !== undefined) form.omitHeaders = request.omitHeaders;
   if (request.chunked === true) form.chunked = true;
+  if (request.rawPath === true) form.rawPath = true;
   if (request.encoding !== undefined) {
     const text = request.json === undefined ? fillText(request.body ?? '', vars) : stringifyExactJson(fillTemplate(request.json, vars));
     form.bytes = encodeText(text, request.encoding);

@@ -200,6 +200,7 @@ export class UndiciCapture implements Sender {
           signal: req.signal ?? null,
         },
         this.forwarded !== undefined,
+        framed.target,
       );
       // Plain http goes to the proxy itself: its 407 is the proxy's refusal, never the service's answer to judge.
       if (response.statusCode === 407 && this.proxy !== undefined && this.forwarded !== undefined) {

@@ -86,9 +86,14 @@ function withKeyVariable(word: string): string {
     .join('"$PETSTORE_API_KEY"');
 }
 
+/** A `.` or `..` segment in a path (RFC 3986 §3.3), which a URL resolves away. */
+const DOT_SEGMENT = /\/\.\.?(\/|$)/;
+
 /** The one-line command that sends the same request again (`-i` shows the status and headers). */
 export function curlCommand(request: SentRequest): string {
   const words = ['curl', '-sS', '-i', '-X', request.method, withKeyVariable(request.url)];
+  // curl resolves dot segments as a URL does; a path that tests them goes as spelled.
+  if (DOT_SEGMENT.test(request.url.replace(/[?#].*$/, ''))) words.push('--path-as-is');
   for (const [name, value] of Object.entries(request.headers)) {
     // curl asks for the codings it decodes, and decodes them, with --compressed: the answer shows as the suite read it.
     if (name === 'accept-encoding' && value === DECODED_CODINGS) words.push('--compressed');

@@ -10,6 +10,8 @@ import type { OutgoingRequest } from './sender.js';
 /** A request ready for the wire, and the same request as reports show it (`sent`: the credential named, not held). */
 export interface FramedRequest {
   url: URL;
+  /** The path and query as sent, where they differ from the URL's (a raw path, its dot segments kept). */
+  target?: string;
   method: string;
   /** Lower-cased names; two Authorization headers (an auth mutation) are two fields, not one joined value. */
   headers: Record<string, string | string[]>;
@@ -54,6 +56,7 @@ export class RequestFraming {
     const url = this.urlFor(req.path, query);
     // A spelled query goes as it is: the URL's setter encodes only what may not appear in a query, never a `%`.
     if (req.rawQuery !== undefined) url.search = req.rawQuery;
+    const target = req.rawPath === true ? `${this.base.pathname.replace(/\/$/, '')}${req.path}${url.search}` : undefined;
     // A case's own headers win over --header: a case that tests a header must send what it declares.
     const own = { ...lowerCaseKeys(req.headers), ...keyHeader(elsewhere, this.apiKey) };
     const headers: Record<string, string> = {
@@ -76,7 +79,7 @@ export class RequestFraming {
     const wire = req.bytes ?? body;
     const sent: SentRequest = {
       method: req.method,
-      url: shownUrl.href,
+      url: target === undefined ? shownUrl.href : `${url.origin}${target}`,
       target: `${req.path}${shownUrl.search}`,
       headers: {
         ...headers,
@@ -95,7 +98,14 @@ export class RequestFraming {
       sent.bodyHex = req.bytes.toString('hex');
     } else if (body !== undefined) sent.body = body;
     if (req.json !== undefined) sent.json = req.json;
-    return { url, method: req.method, headers: authorization === undefined ? headers : { ...headers, authorization }, body: wire, sent };
+    return {
+      url,
+      ...(target === undefined ? {} : { target }),
+      method: req.method,
+      headers: authorization === undefined ? headers : { ...headers, authorization },
+      body: wire,
+      sent,
+    };
   }
 }
 

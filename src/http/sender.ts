@@ -8,6 +8,11 @@ export interface OutgoingRequest {
   method: string;
   /** Path relative to the base URL, e.g. /pets/42 (already filled, already encoded). */
   path: string;
+  /**
+   * The path goes exactly as spelled: its dot segments and empty segments are not resolved (RFC 3986 §5.2.4), as a URL
+   * would resolve them; a request that tests how the server reads a path's structure.
+   */
+  rawPath?: boolean;
   query: Array<[string, string]>;
   /** The query string exactly as sent (already percent-encoded, repeated names and all): it wins over `query`. */
   rawQuery?: string;

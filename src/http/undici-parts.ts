@@ -12,8 +12,11 @@ export interface UndiciParts {
   Agent: typeof Undici.Agent;
   /** undici's connector: a socket to an origin, TLS verified, sessions resumed. */
   buildConnector: typeof Undici.buildConnector;
-  /** undici's request(url, options), sending through `options.dispatcher`; `absoluteForm` asks for the whole URL (to a proxy). */
-  request(url: URL, options: RequestOptions, absoluteForm?: boolean): Promise<Undici.Dispatcher.ResponseData>;
+  /**
+   * undici's request(url, options), sending through `options.dispatcher`; `absoluteForm` asks for the whole URL (to a
+   * proxy); `path`, the path and query exactly as sent where they are not the URL's own (dot segments kept).
+   */
+  request(url: URL, options: RequestOptions, absoluteForm?: boolean, path?: string): Promise<Undici.Dispatcher.ResponseData>;
   /** Loaded from undici's own modules, not its index. */
   lean: boolean;
 }
@@ -25,8 +28,8 @@ export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | '
 type DispatcherRequest = (this: Undici.Dispatcher, options: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData>;
 
 /** The request target: origin-form (the path and query), or absolute-form (the whole URL, as a proxy is asked). */
-function target(url: Pick<URL, 'origin' | 'pathname' | 'search'>, absoluteForm: boolean): string {
-  return `${absoluteForm ? url.origin : ''}${url.pathname}${url.search}`;
+function target(url: Pick<URL, 'origin' | 'pathname' | 'search'>, absoluteForm: boolean, path?: string): string {
+  return `${absoluteForm ? url.origin : ''}${path ?? `${url.pathname}${url.search}`}`;
 }
 
 function load(): UndiciParts {
@@ -40,8 +43,8 @@ function load(): UndiciParts {
       Agent,
       buildConnector,
       // What undici's own request(url, options) does with a URL: the origin and the path with its query, then the dispatcher's request.
-      request: (url, { dispatcher, ...options }, absoluteForm = false) =>
-        send.call(dispatcher, { ...options, origin: url.origin, path: target(url, absoluteForm) }),
+      request: (url, { dispatcher, ...options }, absoluteForm = false, path = undefined) =>
+        send.call(dispatcher, { ...options, origin: url.origin, path: target(url, absoluteForm, path) }),
       lean: true,
     };
   } catch {
@@ -49,8 +52,8 @@ function load(): UndiciParts {
     return {
       Agent: undici.Agent,
       buildConnector: undici.buildConnector,
-      request: (url, { dispatcher, ...options }, absoluteForm = false) =>
-        dispatcher.request({ ...options, origin: url.origin, path: target(url, absoluteForm) }),
+      request: (url, { dispatcher, ...options }, absoluteForm = false, path = undefined) =>
+        dispatcher.request({ ...options, origin: url.origin, path: target(url, absoluteForm, path) }),
       lean: false,
     };
   }

@@ -62,13 +62,23 @@ export interface Expectations {
    * The request space: without the one credential, a 401 Error whatever else is wrong (generated only); with
    * `orRefusedWith`, the media type's own refusal (406, 415) with an Error passes too.
    */
-  keyFirst?: boolean | { orRefusedWith: number };
+  keyFirst?: boolean | KeyFirst;
   /** The request space: a spelling of a valid value, refused with a 4xx Error or answered as its twin (generated only). */
   spelledValid?: SpelledValid;
   /** The request space: a spelling that names no valid value, never a 2xx that breaks a stated rule (generated only). */
   spelledInvalid?: SpelledInvalid;
   /** Further expectations that apply only when the response has the given status. */
   when?: Record<string, Expectations>;
+}
+
+/** Besides a 401 Error, what a keyless request of the request space may be answered with. */
+export interface KeyFirst {
+  /** A media type the server does not serve, refused before the key with this status (406, 415). */
+  orRefusedWith?: number;
+  /** A path spelled another way, redirected to this documented path (relative to the base URL, filled). */
+  orRedirectedTo?: string;
+  /** A path spelled another way, which names no operation to a server that reads paths as they are: any 4xx Error. */
+  orNoOperation?: boolean;
 }
 
 /** The rules a canonical request is answered by, which a spelling of it must keep when it is answered with a 2xx. */
@@ -83,12 +93,16 @@ export interface TwinRules {
 export interface SpelledValid {
   refusable: boolean;
   twin: TwinRules;
+  /** A redirect to this documented path answers it as the twin (a path spelled another way). */
+  orRedirectedTo?: string;
 }
 
 /** A spelling that names no valid value: `refusals` when the contract names the only answers (400), else `rules` for a 2xx. */
 export interface SpelledInvalid {
   refusals?: number[];
   rules: TwinRules;
+  /** A redirect to this documented path is an answer that keeps every rule (a path spelled another way). */
+  orRedirectedTo?: string;
 }
 
 /** A request template; strings may hold `{variable}` placeholders. */
@@ -98,6 +112,8 @@ export interface RequestSpec {
   query?: Record<string, string | number | bigint | Array<string | number | bigint>>;
   /** The query string as sent, already percent-encoded (the request space's spellings); it wins over `query`. Generated only. */
   rawQuery?: string;
+  /** The path goes as spelled, its dot and empty segments kept (the request space's path structure). Generated only. */
+  rawPath?: boolean;
   headers?: Record<string, string>;
   /** A JSON body, sent with `Content-Type: application/json` unless headers say otherwise. */
   json?: JsonValue;

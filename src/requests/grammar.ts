@@ -5,7 +5,16 @@
  */
 
 /** The kinds of slot: what grammar a slot's text follows. */
-export type SlotType = 'integer' | 'enum' | 'string' | 'query-name' | 'query-structure' | 'content-type' | 'accept' | 'credential';
+export type SlotType =
+  | 'integer'
+  | 'enum'
+  | 'string'
+  | 'path-structure'
+  | 'query-name'
+  | 'query-structure'
+  | 'content-type'
+  | 'accept'
+  | 'credential';
 
 /** Where a slot's text goes: a path segment, the query string, a header, or the JSON body. */
 export type Place = 'path' | 'query' | 'header' | 'body';
@@ -41,6 +50,11 @@ const URI_OCTETS = 8000;
 
 /** Why a body's byte that is not UTF-8 is not sent here: a JSON text holds characters, and the coverage phase sends such bodies. */
 const NOT_UTF8_BODY = 'a body that is not UTF-8 is sent by the coverage phase (its invalid-UTF-8 cases)';
+
+/** RFC 3986's reserved characters: the gen-delims a component may only hold percent-encoded (§2.2). */
+const GEN_DELIMS = '/?#[]@';
+/** The reserved characters a path segment and a query value may hold as they are (sub-delims and : @), less the query's own & = +. */
+const RAW_RESERVED = ":@!$'()*,;";
 
 /** The words data layers and languages read specially. */
 export const SPECIAL_WORDS = ['null', 'None', 'undefined', 'true', 'NaN', '0'] as const;
@@ -117,6 +131,18 @@ export function integerSpellings(value: string, place: Place): Spelling[] {
     { cls: 'int64-below', words: '-2^63 - 1', text: '-9223372036854775809', meaning: uri ? 'invalid' : 'refused' },
     { cls: 'percent-digit', words: 'a percent-encoded digit', text: `%30${value}`, meaning: uri ? 'valid' : notJson },
     {
+      cls: 'reserved-encoded',
+      words: 'reserved characters percent-encoded after it',
+      text: `${value}${uri ? percentEncodeAll(GEN_DELIMS) : GEN_DELIMS}`,
+      meaning: uri ? 'invalid' : notJson,
+    },
+    {
+      cls: 'reserved-raw',
+      words: 'reserved characters as they are after it',
+      text: `${value}${RAW_RESERVED}`,
+      meaning: uri ? 'invalid' : notJson,
+    },
+    {
       cls: 'not-utf8',
       words: 'the byte FF (not UTF-8)',
       text: uri ? `${value}%FF` : value,
@@ -167,6 +193,18 @@ export function stringSpellings(value: string, place: Place, type: 'enum' | 'str
       text: named(`${value} `),
       meaning: type === 'string' ? other : uri ? 'invalid' : 'refused',
     },
+    {
+      cls: 'reserved-encoded',
+      words: 'reserved characters percent-encoded after it',
+      text: uri ? `${inUri(value)}${percentEncodeAll(GEN_DELIMS)}` : named(`${value}${GEN_DELIMS}`),
+      meaning: other,
+    },
+    {
+      cls: 'reserved-raw',
+      words: 'reserved characters as they are after it',
+      text: uri ? `${inUri(value)}${RAW_RESERVED}` : named(`${value}${RAW_RESERVED}`),
+      meaning: other,
+    },
     // The same text, escaped by the slot's own grammar: every letter percent-encoded (RFC 3986 §2.1), or \u-escaped (RFC 8259 §7).
     {
       cls: 'escaped',
@@ -181,6 +219,27 @@ export function stringSpellings(value: string, place: Place, type: 'enum' | 'str
       meaning: uri ? 'invalid' : 'unsent',
       ...(uri ? {} : { reason: NOT_UTF8_BODY }),
     },
+  ];
+}
+
+/**
+ * The spellings of a path's structure around its last segment (RFC 3986 §3.3): `path` is the operation's path template,
+ * and each text is the whole path as sent, dot segments kept. A dot segment, `.` percent-encoded included (§2.3), is
+ * resolved away (§5.2.4): the same resource. An empty segment and a trailing slash make another path that many servers
+ * read as the same, so either answer holds. A suffix or a parameter on the last segment makes it another value.
+ */
+export function pathStructureSpellings(path: string): Spelling[] {
+  const cut = path.lastIndexOf('/');
+  const [head, last] = [path.slice(0, cut), path.slice(cut + 1)];
+  return [
+    { cls: 'canonical', words: 'the path as documented', text: path, meaning: 'canonical' },
+    { cls: 'dot-segment', words: 'a . segment before the last', text: `${head}/./${last}`, meaning: 'valid' },
+    { cls: 'dot-dot-segment', words: 'a segment and .. before the last', text: `${head}/x/../${last}`, meaning: 'valid' },
+    { cls: 'encoded-dot-segment', words: 'a %2E segment before the last', text: `${head}/%2E/${last}`, meaning: 'valid' },
+    { cls: 'empty-segment', words: 'an empty segment before the last', text: `${head}//${last}`, meaning: 'valid' },
+    { cls: 'trailing-slash', words: 'a trailing slash', text: `${path}/`, meaning: 'valid' },
+    { cls: 'suffix', words: 'a .json suffix on the last segment', text: `${path}.json`, meaning: 'invalid' },
+    { cls: 'segment-parameter', words: 'a ;v=1 parameter on the last segment', text: `${path};v=1`, meaning: 'invalid' },
   ];
 }
 

@@ -40,13 +40,18 @@ function packedRequest(contract: Contract, members: readonly Cell[], index: numb
   return request;
 }
 
+/** Whether a cell may share its request: not a header's (above), nor the path's structure, which is the whole path. */
+function packable(cell: Cell): boolean {
+  return cell.source.slot.place !== 'header' && cell.source.slot.type !== 'path-structure';
+}
+
 /** Packs the keyless cells of each operation: the i-th pack holds the i-th keyless class of each of its slots. */
 export function packKeyless(contract: Contract, cells: readonly Cell[]): void {
   const operations = [...new Set(cells.map((cell) => cell.operation))];
   for (const operation of operations) {
     const bySlot = new Map<string, Cell[]>();
     for (const cell of cells)
-      if (cell.operation === operation && cell.credential === 'without' && cell.spec !== undefined && cell.source.slot.place !== 'header')
+      if (cell.operation === operation && cell.credential === 'without' && cell.spec !== undefined && packable(cell))
         bySlot.set(cell.slot, [...(bySlot.get(cell.slot) ?? []), cell]);
     const longest = Math.max(0, ...[...bySlot.values()].map((slotCells) => slotCells.length));
     for (let index = 0; index < longest; index += 1) {

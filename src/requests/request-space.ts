@@ -14,6 +14,7 @@ import {
   credentialSpellings,
   integerSpellings,
   mediaTypeSpellings,
+  pathStructureSpellings,
   type Place,
   queryNameSpellings,
   queryStructureSpellings,
@@ -84,6 +85,7 @@ function operationSlots(contract: Contract, op: OperationInfo): Slot[] {
   const add = (id: string, type: SlotType, place: Place, spellings: Spelling[]): void => {
     slots.push({ operation: op.name, id, type, place, spellings });
   };
+  add('path', 'path-structure', 'path', pathStructureSpellings(op.path));
   // The contract's one path parameter is an int64 id (OperationInfo keeps no schema of path parameters).
   for (const [, name] of op.path.matchAll(/\{([^}]+)\}/g)) add(`path.${name}`, 'integer', 'path', integerSpellings(`{${name}}`, 'path'));
   const integers = [...op.queryParameters].filter(([, schema]) => queryType(schema) === 'integer').map(([name]) => name);
@@ -151,7 +153,10 @@ function spelledRequest(contract: Contract, op: OperationInfo, slot: Slot, spell
   const request: RequestSpec = { ...canonical.request };
   let twin = canonical.twin;
   const [place, name] = slot.id.split('.');
-  if (place === 'path') request.path = op.path.replace(`{${name}}`, spelling.text);
+  if (slot.type === 'path-structure') {
+    request.path = spelling.text;
+    request.rawPath = true;
+  } else if (place === 'path') request.path = op.path.replace(`{${name}}`, spelling.text);
   else if (slot.type === 'query-name' || slot.type === 'query-structure') {
     request.rawQuery = spelling.text;
     twin = { ...twin, maxItems: LIMIT };
@@ -197,17 +202,26 @@ function statedRules(contract: Contract, op: OperationInfo, slot: Slot): TwinRul
 
 /** How a spelling with the credential is judged, by what it means. */
 function relation(contract: Contract, op: OperationInfo, slot: Slot, spelling: Spelling, twin: TwinRules): Expectations {
+  const redirect = redirectOf(op, slot);
   switch (spelling.meaning) {
     case 'canonical':
     case 'kept':
-      return { spelledValid: { refusable: false, twin } };
+      return { spelledValid: { refusable: false, twin, ...redirect } };
     case 'valid':
-      return { spelledValid: { refusable: true, twin } };
+      return { spelledValid: { refusable: true, twin, ...redirect } };
     case 'refused':
       return { spelledInvalid: { refusals: [400], rules: {} } };
     default:
-      return { spelledInvalid: { rules: statedRules(contract, op, slot) } };
+      return { spelledInvalid: { rules: statedRules(contract, op, slot), ...redirect } };
   }
+}
+
+/**
+ * A path spelled another way may be answered with a redirect to the documented path (a server that normalises paths,
+ * as Go's ServeMux does): that answers it as the documented path would be. Other slots have no such answer.
+ */
+function redirectOf(op: OperationInfo, slot: Slot): { orRedirectedTo?: string } {
+  return slot.type === 'path-structure' ? { orRedirectedTo: op.path } : {};
 }
 
 /** The credential slot's request: the auth variant the class names, or the key put elsewhere with no Authorization. */
@@ -250,7 +264,12 @@ function slotCells(contract: Contract, op: OperationInfo, slot: Slot, readOnly: 
       } else if (credential === 'without') {
         request = { ...request, auth: 'none' };
         const mediaRefusal = slot.type === 'accept' ? 406 : slot.type === 'content-type' ? 415 : undefined;
-        expect = { keyFirst: mediaRefusal === undefined ? true : { orRefusedWith: mediaRefusal } };
+        const first = {
+          ...(mediaRefusal === undefined ? {} : { orRefusedWith: mediaRefusal }),
+          ...redirectOf(op, slot),
+          ...(slot.type === 'path-structure' ? { orNoOperation: true } : {}),
+        };
+        expect = { keyFirst: Object.keys(first).length === 0 ? true : first };
       } else expect = relation(contract, op, slot, spelling, spelled.twin);
       const id = `space.${op.name}.${slot.id}.${spelling.cls}.${credential}`;
       const key = credential === 'without' ? ' without the key' : '';

@@ -325,6 +325,14 @@ t.test('requestedId: decimal int64 only', (t) => {
     ['/pets/%ZZ', undefined],
     ['/pets/', undefined],
     ['/pets/7?x=1', '7'],
+    // The path's structure (the request space): dot segments resolved, a trailing slash read as the same path.
+    ['/pets/1/', '1'],
+    ['/pets/./1', '1'],
+    ['/pets/x/../1', '1'],
+    ['/pets/%2E/1', '1'],
+    ['/pets//1', '1'],
+    ['/pets/1.json', undefined],
+    ['/pets/1;v=1', undefined],
   ];
   for (const [target, want] of table) t.equal(requestedId(target), want, target);
   t.end();

@@ -81,6 +81,47 @@ const ROWS: ReadonlyArray<[string, string, unknown, ExchangeSpec, string]> = [
   ['a refused body value accepted', 'expect.spelledInvalid', { refusals: [400], rules: {} }, { status: 201, body: '{}' }, 'failed'],
   ['a refused body value with 422', 'expect.spelledInvalid', { refusals: [400], rules: {} }, { status: 422, body: error(422) }, 'failed'],
   ['a refused body value with 400', 'expect.spelledInvalid', { refusals: [400], rules: {} }, { status: 400, body: error(400) }, 'passed'],
+  // A path spelled another way: a redirect to the documented path on the same origin answers it; any other redirect does not.
+  ...(['expect.keyFirst', 'expect.spelledValid', 'expect.spelledInvalid'] as const).flatMap(
+    (id): Array<[string, string, unknown, ExchangeSpec, string]> => {
+      const expected = (to: string) =>
+        id === 'expect.keyFirst'
+          ? { orRedirectedTo: to }
+          : id === 'expect.spelledValid'
+            ? { refusable: true, twin: {}, orRedirectedTo: to }
+            : { rules: {}, orRedirectedTo: to };
+      const redirect = (location: string): ExchangeSpec => ({ status: 308, headers: { location }, body: '<a>', target: '/pets//1' });
+      return [
+        [`${id}: a redirect to the documented path`, id, expected('/pets/1'), redirect('/v1/pets/1'), 'passed'],
+        [`${id}: a relative redirect to it`, id, expected('/pets/1'), redirect('../1'), 'passed'],
+        [`${id}: a redirect to a longer path ending as it does`, id, expected('/pets/1'), redirect('/v1/x/pets/1'), 'failed'],
+        [`${id}: a redirect to another origin`, id, expected('/pets/1'), redirect('http://elsewhere.test/v1/pets/1'), 'failed'],
+        [`${id}: a redirect elsewhere on the origin`, id, expected('/pets/1'), redirect('/login'), 'failed'],
+      ];
+    },
+  ),
+  [
+    'a redirect where no path was spelled',
+    'expect.spelledValid',
+    { refusable: true, twin: {} },
+    { status: 301, headers: { location: '/v1/pets' } },
+    'failed',
+  ],
+  [
+    'without the key, a path of no operation refused with an Error',
+    'expect.keyFirst',
+    { orNoOperation: true },
+    { status: 404, body: error(404) },
+    'passed',
+  ],
+  [
+    'without the key, a path of no operation, an HTML 404',
+    'expect.keyFirst',
+    { orNoOperation: true },
+    { status: 404, body: '<html>' },
+    'failed',
+  ],
+  ['without the key, a path of no operation answered 200', 'expect.keyFirst', { orNoOperation: true }, { body: pets(1) }, 'failed'],
 ];
 
 for (const [words, id, expected, response, outcome] of ROWS)

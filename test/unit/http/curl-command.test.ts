@@ -172,3 +172,9 @@ t.test('curl sends what the request sent: no Accept where it left Accept out, a 
   t.same(removed.slice(removed.indexOf('Accept:') - 1, removed.indexOf('Accept:') + 1), ['-H', 'Accept:'], "curl's own Accept removed");
   t.ok(streamed.includes('transfer-encoding: chunked'), 'curl sends a body with that header chunked');
 });
+
+t.test('a path with dot segments goes as spelled (--path-as-is); any other path needs no flag', async (t) => {
+  t.match(curlCommand(sent({ url: 'http://127.0.0.1:8080/v1/./pets' })), / --path-as-is/);
+  t.match(curlCommand(sent({ url: 'http://127.0.0.1:8080/v1/x/../pets' })), / --path-as-is/);
+  t.notMatch(curlCommand(sent({ url: 'http://127.0.0.1:8080/v1/pets/1.5?x=./' })), /--path-as-is/);
+});

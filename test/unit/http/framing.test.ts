@@ -40,3 +40,14 @@ t.test('a chunked body is shown with the Transfer-Encoding undici sends for it; 
   t.equal(framing.frame(create).sent.headers['transfer-encoding'], undefined);
   t.equal(framing.frame({ ...list, chunked: true }).sent.headers['transfer-encoding'], undefined, 'no body, nothing chunked');
 });
+
+t.test('a raw path goes as spelled, dot and empty segments kept; any other path is resolved as a URL resolves it', async (t) => {
+  for (const path of ['/./pets', '/x/../pets', '/%2E/pets', '//pets', '/pets/']) {
+    const framed = framing.frame({ ...list, path, rawPath: true });
+    t.equal(framed.target, `/v1${path}?limit=5`, `${path}: on the wire`);
+    t.equal(framed.sent.url, `http://127.0.0.1:9/v1${path}?limit=5`, `${path}: as reports show it`);
+  }
+  const resolved = framing.frame({ ...list, path: '/./pets' });
+  t.equal(resolved.target, undefined, 'no target of its own');
+  t.equal(resolved.url.pathname, '/v1/pets');
+});
