@@ -2,7 +2,7 @@
 import { REGISTRY } from '../checks/registry.js';
 import { loadContract, type LoadedContract } from '../loader/contract.js';
 import { loadCases, suiteFolders } from '../loader/cases.js';
-import { generateCases } from '../loader/generated-cases.js';
+import { generateCases } from '../requests/generated-cases.js';
 import { loadSuites, type SuiteInfo } from '../loader/suites.js';
 import { RunError } from '../model/errors.js';
 import type { CaseSpec } from '../model/scenario.js';

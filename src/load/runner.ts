@@ -6,9 +6,9 @@ import type { Histogram } from 'hdr-histogram-js';
 import { routeTo, runRedactor } from '../http/connection.js';
 import { RequestFraming } from '../http/framing.js';
 import type { ConnectionSettings } from '../model/connection.js';
-import { ROLES } from '../model/contract.js';
 import { RAW_LOAD_FORMAT, type ErrorCause, type LoadListener, type QueryMix, type RawLoadRun } from '../model/load.js';
 import { retryAfterMs } from '../http/pacer.js';
+import { listingAt } from '../requests/contract-requests.js';
 import { encodeHistogram, latencyHistogram, recordMs } from './latency-histogram.js';
 import { StageWindows } from './stage-windows.js';
 import {
@@ -89,17 +89,12 @@ export function weightedSequence<T extends { weight: number }>(items: readonly T
 function prepare(options: StageOptions, proxy: ReturnType<typeof routeTo>): PreparedRequest[] {
   const framing = new RequestFraming(options.baseUrl, options.apiKey, options);
   return weightedSequence(options.queries).map((query) => {
-    const framed = framing.frame({
-      method: 'GET',
-      path: options.listPath,
-      query: [
-        ...(query.limit === undefined ? [] : [['limit', String(query.limit)] as [string, string]]),
-        ...(query.status === undefined ? [] : [['status', query.status] as [string, string]]),
-      ],
-      headers: {},
-      auth: 'valid',
-      operation: ROLES.list,
-    });
+    const framed = framing.frame(
+      listingAt(options.listPath, [
+        ...(query.limit === undefined ? [] : [['limit', String(query.limit)] as const]),
+        ...(query.status === undefined ? [] : [['status', query.status] as const]),
+      ]),
+    );
     return { target: `${options.listPath}${queryString(query)}`, query, bytes: requestBytes(framed, proxy) };
   });
 }

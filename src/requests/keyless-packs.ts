@@ -6,7 +6,7 @@
  * hide what the other slots do. The phase sends a pack that breaks its relation again cell by cell, so a broken cell is
  * named.
  */
-import { generated } from '../loader/generated-case.js';
+import { generated } from './generated-case.js';
 import type { Contract } from '../model/contract.js';
 import type { RequestSpec } from '../model/scenario.js';
 import { bodyText, type Cell, canonicalOf } from './request-space.js';

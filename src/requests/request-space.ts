@@ -4,7 +4,7 @@
  * spelled in every class its grammar admits (grammar.ts), each sent with and without the credential. Each cell is a
  * one-step case judged by the relation its meaning calls for (checks/request-space-checks.ts). Deterministic: no seed.
  */
-import { generated } from '../loader/generated-case.js';
+import { generated } from './generated-case.js';
 import { type Contract, listLimitOf, type OperationInfo, ROLES, statusValues } from '../model/contract.js';
 import type { AuthVariant, KeyElsewhere, OperationName } from '../model/contract-names.js';
 import type { JsonValue } from '../model/json.js';

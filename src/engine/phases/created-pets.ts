@@ -2,7 +2,7 @@
  * The pets a run creates, and a sample of every pet it saw: judged once more, by cases built from them, after every other
  * case (a created pet reads back and is listed; a pet seen once, the store's own included, reads back the same).
  */
-import { type Contract, listLimitOf, ROLES, pathWith } from '../../model/contract.js';
+import { type Contract, listLimitOf, ROLES } from '../../model/contract.js';
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import { petFields, type StoreView } from '../../model/store-model.js';
 import type { CaseInfo } from '../../model/results.js';
@@ -10,6 +10,7 @@ import type { CaseSpec, StepSpec } from '../../model/scenario.js';
 import { runCases, sending } from '../cases.js';
 import { notJudgedCase, reportCase } from '../case-report.js';
 import { selectedOf, type Phase } from '../phase.js';
+import { contractRequests } from '../../requests/contract-requests.js';
 
 /** At most this many created pets are read back, so a large run stays polite to the server. */
 const MAX_READ_BACK = 50;
@@ -60,14 +61,13 @@ export function createdPetCases(
 ): CaseSpec[] {
   const getPet = contract.operations.get(ROLES.get);
   const listPets = contract.operations.get(ROLES.list);
+  const { templates } = contractRequests(contract);
   const [readBack, listed, sweep] = CREATED_PET_CASES as [CaseInfo, CaseInfo, CaseInfo];
   const cases: CaseSpec[] = [];
   const seen = model === undefined ? [] : [...model.pets()].filter((pet) => !pet.created);
   if (getPet !== undefined && seen.length > 0) {
     // The body is judged by the store invariants (store.reads-back-same), against the response that first showed the pet.
-    const steps = spread(seen, MAX_SWEEP).map(
-      (pet): StepSpec => ({ request: { method: 'GET', path: pathWith(getPet.path, pet.id) }, expect: { status: 200 } }),
-    );
+    const steps = spread(seen, MAX_SWEEP).map((pet): StepSpec => ({ request: templates.get(pet.id), expect: { status: 200 } }));
     const spec: CaseSpec = { ...sweep, steps, writes: false, independentSteps: true };
     if (getPet.sunset !== undefined) spec.clock = { before: getPet.sunset };
     cases.push(spec);
@@ -76,7 +76,7 @@ export function createdPetCases(
   if (getPet) {
     const steps = pets.slice(0, MAX_READ_BACK).map(
       (pet): StepSpec => ({
-        request: { method: 'GET', path: pathWith(getPet.path, String(pet['id'])) },
+        request: templates.get(String(pet['id'])),
         expect: { status: 200, body: petFields(pet) },
         readAfterWrite: true,
       }),
@@ -101,7 +101,7 @@ export function createdPetCases(
       const byId = mayBeFull
         ? members.slice(0, MAX_READ_BACK).map(
             (pet): StepSpec => ({
-              request: { method: 'GET', path: pathWith((getPet as { path: string }).path, String(pet['id'])) },
+              request: templates.get(String(pet['id'])),
               expect: { status: 200, body: { id: pet['id'] as JsonValue, status } },
               readAfterWrite: true,
             }),
@@ -109,7 +109,7 @@ export function createdPetCases(
         : [];
       return [
         {
-          request: { method: 'GET', path: listPets.path, query: { status, limit } },
+          request: templates.listing({ status, limit }),
           expect: { status: 200, holdsIfNotFull: members.map((p) => ({ id: p['id'] as JsonValue })) },
           readAfterWrite: true,
           ...(byId.length === 0 ? {} : { fullPageJudgedBy: `getPet of each, its status ${status} read back` }),

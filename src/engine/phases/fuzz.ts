@@ -15,6 +15,7 @@ import type { RunPlan } from '../plan.js';
 import { runCase, sending, writeBudgetSpent, type CaseContext } from '../cases.js';
 import { disabledCase, notJudgedCase, reportCase } from '../case-report.js';
 import { type ExampleRunResult, runExamples } from '../property-examples.js';
+import { type ContractTemplates, contractRequests } from '../../requests/contract-requests.js';
 
 /** What the fuzzing phase reads of the run's settings: the seed it replays and how many examples each property draws. */
 export interface FuzzOptions {
@@ -86,7 +87,7 @@ function kindOf(value: JsonValue, field: string, statuses: readonly string[]): s
  */
 function createProperty(
   contract: Contract,
-  path: string,
+  templates: ContractTemplates,
   variables: Variables,
 ): Property<{ valid: boolean; body: Record<string, JsonValue>; invalid?: string }> {
   const statuses = statusValues(contract);
@@ -129,13 +130,13 @@ function createProperty(
     describe: ({ invalid: why }) => (why === undefined ? undefined : `the body is invalid because ${why}`),
     step: ({ valid: ok, body }) => {
       const expect: Expectations = ok ? { status: 201, body } : { status: 400, schema: 'Error' };
-      return { request: { method: 'POST', path, json: body }, expect };
+      return { request: templates.create(body), expect };
     },
   };
 }
 
 /** listPets queries: limit inside and outside its bounds (and not a number), status of the enum or not, each present or not. */
-function listProperty(contract: Contract, path: string): Property<{ limit?: number | string; status?: string }> {
+function listProperty(contract: Contract, templates: ContractTemplates): Property<{ limit?: number | string; status?: string }> {
   const { min, max, default: fallback } = listLimitOf(contract);
   const statuses = statusValues(contract);
   const arbitrary = fc.record(
@@ -154,7 +155,7 @@ function listProperty(contract: Contract, path: string): Property<{ limit?: numb
       if (status !== undefined) query['status'] = status;
       const inBounds = limit === undefined || (typeof limit === 'number' && limit >= min && limit <= max);
       const known = status === undefined || statuses.includes(status);
-      const request: RequestSpec = { method: 'GET', path, query };
+      const request: RequestSpec = templates.listing(query);
       if (inBounds && known)
         return {
           request,
@@ -300,8 +301,9 @@ async function runFuzzing(contract: Contract, fuzz: FuzzOptions, context: CaseCo
   const properties: Array<Property<never>> = [];
   const create = contract.operations.get(ROLES.create);
   const list = contract.operations.get(ROLES.list);
-  if (list !== undefined) properties.push(listProperty(contract, list.path) as Property<never>);
-  if (create !== undefined) properties.push(createProperty(contract, create.path, context.variables) as Property<never>);
+  const { templates } = contractRequests(contract);
+  if (list !== undefined) properties.push(listProperty(contract, templates) as Property<never>);
+  if (create !== undefined) properties.push(createProperty(contract, templates, context.variables) as Property<never>);
   const results: CaseResult[] = [];
   for (const property of properties)
     results.push(

@@ -4,7 +4,8 @@
  * each named so the listings after them can be searched for its pet; and a create read back at once, nothing between.
  * Its cases run side by side; each orders its own steps, a create before the reads that look for it.
  */
-import { type Contract, listLimitOf, ROLES, statusValues, pathWith } from '../../model/contract.js';
+import { type Contract, listLimitOf, ROLES, statusValues } from '../../model/contract.js';
+import { contractRequests } from '../../requests/contract-requests.js';
 import type { JsonValue } from '../../model/json.js';
 import type { CaseInfo, CaseResult } from '../../model/results.js';
 import type { CaseSpec, RequestSpec, StepSpec } from '../../model/scenario.js';
@@ -67,17 +68,9 @@ export function plannedStateCases(contract: Contract): CaseSpec[] {
   if (create === undefined || list === undefined) return [];
   const limit = listLimitOf(contract).max;
   const statuses = statusValues(contract);
-  const post = (json: JsonValue, auth?: RequestSpec['auth']): RequestSpec => ({
-    method: 'POST',
-    path: create.path,
-    json,
-    ...(auth === undefined ? {} : { auth }),
-  });
-  const listing = (status?: string): RequestSpec => ({
-    method: 'GET',
-    path: list.path,
-    query: status === undefined ? { limit } : { status, limit },
-  });
+  const { templates } = contractRequests(contract);
+  const post = (json: JsonValue, auth?: RequestSpec['auth']): RequestSpec => templates.create(json, auth === undefined ? {} : { auth });
+  const listing = (status?: string): RequestSpec => templates.listing(status === undefined ? { limit } : { status, limit });
   const pet = (words: string, status?: string): JsonValue => ({
     name: `{runId} ${words}`,
     categoryId: '{categoryId}',
@@ -143,7 +136,7 @@ export function plannedStateCases(contract: Contract): CaseSpec[] {
   const steps: StepSpec[] = [{ request: post(pet('read after write', status)), expect: { status: 201 }, capture: { petId: '/id' } }];
   if (get !== undefined)
     steps.push({
-      request: { method: 'GET', path: pathWith(get.path, '{petId}') },
+      request: templates.get('{petId}'),
       expect: { status: 200, body: { id: '{petId}' } },
       readAfterWrite: true,
     });

@@ -5,7 +5,8 @@
  * staging are tolerated (only this run's pets are looked for), and so is the consistency window (reads retry within it).
  */
 import fc from 'fast-check';
-import { type Contract, listLimitOf, statusValues, ROLES, pathWith } from '../../model/contract.js';
+import { type Contract, listLimitOf, statusValues, ROLES } from '../../model/contract.js';
+import { contractRequests } from '../../requests/contract-requests.js';
 import type { Exchange } from '../../model/exchange.js';
 import { isJsonObject, type JsonValue } from '../../model/json.js';
 import { idDigits } from '../../model/store-model.js';
@@ -78,6 +79,7 @@ function commandsOf(
   const get = contract.operations.get(ROLES.get);
   const list = contract.operations.get(ROLES.list);
   const max = listLimitOf(contract).max;
+  const { templates } = contractRequests(contract);
   const commands: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [];
   if (create !== undefined) {
     commands.push(
@@ -92,7 +94,7 @@ function commandsOf(
             const name = `${runId} stateful ${tag}`;
             const { result, exchange } = await real.run(
               {
-                request: { method: 'POST', path: create.path, json: { name, categoryId, status } },
+                request: templates.create({ name, categoryId, status }),
                 expect: { status: 201, body: { name, categoryId, status } },
                 capture: { id: '/id' },
               },
@@ -122,7 +124,7 @@ function commandsOf(
             const pet = model.pets[n % model.pets.length] as ModelPet;
             await real.run(
               {
-                request: { method: 'GET', path: pathWith(get.path, String(pet.id)) },
+                request: templates.get(String(pet.id)),
                 expect: { status: 200, body: { id: pet.id, name: pet.name, status: pet.status } },
                 readAfterWrite: true,
               },
@@ -158,10 +160,7 @@ function commandsOf(
                 ...(status === undefined ? {} : { everyItem: { status } }),
                 ...(mine.length > 0 ? { holdsIfNotFull: mine } : {}),
               };
-              await real.run(
-                { request: { method: 'GET', path: list.path, query }, expect, readAfterWrite: true },
-                `listPets ${JSON.stringify(query)}`,
-              );
+              await real.run({ request: templates.listing(query), expect, readAfterWrite: true }, `listPets ${JSON.stringify(query)}`);
             },
           }),
         ),

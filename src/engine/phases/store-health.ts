@@ -3,7 +3,8 @@
  * of the pets the run created, must still answer. A 5xx fails and names the write after which reads began failing (the
  * store model keeps when the run wrote what); the run goes on judging what it can.
  */
-import { type Contract, listLimitOf, statusValues, ROLES, pathWith } from '../../model/contract.js';
+import { type Contract, listLimitOf, statusValues, ROLES } from '../../model/contract.js';
+import { contractRequests } from '../../requests/contract-requests.js';
 import type { JsonObject } from '../../model/json.js';
 import type { CaseInfo } from '../../model/results.js';
 import type { CaseSpec, Expectations, StepSpec } from '../../model/scenario.js';
@@ -29,16 +30,16 @@ const STORE_HEALTH_CASE: CaseInfo = {
 function storeHealthCase(created: readonly JsonObject[], contract: Contract): CaseSpec | undefined {
   const list = contract.operations.get(ROLES.list);
   const get = contract.operations.get(ROLES.get);
+  const { templates } = contractRequests(contract);
   const steps: StepSpec[] = [];
   const read = (request: StepSpec['request'], expect: Expectations = { answersAfterWrites: true }): StepSpec => ({ request, expect });
   if (list !== undefined) {
     const limit = listLimitOf(contract).max;
     // The plain listing also judges every pet the run saw named with its id: each must be one a create handed out.
-    steps.push(read({ method: 'GET', path: list.path, query: { limit } }, { answersAfterWrites: true, refusalsLeftNoPet: true }));
-    for (const status of statusValues(contract)) steps.push(read({ method: 'GET', path: list.path, query: { status, limit } }));
+    steps.push(read(templates.listing({ limit }), { answersAfterWrites: true, refusalsLeftNoPet: true }));
+    for (const status of statusValues(contract)) steps.push(read(templates.listing({ status, limit })));
   }
-  if (get !== undefined)
-    for (const pet of spread(created, MAX_PETS)) steps.push(read({ method: 'GET', path: pathWith(get.path, String(pet['id'])) }));
+  if (get !== undefined) for (const pet of spread(created, MAX_PETS)) steps.push(read(templates.get(String(pet['id']))));
   return steps.length === 0 ? undefined : { ...STORE_HEALTH_CASE, steps, writes: false, independentSteps: true };
 }
 

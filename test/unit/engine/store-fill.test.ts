@@ -6,7 +6,7 @@ import { spareStatusOf, unmetRequirement, type StoreCounts } from '../../../src/
 import { phaseVariables, writtenStatus } from '../../../src/engine/run-context.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../../src/http/client.js';
 import { openClient } from '../../../src/http/open-client.js';
-import { generateCases } from '../../../src/loader/generated-cases.js';
+import { generateCases } from '../../../src/requests/generated-cases.js';
 import { errorResponse, startReferenceServer, type ReferenceServerOptions } from '../../../src/server/reference-server.js';
 import { contract } from '../../check-fixtures.js';
 

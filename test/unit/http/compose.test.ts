@@ -1,15 +1,13 @@
 /**
  * The client composed of its layers: compose's order, the observe layer alone over a fake inner layer, the deadline layer,
- * the write gate's one count of the budget, and the one builder of the contract's requests.
+ * and the write gate's one count of the budget.
  */
 import t from 'tap';
 import { Deadline, type ScheduleTimer } from '../../../src/http/deadline.js';
 import { everyObserver, type ExchangeObserver, Observe } from '../../../src/http/observe.js';
 import { compose, type OutgoingRequest, type Sender, TransportError } from '../../../src/http/sender.js';
 import { WriteGate } from '../../../src/http/write-gate.js';
-import type { Contract } from '../../../src/model/contract.js';
 import type { Exchange, SentRequest } from '../../../src/model/exchange.js';
-import { type ContractRequests, contractRequests } from '../../../src/requests/contract-requests.js';
 
 const get: OutgoingRequest = { method: 'GET', path: '/pets', query: [], headers: {}, auth: 'valid', operation: 'listPets' };
 const sentOf = (req: OutgoingRequest): SentRequest => ({ ...req, url: `http://h${req.path}`, target: req.path });
@@ -139,52 +137,4 @@ t.test('the write gate alone says whether the budget is spent, counting writes i
   t.equal(gate.spent, true, 'and, once created, keeps it');
   t.equal(gate.created, 1);
   t.equal(new WriteGate(inner, { readOnly: false }).spent, false, 'no budget is never spent');
-});
-
-t.test('the request builder takes paths and operation names from the contract, its stated paths where the document has none', async (t) => {
-  const operation = (name: 'listPets' | 'createPet' | 'getPet', method: string, path: string) =>
-    [
-      name,
-      {
-        name,
-        method,
-        path,
-        deprecated: false,
-        responses: new Map(),
-        queryParameters: new Map(),
-        secured: true,
-        source: { file: 'x', line: 1, column: 1 },
-      },
-    ] as const;
-  const documented = {
-    operations: new Map([operation('listPets', 'GET', '/animals'), operation('getPet', 'GET', '/animals/{id}')]),
-  } as Pick<Contract, 'operations'>;
-  const rows: Array<[string, Pick<Contract, 'operations'>, (builder: ContractRequests) => OutgoingRequest, Partial<OutgoingRequest>]> = [
-    [
-      'a listing with a query',
-      documented,
-      (b) => b.listing([['status', 'sold']]),
-      { method: 'GET', path: '/animals', query: [['status', 'sold']], operation: 'listPets' },
-    ],
-    [
-      'a get, its id encoded into the path',
-      documented,
-      (b) => b.get('4 2'),
-      { method: 'GET', path: '/animals/4%202', operation: 'getPet' },
-    ],
-    [
-      'a create on the stated path',
-      documented,
-      (b) => b.create({ name: 'x' }),
-      { method: 'POST', path: '/pets', json: { name: 'x' }, operation: 'createPet' },
-    ],
-    ['no document: the stated listing', { operations: new Map() }, (b) => b.listing(), { path: '/pets', query: [], auth: 'valid' }],
-    [
-      'a label and a credential',
-      { operations: new Map() },
-      (b) => b.listing([], { auth: 'none', label: 'the store fill' }),
-      { auth: 'none', label: 'the store fill' },
-    ],
-  ];
-  for (const [name, contract, build, expected] of rows) t.match(build(contractRequests(contract)), expected, name);
 });

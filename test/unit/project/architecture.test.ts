@@ -4,10 +4,11 @@ import path from 'node:path';
 import { root } from '../../helpers.js';
 
 /**
- * Imports point one way: model ← loader, http, server ← checks, requests ← load, engine ← reporters ← cli. The request
- * builder builds the client's requests, and the judge's evidence repeats them as commands: both read http. Within a layer
- * a folder imports only itself, except that the engine owns the run and so drives load. An import that leaves src/ (the
- * project's own tools/: matrix, benches, build scripts, which import src/, never the other way) has no layer and is reported.
+ * Imports point one way: model ← loader, http, server ← checks, requests ← load, engine ← reporters ← cli. loader/ reads
+ * files, requests/ makes every request and case from the contract. The request builder builds the client's requests, and
+ * the judge's evidence repeats them as commands: both read http. Within a layer a folder imports only itself, except that
+ * the engine owns the run and so drives load. An import that leaves src/ (the project's own tools/: matrix, benches, build
+ * scripts, which import src/, never the other way) has no layer and is reported.
  */
 const LAYER: Record<string, number> = {
   model: 0,
@@ -88,6 +89,27 @@ t.test('no load → checks/judge, engine → server or reporters → engine, sta
       for (const rule of REFUSED)
         if (rule.from.test(file) && rule.to.test(target)) found.push(`${file} → ${target}`.split(path.sep).join('/'));
   t.same(found, [], REFUSED.map((rule) => rule.why).join('; '));
+});
+
+/**
+ * loader/ only reads files (YAML, configuration, the contract, profiles, reports, schemas); what makes requests and cases
+ * from the contract lives in requests/. A generator of cases is named for what it generates (`*-cases.ts`), and a loader
+ * that needed one would import requests/, a layer above it.
+ */
+t.test('loader/ holds no generator: the cases and requests made from the contract are in requests/', async (t) => {
+  const loader = (await readdir(path.join(root, 'src', 'loader'))).filter((name) => name.endsWith('.ts'));
+  t.same(
+    loader.filter((name) => /-cases?\.ts$|^dimensions\.ts$/.test(name)),
+    [],
+    'no generator of cases in loader/',
+  );
+  const graph = await importGraph(path.join(root, 'src'));
+  const found: string[] = [];
+  for (const [file, targets] of graph)
+    for (const target of targets) if (/^loader\//.test(file) && /^requests\//.test(target)) found.push(`${file} → ${target}`);
+  t.same(found, [], 'no loader file imports requests/');
+  const generators = (await readdir(path.join(root, 'src', 'requests'))).filter((name) => /-cases\.ts$/.test(name));
+  t.ok(generators.includes('generated-cases.ts'), `requests/ holds the ${generators.length} generators of cases`);
 });
 
 /** The import cycles of a graph, each as its files (Tarjan's strongly connected components of more than one file, or a self-import). */

@@ -6,6 +6,7 @@
  */
 import { type Contract, ROLES } from '../model/contract.js';
 import type { CaseSpec, Expectations, RequestSpec } from '../model/scenario.js';
+import { contractRequests } from './contract-requests.js';
 import { generated } from './generated-case.js';
 
 /** An Accept header value, or none at all; its slug and words; whether it admits application/json. */
@@ -37,13 +38,10 @@ export function representationCases(contract: Contract): CaseSpec[] {
   const list = contract.operations.get(ROLES.list);
   if (list === undefined) return [];
   const cases: CaseSpec[] = [];
+  const { templates } = contractRequests(contract);
   for (const { slug, accept, words, admitsJson, keyless } of VALUES) {
-    const request = (auth: 'valid' | 'none'): RequestSpec => ({
-      method: 'GET',
-      path: list.path,
-      auth,
-      ...(accept === undefined ? { omitHeaders: ['Accept'] } : { headers: { Accept: accept } }),
-    });
+    const request = (auth: 'valid' | 'none'): RequestSpec =>
+      templates.listing(undefined, { auth, ...(accept === undefined ? { omitHeaders: ['Accept'] } : { headers: { Accept: accept } }) });
     const json: Expectations = { status: 200, contentType: 'application/json', schema: 'Pets' };
     // JSON excluded: 406 refuses (its body an Error, as every error's), a JSON listing still passes.
     const expect: Expectations = admitsJson ? json : { status: [200, 406], when: { '200': { contentType: 'application/json' } } };

@@ -8,6 +8,7 @@
 import { type Contract, ROLES } from '../model/contract.js';
 import { SPARE_STATUS } from '../model/template.js';
 import type { CaseSpec, Expectations, StepSpec } from '../model/scenario.js';
+import { contractRequests } from './contract-requests.js';
 import { generated } from './generated-case.js';
 
 /** A body that is not JSON, or a pet that lacks a field the contract requires: refused with 400 and an Error. */
@@ -109,14 +110,14 @@ export function malformedCases(contract: Contract): CaseSpec[] {
     'reading-the-contract: a body that is not JSON, or lacks name or categoryId, is an invalid body (400 with an Error); a lone ' +
     'surrogate is refused with 400 or stored and read back exactly; never a 5xx';
   const cases: CaseSpec[] = [];
+  const { templates } = contractRequests(contract);
   for (const [slug, body, words, expect] of bodies(SPARE_STATUS)) {
-    const request = (auth: 'valid' | 'none'): StepSpec['request'] => ({
-      method: 'POST',
-      path: create.path,
-      auth,
-      headers: { 'Content-Type': 'application/json' },
-      ...(typeof body === 'string' ? { body } : { bytes: body }),
-    });
+    const request = (auth: 'valid' | 'none'): StepSpec['request'] =>
+      templates.create(undefined, {
+        auth,
+        headers: { 'Content-Type': 'application/json' },
+        ...(typeof body === 'string' ? { body } : { bytes: body }),
+      });
     // Without a key, the bodies a server refuses: a server that reads the body before the key answers them 400.
     const variants: ReadonlyArray<readonly ['valid' | 'none', Expectations, string]> = [
       ['valid', expect, ''],

@@ -6,6 +6,7 @@
 import type { JsonValue } from '../model/json.js';
 import { coverageCases } from './coverage-cases.js';
 import { dimensionCases } from './dimensions.js';
+import { contractRequests } from './contract-requests.js';
 import { generated } from './generated-case.js';
 import { probeCases } from './probe-cases.js';
 import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES } from '../model/contract.js';
@@ -32,13 +33,7 @@ const REFUSED: ReadonlyArray<[AuthVariant, string, string]> = [
 
 const AUTH_CLAUSE = 'Authentication rule 1: a request with a missing or invalid API key is answered with 401 and an Error body';
 
-function validRequest(op: OperationInfo, auth: AuthVariant, label: string): RequestSpec {
-  const request: RequestSpec = { method: op.method as RequestSpec['method'], path: op.path.replace(/\{[^}]+\}/g, '{unknownPetId}'), auth };
-  if (op.method === 'POST') request.json = { name: `{runId} ${label}`, categoryId: '{categoryId}' };
-  return request;
-}
-
-/** Whether a request built by validRequest names the unknown pet, where the operation documents 404 for an unknown id. */
+/** Whether a request built by the templates' ofOperation names the unknown pet, where the operation documents 404 for an unknown id. */
 function namesUnknownPet(request: RequestSpec, op: OperationInfo): boolean {
   return request.path.includes('{unknownPetId}') && op.responses.has(404);
 }
@@ -49,6 +44,8 @@ function single(request: RequestSpec, expect: Expectations, extra: Partial<StepS
 
 function authCases(contract: Contract): CaseSpec[] {
   const cases: CaseSpec[] = [];
+  const { templates } = contractRequests(contract);
+  const validRequest = (op: OperationInfo, auth: AuthVariant, label: string): RequestSpec => templates.ofOperation(op, label, { auth });
   for (const op of contract.operations.values()) {
     if (!op.secured) continue;
     const verb = `${op.method} ${op.path}`;
@@ -114,8 +111,7 @@ function limitCases(contract: Contract): CaseSpec[] {
   if (!op || !contract.listLimit) return [];
   const { min, max, default: fallback } = contract.listLimit;
   const clause = `Endpoints › listPets: limit minimum ${min}, maximum ${max}, default ${fallback}`;
-  const listing = (query: RequestSpec['query']): RequestSpec =>
-    query === undefined ? { method: 'GET', path: op.path } : { method: 'GET', path: op.path, query };
+  const listing = (query: RequestSpec['query']): RequestSpec => contractRequests(contract).templates.listing(query);
   const cases = [
     generated(op, {
       id: 'listPets.limit.default',
@@ -176,8 +172,9 @@ function filterCases(contract: Contract): CaseSpec[] {
   if (!list?.queryParameters.has('status')) return [];
   const clause = 'Endpoints › listPets rule 1: when status is given, only animals with that status are returned';
   const cases: CaseSpec[] = [];
+  const { templates } = contractRequests(contract);
   for (const status of statusValues(contract)) {
-    const listing: RequestSpec = { method: 'GET', path: list.path, query: { status, limit: max } };
+    const listing = templates.listing({ status, limit: max });
     cases.push(
       generated(list, {
         id: `listPets.filter.${status}`,
@@ -197,7 +194,7 @@ function filterCases(contract: Contract): CaseSpec[] {
         clause: `${clause}; a page that is not full holds every matching animal`,
         suite: 'filters',
         steps: [
-          { request: { method: 'POST', path: create.path, json: created }, expect: { status: 201 }, capture: { petId: '/id' } },
+          { request: templates.create(created), expect: { status: 201 }, capture: { petId: '/id' } },
           {
             request: listing,
             expect: { status: 200, everyItem: { status }, holdsIfNotFull: { id: '{petId}' } },
@@ -214,10 +211,10 @@ function filterCases(contract: Contract): CaseSpec[] {
         title: `a pet created with status ${status} comes back with status ${status}`,
         clause: 'States and transitions: a new animal is created with the status the client sends',
         suite: 'lifecycle',
-        steps: single(
-          { method: 'POST', path: create.path, json: { name: `{runId} status ${status}`, categoryId: '{categoryId}', status } },
-          { status: 201, body: { status } },
-        ),
+        steps: single(templates.create({ name: `{runId} status ${status}`, categoryId: '{categoryId}', status }), {
+          status: 201,
+          body: { status },
+        }),
       }),
     );
   }
@@ -236,7 +233,7 @@ function filterCases(contract: Contract): CaseSpec[] {
           because: `a filtered listing without limit cannot show the default cap of ${fallback}`,
         },
         steps: single(
-          { method: 'GET', path: list.path, query: { status: first } },
+          templates.listing({ status: first }),
           { status: 200, maxItems: fallback, minItems: fallback, everyItem: { status: first } },
           { readAfterWrite: true },
         ),
@@ -249,10 +246,10 @@ function filterCases(contract: Contract): CaseSpec[] {
       title: 'an unknown status value is refused with a 4xx Error or answered by a 200 within the default page, never a 5xx',
       clause: `${clause} (an unknown value is not described: a 400 Error or a 200 pass, another 4xx Error warns)`,
       suite: 'filters',
-      steps: single(
-        { method: 'GET', path: list.path, query: { status: 'no-such-status' } },
-        { undocumented: { refusals: [400] }, when: { '200': { maxItems: fallback } } },
-      ),
+      steps: single(templates.listing({ status: 'no-such-status' }), {
+        undocumented: { refusals: [400] },
+        when: { '200': { maxItems: fallback } },
+      }),
     }),
   );
   return cases;

@@ -6,9 +6,10 @@
  * Error whatever else is wrong (auth-first). The malformed bodies the coverage phase sends already (trailing data, NaN and
  * Infinity as categoryId, invalid UTF-8, a byte order mark, lone surrogates, nesting 1,000 deep) are not sent again.
  */
-import { type Contract, type OperationInfo, ROLES, pathWith } from '../model/contract.js';
+import { type Contract, type OperationInfo, ROLES } from '../model/contract.js';
 import { SPARE_STATUS } from '../model/template.js';
 import type { BodyEncoding, CaseSpec, Expectations, RequestSpec } from '../model/scenario.js';
+import { type ContractTemplates, contractRequests } from './contract-requests.js';
 import { generated } from './generated-case.js';
 
 /** Not JSON, or no pet: refused with 400 and an Error. */
@@ -112,15 +113,14 @@ const NOT_JSON_CLAUSE =
   'Infinity anywhere, UTF-16 or UTF-32) is an invalid body (400 with an Error); a number JSON allows is never a reason for a 5xx';
 const AUTH_CLAUSE = 'Authentication rule 1: 401 with an Error, whatever else is wrong with the request';
 
-function createSyntax(create: OperationInfo, status: string): CaseSpec[] {
-  return bodyValues(status).flatMap(({ slug, body, words, expect }) => {
-    const request = (auth: 'valid' | 'none'): RequestSpec => ({
-      method: 'POST',
-      path: create.path,
-      auth,
-      ...(body.json === undefined ? { headers: { 'Content-Type': 'application/json' } } : {}),
-      ...body,
-    });
+function createSyntax(create: OperationInfo, templates: ContractTemplates, status: string): CaseSpec[] {
+  return bodyValues(status).flatMap(({ slug, body: { json, ...framed }, words, expect }) => {
+    const request = (auth: 'valid' | 'none'): RequestSpec =>
+      templates.create(json, {
+        auth,
+        ...(json === undefined ? { headers: { 'Content-Type': 'application/json' } } : {}),
+        ...framed,
+      });
     return [
       generated(create, {
         id: `syntax.createPet.${slug}`,
@@ -141,23 +141,22 @@ function createSyntax(create: OperationInfo, status: string): CaseSpec[] {
   });
 }
 
-function pathSyntax(get: OperationInfo): CaseSpec[] {
+function pathSyntax(get: OperationInfo, templates: ContractTemplates): CaseSpec[] {
   return PATH_SEGMENTS.flatMap(([slug, segment, words]) => {
-    const path = pathWith(get.path, segment);
     return [
       generated(get, {
         id: `syntax.getPet.path-${slug}`,
         title: `GET of a petId of ${words} names no pet: refused with a 4xx Error (400 or 404 pass), never a 5xx`,
         clause: 'Endpoints › getPet: petId is an int64 (reading: a malformed petId names no animal; never a 5xx)',
         suite: 'errors',
-        steps: [{ request: { method: 'GET', path }, expect: { undocumented: { refusals: [400, 404] } } }],
+        steps: [{ request: templates.get(segment), expect: { undocumented: { refusals: [400, 404] } } }],
       }),
       generated(get, {
         id: `syntax.getPet.path-${slug}.no-key`,
         title: `GET of a petId of ${words} and no key: 401 with an Error (the key is checked first)`,
         clause: `${AUTH_CLAUSE} (reading: bytes such as %ff in the path included)`,
         suite: 'auth',
-        steps: [{ request: { method: 'GET', path, auth: 'none' }, expect: NO_KEY }],
+        steps: [{ request: templates.get(segment, { auth: 'none' }), expect: NO_KEY }],
       }),
     ];
   });
@@ -167,5 +166,9 @@ function pathSyntax(get: OperationInfo): CaseSpec[] {
 export function syntaxCases(contract: Contract): CaseSpec[] {
   const create = contract.operations.get(ROLES.create);
   const get = contract.operations.get(ROLES.get);
-  return [...(create === undefined ? [] : createSyntax(create, SPARE_STATUS)), ...(get === undefined ? [] : pathSyntax(get))];
+  const { templates } = contractRequests(contract);
+  return [
+    ...(create === undefined ? [] : createSyntax(create, templates, SPARE_STATUS)),
+    ...(get === undefined ? [] : pathSyntax(get, templates)),
+  ];
 }

@@ -4,9 +4,10 @@
  * with a body that is not JSON. The cases declare little of their own: what a response must not do (answer a malformed
  * id with a pet, a near status with pets of another) is judged on every response by src/checks/invariants.ts.
  */
-import { type Contract, listLimitOf, statusValues, ROLES, pathWith } from '../model/contract.js';
+import { type Contract, listLimitOf, statusValues, ROLES } from '../model/contract.js';
 import { SPARE_STATUS } from '../model/template.js';
 import type { CaseSpec, StepSpec } from '../model/scenario.js';
+import { contractRequests } from './contract-requests.js';
 import { generated } from './generated-case.js';
 
 /** Status values a lenient filter would take for `status`: each names no pet, so a 200 holds none. */
@@ -27,6 +28,7 @@ function filterProbes(contract: Contract): CaseSpec[] {
   const [status, other] = statusValues(contract);
   if (list === undefined || status === undefined || !list.queryParameters.has('status')) return [];
   const fallback = listLimitOf(contract).default;
+  const { templates } = contractRequests(contract);
   const clause =
     'Endpoints › listPets rule 1 (reading: only pets of exactly the status asked; a value outside the enum matches no pet, so it is ' +
     'refused or answered with none)';
@@ -38,7 +40,7 @@ function filterProbes(contract: Contract): CaseSpec[] {
       suite: 'filters',
       steps: [
         {
-          request: { method: 'GET', path: list.path, query: { status: value } },
+          request: templates.listing({ status: value }),
           expect: { undocumented: { refusals: [400] }, when: { '200': { maxItems: fallback } } },
         },
       ],
@@ -54,7 +56,7 @@ function filterProbes(contract: Contract): CaseSpec[] {
       suite: 'filters',
       steps: [
         {
-          request: { method: 'GET', path: list.path, query: { status: '' } },
+          request: templates.listing({ status: '' }),
           expect: { undocumented: { refusals: [400] }, when: { '200': { maxItems: fallback } } },
         },
       ],
@@ -69,7 +71,7 @@ function filterProbes(contract: Contract): CaseSpec[] {
         suite: 'filters',
         steps: [
           {
-            request: { method: 'GET', path: list.path, query: { status: [status, other] } },
+            request: templates.listing({ status: [status, other] }),
             expect: { undocumented: { refusals: [400] }, when: { '200': { maxItems: fallback } } },
           },
         ],
@@ -99,10 +101,10 @@ function idProbes(contract: Contract): CaseSpec[] {
   const get = contract.operations.get(ROLES.get);
   const list = contract.operations.get(ROLES.list);
   if (get === undefined || list === undefined) return [];
-  const at = (id: string): string => pathWith(get.path, id);
+  const { templates } = contractRequests(contract);
   // A pet that exists: the first of a listing (read-only, as every probe here); an empty store leaves the probe not judged.
   const existing: StepSpec = {
-    request: { method: 'GET', path: list.path, query: { limit: 1 } },
+    request: templates.listing({ limit: 1 }),
     expect: { status: 200, minItems: 1 },
     capture: { petId: '/0/id' },
     precondition: true,
@@ -117,7 +119,7 @@ function idProbes(contract: Contract): CaseSpec[] {
       suite: 'errors',
       steps: [
         ...(id.includes('{petId}') ? [existing] : []),
-        { request: { method: 'GET', path: at(id) }, expect: { undocumented: { refusals: [400, 404] } } },
+        { request: templates.get(id), expect: { undocumented: { refusals: [400, 404] } } },
       ],
     }),
   );
@@ -130,7 +132,7 @@ function idProbes(contract: Contract): CaseSpec[] {
           'Endpoints › getPet rule 3: when no animal has the given petId, the service answers 404 (any int64 is a valid id, above 2^53 ' +
           'and at its bounds included)',
         suite: 'errors',
-        steps: [{ request: { method: 'GET', path: at(id) }, expect: { status: 404, schema: 'Error' } }],
+        steps: [{ request: templates.get(id), expect: { status: 404, schema: 'Error' } }],
       }),
     );
   return cases;
@@ -139,6 +141,7 @@ function idProbes(contract: Contract): CaseSpec[] {
 function createProbes(contract: Contract): CaseSpec[] {
   const create = contract.operations.get(ROLES.create);
   if (create === undefined) return [];
+  const { templates } = contractRequests(contract);
   const body = { name: '{runId} twin', categoryId: '{categoryId}', status: SPARE_STATUS };
   const clause =
     'Endpoints › createPet: creates a new animal' + ' (reading: each createPet adds an animal; two identical bodies make two pets)';
@@ -154,8 +157,8 @@ function createProbes(contract: Contract): CaseSpec[] {
       clause,
       suite: 'lifecycle',
       steps: [
-        { request: { method: 'POST', path: create.path, json: body }, expect: { status: 201 }, capture: { firstId: '/id' } },
-        { request: { method: 'POST', path: create.path, json: body }, expect: { status: 201, differs: { id: '{firstId}' } } },
+        { request: templates.create(body), expect: { status: 201 }, capture: { firstId: '/id' } },
+        { request: templates.create(body), expect: { status: 201, differs: { id: '{firstId}' } } },
       ],
     }),
     ...notJson.map(([slug, text, words]) =>
@@ -168,13 +171,11 @@ function createProbes(contract: Contract): CaseSpec[] {
         suite: 'auth',
         steps: [
           {
-            request: {
-              method: 'POST',
-              path: create.path,
+            request: templates.create(undefined, {
               auth: 'none',
               headers: { 'Content-Type': 'application/json' },
               ...(text === undefined ? {} : { body: text }),
-            },
+            }),
             expect: { status: 401, schema: 'Error' },
           },
         ],

@@ -6,8 +6,8 @@
 import t from 'tap';
 import path from 'node:path';
 import { loadContract } from '../../../src/loader/contract.js';
-import { DIMENSIONS, dimensionCases } from '../../../src/loader/dimensions.js';
-import { generateCases } from '../../../src/loader/generated-cases.js';
+import { DIMENSIONS, dimensionCases } from '../../../src/requests/dimensions.js';
+import { generateCases } from '../../../src/requests/generated-cases.js';
 import { root } from '../../helpers.js';
 
 const contract = await loadContract(path.join(root, 'schemas'));

@@ -4,10 +4,11 @@
  * lengths and scripts that must round-trip exactly; for enums, near misses; duplicate keys; each status at the smallest page.
  */
 import { malformedCases } from './malformed-cases.js';
-import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES, pathWith } from '../model/contract.js';
+import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES } from '../model/contract.js';
 import { placedPet, placementOf } from '../model/template.js';
 import type { JsonValue } from '../model/json.js';
-import { stepsWrite, type CaseSpec, type Expectations, type RequestSpec, type StepSpec } from '../model/scenario.js';
+import { stepsWrite, type CaseSpec, type Expectations, type StepSpec } from '../model/scenario.js';
+import { type ContractTemplates, contractRequests } from './contract-requests.js';
 
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
@@ -91,13 +92,17 @@ function coverage(op: OperationInfo, id: string, title: string, clause: string, 
   return spec;
 }
 
-function create(op: OperationInfo, json: JsonValue, expect: Expectations, extra: Partial<StepSpec> = {}): StepSpec {
-  const request: RequestSpec = { method: 'POST', path: op.path, json };
-  return { request, expect, ...extra };
+function create(templates: ContractTemplates, json: JsonValue, expect: Expectations, extra: Partial<StepSpec> = {}): StepSpec {
+  return { request: templates.create(json), expect, ...extra };
 }
 
 /** Every field of NewPet swapped to every other JSON type: refused with 400 and an Error (a coercing server fails). */
-function swapCases(op: OperationInfo, properties: Record<string, Record<string, unknown>>, valid: Record<string, JsonValue>): CaseSpec[] {
+function swapCases(
+  op: OperationInfo,
+  templates: ContractTemplates,
+  properties: Record<string, Record<string, unknown>>,
+  valid: Record<string, JsonValue>,
+): CaseSpec[] {
   const cases: CaseSpec[] = [];
   for (const [field, schema] of Object.entries(properties)) {
     const type = typeof schema['type'] === 'string' ? schema['type'] : 'string';
@@ -108,7 +113,7 @@ function swapCases(op: OperationInfo, properties: Record<string, Record<string, 
           `${field}.${slug}`,
           `${field} as ${slug.replace('-', ' ')} (${JSON.stringify(value)}) is refused with 400 and an Error`,
           INVALID_CLAUSE,
-          [create(op, { ...valid, [field]: value }, { status: 400, schema: 'Error' })],
+          [create(templates, { ...valid, [field]: value }, { status: 400, schema: 'Error' })],
         ),
       );
     }
@@ -119,6 +124,7 @@ function swapCases(op: OperationInfo, properties: Record<string, Record<string, 
 /** Names of every length and script: taken with 201 and given back exactly by the create, a read-back and a listing. */
 function nameCases(
   op: OperationInfo,
+  templates: ContractTemplates,
   get: OperationInfo | undefined,
   list: OperationInfo | undefined,
   valid: Record<string, JsonValue>,
@@ -131,16 +137,16 @@ function nameCases(
       ? { undocumented: { refusals }, when: { '201': { body: { name: value } } } }
       : { status: 201, body: { name: value } };
     // A long name may be refused: only a name that must be taken is read back by its id.
-    const steps: StepSpec[] = [create(op, body, created, lenient ? {} : { capture: { petId: '/id' } })];
+    const steps: StepSpec[] = [create(templates, body, created, lenient ? {} : { capture: { petId: '/id' } })];
     if (!lenient && get !== undefined)
       steps.push({
-        request: { method: 'GET', path: pathWith(get.path, '{petId}') },
+        request: templates.get('{petId}'),
         expect: { status: 200, body: { name: value } },
         readAfterWrite: true,
       });
     if (!lenient && list !== undefined)
       steps.push({
-        request: { method: 'GET', path: list.path, query: { ...placementOf(value), limit: 100 } },
+        request: templates.listing({ ...placementOf(value), limit: 100 }),
         expect: { status: 200, holdsIfNotFull: { id: '{petId}', name: value } },
         readAfterWrite: true,
         ...(get === undefined ? {} : { fullPageJudgedBy: 'the create and the read-back by its id' }),
@@ -157,7 +163,7 @@ function nameCases(
  * categoryId at the int64 boundaries: a valid int64 is taken (or refused with 400 as an unknown category) and echoed exactly; one beyond is
  * refused.
  */
-function int64Cases(op: OperationInfo, valid: Record<string, JsonValue>): CaseSpec[] {
+function int64Cases(op: OperationInfo, templates: ContractTemplates, valid: Record<string, JsonValue>): CaseSpec[] {
   const inRange: Array<[string, bigint]> = [
     ['int64-max', INT64_MAX],
     ['int64-min', INT64_MIN],
@@ -175,7 +181,7 @@ function int64Cases(op: OperationInfo, valid: Record<string, JsonValue>): CaseSp
       ROUND_TRIP_CLAUSE,
       [
         create(
-          op,
+          templates,
           { ...valid, categoryId: json },
           { status: [201, 400], when: { '201': { body: { categoryId: json } }, '400': { schema: 'Error' } } },
         ),
@@ -184,27 +190,32 @@ function int64Cases(op: OperationInfo, valid: Record<string, JsonValue>): CaseSp
   });
   cases.push(
     coverage(op, 'categoryId.below-int64', `categoryId ${INT64_MIN - 1n} (below int64) is refused with 400 and an Error`, INVALID_CLAUSE, [
-      create(op, { ...valid, categoryId: INT64_MIN - 1n }, { status: 400, schema: 'Error' }),
+      create(templates, { ...valid, categoryId: INT64_MIN - 1n }, { status: 400, schema: 'Error' }),
     ]),
   );
   return cases;
 }
 
 /** Status values that are almost an enum value: refused with 400 (a server that folds case or trims is lenient with the enum). */
-function enumCases(op: OperationInfo, values: readonly string[], valid: Record<string, JsonValue>): CaseSpec[] {
+function enumCases(
+  op: OperationInfo,
+  templates: ContractTemplates,
+  values: readonly string[],
+  valid: Record<string, JsonValue>,
+): CaseSpec[] {
   return enumNearMisses(values).map(([slug, value]) =>
     coverage(
       op,
       `status.${slug}`,
       `status ${JSON.stringify(value)} (not a PetStatus value) is refused with 400 and an Error`,
       INVALID_CLAUSE,
-      [create(op, { ...valid, status: value }, { status: 400, schema: 'Error' })],
+      [create(templates, { ...valid, status: value }, { status: 400, schema: 'Error' })],
     ),
   );
 }
 
 /** Each status at the smallest page: one pet of that status, no other. */
-function listingCases(list: OperationInfo, values: readonly string[], min: number): CaseSpec[] {
+function listingCases(list: OperationInfo, templates: ContractTemplates, values: readonly string[], min: number): CaseSpec[] {
   return values.map((status) =>
     coverage(
       list,
@@ -213,7 +224,7 @@ function listingCases(list: OperationInfo, values: readonly string[], min: numbe
       'Endpoints › listPets rules 1 and 2: only that status, at most limit',
       [
         {
-          request: { method: 'GET', path: list.path, query: { status, limit: min } },
+          request: templates.listing({ status, limit: min }),
           expect: { status: 200, maxItems: min, everyItem: { status } },
         },
       ],
@@ -229,20 +240,19 @@ export function coverageCases(contract: Contract): CaseSpec[] {
   const properties = (contract.schemaOf('NewPet')['properties'] ?? {}) as Record<string, Record<string, unknown>>;
   const values = statusValues(contract);
   const valid: Record<string, JsonValue> = { name: '{runId} coverage', categoryId: '{categoryId}', status: values[0] ?? 'available' };
+  const { templates } = contractRequests(contract);
   const duplicate: StepSpec = {
-    request: {
-      method: 'POST',
-      path: create.path,
+    request: templates.create(undefined, {
       headers: { 'Content-Type': 'application/json' },
       body: '{"name":"{runId} first","name":"{runId} second","categoryId":{categoryId}}',
-    },
+    }),
     expect: { undocumented: { refusals: [400] } },
   };
   return [
-    ...swapCases(create, properties, valid),
-    ...nameCases(create, contract.operations.get(ROLES.get), list, valid),
-    ...int64Cases(create, valid),
-    ...enumCases(create, values, valid),
+    ...swapCases(create, templates, properties, valid),
+    ...nameCases(create, templates, contract.operations.get(ROLES.get), list, valid),
+    ...int64Cases(create, templates, valid),
+    ...enumCases(create, templates, values, valid),
     coverage(
       create,
       'duplicate-keys',
@@ -250,7 +260,7 @@ export function coverageCases(contract: Contract): CaseSpec[] {
       'reading-the-contract: requests the contract gives no response for (RFC 8259: names should be unique)',
       [duplicate],
     ),
-    ...(list === undefined ? [] : listingCases(list, values, listLimitOf(contract).min)),
+    ...(list === undefined ? [] : listingCases(list, templates, values, listLimitOf(contract).min)),
     ...malformedCases(contract),
   ];
 }

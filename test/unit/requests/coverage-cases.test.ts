@@ -2,7 +2,7 @@
 import t from 'tap';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { coverageCases } from '../../../src/loader/coverage-cases.js';
+import { coverageCases } from '../../../src/requests/coverage-cases.js';
 import { loadContract } from '../../../src/loader/contract.js';
 import { root, tempDir } from '../../helpers.js';
 

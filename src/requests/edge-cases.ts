@@ -7,10 +7,11 @@
  * (coverage.createPet.*: type swaps, int64 bounds, lengths 255/256, scripts, enum near misses) and the declared ones
  * (getPet.unknown-id.negative, getPet.malformed.beyond-int64, createPet.invalid.*-null, category-beyond-int64) are not sent again.
  */
-import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES, pathWith } from '../model/contract.js';
+import { type Contract, listLimitOf, type OperationInfo, statusValues, ROLES } from '../model/contract.js';
 import { placedPet, SPARE_STATUS } from '../model/template.js';
 import type { JsonValue } from '../model/json.js';
 import type { CaseSpec, Expectations, StepSpec } from '../model/scenario.js';
+import { type ContractTemplates, contractRequests } from './contract-requests.js';
 import { generated } from './generated-case.js';
 
 /** The length of `{runId} ` once filled: long names are padded to their exact length after it. */
@@ -90,8 +91,7 @@ function nameValues(): NameValue[] {
   ];
 }
 
-function getEdges(get: OperationInfo): CaseSpec[] {
-  const at = (id: string): string => pathWith(get.path, id);
+function getEdges(get: OperationInfo, templates: ContractTemplates): CaseSpec[] {
   const clause =
     'Endpoints › getPet: petId is an int64 (reading-the-contract: a negative or zero id is a valid int64; an unknown one is a 404, ' +
     'never a 400)';
@@ -101,7 +101,7 @@ function getEdges(get: OperationInfo): CaseSpec[] {
       title: `GET of id ${id} (a valid int64) is answered 200 with that pet, or 404 with an Error; never a 400`,
       clause,
       suite: 'errors',
-      steps: [{ request: { method: 'GET', path: at(id) }, expect: { status: [200, 404], when: { '404': { schema: 'Error' } } } }],
+      steps: [{ request: templates.get(id), expect: { status: [200, 404], when: { '404': { schema: 'Error' } } } }],
     }),
   );
   for (const [slug, id] of PATH_BEYOND)
@@ -111,15 +111,15 @@ function getEdges(get: OperationInfo): CaseSpec[] {
         title: `GET of id ${id} (beyond int64) names no pet: refused with a 4xx Error (400 or 404 pass), never answered with a pet`,
         clause: 'Endpoints › getPet: petId is an int64 (reading: an out-of-range petId names no animal)',
         suite: 'errors',
-        steps: [{ request: { method: 'GET', path: at(id) }, expect: { undocumented: { refusals: [400, 404] } } }],
+        steps: [{ request: templates.get(id), expect: { undocumented: { refusals: [400, 404] } } }],
       }),
     );
   return cases;
 }
 
-function createEdges(create: OperationInfo, valid: Record<string, JsonValue>, status: string): CaseSpec[] {
+function createEdges(create: OperationInfo, templates: ContractTemplates, valid: Record<string, JsonValue>, status: string): CaseSpec[] {
   const post = (id: string, title: string, clause: string, json: JsonValue, expect: Expectations): CaseSpec => {
-    const step: StepSpec = { request: { method: 'POST', path: create.path, json }, expect };
+    const step: StepSpec = { request: templates.create(json), expect };
     return generated(create, { id: `edge.createPet.${id}`, title, clause, suite: 'coverage', steps: [step] });
   };
   const cases = nameValues().map(({ slug, words, value, refusals }) =>
@@ -172,7 +172,7 @@ function createEdges(create: OperationInfo, valid: Record<string, JsonValue>, st
   return cases;
 }
 
-function listEdges(list: OperationInfo, contract: Contract): CaseSpec[] {
+function listEdges(list: OperationInfo, templates: ContractTemplates, contract: Contract): CaseSpec[] {
   const { max, default: fallback } = listLimitOf(contract);
   const status = statusValues(contract)[0] ?? 'available';
   const cases: CaseSpec[] = [];
@@ -190,7 +190,7 @@ function listEdges(list: OperationInfo, contract: Contract): CaseSpec[] {
         suite: 'limits',
         steps: [
           {
-            request: { method: 'GET', path: list.path, query: { limit: value } },
+            request: templates.listing({ limit: value }),
             expect: { undocumented: { refusals: [400] }, when: { '200': { maxItems: max } } },
           },
         ],
@@ -211,7 +211,7 @@ function listEdges(list: OperationInfo, contract: Contract): CaseSpec[] {
         suite: 'filters',
         steps: [
           {
-            request: { method: 'GET', path: list.path, query: { status: value } },
+            request: templates.listing({ status: value }),
             expect: { undocumented: { refusals: [400] }, when: { '200': { maxItems: fallback } } },
           },
         ],
@@ -227,9 +227,10 @@ export function edgeCases(contract: Contract): CaseSpec[] {
   const list = contract.operations.get(ROLES.list);
   const status = statusValues(contract)[0] ?? 'available';
   const valid: Record<string, JsonValue> = { name: '{runId} edge', categoryId: '{categoryId}', status: SPARE_STATUS };
+  const { templates } = contractRequests(contract);
   return [
-    ...(get === undefined ? [] : getEdges(get)),
-    ...(create === undefined ? [] : createEdges(create, valid, status)),
-    ...(list === undefined ? [] : listEdges(list, contract)),
+    ...(get === undefined ? [] : getEdges(get, templates)),
+    ...(create === undefined ? [] : createEdges(create, templates, valid, status)),
+    ...(list === undefined ? [] : listEdges(list, templates, contract)),
   ];
 }

@@ -7,6 +7,7 @@
 import type { Contract, OperationInfo } from '../model/contract.js';
 import type { KeyElsewhere } from '../model/contract-names.js';
 import type { CaseSpec, RequestSpec } from '../model/scenario.js';
+import { type ContractTemplates, contractRequests } from './contract-requests.js';
 import { generated } from './generated-case.js';
 
 /** Where a client might put the key instead, each with its slug and words. */
@@ -27,20 +28,14 @@ const CLAUSE =
   'is no credential, and the request gets 401)';
 
 /** A request the operation would answer with the key under Bearer; here without Authorization, the key elsewhere. */
-function request(op: OperationInfo, keyElsewhere: KeyElsewhere): RequestSpec {
-  const spec: RequestSpec = {
-    method: op.method as RequestSpec['method'],
-    path: op.path.replace(/\{[^}]+\}/g, '{unknownPetId}'),
-    auth: 'none',
-    keyElsewhere,
-  };
-  if (op.method === 'POST') spec.json = { name: '{runId} key elsewhere', categoryId: '{categoryId}' };
-  return spec;
+function request(templates: ContractTemplates, op: OperationInfo, keyElsewhere: KeyElsewhere): RequestSpec {
+  return templates.ofOperation(op, 'key elsewhere', { auth: 'none', keyElsewhere });
 }
 
 /** The channel dimension: every secured operation, the key in each other place, refused with 401. */
 export function channelCases(contract: Contract): CaseSpec[] {
   const cases: CaseSpec[] = [];
+  const { templates } = contractRequests(contract);
   for (const op of contract.operations.values()) {
     if (!op.secured) continue;
     for (const [slug, place, words] of CHANNELS)
@@ -50,7 +45,7 @@ export function channelCases(contract: Contract): CaseSpec[] {
           title: `${op.method} ${op.path} with the key ${words} and no Authorization is refused with 401 and an Error`,
           clause: CLAUSE,
           suite: 'auth',
-          steps: [{ request: request(op, place), expect: { status: 401, schema: 'Error' } }],
+          steps: [{ request: request(templates, op, place), expect: { status: 401, schema: 'Error' } }],
         }),
       );
   }
