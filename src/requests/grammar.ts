@@ -10,6 +10,8 @@ export type SlotType =
   | 'enum'
   | 'string'
   | 'path-structure'
+  | 'document'
+  | 'framing'
   | 'query-name'
   | 'query-structure'
   | 'content-type'
@@ -240,6 +242,82 @@ export function pathStructureSpellings(path: string): Spelling[] {
     { cls: 'trailing-slash', words: 'a trailing slash', text: `${path}/`, meaning: 'valid' },
     { cls: 'suffix', words: 'a .json suffix on the last segment', text: `${path}.json`, meaning: 'invalid' },
     { cls: 'segment-parameter', words: 'a ;v=1 parameter on the last segment', text: `${path};v=1`, meaning: 'invalid' },
+  ];
+}
+
+/**
+ * The spellings of a JSON document as a whole (RFC 8259), from its members as `[name, JSON text]`: what JSON's grammar
+ * leaves free (whitespace, member order, escaped names) keeps the document; what it allows a parser to read two ways (a
+ * byte order mark, a name repeated with the same value, §4 and §8.1) and what the contract lets a server refuse (an
+ * unknown member, a client's id) may be refused or answered as the twin; what is not JSON, or lacks a member, is refused.
+ */
+export function documentSpellings(members: ReadonlyArray<readonly [string, string]>): Spelling[] {
+  const object = (list: ReadonlyArray<readonly [string, string]>, between = ':', separator = ','): string =>
+    `{${list.map(([name, text]) => `${JSON.stringify(name)}${between}${text}`).join(separator)}}`;
+  const canonical = object(members);
+  const [first, ...rest] = members;
+  const [firstName, firstText] = first ?? ['name', '""'];
+  // The document with its first member's name written as given (`nameText`: a JSON string, or what is not one).
+  const firstNamed = (nameText: string): string =>
+    `{${nameText}:${firstText}${rest.map(([name, text]) => `,${JSON.stringify(name)}:${text}`).join('')}}`;
+  const escaped = [...firstName].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  return [
+    { cls: 'canonical', words: 'the members as documented', text: canonical, meaning: 'canonical' },
+    {
+      cls: 'whitespace',
+      words: "JSON's whitespace around every token",
+      text: `\n\t${object(members, ' : ', ' ,\r\n ')}\n `,
+      meaning: 'kept',
+    },
+    { cls: 'member-order', words: 'the members in reverse order', text: object([...members].reverse()), meaning: 'kept' },
+    {
+      cls: 'escaped-name',
+      words: 'a member name \\u-escaped',
+      text: firstNamed(`"${escaped}"`),
+      meaning: 'kept',
+    },
+    { cls: 'byte-order-mark', words: 'a UTF-8 byte order mark before it', text: `\ufeff${canonical}`, meaning: 'valid' },
+    {
+      cls: 'repeated-member',
+      words: 'a member repeated with its value',
+      text: object([...members, ...members.slice(0, 1)]),
+      meaning: 'valid',
+    },
+    {
+      cls: 'unknown-member',
+      words: 'a member the contract does not name',
+      text: object([...members, ['nickname', '"x"']]),
+      meaning: 'valid',
+    },
+    { cls: 'client-id', words: 'an id the client chose', text: object([['id', '1'], ...members]), meaning: 'valid' },
+    {
+      cls: 'name-case',
+      words: 'a member name in upper case',
+      text: firstNamed(JSON.stringify(firstName.toUpperCase())),
+      meaning: 'refused',
+    },
+    { cls: 'missing-member', words: 'a required member left out', text: object(rest), meaning: 'refused' },
+    { cls: 'array', words: 'the object inside an array', text: `[${canonical}]`, meaning: 'refused' },
+    { cls: 'empty', words: 'no body at all', text: '', meaning: 'refused' },
+    { cls: 'trailing-data', words: 'a second value after it', text: `${canonical} {}`, meaning: 'refused' },
+    { cls: 'trailing-comma', words: 'a comma after the last member', text: `${canonical.slice(0, -1)},}`, meaning: 'refused' },
+    { cls: 'comment', words: 'a comment before it', text: `/* pet */${canonical}`, meaning: 'refused' },
+    { cls: 'single-quotes', words: 'a member name in single quotes', text: firstNamed(`'${firstName}'`), meaning: 'refused' },
+  ];
+}
+
+/**
+ * The spellings of a body's framing and encoding (RFC 9112 §6, RFC 8259 §8.1): the text names how the same document goes
+ * (`content-length`, `chunked`, or a charset with a byte order mark). Chunked is the same body; UTF-16 and UTF-32 are no
+ * JSON between systems, which the reading says is refused.
+ */
+export function framingSpellings(): Spelling[] {
+  return [
+    { cls: 'canonical', words: 'UTF-8 with a Content-Length', text: 'content-length', meaning: 'canonical' },
+    { cls: 'chunked', words: 'chunked transfer coding', text: 'chunked', meaning: 'kept' },
+    { cls: 'utf-16le', words: 'UTF-16LE with a byte order mark', text: 'utf-16le+bom', meaning: 'refused' },
+    { cls: 'utf-16be', words: 'UTF-16BE with no byte order mark', text: 'utf-16be', meaning: 'refused' },
+    { cls: 'utf-32le', words: 'UTF-32LE with a byte order mark', text: 'utf-32le+bom', meaning: 'refused' },
   ];
 }
 

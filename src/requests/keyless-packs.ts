@@ -40,9 +40,10 @@ function packedRequest(contract: Contract, members: readonly Cell[], index: numb
   return request;
 }
 
-/** Whether a cell may share its request: not a header's (above), nor the path's structure, which is the whole path. */
+/** Whether a cell may share its request: not a header's (above), nor one that spells the whole path, body or framing. */
 function packable(cell: Cell): boolean {
-  return cell.source.slot.place !== 'header' && cell.source.slot.type !== 'path-structure';
+  const { place, type } = cell.source.slot;
+  return place !== 'header' && type !== 'path-structure' && type !== 'document' && type !== 'framing';
 }
 
 /** Packs the keyless cells of each operation: the i-th pack holds the i-th keyless class of each of its slots. */

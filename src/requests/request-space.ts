@@ -1,6 +1,7 @@
 /**
- * The request space: every slot of every operation, derived from the contract model (each path parameter, each query
- * parameter's value, a parameter's name, the query's structure, Authorization, Content-Type, Accept, each body field),
+ * The request space: every slot of every operation, derived from the contract model (the path's structure, each path
+ * parameter, each query parameter's value, a parameter's name, the query's structure, Authorization, Content-Type, Accept,
+ * the body as a document, its framing and encoding, each body field),
  * spelled in every class its grammar admits (grammar.ts), each sent with and without the credential. Each cell is a
  * one-step case judged by the relation its meaning calls for (checks/request-space-checks.ts). Deterministic: no seed.
  */
@@ -9,9 +10,11 @@ import { type Contract, listLimitOf, type OperationInfo, ROLES, statusValues } f
 import type { AuthVariant, KeyElsewhere, OperationName } from '../model/contract-names.js';
 import type { JsonValue } from '../model/json.js';
 import type { CellCredential } from '../model/request-space.js';
-import type { CaseSpec, Expectations, RequestSpec, TwinRules } from '../model/scenario.js';
+import type { BodyEncoding, CaseSpec, Expectations, RequestSpec, TwinRules } from '../model/scenario.js';
 import {
   credentialSpellings,
+  documentSpellings,
+  framingSpellings,
   integerSpellings,
   mediaTypeSpellings,
   pathStructureSpellings,
@@ -62,6 +65,11 @@ function relationOf(slot: Slot, spelling: Spelling, credential: CellCredential):
   return ['canonical', 'kept', 'valid'].includes(spelling.meaning) ? 'spelledValid' : 'spelledInvalid';
 }
 
+/** The class the document and framing slots build their canonical body for: one body, whichever way it is spelled. */
+const WHOLE_BODY = 'document';
+/** The slots whose spellings are the whole body, or how the whole body goes. */
+const WHOLE_BODY_TYPES: ReadonlySet<SlotType> = new Set(['document', 'framing']);
+
 /** The value the listing's integer parameter is spelled around: inside its bounds, below its default, so a cap shows. */
 const LIMIT = 5;
 /** A second in-range value, for a name repeated with two valid values. */
@@ -102,6 +110,9 @@ function operationSlots(contract: Contract, op: OperationInfo): Slot[] {
   if (op.secured) add('header.authorization', 'credential', 'header', credentialSpellings());
   if (op.method === 'POST') {
     add('header.content-type', 'content-type', 'header', mediaTypeSpellings('content-type'));
+    const document = canonicalOf(contract, op, 'body', WHOLE_BODY).fields ?? {};
+    add('body', 'document', 'body', documentSpellings(Object.entries(document)));
+    add('body.framing', 'framing', 'body', framingSpellings());
     const properties = (contract.schemaOf('NewPet')['properties'] ?? {}) as Record<string, Record<string, unknown>>;
     for (const [field, schema] of Object.entries(properties)) {
       if (schema['type'] === 'integer') add(`body.${field}`, 'integer', 'body', integerSpellings(`{${field}}`, 'body'));
@@ -149,7 +160,8 @@ export function bodyText(fields: Record<string, string>): string {
 
 /** The request that spells `spelling` in `slot`, and the twin rules it is judged against. */
 function spelledRequest(contract: Contract, op: OperationInfo, slot: Slot, spelling: Spelling): { request: RequestSpec; twin: TwinRules } {
-  const canonical = canonicalOf(contract, op, slot.id, spelling.cls);
+  const whole = WHOLE_BODY_TYPES.has(slot.type);
+  const canonical = canonicalOf(contract, op, whole ? 'body' : slot.id, whole ? WHOLE_BODY : spelling.cls);
   const request: RequestSpec = { ...canonical.request };
   let twin = canonical.twin;
   const [place, name] = slot.id.split('.');
@@ -170,9 +182,11 @@ function spelledRequest(contract: Contract, op: OperationInfo, slot: Slot, spell
     if (spelling.cls === 'absent' && header === 'Content-Type') request.headers = {};
     else if (spelling.cls !== 'absent') request.headers = { ...request.headers, [header]: spelling.text };
   }
-  if (canonical.fields !== undefined) {
+  if (slot.type === 'document') request.body = spelling.text;
+  else if (canonical.fields !== undefined) {
     const fields = { ...canonical.fields };
-    if (place === 'body' && name !== undefined) {
+    if (slot.type === 'framing') framed(request, spelling.text);
+    else if (place === 'body' && name !== undefined) {
       fields[name] = spelling.text;
       // The twin is the same pet with the field's canonical value (what its spelling means, parsed by JSON).
       const meant: JsonValue = slot.type === 'integer' ? `{${name}}` : spellingValue(spelling.text);
@@ -181,6 +195,15 @@ function spelledRequest(contract: Contract, op: OperationInfo, slot: Slot, spell
     request.body = bodyText(fields);
   }
   return { request, twin };
+}
+
+/** Sends a request's body as a framing spelling names it: chunked, or in a charset (`utf-16le+bom`); a Content-Length is the default. */
+function framed(request: RequestSpec, text: string): void {
+  if (text === 'chunked') request.chunked = true;
+  else if (text !== 'content-length') {
+    const [charset, bom] = text.split('+');
+    request.encoding = { charset: charset as BodyEncoding['charset'], byteOrderMark: bom === 'bom' };
+  }
 }
 
 /** What a body spelling's JSON text means (a string), or the text itself where it is no JSON string. */

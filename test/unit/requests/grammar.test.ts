@@ -110,6 +110,28 @@ const CLASSES: ReadonlyArray<[SlotType, readonly string[]]> = [
       'segment-parameter',
     ],
   ],
+  [
+    'document',
+    [
+      'canonical',
+      'whitespace',
+      'member-order',
+      'escaped-name',
+      'byte-order-mark',
+      'repeated-member',
+      'unknown-member',
+      'client-id',
+      'name-case',
+      'missing-member',
+      'array',
+      'empty',
+      'trailing-data',
+      'trailing-comma',
+      'comment',
+      'single-quotes',
+    ],
+  ],
+  ['framing', ['canonical', 'chunked', 'utf-16le', 'utf-16be', 'utf-32le']],
   ['query-name', ['canonical', 'escaped', 'case-upper', 'not-utf8', 'nul']],
   [
     'query-structure',
@@ -160,6 +182,8 @@ t.test('the contract gives every slot the issue names', async (t) => {
       'createPet path',
       'createPet header.authorization',
       'createPet header.content-type',
+      'createPet body',
+      'createPet body.framing',
       'createPet body.name',
       'createPet body.categoryId',
       'createPet body.status',
@@ -284,4 +308,20 @@ t.test('keyless cells are packed by path, query and body slot: each class once, 
   }
   const pack = packed.find((c) => c.slot === 'query.limit' && c.cls === 'sign-plus')?.packed;
   t.match(pack?.steps[0]?.request.rawQuery, /^limit=%2B5&status=[^&]+&[^&]+&/, 'a limit, a status, a name and a structure in one query');
+});
+
+t.test("a document spelled as JSON's grammar keeps it parses to its canonical members; its framing says how it goes", async (t) => {
+  const cells = requestSpace(contract, { readOnly: false });
+  const request = (slot: string, cls: string) =>
+    cells.find((c) => c.slot === slot && c.cls === cls && c.credential === 'with')?.spec?.steps[0]?.request;
+  // The category is filled at run time: any integer makes the template JSON.
+  const parsed = (slot: string, cls: string): unknown => JSON.parse((request(slot, cls)?.body ?? '').replaceAll('{categoryId}', '1'));
+  const canonical = parsed('body', 'canonical');
+  for (const cls of ['whitespace', 'member-order', 'escaped-name', 'repeated-member'])
+    t.same(parsed('body', cls), canonical, `${cls}: the same members`);
+  for (const cls of ['trailing-data', 'trailing-comma', 'comment', 'single-quotes']) t.throws(() => parsed('body', cls), `${cls}: no JSON`);
+  t.equal(request('body.framing', 'chunked')?.chunked, true);
+  t.same(request('body.framing', 'utf-16le')?.encoding, { charset: 'utf-16le', byteOrderMark: true });
+  t.same(request('body.framing', 'utf-16be')?.encoding, { charset: 'utf-16be', byteOrderMark: false });
+  t.same(parsed('body.framing', 'chunked'), canonical, 'the same document, framed another way');
 });
