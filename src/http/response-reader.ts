@@ -6,11 +6,11 @@
  * parses: interim responses left out, each head rewritten (`canonical`), a chunked body chunked again as it comes. Bytes
  * only flow through; TLS, the connection and every bound stay where they were.
  *
- * One thing the reader adds on the way out: a client sending a body watches for an answer while it sends, and stops
- * sending once one came (RFC 9112 §9.3). A server that answers from the head and closes (Django's, to a chunked create)
- * resets the connection under the body's next write, and that write's error would lose the answer still unread in the
- * socket. So what continues a request already begun is written after the reads waiting on the socket (setImmediate runs
- * after the loop's poll), and not at all once the answer came: the answer is what undici reads.
+ * One thing the reader adds on the way out: a request with a chunked body goes in one write once its last chunk is
+ * there. undici writes such a body over several turns of the event loop, chunk by chunk; a server that answers from the
+ * head and closes (Django's, Werkzeug's) resets the connection under the next chunk, and that write's error destroys
+ * the socket with the answer still unread in it (the run said "could not test" where the server had answered). Sent
+ * whole, nothing is written after the server may have closed: its answer is read, then the reset.
  */
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
@@ -18,6 +18,16 @@ import { type BodyFraming, ResponseParser, type ResponseHead } from './response-
 
 const CRLF = Buffer.from('\r\n');
 const LAST_CHUNK = Buffer.from('0\r\n\r\n');
+/** How a chunked request body ends: its last chunk and no trailer (RFC 9112 §7.1). */
+const BODY_END = Buffer.from('\r\n0\r\n\r\n');
+/** A request head whose body is chunked. */
+const CHUNKED_HEAD = /\r\ntransfer-encoding:[ \t]*chunked[ \t]*\r\n/i;
+
+/** Whether bytes begin a request whose body is chunked: its head names the coding. */
+function chunkedHead(bytes: Buffer): boolean {
+  const end = bytes.indexOf('\r\n\r\n');
+  return CHUNKED_HEAD.test(bytes.toString('latin1', 0, end === -1 ? bytes.length : end + 2));
+}
 
 /**
  * The reader over one socket; see the module's comment. Besides a stream, it has what undici uses of a socket: ref and
@@ -30,12 +40,8 @@ export class ResponseReader extends Duplex {
   private ended = false;
   /** What the read under way gave undici so far. */
   private out: Buffer[] = [];
-  /** Bytes of a request were written and its answer is not complete: a write now continues that request. */
-  private requestOpen = false;
-  /** A final answer's head came since the request under way began. */
-  private answered = false;
-  /** An answer said the connection closes after it: nothing more is written on it. */
-  private closing = false;
+  /** A request with a chunked body, held until its last chunk (see above); undefined when none is. */
+  private held: Buffer[] | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -50,7 +56,6 @@ export class ResponseReader extends Duplex {
       {
         onHead: (head) => {
           heard?.(head);
-          this.answered = true;
           this.framing = head.framing;
           this.forward(Buffer.from(`${head.canonical}\r\n\r\n`, 'latin1'));
         },
@@ -63,9 +68,7 @@ export class ResponseReader extends Duplex {
           this.forward(bytes);
           this.forward(CRLF);
         },
-        onComplete: (close) => {
-          this.requestOpen = false;
-          if (close) this.closing = true;
+        onComplete: () => {
           if (this.framing === 'chunked') this.forward(LAST_CHUNK);
         },
       },
@@ -118,43 +121,37 @@ export class ResponseReader extends Duplex {
     this.socket.resume();
   }
 
-  // What undici writes goes to the socket as it would without the reader: a request's head and body corked into one write,
-  // the next write held only while the socket's buffer is full (a failure reaches undici as the socket's error). What
-  // continues a request already begun waits for the reads before it, and is dropped once the answer came (see above).
+  // What undici writes goes to the socket at once, as it would without the reader: a request's head and body corked into
+  // one write, the next write held only while the socket's buffer is full (a failure reaches undici as the socket's error);
+  // a request with a chunked body, once it is whole (see above).
   override _write(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.send(() => this.socket.write(chunk, encoding), callback);
+    this._writev([{ chunk, encoding }], callback);
   }
 
   override _writev(chunks: Array<{ chunk: Buffer; encoding: BufferEncoding }>, callback: (error?: Error | null) => void): void {
-    this.send(() => {
-      this.socket.cork();
-      let room = true;
-      for (const { chunk, encoding } of chunks) room = this.socket.write(chunk, encoding);
-      this.socket.uncork();
-      return room;
-    }, callback);
-  }
-
-  /** Writes now what begins a request, after the waiting reads what continues one, and nothing after its answer or a close. */
-  private send(write: () => boolean, callback: (error?: Error | null) => void): void {
-    const now = (): void => {
-      if (write()) callback();
-      else this.socket.once('drain', () => callback());
-    };
-    if (this.closing) {
+    const bytes = chunks.map(({ chunk, encoding }) => (Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, encoding)));
+    if (this.held === undefined && bytes.length > 0 && !chunkedHead(bytes[0] as Buffer)) {
+      this.send(bytes, callback);
+      return;
+    }
+    this.held = [...(this.held ?? []), ...bytes];
+    const whole = Buffer.concat(this.held);
+    if (!whole.subarray(-BODY_END.length).equals(BODY_END)) {
       callback();
       return;
     }
-    if (!this.requestOpen) {
-      this.requestOpen = true;
-      this.answered = false;
-      now();
-      return;
-    }
-    setImmediate(() => {
-      if (this.answered || this.destroyed) callback();
-      else now();
-    });
+    this.held = undefined;
+    this.send([whole], callback);
+  }
+
+  /** Writes bytes to the socket in one go; `callback` once the socket has room again. */
+  private send(bytes: readonly Buffer[], callback: (error?: Error | null) => void): void {
+    this.socket.cork();
+    let room = true;
+    for (const chunk of bytes) room = this.socket.write(chunk);
+    this.socket.uncork();
+    if (room) callback();
+    else this.socket.once('drain', () => callback());
   }
 
   override _final(callback: (error?: Error | null) => void): void {

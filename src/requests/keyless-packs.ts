@@ -40,10 +40,13 @@ function packedRequest(contract: Contract, members: readonly Cell[], index: numb
   return request;
 }
 
-/** Whether a cell may share its request: not a header's (above), nor one that spells the whole path, body or framing. */
+/**
+ * Whether a cell may share its request: not a header's (above), nor one that spells the whole path, body or framing, nor
+ * a pair of slots (its second parameter would be spelled twice).
+ */
 function packable(cell: Cell): boolean {
-  const { place, type } = cell.source.slot;
-  return place !== 'header' && type !== 'path-structure' && type !== 'document' && type !== 'framing';
+  const { place, type, alongside } = cell.source.slot;
+  return place !== 'header' && type !== 'path-structure' && type !== 'document' && type !== 'framing' && alongside === undefined;
 }
 
 /** Packs the keyless cells of each operation: the i-th pack holds the i-th keyless class of each of its slots. */

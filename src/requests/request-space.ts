@@ -34,6 +34,8 @@ export interface Slot {
   type: SlotType;
   place: Place;
   spellings: Spelling[];
+  /** A second parameter sent beside every spelling (two slots that interact: a repeated limit with a status filter). */
+  alongside?: { name: string; value: string };
 }
 
 /** One cell of the request space: a slot spelled in one class, with or without the credential, and the case that sends it. */
@@ -90,8 +92,8 @@ function queryType(schema: Record<string, unknown>): 'integer' | 'enum' {
 function operationSlots(contract: Contract, op: OperationInfo): Slot[] {
   const slots: Slot[] = [];
   const statuses = statusValues(contract);
-  const add = (id: string, type: SlotType, place: Place, spellings: Spelling[]): void => {
-    slots.push({ operation: op.name, id, type, place, spellings });
+  const add = (id: string, type: SlotType, place: Place, spellings: Spelling[], alongside?: Slot['alongside']): void => {
+    slots.push({ operation: op.name, id, type, place, spellings, ...(alongside === undefined ? {} : { alongside }) });
   };
   add('path', 'path-structure', 'path', pathStructureSpellings(op.path));
   // The contract's one path parameter is an int64 id (OperationInfo keeps no schema of path parameters).
@@ -105,7 +107,16 @@ function operationSlots(contract: Contract, op: OperationInfo): Slot[] {
   const first = integers[0];
   if (first !== undefined) {
     add(`query.${first}.name`, 'query-name', 'query', queryNameSpellings(first, String(LIMIT)));
-    add('query', 'query-structure', 'query', queryStructureSpellings(first, String(LIMIT), String(SECOND), '500'));
+    const structure = queryStructureSpellings(first, String(LIMIT), String(SECOND), '500');
+    add('query', 'query-structure', 'query', structure);
+    // The structure again beside a filter: a server that reads a repeated or bracketed limit may lose the filter with it.
+    const filter = [...op.queryParameters].find(([, schema]) => queryType(schema) === 'enum')?.[0];
+    const value = statuses[0];
+    if (filter !== undefined && value !== undefined) {
+      const pair = `${filter}=${encodeURIComponent(value)}`;
+      const spellings = structure.map((spelling) => ({ ...spelling, text: `${spelling.text}&${pair}` }));
+      add(`query.${filter}-pair`, 'query-structure', 'query', spellings, { name: filter, value });
+    }
   }
   if (op.secured) add('header.authorization', 'credential', 'header', credentialSpellings());
   if (op.method === 'POST') {
@@ -171,7 +182,7 @@ function spelledRequest(contract: Contract, op: OperationInfo, slot: Slot, spell
   } else if (place === 'path') request.path = op.path.replace(`{${name}}`, spelling.text);
   else if (slot.type === 'query-name' || slot.type === 'query-structure') {
     request.rawQuery = spelling.text;
-    twin = { ...twin, maxItems: LIMIT };
+    twin = { ...twin, maxItems: LIMIT, ...filtered(slot) };
   } else if (place === 'query') {
     request.rawQuery = `${name}=${spelling.text}`;
     if (slot.type === 'integer') twin = { ...twin, maxItems: LIMIT };
@@ -220,7 +231,12 @@ function statedRules(contract: Contract, op: OperationInfo, slot: Slot): TwinRul
   const { max, default: fallback } = listLimitOf(contract);
   if (op.name !== ROLES.list) return {};
   const bounded = slot.type === 'integer' || slot.type === 'query-structure';
-  return { maxItems: bounded ? max : fallback };
+  return { maxItems: bounded ? max : fallback, ...filtered(slot) };
+}
+
+/** The filter a slot's second parameter asks for, which every pet of a 2xx keeps: never another status. */
+function filtered(slot: Slot): Pick<TwinRules, 'everyItem'> {
+  return slot.alongside === undefined ? {} : { everyItem: { [slot.alongside.name]: slot.alongside.value } };
 }
 
 /** How a spelling with the credential is judged, by what it means. */

@@ -177,6 +177,7 @@ t.test('the contract gives every slot the issue names', async (t) => {
       'listPets query.status',
       'listPets query.limit.name',
       'listPets query',
+      'listPets query.status-pair',
       'listPets header.authorization',
       'listPets header.accept',
       'createPet path',
@@ -324,4 +325,22 @@ t.test("a document spelled as JSON's grammar keeps it parses to its canonical me
   t.same(request('body.framing', 'utf-16le')?.encoding, { charset: 'utf-16le', byteOrderMark: true });
   t.same(request('body.framing', 'utf-16be')?.encoding, { charset: 'utf-16be', byteOrderMark: false });
   t.same(parsed('body.framing', 'chunked'), canonical, 'the same document, framed another way');
+});
+
+t.test('a pair of slots that interact: the query structure beside a status filter, judged by both rules', async (t) => {
+  const cells = requestSpace(contract, { readOnly: false });
+  const step = (cls: string) =>
+    cells.find((c) => c.slot === 'query.status-pair' && c.cls === cls && c.credential === 'with')?.spec?.steps[0];
+  t.equal(step('repeated-same')?.request.rawQuery, 'limit=5&limit=5&status=available');
+  t.same(step('repeated-same')?.expect?.spelledValid?.twin, { status: 200, maxItems: 5, everyItem: { status: 'available' } });
+  t.same(step('repeated-last-valid')?.expect?.spelledInvalid?.rules, { maxItems: 100, everyItem: { status: 'available' } });
+  packKeyless(contract, cells);
+  t.ok(
+    cells.some((c) => c.slot === 'query' && c.packed !== undefined),
+    'the structure alone is packed',
+  );
+  t.notOk(
+    cells.some((c) => c.slot === 'query.status-pair' && c.packed !== undefined),
+    'the pair never: its filter would be spelled twice',
+  );
 });
