@@ -276,12 +276,13 @@ export const CREATE_VARIANTS: readonly Variant[] = [
   {
     name: 'rejects-client-id',
     verdict: 'conformant',
-    description: 'a body with an id is refused with 400',
+    description: 'a body with an id is refused with 400 (once the key is checked: without it, 401 as ever)',
     clause: 'Pet rule 1: a client does not supply the id',
     caughtBy: [],
-    wrap: before(isCreate, (r) => {
+    wrap: before(isCreate, (r, store) => {
       const b = bodyOf(r);
-      return isJsonObject(b) && b['id'] !== undefined ? errorResponse(400, 'id_not_allowed', 'id is assigned by the service') : r;
+      const refused = authorised(r.headers, store.apiKey) && isJsonObject(b) && b['id'] !== undefined;
+      return refused ? errorResponse(400, 'id_not_allowed', 'id is assigned by the service') : r;
     }),
   },
 ];
