@@ -75,6 +75,7 @@ function notReached(parts: ReportParts): CaseResult[] {
 export function reportOf(parts: ReportParts): RunReport {
   const cases = [...parts.results, ...notReached(parts)];
   const counts = emptyCounts();
+  // Counted as the judge settled them.
   for (const r of cases) counts[r.outcome] += 1;
   const finished = new Date();
   const { client, created, load, stopped } = parts;

@@ -166,7 +166,10 @@ export function plannedStateCases(contract: Contract): CaseSpec[] {
   return cases;
 }
 
-/** The window's result on a store whose every page it read was full: not judged, and why in the store's words. */
+/**
+ * The window's result on a store whose every page it read was full: the judge's not judged, its reason in the store's words
+ * (it reads the outcome to reword it; the outcome stays the judge's).
+ */
 function windowOnFullStore(result: CaseResult, limit: number): CaseResult {
   if (result.id !== BEFORE_FILL.id || result.outcome !== 'not-judged' || result.skip !== 'precondition') return result;
   const listed = result.checks.filter((c) => c.id === 'expect.holdsIfNotFull');
