@@ -7,7 +7,7 @@ import type { RunSettings } from '../src/engine/plan.js';
 import type { RunContext } from '../src/engine/run-context.js';
 import type { StoreCounts } from '../src/engine/store-counts.js';
 import { DEFAULT_HTTP_OPTIONS } from '../src/http/client.js';
-import { Observe } from '../src/http/observe.js';
+import { everyObserver, Observe } from '../src/http/observe.js';
 import type { Sender } from '../src/http/sender.js';
 import { DEFAULT_PACING } from '../src/http/pacer.js';
 import type { LoadedContract } from '../src/loader/contract.js';
@@ -54,7 +54,19 @@ const SETTINGS: RunSettings = {
 
 /** The context the case runner reads, over `sender` and the contract given (the fixtures' by default). */
 export function caseContext(sender: Sender, contract: Contract, options: CaseOptions = {}): CaseContext {
-  const { disabled, listener, created, model, store, signal, waitClock, exchangeChecks, keyAsWrong, variables, ...settings } = options;
+  const {
+    disabled,
+    listener,
+    created: _created,
+    model,
+    store,
+    signal,
+    waitClock,
+    exchangeChecks,
+    keyAsWrong,
+    variables,
+    ...settings
+  } = options;
   const { contract: _, ...rest } = settings;
   const runId = String(variables?.get('runId') ?? 'pc-test');
   const storeModel = model ?? new StoreModel({ windowMs: 0, runId });
@@ -85,7 +97,6 @@ export function caseContext(sender: Sender, contract: Contract, options: CaseOpt
       new RunFindings(),
       keyAsWrong ?? new Map(),
     ),
-    observer: { created: created ?? new CreatedPets(), model: storeModel },
     clock: waitClock ?? REAL_CLOCK,
     stop: signal ?? new AbortController().signal,
     emit: (event) => tellListener(listener ?? {}, event),
@@ -98,12 +109,14 @@ const BASE = new URL('http://127.0.0.1:9/v1/');
 
 /** The whole context a phase runs in, over `sender`: a phase under test sends only through it (it may open nothing of its own). */
 export function phaseContext(sender: Sender, contract: Contract, options: CaseOptions = {}): RunContext {
-  // The store model sees every exchange through the observe layer, as the run's client shows it to the model.
+  // The store model and the created pets see every exchange through the observe layer, as the run's client shows it to them.
   const model = options.model ?? new StoreModel({ windowMs: 0, runId: 'pc-test' });
-  const observed = new Observe(sender, model);
+  const created = options.created ?? new CreatedPets();
+  const observed = new Observe(sender, everyObserver([model, created]));
   const cases = caseContext(observed, contract, { ...options, model });
   return {
     ...cases,
+    observer: { created, model },
     runId: String(cases.variables.get('runId')),
     sender: {
       send: (request) => observed.send(request),

@@ -195,7 +195,7 @@ async function readProfile(argument: string): Promise<LoadProfile> {
  * `--connections N`: the load's peak, the most requests it keeps in flight at once. A profile with a pressure step gets N in
  * that step and keeps its other stages' connections up to N; one without has N in every stage.
  */
-export function withPeakConnections(profile: LoadProfile, connections: number): LoadProfile {
+function withPeakConnections(profile: LoadProfile, connections: number): LoadProfile {
   if (profile.pressure === undefined) return { ...profile, connections };
   return { ...profile, connections: Math.min(profile.connections, connections), pressure: { ...profile.pressure, connections } };
 }

@@ -27,7 +27,7 @@ import type { RunContext } from './run-context.js';
 import { unmetRequirement } from './store-counts.js';
 
 /** What running cases reads of the run's context: a phase hands its own (sending: with the run's client). */
-export type CaseContext = Pick<RunContext, 'plan' | 'variables' | 'judge' | 'observer' | 'clock' | 'stop' | 'emit' | 'provided'> & {
+export type CaseContext = Pick<RunContext, 'plan' | 'variables' | 'judge' | 'clock' | 'stop' | 'emit' | 'provided'> & {
   /** The run's client (the write gate its last layer, whose budget it tells), or a fake one. */
   readonly sender: Sender & { readonly writeBudget?: { readonly spent: boolean } };
 };
@@ -132,7 +132,7 @@ async function runStep(
   context: CaseContext,
   onExchange?: (exchange: Exchange) => void,
 ): Promise<StepRun> {
-  const { plan, clock, observer, judge } = context;
+  const { plan, clock, judge } = context;
   const request = requestOf(spec, step, vars, plan.contract);
   const deadline = clock.now() + plan.settings.consistencyWindowMs;
   let attempts = 0;
@@ -157,7 +157,6 @@ async function runStep(
       const evidence = failureEvidence(error.sent, error, index, { startedAt, durationMs: performance.now() - sentAt, attempts });
       return { kind: 'transport', error, evidence, checks: judge.transport(error, index) };
     }
-    observer.created.observe(exchange);
     // Judged against the store model as it was before this exchange, which its observe layer already told the model of.
     const judged = judge.exchange(exchange, { step, index, level: spec.level, vars });
     onExchange?.(exchange);

@@ -2,6 +2,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { DEFAULT_HTTP_OPTIONS, type HttpClientOptions } from '../http/client.js';
 import { openClient } from '../http/open-client.js';
+import { everyObserver } from '../http/observe.js';
 import { contractRequests } from '../requests/contract-requests.js';
 import type { RequestTally } from '../http/sender.js';
 import { variantsSendingTheKey } from '../http/credentials.js';
@@ -91,13 +92,12 @@ async function runPhase(phase: Phase, context: RunContext, phaseRequests: Record
   const info = { id: phase.id, title: phase.title };
   // The generated phases keep only their failing requests as evidence: their traffic is counted at the wire, as theirs alone.
   const tally: RequestTally | undefined = phase.countsRequests === true && sender !== undefined ? { sent: 0 } : undefined;
+  // Its requests say who sent them, so the observers file what they did (the pets created) under this phase.
+  const tagged = tally === undefined ? { sentBy: phase.id } : { sentBy: phase.id, tally };
   const own: RunContext = {
     ...context,
     judge: context.judge.inPhase(phase.id),
-    observer: { ...context.observer, created: context.observer.created.of(phase.id) },
-    ...(tally === undefined || sender === undefined
-      ? {}
-      : { sender: { ...sender, send: (request) => sender.send({ ...request, tally }) } }),
+    ...(sender === undefined ? {} : { sender: { ...sender, send: (request) => sender.send({ ...request, ...tagged }) } }),
   };
   await emit({ type: 'phase-start', phase: info });
   const skip = phase.skipReason(plan);
@@ -219,8 +219,8 @@ export async function executePlan(
   // The run's own client, only when a phase it runs sends through it; a load verifies its target with one of its own.
   const sends = phases.some((phase) => phase.usesRunClient === true);
   const observer = { created: new CreatedPets(), model: new StoreModel({ windowMs: settings.consistencyWindowMs, runId }) };
-  // Every exchange of every phase reaches the store model through the client's observe layer, and every phase writes
-  // through its one gate (read-only mode and --max-writes hold whichever phase sends).
+  // Every exchange of every phase reaches the store model and the created pets through the client's observe layer, and
+  // every phase writes through its one gate (read-only mode and --max-writes hold whichever phase sends).
   const client = sends
     ? openClient(
         {
@@ -229,7 +229,10 @@ export async function executePlan(
           alive: contractRequests(plan.contract).listing(),
           onWait: (wait) => void emit({ type: 'wait', wait }),
         },
-        { observer: observer.model, writes: { readOnly: settings.readOnly, maxWrites: settings.maxWrites } },
+        {
+          observer: everyObserver([observer.model, observer.created]),
+          writes: { readOnly: settings.readOnly, maxWrites: settings.maxWrites },
+        },
       )
     : undefined;
   const sender: RunSender | undefined = client;

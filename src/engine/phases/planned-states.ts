@@ -60,7 +60,7 @@ const [BEFORE_FILL, REFUSED, READ_AFTER_WRITE] = PLANNED_STATE_CASES as [CaseInf
 const OUTSIDE_ENUM = 'extinct';
 
 /** The planned cases for this contract; those it lacks an operation for are absent. */
-export function plannedStateCases(contract: Contract): CaseSpec[] {
+function plannedStateCases(contract: Contract): CaseSpec[] {
   const create = contract.operations.get(ROLES.create);
   const list = contract.operations.get(ROLES.list);
   const get = contract.operations.get(ROLES.get);

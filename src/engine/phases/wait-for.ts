@@ -18,7 +18,7 @@ const NOT_YET_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 const WAIT_BACKOFF = { firstMs: 250, maxMs: 2_000 } as const;
 
 /** The longest one try may take: a service that takes longer to answer its first listing is still starting. */
-export const WAIT_TRY_MS = 5_000;
+const WAIT_TRY_MS = 5_000;
 
 /** One try: `answered` when the service answered (the preflight then judges the answer), else why not yet, in words. */
 export type WaitProbe = () => Promise<'answered' | string>;
