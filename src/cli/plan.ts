@@ -419,7 +419,8 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
   const recorded = { ...recordedOptions('merge', settled, { 'report-dir': path.resolve(reportDir) }), merged: [...positionals] };
   return {
     plan: {
-      ...basePlan(await packageContract(), { apiKey: '' }, undefined),
+      // It sends nothing: the base URL is the one the merged loads measured, which the report names.
+      ...basePlan(await packageContract(), { apiKey: '', baseUrl: first.baseUrl }, undefined),
       selection: { cases: [], suites: ['load'], ids: new Set(), merge },
       settings: loadSettings(settled.values),
       recordedOptions: recorded,

@@ -80,7 +80,7 @@ export interface RunSettings {
 /** Everything a run does, decided before it starts. */
 export interface RunPlan {
   contract: LoadedContract;
-  /** Where requests go; a merge sends none. */
+  /** Where requests go (none given: the embedded server); a merge sends none, its base URL is the merged loads'. */
   target: Target;
   selection: Selection;
   settings: RunSettings;

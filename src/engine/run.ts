@@ -58,9 +58,9 @@ export interface EmbeddedTarget {
 /** Starts the embedded target of a plan; throws a RunError when it cannot. */
 export type StartEmbedded = (plan: RunPlan) => Promise<EmbeddedTarget>;
 
-/** The embedded target when the plan names no base URL (nor merges reports): started by whoever gave `start`. */
+/** The embedded target when the plan names no base URL (a merge names the merged loads'): started by whoever gave `start`. */
 async function embeddedTarget(plan: RunPlan, start: StartEmbedded | undefined): Promise<EmbeddedTarget | undefined> {
-  if (plan.target.baseUrl !== undefined || plan.selection.merge !== undefined) return undefined;
+  if (plan.target.baseUrl !== undefined) return undefined;
   if (start === undefined) throw new RunError('ERR_SERVER_START', 'no base URL, and no embedded server to start');
   return start(plan);
 }
@@ -202,7 +202,7 @@ export async function executePlan(
     runId,
     startedAt,
     baseUrl: plan.target.baseUrl,
-    embedded: plan.target.baseUrl === undefined && selection.merge === undefined,
+    embedded: plan.target.baseUrl === undefined,
   };
   let server: EmbeddedTarget | undefined;
   try {
@@ -211,7 +211,7 @@ export async function executePlan(
     if (error instanceof RunError) await emit({ type: 'run-not-started', report: notStartedReport(begun, error) });
     throw error;
   }
-  const baseUrl = selection.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as EmbeddedTarget).baseUrl;
+  const baseUrl = plan.target.baseUrl ?? (server as EmbeddedTarget).baseUrl;
   const connection = httpOptions(plan, baseUrl, server !== undefined);
   const enabled = PHASES.filter((phase) => phase.enabled(plan));
   const gates = enabled.filter((phase) => phase.gate === true);
@@ -288,22 +288,23 @@ export async function executePlan(
     strict: settings.strict,
     ...(plan.conformanceBaseline === undefined ? {} : { baseline: plan.conformanceBaseline }),
     failOn: plan.failOn ?? 'any',
-    interrupted: signal?.aborted === true || provided.load?.interrupted === true,
+    interrupted: signal?.aborted === true,
     client,
     created: context.observer.created,
-    filled: provided.store?.created ?? 0,
-    load: provided.load,
-    requestSpace: provided.requestSpace,
+    // What the phases provided (the store fill's count, a load, the request space's cells): the report assembly reads it.
+    provided,
     phaseRequests,
     findings: context.judge.findings,
-    judgement: context.judge.tally.build({
-      disabled: context.judge.disabled,
-      exchanges: sends,
-      load: selection.load !== undefined || selection.merge !== undefined,
-      ...(settings.exchangeChecks === undefined ? {} : { exchangeChecks: new Set(settings.exchangeChecks.map((c) => c.id)) }),
-      ...(settings.minJudged === undefined ? {} : { minJudged: settings.minJudged }),
-      ...(provided.requestSpace === undefined ? {} : { cells: { judged: provided.requestSpace.judged, of: provided.requestSpace.cells } }),
-    }),
+    ledger: {
+      tally: context.judge.tally,
+      selection: {
+        disabled: context.judge.disabled,
+        exchanges: sends,
+        load: phases.some((phase) => phase.measuresLoad === true),
+        ...(settings.exchangeChecks === undefined ? {} : { exchangeChecks: new Set(settings.exchangeChecks.map((c) => c.id)) }),
+        ...(settings.minJudged === undefined ? {} : { minJudged: settings.minJudged }),
+      },
+    },
   });
   const notStarted = async (error: unknown): Promise<never> => {
     if (error instanceof RunError)
@@ -343,7 +344,7 @@ export async function executePlan(
     } catch (error) {
       if (!(error instanceof RunError)) throw error;
       // Whatever stopped the run once it began leaves reports that say so, with every result measured until then.
-      const report = reportOf({ ...parts(), interrupted: signal?.aborted === true, stopped: error });
+      const report = reportOf({ ...parts(), stopped: error });
       await emit({ type: 'run-end', report });
       throw new RunStoppedError(error, report);
     }
