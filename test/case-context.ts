@@ -2,6 +2,8 @@
 import type { CaseContext } from '../src/engine/cases.js';
 import { RunFindings } from '../src/checks/findings.js';
 import { RunJudging } from '../src/checks/run-judging.js';
+import { runSettings } from '../src/cli/run-settings.js';
+import { settle } from '../src/cli/settings.js';
 import { CreatedPets } from '../src/engine/observer.js';
 import type { RunSettings } from '../src/engine/plan.js';
 import type { RunContext } from '../src/engine/run-context.js';
@@ -35,22 +37,24 @@ export interface CaseOptions extends Partial<RunSettings> {
   variables?: ReadonlyMap<string, JsonValue>;
 }
 
-/** The settings of a plain run at --concurrency 1, on the suite's clock of 2026-11-22. */
-const SETTINGS: RunSettings = {
-  now: new Date('2026-11-22T12:00:00Z'),
-  strict: false,
+/**
+ * The settings of a run given no option, on the suite's clock of 2026-11-22, read-only off, seed 1, then `overrides`: the
+ * option table's defaults, so that a setting a new row fills needs no test to name it.
+ */
+export function plainSettings(overrides: Partial<RunSettings> = {}): RunSettings {
+  const decided = { now: new Date('2026-11-22T12:00:00Z'), readOnly: false, pacing: DEFAULT_PACING, seed: 1 };
+  return { ...runSettings(settle('run', {}, {}).values, decided), ...overrides };
+}
+
+/** The settings of a plain run at --concurrency 1. */
+const SETTINGS: RunSettings = plainSettings({
   requestTimeoutMs: 15_000,
   maxResponseBytes: 1 << 20,
   excerptBytes: 256,
-  readOnly: false,
   concurrency: 1,
   consistencyWindowMs: 0,
-  categoryId: 1,
-  pacing: DEFAULT_PACING,
-  maxWrites: 500,
-  seed: 1,
   maxExamples: 10,
-};
+});
 
 /** The context the case runner reads, over `sender` and the contract given (the fixtures' by default). */
 export function caseContext(sender: Sender, contract: Contract, options: CaseOptions = {}): CaseContext {

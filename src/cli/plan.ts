@@ -19,7 +19,7 @@ import { RunError } from '../model/errors.js';
 import { problemsError, type FileProblem } from '../loader/yaml-file.js';
 import type { LoadProfile, LoadReport } from '../model/load.js';
 import { parseReporterNames, type OutputTarget, type ReporterName } from '../reporters/reporter-registry.js';
-import type { GivenValues, OptionCommand, OptionValues } from './options.js';
+import { type GivenValues, type OptionCommand, type OptionName, type OptionValues, optionEntries } from './options.js';
 import { runSettings } from './run-settings.js';
 import { readSecretFile, resolveApiKey } from './secret-files.js';
 import { noMatchText, selectCaseKinds, selectCases, skippedIds } from './selection.js';
@@ -226,6 +226,16 @@ function waitForOf(settled: Settled): { waitForMs?: number } {
   return seconds === undefined || seconds === 0 ? {} : { waitForMs: seconds * 1000 };
 }
 
+/** The options whose setting only phases read (Phase.reads) when none of the phases that read it runs: none recorded. */
+function unreadOptions(reads: ReadonlySet<string>): Partial<Record<OptionName, undefined>> {
+  const phaseRead = new Set(PHASES.flatMap((phase) => phase.reads ?? []));
+  return Object.fromEntries(
+    optionEntries()
+      .filter(([, spec]) => spec.setting !== undefined && phaseRead.has(spec.setting) && !reads.has(spec.setting))
+      .map(([name]) => [name, undefined]),
+  );
+}
+
 /** `--rate-limit N` (or `N/s`), `--max-wait S`, `--wait-budget S`. */
 function pacingOf(settled: Settled): PacingOptions {
   const { values } = settled;
@@ -320,6 +330,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   // A setting changes nothing when no phase that reads it runs (the seed, the examples): recorded only when one does.
   const enabled = PHASES.filter((phase) => phase.enabled({ ...planned, recordedOptions: {} }));
   const reads = new Set(enabled.flatMap((phase) => phase.reads ?? []));
+  const unread = unreadOptions(reads);
   const plan: RunPlan = {
     ...planned,
     recordedOptions: {
@@ -328,7 +339,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
         'report-dir': path.resolve(reportDir),
         load: profile?.name,
         seed: reads.has('seed') ? seed : undefined,
-        'max-examples': reads.has('maxExamples') ? settings.maxExamples : undefined,
+        ...unread,
       }),
       ...proxyRecord(target),
     },

@@ -71,6 +71,8 @@ export interface RunSettings {
   seed: number;
   /** Examples per property of the generated phases (--max-examples). */
   maxExamples: number;
+  /** The most requests in each sequence of the stateful phase (--sequence-length). */
+  sequenceLength: number;
   /** The exchange checks every response is judged by (default: the registry's). */
   exchangeChecks?: readonly ExchangeCheck[];
   /** --min-judged: the least percent of the selected rules a run must judge, or it is incomplete (exit 2). */

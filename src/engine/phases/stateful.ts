@@ -19,18 +19,17 @@ import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
 import type { RunPlan } from '../plan.js';
 import { writtenStatus } from '../run-context.js';
 
-/** The most commands a sequence holds. */
-const MAX_COMMANDS = 8;
-
-/** What the stateful phase is told: the seed it replays and how many sequences it draws. */
+/** What the stateful phase is told: the seed it replays, how many sequences it draws and the most commands each holds. */
 export interface StatefulOptions {
   seed: number;
   sequences: number;
+  maxCommands: number;
 }
 
 /** The stateful phase's own settings, read from the run's: a sequence is several requests, so a third as many sequences as examples. */
 function statefulOptions(plan: RunPlan): StatefulOptions {
-  return { seed: plan.settings.seed, sequences: Math.max(1, Math.ceil(plan.settings.maxExamples / 3)) };
+  const { seed, maxExamples, sequenceLength } = plan.settings;
+  return { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)), maxCommands: sequenceLength };
 }
 
 /** The case the stateful phase reports as. */
@@ -215,7 +214,7 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, contex
   const runId = String(context.variables.get('runId') ?? 'run');
   const commands = commandsOf(contract, runId, context.variables.get('categoryId') ?? 1, context);
   const { results, failure } = await runExamples({
-    arbitrary: fc.commands(commands, { maxCommands: MAX_COMMANDS }),
+    arbitrary: fc.commands(commands, { maxCommands: stateful.maxCommands }),
     seed: stateful.seed,
     numRuns: stateful.sequences,
     concurrency: context.plan.settings.concurrency,
@@ -236,9 +235,10 @@ export const STATEFUL_PHASE: Phase = {
   // every run: it runs after the cases, beside the created-pets and fuzzing phases.
   after: ['cases'],
   usesRunClient: true,
-  reads: ['seed', 'maxExamples'],
-  writes: (plan) => statefulOptions(plan).sequences * MAX_COMMANDS,
-  sends: 'sequences of up to 8 createPet, getPet and listPets requests, a third as many as --max-examples, drawn from --seed',
+  reads: ['seed', 'maxExamples', 'sequenceLength'],
+  writes: (plan) => statefulOptions(plan).sequences * statefulOptions(plan).maxCommands,
+  sends:
+    'sequences of up to --sequence-length createPet, getPet and listPets requests, a third as many as --max-examples, drawn from --seed',
   cases: () => [STATEFUL_CASE],
   enabled: (plan) => selectedOf(plan, [STATEFUL_CASE]).length > 0,
   planned: () => [STATEFUL_CASE],
