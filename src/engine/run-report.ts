@@ -43,7 +43,7 @@ export interface ReportParts {
   phaseRequests: Record<string, number>;
   /** What the recommendation-level exchange checks found, by check id. */
   findings: RunFindings;
-  /** The tally of judgements and what the run selected, which the ledger of judgement is built from (the cells the request space provided added). */
+  /** The tally of judgements and what the run selected: the ledger of judgement is built from them (and the request space's cells). */
   ledger: { tally: JudgementTally; selection: Omit<LedgerSelection, 'cells'> };
   stopped?: RunError;
   /** The earlier run given as --baseline, and what a failure must be to fail the run (--fail-on). */
