@@ -2,12 +2,14 @@
 import type { CaseContext } from '../src/engine/cases.js';
 import { RunFindings } from '../src/checks/findings.js';
 import { RunJudging } from '../src/checks/run-judging.js';
+import { runSettings } from '../src/cli/run-settings.js';
+import { settle } from '../src/cli/settings.js';
 import { CreatedPets } from '../src/engine/observer.js';
 import type { RunSettings } from '../src/engine/plan.js';
 import type { RunContext } from '../src/engine/run-context.js';
 import type { StoreCounts } from '../src/engine/store-counts.js';
 import { DEFAULT_HTTP_OPTIONS } from '../src/http/client.js';
-import { Observe } from '../src/http/observe.js';
+import { everyObserver, Observe } from '../src/http/observe.js';
 import type { Sender } from '../src/http/sender.js';
 import { DEFAULT_PACING } from '../src/http/pacer.js';
 import type { LoadedContract } from '../src/loader/contract.js';
@@ -35,26 +37,40 @@ export interface CaseOptions extends Partial<RunSettings> {
   variables?: ReadonlyMap<string, JsonValue>;
 }
 
-/** The settings of a plain run at --concurrency 1, on the suite's clock of 2026-11-22. */
-const SETTINGS: RunSettings = {
-  now: new Date('2026-11-22T12:00:00Z'),
-  strict: false,
+/**
+ * The settings of a run given no option, on the suite's clock of 2026-11-22, read-only off, seed 1, then `overrides`: the
+ * option table's defaults, so that a setting a new row fills needs no test to name it.
+ */
+export function plainSettings(overrides: Partial<RunSettings> = {}): RunSettings {
+  const decided = { now: new Date('2026-11-22T12:00:00Z'), readOnly: false, pacing: DEFAULT_PACING, seed: 1 };
+  return { ...runSettings(settle('run', {}, {}).values, decided), ...overrides };
+}
+
+/** The settings of a plain run at --concurrency 1. */
+const SETTINGS: RunSettings = plainSettings({
   requestTimeoutMs: 15_000,
   maxResponseBytes: 1 << 20,
   excerptBytes: 256,
-  readOnly: false,
   concurrency: 1,
   consistencyWindowMs: 0,
-  categoryId: 1,
-  pacing: DEFAULT_PACING,
-  maxWrites: 500,
-  seed: 1,
   maxExamples: 10,
-};
+});
 
 /** The context the case runner reads, over `sender` and the contract given (the fixtures' by default). */
 export function caseContext(sender: Sender, contract: Contract, options: CaseOptions = {}): CaseContext {
-  const { disabled, listener, created, model, store, signal, waitClock, exchangeChecks, keyAsWrong, variables, ...settings } = options;
+  const {
+    disabled,
+    listener,
+    created: _created,
+    model,
+    store,
+    signal,
+    waitClock,
+    exchangeChecks,
+    keyAsWrong,
+    variables,
+    ...settings
+  } = options;
   const { contract: _, ...rest } = settings;
   const runId = String(variables?.get('runId') ?? 'pc-test');
   const storeModel = model ?? new StoreModel({ windowMs: 0, runId });
@@ -85,7 +101,6 @@ export function caseContext(sender: Sender, contract: Contract, options: CaseOpt
       new RunFindings(),
       keyAsWrong ?? new Map(),
     ),
-    observer: { created: created ?? new CreatedPets(), model: storeModel },
     clock: waitClock ?? REAL_CLOCK,
     stop: signal ?? new AbortController().signal,
     emit: (event) => tellListener(listener ?? {}, event),
@@ -98,12 +113,14 @@ const BASE = new URL('http://127.0.0.1:9/v1/');
 
 /** The whole context a phase runs in, over `sender`: a phase under test sends only through it (it may open nothing of its own). */
 export function phaseContext(sender: Sender, contract: Contract, options: CaseOptions = {}): RunContext {
-  // The store model sees every exchange through the observe layer, as the run's client shows it to the model.
+  // The store model and the created pets see every exchange through the observe layer, as the run's client shows it to them.
   const model = options.model ?? new StoreModel({ windowMs: 0, runId: 'pc-test' });
-  const observed = new Observe(sender, model);
+  const created = options.created ?? new CreatedPets();
+  const observed = new Observe(sender, everyObserver([model, created]));
   const cases = caseContext(observed, contract, { ...options, model });
   return {
     ...cases,
+    observer: { created, model },
     runId: String(cases.variables.get('runId')),
     sender: {
       send: (request) => observed.send(request),

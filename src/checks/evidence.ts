@@ -29,7 +29,7 @@ export function roundMs(ms: number): number {
 }
 
 /** The request as evidence keeps it: its body bounded. */
-export function requestEvidence(request: SentRequest): ExchangeEvidence['request'] {
+function requestEvidence(request: SentRequest): ExchangeEvidence['request'] {
   return request.body === undefined
     ? { method: request.method, url: request.url, headers: request.headers }
     : { method: request.method, url: request.url, headers: request.headers, body: boundedText(request.body, MAX_REQUEST_BODY_EVIDENCE) };

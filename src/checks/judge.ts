@@ -48,6 +48,8 @@ export function outcomeOf(
   const result: CheckOutcome = { id: check.id, level, outcome, step, message: boundedText(judgement.message) };
   if (judgement.outcome === 'failed') result.failures = boundedFailures(judgement.failures);
   if (source !== undefined) result.source = source;
+  if ((judgement.outcome === 'passed' || judgement.outcome === 'failed') && judgement.threshold !== undefined)
+    result.threshold = judgement.threshold;
   return result;
 }
 

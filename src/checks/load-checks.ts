@@ -1,12 +1,12 @@
 /** Run-scope checks over a load profile's figures: thresholds, the capacity of a ramp, the comparison with a baseline. */
 import { couldNotTest, failed, notJudged, passed, type Judgement, type RunCheck } from '../model/check.js';
 import {
+  formatMs,
   METRICS,
   type BaselineComparison,
   type LatencyMetric,
   type LoadMetrics,
   type LoadProfile,
-  type LoadReport,
   type LoadStage,
   type Metric,
   PRESSURE_METRICS,
@@ -163,11 +163,6 @@ function judgeAll(profile: LoadProfile, metrics: LoadMetrics, floor = 0): Thresh
   );
 }
 
-/** Every threshold of a load result judged as its checks judge it (on the judged stage, a ramp's rps floor included). */
-export function loadThresholdVerdicts(load: LoadReport): ThresholdVerdict[] {
-  return judgeAll(load.profile, load.metrics, rpsFloor(load.profile, load.judgedRate));
-}
-
 /** The metrics a stage broke (a pressure step: only those it is held to). */
 export function breachedMetrics(profile: LoadProfile, stage: LoadStage): Metric[] {
   return judgeAll(profile, stage.metrics, rpsFloor(profile, stage.rate))
@@ -203,6 +198,16 @@ const pressureCheck: RunCheck = {
   },
 };
 
+/** What a threshold measured, as load tools print it: `p99 = 12.3 ms`, `errors = 3 of 27012 (0.011 %)`, `rps = 900/s`. */
+function measured(verdict: ThresholdVerdict, metrics: LoadMetrics): string {
+  const { metric, actual, threshold } = verdict;
+  if (isLatency(metric)) return metrics.responses === 0 ? `${metric}: no response` : `${metric} = ${formatMs(actual)}`;
+  if (metric === 'rps') return `rps = ${actual}/s`;
+  if (threshold.maxRate !== undefined && metrics.requests > 0)
+    return `${metric} = ${actual} of ${metrics.requests} (${((actual / metrics.requests) * 100).toFixed(3)} %)`;
+  return `${metric} = ${actual}`;
+}
+
 function thresholdCheck(metric: Metric): RunCheck {
   return {
     id: thresholdCheckId(metric),
@@ -221,15 +226,20 @@ function thresholdCheck(metric: Metric): RunCheck {
       const threshold = effectiveThresholds(load.profile).find(([m]) => m === metric)?.[1] ?? {};
       const verdict = judgeThreshold(metric, threshold, load.metrics, metric === 'rps' ? rpsFloor(load.profile, load.judgedRate) : 0);
       const at = load.judgedRate === undefined || load.profile.ramp === undefined ? '' : ` at ${load.judgedRate}/s`;
-      if (verdict.ok) return passed(`${verdict.message}${at}`);
+      // How it was judged goes with the verdict: the reports show the bound and the measure beside it, never judging again.
+      const shown = { threshold: { expression: verdict.expression, measured: measured(verdict, load.metrics) } };
+      if (verdict.ok) return { ...passed(`${verdict.message}${at}`), ...shown };
       const evidence =
         metric === 'mismatches'
           ? load.violations.map((x) => ({ message: `GET ${x.target} → ${x.status}: ${x.problems.join('; ')}`, actual: x.bodyExcerpt }))
           : [];
-      return failed([
-        { message: `${verdict.message}${at}`, expected: verdict.bound, actual: `${verdict.actual} ${UNITS[metric]}` },
-        ...evidence,
-      ]);
+      return {
+        ...failed([
+          { message: `${verdict.message}${at}`, expected: verdict.bound, actual: `${verdict.actual} ${UNITS[metric]}` },
+          ...evidence,
+        ]),
+        ...shown,
+      };
     },
   };
 }

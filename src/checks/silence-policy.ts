@@ -32,7 +32,7 @@ function acceptedWords(status: number): string {
 }
 
 /** The policy's rule as a check: `expect.undocumented`, any 4xx refuses and any 2xx accepts; anything else fails. */
-export const undocumentedRequest: ExpectationCheck<UndocumentedRequest> = {
+const undocumentedRequest: ExpectationCheck<UndocumentedRequest> = {
   id: 'expect.undocumented',
   key: 'undocumented',
   title: 'A request the contract gives no response for is refused with a 4xx Error or accepted, never a 5xx',
@@ -56,7 +56,7 @@ export const undocumentedRequest: ExpectationCheck<UndocumentedRequest> = {
 };
 
 /** The policy's first recommendation: a refusal uses the status the contract uses for refusals (400; 404 too for a malformed id). */
-export const undocumentedRefusalStatus: ExpectationCheck<UndocumentedRequest> = {
+const undocumentedRefusalStatus: ExpectationCheck<UndocumentedRequest> = {
   id: 'expect.undocumented.refusal-status',
   key: 'undocumented',
   title: 'A request the contract gives no response for is refused with the status the contract uses for refusals',
@@ -87,7 +87,7 @@ export const undocumentedRefusalStatus: ExpectationCheck<UndocumentedRequest> = 
 };
 
 /** The policy's second recommendation: a request whose acceptance carries a known risk (named by the case) is refused. */
-export const undocumentedAcceptanceRisk: ExpectationCheck<UndocumentedRequest> = {
+const undocumentedAcceptanceRisk: ExpectationCheck<UndocumentedRequest> = {
   id: 'expect.undocumented.acceptance-risk',
   key: 'undocumented',
   title: 'A request the contract gives no response for, whose acceptance carries a known risk, is refused',

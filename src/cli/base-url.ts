@@ -11,7 +11,7 @@ const VERSION = 'v1';
 const OPERATION_ROOT = 'pets';
 
 /** The base URL likely meant by one whose path does not end in /v1 (its path without a trailing slash); undefined when it does. */
-export function versionedBaseUrl(url: URL): string | undefined {
+function versionedBaseUrl(url: URL): string | undefined {
   const segments = url.pathname.split('/').filter((segment) => segment !== '');
   if (segments.at(-1) === VERSION) return undefined;
   const version = segments.lastIndexOf(VERSION);

@@ -40,7 +40,7 @@ export const INTERRUPT_GRACE_MS = 1_000;
 export const LAST_RESORT_MS = 5_000;
 
 /** What a run says when a signal stops it; `serve` writes no reports, so it says only that it stops. */
-export function stoppingLine(signal: StopSignal, serving = false, graceMs = INTERRUPT_GRACE_MS): string {
+function stoppingLine(signal: StopSignal, serving = false, graceMs = INTERRUPT_GRACE_MS): string {
   if (serving) return `petstore-conformance: ${signal}: stopping the reference server`;
   return (
     `petstore-conformance: ${signal}: stopping; requests in flight get ${graceMs / 1000} s, then the reports are written (a second ` +

@@ -409,4 +409,19 @@ export const RUN_ROWS = {
       schema: { type: 'integer', description: 'Examples each fuzzing property drew, when a generated phase ran.' },
     },
   }),
+  'sequence-length': option({
+    kind: integer(1, 100),
+    setting: 'sequenceLength',
+    arg: 'N',
+    commands: ['run'],
+    section: 'generated',
+    configKey: 'sequenceLength',
+    default: 8,
+    help: 'the most requests in each stateful sequence',
+    more: '; longer sequences reach deeper states, and create more pets',
+    recorded: {
+      option: 'sequenceLength',
+      schema: { type: 'integer', description: 'The most requests in each stateful sequence, when the stateful phase ran.' },
+    },
+  }),
 } as const;

@@ -9,17 +9,7 @@ import type { OptionCommand, OptionSpec } from './options-kinds.js';
 import { OUTPUT_ROWS } from './options-table-output.js';
 import { RUN_ROWS } from './options-table-run.js';
 
-export {
-  type FileContext,
-  type OptionCommand,
-  type OptionSpec,
-  type DefaultedSpec,
-  type Recorded,
-  type RecordedValue,
-  type ValueKind,
-  CASE_KINDS,
-  SECTIONS,
-} from './options-kinds.js';
+export { type OptionCommand, type RecordedValue, CASE_KINDS, SECTIONS } from './options-kinds.js';
 
 /** Unknown where the halves share no name, never where they do: a row silently lost to the later half fails to compile. */
 type Disjoint<A, B> = [Extract<keyof A, keyof B>] extends [never] ? unknown : never;

@@ -19,7 +19,7 @@ import { RunError } from '../model/errors.js';
 import { problemsError, type FileProblem } from '../loader/yaml-file.js';
 import type { LoadProfile, LoadReport } from '../model/load.js';
 import { parseReporterNames, type OutputTarget, type ReporterName } from '../reporters/reporter-registry.js';
-import type { GivenValues, OptionCommand, OptionValues } from './options.js';
+import { type GivenValues, type OptionCommand, type OptionName, type OptionValues, optionEntries } from './options.js';
 import { runSettings } from './run-settings.js';
 import { readSecretFile, resolveApiKey } from './secret-files.js';
 import { noMatchText, selectCaseKinds, selectCases, skippedIds } from './selection.js';
@@ -195,7 +195,7 @@ async function readProfile(argument: string): Promise<LoadProfile> {
  * `--connections N`: the load's peak, the most requests it keeps in flight at once. A profile with a pressure step gets N in
  * that step and keeps its other stages' connections up to N; one without has N in every stage.
  */
-export function withPeakConnections(profile: LoadProfile, connections: number): LoadProfile {
+function withPeakConnections(profile: LoadProfile, connections: number): LoadProfile {
   if (profile.pressure === undefined) return { ...profile, connections };
   return { ...profile, connections: Math.min(profile.connections, connections), pressure: { ...profile.pressure, connections } };
 }
@@ -224,6 +224,16 @@ async function loadPlan(
 function waitForOf(settled: Settled): { waitForMs?: number } {
   const seconds = settled.values['wait-for'];
   return seconds === undefined || seconds === 0 ? {} : { waitForMs: seconds * 1000 };
+}
+
+/** The options whose setting only phases read (Phase.reads) when none of the phases that read it runs: none recorded. */
+function unreadOptions(reads: ReadonlySet<string>): Partial<Record<OptionName, undefined>> {
+  const phaseRead = new Set(PHASES.flatMap((phase) => phase.reads ?? []));
+  return Object.fromEntries(
+    optionEntries()
+      .filter(([, spec]) => spec.setting !== undefined && phaseRead.has(spec.setting) && !reads.has(spec.setting))
+      .map(([name]) => [name, undefined]),
+  );
 }
 
 /** `--rate-limit N` (or `N/s`), `--max-wait S`, `--wait-budget S`. */
@@ -320,6 +330,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
   // A setting changes nothing when no phase that reads it runs (the seed, the examples): recorded only when one does.
   const enabled = PHASES.filter((phase) => phase.enabled({ ...planned, recordedOptions: {} }));
   const reads = new Set(enabled.flatMap((phase) => phase.reads ?? []));
+  const unread = unreadOptions(reads);
   const plan: RunPlan = {
     ...planned,
     recordedOptions: {
@@ -328,7 +339,7 @@ export async function planRun(flags: GivenValues, env: Env): Promise<PlannedRun>
         'report-dir': path.resolve(reportDir),
         load: profile?.name,
         seed: reads.has('seed') ? seed : undefined,
-        'max-examples': reads.has('maxExamples') ? settings.maxExamples : undefined,
+        ...unread,
       }),
       ...proxyRecord(target),
     },
@@ -419,7 +430,8 @@ export async function planMerge(positionals: readonly string[], flags: GivenValu
   const recorded = { ...recordedOptions('merge', settled, { 'report-dir': path.resolve(reportDir) }), merged: [...positionals] };
   return {
     plan: {
-      ...basePlan(await packageContract(), { apiKey: '' }, undefined),
+      // It sends nothing: the base URL is the one the merged loads measured, which the report names.
+      ...basePlan(await packageContract(), { apiKey: '', baseUrl: first.baseUrl }, undefined),
       selection: { cases: [], suites: ['load'], ids: new Set(), merge },
       settings: loadSettings(settled.values),
       recordedOptions: recorded,

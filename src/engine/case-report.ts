@@ -1,7 +1,11 @@
 /** A case as reports show it: its description, the results of a case not judged, and its events, always paired. */
+import { notJudgedCase } from '../checks/run-judging.js';
 import type { Emit } from '../model/events.js';
-import type { CaseInfo, CaseResult, SkipCode } from '../model/results.js';
+import type { CaseInfo, CaseResult } from '../model/results.js';
 import type { CaseSpec } from '../model/scenario.js';
+
+// The judge's form of a case not judged, where the phases that skip a case reach it.
+export { notJudgedCase };
 
 /** The static description of a case, as the catalogue and reports show it. */
 export function caseInfo(spec: CaseSpec): CaseInfo {
@@ -13,11 +17,6 @@ export function caseInfo(spec: CaseSpec): CaseInfo {
 export function disabledCase(info: CaseInfo, disabled: ReadonlyMap<string, string>): CaseResult | undefined {
   const reason = disabled.get(info.id);
   return reason === undefined ? undefined : notJudgedCase(info, 'disabled', `disabled by the configuration: ${reason}`);
-}
-
-/** A case that was not judged (not run, or nothing to conclude), with the kind of reason and the reason; `durationMs` when it took time. */
-export function notJudgedCase(info: CaseInfo, skip: SkipCode, reason: string, durationMs = 0): CaseResult {
-  return { ...info, outcome: 'not-judged', skip, reason, durationMs, checks: [], exchanges: [], retries: 0 };
 }
 
 /**

@@ -1,7 +1,16 @@
 /** Runs cases: fills templates, sends each step, has the run's judge judge each exchange, emits events. */
 import { evidenceOf, failureEvidence, roundMs } from '../checks/evidence.js';
 import type { ExchangeJudgement } from '../checks/judge.js';
-import { caseOutcome, unansweredCaseOutcome } from '../checks/run-judging.js';
+import {
+  awaitsTheWrite,
+  brokenCase,
+  type CaseOutcome,
+  caseOutcome,
+  endsTheCase,
+  noteJudgedAnotherWay,
+  unansweredCaseOutcome,
+  notJudgedOutcome,
+} from '../checks/run-judging.js';
 import { NotSent, TransportError, type OutgoingRequest } from '../http/client.js';
 import { type Sender, WriteRefused } from '../http/write-gate.js';
 import { mapConcurrently } from '../model/concurrency.js';
@@ -10,7 +19,7 @@ import { RunError } from '../model/errors.js';
 import type { Exchange } from '../model/exchange.js';
 import { resolvePointer, stringifyExactJson, type JsonValue } from '../model/json.js';
 import { encodeText } from '../model/text-encodings.js';
-import { worstOutcome, type CaseResult, type CheckOutcome, type ExchangeEvidence, type Outcome, type SkipCode } from '../model/results.js';
+import type { CaseResult, CheckOutcome, ExchangeEvidence } from '../model/results.js';
 import { type CaseSpec, type RequestSpec, type StepSpec, stepWaves } from '../model/scenario.js';
 import { fillTemplate, fillText, type Variables } from '../model/template.js';
 import { caseInfo, disabledCase, notJudgedCase, reportCase } from './case-report.js';
@@ -18,7 +27,7 @@ import type { RunContext } from './run-context.js';
 import { unmetRequirement } from './store-counts.js';
 
 /** What running cases reads of the run's context: a phase hands its own (sending: with the run's client). */
-export type CaseContext = Pick<RunContext, 'plan' | 'variables' | 'judge' | 'observer' | 'clock' | 'stop' | 'emit' | 'provided'> & {
+export type CaseContext = Pick<RunContext, 'plan' | 'variables' | 'judge' | 'clock' | 'stop' | 'emit' | 'provided'> & {
   /** The run's client (the write gate its last layer, whose budget it tells), or a fake one. */
   readonly sender: Sender & { readonly writeBudget?: { readonly spent: boolean } };
 };
@@ -108,11 +117,11 @@ function wireForm(request: StepSpec['request'], vars: Variables): Partial<Outgoi
 type StepRun =
   | { kind: 'answered'; exchange: Exchange; judged: ExchangeJudgement; attempts: number; startedAt: Date }
   | { kind: 'transport'; error: TransportError; evidence: ExchangeEvidence; checks: CheckOutcome[] }
-  | { kind: 'ended'; outcome: Outcome; reason: string; skip?: SkipCode };
+  | { kind: 'ended'; ended: CaseOutcome };
 
 /** Whether no step should start after this one: it failed, or ended the case. */
 function endsCase(run: StepRun): boolean {
-  return run.kind !== 'answered' || worstOutcome(run.judged.checks) === 'failed';
+  return run.kind !== 'answered' || endsTheCase(run.judged.checks);
 }
 
 /** Sends step `index` of a case (retrying a read-after-write within the window) and judges the exchange; never throws. */
@@ -124,7 +133,7 @@ async function runStep(
   context: CaseContext,
   onExchange?: (exchange: Exchange) => void,
 ): Promise<StepRun> {
-  const { plan, clock, observer, judge } = context;
+  const { plan, clock, judge } = context;
   const request = requestOf(spec, step, vars, plan.contract);
   const deadline = clock.now() + plan.settings.consistencyWindowMs;
   let attempts = 0;
@@ -137,32 +146,23 @@ async function runStep(
     try {
       exchange = await context.sender.send(request);
     } catch (error) {
-      if (error instanceof RunError)
-        return { kind: 'ended', outcome: 'not-judged', reason: `not finished: ${error.message}`, skip: 'interrupted' };
+      if (error instanceof RunError) return { kind: 'ended', ended: notJudgedOutcome('interrupted', `not finished: ${error.message}`) };
       if (error instanceof WriteRefused || error instanceof NotSent)
-        return { kind: 'ended', outcome: 'not-judged', reason: `step ${index + 1} ${error.message}`, skip: error.reason };
+        return { kind: 'ended', ended: notJudgedOutcome(error.reason, `step ${index + 1} ${error.message}`) };
       // The client throws only those on purpose: anything else is a bug of this project.
-      if (!(error instanceof TransportError))
-        return {
-          kind: 'ended',
-          outcome: 'internal-error',
-          reason: `step ${index + 1}: the request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
-        };
+      if (!(error instanceof TransportError)) {
+        const why = error instanceof Error ? error.message : String(error);
+        return { kind: 'ended', ended: brokenCase(`step ${index + 1}: the request could not be sent: ${why}`) };
+      }
       // The store model heard of it through the client's observe layer (a create without an answer may have made a pet).
       const evidence = failureEvidence(error.sent, error, index, { startedAt, durationMs: performance.now() - sentAt, attempts });
       return { kind: 'transport', error, evidence, checks: judge.transport(error, index) };
     }
-    observer.created.observe(exchange);
     // Judged against the store model as it was before this exchange, which its observe layer already told the model of.
     const judged = judge.exchange(exchange, { step, index, level: spec.level, vars });
     onExchange?.(exchange);
-    // Only what the step expects of the write may not show yet; a rule every exchange must keep (no 5xx, JSON) is judged at once.
-    const failedChecks = judged.checks.filter((c) => c.outcome === 'failed');
-    const retry =
-      step.readAfterWrite === true &&
-      failedChecks.length > 0 &&
-      failedChecks.every((c) => c.id.startsWith('expect.')) &&
-      clock.now() + backoff < deadline;
+    // Only what the step expects of the write may not show yet (the judge says when that is all that failed).
+    const retry = step.readAfterWrite === true && awaitsTheWrite(judged.checks) && clock.now() + backoff < deadline;
     if (!retry) return { kind: 'answered', exchange, judged, attempts, startedAt };
     // A stopping run does not wait out the consistency window (it may be 20 s), nor judges a write it gave no time to show.
     const interrupted =
@@ -174,9 +174,7 @@ async function runStep(
     if (interrupted)
       return {
         kind: 'ended',
-        outcome: 'not-judged',
-        reason: `not finished: interrupted while step ${index + 1} waited for a write to show`,
-        skip: 'interrupted',
+        ended: notJudgedOutcome('interrupted', `not finished: interrupted while step ${index + 1} waited for a write to show`),
       };
   }
 }
@@ -221,8 +219,9 @@ async function judgeCase(spec: CaseSpec, context: CaseContext, onExchange?: (exc
   const keyAsWrong = spec.steps.map((step) => context.judge.keyAsWrong.get(step.request.auth ?? 'valid')).find((why) => why !== undefined);
   if (keyAsWrong !== undefined) return notJudgedCase(info, 'precondition', keyAsWrong);
   const started = performance.now();
+  // The outcome is a placeholder until finish takes the judge's (it stands first, where every report keeps it).
   const result: CaseResult = { ...info, outcome: 'passed', durationMs: 0, checks: [], exchanges: [], retries: 0 };
-  const finish = (outcome: Outcome, reason?: string, skip?: SkipCode): CaseResult => {
+  const finish = ({ outcome, reason, skip }: CaseOutcome): CaseResult => {
     result.outcome = outcome;
     if (reason !== undefined) result.reason = reason;
     if (skip !== undefined) result.skip = skip;
@@ -232,27 +231,28 @@ async function judgeCase(spec: CaseSpec, context: CaseContext, onExchange?: (exc
   const vars = new Map(context.variables);
   /** Takes a step's run into the result: `next`, `stop` (it failed), or how the case ends. */
   const settle = (run: StepRun, step: StepSpec, index: number): 'next' | 'stop' | (() => CaseResult) => {
-    if (run.kind === 'ended') return () => finish(run.outcome, run.reason, run.skip);
+    if (run.kind === 'ended') return () => finish(run.ended);
     if (run.kind === 'transport') {
       result.exchanges.push(run.evidence);
       result.checks.push(...run.checks);
       context.judge.record(undefined, run.checks);
+      // The judge's outcome passed along, its reason told with the step.
       return () => {
         const settled = unansweredCaseOutcome(result.checks, `${run.error.message} (${run.error.code})`);
-        return finish(settled.outcome, `step ${index + 1}: ${settled.reason}`);
+        return finish({ outcome: settled.outcome, reason: `step ${index + 1}: ${settled.reason}` });
       };
     }
     const { exchange, judged, attempts, startedAt } = run;
     result.retries += attempts - 1;
     // Settled once the step's retries are over: a wrong stored value is one failure, where it was first shown.
-    const settled = context.judge.settle(exchange, judged, { caseId: info.id, precondition: step.precondition === true });
+    const settled = context.judge.settle(exchange, judged, { caseId: info.id, step: index, precondition: step.precondition === true });
     result.exchanges.push(evidenceOf(exchange, index, startedAt, attempts, settings.excerptBytes));
     captureVariables(step, exchange, vars);
     result.checks.push(...settled.checks);
     // What the step needed is not there (e.g. an empty store): the case cannot be judged, which is not a failure.
-    if (settled.unmet !== undefined)
-      return () => finish('not-judged', `precondition of step ${index + 1} not met: ${settled.unmet}`, 'precondition');
-    return worstOutcome(settled.checks) === 'failed' ? 'stop' : 'next';
+    const { unmet } = settled;
+    if (unmet !== undefined) return () => finish(unmet);
+    return endsTheCase(settled.checks) ? 'stop' : 'next';
   };
   let ending: 'stop' | (() => CaseResult) | undefined;
   for (const wave of stepWaves(spec)) {
@@ -280,14 +280,12 @@ async function judgeCase(spec: CaseSpec, context: CaseContext, onExchange?: (exc
   }
   if (typeof ending === 'function') return ending();
   // A full page of a long-lived store may hold none of the run's pets: where the case judges the pet another way, it stays judged.
-  const judgedAnotherWay = (c: CheckOutcome): boolean =>
-    c.id === 'expect.holdsIfNotFull' && spec.steps[c.step]?.fullPageJudgedBy !== undefined;
-  for (const c of result.checks)
-    if (c.outcome === 'not-judged' && judgedAnotherWay(c))
-      c.message = `${c.message}; the case judges the pet by ${spec.steps[c.step]?.fullPageJudgedBy} instead`;
+  const judgedBy = (c: CheckOutcome): string | undefined =>
+    c.id === 'expect.holdsIfNotFull' ? spec.steps[c.step]?.fullPageJudgedBy : undefined;
+  noteJudgedAnotherWay(result.checks, judgedBy);
   // A rule that found nothing to judge anywhere in the case (a full page, an empty listing) leaves it unjudged, never passed.
-  const settled = caseOutcome(result.checks, { judgedAnotherWay, nothingJudged: 'no check judged any of its responses' });
-  return finish(settled.outcome, settled.reason, settled.skip);
+  const judgedAnotherWay = (c: CheckOutcome): boolean => judgedBy(c) !== undefined;
+  return finish(caseOutcome(result.checks, { judgedAnotherWay, nothingJudged: 'no check judged any of its responses' }));
 }
 
 /** Runs cases with bounded concurrency; results come back in the order of `cases`. */

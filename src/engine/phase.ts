@@ -45,6 +45,8 @@ export interface Phase {
   writes?(plan: RunPlan): number;
   /** It keeps only failing exchanges as evidence, so its requests are counted at the client for `requestsBySuite`. */
   readonly countsRequests?: boolean;
+  /** It measures (or merges) a load, which the run rules judge: the ledger of judgement counts them only then. */
+  readonly measuresLoad?: boolean;
   /** What its cases send, in the catalogue's words; undefined where each case says it step by step (the declared cases). */
   readonly sends?: string;
   /** The form of the ids it reports when they depend on the run's input (`load.<profile>`), for the catalogue. */

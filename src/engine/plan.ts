@@ -71,6 +71,8 @@ export interface RunSettings {
   seed: number;
   /** Examples per property of the generated phases (--max-examples). */
   maxExamples: number;
+  /** The most requests in each sequence of the stateful phase (--sequence-length). */
+  sequenceLength: number;
   /** The exchange checks every response is judged by (default: the registry's). */
   exchangeChecks?: readonly ExchangeCheck[];
   /** --min-judged: the least percent of the selected rules a run must judge, or it is incomplete (exit 2). */
@@ -80,7 +82,7 @@ export interface RunSettings {
 /** Everything a run does, decided before it starts. */
 export interface RunPlan {
   contract: LoadedContract;
-  /** Where requests go; a merge sends none. */
+  /** Where requests go (none given: the embedded server); a merge sends none, its base URL is the merged loads'. */
   target: Target;
   selection: Selection;
   settings: RunSettings;

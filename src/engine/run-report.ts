@@ -1,12 +1,11 @@
 /** The report a run ends in, assembled from its parts, and the one a run that could not start leaves. */
 import { judgeRun } from '../checks/judge.js';
 import type { RunFindings } from '../checks/findings.js';
+import type { JudgementTally, LedgerSelection } from '../checks/ledger.js';
 import type { Client } from '../http/client.js';
 import { packageVersion } from '../loader/package-paths.js';
 import { type ConformanceBaseline, type FailOn, gatedFailures, runTarget, sinceBaseline, unlikeRuns } from '../model/baseline.js';
 import type { RunError } from '../model/errors.js';
-import type { LoadReport } from '../model/load.js';
-import type { RequestSpaceSummary } from '../model/request-space.js';
 import {
   emptyCounts,
   internalErrorsOf,
@@ -21,6 +20,7 @@ import {
 } from '../model/results.js';
 import { notJudgedCase } from './case-report.js';
 import type { CreatedPets } from './observer.js';
+import type { Provides } from './run-context.js';
 
 /** This tool, as every report names it. */
 export const TOOL = { name: 'petstore-conformance', version: packageVersion() } as const;
@@ -33,19 +33,18 @@ export interface ReportParts {
   planned: readonly CaseInfo[];
   results: CaseResult[];
   strict: boolean;
+  /** The run was interrupted (a signal); a load that measured an interruption (a merged report of one) says so too. */
   interrupted: boolean;
   client: Client | undefined;
   created: CreatedPets;
-  filled: number;
-  load: LoadReport | undefined;
-  /** The request space's cells, sent and judged, when its phase ran. */
-  requestSpace?: RequestSpaceSummary | undefined;
+  /** What the phases provided: the store fill's count, the load measured or merged, the request space's cells. */
+  provided: Provides;
   /** Requests of the phases that keep only failing requests as evidence, counted at the client. */
   phaseRequests: Record<string, number>;
   /** What the recommendation-level exchange checks found, by check id. */
   findings: RunFindings;
-  /** The ledger of judgement: every rule, what judged it, or why nothing did. */
-  judgement: JudgementLedger;
+  /** The tally of judgements and what the run selected: the ledger of judgement is built from them (and the request space's cells). */
+  ledger: { tally: JudgementTally; selection: Omit<LedgerSelection, 'cells'> };
   stopped?: RunError;
   /** The earlier run given as --baseline, and what a failure must be to fail the run (--fail-on). */
   baseline?: ConformanceBaseline;
@@ -72,15 +71,22 @@ function notReached(parts: ReportParts): CaseResult[] {
 }
 
 /** The run's report from its parts: the cases (those never reached included), counts, the verdict, what changed since the baseline. */
-export function reportOf(parts: ReportParts): RunReport {
+export function reportOf(given: ReportParts): RunReport {
+  const { load, requestSpace: space, store } = given.provided;
+  // A run that went to its end takes the interruption a load measured (a merged report of one); a stop decides otherwise.
+  const parts = { ...given, interrupted: given.interrupted || (given.stopped === undefined && load?.interrupted === true) };
+  const cells = space === undefined ? {} : { cells: { judged: space.judged, of: space.cells } };
+  const judgement = parts.ledger.tally.build({ ...parts.ledger.selection, ...cells });
+  const filled = store?.created ?? 0;
   const cases = [...parts.results, ...notReached(parts)];
   const counts = emptyCounts();
+  // Counted as the judge settled them.
   for (const r of cases) counts[r.outcome] += 1;
   const finished = new Date();
-  const { client, created, load, stopped } = parts;
+  const { client, created, stopped } = parts;
   const findings = parts.findings.findings;
   const internalErrors = internalErrorsOf(cases, parts.findings.internalErrors);
-  const since = compared(parts, cases);
+  const since = compared(parts, cases, judgement);
   const gated = since !== undefined && parts.failOn === 'new' ? { gatedFailures: gatedFailures(since, parts.strict) } : {};
   return {
     reportVersion: 4,
@@ -95,14 +101,14 @@ export function reportOf(parts: ReportParts): RunReport {
       stopped: stopped !== undefined,
       findings: findings.length,
       internalErrors: internalErrors.length,
-      judgedTooLittle: parts.judgement.belowMinimum === true,
+      judgedTooLittle: judgement.belowMinimum === true,
       ...gated,
     }),
     counts,
     requests: client?.requestCount ?? 0,
     requestsBySuite: { ...requestsBySuite(parts.results), ...parts.phaseRequests },
     ...(client === undefined ? {} : { traffic: client.traffic }),
-    createdPets: { count: created.count, namedWith: parts.meta.runId, ...(parts.filled > 0 ? { toJudge: parts.filled } : {}) },
+    createdPets: { count: created.count, namedWith: parts.meta.runId, ...(filled > 0 ? { toJudge: filled } : {}) },
     ...(parts.interrupted ? { interrupted: true as const } : {}),
     ...(stopped === undefined ? {} : { stopped: { code: stopped.code, message: stopped.message } }),
     cases,
@@ -110,18 +116,18 @@ export function reportOf(parts: ReportParts): RunReport {
     findings,
     internalErrors,
     ...(load === undefined ? {} : { load }),
-    ...(parts.requestSpace === undefined ? {} : { requestSpace: parts.requestSpace }),
-    judgement: parts.judgement,
+    ...(space === undefined ? {} : { requestSpace: space }),
+    judgement,
     ...(since === undefined ? {} : { sinceBaseline: since }),
   };
 }
 
 /** What changed since the --baseline run, when there is one. */
-function compared(parts: ReportParts, cases: readonly CaseResult[]): SinceBaseline | undefined {
+function compared(parts: ReportParts, cases: readonly CaseResult[], judgement: JudgementLedger): SinceBaseline | undefined {
   const { baseline, meta } = parts;
   if (baseline === undefined) return undefined;
   const run = { version: meta.tool.version, target: runTarget(meta), ...(meta.contract === undefined ? {} : { contract: meta.contract }) };
-  const { judgement, strict } = parts;
+  const { strict } = parts;
   return sinceBaseline(baseline, { cases, judgement, findings: parts.findings.findings, strict, unlike: unlikeRuns(baseline, run) });
 }
 

@@ -2,6 +2,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { DEFAULT_HTTP_OPTIONS, type HttpClientOptions } from '../http/client.js';
 import { openClient } from '../http/open-client.js';
+import { everyObserver } from '../http/observe.js';
 import { contractRequests } from '../requests/contract-requests.js';
 import type { RequestTally } from '../http/sender.js';
 import { variantsSendingTheKey } from '../http/credentials.js';
@@ -57,9 +58,9 @@ export interface EmbeddedTarget {
 /** Starts the embedded target of a plan; throws a RunError when it cannot. */
 export type StartEmbedded = (plan: RunPlan) => Promise<EmbeddedTarget>;
 
-/** The embedded target when the plan names no base URL (nor merges reports): started by whoever gave `start`. */
+/** The embedded target when the plan names no base URL (a merge names the merged loads'): started by whoever gave `start`. */
 async function embeddedTarget(plan: RunPlan, start: StartEmbedded | undefined): Promise<EmbeddedTarget | undefined> {
-  if (plan.target.baseUrl !== undefined || plan.selection.merge !== undefined) return undefined;
+  if (plan.target.baseUrl !== undefined) return undefined;
   if (start === undefined) throw new RunError('ERR_SERVER_START', 'no base URL, and no embedded server to start');
   return start(plan);
 }
@@ -91,13 +92,12 @@ async function runPhase(phase: Phase, context: RunContext, phaseRequests: Record
   const info = { id: phase.id, title: phase.title };
   // The generated phases keep only their failing requests as evidence: their traffic is counted at the wire, as theirs alone.
   const tally: RequestTally | undefined = phase.countsRequests === true && sender !== undefined ? { sent: 0 } : undefined;
+  // Its requests say who sent them, so the observers file what they did (the pets created) under this phase.
+  const tagged = tally === undefined ? { sentBy: phase.id } : { sentBy: phase.id, tally };
   const own: RunContext = {
     ...context,
     judge: context.judge.inPhase(phase.id),
-    observer: { ...context.observer, created: context.observer.created.of(phase.id) },
-    ...(tally === undefined || sender === undefined
-      ? {}
-      : { sender: { ...sender, send: (request) => sender.send({ ...request, tally }) } }),
+    ...(sender === undefined ? {} : { sender: { ...sender, send: (request) => sender.send({ ...request, ...tagged }) } }),
   };
   await emit({ type: 'phase-start', phase: info });
   const skip = phase.skipReason(plan);
@@ -202,7 +202,7 @@ export async function executePlan(
     runId,
     startedAt,
     baseUrl: plan.target.baseUrl,
-    embedded: plan.target.baseUrl === undefined && selection.merge === undefined,
+    embedded: plan.target.baseUrl === undefined,
   };
   let server: EmbeddedTarget | undefined;
   try {
@@ -211,7 +211,7 @@ export async function executePlan(
     if (error instanceof RunError) await emit({ type: 'run-not-started', report: notStartedReport(begun, error) });
     throw error;
   }
-  const baseUrl = selection.merge?.loads[0]?.baseUrl ?? plan.target.baseUrl ?? (server as EmbeddedTarget).baseUrl;
+  const baseUrl = plan.target.baseUrl ?? (server as EmbeddedTarget).baseUrl;
   const connection = httpOptions(plan, baseUrl, server !== undefined);
   const enabled = PHASES.filter((phase) => phase.enabled(plan));
   const gates = enabled.filter((phase) => phase.gate === true);
@@ -219,8 +219,8 @@ export async function executePlan(
   // The run's own client, only when a phase it runs sends through it; a load verifies its target with one of its own.
   const sends = phases.some((phase) => phase.usesRunClient === true);
   const observer = { created: new CreatedPets(), model: new StoreModel({ windowMs: settings.consistencyWindowMs, runId }) };
-  // Every exchange of every phase reaches the store model through the client's observe layer, and every phase writes
-  // through its one gate (read-only mode and --max-writes hold whichever phase sends).
+  // Every exchange of every phase reaches the store model and the created pets through the client's observe layer, and
+  // every phase writes through its one gate (read-only mode and --max-writes hold whichever phase sends).
   const client = sends
     ? openClient(
         {
@@ -229,7 +229,10 @@ export async function executePlan(
           alive: contractRequests(plan.contract).listing(),
           onWait: (wait) => void emit({ type: 'wait', wait }),
         },
-        { observer: observer.model, writes: { readOnly: settings.readOnly, maxWrites: settings.maxWrites } },
+        {
+          observer: everyObserver([observer.model, observer.created]),
+          writes: { readOnly: settings.readOnly, maxWrites: settings.maxWrites },
+        },
       )
     : undefined;
   const sender: RunSender | undefined = client;
@@ -285,22 +288,23 @@ export async function executePlan(
     strict: settings.strict,
     ...(plan.conformanceBaseline === undefined ? {} : { baseline: plan.conformanceBaseline }),
     failOn: plan.failOn ?? 'any',
-    interrupted: signal?.aborted === true || provided.load?.interrupted === true,
+    interrupted: signal?.aborted === true,
     client,
     created: context.observer.created,
-    filled: provided.store?.created ?? 0,
-    load: provided.load,
-    requestSpace: provided.requestSpace,
+    // What the phases provided (the store fill's count, a load, the request space's cells): the report assembly reads it.
+    provided,
     phaseRequests,
     findings: context.judge.findings,
-    judgement: context.judge.tally.build({
-      disabled: context.judge.disabled,
-      exchanges: sends,
-      load: selection.load !== undefined || selection.merge !== undefined,
-      ...(settings.exchangeChecks === undefined ? {} : { exchangeChecks: new Set(settings.exchangeChecks.map((c) => c.id)) }),
-      ...(settings.minJudged === undefined ? {} : { minJudged: settings.minJudged }),
-      ...(provided.requestSpace === undefined ? {} : { cells: { judged: provided.requestSpace.judged, of: provided.requestSpace.cells } }),
-    }),
+    ledger: {
+      tally: context.judge.tally,
+      selection: {
+        disabled: context.judge.disabled,
+        exchanges: sends,
+        load: phases.some((phase) => phase.measuresLoad === true),
+        ...(settings.exchangeChecks === undefined ? {} : { exchangeChecks: new Set(settings.exchangeChecks.map((c) => c.id)) }),
+        ...(settings.minJudged === undefined ? {} : { minJudged: settings.minJudged }),
+      },
+    },
   });
   const notStarted = async (error: unknown): Promise<never> => {
     if (error instanceof RunError)
@@ -340,7 +344,7 @@ export async function executePlan(
     } catch (error) {
       if (!(error instanceof RunError)) throw error;
       // Whatever stopped the run once it began leaves reports that say so, with every result measured until then.
-      const report = reportOf({ ...parts(), interrupted: signal?.aborted === true, stopped: error });
+      const report = reportOf({ ...parts(), stopped: error });
       await emit({ type: 'run-end', report });
       throw new RunStoppedError(error, report);
     }

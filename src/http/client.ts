@@ -12,7 +12,7 @@ import type { PacingOptions } from './pacer.js';
 import type { OutgoingRequest, Sender } from './sender.js';
 import type { WriteLimits } from './write-gate.js';
 
-export { CERTIFICATE_CODES, NotSent, type OutgoingRequest, type Sender, TransportError } from './sender.js';
+export { NotSent, type OutgoingRequest, TransportError } from './sender.js';
 
 /** Bounds and identity of the client, and how it reaches the service (trust, client certificate, proxy, extra headers). */
 export interface HttpClientOptions extends CaptureOptions {

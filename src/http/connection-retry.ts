@@ -15,7 +15,7 @@ export function mayResend(method: string, closedBeforeResponse: boolean, already
 }
 
 /** Why a request was sent a second time, as the exchange's evidence says. */
-export function resentBecause(code: string, message: string): string {
+function resentBecause(code: string, message: string): string {
   return `the connection closed before any response byte (${code}: ${message}); sent once more on a fresh connection`;
 }
 

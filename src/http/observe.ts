@@ -7,8 +7,8 @@ import { type OutgoingRequest, type Sender, TransportError } from './sender.js';
 
 /** Who is told of each exchange: `observe` for an answer, `unanswered` for a request that got none. */
 export interface ExchangeObserver {
-  /** An answered exchange, named by where it belongs (`case lifecycle.create`) when its request said. */
-  observe(exchange: Exchange, label?: string): void;
+  /** An answered exchange, named by where it belongs (`case lifecycle.create`) and who sent it, when its request said. */
+  observe(exchange: Exchange, label?: string, sentBy?: string): void;
   /** A request that got no answer at all: what it did to the store is unknown. */
   unanswered?(sent: SentRequest): void;
   /** A request is being sent (told before it leaves), and then that it is over, after `observe` or `unanswered`. */
@@ -33,7 +33,7 @@ export class Observe implements Sender {
         if (error instanceof TransportError) this.observer.unanswered?.(error.sent);
         throw error;
       }
-      this.observer.observe(exchange, request.label);
+      this.observer.observe(exchange, request.label, request.sentBy);
     } finally {
       this.observer.sendingOver?.(request);
     }
@@ -44,8 +44,8 @@ export class Observe implements Sender {
 /** One observer that tells each of `observers` in turn. */
 export function everyObserver(observers: readonly ExchangeObserver[]): ExchangeObserver {
   return {
-    observe: (exchange, label) => {
-      for (const observer of observers) observer.observe(exchange, label);
+    observe: (exchange, label, sentBy) => {
+      for (const observer of observers) observer.observe(exchange, label, sentBy);
     },
     unanswered: (sent) => {
       for (const observer of observers) observer.unanswered?.(sent);

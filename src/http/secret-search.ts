@@ -11,7 +11,7 @@ import { DecodedView, ESCAPE_STARTS, type EscapeFamily } from './escaped-forms.j
  * bodies and messages, cut at a few KiB, and a key echoed there must not survive as its first half. Shorter beginnings
  * would be found in ordinary text (a key that starts with a word), and give little of a key away.
  */
-export const MIN_CUT_PREFIX = 12;
+const MIN_CUT_PREFIX = 12;
 
 /** The longest part of an escaped form a match may begin inside (`41` of `%41`, `u0041` of `\u0041`, `#x41;` of `&#x41;`). */
 const TAIL_MAX = 16;

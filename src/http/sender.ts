@@ -44,6 +44,8 @@ export interface OutgoingRequest {
   progress?: BodyProgress;
   /** Where the exchange belongs, in words (`case lifecycle.create`): what the store model names it by. */
   label?: string;
+  /** Who sent it (a phase of the run, by id): what the observers that keep what each one did (the pets it created) file it under. */
+  sentBy?: string;
 }
 
 /** The bytes of a response body read so far: the capture counts them, the deadline reads the pace from them. */

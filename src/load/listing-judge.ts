@@ -19,7 +19,7 @@ import { isShortPage, missingFromShortPage, overLimit, pageBound, strayStatuses 
 import { idDigits } from '../model/store-model.js';
 
 /** Contradictions kept as evidence; the counts keep going. */
-export const MAX_LISTING_EVIDENCE = 10;
+const MAX_LISTING_EVIDENCE = 10;
 const EXCERPT_CHARACTERS = 600;
 
 /**

@@ -1,7 +1,7 @@
 /** Text bounded for reports: a server may send megabytes, and a message or a detail carries a few KiB of it at most. */
 
 /** The longest message, expected or actual value a check outcome keeps (in characters). */
-export const MAX_DETAIL_CHARS = 4096;
+const MAX_DETAIL_CHARS = 4096;
 /** The most failures one check outcome keeps; the rest are counted in a last one. */
 export const MAX_FAILURES = 50;
 
@@ -9,7 +9,7 @@ export const MAX_FAILURES = 50;
  * A copy of a part of `text` that holds nothing of the whole: V8 keeps a slice as a view of its parent, so a few KiB
  * cut from a 4 MB body kept in a report would keep the 4 MB alive until the run ends. UTF-16 keeps lone surrogates as they are.
  */
-export function detachedSlice(text: string, start: number, end: number): string {
+function detachedSlice(text: string, start: number, end: number): string {
   return Buffer.from(text.slice(start, end), 'utf16le').toString('utf16le');
 }
 

@@ -2,7 +2,7 @@
 import type { Contract } from './contract.js';
 import type { Exchange } from './exchange.js';
 import type { LoadMetrics, LoadReport } from './load.js';
-import type { Failure, Level } from './results.js';
+import type { Failure, Level, ThresholdLine } from './results.js';
 import type { SourceLocation } from './source-location.js';
 import type { Expectations } from './scenario.js';
 import type { StoreView } from './store-model.js';
@@ -16,11 +16,12 @@ export type CheckScope = 'exchange' | 'case' | 'run' | 'transport';
 /**
  * A check's verdict before its level is applied: passed, failed with typed failures (a warning when the check's level is
  * `warn`: that is the one way to warn), not judged (nothing to conclude from), could not test (the server or the network
- * prevented it), or internal error (the check itself threw; only `guarded` makes one).
+ * prevented it), or internal error (the check itself threw; only `guarded` makes one). A load threshold's verdict carries
+ * how it was judged (its bound and what was measured), for the reports to show.
  */
 export type Judgement =
-  | { outcome: 'passed'; message: string }
-  | { outcome: 'failed'; message: string; failures: Failure[] }
+  | { outcome: 'passed'; message: string; threshold?: ThresholdLine }
+  | { outcome: 'failed'; message: string; failures: Failure[]; threshold?: ThresholdLine }
   | { outcome: 'not-judged'; message: string }
   | { outcome: 'could-not-test'; message: string }
   | { outcome: 'internal-error'; message: string };

@@ -11,9 +11,9 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** The longest number literal read: far beyond int64 (19 digits) and double (309), short enough that BigInt stays instant. */
-export const MAX_NUMBER_LENGTH = 1000;
+const MAX_NUMBER_LENGTH = 1000;
 /** The deepest nesting read: the suite's bodies are two levels deep; a deeper one is an attack on the parser's stack. */
-export const MAX_NESTING_DEPTH = 512;
+const MAX_NESTING_DEPTH = 512;
 
 function parseNumber(text: string): number | bigint {
   // Converting a number of millions of digits costs seconds of CPU: refused by its length before any conversion.
@@ -215,7 +215,7 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
 }
 
 /** The most characters of a value a message shows. */
-export const MAX_SHOWN_JSON_CHARS = 4096;
+const MAX_SHOWN_JSON_CHARS = 4096;
 
 /**
  * Renders a JSON value compactly for messages, bigint included: exactly as stringifyExactJson writes it when that fits in

@@ -418,3 +418,9 @@ export interface LoadProgress {
 export interface LoadListener {
   onLoadProgress?(progress: LoadProgress): void;
 }
+
+/** Latency for people: µs digits under 10 ms, fewer above (0.213 ms, 12.35 ms, 1005 ms). */
+export function formatMs(ms: number): string {
+  const digits = ms < 10 ? 3 : ms < 100 ? 2 : ms < 1000 ? 1 : 0;
+  return `${Number(ms.toFixed(digits))} ms`;
+}

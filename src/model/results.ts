@@ -52,6 +52,14 @@ export interface CheckOutcome {
   failures?: Failure[];
   /** Where the expectation it judged is declared (absent for rules that apply to every exchange). */
   source?: SourceLocation;
+  /** A load threshold as it was judged, for reports to show beside the verdict. */
+  threshold?: ThresholdLine;
+}
+
+/** A load threshold as it was judged: the bound as load tools print it (`p99 <= 500 ms`), and what was measured (`p99 = 12.3 ms`). */
+export interface ThresholdLine {
+  expression: string;
+  measured: string;
 }
 
 /** A request as sent, with the credential redacted. */

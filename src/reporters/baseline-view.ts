@@ -45,7 +45,7 @@ export function rulesLine(since: SinceBaseline): string | undefined {
 }
 
 /** Ids in a line: the first `max`, then how many more. */
-export function listedIds(ids: readonly string[], max: number): string {
+function listedIds(ids: readonly string[], max: number): string {
   return ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
 }
 

@@ -10,11 +10,6 @@ export function unjudgedRules(ledger: JudgementLedger): RuleLedgerEntry[] {
   return ledger.rules.filter((rule) => rule.status === 'not-judged');
 }
 
-/** The rules outside the run's selection (listed apart, not counted). */
-export function unselectedRules(ledger: JudgementLedger): RuleLedgerEntry[] {
-  return ledger.rules.filter((rule) => rule.status === 'not-selected');
-}
-
 /** `judged 37 of 38 rules (97.3 %); 1 not judged`, and the minimum when one was asked: the line every reporter shows. */
 export function ledgerLine(ledger: JudgementLedger): string {
   const unjudged = ledger.selected - ledger.judged;

@@ -1,6 +1,5 @@
 /** The figures of a load run as every reporter shows them: one table model, rendered as HTML, Markdown, JUnit text and console lines. */
-import { loadThresholdVerdicts, thresholdCheckId, type ThresholdVerdict } from '../checks/load-checks.js';
-import type { LatencyClock, LoadMetrics, LoadReport } from '../model/load.js';
+import { formatMs, type LatencyClock, type LoadReport } from '../model/load.js';
 import type { CheckOutcome, RunReport } from '../model/results.js';
 
 /** One labelled figure, its value already in words. */
@@ -32,12 +31,6 @@ export interface LoadFigures {
 function workersNote(load: LoadReport): string {
   const workers = Math.max(1, ...load.stages.flatMap((s) => s.raw.map((r) => r.workers ?? 1)));
   return workers > 1 ? ` on ${workers} worker threads` : '';
-}
-
-/** Latency for people: µs digits under 10 ms, fewer above (0.213 ms, 12.35 ms, 1005 ms). */
-export function formatMs(ms: number): string {
-  const digits = ms < 10 ? 3 : ms < 100 ? 2 : ms < 1000 ? 1 : 0;
-  return `${Number(ms.toFixed(digits))} ms`;
 }
 
 function signedPercent(change: number): string {
@@ -88,17 +81,6 @@ function trendLine(check: CheckOutcome, windowsShown: boolean): string {
   if (check.outcome === 'failed' && (check.failures ?? []).length > 0) return (check.failures ?? []).map((f) => f.message).join('; ');
   if (check.outcome === 'passed' && windowsShown) return 'the last window is within the trend allowed of the first (both above)';
   return check.message;
-}
-
-/** What a threshold measured, as load tools print it: `p99 = 12.3 ms`, `errors = 3 of 27012 (0.011 %)`, `rps = 900/s`. */
-function measured(verdict: ThresholdVerdict, metrics: LoadMetrics): string {
-  const { metric, actual, threshold } = verdict;
-  if (metric === 'p50' || metric === 'p90' || metric === 'p99' || metric === 'max')
-    return metrics.responses === 0 ? `${metric}: no response` : `${metric} = ${formatMs(actual)}`;
-  if (metric === 'rps') return `rps = ${actual}/s`;
-  if (threshold.maxRate !== undefined && metrics.requests > 0)
-    return `${metric} = ${actual} of ${metrics.requests} (${((actual / metrics.requests) * 100).toFixed(3)} %)`;
-  return `${metric} = ${actual}`;
 }
 
 /** The store invariants on the load's listings in words: how many judged, against how many pets, what contradicted. */
@@ -216,21 +198,18 @@ export function loadFigures(load: LoadReport, report?: RunReport): LoadFigures {
   figures.push(...trendFigures(load));
   if (load.interrupted) figures.push({ label: 'interrupted', value: 'these are the figures measured until the run was stopped' });
   const loadCase = report?.cases.find((c) => c.suite === 'load');
-  const verdicts = loadThresholdVerdicts(load);
   const thresholds = (loadCase?.checks ?? []).map((c) => {
     if (c.id === 'load.trend') {
       const line = trendLine(c, m.windows !== undefined);
       return { check: c.id, outcome: c.outcome, message: line, expression: c.id, figure: line };
     }
-    const verdict = verdicts.find((v) => thresholdCheckId(v.metric) === c.id);
-    // The check's own verdict is the report's; the bound and figure are shown beside it only where they agree with it.
-    const agrees = verdict !== undefined && ((c.outcome === 'passed' && verdict.ok) || (c.outcome === 'failed' && !verdict.ok));
+    // A threshold's bound and measure are the check's own, as it judged them; any other check is its id and its message.
     return {
       check: c.id,
       outcome: c.outcome,
       message: c.message,
-      expression: agrees ? verdict.expression : c.id,
-      figure: agrees ? measured(verdict, m) : c.message,
+      expression: c.threshold?.expression ?? c.id,
+      figure: c.threshold?.measured ?? c.message,
     };
   });
   return { heading: `load ${profile.name}: ${profile.title}`, figures, thresholds };

@@ -11,7 +11,7 @@ import { runSeries } from './prometheus-series.js';
 import type { Reporter } from './reporter.js';
 
 /** How long a push may take, answer included: a Prometheus that does not answer does not hold the run's end for long. */
-export const PUSH_TIMEOUT_MS = 10_000;
+const PUSH_TIMEOUT_MS = 10_000;
 
 /** The most of an error answer's body quoted (Prometheus says there why it refused the samples). */
 const QUOTED_BODY = 200;

@@ -370,7 +370,7 @@ const CAUSE_WORDS: Readonly<Record<string, readonly [string, string]>> = {
 };
 
 /** How many causes the reports list before they count the rest. */
-export const SHOWN_CAUSES = 5;
+const SHOWN_CAUSES = 5;
 
 /**
  * The failed checks of the whole run, counted by check (each answer a check failed once), most answers first: what the

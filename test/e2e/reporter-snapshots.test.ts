@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 import { loadCaseInputs } from '../../src/engine/inputs.js';
 import { executePlan } from '../../src/engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
-import { DEFAULT_PACING } from '../../src/http/pacer.js';
+import { plainSettings } from '../case-context.js';
 import { PACKAGE_FOLDERS } from '../../tools/matrix/matrix.js';
 import { ConsoleReporter } from '../../src/reporters/console-reporter.js';
 import { renderJunit } from '../../src/reporters/junit-reporter.js';
@@ -66,21 +66,15 @@ t.test('console, JUnit and Markdown of a real failing run, noise scrubbed', asyn
       contract: inputs.contract,
       target: { baseUrl: server.baseUrl, apiKey },
       selection: { cases: inputs.cases, suites: ['auth'], ids: new Set(inputs.cases.map((c) => c.id)) },
-      settings: {
-        readOnly: false,
+      settings: plainSettings({
         concurrency: 1,
         consistencyWindowMs: 0,
-        categoryId: 1,
-        pacing: DEFAULT_PACING,
-        maxWrites: 500,
         seed: 0,
         maxExamples: 0,
-        now: new Date('2026-11-22T12:00:00Z'),
-        strict: false,
         requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
         maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
         excerptBytes: 512,
-      },
+      }),
       disabled: [{ id: 'auth.www-authenticate', reason: 'our gateway strips it' }],
       recordedOptions: {},
     },

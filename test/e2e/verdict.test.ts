@@ -9,7 +9,7 @@ import { EXIT_OF_VERDICT } from '../../src/cli/exit-codes.js';
 import { loadCaseInputs, selectEverything } from '../../src/engine/inputs.js';
 import { executePlan } from '../../src/engine/run.js';
 import { DEFAULT_HTTP_OPTIONS } from '../../src/http/client.js';
-import { DEFAULT_PACING } from '../../src/http/pacer.js';
+import { plainSettings } from '../case-context.js';
 import { PACKAGE_FOLDERS } from '../../tools/matrix/matrix.js';
 import { failed, passed, type ExchangeCheck } from '../../src/model/check.js';
 import type { RunReport } from '../../src/model/results.js';
@@ -59,22 +59,16 @@ async function embeddedRun(checks: readonly ExchangeCheck[]): Promise<RunReport>
             [...selectEverything(inputs).ids].filter((id) => id !== 'lifecycle.store-health' && id !== 'lifecycle.seen.read-back'),
           ),
         },
-        settings: {
-          readOnly: false,
+        settings: plainSettings({
           concurrency: 4,
           consistencyWindowMs: 0,
-          categoryId: 1,
-          pacing: DEFAULT_PACING,
-          maxWrites: 500,
           seed: 7,
           maxExamples: 9,
           exchangeChecks: checks,
-          now: new Date('2026-11-22T12:00:00Z'),
-          strict: false,
           requestTimeoutMs: DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
           maxResponseBytes: DEFAULT_HTTP_OPTIONS.maxResponseBytes,
           excerptBytes: 512,
-        },
+        }),
         disabled: [],
         recordedOptions: {},
       },

@@ -4,9 +4,10 @@
  * is shrunk to a minimal example, reported with its curl.
  */
 import fc from 'fast-check';
+import { breaksProperty, propertyOutcome, propertyThrew } from '../../checks/generated-outcomes.js';
 import { type Contract, listLimitOf, statusValues, ROLES, plays } from '../../model/contract.js';
 import type { JsonValue } from '../../model/json.js';
-import { outcomeWords, worstOutcome, type CaseInfo, type CaseResult, type Outcome } from '../../model/results.js';
+import type { CaseInfo, CaseResult } from '../../model/results.js';
 import type { CaseSpec, Expectations, RequestSpec, StepSpec } from '../../model/scenario.js';
 import type { Variables } from '../../model/template.js';
 import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
@@ -176,29 +177,12 @@ function listProperty(contract: Contract, templates: ContractTemplates): Propert
   };
 }
 
-/** How the reason names the example that decided a property that did not fail. */
-const FIRST_THAT: Partial<Record<Outcome, string>> = {
-  warned: 'that warned',
-  'could-not-test': 'that could not be tested',
-  'internal-error': 'that met an internal error',
-};
-
-/** The outcomes of a property's examples, counted, in words: `16 passed, 14 warned`. */
-function tally(counts: ReadonlyMap<Outcome, number>): string {
-  const order: readonly Outcome[] = ['passed', 'warned', 'not-judged', 'could-not-test', 'internal-error'];
-  return order
-    .filter((outcome) => (counts.get(outcome) ?? 0) > 0)
-    .map((outcome) => `${counts.get(outcome) ?? 0} ${outcomeWords(outcome)}`)
-    .join(', ');
-}
-
 /** What one example came to: its result, or that it was not sent (--max-writes was reached). */
 type ExampleOutcome = CaseResult | 'unsent';
 
 /**
- * Runs one property: examples drawn by the seed, up to --concurrency of them at once, each sent and judged. The property
- * reports the worst outcome over its examples, with the example that caused it as evidence: the first failure (in the
- * order drawn) shrunk to a minimal example, else the first example that threw, could not be tested or warned.
+ * Runs one property: examples drawn by the seed, up to --concurrency of them at once, each sent and judged; the first
+ * failure (in the order drawn) shrunk to a minimal example. The judge decides the property from them (propertyOutcome).
  */
 async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, context: CaseContext): Promise<CaseResult> {
   const started = performance.now();
@@ -222,78 +206,22 @@ async function runProperty<T>(property: Property<T>, fuzz: FuzzOptions, context:
         // Refused by the write gate: the budget was spent by writes under way when this one started.
         return result.skip === 'write-budget' ? 'unsent' : result;
       },
-      fails: (result) => result !== 'unsent' && result.outcome === 'failed',
+      fails: (result) => result !== 'unsent' && breaksProperty(result),
       reuseFailure: true,
     });
   } catch (error) {
     // runCase never throws: a property that threw is a bug of this phase.
-    const message = `the fuzzing phase threw: ${error instanceof Error ? error.message : String(error)}`;
-    return {
-      ...property.info,
-      outcome: 'internal-error',
-      reason: message,
-      durationMs: Math.round(performance.now() - started),
-      checks: [{ id: property.info.id, level: 'fail', outcome: 'internal-error', step: 0, message }],
-      exchanges: [],
-      retries: 0,
-    };
+    return propertyThrew(property.info, error, Math.round(performance.now() - started));
   }
   const durationMs = Math.round(performance.now() - started);
   const sent = run.results.filter((result): result is CaseResult => result !== 'unsent');
-  const examples = sent.length;
-  const unsent = run.results.length - examples;
-  const notSent = unsent > 0 ? `; ${unsent} more were not sent: --max-writes was reached` : '';
-  if (examples === 0 && unsent > 0)
-    return notJudgedCase(
-      property.info,
-      'write-budget',
-      `the run created the pets --max-writes allows: none of the ${unsent} examples was sent`,
-      durationMs,
-    );
   const minimal = run.failure?.minimal;
-  if (run.failure !== undefined && minimal !== undefined && minimal !== 'unsent') {
-    const requests = examples + run.failure.replays;
-    const replay = `seed ${fuzz.seed}; --seed ${fuzz.seed} replays it`;
-    const shrunk = `minimal failing example after ${run.failure.shrinks} shrinks of ${requests} requests`;
-    const why = property.describe?.(run.failure.minimalExample);
-    const reason = `${shrunk} (${replay}): ${why === undefined ? '' : `${why}; `}${minimal.reason ?? ''}`;
-    return { ...minimal, durationMs, reason };
-  }
-  const outcomes = new Map<Outcome, number>();
-  let worst: CaseResult | undefined;
-  for (const result of sent) {
-    outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
-    // The first example of the worst outcome is the evidence (a warning, could not test, an internal error).
-    const counts = result.outcome !== 'passed' && result.outcome !== 'not-judged';
-    if (counts && (worst === undefined || worstOutcome([worst, result]) !== worst.outcome)) worst = result;
-  }
-  const judged = examples - (outcomes.get('not-judged') ?? 0);
-  if (worst !== undefined) {
-    const first = FIRST_THAT[worst.outcome] ?? outcomeWords(worst.outcome);
-    const seeded = `${examples} generated examples (seed ${fuzz.seed}; --seed ${fuzz.seed} replays them)`;
-    const reason = `${seeded}: ${tally(outcomes)}${notSent}; the first ${first}: ${worst.reason ?? ''}`;
-    return { ...worst, durationMs, reason };
-  }
-  // A property never passes for want of data: with no example judged (none drawn, or none judgeable), it is not judged.
-  if (judged === 0)
-    return notJudgedCase(
-      property.info,
-      'precondition',
-      examples > 0
-        ? `none of the ${examples} generated examples could be judged (seed ${fuzz.seed})`
-        : `no generated example was sent (seed ${fuzz.seed})`,
-      durationMs,
-    );
-  const unjudged = judged < examples ? `; ${examples - judged} could not be judged` : '';
-  const message = `${judged} generated examples kept the contract (seed ${fuzz.seed})${unjudged}${notSent}`;
-  return {
-    ...property.info,
-    outcome: 'passed',
-    durationMs,
-    checks: [{ id: property.info.id, level: 'fail', outcome: 'passed', step: 0, message }],
-    exchanges: [],
-    retries: 0,
-  };
+  const failure =
+    run.failure !== undefined && minimal !== undefined && minimal !== 'unsent'
+      ? { minimal, shrinks: run.failure.shrinks, replays: run.failure.replays, why: property.describe?.(run.failure.minimalExample) }
+      : undefined;
+  const unsent = run.results.length - sent.length;
+  return propertyOutcome({ info: property.info, seed: fuzz.seed, sent, unsent, durationMs, ...(failure === undefined ? {} : { failure }) });
 }
 
 /** The fuzzing phase: each property of the contract over generated requests; writes only when the run may write. */

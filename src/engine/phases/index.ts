@@ -34,8 +34,6 @@ export const PHASES: readonly Phase[] = [
   MERGE_PHASE,
 ];
 
-export { GENERATED_SUITES } from '../../model/generated-suites.js';
-
 /** Every case any phase can report, given the loaded inputs, in the order of a run. */
 export function phaseCases(inputs: PhaseInputs): CaseInfo[] {
   return PHASES.flatMap((phase) => phase.cases(inputs));

@@ -62,6 +62,7 @@ export const LOAD_PHASE: Phase = {
   title: 'a load profile, measured against the service and judged by its thresholds',
   sends: "the profile's requests, at its rates, from connections of its own",
   idPattern: 'load.<profile>',
+  measuresLoad: true,
   cases: (inputs) => (inputs.profile === undefined ? [] : [loadCaseInfo(inputs.profile)]),
   enabled: (plan) => plan.selection.load !== undefined,
   planned: (plan) => (plan.selection.load === undefined ? [] : [loadCaseInfo(plan.selection.load.profile)]),

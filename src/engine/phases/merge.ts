@@ -33,6 +33,7 @@ export const MERGE_PHASE: Phase = {
   id: 'merge',
   title: "the load reports of runs made at once on several machines, merged and judged by the first one's thresholds",
   sends: 'nothing: it reads the report.json files of the runs',
+  measuresLoad: true,
   cases: () => [],
   enabled: (plan) => plan.selection.merge !== undefined,
   planned: (plan) => {

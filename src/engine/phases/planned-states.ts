@@ -61,7 +61,7 @@ const [BEFORE_FILL, REFUSED, READ_AFTER_WRITE] = PLANNED_STATE_CASES as [CaseInf
 const OUTSIDE_ENUM = 'extinct';
 
 /** The planned cases for this contract; those it lacks an operation for are absent. */
-export function plannedStateCases(contract: Contract): CaseSpec[] {
+function plannedStateCases(contract: Contract): CaseSpec[] {
   const create = contract.operations.get(ROLES.create);
   const list = contract.operations.get(ROLES.list);
   const get = contract.operations.get(ROLES.get);
@@ -159,7 +159,10 @@ export function plannedStateCases(contract: Contract): CaseSpec[] {
   return cases;
 }
 
-/** The window's result on a store whose every page it read was full: not judged, and why in the store's words. */
+/**
+ * The window's result on a store whose every page it read was full: the judge's not judged, its reason in the store's words
+ * (it reads the outcome to reword it; the outcome stays the judge's).
+ */
 function windowOnFullStore(result: CaseResult, limit: number): CaseResult {
   if (result.id !== BEFORE_FILL.id || result.outcome !== 'not-judged' || result.skip !== 'precondition') return result;
   const listed = result.checks.filter((c) => c.id === 'expect.holdsIfNotFull');

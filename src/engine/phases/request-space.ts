@@ -3,11 +3,12 @@
  * --concurrency at once, each judged by its relation. It reports one case per relation (the worst cell is its evidence)
  * and provides the count of cells sent and judged for report.json's `requestSpace`.
  */
+import { brokeRelation, relationOutcome, type SpaceCell, spaceSummary } from '../../checks/generated-outcomes.js';
 import { type Contract, ROLES } from '../../model/contract.js';
 import { mapConcurrently } from '../../model/concurrency.js';
 import { isJsonObject } from '../../model/json.js';
-import type { RequestSpaceSummary, UnjudgedCell } from '../../model/request-space.js';
-import { outcomeWords, type CaseInfo, type CaseResult, type Outcome, worstOutcome } from '../../model/results.js';
+import type { RequestSpaceSummary } from '../../model/request-space.js';
+import type { CaseInfo, CaseResult } from '../../model/results.js';
 import { packKeyless } from '../../requests/keyless-packs.js';
 import { type Cell, cellName, requestSpace } from '../../requests/request-space.js';
 import type { CaseSpec } from '../../model/scenario.js';
@@ -88,17 +89,16 @@ async function runSpec(spec: CaseSpec, operation: string, context: CaseContext, 
   return result.skip === 'write-budget' ? 'the run created the pets --max-writes allows' : result;
 }
 
-/** What a cell came to, from what its case came to. */
-function cellRun(cell: Cell, outcome: CaseResult | string): CellRun {
-  return typeof outcome === 'string' ? { cell, unsent: outcome } : { cell, result: outcome };
+/** What a cell came to, from what its case came to (its result, or why it was not sent). */
+function cellRun(cell: Cell, came: CaseResult | string): CellRun {
+  return typeof came === 'string' ? { cell, unsent: came } : { cell, result: came };
 }
 
 /** A pack's cells: the pack's result for each, or where it broke its relation, each cell sent alone (so the broken one is named). */
 async function runPack(pack: CaseSpec, members: readonly Cell[], context: CaseContext, petId: string | undefined): Promise<CellRun[]> {
   const operation = members[0]?.operation ?? '';
-  const outcome = await runSpec(pack, operation, context, petId);
-  if (typeof outcome === 'string' || (outcome.outcome !== 'failed' && outcome.outcome !== 'warned'))
-    return members.map((cell) => cellRun(cell, outcome));
+  const came = await runSpec(pack, operation, context, petId);
+  if (typeof came === 'string' || !brokeRelation(came)) return members.map((cell) => cellRun(cell, came));
   return mapConcurrently(members, context.plan.settings.concurrency, async (cell) =>
     cellRun(cell, cell.spec === undefined ? (cell.unsent ?? 'not sent') : await runSpec(cell.spec, cell.operation, context, petId)),
   );
@@ -128,53 +128,10 @@ async function runCells(cells: readonly Cell[], context: CaseContext, petId: str
   return cells.map((cell) => byCell.get(cell) ?? { cell, unsent: 'interrupted before it was sent' });
 }
 
-/** A relation's case, from the cells it judged: the worst cell is its evidence, the counts its reason. */
-function relationResult(info: CaseInfo, runs: readonly CellRun[], durationMs: number): CaseResult {
-  const sent = runs.filter((run): run is CellRun & { result: CaseResult } => run.result !== undefined);
-  const counts = new Map<Outcome, number>();
-  for (const { result } of sent) counts.set(result.outcome, (counts.get(result.outcome) ?? 0) + 1);
-  const tally = [...counts].map(([outcome, count]) => `${count} ${outcomeWords(outcome)}`).join(', ');
-  const judged = sent.filter(({ result }) => result.outcome !== 'not-judged').length;
-  if (judged === 0) return notJudgedCase(info, 'precondition', `none of its ${runs.length} cells could be judged`, durationMs);
-  const worst = worstOutcome(sent.map(({ result }) => result));
-  const first = sent.find(({ result }) => result.outcome === worst && worst !== 'passed' && worst !== 'not-judged');
-  if (first !== undefined) {
-    const reason = `${sent.length} cells sent (${tally}); the first ${outcomeWords(worst)}: ${cellName(first.cell)}: ${first.result.reason ?? ''}`;
-    return { ...first.result, ...info, outcome: first.result.outcome, reason, durationMs };
-  }
-  const message = `${judged} cells kept the relation (${tally})`;
-  return {
-    ...info,
-    outcome: 'passed',
-    durationMs,
-    checks: [{ id: info.id, level: 'fail', outcome: 'passed', step: 0, message }],
-    exchanges: [],
-    retries: 0,
-  };
-}
-
-/** The count report.json keeps: every cell, those sent, those judged, and each one not judged with its reason. */
-function summaryOf(runs: readonly CellRun[]): RequestSpaceSummary {
-  const notJudged: UnjudgedCell[] = [];
-  const broken: UnjudgedCell[] = [];
-  const slots: Record<string, number> = {};
-  let sent = 0;
-  let judged = 0;
-  for (const run of runs) {
-    const slot = `${run.cell.operation} ${run.cell.slot}`;
-    slots[slot] = (slots[slot] ?? 0) + 1;
-    if (run.result === undefined) {
-      notJudged.push({ cell: cellName(run.cell), reason: run.unsent ?? 'not sent' });
-      continue;
-    }
-    sent += 1;
-    if (run.result.outcome === 'not-judged' || run.result.outcome === 'could-not-test')
-      notJudged.push({ cell: cellName(run.cell), reason: run.result.reason ?? run.result.outcome });
-    else judged += 1;
-    if (run.result.outcome === 'failed' || run.result.outcome === 'warned')
-      broken.push({ cell: cellName(run.cell), reason: run.result.reason ?? run.result.outcome });
-  }
-  return { cells: runs.length, sent, judged, slots, notJudged, broken };
+/** A cell as the judge reads it: its name and slot, and what it came to. */
+function spaceCell({ cell, result, unsent }: CellRun): SpaceCell {
+  const named = { name: cellName(cell), slot: `${cell.operation} ${cell.slot}` };
+  return result === undefined ? { ...named, ...(unsent === undefined ? {} : { unsent }) } : { ...named, result };
 }
 
 async function runSpace(context: CaseContext): Promise<{ results: CaseResult[]; summary: RequestSpaceSummary }> {
@@ -201,11 +158,11 @@ async function runSpace(context: CaseContext): Promise<{ results: CaseResult[]; 
           disabledCase(info, context.judge.judging.disabled) ??
           (context.stop.aborted && mine.every((run) => run.result === undefined)
             ? notJudgedCase(info, 'interrupted', 'interrupted before it ran')
-            : relationResult(info, mine, durationMs)),
+            : relationOutcome(info, mine.map(spaceCell), durationMs)),
       ),
     );
   }
-  return { results, summary: summaryOf(runs) };
+  return { results, summary: spaceSummary(runs.map(spaceCell)) };
 }
 
 /** The cases the phase reports. */

@@ -5,12 +5,13 @@
  * staging are tolerated (only this run's pets are looked for), and so is the consistency window (reads retry within it).
  */
 import fc from 'fast-check';
+import { sequenceFailed, sequencesOutcome, stepInSequence, type SequenceRun } from '../../checks/generated-outcomes.js';
 import { type Contract, listLimitOf, statusValues, ROLES } from '../../model/contract.js';
 import { contractRequests } from '../../requests/contract-requests.js';
 import type { Exchange } from '../../model/exchange.js';
 import { isJsonObject, type JsonValue } from '../../model/json.js';
 import { idDigits } from '../../model/store-model.js';
-import type { CaseInfo, CaseResult, ExchangeEvidence } from '../../model/results.js';
+import type { CaseInfo, CaseResult } from '../../model/results.js';
 import type { CaseSpec, StepSpec } from '../../model/scenario.js';
 import { runCase, sending, writeBudgetSpent, type CaseContext } from '../cases.js';
 import { notJudgedCase, reportCase } from '../case-report.js';
@@ -19,18 +20,17 @@ import { everyCaseDisabled, selectedOf, type Phase } from '../phase.js';
 import type { RunPlan } from '../plan.js';
 import { writtenStatus } from '../run-context.js';
 
-/** The most commands a sequence holds. */
-const MAX_COMMANDS = 8;
-
-/** What the stateful phase is told: the seed it replays and how many sequences it draws. */
+/** What the stateful phase is told: the seed it replays, how many sequences it draws and the most commands each holds. */
 export interface StatefulOptions {
   seed: number;
   sequences: number;
+  maxCommands: number;
 }
 
 /** The stateful phase's own settings, read from the run's: a sequence is several requests, so a third as many sequences as examples. */
 function statefulOptions(plan: RunPlan): StatefulOptions {
-  return { seed: plan.settings.seed, sequences: Math.max(1, Math.ceil(plan.settings.maxExamples / 3)) };
+  const { seed, maxExamples, sequenceLength } = plan.settings;
+  return { seed, sequences: Math.max(1, Math.ceil(maxExamples / 3)), maxCommands: sequenceLength };
 }
 
 /** The case the stateful phase reports as. */
@@ -101,7 +101,7 @@ function commandsOf(
               `createPet ${status}`,
             );
             // Not sent (the run was interrupted, or --max-writes reached meanwhile): the model has no new pet.
-            if (result.outcome === 'not-judged') return;
+            if (stepInSequence(result) === 'unjudged') return;
             const body = exchange?.response.json;
             const created = isJsonObject(body) && idDigits(body['id']) !== undefined ? body['id'] : undefined;
             if (created === undefined) throw new StepFailed('no id to follow');
@@ -169,19 +169,6 @@ function commandsOf(
   return commands;
 }
 
-/** What one sequence came to: the requests it sent, the step that failed or warned with the sequence up to it, or what it threw. */
-interface SequenceRun {
-  requests: number;
-  /** The exchanges of the sequence, in order. */
-  exchanges: ExchangeEvidence[];
-  /** The step that failed, could not be tested or threw, with the sequence up to it: the sequence fails. */
-  failing?: { exchanges: ExchangeEvidence[]; result: CaseResult };
-  /** The first step that warned, with the sequence up to it. */
-  warned?: { exchanges: ExchangeEvidence[]; result: CaseResult };
-  /** What the sequence threw other than a failed step: a broken model (StepFailed), or a bug here. */
-  thrown?: unknown;
-}
-
 /** Runs one sequence of commands against the service, with a model of its own; never throws. */
 async function runSequence(cmds: Iterable<fc.AsyncCommand<Model, Real>>, context: CaseContext): Promise<SequenceRun> {
   const run: SequenceRun = { requests: 0, exchanges: [] };
@@ -194,34 +181,27 @@ async function runSequence(cmds: Iterable<fc.AsyncCommand<Model, Real>>, context
       });
       run.requests += result.exchanges.reduce((sum, e) => sum + e.attempts, 0);
       run.exchanges.push(...result.exchanges.map((e) => ({ ...e, step: run.exchanges.length })));
-      // A step that failed, could not be tested or threw ends its sequence (the worst outcome decides the phase); a warning does not.
-      if (result.outcome === 'failed' || result.outcome === 'could-not-test' || result.outcome === 'internal-error') {
+      // The judge says what the step does to its sequence: an ending step is kept with the sequence up to it, as is the first warning.
+      const effect = stepInSequence(result);
+      if (effect === 'ends') {
         run.failing = { exchanges: [...run.exchanges], result };
         throw new StepFailed(result.reason ?? label);
       }
-      if (result.outcome === 'warned' && run.warned === undefined) run.warned = { exchanges: [...run.exchanges], result };
+      if (effect === 'warns' && run.warned === undefined) run.warned = { exchanges: [...run.exchanges], result };
       return { result, exchange };
     },
   };
   try {
     await fc.asyncModelRun(() => ({ model: { pets: [] }, real }), cmds);
   } catch (error) {
-    if (run.failing === undefined) run.thrown = error;
+    // What broke the model (an id given to two pets, a create without an id) is the service's; anything else a bug here.
+    if (run.failing === undefined)
+      run.thrown = { message: error instanceof Error ? error.message : String(error), brokeModel: error instanceof StepFailed };
   }
   return run;
 }
 
-/** Whether a sequence failed: a step failed, or it broke the model, or it threw. */
-function sequenceFailed(run: SequenceRun): boolean {
-  return run.failing !== undefined || run.thrown !== undefined;
-}
-
-/** The steps of a sequence, numbered, with their requests. */
-function numbered(exchanges: readonly ExchangeEvidence[]): string {
-  return exchanges.map((e, i) => `${i + 1}. ${e.request.method} ${e.request.url}`).join('; ');
-}
-
-/** Runs the sequences, drawn by the seed, up to --concurrency at once; the first failing one is shrunk and reported step by step. */
+/** Runs the sequences, drawn by the seed, up to --concurrency at once, the first failing one shrunk; sequencesOutcome decides. */
 async function runStateful(contract: Contract, stateful: StatefulOptions, context: CaseContext): Promise<CaseResult> {
   const started = performance.now();
   if (writeBudgetSpent(context))
@@ -233,7 +213,7 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, contex
   const runId = String(context.variables.get('runId') ?? 'run');
   const commands = commandsOf(contract, runId, context.variables.get('categoryId') ?? 1, context);
   const { results, failure } = await runExamples({
-    arbitrary: fc.commands(commands, { maxCommands: MAX_COMMANDS }),
+    arbitrary: fc.commands(commands, { maxCommands: stateful.maxCommands }),
     seed: stateful.seed,
     numRuns: stateful.sequences,
     concurrency: context.plan.settings.concurrency,
@@ -241,55 +221,8 @@ async function runStateful(contract: Contract, stateful: StatefulOptions, contex
     fails: sequenceFailed,
   });
   const durationMs = Math.round(performance.now() - started);
-  const requests = results.reduce((sum, run) => sum + run.requests, 0) + (failure?.replays ?? 0);
-  const minimal = failure?.minimal;
-  const replay = `seed ${stateful.seed}; --seed ${stateful.seed} replays it`;
-  if (failure !== undefined && minimal !== undefined && minimal.failing === undefined) {
-    // A sequence that broke the model itself (an id given to two pets, a create without an id) fails the phase; anything
-    // else thrown is a bug here.
-    const thrown = minimal.thrown;
-    const message = thrown instanceof Error ? thrown.message : String(thrown);
-    const model = thrown instanceof StepFailed;
-    return {
-      ...STATEFUL_CASE,
-      outcome: model ? 'failed' : 'internal-error',
-      durationMs,
-      reason: `${model ? 'a sequence broke the model' : 'the stateful phase threw'} (${replay}): ${message}`,
-      checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: model ? 'failed' : 'internal-error', step: 0, message }],
-      exchanges: minimal.exchanges,
-      retries: 0,
-    };
-  }
-  if (failure !== undefined && minimal?.failing !== undefined) {
-    const { exchanges, result } = minimal.failing;
-    const reason = `shortest failing sequence after ${failure.shrinks} shrinks (${replay}): ${numbered(exchanges)}: ${result.reason ?? ''}`;
-    return { ...STATEFUL_CASE, outcome: result.outcome, durationMs, reason, checks: result.checks, exchanges, retries: 0 };
-  }
-  const warned = results.find((run) => run.warned !== undefined)?.warned;
-  if (warned !== undefined) {
-    return {
-      ...STATEFUL_CASE,
-      outcome: 'warned',
-      durationMs,
-      reason:
-        `${results.length} sequences (${requests} requests) agreed with the model (seed ${stateful.seed}), ` +
-        `with a warning: ${numbered(warned.exchanges)}: ${warned.result.reason ?? ''}`,
-      checks: warned.result.checks,
-      exchanges: warned.exchanges,
-      retries: 0,
-    };
-  }
-  // The phase never passes for want of data: sequences that sent nothing judged nothing.
-  if (requests === 0) return notJudgedCase(STATEFUL_CASE, 'precondition', `no sequence sent a request (seed ${stateful.seed})`, durationMs);
-  const message = `${results.length} sequences (${requests} requests) agreed with the model (seed ${stateful.seed})`;
-  return {
-    ...STATEFUL_CASE,
-    outcome: 'passed',
-    durationMs,
-    checks: [{ id: STATEFUL_CASE.id, level: 'fail', outcome: 'passed', step: 0, message }],
-    exchanges: [],
-    retries: 0,
-  };
+  const shrunk = failure === undefined ? {} : { failure: { minimal: failure.minimal, shrinks: failure.shrinks, replays: failure.replays } };
+  return sequencesOutcome({ info: STATEFUL_CASE, seed: stateful.seed, runs: results, durationMs, ...shrunk });
 }
 
 /** The stateful phase, whole when its suite is selected (and, under --check, a glob names its case); never in read-only mode. */
@@ -301,9 +234,10 @@ export const STATEFUL_PHASE: Phase = {
   // every run: it runs after the cases, beside the created-pets and fuzzing phases.
   after: ['cases'],
   usesRunClient: true,
-  reads: ['seed', 'maxExamples'],
-  writes: (plan) => statefulOptions(plan).sequences * MAX_COMMANDS,
-  sends: 'sequences of up to 8 createPet, getPet and listPets requests, a third as many as --max-examples, drawn from --seed',
+  reads: ['seed', 'maxExamples', 'sequenceLength'],
+  writes: (plan) => statefulOptions(plan).sequences * statefulOptions(plan).maxCommands,
+  sends:
+    'sequences of up to --sequence-length createPet, getPet and listPets requests, a third as many as --max-examples, drawn from --seed',
   cases: () => [STATEFUL_CASE],
   enabled: (plan) => selectedOf(plan, [STATEFUL_CASE]).length > 0,
   planned: () => [STATEFUL_CASE],

@@ -11,7 +11,6 @@ import { RunError } from '../../model/errors.js';
 import type { JsonValue } from '../../model/json.js';
 import type { CaseSpec, StoreRequirement } from '../../model/scenario.js';
 import { type ContractRequests, contractRequests } from '../../requests/contract-requests.js';
-import type { CreatedPets } from '../observer.js';
 import type { StoreCounts } from '../store-counts.js';
 import type { Phase } from '../phase.js';
 
@@ -24,7 +23,6 @@ export interface StoreFillOptions {
   concurrency: number;
   runId: string;
   categoryId: JsonValue;
-  created: CreatedPets;
   /** Ctrl-C, or the client stopping: no more pets are created. */
   signal?: AbortSignal;
 }
@@ -128,7 +126,6 @@ async function createMissing(
     const json = { name: `${options.runId} fill ${index + 1}`, categoryId: options.categoryId, status };
     try {
       const exchange = await options.client.send(requests.create(json, { label: FILL }));
-      options.created.observe(exchange);
       if (exchange.response.status !== 201) {
         problem ??= `creating pets to judge by answered ${exchange.response.status}`;
         return;
@@ -169,7 +166,6 @@ export const STORE_FILL_PHASE: Phase = {
       concurrency: plan.settings.concurrency,
       runId: context.runId,
       categoryId: plan.settings.categoryId,
-      created: context.observer.created,
       signal: context.stop,
     });
     return { results: [], ...(store === undefined ? {} : { provides: { store } }) };

@@ -18,7 +18,7 @@ const NOT_YET_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 const WAIT_BACKOFF = { firstMs: 250, maxMs: 2_000 } as const;
 
 /** The longest one try may take: a service that takes longer to answer its first listing is still starting. */
-export const WAIT_TRY_MS = 5_000;
+const WAIT_TRY_MS = 5_000;
 
 /** One try: `answered` when the service answered (the preflight then judges the answer), else why not yet, in words. */
 export type WaitProbe = () => Promise<'answered' | string>;
@@ -61,16 +61,16 @@ export async function waitForService(probe: WaitProbe, options: WaitOptions): Pr
   const started = clock.now();
   let pauseMs: number = WAIT_BACKOFF.firstMs;
   for (let tries = 1; ; tries++) {
-    const outcome = await probe();
-    if (outcome === 'answered') return;
+    const answer = await probe();
+    if (answer === 'answered') return;
     const waitedMs = clock.now() - started;
-    options.onTry?.({ url: options.url, tries, waitedMs, boundMs, last: outcome });
+    options.onTry?.({ url: options.url, tries, waitedMs, boundMs, last: answer });
     const leftMs = boundMs - waitedMs;
     if (leftMs <= 0)
       throw new RunError(
         'ERR_WAIT_TIMEOUT',
         `${options.url} did not answer within ${boundMs / 1000} s (--wait-for): ` +
-          `${tries} ${tries === 1 ? 'try' : 'tries'}, the last: ${outcome}`,
+          `${tries} ${tries === 1 ? 'try' : 'tries'}, the last: ${answer}`,
       );
     try {
       await clock.sleep(Math.min(pauseMs, leftMs), options.signal);

@@ -1003,3 +1003,32 @@ t.test('the registry: every check once, fully described, found by id and by expe
     'each expectation key of the scenario schema has its check, and no check lacks its key',
   );
 });
+
+t.test('load.<metric>: the verdict carries how it was judged (the bound as load tools print it, what was measured)', async (t) => {
+  const bounded = profileOf({ thresholds: { p99: { max: 50 }, errors: { maxRate: 0.001 }, rps: { min: 400 } } });
+  const rows: Array<[string, Metric, LoadMetrics, 'passed' | 'failed', { expression: string; measured: string }]> = [
+    ['a latency within its bound', 'p99', metrics, 'passed', { expression: 'p99 <= 50 ms', measured: 'p99 = 40 ms' }],
+    [
+      'a latency with no response',
+      'p99',
+      metricsOf({ responses: 0, requests: 10 }),
+      'failed',
+      { expression: 'p99 <= 50 ms', measured: 'p99: no response' },
+    ],
+    [
+      'a share of the requests',
+      'errors',
+      metrics,
+      'failed',
+      { expression: 'errors <= 0.1 % of requests', measured: 'errors = 2 of 1000 (0.200 %)' },
+    ],
+    ['a rate', 'rps', metrics, 'passed', { expression: 'rps >= 400/s', measured: 'rps = 499/s' }],
+    ['a count bounded at 0 by default', 'non2xx', metrics, 'failed', { expression: 'non2xx <= 0', measured: 'non2xx = 5' }],
+  ];
+  for (const [name, metric, measured, outcome, threshold] of rows) {
+    const check = runChecks.find((c) => c.id === `load.${metric}`);
+    const judged = check?.evaluate({ load: loadOf(bounded, measured) });
+    t.equal(judged?.outcome, outcome, `${name}: ${outcome}`);
+    t.same(judged !== undefined && 'threshold' in judged ? judged.threshold : undefined, threshold, `${name}: its line`);
+  }
+});

@@ -1,6 +1,16 @@
 /** The case outcome the judge settles from a case's checks: table-driven. */
 import t from 'tap';
-import { caseOutcome, unansweredCaseOutcome } from '../../../src/checks/run-judging.js';
+import {
+  awaitsTheWrite,
+  brokenCase,
+  caseOutcome,
+  endsTheCase,
+  notJudgedCase,
+  notJudgedOutcome,
+  noteJudgedAnotherWay,
+  passedCase,
+  unansweredCaseOutcome,
+} from '../../../src/checks/run-judging.js';
 import type { CheckOutcome, Outcome } from '../../../src/model/results.js';
 
 const check = (id: string, outcome: Outcome, message = `${id} ${outcome}`): CheckOutcome => ({
@@ -51,4 +61,45 @@ t.test('unansweredCaseOutcome: could not test, unless a check decided worse', as
     outcome: 'could-not-test',
     reason: 'reset (E)',
   });
+});
+
+t.test('the rules a case steps by: a failed step ends it; a read-after-write waits while only expectations failed', async (t) => {
+  const rows: Array<[string, CheckOutcome[], { ends: boolean; awaits: boolean }]> = [
+    ['every check passed', [check('expect.status', 'passed'), check('wire.json-body', 'passed')], { ends: false, awaits: false }],
+    ['an expectation failed', [check('expect.body', 'failed'), check('wire.json-body', 'passed')], { ends: true, awaits: true }],
+    [
+      'a rule every exchange keeps failed',
+      [check('expect.body', 'failed'), check('server.no-5xx', 'failed')],
+      { ends: true, awaits: false },
+    ],
+    ['a warning ends nothing', [check('expect.body', 'warned')], { ends: false, awaits: false }],
+    ['could not test ends nothing here', [check('expect.status', 'could-not-test')], { ends: false, awaits: false }],
+  ];
+  for (const [what, checks, want] of rows) t.same({ ends: endsTheCase(checks), awaits: awaitsTheWrite(checks) }, want, what);
+});
+
+t.test('noteJudgedAnotherWay says by what, on checks not judged only', async (t) => {
+  const checks = [check('expect.holdsIfNotFull', 'not-judged', 'a full page'), check('expect.holdsIfNotFull', 'passed', 'held')];
+  noteJudgedAnotherWay(checks, (c) => (c.id === 'expect.holdsIfNotFull' ? 'getPet' : undefined));
+  t.same(
+    checks.map((c) => c.message),
+    ['a full page; the case judges the pet by getPet instead', 'held'],
+  );
+});
+
+t.test('a case not judged, one broken, one passed over many requests', async (t) => {
+  t.same(notJudgedOutcome('interrupted', 'not finished'), { outcome: 'not-judged', reason: 'not finished', skip: 'interrupted' });
+  t.same(brokenCase('could not be sent'), { outcome: 'internal-error', reason: 'could not be sent' });
+  const info = { id: 'x', title: 'x', clause: 'c', suite: 's', operation: 'listPets', level: 'fail' } as const;
+  t.same(notJudgedCase(info, 'read-only', 'writes', 4), {
+    ...info,
+    outcome: 'not-judged',
+    skip: 'read-only',
+    reason: 'writes',
+    durationMs: 4,
+    checks: [],
+    exchanges: [],
+    retries: 0,
+  });
+  t.same(passedCase(info, '3 kept it', 2).checks, [{ id: 'x', level: 'fail', outcome: 'passed', step: 0, message: '3 kept it' }]);
 });

@@ -337,7 +337,7 @@ t.test('every option the table records is in meta.options when given, for run an
     }),
   );
   const given: Partial<Record<OptionName, string[]>> = {
-    check: ['--check', 'fuzz.*'],
+    check: ['--check', 'fuzz.*', '--check', 'stateful.*'],
     scenarios: ['--scenarios', path.join(dir, 'extra')],
     load: ['--load', 'smoke'],
     baseline: ['--baseline', baseline],
@@ -347,10 +347,10 @@ t.test('every option the table records is in meta.options when given, for run an
     // The client certificate needs an https service and a real pair: test/connection-settings.test.ts sees it recorded.
     const recorded = optionEntries(command).filter(([name, spec]) => 'option' in spec.recorded && name !== 'client-cert');
     const args = recorded.flatMap(([name, spec]) => given[name] ?? sampleArgs(name, spec));
-    // The seed and the examples are recorded when a generated phase runs.
+    // The seed, the examples and the sequence length are recorded when a generated phase that reads them runs.
     const planned =
       command === 'run'
-        ? await planRun(parseFlags('run', [...args, '--case-kind', 'fuzz']), {})
+        ? await planRun(parseFlags('run', [...args, '--case-kind', 'fuzz', '--case-kind', 'stateful']), {})
         : await planLoad(['smoke'], parseFlags('load', args), {});
     const keys = Object.keys(planned.plan.recordedOptions);
     for (const [name, spec] of recorded)

@@ -138,6 +138,16 @@ t.test('stateful: sequences over a store that keeps the contract agree with the 
   );
 });
 
+t.test('stateful: --sequence-length bounds the requests of each sequence', async (t) => {
+  for (const sequenceLength of [1, 3]) {
+    const fake = storeSender();
+    const [result] = await run(STATEFUL_PHASE, fake, { sequenceLength });
+    t.equal(result?.outcome, 'passed', `at most ${sequenceLength}`);
+    t.ok(fake.sent.length <= 4 * sequenceLength, `4 sequences of at most ${sequenceLength}: ${fake.sent.length} requests`);
+  }
+  t.equal(STATEFUL_PHASE.writes?.(phaseContext(storeSender().sender, contract, { sequenceLength: 5 }).plan), 20, 'its writes bound');
+});
+
 t.test('stateful: a store that forgets what it created fails, with the shortest failing sequence step by step', async (t) => {
   // Every pet read by its id is gone: a created pet no longer reads back.
   const forgets = storeSender((request, response) =>

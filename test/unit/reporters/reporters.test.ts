@@ -13,7 +13,7 @@ import { FileReporter } from '../../../src/reporters/file-reporter.js';
 import { HtmlReporter, renderHtml } from '../../../src/reporters/html-reporter.js';
 import { JsonReporter, renderJson } from '../../../src/reporters/json-reporter.js';
 import { JunitReporter, renderJunit } from '../../../src/reporters/junit-reporter.js';
-import { formatMs } from '../../../src/reporters/load-figures.js';
+import { formatMs } from '../../../src/model/load.js';
 import { LoadConsoleReporter } from '../../../src/reporters/load-console-reporter.js';
 import { escapeMarkdown, MarkdownReporter, renderMarkdown } from '../../../src/reporters/markdown-reporter.js';
 import { createReporters, DEFAULT_REPORTERS, parseReporterNames, REPORTER_NAMES } from '../../../src/reporters/reporter-registry.js';
