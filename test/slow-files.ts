@@ -25,35 +25,49 @@ export function unitFiles(): Promise<string[]> {
 }
 
 /**
- * Seconds each file of test/e2e/ takes alone, as tap reports it (measured on 2026-11-29, `npx tap test/e2e/NAME.test.ts` on
- * the 2-core machine): what shares the files between the two processes. Each includes about a second of loading the engine
- * that files in one process share (E2E_LOAD_SECONDS); a file not listed counts as 2 s.
+ * Seconds each file of test/e2e/ takes alone, as tap reports it (measured on 2026-12-07, `npx tap test/e2e/NAME.test.ts` on
+ * the 2-core machine, nothing else running): what shares the files between the two processes. Each includes the seconds
+ * of loading the engine that files in one process share (E2E_LOAD_SECONDS); a file not listed counts as 4 s.
  */
 const E2E_SECONDS: Readonly<Record<string, number>> = {
-  'reports.test.ts': 8.5,
-  'cli.test.ts': 8.5,
-  'fault-bounds.test.ts': 6.9,
-  // Measured on 2026-12-07, as the others.
-  'baseline.test.ts': 5.2,
-  'list.test.ts': 4.4,
-  'fuzz.test.ts': 3.7,
-  'key-redaction.test.ts': 3.5,
-  'connection-settings.test.ts': 3.4,
-  'verdict.test.ts': 3.2,
-  'connection-close.test.ts': 2.5,
-  'output-and-exit.test.ts': 2.5,
-  'team-scenarios.test.ts': 2.4,
+  'fault-bounds.test.ts': 13.2,
+  'cli.test.ts': 11.7,
+  'reports.test.ts': 11.2,
+  'fuzz.test.ts': 9.8,
+  'key-redaction.test.ts': 8.6,
+  'verdict.test.ts': 7.8,
+  'connection-close.test.ts': 7.6,
+  'team-scenarios.test.ts': 6.7,
+  'fault-redaction.test.ts': 6.3,
+  'output-and-exit.test.ts': 6.0,
+  'wire.test.ts': 5.6,
+  'connection-settings.test.ts': 5.5,
+  'fault-signals.test.ts': 5.3,
+  'content-coding.test.ts': 4.9,
+  'min-judged.test.ts': 4.8,
+  'could-not-run.test.ts': 4.7,
+  'fault-tls.test.ts': 4.7,
+  'not-started.test.ts': 4.6,
+  'api-key.test.ts': 4.1,
+  'list.test.ts': 4.0,
+  'baseline.test.ts': 3.9,
+  'write-gate.test.ts': 3.7,
+  'wait-for.test.ts': 3.4,
+  'reporter-snapshots.test.ts': 3.4,
 };
 
-/** What each file's seconds spend loading what a process loads once. */
-const E2E_LOAD_SECONDS = 1;
+/**
+ * What each file's seconds spend loading what a process loads once: the 24 files take 151 s alone and 68 s in the two
+ * processes of `npm test`.
+ */
+const E2E_LOAD_SECONDS = 3.4;
 
 /**
- * Seconds of the other two processes of `npm test`, alone, as E2E_SECONDS: the fast tier's, and the typecheck's after an
- * edit (1 s when nothing changed since the last check, 12 s without a cache: a fresh clone's first run is a few seconds longer).
+ * Seconds of the other two processes of `npm test`, as they take beside the others: the fast tier's, and the typecheck's
+ * after an edit or in a fresh clone (15 to 16 s; 1 s when nothing changed since the last check).
  */
-const FAST_TIER_SECONDS = 20;
-const TYPECHECK_SECONDS = 5;
+const FAST_TIER_SECONDS = 22;
+const TYPECHECK_SECONDS = 16;
 
 /**
  * The URLs of the whole runs in process (test/e2e/): the CLI's command or the engine against a server on 127.0.0.1; with a
@@ -64,7 +78,7 @@ const TYPECHECK_SECONDS = 5;
 export async function e2eFiles(half?: 0 | 1): Promise<string[]> {
   const files = await testFiles('e2e');
   if (half === undefined) return files;
-  const seconds = (url: string): number => (E2E_SECONDS[url.slice(url.lastIndexOf('/') + 1)] ?? 2) - E2E_LOAD_SECONDS;
+  const seconds = (url: string): number => (E2E_SECONDS[url.slice(url.lastIndexOf('/') + 1)] ?? 4) - E2E_LOAD_SECONDS;
   const total = files.reduce((sum, url) => sum + seconds(url), 0);
   const shareOfA = (total + TYPECHECK_SECONDS - FAST_TIER_SECONDS) / 2;
   const halves: [string[], string[]] = [[], []];
