@@ -5,6 +5,7 @@
  * spelled in every class its grammar admits (grammar.ts), each sent with and without the credential. Each cell is a
  * one-step case judged by the relation its meaning calls for (checks/request-space-checks.ts). Deterministic: no seed.
  */
+import { contractRequests } from './contract-requests.js';
 import { generated } from './generated-case.js';
 import { type Contract, listLimitOf, type OperationInfo, ROLES, statusValues } from '../model/contract.js';
 import type { AuthVariant, KeyElsewhere, OperationName } from '../model/contract-names.js';
@@ -150,13 +151,15 @@ export interface Canonical {
 
 export function canonicalOf(contract: Contract, op: OperationInfo, slot: string, cls: string): Canonical {
   const { default: fallback } = listLimitOf(contract);
-  if (op.name === ROLES.list) return { request: { method: 'GET', path: op.path }, twin: { status: 200, maxItems: fallback } };
-  if (op.method === 'GET') return { request: { method: 'GET', path: op.path }, twin: { status: 200, body: { id: '{petId}' } } };
+  const { templates } = contractRequests(contract);
+  if (op.name === ROLES.list) return { request: templates.listing(), twin: { status: 200, maxItems: fallback } };
+  if (op.name === ROLES.get) return { request: templates.get('{petId}'), twin: { status: 200, body: { id: '{petId}' } } };
   const name = `{runId} grammar ${slot} ${cls}`;
   const status = statusValues(contract).at(-1) ?? 'x';
   const fields = { name: JSON.stringify(name), categoryId: '{categoryId}', status: JSON.stringify(status) };
   return {
-    request: { method: 'POST', path: op.path, headers: { 'Content-Type': 'application/json' } },
+    // The body goes as the slot spells it (`body`), never as JSON the client writes.
+    request: templates.create(undefined, { headers: { 'Content-Type': 'application/json' } }),
     twin: { status: 201, body: { name, categoryId: '{categoryId}', status } },
     fields,
   };

@@ -9,6 +9,7 @@ import { mapConcurrently } from '../../model/concurrency.js';
 import { isJsonObject } from '../../model/json.js';
 import type { RequestSpaceSummary } from '../../model/request-space.js';
 import type { CaseInfo, CaseResult } from '../../model/results.js';
+import { contractRequests } from '../../requests/contract-requests.js';
 import { packKeyless } from '../../requests/keyless-packs.js';
 import { type Cell, cellName, requestSpace } from '../../requests/request-space.js';
 import type { CaseSpec } from '../../model/scenario.js';
@@ -56,18 +57,10 @@ const RELATIONS: ReadonlyArray<{ key: 'keyFirst' | 'spelledValid' | 'spelledInva
 
 /** A pet the store holds, whose id the getPet cells spell; undefined when the store shows none. */
 async function existingPetId(contract: Contract, context: CaseContext): Promise<string | undefined> {
-  const list = contract.operations.get(ROLES.list);
-  if (list === undefined) return undefined;
+  if (!contract.operations.has(ROLES.list)) return undefined;
   try {
-    const exchange = await context.sender.send({
-      method: 'GET',
-      path: list.path,
-      query: [['limit', '1']],
-      headers: {},
-      auth: 'valid',
-      operation: ROLES.list,
-      label: 'the request space (a pet to spell the id of)',
-    });
+    const listing = contractRequests(contract).listing([['limit', '1']], { label: 'the request space (a pet to spell the id of)' });
+    const exchange = await context.sender.send(listing);
     const first = Array.isArray(exchange.response.json) ? exchange.response.json[0] : undefined;
     const id = isJsonObject(first) ? first['id'] : undefined;
     return typeof id === 'number' || typeof id === 'bigint' ? String(id) : undefined;
