@@ -23,10 +23,14 @@ const BODY_END = Buffer.from('\r\n0\r\n\r\n');
 /** A request head whose body is chunked. */
 const CHUNKED_HEAD = /\r\ntransfer-encoding:[ \t]*chunked[ \t]*\r\n/i;
 
+/** The most of a write read for a request's head: a body's bytes after it are never scanned whole. */
+const HEAD_SCAN_BYTES = 16 * 1024;
+
 /** Whether bytes begin a request whose body is chunked: its head names the coding. */
 function chunkedHead(bytes: Buffer): boolean {
-  const end = bytes.indexOf('\r\n\r\n');
-  return CHUNKED_HEAD.test(bytes.toString('latin1', 0, end === -1 ? bytes.length : end + 2));
+  const start = bytes.subarray(0, HEAD_SCAN_BYTES);
+  const end = start.indexOf('\r\n\r\n');
+  return CHUNKED_HEAD.test(start.toString('latin1', 0, end === -1 ? start.length : end + 2));
 }
 
 /**
