@@ -136,7 +136,7 @@ const spelledValid: ExpectationCheck<SpelledValid> = {
     const wait = waitAnswer(status);
     if (wait !== undefined) return wait;
     if (status >= 400 && status < 500) {
-      if (expected.refusable) return refusal(exchange, contract, undefined);
+      if (expected.refusable || status === expected.orRefusedWith) return refusal(exchange, contract, undefined);
       return failed({
         message: `refused with ${status} (${describeBody(exchange)}): by its own grammar this is the canonical value itself`,
         expected: `answered as the twin (${expected.twin.status ?? '2xx'})`,

@@ -93,6 +93,8 @@ export interface TwinRules {
 export interface SpelledValid {
   refusable: boolean;
   twin: TwinRules;
+  /** The one refusal, with an Error, that a spelling the server may not refuse may still get (a chunked body's 411). */
+  orRefusedWith?: number;
   /** A redirect to this documented path answers it as the twin (a path spelled another way). */
   orRedirectedTo?: string;
 }

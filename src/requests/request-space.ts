@@ -248,7 +248,7 @@ function relation(contract: Contract, op: OperationInfo, slot: Slot, spelling: S
   switch (spelling.meaning) {
     case 'canonical':
     case 'kept':
-      return { spelledValid: { refusable: false, twin, ...redirect } };
+      return { spelledValid: { refusable: false, twin, ...redirect, ...lengthRequired(slot, spelling) } };
     case 'valid':
       return { spelledValid: { refusable: true, twin, ...redirect } };
     case 'refused':
@@ -256,6 +256,11 @@ function relation(contract: Contract, op: OperationInfo, slot: Slot, spelling: S
     default:
       return { spelledInvalid: { rules: statedRules(contract, op, slot), ...redirect } };
   }
+}
+
+/** A chunked body may be refused with 411 by a server that takes no body without a Content-Length (RFC 9112 §6.3). */
+function lengthRequired(slot: Slot, spelling: Spelling): { orRefusedWith?: number } {
+  return slot.type === 'framing' && spelling.text === 'chunked' ? { orRefusedWith: 411 } : {};
 }
 
 /**
@@ -308,6 +313,7 @@ function slotCells(contract: Contract, op: OperationInfo, slot: Slot, readOnly: 
         const mediaRefusal = slot.type === 'accept' ? 406 : slot.type === 'content-type' ? 415 : undefined;
         const first = {
           ...(mediaRefusal === undefined ? {} : { orRefusedWith: mediaRefusal }),
+          ...lengthRequired(slot, spelling),
           ...redirectOf(op, slot),
           ...(slot.type === 'path-structure' ? { orNoOperation: true } : {}),
         };

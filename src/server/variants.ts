@@ -173,6 +173,7 @@ const CATALOGUE_ORDER: readonly string[] = [
   'unknown-status-empty',
   'filter-empty-as-absent',
   'rejects-client-id',
+  'length-required',
   'removed-on-time',
   'removed-404',
   'deprecation-true',

@@ -274,6 +274,17 @@ export const CREATE_VARIANTS: readonly Variant[] = [
     ),
   },
   {
+    name: 'length-required',
+    verdict: 'conformant',
+    description: 'a body without a Content-Length (chunked) is refused with 411 and an Error, before the key (RFC 9112 §6.3)',
+    clause: 'RFC 9112 §6.3: a server may refuse a body without a Content-Length with 411',
+    caughtBy: [],
+    wrap: before(
+      (r) => r.headers['transfer-encoding'] !== undefined,
+      () => errorResponse(411, 'length_required', 'send the body with a Content-Length'),
+    ),
+  },
+  {
     name: 'rejects-client-id',
     verdict: 'conformant',
     description: 'a body with an id is refused with 400 (once the key is checked: without it, 401 as ever)',

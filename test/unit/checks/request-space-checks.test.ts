@@ -122,6 +122,20 @@ const ROWS: ReadonlyArray<[string, string, unknown, ExchangeSpec, string]> = [
     'failed',
   ],
   ['without the key, a path of no operation answered 200', 'expect.keyFirst', { orNoOperation: true }, { body: pets(1) }, 'failed'],
+  [
+    'a chunked body refused with 411 and an Error',
+    'expect.spelledValid',
+    { refusable: false, twin: { status: 201 }, orRefusedWith: 411 },
+    { status: 411, body: error(411) },
+    'passed',
+  ],
+  [
+    'a chunked body refused with 400',
+    'expect.spelledValid',
+    { refusable: false, twin: { status: 201 }, orRefusedWith: 411 },
+    { status: 400, body: error(400) },
+    'failed',
+  ],
 ];
 
 for (const [words, id, expected, response, outcome] of ROWS)

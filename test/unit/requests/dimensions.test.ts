@@ -39,7 +39,9 @@ t.test('no id taken twice among every generated case', async (t) => {
 t.test('every request without a credential expects 401 and an Error, and so does every key put elsewhere', async (t) => {
   const keyless = dimensionCases(contract).filter((c) => c.steps.some((s) => s.request.auth === 'none'));
   t.ok(keyless.length > 40, `${keyless.length} keyless cases`);
-  for (const spec of keyless) t.same(spec.steps[0]?.expect, { status: 401, schema: 'Error' }, spec.id);
+  // A chunked body may get the 411 HTTP names for a body without a Content-Length first (RFC 9112 §6.3).
+  const expected = (id: string) => (id === 'syntax.createPet.chunked.no-key' ? [401, 411] : 401);
+  for (const spec of keyless) t.same(spec.steps[0]?.expect, { status: expected(spec.id), schema: 'Error' }, spec.id);
   t.ok(keyless.every((c) => c.id.startsWith('channel.') || c.id.endsWith('.no-key')));
 });
 
