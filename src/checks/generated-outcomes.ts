@@ -15,9 +15,16 @@ const FIRST_THAT: Partial<Record<Outcome, string>> = {
   'internal-error': 'that met an internal error',
 };
 
-/** The outcomes of a property's examples, counted, in words: `16 passed, 14 warned`. */
+/** Results counted by outcome. */
+function countOutcomes(results: readonly CaseResult[]): Map<Outcome, number> {
+  const counts = new Map<Outcome, number>();
+  for (const result of results) counts.set(result.outcome, (counts.get(result.outcome) ?? 0) + 1);
+  return counts;
+}
+
+/** Outcomes counted, in words, in one order whatever order the results came in: `16 passed, 14 warned`. */
 function tally(counts: ReadonlyMap<Outcome, number>): string {
-  const order: readonly Outcome[] = ['passed', 'warned', 'not-judged', 'could-not-test', 'internal-error'];
+  const order: readonly Outcome[] = ['passed', 'warned', 'failed', 'not-judged', 'could-not-test', 'internal-error'];
   return order
     .filter((outcome) => (counts.get(outcome) ?? 0) > 0)
     .map((outcome) => `${counts.get(outcome) ?? 0} ${outcomeWords(outcome)}`)
@@ -64,10 +71,9 @@ export function propertyOutcome({ info, seed, sent, unsent, failure, durationMs 
     const reason = `${shrunk} (${replay}): ${failure.why === undefined ? '' : `${failure.why}; `}${failure.minimal.reason ?? ''}`;
     return { ...failure.minimal, durationMs, reason };
   }
-  const outcomes = new Map<Outcome, number>();
+  const outcomes = countOutcomes(sent);
   let worst: CaseResult | undefined;
   for (const result of sent) {
-    outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
     // The first example of the worst outcome is the evidence (a warning, could not test, an internal error).
     const counts = result.outcome !== 'passed' && result.outcome !== 'not-judged';
     if (counts && (worst === undefined || worstOutcome([worst, result]) !== worst.outcome)) worst = result;
@@ -218,9 +224,7 @@ export interface SpaceCell {
 /** A relation's case, from the cells it judged: the worst cell is its evidence, the counts its reason. */
 export function relationOutcome(info: CaseInfo, runs: readonly SpaceCell[], durationMs: number): CaseResult {
   const sent = runs.filter((run): run is SpaceCell & { result: CaseResult } => run.result !== undefined);
-  const counts = new Map<Outcome, number>();
-  for (const { result } of sent) counts.set(result.outcome, (counts.get(result.outcome) ?? 0) + 1);
-  const tallied = [...counts].map(([outcome, count]) => `${count} ${outcomeWords(outcome)}`).join(', ');
+  const tallied = tally(countOutcomes(sent.map(({ result }) => result)));
   const judged = sent.filter(({ result }) => result.outcome !== 'not-judged').length;
   if (judged === 0) return notJudgedCase(info, 'precondition', `none of its ${runs.length} cells could be judged`, durationMs);
   const worst = worstOutcome(sent.map(({ result }) => result));
