@@ -204,26 +204,30 @@ t.test('evidence names the request, status and body, the key redacted; the count
   t.notMatch(JSON.stringify(result), /s3cr3t/);
 });
 
-t.test('judging keeps to its budget of the stage time (injected clock)', async (t) => {
-  let clock = 0;
-  let cost = 0;
-  // Every read of the clock while `cost` is set moves it on: a judgement read twice costs `cost`.
-  const now = (): number => {
-    const value = clock;
-    clock += cost;
+/** A clock a test sets (`at`) that moves on by `cost` each time it is read: a judgement that reads it twice costs `cost`. */
+class SteppingClock {
+  at = 0;
+  cost = 0;
+  readonly now = (): number => {
+    const value = this.at;
+    this.at += this.cost;
     return value;
   };
-  const judge = new ListingJudge(KNOWN, contract, (x) => x, now);
+}
+
+t.test('judging keeps to its budget of the stage time (injected clock)', async (t) => {
+  const clock = new SteppingClock();
+  const judge = new ListingJudge(KNOWN, contract, (x) => x, clock.now);
   for (let i = 1; i < JUDGED_FIRST; i++) judge.wants(200);
   t.ok(judge.wants(200), `the first ${JUDGED_FIRST} listings are judged whatever the budget`);
-  cost = 1;
-  judge.judge('GET /pets', { weight: 1 }, 200, clock, page(...ALL));
-  cost = 0;
-  t.equal(clock, 2, 'the judgement took 1 ms (two reads)');
+  clock.cost = 1;
+  judge.judge('GET /pets', { weight: 1 }, 200, clock.at, page(...ALL));
+  clock.cost = 0;
+  t.equal(clock.at, 2, 'the judgement took 1 ms (two reads)');
   t.notOk(judge.wants(200), 'right after it, 1 ms of 2 is over the budget');
-  clock = 1 / JUDGING_SHARE - 0.001;
+  clock.at = 1 / JUDGING_SHARE - 0.001;
   t.notOk(judge.wants(200), 'just short of the time that restores it');
-  clock = 1 / JUDGING_SHARE;
+  clock.at = 1 / JUDGING_SHARE;
   t.ok(judge.wants(200), 'once the stage has run 1 / share as long, judged again');
   t.notOk(judge.wants(404), 'a non-200 answer is never kept');
   t.equal(judge.result().answered, JUDGED_FIRST + 3, 'every listing answered 200 counted, judged or not');
@@ -233,7 +237,7 @@ t.test('judging keeps to its budget of the stage time (injected clock)', async (
     KNOWN,
     contract,
     (x) => x,
-    () => clock,
+    () => clock.at,
   );
   let wanted = 0;
   for (let i = 0; i < 3 * JUDGED_FIRST; i++) if (free.wants(200)) wanted += 1;
@@ -241,22 +245,16 @@ t.test('judging keeps to its budget of the stage time (injected clock)', async (
 });
 
 t.test('the first listings are judged whatever the budget only within their bytes: large bodies go to the budget at once', async (t) => {
-  let clock = 0;
-  let cost = 0;
-  const now = (): number => {
-    const value = clock;
-    clock += cost;
-    return value;
-  };
-  const judge = new ListingJudge(KNOWN, contract, (x) => x, now);
+  const clock = new SteppingClock();
+  const judge = new ListingJudge(KNOWN, contract, (x) => x, clock.now);
   // Bodies of 4 MiB, each judgement 10 ms: the first four fill the bytes the first listings may take.
   const large = Buffer.from(`[${pet(1)}${' '.repeat(4 * 1024 * 1024)}]`);
   let judged = 0;
   for (let i = 0; i < 10; i++) {
     if (!judge.wants(200)) continue;
-    cost = 5;
-    judge.judge('GET /pets', { weight: 1 }, 200, clock, large);
-    cost = 0;
+    clock.cost = 5;
+    judge.judge('GET /pets', { weight: 1 }, 200, clock.at, large);
+    clock.cost = 0;
     judged += 1;
   }
   t.equal(judged, Math.ceil(JUDGED_FIRST_BYTES / large.length), `${judged} of 10 judged: ${JUDGED_FIRST_BYTES} bytes, then the budget`);
